@@ -1,0 +1,39 @@
+// Package des is crosslink's discrete-event core: a virtual clock in
+// integer nanoseconds, a queue of events ordered by (time, scheduling
+// order), cancellable timers, and per-component random streams.
+//
+// A scenario is single-threaded and deterministic: no wall clock, no map
+// iteration, no goroutines. Events scheduled for the same instant run in the
+// order they were scheduled (ns-3 breaks ties the same way, by a unique
+// event id).
+//
+// Handlers are objects, not closures: Schedule(at, h, kind, arg) stores an
+// interface value that already exists plus two integers, and the queue
+// recycles its entries, so the steady state allocates nothing.
+//
+// Typical use inside an object that owns a timer:
+//
+//	type endpoint struct {
+//		rto des.Timer
+//	}
+//
+//	const kindRTO = 1
+//
+//	func (e *endpoint) Handle(now des.Time, kind int, arg uint64) {
+//		switch kind {
+//		case kindRTO:
+//			// retransmit, back off, e.rto.ResetAfter(...)
+//		}
+//	}
+//
+//	s := des.New()
+//	e := &endpoint{}
+//	e.rto.Init(s, e, kindRTO, 0)
+//	e.rto.ResetAfter(des.Second)        // arm; Reset again on every ACK
+//	s.After(10*des.Millisecond, e, 2, 0) // one-shot event
+//	err := s.Run(ctx, des.Time(60*des.Second))
+//
+// Random streams: des.NewStreams(seed).New("link/bottleneck") returns a
+// *rand.Rand (PCG from math/rand/v2) that depends only on the scenario seed
+// and the name.
+package des

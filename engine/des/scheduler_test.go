@@ -1,0 +1,256 @@
+package des
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// recorder logs every event it handles as (time, arg).
+type recorder struct {
+	got []fired
+	s   *Scheduler
+	// stop makes each event call Stop, so Run handles one event per call.
+	stop bool
+}
+
+type fired struct {
+	At   Time
+	Kind int
+	Arg  uint64
+}
+
+func (r *recorder) Handle(now Time, kind int, arg uint64) {
+	r.got = append(r.got, fired{now, kind, arg})
+	if r.stop {
+		r.s.Stop()
+	}
+}
+
+func TestOrderByTimeThenInsertion(t *testing.T) {
+	s := New()
+	r := &recorder{}
+	// Scheduled out of time order, with ties at t=5 and t=7.
+	in := []fired{{7, 0, 1}, {5, 0, 2}, {5, 0, 3}, {1, 0, 4}, {7, 0, 5}, {5, 0, 6}, {0, 0, 7}}
+	for _, f := range in {
+		s.Schedule(f.At, r, f.Kind, f.Arg)
+	}
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatal(err)
+	}
+	want := []fired{{0, 0, 7}, {1, 0, 4}, {5, 0, 2}, {5, 0, 3}, {5, 0, 6}, {7, 0, 1}, {7, 0, 5}}
+	if diff := cmp.Diff(want, r.got); diff != "" {
+		t.Errorf("event order (-want +got):\n%s", diff)
+	}
+	if got := s.Processed(); got != 7 {
+		t.Errorf("Processed() = %d, want 7", got)
+	}
+}
+
+// chain schedules a follow-up at the same instant: it must run after events
+// already queued for that instant.
+type chain struct {
+	r *recorder
+	s *Scheduler
+}
+
+func (c *chain) Handle(now Time, kind int, arg uint64) {
+	c.r.Handle(now, kind, arg)
+	if kind == 0 {
+		c.s.Schedule(now, c, 1, arg)
+	}
+}
+
+func TestSameTimeScheduledDuringRunRunsLast(t *testing.T) {
+	s := New()
+	r := &recorder{}
+	c := &chain{r: r, s: s}
+	s.Schedule(10, c, 0, 1)
+	s.Schedule(10, r, 0, 2)
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatal(err)
+	}
+	want := []fired{{10, 0, 1}, {10, 0, 2}, {10, 1, 1}}
+	if diff := cmp.Diff(want, r.got); diff != "" {
+		t.Errorf("event order (-want +got):\n%s", diff)
+	}
+}
+
+func TestRunUntil(t *testing.T) {
+	s := New()
+	r := &recorder{}
+	for _, at := range []Time{10, 20, 30} {
+		s.Schedule(at, r, 0, uint64(at))
+	}
+	if err := s.Run(context.Background(), 20); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(r.got), 2; got != want {
+		t.Errorf("events by t=20: %d, want %d", got, want)
+	}
+	if got, want := s.Now(), Time(20); got != want {
+		t.Errorf("Now() after Run(20) = %v, want %v", got, want)
+	}
+	if err := s.Run(context.Background(), 25); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := s.Now(), Time(25); got != want {
+		t.Errorf("Now() after Run(25) = %v, want %v", got, want)
+	}
+	if err := s.Run(context.Background(), 5); err == nil {
+		t.Errorf("Run(5) at now=25: no error, want one")
+	}
+}
+
+func TestTimer(t *testing.T) {
+	tests := []struct {
+		name string
+		ops  func(s *Scheduler, a, b *Timer)
+		want []fired
+	}{
+		{"fires", func(s *Scheduler, a, b *Timer) { a.Reset(10) }, []fired{{10, 1, 0}}},
+		{"stop", func(s *Scheduler, a, b *Timer) {
+			a.Reset(10)
+			if !a.Stop() {
+				t.Error("Stop() of a pending timer = false, want true")
+			}
+			if a.Stop() {
+				t.Error("second Stop() = true, want false")
+			}
+		}, nil},
+		{"reset later", func(s *Scheduler, a, b *Timer) { a.Reset(10); b.Reset(15); a.Reset(20) },
+			[]fired{{15, 2, 0}, {20, 1, 0}}},
+		{"reset earlier", func(s *Scheduler, a, b *Timer) { a.Reset(30); b.Reset(15); a.Reset(5) },
+			[]fired{{5, 1, 0}, {15, 2, 0}}},
+		// A reset timer counts as newly scheduled: it runs after b at the same time.
+		{"reset ties", func(s *Scheduler, a, b *Timer) { a.Reset(10); b.Reset(10); a.Reset(10) },
+			[]fired{{10, 2, 0}, {10, 1, 0}}},
+		{"stop then reset", func(s *Scheduler, a, b *Timer) { a.Reset(10); a.Stop(); a.Reset(12) },
+			[]fired{{12, 1, 0}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := New()
+			r := &recorder{}
+			var a, b Timer
+			a.Init(s, r, 1, 0)
+			b.Init(s, r, 2, 0)
+			tt.ops(s, &a, &b)
+			if err := s.Run(context.Background(), Forever); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, r.got); diff != "" {
+				t.Errorf("fired (-want +got):\n%s", diff)
+			}
+			if a.Pending() || b.Pending() {
+				t.Errorf("timers pending after the queue drained")
+			}
+		})
+	}
+}
+
+// rearm reschedules itself forever: a runaway scenario.
+type rearm struct{ s *Scheduler }
+
+func (r *rearm) Handle(now Time, kind int, arg uint64) { r.s.Schedule(now+1, r, 0, 0) }
+
+func TestMaxEvents(t *testing.T) {
+	s := New()
+	s.MaxEvents = 5000
+	s.Schedule(0, &rearm{s}, 0, 0)
+	err := s.Run(context.Background(), Forever)
+	if !errors.Is(err, ErrMaxEvents) {
+		t.Fatalf("Run of a runaway loop = %v, want ErrMaxEvents", err)
+	}
+	if got := s.Processed(); got != 5000 {
+		t.Errorf("Processed() = %d, want 5000", got)
+	}
+}
+
+// canceller cancels the context from inside the simulation after n events.
+type canceller struct {
+	s      *Scheduler
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *canceller) Handle(now Time, kind int, arg uint64) {
+	c.n--
+	if c.n == 0 {
+		c.cancel()
+	}
+	c.s.Schedule(now+1, c, 0, 0)
+}
+
+func TestContextCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := New()
+	s.Schedule(0, &canceller{s: s, n: 10, cancel: cancel}, 0, 0)
+	err := s.Run(ctx, Forever)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run after cancel = %v, want context.Canceled", err)
+	}
+	// The context is polled every ctxCheckEvery events, so the run stops
+	// within one polling period of the cancellation.
+	if got := s.Processed(); got < 10 || got > ctxCheckEvery {
+		t.Errorf("Processed() = %d, want in [10, %d]", got, ctxCheckEvery)
+	}
+	if err := s.Run(ctx, Forever); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run with a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+func TestStop(t *testing.T) {
+	s := New()
+	r := &recorder{s: s, stop: true}
+	s.Schedule(1, r, 0, 0)
+	s.Schedule(2, r, 0, 0)
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(r.got), 1; got != want {
+		t.Errorf("events before Stop took effect: %d, want %d", got, want)
+	}
+	if got, want := s.Now(), Time(1); got != want {
+		t.Errorf("Now() after Stop = %v, want %v", got, want)
+	}
+}
+
+func TestSchedulePastPanics(t *testing.T) {
+	s := New()
+	s.Schedule(10, &recorder{}, 0, 0)
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("Schedule(5) at now=10 did not panic")
+		}
+	}()
+	s.Schedule(5, &recorder{}, 0, 0)
+}
+
+func TestTimeConversions(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want Duration
+	}{
+		{0.25, 250 * Millisecond},
+		{1e-9, 1},
+		{0.0533, 53300 * Microsecond},
+		{-2, -2 * Second},
+	}
+	for _, tt := range tests {
+		if got := FromSeconds(tt.in); got != tt.want {
+			t.Errorf("FromSeconds(%v) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+	if got, want := Time(1500*Millisecond).String(), "1.5s"; got != want {
+		t.Errorf("Time(1.5s).String() = %q, want %q", got, want)
+	}
+	if got, want := Time(3).Add(4).Sub(2), Duration(5); got != want {
+		t.Errorf("Time(3).Add(4).Sub(2) = %d, want %d", got, want)
+	}
+}
