@@ -1,0 +1,102 @@
+package cc
+
+import "fmt"
+
+// State is the part of a TCP sender's state that congestion control owns.
+// All sizes are bytes.
+type State struct {
+	Cwnd     int64 // congestion window (RFC 5681 section 2)
+	Ssthresh int64 // slow-start threshold (RFC 5681 section 3.1)
+	SMSS     int64 // sender maximum segment size
+	// PacingRate is the rate in bytes per second at which the sender spaces
+	// its transmissions; 0 sends as fast as the windows allow.
+	PacingRate float64
+}
+
+// InSlowStart reports whether cwnd < ssthresh (RFC 5681 section 3.1).
+func (s *State) InSlowStart() bool { return s.Cwnd < s.Ssthresh }
+
+// RateSample is one delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation
+// section 3.3): Delivered bytes were delivered over Interval nanoseconds.
+type RateSample struct {
+	Delivered      int64 // bytes delivered in the sample interval
+	Interval       int64 // ns: max(send elapsed, ack elapsed)
+	PriorDelivered int64 // total delivered when the sampled packet was sent
+	AppLimited     bool  // the sample may underestimate the path's rate
+}
+
+// Rate returns the delivery rate in bytes per second, or 0 if the sample is
+// empty.
+func (r RateSample) Rate() float64 {
+	if r.Interval <= 0 || r.Delivered <= 0 {
+		return 0
+	}
+	return float64(r.Delivered) * 1e9 / float64(r.Interval)
+}
+
+// Ack describes one acknowledgement that advanced the sender's state.
+type Ack struct {
+	Now int64
+	// Acked is the number of bytes this ACK newly acknowledged cumulatively
+	// (RFC 5681's N, RFC 3465's bytes acked).
+	Acked int64
+	// Inflight is the FlightSize before this ACK (RFC 5681 section 2).
+	Inflight int64
+	// RTT is the sample this ACK gives, in ns, or 0 when it gives none
+	// (Karn's rule, RFC 6298 section 3: no sample from a retransmission).
+	RTT    int64
+	MinRTT int64 // smallest RTT sample so far, 0 before the first
+	SRTT   int64 // smoothed RTT (RFC 6298), 0 before the first sample
+	Rate   RateSample
+	// InRecovery is set while the sender is in fast recovery; the recovery
+	// algorithm then owns cwnd, and window-based controllers ignore the ACK.
+	InRecovery bool
+}
+
+// Controller is a congestion-control algorithm. Its hooks are called by the
+// sender in virtual-time order.
+type Controller interface {
+	// Name returns the algorithm's name as used in specs ("newreno").
+	Name() string
+	// Init sets the initial ssthresh and any pacing rate; the sender has set
+	// Cwnd to the initial window and SMSS before calling it.
+	Init(s *State)
+	// OnPacketSent is called for every data segment sent, retransmissions
+	// included; inflight counts it.
+	OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool)
+	// OnAck is called for every ACK that acknowledges new data.
+	OnAck(s *State, a *Ack)
+	// OnCongestionEvent is called once when the sender detects loss by
+	// duplicate ACKs or SACK and enters fast recovery (RFC 5681 section 3.2
+	// step 2, RFC 6675 section 5 step 4.2). It sets Ssthresh and Cwnd.
+	OnCongestionEvent(now int64, s *State, flightSize int64)
+	// OnExitRecovery is called when a full ACK ends fast recovery, after the
+	// recovery algorithm has set Cwnd.
+	OnExitRecovery(now int64, s *State)
+	// OnRTO is called when the retransmission timer expires (RFC 5681
+	// section 3.1, RFC 6298 section 5.5); repeated is true if the segment
+	// had already been retransmitted by the timer.
+	OnRTO(now int64, s *State, flightSize int64, repeated bool)
+}
+
+// Options configures the controllers of this package.
+type Options struct {
+	// ABC enables appropriate byte counting (RFC 3465) with limit
+	// L = 2*SMSS (section 2.2) in slow start and byte counting in
+	// congestion avoidance (section 2.1).
+	ABC bool
+}
+
+// Names lists the algorithms New accepts.
+func Names() []string { return []string{"newreno", "reno"} }
+
+// New returns a controller by name.
+func New(name string, o Options) (Controller, error) {
+	switch name {
+	case "reno":
+		return &Reno{name: "reno", abc: o.ABC}, nil
+	case "newreno":
+		return &Reno{name: "newreno", abc: o.ABC}, nil
+	}
+	return nil, fmt.Errorf("cc: unknown congestion control %q (want one of %q)", name, Names())
+}

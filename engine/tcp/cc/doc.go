@@ -1,0 +1,23 @@
+// Package cc holds TCP congestion controllers behind one small interface of
+// event hooks.
+//
+// The congestion window, slow-start threshold and pacing rate live in the
+// sender's State, which a Controller updates from its hooks; so a trace of
+// cwnd and ssthresh reads the same whatever the algorithm. Every hook takes
+// the virtual time `now` (int64 nanoseconds) as an argument: a controller
+// holds no clock. Loss recovery (which segments to retransmit and how cwnd is
+// inflated while recovering, RFC 6582 or RFC 6675) is a separate seam in
+// package tcp; a controller only decides the window reduction on entering
+// recovery or on a timeout and the growth on ACKs.
+//
+// The Ack a controller receives carries what every known algorithm needs:
+// newly acknowledged bytes (Reno, HighSpeed), an RTT sample with Karn's rule
+// applied and the minimum RTT seen (Vegas, Hybla, CUBIC's HyStart), a
+// delivery-rate sample (BBR, following draft-cheng-iccrg-delivery-rate-estimation)
+// and the bytes in flight. A controller that paces sets State.PacingRate.
+//
+// Reno and NewReno share the RFC 5681 window growth (slow start and
+// congestion avoidance, with RFC 3465 appropriate byte counting as an option)
+// and the RFC 5681 equation (4) reduction; they differ in loss recovery
+// (RFC 5681 section 3.2 versus RFC 6582), which the sender selects.
+package cc

@@ -1,0 +1,85 @@
+package cc
+
+import "math"
+
+// Reno is the window growth and reduction of RFC 5681, shared by Reno and
+// NewReno (RFC 6582 changes only loss recovery, which the sender owns).
+type Reno struct {
+	name string
+	abc  bool
+	// bytesAcked is RFC 3465 section 2.1's counter for congestion
+	// avoidance with byte counting.
+	bytesAcked int64
+}
+
+// NewReno returns the RFC 5681/6582 controller; abc enables RFC 3465.
+func NewReno(abc bool) *Reno { return &Reno{name: "newreno", abc: abc} }
+
+// Name implements Controller.
+func (r *Reno) Name() string { return r.name }
+
+// Init implements Controller. RFC 5681 section 3.1: "The initial value of
+// ssthresh SHOULD be set arbitrarily high".
+func (r *Reno) Init(s *State) {
+	s.Ssthresh = math.MaxInt64 / 2
+	r.bytesAcked = 0
+}
+
+// OnPacketSent implements Controller.
+func (r *Reno) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {}
+
+// OnAck implements Controller.
+func (r *Reno) OnAck(s *State, a *Ack) {
+	if a.InRecovery || a.Acked <= 0 {
+		return
+	}
+	if s.InSlowStart() {
+		// RFC 5681 section 3.1 equation (2): cwnd += min(N, SMSS).
+		// RFC 3465 section 2.2: with byte counting, min(N, L), L = 2*SMSS.
+		limit := s.SMSS
+		if r.abc {
+			limit = 2 * s.SMSS
+		}
+		s.Cwnd += min(a.Acked, limit)
+		return
+	}
+	if r.abc {
+		// RFC 3465 section 2.1: count acked bytes; when they reach cwnd,
+		// grow cwnd by SMSS.
+		r.bytesAcked += a.Acked
+		if r.bytesAcked >= s.Cwnd {
+			r.bytesAcked -= s.Cwnd
+			s.Cwnd += s.SMSS
+		}
+		return
+	}
+	// RFC 5681 section 3.1 equation (3): cwnd += SMSS*SMSS/cwnd, and "if
+	// the above formula yields 0, the result SHOULD be rounded up to 1 byte".
+	s.Cwnd += max(s.SMSS*s.SMSS/s.Cwnd, 1)
+}
+
+// halve is RFC 5681 section 3.1 equation (4): ssthresh = max(FlightSize/2, 2*SMSS).
+func halve(s *State, flightSize int64) int64 { return max(flightSize/2, 2*s.SMSS) }
+
+// OnCongestionEvent implements Controller: RFC 5681 section 3.2 step 2 sets
+// ssthresh by equation (4); the recovery algorithm then sets cwnd to
+// ssthresh plus any inflation (step 3).
+func (r *Reno) OnCongestionEvent(now int64, s *State, flightSize int64) {
+	s.Ssthresh = halve(s, flightSize)
+	s.Cwnd = s.Ssthresh
+	r.bytesAcked = 0
+}
+
+// OnExitRecovery implements Controller.
+func (r *Reno) OnExitRecovery(now int64, s *State) {}
+
+// OnRTO implements Controller: RFC 5681 section 3.1, ssthresh by equation
+// (4) unless the segment was already retransmitted by the timer (then it is
+// "held constant"), and cwnd = LW = 1 full-sized segment.
+func (r *Reno) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+	if !repeated {
+		s.Ssthresh = halve(s, flightSize)
+	}
+	s.Cwnd = s.SMSS
+	r.bytesAcked = 0
+}

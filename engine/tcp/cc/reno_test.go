@@ -1,0 +1,167 @@
+package cc
+
+import "testing"
+
+const smss = 1460
+
+// harness is a fake sender in the style of quic-go's cubic_sender_test.go:
+// it sends whole segments while the window allows and acknowledges them one
+// ACK at a time at a fixed RTT, so the controller sees what a real sender
+// would show it.
+type harness struct {
+	t        *testing.T
+	c        Controller
+	s        State
+	now      int64
+	rtt      int64
+	inflight int64
+}
+
+func newHarness(t *testing.T, c Controller, iw int64) *harness {
+	h := &harness{t: t, c: c, rtt: 100e6}
+	h.s = State{Cwnd: iw * smss, SMSS: smss}
+	c.Init(&h.s)
+	return h
+}
+
+// sendAvailable fills the window and returns the number of segments sent.
+func (h *harness) sendAvailable() int {
+	n := 0
+	for h.inflight+smss <= h.s.Cwnd {
+		h.inflight += smss
+		h.c.OnPacketSent(h.now, &h.s, smss, h.inflight, false)
+		n++
+	}
+	return n
+}
+
+// ackN acknowledges n segments, perSeg segments per ACK.
+func (h *harness) ackN(n, perSeg int) {
+	h.now += h.rtt
+	for i := 0; i < n; i += perSeg {
+		k := int64(min(perSeg, n-i)) * smss
+		a := Ack{Now: h.now, Acked: k, Inflight: h.inflight, RTT: h.rtt, MinRTT: h.rtt, SRTT: h.rtt}
+		h.inflight -= k
+		h.c.OnAck(&h.s, &a)
+		if h.s.Cwnd < smss {
+			h.t.Fatalf("cwnd = %d, below one segment", h.s.Cwnd)
+		}
+	}
+}
+
+// RFC 5681 section 3.1: in slow start, one ACK per segment grows cwnd by
+// SMSS per ACK, so cwnd doubles every round trip.
+func TestRenoSlowStartDoubles(t *testing.T) {
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			c, err := New(name, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := newHarness(t, c, 2)
+			want := int64(2 * smss)
+			for round := 0; round < 6; round++ {
+				n := h.sendAvailable()
+				h.ackN(n, 1)
+				want *= 2
+				if h.s.Cwnd != want {
+					t.Fatalf("round %d: cwnd = %d, want %d", round, h.s.Cwnd, want)
+				}
+			}
+		})
+	}
+}
+
+// RFC 5681 section 3.1 equation (2) with delayed ACKs (one ACK per two
+// segments): cwnd += min(N, SMSS) grows by SMSS per ACK, i.e. 1.5x per RTT;
+// with RFC 3465 byte counting (L = 2*SMSS) it grows by N and doubles.
+func TestSlowStartDelayedAcks(t *testing.T) {
+	tests := []struct {
+		abc  bool
+		want int64 // cwnd after one round from 4 segments
+	}{
+		{false, 6 * smss},
+		{true, 8 * smss},
+	}
+	for _, tt := range tests {
+		h := newHarness(t, NewReno(tt.abc), 4)
+		h.ackN(h.sendAvailable(), 2)
+		if h.s.Cwnd != tt.want {
+			t.Errorf("abc=%v: cwnd = %d, want %d", tt.abc, h.s.Cwnd, tt.want)
+		}
+	}
+}
+
+// RFC 5681 section 3.1 equation (3): in congestion avoidance cwnd grows by
+// about one SMSS per RTT. Summing SMSS*SMSS/cwnd over one window of 10
+// segments gives 0.955 SMSS (the window grows as it is acked), and the
+// harness sends only whole segments (10 of a window of 10.9), so accept
+// [0.85, 1.0] SMSS. With RFC 3465 section 2.1 byte counting it is exactly SMSS.
+func TestCongestionAvoidance(t *testing.T) {
+	for _, abc := range []bool{false, true} {
+		h := newHarness(t, NewReno(abc), 10)
+		h.s.Ssthresh = 5 * smss
+		for round := 0; round < 5; round++ {
+			before := h.s.Cwnd
+			h.ackN(h.sendAvailable(), 1)
+			grew := h.s.Cwnd - before
+			if abc {
+				if grew != smss {
+					t.Errorf("abc: round %d: cwnd grew %d, want %d", round, grew, smss)
+				}
+			} else if grew < 85*smss/100 || grew > smss {
+				t.Errorf("round %d: cwnd grew %d, want in [%d, %d]", round, grew, 85*smss/100, smss)
+			}
+		}
+	}
+}
+
+// RFC 5681 section 3.1 equation (4): ssthresh = max(FlightSize/2, 2*SMSS),
+// on fast retransmit (section 3.2 step 2) and on timeout, where cwnd
+// becomes LW = 1 SMSS and a repeated timeout holds ssthresh.
+func TestRenoReduction(t *testing.T) {
+	tests := []struct {
+		flight, wantSsthresh int64
+	}{
+		{20 * smss, 10 * smss},
+		{21 * smss, 21 * smss / 2},
+		{3 * smss, 2 * smss},
+		{smss, 2 * smss},
+	}
+	for _, tt := range tests {
+		r := NewReno(false)
+		s := State{Cwnd: 30 * smss, SMSS: smss}
+		r.Init(&s)
+		r.OnCongestionEvent(0, &s, tt.flight)
+		if s.Ssthresh != tt.wantSsthresh || s.Cwnd != tt.wantSsthresh {
+			t.Errorf("OnCongestionEvent(flight %d): ssthresh, cwnd = %d, %d, want %d, %d", tt.flight, s.Ssthresh, s.Cwnd, tt.wantSsthresh, tt.wantSsthresh)
+		}
+		s = State{Cwnd: 30 * smss, SMSS: smss}
+		r.Init(&s)
+		r.OnRTO(0, &s, tt.flight, false)
+		if s.Ssthresh != tt.wantSsthresh || s.Cwnd != smss {
+			t.Errorf("OnRTO(flight %d): ssthresh, cwnd = %d, %d, want %d, %d", tt.flight, s.Ssthresh, s.Cwnd, tt.wantSsthresh, smss)
+		}
+		r.OnRTO(0, &s, smss, true)
+		if s.Ssthresh != tt.wantSsthresh {
+			t.Errorf("repeated OnRTO: ssthresh = %d, want %d held", s.Ssthresh, tt.wantSsthresh)
+		}
+	}
+}
+
+// While in recovery the recovery algorithm owns cwnd: ACKs must not grow it.
+func TestRenoIgnoresAcksInRecovery(t *testing.T) {
+	r := NewReno(false)
+	s := State{Cwnd: 10 * smss, SMSS: smss}
+	r.Init(&s)
+	r.OnAck(&s, &Ack{Acked: smss, InRecovery: true})
+	if s.Cwnd != 10*smss {
+		t.Errorf("cwnd = %d after an ACK in recovery, want %d", s.Cwnd, 10*smss)
+	}
+}
+
+func TestNewUnknown(t *testing.T) {
+	if _, err := New("vegas2", Options{}); err == nil {
+		t.Errorf("New(vegas2) gave no error")
+	}
+}

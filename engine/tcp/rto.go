@@ -1,0 +1,80 @@
+package tcp
+
+// RTO defaults (RFC 6298).
+const (
+	// DefaultMinRTO is RFC 6298 section 2.4's lower bound of one second.
+	// Linux uses 200 ms; Config.MinRTO sets it.
+	DefaultMinRTO int64 = 1e9
+	// DefaultMaxRTO is the upper bound section 2.5 allows ("at least 60
+	// seconds").
+	DefaultMaxRTO int64 = 60e9
+	// InitialRTO is RFC 6298 section 2.1's one second.
+	InitialRTO int64 = 1e9
+)
+
+// rttEstimator keeps SRTT and RTTVAR and computes the retransmission
+// timeout as RFC 6298 specifies.
+type rttEstimator struct {
+	srtt, rttvar int64 // ns
+	minRTT       int64 // smallest sample, 0 before the first
+	hasSample    bool
+	rto          int64 // current RTO before backoff
+	backoff      uint  // number of doublings (section 5.5)
+
+	minRTO, maxRTO int64
+	g              int64 // clock granularity G (section 2)
+}
+
+func newRTTEstimator(minRTO, maxRTO, g int64) rttEstimator {
+	return rttEstimator{rto: max(InitialRTO, minRTO), minRTO: minRTO, maxRTO: maxRTO, g: g}
+}
+
+// sample folds one RTT measurement r (ns) in. The caller applies Karn's
+// rule (RFC 6298 section 3): no samples from retransmitted segments.
+func (e *rttEstimator) sample(r int64) {
+	if r <= 0 {
+		r = 1 // a measurement below clock resolution; keep RTTVAR finite
+	}
+	if e.minRTT == 0 || r < e.minRTT {
+		e.minRTT = r
+	}
+	if !e.hasSample {
+		// RFC 6298 section 2.2: SRTT <- R, RTTVAR <- R/2.
+		e.srtt = r
+		e.rttvar = r / 2
+		e.hasSample = true
+	} else {
+		// RFC 6298 section 2.3 with alpha = 1/8, beta = 1/4, RTTVAR updated
+		// first with the old SRTT.
+		d := e.srtt - r
+		if d < 0 {
+			d = -d
+		}
+		e.rttvar = (3*e.rttvar + d) / 4
+		e.srtt = (7*e.srtt + r) / 8
+	}
+	// RTO <- SRTT + max(G, K*RTTVAR), K = 4; then the bounds of 2.4, 2.5.
+	e.rto = min(max(e.srtt+max(e.g, 4*e.rttvar), e.minRTO), e.maxRTO)
+}
+
+// current returns the timeout to arm now: the RTO doubled once per
+// back-off (RFC 6298 section 5.5), capped at maxRTO.
+func (e *rttEstimator) current() int64 {
+	r := e.rto
+	for i := uint(0); i < e.backoff && r < e.maxRTO; i++ {
+		r *= 2
+	}
+	return min(r, e.maxRTO)
+}
+
+// backOff doubles the timeout after an expiry (RFC 6298 section 5.5).
+func (e *rttEstimator) backOff() {
+	if e.current() < e.maxRTO {
+		e.backoff++
+	}
+}
+
+// resetBackoff drops the back-off once a new RTT sample is taken: RFC 6298
+// section 5.7 ("the RTO ... MAY be recomputed" once data is acknowledged)
+// and Karn's algorithm keep the backed-off value until a valid sample.
+func (e *rttEstimator) resetBackoff() { e.backoff = 0 }

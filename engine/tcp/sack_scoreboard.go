@@ -1,0 +1,207 @@
+package tcp
+
+import "github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
+
+// block is a half-open range [start, end) of sequence space.
+type block struct{ start, end seqnum.Value }
+
+// Scoreboard records the bytes above the cumulative ACK that the receiver
+// has reported in SACK blocks (RFC 6675 section 3's scoreboard). Blocks are
+// kept sorted, disjoint and non-adjacent, so every query is a walk over the
+// few blocks rather than over the window's bytes.
+type Scoreboard struct {
+	blocks []block
+	sacked seqnum.Size // total bytes in blocks
+}
+
+// NewScoreboard returns an empty scoreboard with room for n blocks.
+func NewScoreboard(n int) *Scoreboard { return &Scoreboard{blocks: make([]block, 0, n)} }
+
+// Reset empties the scoreboard.
+func (s *Scoreboard) Reset() { s.blocks = s.blocks[:0]; s.sacked = 0 }
+
+// Empty reports whether no bytes are SACKed.
+func (s *Scoreboard) Empty() bool { return len(s.blocks) == 0 }
+
+// Sacked returns the number of SACKed bytes.
+func (s *Scoreboard) Sacked() seqnum.Size { return s.sacked }
+
+// Blocks returns the number of discontiguous SACKed ranges.
+func (s *Scoreboard) Blocks() int { return len(s.blocks) }
+
+// HighestSacked returns the end of the highest SACKed range (one past its
+// last byte); ok is false when nothing is SACKed.
+func (s *Scoreboard) HighestSacked() (end seqnum.Value, ok bool) {
+	if len(s.blocks) == 0 {
+		return 0, false
+	}
+	return s.blocks[len(s.blocks)-1].end, true
+}
+
+// Insert records [start, end) as SACKed (RFC 6675 section 5 "Update()").
+// It returns the number of bytes newly SACKed.
+func (s *Scoreboard) Insert(start, end seqnum.Value) seqnum.Size {
+	if !start.LessThan(end) {
+		return 0
+	}
+	// Find the first block that ends at or after start (may merge).
+	i := 0
+	for i < len(s.blocks) && s.blocks[i].end.LessThan(start) {
+		i++
+	}
+	// Merge every block that touches [start, end).
+	j := i
+	ns, ne := start, end
+	var removed seqnum.Size
+	for j < len(s.blocks) && s.blocks[j].start.LessThanEq(end) {
+		ns = seqnum.Min(ns, s.blocks[j].start)
+		ne = seqnum.Max(ne, s.blocks[j].end)
+		removed += s.blocks[j].start.Size(s.blocks[j].end)
+		j++
+	}
+	added := ns.Size(ne) - removed
+	s.sacked += added
+	switch {
+	case j == i: // insert a new block at i
+		s.blocks = append(s.blocks, block{})
+		copy(s.blocks[i+1:], s.blocks[i:])
+		s.blocks[i] = block{ns, ne}
+	default: // replace blocks i..j-1 by one
+		s.blocks[i] = block{ns, ne}
+		n := copy(s.blocks[i+1:], s.blocks[j:])
+		s.blocks = s.blocks[:i+1+n]
+	}
+	return added
+}
+
+// Ack drops everything below the cumulative acknowledgement una (RFC 6675
+// section 5: the scoreboard only describes bytes above HighACK).
+func (s *Scoreboard) Ack(una seqnum.Value) {
+	k := 0
+	for k < len(s.blocks) && s.blocks[k].end.LessThanEq(una) {
+		s.sacked -= s.blocks[k].start.Size(s.blocks[k].end)
+		k++
+	}
+	if k > 0 {
+		n := copy(s.blocks, s.blocks[k:])
+		s.blocks = s.blocks[:n]
+	}
+	if len(s.blocks) > 0 && s.blocks[0].start.LessThan(una) {
+		s.sacked -= s.blocks[0].start.Size(una)
+		s.blocks[0].start = una
+	}
+}
+
+// IsSacked reports whether byte seq is SACKed.
+func (s *Scoreboard) IsSacked(seq seqnum.Value) bool {
+	for _, b := range s.blocks {
+		if seq.LessThan(b.start) {
+			return false
+		}
+		if seq.LessThan(b.end) {
+			return true
+		}
+	}
+	return false
+}
+
+// sackedIn returns the SACKed bytes in [a, b).
+func (s *Scoreboard) sackedIn(a, b seqnum.Value) seqnum.Size {
+	var n seqnum.Size
+	for _, bl := range s.blocks {
+		lo, hi := seqnum.Max(a, bl.start), seqnum.Min(b, bl.end)
+		if lo.LessThan(hi) {
+			n += lo.Size(hi)
+		}
+	}
+	return n
+}
+
+// lostBelow returns L such that an unSACKed byte seq is lost by RFC 6675
+// section 4's IsLost exactly when seq < L: "DupThresh discontiguous SACKed
+// sequences have arrived above SeqNum or more than (DupThresh - 1) * SMSS
+// bytes with sequence numbers greater than SeqNum have been SACKed". For an
+// unSACKed byte, the SACKed bytes and ranges above it are those of the
+// blocks starting above it, so both conditions switch at a block start.
+// ok is false when no byte is lost.
+func (s *Scoreboard) lostBelow(dupThresh int, smss seqnum.Size) (l seqnum.Value, ok bool) {
+	var bytes seqnum.Size
+	count := 0
+	for i := len(s.blocks) - 1; i >= 0; i-- {
+		b := s.blocks[i]
+		bytes += b.start.Size(b.end)
+		count++
+		if count >= dupThresh || bytes > seqnum.Size(dupThresh-1)*smss {
+			return b.start, true
+		}
+	}
+	return 0, false
+}
+
+// IsLost is RFC 6675 section 4's IsLost(SeqNum).
+func (s *Scoreboard) IsLost(seq seqnum.Value, dupThresh int, smss seqnum.Size) bool {
+	if s.IsSacked(seq) {
+		return false
+	}
+	l, ok := s.lostBelow(dupThresh, smss)
+	return ok && seq.LessThan(l)
+}
+
+// Pipe is RFC 6675 section 4's SetPipe: over the unSACKed bytes in
+// [highACK, highData), count one for each byte not lost and one more for
+// each byte retransmitted (below rxtNext, which is HighRxt+1).
+func (s *Scoreboard) Pipe(highACK, highData, rxtNext seqnum.Value, dupThresh int, smss seqnum.Size) seqnum.Size {
+	unsacked := func(a, b seqnum.Value) seqnum.Size {
+		if !a.LessThan(b) {
+			return 0
+		}
+		return a.Size(b) - s.sackedIn(a, b)
+	}
+	from := highACK
+	if l, ok := s.lostBelow(dupThresh, smss); ok {
+		from = seqnum.Min(seqnum.Max(l, highACK), highData)
+	}
+	pipe := unsacked(from, highData)
+	pipe += unsacked(highACK, seqnum.Min(rxtNext, highData))
+	return pipe
+}
+
+// NextHole returns the first unSACKed byte at or after from and the end of
+// the hole it begins (the start of the next SACKed range, or limit).
+func (s *Scoreboard) NextHole(from, limit seqnum.Value) (start, end seqnum.Value) {
+	start = from
+	for _, b := range s.blocks {
+		if b.end.LessThanEq(start) {
+			continue
+		}
+		if start.LessThan(b.start) {
+			return start, seqnum.Min(b.start, limit)
+		}
+		start = b.end // start is inside b: skip it
+	}
+	return start, limit
+}
+
+// NextSeg is RFC 6675 section 4's NextSeg() for retransmissions: rule (1),
+// the first unSACKed byte S2 at or above rxtNext, below the highest SACKed
+// byte, with IsLost(S2); failing that, when rescue is set, rule (3) drops
+// the IsLost condition. It returns the hole [start, end) to retransmit from;
+// ok is false when neither rule applies (rule (2), new data, is the
+// sender's).
+func (s *Scoreboard) NextSeg(rxtNext seqnum.Value, dupThresh int, smss seqnum.Size, rescue bool) (start, end seqnum.Value, ok bool) {
+	high, any := s.HighestSacked()
+	if !any || !rxtNext.LessThan(high) {
+		return 0, 0, false
+	}
+	start, end = s.NextHole(rxtNext, high)
+	if !start.LessThan(high) {
+		return 0, 0, false
+	}
+	if l, lost := s.lostBelow(dupThresh, smss); lost && start.LessThan(l) {
+		return start, seqnum.Min(end, l), true
+	}
+	if rescue {
+		return start, end, true
+	}
+	return 0, 0, false
+}
