@@ -139,8 +139,11 @@ type Budget struct {
 
 // NoiseEquivalentPower returns the optical power in watts whose
 // photocurrent equals the RMS noise current, sqrt(i_n^2)/Res, so that
-// SNR = (PR/NEP)^2.
+// SNR = (PR/NEP)^2. It is +Inf for a detector with no responsivity.
 func (b Budget) NoiseEquivalentPower() float64 {
+	if b.Responsivity == 0 {
+		return math.Inf(1)
+	}
 	return math.Sqrt(b.NoiseSq) / b.Responsivity
 }
 

@@ -1,0 +1,12 @@
+// Package models holds crosslink's sweepable models. Each model declares
+// its parameters (name, kind, unit, default, range, doc) and metrics in an
+// engine.Schema and maps a parameter set and seed to one row of metrics;
+// All lists them and Registry builds the registry the command line and the
+// sweep look models up in.
+//
+// Models are thin: the physics lives in engine/phy, the packet-level
+// machinery in engine/netsim and engine/tcp. A model's job is to read its
+// parameters, call those packages and lay the results out in its schema's
+// order, cheaply enough that a closed-form model runs hundreds of thousands
+// of scenarios a second.
+package models

@@ -1,0 +1,252 @@
+package models
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/engine/phy"
+)
+
+// FSOBER is the "fso-ber" model: the bit and packet error rates of a
+// free-space optical inter-satellite link as a function of distance, bit
+// rate and detection scheme (Fig. 6, Fig. 3 and Table 2 of document 000,
+// Rodriguez-Colina et al. 2013). It is closed form and ignores its seed.
+type FSOBER struct {
+	schema *engine.Schema
+}
+
+// The positions of the parameters in the schema, so that Run reads them
+// without a name lookup.
+const (
+	fbDistance = iota
+	fbBitRate
+	fbDetection
+	fbPower
+	fbWavelength
+	fbApertureTx
+	fbApertureRx
+	fbEfficiencyTx
+	fbEfficiencyRx
+	fbQuantumEfficiency
+	fbTemperature
+	fbLoadResistance
+	fbMTU
+	fbBandwidthFactor
+	fbConstants
+	fbBERFormula
+	fbParams // count
+)
+
+// The positions of the metrics in the schema.
+const (
+	fbReceivedPower = iota
+	fbReceivedPowerDBm
+	fbResponsivity
+	fbNoiseEquivalentPower
+	fbElectricalBandwidth
+	fbSNR
+	fbSNRdB
+	fbBER
+	fbBEREq7
+	fbBERQ
+	fbWireSize
+	fbPERWorst
+	fbPERExact
+	fbOneWayDelay
+	fbTransmissionTime
+	fbMetrics // count
+)
+
+// NewFSOBER returns the fso-ber model.
+func NewFSOBER() *FSOBER {
+	return &FSOBER{schema: fsoBERSchema()}
+}
+
+func fsoBERSchema() *engine.Schema {
+	params := make([]engine.Param, fbParams)
+	params[fbDistance] = engine.Param{Name: "distance", Kind: engine.Float, Unit: engine.Meter,
+		Default: engine.F(16000e3), Min: 1e3, Max: 1e9,
+		Doc: "distance z between the two satellites (Eq. 3); Table 2 uses 16,000 to 80,000 km"}
+	params[fbBitRate] = engine.Param{Name: "bit_rate", Kind: engine.Float, Unit: engine.BitPerSecond,
+		Default: engine.F(1e9), Min: 1e3, Max: 1e13,
+		Doc: "line bit rate of the OOK signal; the document uses 1 and 4 Gbps"}
+	params[fbDetection] = engine.Param{Name: "detection", Kind: engine.String,
+		Default: engine.S("direct"), Choices: []string{"direct", "coherent"},
+		Doc: "direct: thermal noise only (Eq. 5); coherent: shot noise only (Eq. 6)"}
+	params[fbPower] = engine.Param{Name: "power", Kind: engine.Float, Unit: engine.Watt,
+		Default: engine.F(0.9), Min: 1e-9, Max: 1e4,
+		Doc: "transmitted optical power PT (Table 1: 0.9 W)"}
+	params[fbWavelength] = engine.Param{Name: "wavelength", Kind: engine.Float, Unit: engine.Meter,
+		Default: engine.F(1550e-9), Min: 100e-9, Max: 100e-6,
+		Doc: "optical wavelength lambda (Table 1: 1550 nm)"}
+	params[fbApertureTx] = engine.Param{Name: "aperture_tx", Kind: engine.Float, Unit: engine.Meter,
+		Default: engine.F(0.15), Min: 1e-3, Max: 10,
+		Doc: "transmitter telescope diameter D, gain (pi D/lambda)^2 (Eq. 4; Table 1: 0.15 m)"}
+	params[fbApertureRx] = engine.Param{Name: "aperture_rx", Kind: engine.Float, Unit: engine.Meter,
+		Default: engine.F(0.15), Min: 1e-3, Max: 10,
+		Doc: "receiver telescope diameter D (Eq. 4; Table 1: 0.15 m)"}
+	params[fbEfficiencyTx] = engine.Param{Name: "optics_efficiency_tx", Kind: engine.Float,
+		Default: engine.F(0.75), Min: 0, Max: 1,
+		Doc: "transmitter optics efficiency etaT as a fraction (Table 1 prints 0.75 %; 0.75 is meant)"}
+	params[fbEfficiencyRx] = engine.Param{Name: "optics_efficiency_rx", Kind: engine.Float,
+		Default: engine.F(0.75), Min: 0, Max: 1,
+		Doc: "receiver optics efficiency etaR as a fraction (Table 1 prints 0.75 %; 0.75 is meant)"}
+	params[fbQuantumEfficiency] = engine.Param{Name: "quantum_efficiency", Kind: engine.Float,
+		Default: engine.F(0.75), Min: 0, Max: 1,
+		Doc: "quantum efficiency eta of the p-i-n photodetector (Eq. 2; Table 1: 0.75)"}
+	params[fbTemperature] = engine.Param{Name: "temperature", Kind: engine.Float, Unit: engine.Kelvin,
+		Default: engine.F(500), Min: 0.1, Max: 1e4,
+		Doc: "detector operating temperature T for thermal noise (Eq. 5; Table 1: 500 K)"}
+	params[fbLoadResistance] = engine.Param{Name: "load_resistance", Kind: engine.Float, Unit: engine.Ohm,
+		Default: engine.F(50e3), Min: 1, Max: 1e12,
+		Doc: "load resistor R of the receiver electronics (Eq. 5; Table 1: 50 kOhm)"}
+	params[fbMTU] = engine.Param{Name: "mtu", Kind: engine.Int, Unit: engine.Byte,
+		Default: engine.I(1500), Min: 1, Max: 1 << 24,
+		Doc: "packet size in bytes before 64B/66B coding, for PER (Eq. 8) and transmission time"}
+	params[fbBandwidthFactor] = engine.Param{Name: "bandwidth_factor", Kind: engine.Float,
+		Default: engine.F(2), Min: 0.1, Max: 100,
+		Doc: "electrical bandwidth Be as a multiple of the bit rate (OOK: 2, Table 1)"}
+	params[fbConstants] = engine.Param{Name: "constants", Kind: engine.String,
+		Default: engine.S("codata"), Choices: []string{"codata", "paper"},
+		Doc: "codata: CODATA 2018 h, kB, c, q_e; paper: Table 1's printed values (h = 6.26e-34, kB = 1.386504e-23, c = 3e8, q_e = 1.6e-19)"}
+	params[fbBERFormula] = engine.Param{Name: "ber_formula", Kind: engine.String,
+		Default: engine.S("eq7"), Choices: []string{"eq7", "q"},
+		Doc: "BER behind the ber and per metrics: eq7 = exp(-SNR/2)/sqrt(2 pi SNR) (Eq. 7), q = Q(sqrt(SNR)) (exact OOK)"}
+
+	metrics := make([]engine.Metric, fbMetrics)
+	metrics[fbReceivedPower] = engine.Metric{Name: "received_power", Kind: engine.Float, Unit: engine.Watt,
+		Doc: "received optical power PR (Eq. 3)"}
+	metrics[fbReceivedPowerDBm] = engine.Metric{Name: "received_power", Kind: engine.Float, Unit: engine.DBm,
+		Doc: "received optical power PR in dBm"}
+	metrics[fbResponsivity] = engine.Metric{Name: "responsivity", Kind: engine.Float, Unit: engine.AmperePerWatt,
+		Doc: "photodetector responsivity Res (Eq. 2)"}
+	metrics[fbNoiseEquivalentPower] = engine.Metric{Name: "noise_equivalent_power", Kind: engine.Float, Unit: engine.Watt,
+		Doc: "optical power whose photocurrent equals the RMS noise current (Eq. 5 or 6), sqrt(i_n^2)/Res, so snr = (PR/NEP)^2"}
+	metrics[fbElectricalBandwidth] = engine.Metric{Name: "electrical_bandwidth", Kind: engine.Float, Unit: engine.Hertz,
+		Doc: "receiver electrical bandwidth Be = bandwidth_factor x bit_rate"}
+	metrics[fbSNR] = engine.Metric{Name: "snr", Kind: engine.Float,
+		Doc: "electrical signal-to-noise ratio (Res PR)^2/i_n^2 (Eq. 1), linear"}
+	metrics[fbSNRdB] = engine.Metric{Name: "snr", Kind: engine.Float, Unit: engine.Decibel,
+		Doc: "the SNR in decibels, 10 log10(snr)"}
+	metrics[fbBER] = engine.Metric{Name: "ber", Kind: engine.Float,
+		Doc: "bit error rate by ber_formula: ber_eq7 or ber_q"}
+	metrics[fbBEREq7] = engine.Metric{Name: "ber_eq7", Kind: engine.Float,
+		Doc: "Eq. 7, exp(-SNR/2)/sqrt(2 pi SNR), capped at 0.5 (it exceeds 0.5 below SNR 0.42)"}
+	metrics[fbBERQ] = engine.Metric{Name: "ber_q", Kind: engine.Float,
+		Doc: "Q(sqrt(SNR)), the exact OOK BER whose large-SNR asymptote is Eq. 7"}
+	metrics[fbWireSize] = engine.Metric{Name: "wire_size", Kind: engine.Float, Unit: engine.Bit,
+		Doc: "bits on the wire of one mtu-sized packet under 64B/66B coding, 8 mtu 66/64 (Eq. 8)"}
+	metrics[fbPERWorst] = engine.Metric{Name: "per_worst", Kind: engine.Float,
+		Doc: "worst-case packet error rate ber x wire_size (Eq. 8), clamped at 1"}
+	metrics[fbPERExact] = engine.Metric{Name: "per_exact", Kind: engine.Float,
+		Doc: "packet error rate with independent bit errors, 1 - (1-ber)^wire_size"}
+	metrics[fbOneWayDelay] = engine.Metric{Name: "one_way_delay", Kind: engine.Float, Unit: engine.Second,
+		Doc: "propagation time z/c with the chosen constants' c (Table 2)"}
+	metrics[fbTransmissionTime] = engine.Metric{Name: "transmission_time", Kind: engine.Float, Unit: engine.Second,
+		Doc: "time to send one mtu-sized packet, 8 mtu / bit_rate (uncoded bits at the line rate; Fig. 5)"}
+
+	return &engine.Schema{
+		Name:    "fso-ber",
+		Version: 1,
+		Doc: "Link budget, SNR, BER and PER of a free-space optical inter-satellite link with " +
+			"direct or coherent detection, from Rodriguez-Colina et al. 2013, section 4 (Eqs. 1-8, Table 1); " +
+			"also the one-way delay of Table 2 and the packet transmission time of Fig. 5. Closed form; the seed is unused.",
+		Params:  params,
+		Metrics: metrics,
+	}
+}
+
+// Schema returns the model's schema.
+func (m *FSOBER) Schema() *engine.Schema { return m.schema }
+
+// Cost returns a constant: every scenario is the same few dozen
+// floating-point operations.
+func (m *FSOBER) Cost(engine.Params) float64 { return 1 }
+
+// Run computes one scenario. It allocates only the metrics slice.
+func (m *FSOBER) Run(_ context.Context, p engine.Params, _ uint64) (engine.Result, error) {
+	v := p.Values()
+	if p.Schema() != m.schema {
+		var err error
+		if v, err = m.align(p); err != nil {
+			return engine.Result{}, err
+		}
+	}
+	det, err := phy.ParseDetection(v[fbDetection].Str())
+	if err != nil {
+		return engine.Result{}, fmt.Errorf("models: fso-ber: %w", err)
+	}
+	k, err := phy.ConstantsNamed(v[fbConstants].Str())
+	if err != nil {
+		return engine.Result{}, fmt.Errorf("models: fso-ber: %w", err)
+	}
+	var berOf func(float64) float64
+	switch f := v[fbBERFormula].Str(); f {
+	case "eq7":
+		berOf = phy.BEREq7
+	case "q":
+		berOf = phy.BERQ
+	default:
+		return engine.Result{}, fmt.Errorf("models: fso-ber: unknown ber_formula %q (want eq7 or q)", f)
+	}
+
+	link := phy.Link{
+		Power:             v[fbPower].Float(),
+		Wavelength:        v[fbWavelength].Float(),
+		ApertureTx:        v[fbApertureTx].Float(),
+		ApertureRx:        v[fbApertureRx].Float(),
+		EfficiencyTx:      v[fbEfficiencyTx].Float(),
+		EfficiencyRx:      v[fbEfficiencyRx].Float(),
+		QuantumEfficiency: v[fbQuantumEfficiency].Float(),
+		Temperature:       v[fbTemperature].Float(),
+		LoadResistance:    v[fbLoadResistance].Float(),
+		Detection:         det,
+		Constants:         k,
+	}
+	z, rate, mtu := v[fbDistance].Float(), v[fbBitRate].Float(), v[fbMTU].Float()
+	be := v[fbBandwidthFactor].Float() * rate
+	b := link.Budget(z, be)
+	ber7, berQ := phy.BEREq7(b.SNR), phy.BERQ(b.SNR)
+	ber := berOf(b.SNR)
+	bits := phy.WireBits(mtu)
+
+	out := make([]engine.Value, fbMetrics)
+	out[fbReceivedPower] = engine.F(b.ReceivedPower)
+	out[fbReceivedPowerDBm] = engine.F(phy.DBm(b.ReceivedPower))
+	out[fbResponsivity] = engine.F(b.Responsivity)
+	out[fbNoiseEquivalentPower] = engine.F(b.NoiseEquivalentPower())
+	out[fbElectricalBandwidth] = engine.F(be)
+	out[fbSNR] = engine.F(b.SNR)
+	out[fbSNRdB] = engine.F(phy.DB(b.SNR))
+	out[fbBER] = engine.F(ber)
+	out[fbBEREq7] = engine.F(ber7)
+	out[fbBERQ] = engine.F(berQ)
+	out[fbWireSize] = engine.F(bits)
+	out[fbPERWorst] = engine.F(phy.PERWorst(ber, bits))
+	out[fbPERExact] = engine.F(phy.PERExact(ber, bits))
+	out[fbOneWayDelay] = engine.F(phy.PropagationDelay(z, k))
+	out[fbTransmissionTime] = engine.F(phy.TransmissionTime(mtu, rate))
+	return engine.Result{Metrics: out}, nil
+}
+
+// align reads p by parameter name into this model's order, for parameter
+// sets bound to another copy of the schema.
+func (m *FSOBER) align(p engine.Params) ([]engine.Value, error) {
+	s := p.Schema()
+	if s == nil || s.Name != m.schema.Name {
+		return nil, fmt.Errorf("models: fso-ber: parameters of another model")
+	}
+	v := make([]engine.Value, fbParams)
+	for i, par := range m.schema.Params {
+		j := s.ParamIndex(par.Name)
+		if j < 0 {
+			return nil, fmt.Errorf("models: fso-ber: no parameter %q", par.Name)
+		}
+		v[i] = p.Values()[j]
+		if v[i].Kind() != par.Kind {
+			return nil, fmt.Errorf("models: fso-ber: %s is a %s, want a %s", par.Name, v[i].Kind(), par.Kind)
+		}
+	}
+	return v, nil
+}
