@@ -1,0 +1,525 @@
+package units
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/engine"
+)
+
+// dimension groups the units that convert into each other by a factor.
+// Power and power level (dBm) are two dimensions joined by a logarithm.
+type dimension uint8
+
+const (
+	plain dimension = iota // dimensionless: a bare number or a percentage
+	length
+	duration
+	bitRate
+	dataSize
+	power
+	powerLevel
+	decibels
+	frequency
+	temperature
+	resistance
+	responsivity
+	packets
+	perSecond
+	attenuation
+	nonlinearity
+	dispersion
+)
+
+var nouns = [...]string{
+	plain:        "plain number",
+	length:       "length",
+	duration:     "time",
+	bitRate:      "bit rate",
+	dataSize:     "data size",
+	power:        "power",
+	powerLevel:   "power level",
+	decibels:     "ratio in decibels",
+	frequency:    "frequency",
+	temperature:  "temperature",
+	resistance:   "resistance",
+	responsivity: "responsivity",
+	packets:      "packet count",
+	perSecond:    "rate per second",
+	attenuation:  "attenuation",
+	nonlinearity: "nonlinear coefficient",
+	dispersion:   "dispersion",
+}
+
+func (d dimension) String() string { return nouns[d] }
+
+// symbol is one spelling of a unit. One symbol equals 10^dec * mul of its
+// dimension's reference unit (metre, second, bit/s, bit, watt, dBm, ...).
+// Powers of ten are kept apart from mul so that Parse can shift the decimal
+// exponent in the text: "53.3ms" reads exactly as "53.3e-3", the same double
+// as "0.0533s", and therefore names the same scenario.
+type symbol struct {
+	name   string
+	dim    dimension
+	dec    int
+	mul    float64
+	offset float64 // added after scaling: dBW is dBm + 30
+}
+
+// info is how an engine.Unit sits in its dimension, and an example for
+// messages.
+type info struct {
+	dim     dimension
+	dec     int
+	mul     float64
+	example string
+	display []string // symbols Format may choose, smallest first
+}
+
+var unitInfo = map[engine.Unit]info{
+	engine.Dimensionless: {plain, 0, 1, "0.5", nil},
+	engine.Percent:       {plain, -2, 1, "0.5%", []string{"%"}},
+	engine.Meter:         {length, 0, 1, "16000km", []string{"nm", "um", "mm", "m", "km"}},
+	engine.Second:        {duration, 0, 1, "53.3ms", []string{"ps", "ns", "us", "ms", "s"}},
+	engine.BitPerSecond:  {bitRate, 0, 1, "1Gbps", []string{"bps", "kbps", "Mbps", "Gbps", "Tbps"}},
+	engine.Byte:          {dataSize, 0, 8, "1500B", []string{"B", "kB", "MB", "GB", "TB"}},
+	engine.Bit:           {dataSize, 0, 1, "12000bit", []string{"bit", "kbit", "Mbit", "Gbit", "Tbit"}},
+	engine.Watt:          {power, 0, 1, "0.9W", []string{"pW", "nW", "uW", "mW", "W", "kW"}},
+	engine.DBm:           {powerLevel, 0, 1, "3dBm", []string{"dBm"}},
+	engine.Decibel:       {decibels, 0, 1, "19.45dB", []string{"dB"}},
+	engine.Hertz:         {frequency, 0, 1, "50GHz", []string{"Hz", "kHz", "MHz", "GHz", "THz"}},
+	engine.Kelvin:        {temperature, 0, 1, "500K", []string{"K"}},
+	engine.Ohm:           {resistance, 0, 1, "50kohm", []string{"ohm", "kohm", "Mohm"}},
+	engine.AmperePerWatt: {responsivity, 0, 1, "0.8A/W", []string{"A/W"}},
+	engine.Packet:        {packets, 0, 1, "100pkt", []string{"pkt"}},
+	engine.PerSecond:     {perSecond, 0, 1, "100/s", []string{"/s"}},
+	engine.DBPerKm:       {attenuation, 0, 1, "0.2dB/km", []string{"dB/km"}},
+	engine.PerWattPerKm:  {nonlinearity, 0, 1, "1.3/(W km)", []string{"/(W km)"}},
+	engine.PsPerNmKm:     {dispersion, 0, 1, "17ps/(nm km)", []string{"ps/(nm km)"}},
+}
+
+// Prefix sets. Bytes and bits take only multiplying prefixes (a millibyte is
+// a typo); bytes also take binary prefixes.
+var (
+	siPrefixes = map[string]int{"p": -12, "n": -9, "u": -6, "µ": -6, "μ": -6, "m": -3, "c": -2, "k": 3, "M": 6, "G": 9, "T": 12}
+	bigPrefix  = map[string]int{"k": 3, "M": 6, "G": 9, "T": 12}
+	binPrefix  = map[string]float64{"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40}
+)
+
+// symbols maps every accepted spelling, prefixes expanded, to its meaning.
+var symbols = buildSymbols()
+
+func buildSymbols() map[string]symbol {
+	type base struct {
+		name   string
+		dim    dimension
+		dec    int
+		mul    float64
+		offset float64
+		si     bool // SI prefixes
+		big    bool // k M G T only
+		binary bool // Ki Mi Gi Ti
+	}
+	bases := []base{
+		{name: "%", dim: plain, dec: -2, mul: 1},
+		{name: "m", dim: length, mul: 1, si: true},
+		{name: "s", dim: duration, mul: 1, si: true},
+		{name: "min", dim: duration, mul: 60},
+		{name: "h", dim: duration, mul: 3600},
+		{name: "bps", dim: bitRate, mul: 1, big: true},
+		{name: "bit/s", dim: bitRate, mul: 1, big: true},
+		{name: "B/s", dim: bitRate, mul: 8, big: true, binary: true},
+		{name: "bit", dim: dataSize, mul: 1, big: true},
+		{name: "B", dim: dataSize, mul: 8, big: true, binary: true},
+		{name: "W", dim: power, mul: 1, si: true},
+		{name: "dBm", dim: powerLevel, mul: 1},
+		{name: "dBW", dim: powerLevel, mul: 1, offset: 30},
+		{name: "dB", dim: decibels, mul: 1},
+		{name: "Hz", dim: frequency, mul: 1, si: true},
+		{name: "K", dim: temperature, mul: 1},
+		{name: "mK", dim: temperature, dec: -3, mul: 1},
+		{name: "ohm", dim: resistance, mul: 1, si: true},
+		{name: "Ω", dim: resistance, mul: 1, si: true},
+		{name: "A/W", dim: responsivity, mul: 1},
+		{name: "mA/mW", dim: responsivity, mul: 1},
+		{name: "pkt", dim: packets, mul: 1},
+		{name: "pkts", dim: packets, mul: 1},
+		{name: "packets", dim: packets, mul: 1},
+		{name: "/s", dim: perSecond, mul: 1},
+		{name: "1/s", dim: perSecond, mul: 1},
+		{name: "dB/km", dim: attenuation, mul: 1},
+		{name: "dB/m", dim: attenuation, dec: 3, mul: 1},
+		{name: "/(W km)", dim: nonlinearity, mul: 1},
+		{name: "1/(W km)", dim: nonlinearity, mul: 1},
+		{name: "/W/km", dim: nonlinearity, mul: 1},
+		{name: "1/W/km", dim: nonlinearity, mul: 1},
+		{name: "ps/(nm km)", dim: dispersion, mul: 1},
+		{name: "ps/nm/km", dim: dispersion, mul: 1},
+	}
+	m := map[string]symbol{}
+	add := func(s symbol) {
+		if prev, dup := m[s.name]; dup && prev != s {
+			panic(fmt.Sprintf("units: bug: symbol %q means two things", s.name))
+		}
+		m[s.name] = s
+	}
+	for _, b := range bases {
+		add(symbol{b.name, b.dim, b.dec, b.mul, b.offset})
+		if b.si {
+			for p, d := range siPrefixes {
+				add(symbol{p + b.name, b.dim, b.dec + d, b.mul, b.offset})
+			}
+		}
+		if b.big {
+			for p, d := range bigPrefix {
+				add(symbol{p + b.name, b.dim, b.dec + d, b.mul, b.offset})
+			}
+		}
+		if b.binary {
+			for p, f := range binPrefix {
+				add(symbol{p + b.name, b.dim, b.dec, b.mul * f, b.offset})
+			}
+		}
+	}
+	return m
+}
+
+// Error is a quantity that could not be read. Msg says what is wrong and
+// how to write it instead; it does not repeat the parameter name, so
+// callers can prefix it ("bit_rate: " + Msg).
+type Error struct {
+	Text string // the input
+	Msg  string
+}
+
+func (e *Error) Error() string { return "units: " + e.Msg }
+
+func errorf(text, format string, args ...any) error {
+	return &Error{Text: text, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Parse reads a number with an optional unit and returns it in the base
+// unit want names (metres for engine.Meter, bit/s for engine.BitPerSecond,
+// bytes for engine.Byte, percent for engine.Percent, ...). See the package
+// documentation for the accepted forms.
+func Parse(text string, want engine.Unit) (float64, error) {
+	w, ok := unitInfo[want]
+	if !ok {
+		return 0, errorf(text, "no parser for unit %q", string(want))
+	}
+	s := strings.TrimSpace(text)
+	mant, exp, rest, ok := splitNumber(s)
+	if !ok {
+		if w.dim == plain && want == engine.Dimensionless {
+			return 0, errorf(text, "%q is not a number", text)
+		}
+		return 0, errorf(text, "%q is not a quantity; want a number and a unit of %s, e.g. %s", text, w.dim, w.example)
+	}
+	name := strings.TrimSpace(rest)
+	if name == "" {
+		if want == engine.Percent {
+			return 0, errorf(text, "needs a percent sign, e.g. %s", w.example)
+		}
+		if w.dim != plain {
+			return 0, errorf(text, "needs a unit of %s, e.g. %s", w.dim, w.example)
+		}
+		return number(text, mant, exp, 0, 1)
+	}
+	sym, ok := symbols[name]
+	if !ok {
+		return 0, unknown(text, name, w)
+	}
+	switch {
+	case sym.dim == w.dim:
+		x, err := number(text, mant, exp, sym.dec-w.dec, sym.mul/w.mul)
+		return x + sym.offset, err
+	case sym.dim == powerLevel && w.dim == power:
+		dBm, err := number(text, mant, exp, 0, 1)
+		if err != nil {
+			return 0, err
+		}
+		dBm += sym.offset
+		return checkFinite(text, math.Pow(10, (dBm-30)/10)/w.mul*math.Pow10(-w.dec))
+	case sym.dim == power && w.dim == powerLevel:
+		watts, err := number(text, mant, exp, sym.dec, sym.mul)
+		if err != nil {
+			return 0, err
+		}
+		if watts <= 0 {
+			return 0, errorf(text, "%q is not a positive power, so it has no level in dBm", text)
+		}
+		return 10*math.Log10(watts) + 30, nil
+	}
+	if w.dim == plain {
+		return 0, errorf(text, "%q is a %s, but a plain number is wanted, e.g. %s", text, sym.dim, w.example)
+	}
+	return 0, errorf(text, "%q is a %s, but a %s is wanted, e.g. %s", text, sym.dim, w.dim, w.example)
+}
+
+// number parses mant×10^(exp+shift) exactly as decimal text, then applies
+// the non-decimal factor mul.
+func number(text, mant string, exp, shift int, mul float64) (float64, error) {
+	e := exp + shift
+	if e > 9999 || e < -9999 {
+		return 0, errorf(text, "%q is out of range", text)
+	}
+	x, err := strconv.ParseFloat(mant+"e"+strconv.Itoa(e), 64)
+	if err != nil {
+		return 0, errorf(text, "%q is out of range", text)
+	}
+	if mul != 1 {
+		x *= mul
+	}
+	return checkFinite(text, x)
+}
+
+func checkFinite(text string, x float64) (float64, error) {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0, errorf(text, "%q is out of range", text)
+	}
+	return x, nil
+}
+
+// splitNumber splits "53.3e-1 ms" into the mantissa "53.3", the exponent
+// -1 and the rest " ms". An 'e' counts as an exponent only when digits
+// follow it.
+func splitNumber(s string) (mant string, exp int, rest string, ok bool) {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && isDigit(s[i]) {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return "", 0, "", false
+	}
+	mant = s[:i]
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		k := j
+		for k < len(s) && isDigit(s[k]) {
+			k++
+		}
+		if k > j {
+			if k-j > 6 {
+				return "", 0, "", false
+			}
+			n, err := strconv.Atoi(s[i+1 : k])
+			if err != nil {
+				return "", 0, "", false
+			}
+			exp = n
+			i = k
+		}
+	}
+	return mant, exp, s[i:], true
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// unknown explains an unknown unit name and suggests a known one.
+func unknown(text, name string, w info) error {
+	if hint := ambiguous(name); hint != "" {
+		return errorf(text, "unit %q is ambiguous: %s", name, hint)
+	}
+	var cands []string
+	for n, s := range symbols {
+		if s.dim == w.dim || (w.dim == power && s.dim == powerLevel) || (w.dim == powerLevel && s.dim == power) {
+			cands = append(cands, n)
+		}
+	}
+	if w.dim == plain {
+		return errorf(text, "unknown unit %q; a plain number takes no unit (or %%), e.g. %s", name, w.example)
+	}
+	if best := Nearest(name, cands); best != "" {
+		return errorf(text, "unknown unit %q; did you mean %q?", name, best)
+	}
+	return errorf(text, "unknown unit %q; a %s takes %s, e.g. %s", name, w.dim, strings.Join(w.display, ", "), w.example)
+}
+
+// ambiguous returns advice for the spellings that mix up bits and bytes.
+func ambiguous(name string) string {
+	if name == "KB" {
+		return `write "kB" for 1000 bytes or "KiB" for 1024 bytes`
+	}
+	p, rest := "", name
+	for _, q := range []string{"Ki", "Mi", "Gi", "Ti", "k", "K", "M", "G", "T"} {
+		if strings.HasPrefix(name, q) && len(name) > len(q) {
+			p, rest = q, name[len(q):]
+			break
+		}
+	}
+	if p == "K" {
+		p = "k"
+	}
+	switch rest {
+	case "b":
+		return fmt.Sprintf("write %q for bytes or %q for bits", p+"B", p+"bit")
+	case "b/s", "bs":
+		return fmt.Sprintf("write %q or %q for bits per second, %q for bytes per second", p+"bps", p+"bit/s", p+"B/s")
+	}
+	return ""
+}
+
+// Format prints x (in the base unit u) with the prefix that keeps the
+// number readable: Format(1.6e7, engine.Meter) is "16000km", Format(0.0533,
+// engine.Second) is "53.3ms". Parse reads the text back to x within one
+// rounding of a decimal shift (exactly for decimal prefixes).
+func Format(x float64, u engine.Unit) string {
+	w, ok := unitInfo[u]
+	if !ok {
+		return strconv.FormatFloat(x, 'g', -1, 64) + " " + string(u)
+	}
+	if u == engine.Dimensionless {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return strconv.FormatFloat(x, 'g', -1, 64) + string(u)
+	}
+	name := w.display[0]
+	if len(w.display) > 1 {
+		// The largest prefix not above |x|; the base unit for zero.
+		name = ""
+		ax := math.Abs(x)
+		for _, d := range w.display {
+			s := symbols[d]
+			if ax == 0 && s.dec == w.dec {
+				name = d
+			}
+			if ax != 0 && ax*w.mul >= math.Pow10(s.dec)*s.mul {
+				name = d
+			}
+		}
+		if name == "" {
+			name = w.display[0]
+		}
+	}
+	s := symbols[name]
+	return shift(x, s.dec-w.dec) + name
+}
+
+// shift writes x×10^-dec as decimal text without rounding, by moving the
+// exponent of x's shortest decimal representation.
+func shift(x float64, dec int) string {
+	t := strconv.FormatFloat(x, 'e', -1, 64) // -d.ddde±XX
+	neg := strings.HasPrefix(t, "-")
+	t = strings.TrimPrefix(t, "-")
+	ePos := strings.IndexByte(t, 'e')
+	e, _ := strconv.Atoi(t[ePos+1:])
+	digits := strings.Replace(t[:ePos], ".", "", 1)
+	e -= dec // the value is 0.d1d2... × 10^(e+1)
+	var out string
+	switch point := e + 1; {
+	case point > 21 || point < -6:
+		out = digits[:1]
+		if len(digits) > 1 {
+			out += "." + digits[1:]
+		}
+		out += "e" + strconv.Itoa(e)
+	case point <= 0:
+		out = "0." + strings.Repeat("0", -point) + digits
+	case point >= len(digits):
+		out = digits + strings.Repeat("0", point-len(digits))
+	default:
+		out = digits[:point] + "." + digits[point:]
+	}
+	if neg {
+		out = "-" + out
+	}
+	return out
+}
+
+// Scale returns how many base units of dim one display unit is, for plots
+// that divide by it: Scale("km", engine.Meter) is 1000, Scale("Mbps",
+// engine.BitPerSecond) is 1e6. The empty display unit is the base unit.
+// Logarithmic conversions (dBm for a Watt quantity) have no scale and are
+// an error.
+func Scale(display string, dim engine.Unit) (float64, error) {
+	w, ok := unitInfo[dim]
+	if !ok {
+		if display == "" || display == string(dim) {
+			return 1, nil
+		}
+		return 0, fmt.Errorf("units: no display units for %q", string(dim))
+	}
+	if display == "" {
+		return 1, nil
+	}
+	s, ok := symbols[display]
+	if !ok {
+		return 0, unknown(display, display, w)
+	}
+	if s.dim != w.dim {
+		return 0, errorf(display, "display unit %q is a %s, not a %s", display, s.dim, w.dim)
+	}
+	if s.offset != 0 {
+		return 0, errorf(display, "display unit %q is not a multiple of %q", display, string(dim))
+	}
+	return math.Pow10(s.dec-w.dec) * s.mul / w.mul, nil
+}
+
+// Nearest returns the candidate closest to word by edit distance
+// (insertions, deletions, substitutions and swaps of neighbours), or ""
+// when none is close enough to be a likely typo: at most one edit for words
+// of up to three letters, two for longer ones. Ties go to the alphabetically
+// first candidate, so the suggestion is deterministic.
+func Nearest(word string, candidates []string) string {
+	limit := 1
+	if len([]rune(word)) > 3 {
+		limit = 2
+	}
+	sorted := append([]string(nil), candidates...)
+	sort.Strings(sorted)
+	best, bestD := "", limit+1
+	for _, c := range sorted {
+		if d := distance(word, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// distance is the optimal string alignment distance between a and b.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 64 || len(rb) > 64 {
+		return math.MaxInt32
+	}
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
