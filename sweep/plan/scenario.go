@@ -65,8 +65,9 @@ func Seed(specSeed uint64, id string) uint64 {
 	return binary.LittleEndian.Uint64(h.Sum(sum[:0]))
 }
 
-// New builds a Scenario from a full parameter set aligned with s.Params.
-func New(s *engine.Schema, vals []engine.Value, replicate int, specSeed uint64) Scenario {
+// NewScenario builds a Scenario from a full parameter set aligned with
+// s.Params. (New builds a Plan from a spec.)
+func NewScenario(s *engine.Schema, vals []engine.Value, replicate int, specSeed uint64) Scenario {
 	id := ID(s, vals, replicate)
 	return Scenario{
 		ID:        id,
