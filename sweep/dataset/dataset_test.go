@@ -1,0 +1,419 @@
+package dataset
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/crosslink-sim/crosslink/engine"
+)
+
+// testSchema has a parameter and a metric of every kind and a second table.
+func testSchema() *engine.Schema {
+	return &engine.Schema{
+		Name:    "test-model",
+		Version: 3,
+		Params: []engine.Param{
+			{Name: "distance", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(1), Doc: "link length"},
+			{Name: "packets", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(1)},
+			{Name: "cc", Kind: engine.String, Default: engine.S("cubic")},
+			{Name: "sack", Kind: engine.Bool, Default: engine.B(true)},
+		},
+		Metrics: []engine.Metric{
+			{Name: "ber", Kind: engine.Float, Doc: "bit error ratio"},
+			{Name: "delivered", Kind: engine.Int, Unit: engine.Packet},
+			{Name: "phase", Kind: engine.String},
+			{Name: "stalled", Kind: engine.Bool},
+		},
+		Tables: []engine.Table{{Name: "flows", Columns: []engine.Metric{
+			{Name: "flow", Kind: engine.Int},
+			{Name: "goodput", Kind: engine.Float, Unit: engine.BitPerSecond},
+		}}},
+	}
+}
+
+// testRows returns n rows; every fifth failed (null metrics) and every
+// seventh has a null metric of its own.
+func testRows(n int) []Row {
+	rows := make([]Row, n)
+	ccs := []string{"reno", "cubic", "bbr"}
+	for i := range rows {
+		id := fmt.Sprintf("%032x", uint64(i)*0x9e3779b97f4a7c15)
+		r := Row{
+			ID:        id,
+			Replicate: i % 3,
+			Seed:      uint64(i) * 0xdeadbeefcafef00d, // above 2^63 for many i
+			Params:    []engine.Value{engine.F(float64(i) * 1e3), engine.I(int64(i)), engine.S(ccs[i%3]), engine.B(i%2 == 0)},
+			Status:    OK,
+			WallS:     float64(i) * 1e-6,
+		}
+		switch {
+		case i%5 == 4:
+			r.Status, r.Error = Failed, fmt.Sprintf("model: scenario %d diverged", i)
+		default:
+			r.Metrics = []engine.Value{engine.F(math.Pow(10, -float64(i%12))), engine.I(int64(i * 2)), engine.S("steady"), engine.B(i%3 == 0)}
+			if i%7 == 6 {
+				r.Metrics[0] = engine.Value{}
+			}
+		}
+		rows[i] = r
+	}
+	return rows
+}
+
+// tableValues returns the cells of tbl row by row: nil for null, else
+// float64, int64, uint64, string or bool.
+func tableValues(t *testing.T, tbl arrow.Table) [][]any {
+	t.Helper()
+	out := make([][]any, tbl.NumRows())
+	for i := range out {
+		out[i] = make([]any, tbl.NumCols())
+	}
+	for c := 0; c < int(tbl.NumCols()); c++ {
+		r := 0
+		for _, ch := range tbl.Column(c).Data().Chunks() {
+			for i := 0; i < ch.Len(); i, r = i+1, r+1 {
+				if ch.IsNull(i) {
+					continue
+				}
+				switch a := ch.(type) {
+				case *array.String:
+					out[r][c] = a.Value(i)
+				case *array.Int64:
+					out[r][c] = a.Value(i)
+				case *array.Uint64:
+					out[r][c] = a.Value(i)
+				case *array.Float64:
+					out[r][c] = a.Value(i)
+				case *array.Boolean:
+					out[r][c] = a.Value(i)
+				default:
+					t.Fatalf("column %d has type %s", c, ch.DataType())
+				}
+			}
+		}
+	}
+	return out
+}
+
+// wantValues is what rows should read back as, in tableValues' form.
+func wantValues(rows []Row) [][]any {
+	var out [][]any
+	for _, r := range rows {
+		v := []any{r.ID, int64(r.Replicate), r.Seed}
+		for _, p := range r.Params {
+			v = append(v, cell(p))
+		}
+		if r.Metrics == nil {
+			v = append(v, nil, nil, nil, nil)
+		}
+		for _, m := range r.Metrics {
+			v = append(v, cell(m))
+		}
+		out = append(out, append(v, string(r.Status), r.Error, r.WallS))
+	}
+	return out
+}
+
+func cell(v engine.Value) any {
+	switch v.Kind() {
+	case engine.Float:
+		return v.Float()
+	case engine.Int:
+		return v.Int()
+	case engine.String:
+		return v.Str()
+	case engine.Bool:
+		return v.Bool()
+	}
+	return nil
+}
+
+func testMeta() Meta {
+	return Meta{SpecName: "unit-test", Spec: "name: unit-test\nmodel: test-model\n", Version: "0.0.1-test", Model: "test-model", ModelVersion: 3, Profile: "quick"}
+}
+
+func writeRows(t *testing.T, dir string, rows []Row, opts Options) *Writer {
+	t.Helper()
+	w, err := NewWriter(dir, testSchema(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		if err := w.Append(&rows[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func TestWriteRead(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	rows := testRows(25)
+	w := writeRows(t, dir, rows, Options{MaxRows: 10, Meta: testMeta(), Mem: mem})
+
+	wantFiles := []string{"part-0of1-000001.parquet", "part-0of1-000002.parquet", "part-0of1-000003.parquet"}
+	if diff := cmp.Diff(wantFiles, w.Files()); diff != "" {
+		t.Errorf("Files() (-want +got):\n%s", diff)
+	}
+	tbl, err := ReadTable(dir, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	if diff := cmp.Diff(wantValues(rows), tableValues(t, tbl)); diff != "" {
+		t.Errorf("ReadTable values (-want +got):\n%s", diff)
+	}
+
+	var names []string
+	for _, f := range tbl.Schema().Fields() {
+		names = append(names, f.Name+":"+f.Type.String())
+	}
+	wantNames := []string{"scenario_id:utf8", "replicate:int64", "seed:uint64",
+		"distance_m:float64", "packets_pkts:int64", "cc:utf8", "sack:bool",
+		"ber:float64", "delivered_pkts:int64", "phase:utf8", "stalled:bool",
+		"status:utf8", "error:utf8", "wall_s:float64"}
+	if diff := cmp.Diff(wantNames, names); diff != "" {
+		t.Errorf("schema (-want +got):\n%s", diff)
+	}
+	f := tbl.Schema().Field(3)
+	if unit, _ := f.Metadata.GetValue("unit"); unit != "m" {
+		t.Errorf("distance_m unit = %q, want %q", unit, "m")
+	}
+	if doc, _ := f.Metadata.GetValue("doc"); doc != "link length" {
+		t.Errorf("distance_m doc = %q, want %q", doc, "link length")
+	}
+
+	md, err := ReadMeta(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMeta := map[string]string{
+		KeyGoVersion: runtime.Version(), KeyModel: "test-model", KeyModelVersion: "3",
+		KeyProfile: "quick", KeySpec: testMeta().Spec, KeySpecName: "unit-test",
+		// sha256 of the spec text, computed independently with coreutils'
+		// sha256sum.
+		KeySpecSHA256: "d3456add2852247ababd057c4d7b8580776b8a7c30f5aebfe689527f9f521872",
+		KeyTable:      "", KeyVersion: "0.0.1-test",
+	}
+	if diff := cmp.Diff(wantMeta, md); diff != "" {
+		t.Errorf("ReadMeta (-want +got):\n%s", diff)
+	}
+	kv, err := fileMeta(filepath.Join(dir, wantFiles[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sort.SliceIsSorted(kv, func(i, j int) bool { return kv[i][0] < kv[j][0] }) {
+		t.Errorf("key-value metadata is not in sorted key order: %q", kv)
+	}
+
+	done, err := ReadIDs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := done.Len(), len(rows); got != want {
+		t.Errorf("ReadIDs().Len() = %d, want %d", got, want)
+	}
+	for _, r := range rows {
+		if st, ok := done.Status(r.ID); !ok || st != r.Status {
+			t.Errorf("ReadIDs().Status(%s) = %q, %v, want %q, true", r.ID, st, ok, r.Status)
+		}
+	}
+}
+
+func TestPartsResumeNumbering(t *testing.T) {
+	dir := t.TempDir()
+	rows := testRows(12)
+	writeRows(t, dir, rows[:5], Options{MaxRows: 4, Meta: testMeta()})
+	// A killed run leaves a temporary file; readers skip it and the next
+	// writer of the shard removes it.
+	tmp := filepath.Join(dir, ".part-0of1-000003.parquet.tmp")
+	if err := os.WriteFile(tmp, []byte("PAR1 torn"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if paths, err := Parts(dir); err != nil || len(paths) != 2 {
+		t.Fatalf("Parts() = %q, %v, want 2 parts", paths, err)
+	}
+	w := writeRows(t, dir, rows[5:], Options{MaxRows: 4, Meta: testMeta()})
+	if diff := cmp.Diff([]string{"part-0of1-000003.parquet", "part-0of1-000004.parquet"}, w.Files()); diff != "" {
+		t.Errorf("second run Files() (-want +got):\n%s", diff)
+	}
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Errorf("leftover %s still exists (err %v)", tmp, err)
+	}
+	tbl, err := ReadTable(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	if diff := cmp.Diff(wantValues(rows), tableValues(t, tbl)); diff != "" {
+		t.Errorf("values after two runs (-want +got):\n%s", diff)
+	}
+}
+
+func TestTickClosesOldPart(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	w, err := NewWriter(dir, testSchema(), Options{MaxAge: time.Minute, Meta: testMeta(), Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	rows := testRows(2)
+	steps := []struct {
+		advance time.Duration
+		append  bool
+		parts   int
+	}{
+		{0, true, 0},
+		{59 * time.Second, true, 0}, // the oldest row has waited 59 s
+		{time.Second, false, 1},     // 60 s: closed
+		{time.Hour, false, 1},       // nothing buffered: nothing to close
+	}
+	for i, s := range steps {
+		now = now.Add(s.advance)
+		if s.append {
+			if err := w.Append(&rows[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Tick(); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(w.Files()); got != s.parts {
+			t.Errorf("step %d: %d parts, want %d", i, got, s.parts)
+		}
+	}
+}
+
+func TestAppendRejectsWrongKind(t *testing.T) {
+	w, err := NewWriter(t.TempDir(), testSchema(), Options{Meta: testMeta()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	tests := []struct {
+		name string
+		row  Row
+		want string
+	}{
+		{"int for float param", Row{ID: "a", Params: []engine.Value{engine.I(1), engine.I(1), engine.S("x"), engine.B(true)}}, "distance_m"},
+		{"null param", Row{ID: "a", Params: []engine.Value{engine.F(1), {}, engine.S("x"), engine.B(true)}}, "packets_pkts"},
+		{"short params", Row{ID: "a", Params: []engine.Value{engine.F(1)}}, "1 parameters"},
+		{"float for bool metric", Row{ID: "a", Params: testRows(1)[0].Params,
+			Metrics: []engine.Value{engine.F(1), engine.I(1), engine.S("x"), engine.F(0)}}, "stalled"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := w.Append(&tt.row)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Append() = %v, want an error naming %q", err, tt.want)
+			}
+		})
+	}
+	if w.p.n != 0 {
+		t.Errorf("%d rejected rows were buffered, want 0", w.p.n)
+	}
+}
+
+func TestTableWriter(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := filepath.Join(t.TempDir(), "flows")
+	tw, err := NewTableWriter(dir, testSchema().Tables[0], Options{MaxRows: 3, Meta: testMeta(), Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want [][]any
+	for s := 0; s < 3; s++ {
+		for f := 0; f < 2; f++ {
+			r := TableRow{ID: fmt.Sprintf("%032d", s), Replicate: 0, Values: []engine.Value{engine.I(int64(f)), engine.F(float64(s*10 + f))}}
+			if s == 2 && f == 1 {
+				r.Values[1] = engine.Value{}
+			}
+			if err := tw.Append(&r); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, []any{r.ID, int64(0), cell(r.Values[0]), cell(r.Values[1])})
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := ReadTable(dir, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	if diff := cmp.Diff(want, tableValues(t, tbl)); diff != "" {
+		t.Errorf("table values (-want +got):\n%s", diff)
+	}
+	if got := tbl.Schema().Field(3).Name; got != "goodput_bps" {
+		t.Errorf("column 3 = %q, want goodput_bps", got)
+	}
+	md, err := ReadMeta(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md[KeyTable] != "flows" {
+		t.Errorf("table metadata = %q, want flows", md[KeyTable])
+	}
+}
+
+func TestMerge(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	rows := testRows(23)
+	writeRows(t, dir, rows, Options{MaxRows: 5, Meta: testMeta(), Mem: mem})
+	before, err := ReadMeta(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Merge(dir, mem); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := Parts(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{filepath.Join(dir, "part-merged-000001.parquet")}, paths); diff != "" {
+		t.Errorf("parts after Merge (-want +got):\n%s", diff)
+	}
+	tbl, err := ReadTable(dir, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	sorted := append([]Row(nil), rows...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
+	if diff := cmp.Diff(wantValues(sorted), tableValues(t, tbl)); diff != "" {
+		t.Errorf("merged values (-want +got):\n%s", diff)
+	}
+	after, err := ReadMeta(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("metadata changed by Merge (-before +after):\n%s", diff)
+	}
+	if unit, _ := tbl.Schema().Field(3).Metadata.GetValue("unit"); unit != "m" {
+		t.Errorf("merged distance_m unit = %q, want m", unit)
+	}
+}

@@ -1,0 +1,279 @@
+package dataset
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// Parts returns the paths of the part files in dir in sorted order. It
+// skips temporary files and subdirectories (second tables). A missing dir
+// has no parts.
+func Parts(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	var paths []string
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || !strings.HasPrefix(n, "part-") || !strings.HasSuffix(n, ".parquet") {
+			continue
+		}
+		paths = append(paths, filepath.Join(dir, n))
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// Done is the set of scenario ids already in a dataset, with their status.
+// Ids in the 32-hex-digit form of plan.ID are kept as 16 bytes, so that the
+// set of a million-scenario sweep stays small.
+type Done struct {
+	hex   map[[16]byte]Status
+	other map[string]Status
+}
+
+// NewDone returns an empty set.
+func NewDone() *Done {
+	return &Done{hex: map[[16]byte]Status{}, other: map[string]Status{}}
+}
+
+func hexKey(id string) (k [16]byte, ok bool) {
+	if len(id) != 32 {
+		return k, false
+	}
+	_, err := hex.Decode(k[:], []byte(id))
+	return k, err == nil
+}
+
+// Add records id with status st. When an id is present more than once (a
+// failed scenario rerun), ok wins.
+func (d *Done) Add(id string, st Status) {
+	if k, ok := hexKey(id); ok {
+		if d.hex[k] != OK {
+			d.hex[k] = st
+		}
+		return
+	}
+	if d.other[id] != OK {
+		d.other[strings.Clone(id)] = st
+	}
+}
+
+// Status returns the status of id and whether it is present.
+func (d *Done) Status(id string) (Status, bool) {
+	if d == nil {
+		return "", false
+	}
+	if k, ok := hexKey(id); ok {
+		st, ok := d.hex[k]
+		return st, ok
+	}
+	st, ok := d.other[id]
+	return st, ok
+}
+
+// Len returns the number of ids.
+func (d *Done) Len() int {
+	if d == nil {
+		return 0
+	}
+	return len(d.hex) + len(d.other)
+}
+
+// Count returns the number of ids with status st.
+func (d *Done) Count(st Status) int {
+	n := 0
+	for _, s := range d.hex {
+		if s == st {
+			n++
+		}
+	}
+	for _, s := range d.other {
+		if s == st {
+			n++
+		}
+	}
+	return n
+}
+
+// interned statuses, so that Done holds no reference into Arrow buffers.
+var statuses = map[string]Status{"ok": OK, "failed": Failed, "panic": Panic, "timeout": Timeout, "canceled": Canceled}
+
+// ReadIDs returns the ids and statuses in the main table in dir, reading
+// only the scenario_id and status columns. A missing dir gives an empty set.
+func ReadIDs(dir string) (*Done, error) {
+	paths, err := Parts(dir)
+	if err != nil {
+		return nil, err
+	}
+	d := NewDone()
+	for _, p := range paths {
+		if err := readIDs(p, d); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+func readIDs(path string, d *Done) error {
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	defer rdr.Close()
+	sc := rdr.MetaData().Schema
+	idCol, stCol := sc.ColumnIndexByName(ColID), sc.ColumnIndexByName(ColStatus)
+	if idCol < 0 || stCol < 0 {
+		return fmt.Errorf("dataset: %s has no %s or %s column", path, ColID, ColStatus)
+	}
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: 1 << 16}, memory.DefaultAllocator)
+	if err != nil {
+		return fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	rr, err := fr.GetRecordReader(context.Background(), []int{idCol, stCol}, nil)
+	if err != nil {
+		return fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	defer rr.Release()
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		ids, ok1 := rec.Column(0).(*array.String)
+		sts, ok2 := rec.Column(1).(*array.String)
+		if !ok1 || !ok2 {
+			return fmt.Errorf("dataset: %s: %s and %s must be strings", path, ColID, ColStatus)
+		}
+		for i := 0; i < ids.Len(); i++ {
+			s := sts.Value(i)
+			st, ok := statuses[s]
+			if !ok {
+				return fmt.Errorf("dataset: %s: unknown status %q", path, s)
+			}
+			d.Add(ids.Value(i), st)
+		}
+	}
+	if err := rr.Err(); err != nil {
+		return fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadTable reads every part in dir, in sorted order, into one table. The
+// parts must share one schema. The caller releases the table. mem may be
+// nil for the default allocator.
+func ReadTable(dir string, mem memory.Allocator) (arrow.Table, error) {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	paths, err := Parts(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("dataset: no part files in %s", dir)
+	}
+	var tables []arrow.Table
+	defer func() {
+		for _, t := range tables {
+			t.Release()
+		}
+	}()
+	for _, p := range paths {
+		t, err := readFile(p, mem)
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, t)
+		if !t.Schema().Equal(tables[0].Schema()) {
+			return nil, fmt.Errorf("dataset: %s: schema differs from %s", p, paths[0])
+		}
+	}
+	sc := tables[0].Schema()
+	cols := make([]arrow.Column, sc.NumFields())
+	var rows int64
+	for _, t := range tables {
+		rows += t.NumRows()
+	}
+	for i := range cols {
+		var chunks []arrow.Array
+		for _, t := range tables {
+			chunks = append(chunks, t.Column(i).Data().Chunks()...)
+		}
+		ch := arrow.NewChunked(sc.Field(i).Type, chunks)
+		cols[i] = *arrow.NewColumn(sc.Field(i), ch)
+		ch.Release()
+	}
+	tbl := array.NewTable(sc, cols, rows)
+	for i := range cols {
+		cols[i].Release()
+	}
+	return tbl, nil
+}
+
+func readFile(path string, mem memory.Allocator) (arrow.Table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	t, err := pqarrow.ReadTable(context.Background(), f, nil, pqarrow.ArrowReadProperties{}, mem)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	return t, nil
+}
+
+// ReadMeta returns the key-value metadata of the first part in dir, less
+// the stored Arrow schema.
+func ReadMeta(dir string) (map[string]string, error) {
+	paths, err := Parts(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("dataset: no part files in %s", dir)
+	}
+	kv, err := fileMeta(paths[0])
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]string, len(kv))
+	for _, p := range kv {
+		m[p[0]] = p[1]
+	}
+	return m, nil
+}
+
+// fileMeta returns the key-value metadata of one file in stored order,
+// less ARROW:schema (which the writer adds itself).
+func fileMeta(path string) ([][2]string, error) {
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	defer rdr.Close()
+	md := rdr.MetaData().KeyValueMetadata()
+	var kv [][2]string
+	for i, k := range md.Keys() {
+		if k == "ARROW:schema" {
+			continue
+		}
+		kv = append(kv, [2]string{k, md.Values()[i]})
+	}
+	return kv, nil
+}

@@ -1,0 +1,535 @@
+package dataset
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/crosslink-sim/crosslink/engine"
+)
+
+// Defaults of Options.
+const (
+	DefaultShard   = "0of1"
+	DefaultMaxRows = 100_000
+	DefaultMaxAge  = 60 * time.Second
+)
+
+// Key-value metadata keys of every part file.
+const (
+	KeyGoVersion    = "crosslink.go_version"
+	KeyModel        = "crosslink.model"
+	KeyModelVersion = "crosslink.model_version"
+	KeyProfile      = "crosslink.profile"
+	KeySpec         = "crosslink.spec"
+	KeySpecName     = "crosslink.spec_name"
+	KeySpecSHA256   = "crosslink.spec_sha256"
+	KeyTable        = "crosslink.table"
+	KeyVersion      = "crosslink.version"
+)
+
+// Meta is what a part file records about how it was made.
+type Meta struct {
+	SpecName     string // "rc13-fig6"
+	Spec         string // the spec text as read
+	Version      string // crosslink version
+	Model        string
+	ModelVersion int
+	Profile      string // "quick", "full" or empty
+}
+
+// pairs returns the file key-value metadata in sorted key order.
+func (m Meta) pairs(table string) [][2]string {
+	sum := sha256.Sum256([]byte(m.Spec))
+	kv := [][2]string{
+		{KeyGoVersion, runtime.Version()},
+		{KeyModel, m.Model},
+		{KeyModelVersion, strconv.Itoa(m.ModelVersion)},
+		{KeyProfile, m.Profile},
+		{KeySpec, m.Spec},
+		{KeySpecName, m.SpecName},
+		{KeySpecSHA256, hex.EncodeToString(sum[:])},
+		{KeyTable, table},
+		{KeyVersion, m.Version},
+	}
+	sort.Slice(kv, func(i, j int) bool { return kv[i][0] < kv[j][0] })
+	return kv
+}
+
+// Options control how a Writer cuts and encodes part files.
+type Options struct {
+	Shard   string        // part name infix, "0of1" when empty
+	MaxRows int           // rows per part, DefaultMaxRows when 0
+	MaxAge  time.Duration // a part with rows older than this is closed by Tick; DefaultMaxAge when 0
+	Meta    Meta
+	Mem     memory.Allocator // memory.DefaultAllocator when nil
+	Now     func() time.Time // time.Now when nil; only decides when parts close
+}
+
+func (o *Options) fill() {
+	if o.Shard == "" {
+		o.Shard = DefaultShard
+	}
+	if o.MaxRows <= 0 {
+		o.MaxRows = DefaultMaxRows
+	}
+	if o.MaxAge <= 0 {
+		o.MaxAge = DefaultMaxAge
+	}
+	if o.Mem == nil {
+		o.Mem = memory.DefaultAllocator
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+}
+
+// col is the typed builder of one parameter, metric or table column. Only
+// the builder of its kind is set; appending switches on the kind once per
+// cell instead of boxing values in interfaces.
+type col struct {
+	name string
+	kind engine.Kind
+	f    *array.Float64Builder
+	i    *array.Int64Builder
+	s    *array.StringBuilder
+	b    *array.BooleanBuilder
+}
+
+func newCol(mem memory.Allocator, name string, k engine.Kind) col {
+	c := col{name: name, kind: k}
+	switch k {
+	case engine.Float:
+		c.f = array.NewFloat64Builder(mem)
+	case engine.Int:
+		c.i = array.NewInt64Builder(mem)
+	case engine.String:
+		c.s = array.NewStringBuilder(mem)
+	case engine.Bool:
+		c.b = array.NewBooleanBuilder(mem)
+	default:
+		panic(fmt.Sprintf("dataset: bug: column %s has kind %s", name, k))
+	}
+	return c
+}
+
+func (c *col) builder() array.Builder {
+	switch c.kind {
+	case engine.Float:
+		return c.f
+	case engine.Int:
+		return c.i
+	case engine.String:
+		return c.s
+	}
+	return c.b
+}
+
+// check reports whether v fits c: a value of c's kind, or (for nullable
+// columns) an Invalid value meaning null.
+func (c *col) check(v engine.Value, nullable bool) error {
+	if v.Kind() == c.kind || (nullable && v.Kind() == engine.Invalid) {
+		return nil
+	}
+	return fmt.Errorf("dataset: column %s: %s value in a %s column", c.name, v.Kind(), c.kind)
+}
+
+func (c *col) append(v engine.Value) {
+	if v.Kind() == engine.Invalid {
+		c.builder().AppendNull()
+		return
+	}
+	switch c.kind {
+	case engine.Float:
+		c.f.Append(v.Float())
+	case engine.Int:
+		c.i.Append(v.Int())
+	case engine.String:
+		c.s.Append(v.Str())
+	case engine.Bool:
+		c.b.Append(v.Bool())
+	}
+}
+
+// parts accumulates rows in Arrow builders and writes them out as whole
+// part files.
+type parts struct {
+	dir    string
+	opts   Options
+	schema *arrow.Schema
+	props  *parquet.WriterProperties
+	kv     [][2]string
+	bld    []array.Builder // every column, in schema order
+	n      int             // rows buffered
+	first  time.Time       // when the oldest buffered row arrived
+	seq    int             // number of the next part
+	files  []string        // parts written by this writer
+}
+
+func newParts(dir string, sc *arrow.Schema, dict []string, table string, opts Options) (*parts, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	seq, err := nextSeq(dir, opts.Shard)
+	if err != nil {
+		return nil, err
+	}
+	wp := []parquet.WriterProperty{
+		parquet.WithAllocator(opts.Mem),
+		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithDictionaryDefault(false),
+		parquet.WithCreatedBy("crosslink " + opts.Meta.Version),
+	}
+	for _, c := range dict {
+		wp = append(wp, parquet.WithDictionaryFor(c, true))
+	}
+	return &parts{
+		dir:    dir,
+		opts:   opts,
+		schema: sc,
+		props:  parquet.NewWriterProperties(wp...),
+		kv:     opts.Meta.pairs(table),
+		seq:    seq,
+	}, nil
+}
+
+// partName returns the file name of part seq of a shard.
+func partName(shard string, seq int) string {
+	return fmt.Sprintf("part-%s-%06d.parquet", shard, seq)
+}
+
+// nextSeq returns the number after the highest existing part of shard in
+// dir, and removes the shard's temporary files, which only a killed run
+// leaves behind.
+func nextSeq(dir, shard string) (int, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("dataset: %w", err)
+	}
+	prefix := "part-" + shard + "-"
+	seq := 1
+	for _, e := range ents {
+		name := e.Name()
+		if strings.HasPrefix(name, "."+prefix) && strings.HasSuffix(name, ".tmp") {
+			if err := os.Remove(filepath.Join(dir, name)); err != nil {
+				return 0, fmt.Errorf("dataset: removing a leftover part: %w", err)
+			}
+			continue
+		}
+		if !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, ".parquet") {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(name, prefix), ".parquet"))
+		if err != nil {
+			continue
+		}
+		seq = max(seq, n+1)
+	}
+	return seq, nil
+}
+
+func (p *parts) reserve() {
+	for _, b := range p.bld {
+		b.Reserve(min(p.opts.MaxRows, 4096))
+	}
+}
+
+// added records one appended row and closes the part when it is full.
+func (p *parts) added() error {
+	if p.n == 0 {
+		p.first = p.opts.Now()
+	}
+	p.n++
+	if p.n >= p.opts.MaxRows {
+		return p.flush()
+	}
+	return nil
+}
+
+// tick closes the part if its oldest row is older than MaxAge.
+func (p *parts) tick() error {
+	if p.n > 0 && p.opts.Now().Sub(p.first) >= p.opts.MaxAge {
+		return p.flush()
+	}
+	return nil
+}
+
+// flush writes the buffered rows as one part file: to a temporary name
+// first, then synced and renamed, so that the part appears whole or not at
+// all.
+func (p *parts) flush() error {
+	if p.n == 0 {
+		return nil
+	}
+	cols := make([]arrow.Array, len(p.bld))
+	for i, b := range p.bld {
+		cols[i] = b.NewArray()
+	}
+	rec := array.NewRecordBatch(p.schema, cols, int64(p.n))
+	for _, c := range cols {
+		c.Release()
+	}
+	defer rec.Release()
+	p.n = 0
+	name := partName(p.opts.Shard, p.seq)
+	p.seq++
+	if err := writeFile(p.dir, name, rec, p.props, p.kv, p.opts.Mem); err != nil {
+		return err
+	}
+	p.files = append(p.files, name)
+	p.reserve()
+	return nil
+}
+
+func (p *parts) release() {
+	for _, b := range p.bld {
+		b.Release()
+	}
+	p.bld = nil
+}
+
+// writeFile writes the records as dir/name via a temporary file.
+func writeFile(dir, name string, rec arrow.RecordBatch, props *parquet.WriterProperties, kv [][2]string, mem memory.Allocator) (err error) {
+	tmp := filepath.Join(dir, "."+name+".tmp")
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("dataset: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	// bufio.Writer has no Close, so the Parquet writer leaves the file open
+	// for the sync below.
+	bw := bufio.NewWriterSize(f, 1<<20)
+	fw, err := pqarrow.NewFileWriter(rec.Schema(), bw, props,
+		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
+	if err != nil {
+		return fmt.Errorf("dataset: %s: %w", name, err)
+	}
+	if err := fw.Write(rec); err != nil {
+		fw.Close()
+		return fmt.Errorf("dataset: %s: %w", name, err)
+	}
+	for _, p := range kv {
+		if err := fw.AppendKeyValueMetadata(p[0], p[1]); err != nil {
+			fw.Close()
+			return fmt.Errorf("dataset: %s: %w", name, err)
+		}
+	}
+	if err := fw.Close(); err != nil {
+		return fmt.Errorf("dataset: %s: %w", name, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("dataset: %s: %w", name, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("dataset: %s: %w", name, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("dataset: %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+		return fmt.Errorf("dataset: %w", err)
+	}
+	return syncDir(dir)
+}
+
+// syncDir makes a rename durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("dataset: %w", err)
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil && !errors.Is(err, os.ErrInvalid) {
+		return fmt.Errorf("dataset: syncing %s: %w", dir, err)
+	}
+	return nil
+}
+
+// Writer writes the main table of a sweep as part files.
+type Writer struct {
+	p                *parts
+	params, metrics  []col
+	id, status, errs *array.StringBuilder
+	rep              *array.Int64Builder
+	seed             *array.Uint64Builder
+	wall             *array.Float64Builder
+}
+
+// NewWriter returns a writer of the main table of model s into dir. Parts
+// are numbered after those of the same shard already in dir.
+func NewWriter(dir string, s *engine.Schema, opts Options) (*Writer, error) {
+	opts.fill()
+	p, err := newParts(dir, Schema(s), categorical(s), "", opts)
+	if err != nil {
+		return nil, err
+	}
+	mem := opts.Mem
+	w := &Writer{
+		p:      p,
+		id:     array.NewStringBuilder(mem),
+		rep:    array.NewInt64Builder(mem),
+		seed:   array.NewUint64Builder(mem),
+		status: array.NewStringBuilder(mem),
+		errs:   array.NewStringBuilder(mem),
+		wall:   array.NewFloat64Builder(mem),
+	}
+	p.bld = append(p.bld, w.id, w.rep, w.seed)
+	for _, q := range s.Params {
+		c := newCol(mem, q.Column(), q.Kind)
+		w.params = append(w.params, c)
+		p.bld = append(p.bld, c.builder())
+	}
+	for _, m := range s.Metrics {
+		c := newCol(mem, m.Column(), m.Kind)
+		w.metrics = append(w.metrics, c)
+		p.bld = append(p.bld, c.builder())
+	}
+	p.bld = append(p.bld, w.status, w.errs, w.wall)
+	p.reserve()
+	return w, nil
+}
+
+// Append adds one row, closing the current part when it is full. A row
+// whose values do not match the schema is an error and is not added.
+func (w *Writer) Append(r *Row) error {
+	if len(r.Params) != len(w.params) {
+		return fmt.Errorf("dataset: row %s has %d parameters, want %d", r.ID, len(r.Params), len(w.params))
+	}
+	if r.Metrics != nil && len(r.Metrics) != len(w.metrics) {
+		return fmt.Errorf("dataset: row %s has %d metrics, want %d", r.ID, len(r.Metrics), len(w.metrics))
+	}
+	for i := range w.params {
+		if err := w.params[i].check(r.Params[i], false); err != nil {
+			return err
+		}
+	}
+	for i := range r.Metrics {
+		if err := w.metrics[i].check(r.Metrics[i], true); err != nil {
+			return err
+		}
+	}
+	w.id.Append(r.ID)
+	w.rep.Append(int64(r.Replicate))
+	w.seed.Append(r.Seed)
+	for i := range w.params {
+		w.params[i].append(r.Params[i])
+	}
+	if r.Metrics == nil {
+		for i := range w.metrics {
+			w.metrics[i].builder().AppendNull()
+		}
+	} else {
+		for i := range w.metrics {
+			w.metrics[i].append(r.Metrics[i])
+		}
+	}
+	w.status.Append(string(r.Status))
+	w.errs.Append(r.Error)
+	w.wall.Append(r.WallS)
+	return w.p.added()
+}
+
+// Tick closes the current part if its oldest row has waited MaxAge, so
+// that a slow sweep killed overnight loses at most that much work. Call it
+// now and then (the runner does on a ticker).
+func (w *Writer) Tick() error { return w.p.tick() }
+
+// Flush writes the buffered rows as a part now.
+func (w *Writer) Flush() error { return w.p.flush() }
+
+// Files returns the names of the parts written so far, in order.
+func (w *Writer) Files() []string { return w.p.files }
+
+// Close writes the buffered rows and releases the builders.
+func (w *Writer) Close() error {
+	if w.p.bld == nil {
+		return nil
+	}
+	err := w.p.flush()
+	w.p.release()
+	return err
+}
+
+// TableWriter writes one second table of a sweep as part files.
+type TableWriter struct {
+	p    *parts
+	id   *array.StringBuilder
+	rep  *array.Int64Builder
+	cols []col
+}
+
+// NewTableWriter returns a writer of second table t into dir (usually
+// out/<spec>/<t.Name>).
+func NewTableWriter(dir string, t engine.Table, opts Options) (*TableWriter, error) {
+	opts.fill()
+	p, err := newParts(dir, TableSchema(t), tableCategorical(t), t.Name, opts)
+	if err != nil {
+		return nil, err
+	}
+	w := &TableWriter{p: p, id: array.NewStringBuilder(opts.Mem), rep: array.NewInt64Builder(opts.Mem)}
+	p.bld = append(p.bld, w.id, w.rep)
+	for _, c := range t.Columns {
+		w.cols = append(w.cols, newCol(opts.Mem, c.Column(), c.Kind))
+		p.bld = append(p.bld, w.cols[len(w.cols)-1].builder())
+	}
+	p.reserve()
+	return w, nil
+}
+
+// Append adds one row of the table.
+func (w *TableWriter) Append(r *TableRow) error {
+	if len(r.Values) != len(w.cols) {
+		return fmt.Errorf("dataset: table row of %s has %d values, want %d", r.ID, len(r.Values), len(w.cols))
+	}
+	for i := range w.cols {
+		if err := w.cols[i].check(r.Values[i], true); err != nil {
+			return err
+		}
+	}
+	w.id.Append(r.ID)
+	w.rep.Append(int64(r.Replicate))
+	for i := range w.cols {
+		w.cols[i].append(r.Values[i])
+	}
+	return w.p.added()
+}
+
+// Tick closes the current part if its oldest row has waited MaxAge.
+func (w *TableWriter) Tick() error { return w.p.tick() }
+
+// Flush writes the buffered rows as a part now.
+func (w *TableWriter) Flush() error { return w.p.flush() }
+
+// Close writes the buffered rows and releases the builders.
+func (w *TableWriter) Close() error {
+	if w.p.bld == nil {
+		return nil
+	}
+	err := w.p.flush()
+	w.p.release()
+	return err
+}
