@@ -11,6 +11,7 @@ import (
 func All() []engine.Model {
 	return []engine.Model{
 		NewFSOBER(),
+		NewBERPER(),
 	}
 }
 

@@ -1,0 +1,45 @@
+# crosslink: a thin layer over the go command. `make figures` and `make test`
+# are the two commands a new user needs; both work on a fresh clone.
+
+GO      ?= go
+BIN     := bin/crosslink
+PROFILE ?= quick
+# Packages with fuzz targets and the targets in them: see `make fuzz`.
+FUZZTIME ?= 60s
+
+.PHONY: all build test figures bench lint fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) .
+
+## test: formatting and vet checks, then every unit and integration test.
+test: lint
+	$(GO) test -count=1 ./...
+
+## figures: run every spec in specs/ at the quick profile (only scenarios
+## missing from out/), then draw every figure into out/figures/.
+figures: build
+	./$(BIN) figures --profile $(PROFILE)
+
+## bench: the performance benchmarks (scenarios/s, events/s, packets/s, allocs).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+lint:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+
+## fuzz: each fuzz target for FUZZTIME (60s by default).
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+clean:
+	rm -rf bin
+	find out -mindepth 1 -maxdepth 1 ! -name README.md -exec rm -rf {} +
