@@ -1,0 +1,41 @@
+// Package netsim simulates packet networks on top of des: pooled packets,
+// point-to-point links (rate, propagation delay, a queue, a per-packet loss
+// process), nodes with static routes, and small topologies (a path of
+// hops, a dumbbell, parallel channels for WDM).
+//
+// # Using it from a transport protocol
+//
+// Build a network on a scheduler, attach an endpoint to a host node for a
+// flow, and send pooled packets:
+//
+//	s := des.New()
+//	net := netsim.New(s, seed)
+//	p, err := netsim.NewPath(net, []netsim.Hop{{Forward: fwd, Reverse: rev}})
+//	p.Receiver.Attach(flow, rcvEndpoint) // Receiver gets Receive(now, pkt)
+//	p.Sender.Attach(flow, sndEndpoint)   // ACKs come back the same way
+//
+//	pkt := net.NewPacket()               // zeroed, with a fresh ID
+//	pkt.Flow, pkt.Dst = flow, p.Receiver.ID()
+//	pkt.Size, pkt.Payload, pkt.Seq = 1500, 1460, seq
+//	p.Sender.Send(pkt)                   // sets Src and SentAt; the network owns pkt now
+//	err = s.Run(ctx, des.Time(60*des.Second))
+//
+// A Receiver owns each packet delivered to it and must return it with
+// net.Free(pkt) (or reuse it, for example as the ACK it sends back). Links
+// free the packets they drop. Timers (retransmission, delayed ACK) are
+// des.Timer values embedded in the endpoint, driven by the same scheduler.
+//
+// # Links
+//
+// A packet offered to a link waits in its Queue (DropTail, limited in
+// packets and/or bytes), is serialised at the link's rate with exact
+// integer-nanosecond timing, passes the loss process (none, Bernoulli,
+// PER from the physical layer as a function of size, Gilbert-Elliott
+// bursts, a drop list for tests) and arrives after the propagation delay.
+// Packets in flight form a FIFO with a single scheduler event for the head.
+// Every drop is counted by reason; LinkStats also gives queue occupancy
+// (time-weighted), queueing delay and utilisation.
+//
+// Each link draws from its own random stream, named after the link, so
+// adding a link or a flow leaves every other link's loss pattern unchanged.
+package netsim

@@ -1,0 +1,309 @@
+package netsim
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
+
+// LinkConfig describes one direction of a link.
+type LinkConfig struct {
+	// Name identifies the link in statistics and traces and names its
+	// random stream ("link/"+Name), so it must be unique in a Network.
+	// Empty means "<from>-><to>" (with a suffix for parallel links).
+	Name string
+	// Rate is the transmission rate in bit/s; 0 means infinitely fast (no
+	// serialisation delay).
+	Rate int64
+	// Delay is the propagation delay.
+	Delay des.Duration
+	// Queue is the buffer in front of the transmitter; nil means an
+	// unlimited DropTail.
+	Queue QueueModel
+	// Loss is the per-packet loss process; nil means lossless.
+	Loss LossModel
+}
+
+// Link is one direction of a point-to-point link: a queue, a transmitter
+// that serialises one packet at a time at Rate, and a propagation delay.
+//
+// Every packet is delayed by the same propagation time, so the packets in
+// flight form a FIFO: the link keeps them in an intrusive list and has at
+// most one arrival event (for the head) and one end-of-transmission event
+// in the scheduler at any time.
+//
+// Transmission times are exact: within a busy period (back-to-back
+// packets) the last bit of the packet that brings the period's bit count to
+// B leaves at start + ceil(B*1e9/Rate) ns, computed in 128-bit integers, so
+// rounding never accumulates over a long run.
+type Link struct {
+	net      *Network
+	name     string
+	from, to *Node
+	rate     int64
+	delay    des.Duration
+	queue    Queue
+	loss     Loss
+	rng      *rand.Rand
+
+	// Transmitter.
+	tx        *Packet  // packet being serialised, nil when idle
+	txStart   des.Time // when tx started
+	busyStart des.Time // start of the current busy period
+	busyBits  uint64   // bits of the busy period up to and including tx
+
+	// Propagation.
+	flight fifo
+
+	st linkCounters
+}
+
+type linkCounters struct {
+	sent, sentBytes               int64
+	transmitted, transmittedBytes int64
+	delivered, deliveredBytes     int64
+	drops, dropBytes              [NumDropReasons]int64
+
+	busy des.Duration
+
+	// Queue occupancy integrals (time-weighted), since time 0.
+	qLast          des.Time
+	qArea, qAreaB  float64 // packet-ns, byte-ns
+	qMax, qMaxB    int
+	dequeued       int64
+	qDelay, qDelMx des.Duration
+}
+
+// Event kinds of a Link.
+const (
+	kindTxDone = iota
+	kindArrive
+)
+
+// Name returns the link's name.
+func (l *Link) Name() string { return l.name }
+
+// From returns the transmitting node.
+func (l *Link) From() *Node { return l.from }
+
+// To returns the receiving node.
+func (l *Link) To() *Node { return l.to }
+
+// Rate returns the rate in bit/s (0: infinite).
+func (l *Link) Rate() int64 { return l.rate }
+
+// Delay returns the propagation delay.
+func (l *Link) Delay() des.Duration { return l.delay }
+
+// Queue returns the link's queue.
+func (l *Link) Queue() Queue { return l.queue }
+
+// TransmissionTime returns the serialisation time of size bytes at rate
+// bit/s, rounded up to the nanosecond (0 for an infinite rate).
+func TransmissionTime(size int, rate int64) des.Duration {
+	if rate == 0 {
+		return 0
+	}
+	return des.Duration(bitTime(uint64(size)*8, rate))
+}
+
+// bitTime is ceil(b*1e9/rate) in exact integer arithmetic.
+func bitTime(b uint64, rate int64) uint64 {
+	hi, lo := bits.Mul64(b, 1e9)
+	q, r := bits.Div64(hi, lo, uint64(rate)) // panics only if the result exceeds 2^64 ns
+	if r != 0 {
+		q++
+	}
+	return q
+}
+
+// Send offers p to the link's queue at the current time. Links satisfy
+// Egress, so a node can route to one directly.
+func (l *Link) Send(p *Packet) {
+	now := l.net.sched.Now()
+	l.st.sent++
+	l.st.sentBytes += int64(p.Size)
+	l.trace(now, TraceSend, p, 0)
+	l.queueChange(now)
+	p.enqueued = now
+	l.queue.Enqueue(now, p, l)
+	l.queueChanged()
+	if l.tx == nil {
+		l.startNext(now)
+	}
+}
+
+// Drop counts a packet dropped at this link and frees it. Queues call it
+// through the Dropper interface.
+func (l *Link) Drop(now des.Time, p *Packet, reason DropReason) {
+	l.st.drops[reason]++
+	l.st.dropBytes[reason] += int64(p.Size)
+	l.trace(now, TraceDrop, p, reason)
+	l.net.Free(p)
+}
+
+// startNext starts serialising the next queued packet, if any.
+func (l *Link) startNext(now des.Time) {
+	l.queueChange(now)
+	p := l.queue.Dequeue(now, l)
+	l.queueChanged()
+	if p == nil {
+		return
+	}
+	d := now.Sub(p.enqueued)
+	l.st.dequeued++
+	l.st.qDelay += d
+	l.st.qDelMx = max(l.st.qDelMx, d)
+
+	if l.tx == nil && now != l.txEndPrev() {
+		// The transmitter was idle: a new busy period starts now.
+		l.busyStart, l.busyBits = now, 0
+	}
+	l.tx = p
+	l.txStart = now
+	l.busyBits += uint64(p.Size) * 8
+	end := now
+	if l.rate > 0 {
+		end = l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.rate)))
+	}
+	l.trace(now, TraceTransmit, p, 0)
+	l.net.sched.Schedule(end, l, kindTxDone, 0)
+}
+
+// txEndPrev is the end of the previous transmission of the current busy
+// period: a packet that starts exactly then continues the period, keeping
+// its exact bit count.
+func (l *Link) txEndPrev() des.Time {
+	if l.rate == 0 {
+		return l.busyStart
+	}
+	return l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.rate)))
+}
+
+// Handle implements des.Handler.
+func (l *Link) Handle(now des.Time, kind int, arg uint64) {
+	switch kind {
+	case kindTxDone:
+		p := l.tx
+		l.tx = nil
+		l.st.busy += now.Sub(l.txStart)
+		l.st.transmitted++
+		l.st.transmittedBytes += int64(p.Size)
+		if l.loss != nil && l.loss.Lose(p, l.rng) {
+			l.Drop(now, p, DropCorrupt)
+		} else {
+			p.arrive = now.Add(l.delay)
+			if l.flight.head == nil {
+				l.net.sched.Schedule(p.arrive, l, kindArrive, 0)
+			}
+			l.flight.push(p)
+		}
+		l.startNext(now)
+	case kindArrive:
+		p := l.flight.pop()
+		if h := l.flight.head; h != nil {
+			l.net.sched.Schedule(h.arrive, l, kindArrive, 0)
+		}
+		l.st.delivered++
+		l.st.deliveredBytes += int64(p.Size)
+		l.trace(now, TraceDeliver, p, 0)
+		l.to.arrive(now, p)
+	default:
+		panic(fmt.Sprintf("bug: netsim: link event kind %d", kind))
+	}
+}
+
+func (l *Link) trace(now des.Time, k TraceKind, p *Packet, r DropReason) {
+	if o := l.net.observer; o != nil {
+		o.Observe(Record{At: now, Kind: k, Link: l, Node: l.from, Packet: p, Reason: r})
+	}
+}
+
+// queueChange accumulates the occupancy integral up to now; call it before
+// the queue changes and queueChanged after.
+func (l *Link) queueChange(now des.Time) {
+	dt := float64(now - l.st.qLast)
+	l.st.qArea += dt * float64(l.queue.Len())
+	l.st.qAreaB += dt * float64(l.queue.Bytes())
+	l.st.qLast = now
+}
+
+func (l *Link) queueChanged() {
+	l.st.qMax = max(l.st.qMax, l.queue.Len())
+	l.st.qMaxB = max(l.st.qMaxB, l.queue.Bytes())
+}
+
+// NumDropReasons is the number of DropReason values, the length of the
+// drop arrays of LinkStats.
+const NumDropReasons = int(numDropReasons)
+
+// LinkStats is a snapshot of a link's counters.
+type LinkStats struct {
+	// Sent counts packets offered to the link (entering its queue).
+	Sent, SentBytes int64
+	// Transmitted counts packets whose serialisation completed.
+	Transmitted, TransmittedBytes int64
+	// Delivered counts packets that reached the far node.
+	Delivered, DeliveredBytes int64
+	// Drops counts drops by DropReason.
+	Drops, DropBytes [NumDropReasons]int64
+	// Queued and InFlight are the packets now waiting in the queue, and
+	// being transmitted or propagating. Conservation:
+	// Sent = Delivered + sum(Drops) + Queued + InFlight.
+	Queued, InFlight int
+
+	// QueueMean and QueueMeanBytes are the time-weighted mean occupancy of
+	// the queue over [0, now]; QueueMax and QueueMaxBytes its maxima.
+	QueueMean, QueueMeanBytes float64
+	QueueMax, QueueMaxBytes   int
+	// QueueDelayMean and QueueDelayMax are the waiting times of packets
+	// that left the queue.
+	QueueDelayMean, QueueDelayMax des.Duration
+
+	// Busy is the total transmitting time; Utilisation is Busy/now.
+	Busy        des.Duration
+	Utilisation float64
+}
+
+// Dropped returns the total number of dropped packets.
+func (s LinkStats) Dropped() int64 {
+	var n int64
+	for _, d := range s.Drops {
+		n += d
+	}
+	return n
+}
+
+// Stats returns the link's counters at the current time.
+func (l *Link) Stats() LinkStats {
+	now := l.net.sched.Now()
+	l.queueChange(now)
+	st := &l.st
+	s := LinkStats{
+		Sent: st.sent, SentBytes: st.sentBytes,
+		Transmitted: st.transmitted, TransmittedBytes: st.transmittedBytes,
+		Delivered: st.delivered, DeliveredBytes: st.deliveredBytes,
+		Drops: st.drops, DropBytes: st.dropBytes,
+		Queued:        l.queue.Len(),
+		InFlight:      l.flight.n,
+		QueueMax:      st.qMax,
+		QueueMaxBytes: st.qMaxB,
+		QueueDelayMax: st.qDelMx,
+		Busy:          st.busy,
+	}
+	if l.tx != nil {
+		s.InFlight++
+		s.Busy += now.Sub(l.txStart)
+	}
+	if now > 0 {
+		s.QueueMean = st.qArea / float64(now)
+		s.QueueMeanBytes = st.qAreaB / float64(now)
+		s.Utilisation = float64(s.Busy) / float64(now)
+	}
+	if st.dequeued > 0 {
+		s.QueueDelayMean = st.qDelay / des.Duration(st.dequeued)
+	}
+	return s
+}

@@ -1,0 +1,129 @@
+package netsim
+
+import (
+	"fmt"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
+
+// Receiver takes packets addressed to its node and flow. It owns the
+// packet from then on: it must return it to the pool (Network.Free) or
+// reuse it (for example turn it into an ACK and Send it back).
+type Receiver interface {
+	Receive(now des.Time, p *Packet)
+}
+
+// Egress is where a node sends packets towards a destination: a Link, or
+// a set of parallel links (Stripe, FlowChannels).
+type Egress interface {
+	Send(p *Packet)
+}
+
+// Node is a host or a router. Packets addressed to it go to the Receiver
+// attached for their flow; others are forwarded along its static routes.
+type Node struct {
+	net       *Network
+	id        NodeID
+	name      string
+	routes    []Egress // by destination NodeID
+	receivers map[FlowID]Receiver
+	deflt     Receiver
+	out       []*Link // links leaving this node, in creation order
+
+	received, receivedBytes int64
+	noRoute                 int64
+}
+
+// ID returns the node's id.
+func (n *Node) ID() NodeID { return n.id }
+
+// Name returns the node's name.
+func (n *Node) Name() string { return n.name }
+
+// Attach registers r to receive the packets of flow addressed to this
+// node.
+func (n *Node) Attach(flow FlowID, r Receiver) error {
+	if _, ok := n.receivers[flow]; ok {
+		return fmt.Errorf("netsim: node %s: flow %d already has a receiver", n.name, flow)
+	}
+	n.receivers[flow] = r
+	return nil
+}
+
+// Detach removes the receiver of flow.
+func (n *Node) Detach(flow FlowID) { delete(n.receivers, flow) }
+
+// SetDefault sets the receiver for packets of flows with no attached
+// receiver (a listening server that accepts new connections).
+func (n *Node) SetDefault(r Receiver) { n.deflt = r }
+
+// SetRoute makes the node send packets for dst through e. Routes set by
+// hand take precedence over Network.ComputeRoutes.
+func (n *Node) SetRoute(dst *Node, e Egress) {
+	n.routes[dst.id] = e
+}
+
+// Route returns the egress towards dst, or nil.
+func (n *Node) Route(dst NodeID) Egress {
+	if int(dst) < 0 || int(dst) >= len(n.routes) {
+		return nil
+	}
+	return n.routes[dst]
+}
+
+// Send originates p at this node: it sets p.Src and p.SentAt and forwards
+// the packet along the route to p.Dst. The network owns p from then on.
+func (n *Node) Send(p *Packet) {
+	p.Src = n.id
+	p.SentAt = n.net.sched.Now()
+	n.forward(p)
+}
+
+func (n *Node) forward(p *Packet) {
+	e := n.Route(p.Dst)
+	if e == nil || p.Dst == n.id {
+		n.drop(p)
+		return
+	}
+	e.Send(p)
+}
+
+func (n *Node) drop(p *Packet) {
+	n.noRoute++
+	if o := n.net.observer; o != nil {
+		o.Observe(Record{At: n.net.sched.Now(), Kind: TraceDrop, Node: n, Packet: p, Reason: DropNoRoute})
+	}
+	n.net.Free(p)
+}
+
+// arrive takes a packet from an incoming link.
+func (n *Node) arrive(now des.Time, p *Packet) {
+	if p.Dst != n.id {
+		n.forward(p)
+		return
+	}
+	r := n.receivers[p.Flow]
+	if r == nil {
+		r = n.deflt
+	}
+	if r == nil {
+		n.drop(p)
+		return
+	}
+	n.received++
+	n.receivedBytes += int64(p.Size)
+	r.Receive(now, p)
+}
+
+// NodeStats are a node's counters.
+type NodeStats struct {
+	// Received counts packets handed to the node's receivers.
+	Received, ReceivedBytes int64
+	// NoRoute counts packets dropped for lack of a route or a receiver.
+	NoRoute int64
+}
+
+// Stats returns the node's counters.
+func (n *Node) Stats() NodeStats {
+	return NodeStats{Received: n.received, ReceivedBytes: n.receivedBytes, NoRoute: n.noRoute}
+}

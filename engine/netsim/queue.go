@@ -1,0 +1,97 @@
+package netsim
+
+import (
+	"fmt"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
+
+// DropReason says why a packet was dropped.
+type DropReason uint8
+
+// Drop reasons.
+const (
+	// DropOverflow: the queue in front of a link was full (tail drop).
+	DropOverflow DropReason = iota
+	// DropAQM: an active queue manager (RED, CoDel) chose to drop.
+	DropAQM
+	// DropCorrupt: the link's loss process hit the packet (bit errors,
+	// a fixed loss probability, a drop list).
+	DropCorrupt
+	// DropNoRoute: a node had no route to the destination or no receiver
+	// for the flow.
+	DropNoRoute
+	numDropReasons
+)
+
+var dropReasonNames = [numDropReasons]string{"overflow", "aqm", "corrupt", "noroute"}
+
+func (r DropReason) String() string {
+	if r < numDropReasons {
+		return dropReasonNames[r]
+	}
+	return fmt.Sprintf("DropReason(%d)", uint8(r))
+}
+
+// Dropper takes packets a queue discards. The link passes itself; the
+// dropper counts the drop by reason and frees the packet.
+type Dropper interface {
+	Drop(now des.Time, p *Packet, reason DropReason)
+}
+
+// Queue is the buffer in front of a link's transmitter. Enqueue either
+// keeps p or hands it (or another packet it evicts, as FQ-CoDel does) to
+// drop; Dequeue returns the next packet to transmit, or nil when empty,
+// and may drop packets at the head on the way (as CoDel does). A queue
+// belongs to exactly one link.
+type Queue interface {
+	Enqueue(now des.Time, p *Packet, drop Dropper)
+	Dequeue(now des.Time, drop Dropper) *Packet
+	// Len and Bytes are the current occupancy.
+	Len() int
+	Bytes() int
+}
+
+// QueueModel configures a kind of queue; NewQueue makes a fresh, empty
+// instance for one link. A model is a plain value, so one LinkConfig can
+// describe many links.
+type QueueModel interface {
+	NewQueue() Queue
+}
+
+// DropTail is a FIFO that drops arriving packets that do not fit. A limit
+// of 0 means unlimited; with both limits set, a packet must fit both.
+type DropTail struct {
+	Packets int // limit in packets
+	Bytes   int // limit in bytes
+}
+
+// NewQueue implements QueueModel.
+func (d DropTail) NewQueue() Queue { return &dropTail{limit: d} }
+
+type dropTail struct {
+	limit DropTail
+	q     fifo
+	bytes int
+}
+
+func (q *dropTail) Enqueue(now des.Time, p *Packet, drop Dropper) {
+	if q.limit.Packets > 0 && q.q.n+1 > q.limit.Packets ||
+		q.limit.Bytes > 0 && q.bytes+p.Size > q.limit.Bytes {
+		drop.Drop(now, p, DropOverflow)
+		return
+	}
+	q.q.push(p)
+	q.bytes += p.Size
+}
+
+func (q *dropTail) Dequeue(now des.Time, drop Dropper) *Packet {
+	p := q.q.pop()
+	if p != nil {
+		q.bytes -= p.Size
+	}
+	return p
+}
+
+func (q *dropTail) Len() int   { return q.q.n }
+func (q *dropTail) Bytes() int { return q.bytes }
