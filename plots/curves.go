@@ -1,0 +1,298 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/engine"
+)
+
+// Scaler returns the factor a value stored in base unit is divided by to
+// show it in the display unit ("km" of engine.Meter gives 1000).
+type Scaler func(display string, base engine.Unit) (float64, error)
+
+// Curve is one line of a figure: the replicate summaries of one Y quantity
+// for one combination of series values, in display units, sorted by X.
+type Curve struct {
+	Label  string
+	Y      string         // the Y quantity's name
+	Series []engine.Value // aligned with Def.Series
+	Points []Point
+}
+
+// Point is one X of a curve. Note says why it is not drawn (empty if it is).
+type Point struct {
+	X float64
+	Summary
+	Note string
+}
+
+// drawn reports whether p is drawn.
+func (p Point) drawn() bool { return p.Note == "" }
+
+// lineData is a Def resolved against a schema and a frame: the curves
+// and what the axes show.
+type lineData struct {
+	X              Quantity
+	Y              []Quantity
+	Series         []Quantity
+	XLabel, YLabel string
+	Curves         []Curve
+	Notes          []string // rows left out, and why
+}
+
+// statusOK is the status of a scenario that ran to completion; other rows
+// (failed, timeout, ...) carry null metrics and are left out of figures.
+const statusOK = "ok"
+
+// buildCurves groups the rows of f into curves as d asks: filtered by
+// d.Where, one curve per Y and per combination of d.Series values, the
+// replicates at each X reduced to their mean and confidence interval, and
+// every value shown in the display units d names.
+func buildCurves(d Def, s *engine.Schema, f *Frame, scale Scaler) (*lineData, error) {
+	ld := &lineData{}
+	var err error
+	if d.X == "" || len(d.Y) == 0 {
+		return nil, fmt.Errorf("plots: figure %s needs x and y", d.ID)
+	}
+	if ld.X, err = Lookup(s, d.Table, d.X); err != nil {
+		return nil, fmt.Errorf("plots: figure %s: x: %w", d.ID, err)
+	}
+	if ld.X.Kind != engine.Float && ld.X.Kind != engine.Int {
+		return nil, fmt.Errorf("plots: figure %s: x = %s is a %s, want a number", d.ID, d.X, ld.X.Kind)
+	}
+	for _, y := range d.Y {
+		q, err := Lookup(s, d.Table, y)
+		if err != nil {
+			return nil, fmt.Errorf("plots: figure %s: y: %w", d.ID, err)
+		}
+		if q.Kind != engine.Float && q.Kind != engine.Int {
+			return nil, fmt.Errorf("plots: figure %s: y = %s is a %s, want a number", d.ID, y, q.Kind)
+		}
+		if len(ld.Y) > 0 && q.Unit != ld.Y[0].Unit {
+			return nil, fmt.Errorf("plots: figure %s: y = %s is in %q but %s is in %q; one axis shows one unit",
+				d.ID, y, q.Unit, ld.Y[0].Name, ld.Y[0].Unit)
+		}
+		ld.Y = append(ld.Y, q)
+	}
+	for _, n := range d.Series {
+		q, err := Lookup(s, d.Table, n)
+		if err != nil {
+			return nil, fmt.Errorf("plots: figure %s: series: %w", d.ID, err)
+		}
+		ld.Series = append(ld.Series, q)
+	}
+	xf, err := factor(scale, d.XUnit, ld.X.Unit)
+	if err != nil {
+		return nil, fmt.Errorf("plots: figure %s: x unit: %w", d.ID, err)
+	}
+	yf, err := factor(scale, d.YUnit, ld.Y[0].Unit)
+	if err != nil {
+		return nil, fmt.Errorf("plots: figure %s: y unit: %w", d.ID, err)
+	}
+	ld.XLabel = axisLabel(d.XLabel, []Quantity{ld.X}, d.XUnit)
+	ld.YLabel = axisLabel(d.YLabel, ld.Y, d.YUnit)
+
+	f, notes, err := selectRows(d, s, f)
+	if err != nil {
+		return nil, err
+	}
+	ld.Notes = append(ld.Notes, notes...)
+
+	xc, err := f.Col(ld.X.Column)
+	if err != nil {
+		return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
+	}
+	var ycs, scs []*Column
+	for _, q := range ld.Y {
+		c, err := f.Col(q.Column)
+		if err != nil {
+			return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
+		}
+		ycs = append(ycs, c)
+	}
+	for _, q := range ld.Series {
+		c, err := f.Col(q.Column)
+		if err != nil {
+			return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
+		}
+		scs = append(scs, c)
+	}
+
+	// Group: curve key -> x -> replicate values. Keys are canonical
+	// strings; the order of curves and points is fixed by sorting below,
+	// never by map iteration.
+	type group struct {
+		series []engine.Value
+		y      int
+		xs     map[float64][]float64
+	}
+	groups := map[string]*group{}
+	nan := 0
+	for i := 0; i < f.Len(); i++ {
+		vals := make([]engine.Value, len(scs))
+		var key strings.Builder
+		for j, c := range scs {
+			vals[j] = c.Value(i)
+			key.WriteString(vals[j].Canonical())
+			key.WriteByte(0)
+		}
+		x, _ := xc.Numeric(i)
+		for k, c := range ycs {
+			y, _ := c.Numeric(i)
+			if math.IsNaN(y) || math.IsNaN(x) {
+				nan++
+				continue
+			}
+			gk := key.String() + fmt.Sprint(k)
+			g := groups[gk]
+			if g == nil {
+				g = &group{series: vals, y: k, xs: map[float64][]float64{}}
+				groups[gk] = g
+			}
+			g.xs[x] = append(g.xs[x], y)
+		}
+	}
+	if nan > 0 {
+		ld.Notes = append(ld.Notes, fmt.Sprintf("%d values are NaN and not drawn", nan))
+	}
+	gs := make([]*group, 0, len(groups))
+	for _, g := range groups {
+		gs = append(gs, g)
+	}
+	sort.Slice(gs, func(a, b int) bool {
+		for j := range gs[a].series {
+			if c := compareValues(gs[a].series[j], gs[b].series[j]); c != 0 {
+				return c < 0
+			}
+		}
+		return gs[a].y < gs[b].y
+	})
+	for _, g := range gs {
+		c := Curve{Y: ld.Y[g.y].Name, Series: g.series}
+		c.Label = curveLabel(ld, g.series, g.y)
+		xs := make([]float64, 0, len(g.xs))
+		for x := range g.xs {
+			xs = append(xs, x)
+		}
+		sort.Float64s(xs)
+		for _, x := range xs {
+			sm := Summarize(g.xs[x], Confidence)
+			sm.Mean /= yf
+			sm.Lo /= yf
+			sm.Hi /= yf
+			sm.StdDev /= yf
+			p := Point{X: x / xf, Summary: sm}
+			switch {
+			case d.LogX && p.X <= 0:
+				p.Note = "x <= 0 on a log axis"
+			case d.LogY && p.Mean <= 0:
+				p.Note = "y <= 0 on a log axis"
+			}
+			c.Points = append(c.Points, p)
+		}
+		ld.Curves = append(ld.Curves, c)
+	}
+	skipped := 0
+	for _, c := range ld.Curves {
+		for _, p := range c.Points {
+			if !p.drawn() {
+				skipped++
+			}
+		}
+	}
+	if skipped > 0 {
+		ld.Notes = append(ld.Notes, fmt.Sprintf("%d points are not positive on a log axis and not drawn", skipped))
+	}
+	if len(ld.Curves) == 0 {
+		return nil, fmt.Errorf("plots: figure %s: no rows to draw", d.ID)
+	}
+	if skipped == countPoints(ld.Curves) {
+		return nil, fmt.Errorf("plots: figure %s: every point is <= 0 on a log axis", d.ID)
+	}
+	return ld, nil
+}
+
+func countPoints(cs []Curve) int {
+	n := 0
+	for _, c := range cs {
+		n += len(c.Points)
+	}
+	return n
+}
+
+// factor returns the display factor of unit display for base; "" keeps
+// the base unit.
+func factor(scale Scaler, display string, base engine.Unit) (float64, error) {
+	if display == "" || display == string(base) {
+		return 1, nil
+	}
+	if scale == nil {
+		return 0, fmt.Errorf("plots: no unit scaler to show %s in %q", base, display)
+	}
+	f, err := scale(display, base)
+	if err != nil {
+		return 0, err
+	}
+	if !(f > 0) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("plots: bug: scale of %q for %s is %g", display, base, f)
+	}
+	return f, nil
+}
+
+// selectRows keeps the rows of scenarios that completed and match d.Where.
+func selectRows(d Def, s *engine.Schema, f *Frame) (*Frame, []string, error) {
+	var notes []string
+	if st, err := f.Col("status"); err == nil && st.Kind == engine.String {
+		failed := 0
+		for _, v := range st.Str {
+			if v != statusOK {
+				failed++
+			}
+		}
+		if failed > 0 {
+			notes = append(notes, fmt.Sprintf("%d rows of failed scenarios are not drawn", failed))
+			f = f.Filter(func(i int) bool { return st.Str[i] == statusOK })
+		}
+	}
+	for _, w := range d.Where {
+		q, err := Lookup(s, d.Table, w.Name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("plots: figure %s: where: %w", d.ID, err)
+		}
+		c, err := f.Col(q.Column)
+		if err != nil {
+			return nil, nil, fmt.Errorf("plots: figure %s: where: %w", d.ID, err)
+		}
+		f = f.Filter(func(i int) bool { return sameValue(c.Value(i), w.Value) })
+	}
+	return f, notes, nil
+}
+
+// sameValue compares a cell with a wanted value; an Int cell matches a
+// Float value of the same number, since specs write 1500 and 1500.0 alike.
+func sameValue(cell, want engine.Value) bool {
+	num := func(k engine.Kind) bool { return k == engine.Float || k == engine.Int }
+	if num(cell.Kind()) && num(want.Kind()) {
+		return cell.Float() == want.Float()
+	}
+	return cell.Equal(want)
+}
+
+// curveLabel names a curve in the legend: the Y name when there are
+// several, then "param value unit" for each series parameter.
+func curveLabel(ld *lineData, series []engine.Value, y int) string {
+	var parts []string
+	if len(ld.Y) > 1 {
+		parts = append(parts, strings.ReplaceAll(ld.Y[y].Name, "_", " "))
+	}
+	for j, v := range series {
+		parts = append(parts, strings.ReplaceAll(ld.Series[j].Name, "_", " ")+" "+formatValue(v, ld.Series[j].Unit))
+	}
+	if len(parts) == 0 {
+		return strings.ReplaceAll(ld.Y[y].Name, "_", " ")
+	}
+	return strings.Join(parts, ", ")
+}

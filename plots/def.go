@@ -1,0 +1,154 @@
+package plots
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/engine"
+)
+
+// Def is one figure as a spec's plots entry declares it. Names are spec
+// names (a parameter or metric of the model's schema: "distance", "ber"),
+// not Parquet columns.
+type Def struct {
+	ID, Title, Caption string
+	Kind               string // "line" (default) or "table"
+	Table              string // "" for the main table, else a second table's name
+	X                  string
+	Y                  []string // several Y draw several curves
+	Series             []string // parameters whose value combinations make one curve each
+	Where              []Where  // keep only rows with these parameter values
+	XUnit, YUnit       string   // display units ("km", "ms", "Mbps"); "" keeps the base unit
+	XLabel, YLabel     string   // default: name and unit
+	LogX, LogY         bool
+}
+
+// Where keeps the rows whose parameter Name equals Value.
+type Where struct {
+	Name  string
+	Value engine.Value
+}
+
+// Kinds of figure a Def can ask for.
+const (
+	KindLine  = "line"
+	KindTable = "table"
+)
+
+// kind returns d.Kind with the default filled in.
+func (d Def) kind() string {
+	if d.Kind == "" {
+		return KindLine
+	}
+	return d.Kind
+}
+
+// Quantity is a spec name resolved against a schema: its column, unit and
+// kind, and whether it is a parameter (present in every table through the
+// scenario) or a column of one table.
+type Quantity struct {
+	Name, Column string
+	Unit         engine.Unit
+	Kind         engine.Kind
+	Param        bool
+}
+
+// Lookup resolves name in the schema s for the table called table ("" for
+// the main table): a parameter, or a metric of that table.
+func Lookup(s *engine.Schema, table, name string) (Quantity, error) {
+	for _, p := range s.Params {
+		if p.Name == name {
+			return Quantity{Name: name, Column: p.Column(), Unit: p.Unit, Kind: p.Kind, Param: true}, nil
+		}
+	}
+	var cols []engine.Metric
+	if table == "" {
+		cols = s.Metrics
+	} else {
+		found := false
+		for _, t := range s.Tables {
+			if t.Name == table {
+				cols, found = t.Columns, true
+			}
+		}
+		if !found {
+			var names []string
+			for _, t := range s.Tables {
+				names = append(names, t.Name)
+			}
+			return Quantity{}, fmt.Errorf("plots: model %s has no table %q (tables: %q)", s.Name, table, names)
+		}
+	}
+	for _, m := range cols {
+		if m.Name == name {
+			return Quantity{Name: name, Column: m.Column(), Unit: m.Unit, Kind: m.Kind}, nil
+		}
+	}
+	var names []string
+	for _, p := range s.Params {
+		names = append(names, p.Name)
+	}
+	for _, m := range cols {
+		names = append(names, m.Name)
+	}
+	sort.Strings(names)
+	msg := fmt.Sprintf("plots: model %s has no parameter or metric %q", s.Name, name)
+	if near := nearest(name, names); near != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", near)
+	}
+	return Quantity{}, fmt.Errorf("%s", msg)
+}
+
+// nearest returns the name within edit distance 3 of s that is closest to
+// it, or "".
+func nearest(s string, names []string) string {
+	best, bestD := "", 4
+	for _, n := range names {
+		if d := editDistance(s, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// axisLabel returns the label of an axis showing qs in display unit
+// display: the explicit label if given, else "name (unit)".
+func axisLabel(explicit string, qs []Quantity, display string) string {
+	if explicit != "" {
+		return explicit
+	}
+	names := make([]string, len(qs))
+	for i, q := range qs {
+		names[i] = strings.ReplaceAll(q.Name, "_", " ")
+	}
+	l := strings.Join(names, ", ")
+	u := display
+	if u == "" && len(qs) > 0 {
+		u = string(qs[0].Unit)
+	}
+	if u != "" {
+		l += " (" + u + ")"
+	}
+	return l
+}

@@ -1,0 +1,145 @@
+package plots
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/crosslink-sim/crosslink/engine"
+)
+
+// Source is one spec's contribution to the figures: its name (the dataset
+// lives in out/<Name>/), its model's schema, its plots entries, and a
+// loader of its rows already restricted to the scenarios of its plan at
+// the chosen profile (see KeepScenarios).
+type Source struct {
+	Name   string
+	Schema *engine.Schema
+	Plots  []Def
+	// Load returns the rows of table ("" for the main table).
+	Load func(ctx context.Context, table string) (*Frame, error)
+}
+
+// Draw draws the figures with the given ids (every figure the sources
+// declare when ids is empty) into outDir: <id>.png, .svg, .pdf and the
+// plotted data as <id>.csv (and <id>.md for tables). It returns an error
+// naming each requested id no source declares, and stops at the first
+// figure that fails.
+func Draw(ctx context.Context, reg *Registry, outDir string, ids []string, sources []*Source) error {
+	type job struct {
+		def Def
+		src *Source
+	}
+	byID := map[string]job{}
+	var order []string
+	for _, s := range sources {
+		for _, d := range s.Plots {
+			if prev, dup := byID[d.ID]; dup {
+				return fmt.Errorf("plots: figure %s is declared by both %s and %s", d.ID, prev.src.Name, s.Name)
+			}
+			byID[d.ID] = job{d, s}
+			order = append(order, d.ID)
+		}
+	}
+	if len(ids) > 0 {
+		var missing []string
+		for _, id := range ids {
+			if _, ok := byID[id]; !ok {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) > 0 {
+			return fmt.Errorf("plots: no spec declares figure %q (declared: %q)", missing, order)
+		}
+		order = append([]string(nil), ids...)
+	}
+	sort.Strings(order)
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	for _, id := range order {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		j := byID[id]
+		draw, caption, err := reg.drawFunc(j.def)
+		if err != nil {
+			return err
+		}
+		if j.def.Caption == "" {
+			j.def.Caption = caption
+		}
+		in := Input{Def: j.def, Schema: j.src.Schema, Source: j.src, Theme: reg.Theme, Scale: reg.Scale}
+		out, err := draw(ctx, in)
+		if err != nil {
+			return fmt.Errorf("plots: figure %s (spec %s): %w", id, j.src.Name, err)
+		}
+		if err := Write(outDir, id, out, reg.Theme); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Write writes a drawn figure as <id>.png, .svg and .pdf, its data as
+// <id>.csv and, for tables, <id>.md. Each file is written to a temporary
+// name and renamed, so an interrupted run leaves no half file.
+func Write(dir, id string, out *Output, th Theme) error {
+	w, h := out.Width, out.Height
+	if w == 0 || h == 0 {
+		w, h = th.Width, th.Height
+	}
+	for _, f := range formats {
+		b, err := Render(out.Art, w, h, f, th)
+		if err != nil {
+			return fmt.Errorf("plots: figure %s: %w", id, err)
+		}
+		if err := writeFile(filepath.Join(dir, id+"."+f), b); err != nil {
+			return err
+		}
+	}
+	if out.Data != nil {
+		var b bytes.Buffer
+		if err := out.Data.WriteCSV(&b); err != nil {
+			return err
+		}
+		if err := writeFile(filepath.Join(dir, id+".csv"), b.Bytes()); err != nil {
+			return err
+		}
+		if out.Markdown {
+			b.Reset()
+			if err := out.Data.WriteMarkdown(&b); err != nil {
+				return err
+			}
+			if err := writeFile(filepath.Join(dir, id+".md"), b.Bytes()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func writeFile(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("plots: %w", err)
+	}
+	return nil
+}

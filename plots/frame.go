@@ -1,0 +1,204 @@
+package plots
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/plan"
+)
+
+// Column is one named, typed column of a Frame. Exactly one of the slices
+// matching Kind is set; its length is the frame's row count.
+type Column struct {
+	Name  string
+	Kind  engine.Kind
+	Float []float64
+	Int   []int64
+	Str   []string
+	Bool  []bool
+}
+
+// Len returns the number of values in c.
+func (c *Column) Len() int {
+	switch c.Kind {
+	case engine.Float:
+		return len(c.Float)
+	case engine.Int:
+		return len(c.Int)
+	case engine.String:
+		return len(c.Str)
+	case engine.Bool:
+		return len(c.Bool)
+	}
+	return 0
+}
+
+// Value returns row i of c as an engine.Value.
+func (c *Column) Value(i int) engine.Value {
+	switch c.Kind {
+	case engine.Float:
+		return engine.F(c.Float[i])
+	case engine.Int:
+		return engine.I(c.Int[i])
+	case engine.String:
+		return engine.S(c.Str[i])
+	case engine.Bool:
+		return engine.B(c.Bool[i])
+	}
+	panic(fmt.Sprintf("plots: bug: column %q has no kind", c.Name))
+}
+
+// Numeric returns row i of a Float or Int column as float64.
+func (c *Column) Numeric(i int) (float64, bool) {
+	switch c.Kind {
+	case engine.Float:
+		return c.Float[i], true
+	case engine.Int:
+		return float64(c.Int[i]), true
+	}
+	return 0, false
+}
+
+// Frame is a small in-memory table of named typed columns: the rows of one
+// dataset table as the figures see them. It is read-only once built.
+type Frame struct {
+	cols  []*Column
+	index map[string]int
+	rows  int
+}
+
+// NewFrame returns a frame of the given columns. They must have distinct
+// names and equal lengths.
+func NewFrame(cols ...*Column) (*Frame, error) {
+	f := &Frame{index: make(map[string]int, len(cols))}
+	for i, c := range cols {
+		if _, dup := f.index[c.Name]; dup {
+			return nil, fmt.Errorf("plots: frame: two columns are called %q", c.Name)
+		}
+		if c.Kind == engine.Invalid {
+			return nil, fmt.Errorf("plots: frame: column %q has no kind", c.Name)
+		}
+		if i == 0 {
+			f.rows = c.Len()
+		} else if c.Len() != f.rows {
+			return nil, fmt.Errorf("plots: frame: column %q has %d rows, want %d", c.Name, c.Len(), f.rows)
+		}
+		f.index[c.Name] = i
+	}
+	f.cols = cols
+	return f, nil
+}
+
+// Len returns the number of rows.
+func (f *Frame) Len() int { return f.rows }
+
+// Names returns the column names in frame order.
+func (f *Frame) Names() []string {
+	names := make([]string, len(f.cols))
+	for i, c := range f.cols {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// Col returns the column called name.
+func (f *Frame) Col(name string) (*Column, error) {
+	i, ok := f.index[name]
+	if !ok {
+		return nil, fmt.Errorf("plots: no column %q (have %q)", name, f.Names())
+	}
+	return f.cols[i], nil
+}
+
+// Filter returns a frame of the rows for which keep is true.
+func (f *Frame) Filter(keep func(row int) bool) *Frame {
+	var rows []int
+	for i := 0; i < f.rows; i++ {
+		if keep(i) {
+			rows = append(rows, i)
+		}
+	}
+	out := &Frame{index: f.index, rows: len(rows), cols: make([]*Column, len(f.cols))}
+	for j, c := range f.cols {
+		n := &Column{Name: c.Name, Kind: c.Kind}
+		for _, i := range rows {
+			switch c.Kind {
+			case engine.Float:
+				n.Float = append(n.Float, c.Float[i])
+			case engine.Int:
+				n.Int = append(n.Int, c.Int[i])
+			case engine.String:
+				n.Str = append(n.Str, c.Str[i])
+			case engine.Bool:
+				n.Bool = append(n.Bool, c.Bool[i])
+			}
+		}
+		out.cols[j] = n
+	}
+	return out
+}
+
+// ScenarioColumn is the column every dataset table keys its rows by.
+const ScenarioColumn = "scenario_id"
+
+// KeepScenarios returns the rows of f whose scenario_id is one of the
+// scenarios of src. A dataset directory can hold rows of several profiles
+// of a spec, or of axis values since removed from it; the plan at the
+// chosen profile says which of them a figure may draw.
+func KeepScenarios(f *Frame, src plan.Source) (*Frame, error) {
+	c, err := f.Col(ScenarioColumn)
+	if err != nil {
+		return nil, err
+	}
+	if c.Kind != engine.String {
+		return nil, fmt.Errorf("plots: column %s is %s, want string", ScenarioColumn, c.Kind)
+	}
+	ids := make(map[string]struct{}, src.Len())
+	for i := 0; i < src.Len(); i++ {
+		ids[src.At(i).ID] = struct{}{}
+	}
+	return f.Filter(func(i int) bool {
+		_, ok := ids[c.Str[i]]
+		return ok
+	}), nil
+}
+
+// compareValues orders two values of the same kind: numbers numerically,
+// strings lexically, false before true. It gives curves and table rows an
+// order that does not depend on the order rows were written in.
+func compareValues(a, b engine.Value) int {
+	switch a.Kind() {
+	case engine.Float, engine.Int:
+		x, y := a.Float(), b.Float()
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	case engine.String:
+		switch {
+		case a.Str() < b.Str():
+			return -1
+		case a.Str() > b.Str():
+			return 1
+		}
+		return 0
+	case engine.Bool:
+		x, y := a.Bool(), b.Bool()
+		switch {
+		case !x && y:
+			return -1
+		case x && !y:
+			return 1
+		}
+		return 0
+	}
+	return 0
+}
+
+func sortValues(vs []engine.Value) {
+	sort.SliceStable(vs, func(i, j int) bool { return compareValues(vs[i], vs[j]) < 0 })
+}

@@ -1,0 +1,177 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Line draws a "line" figure from the rows of f: the generic figure every
+// spec's plots entry gets unless a registered figure draws it itself.
+func Line(in Input, f *Frame) (*Output, error) {
+	ld, err := buildCurves(in.Def, in.Schema, f, in.Scale)
+	if err != nil {
+		return nil, err
+	}
+	art, err := lineArt(in.Def, ld, in.Theme)
+	if err != nil {
+		return nil, err
+	}
+	return &Output{Art: art, Data: lineTable(in.Def, ld), Notes: ld.Notes}, nil
+}
+
+// lineArt turns curves into a gonum plot: one line with markers per curve,
+// a translucent band (or error bars, with fewer than three drawn points)
+// for the confidence interval of replicate means, and the legend beside
+// the data area so it never covers a curve.
+func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
+	p := th.newPlot()
+	p.Title.Text = d.Title
+	p.X.Label.Text = ld.XLabel
+	p.Y.Label.Text = ld.YLabel
+	if d.LogX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = decades{}
+	}
+	if d.LogY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = decades{}
+	}
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = color.Gray{Y: 0xDD}
+	grid.Horizontal.Color = color.Gray{Y: 0xDD}
+	p.Add(grid)
+
+	// The smallest drawn positive value bounds bands from below on a log
+	// axis: a band reaching 0 cannot be drawn there.
+	floor := math.Inf(1)
+	for _, c := range ld.Curves {
+		for _, pt := range c.Points {
+			if pt.drawn() && pt.Mean > 0 {
+				floor = math.Min(floor, pt.Mean)
+			}
+		}
+	}
+	var legend plot.Legend = p.Legend
+	for i, c := range ld.Curves {
+		col, glyph, dash := th.style(i)
+		var xys, lo, hi plotter.XYs
+		var errs plotter.YErrors
+		replicated := false
+		for _, pt := range c.Points {
+			if !pt.drawn() {
+				continue
+			}
+			l := pt.Lo
+			if d.LogY && l <= 0 {
+				l = floor / 10
+			}
+			xys = append(xys, plotter.XY{X: pt.X, Y: pt.Mean})
+			lo = append(lo, plotter.XY{X: pt.X, Y: l})
+			hi = append(hi, plotter.XY{X: pt.X, Y: pt.Hi})
+			errs = append(errs, struct{ Low, High float64 }{pt.Mean - l, pt.Hi - pt.Mean})
+			if pt.N > 1 {
+				replicated = true
+			}
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		if replicated && len(xys) >= 3 {
+			ring := append(plotter.XYs(nil), hi...)
+			for k := len(lo) - 1; k >= 0; k-- {
+				ring = append(ring, lo[k])
+			}
+			band, err := plotter.NewPolygon(ring)
+			if err != nil {
+				return nil, fmt.Errorf("plots: figure %s: band: %w", d.ID, err)
+			}
+			r, g, b, _ := col.RGBA()
+			band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: th.Band}
+			band.LineStyle.Width = 0
+			p.Add(band)
+		} else if replicated {
+			eb, err := plotter.NewYErrorBars(errorBars{xys, errs})
+			if err != nil {
+				return nil, fmt.Errorf("plots: figure %s: error bars: %w", d.ID, err)
+			}
+			eb.LineStyle.Color = col
+			eb.LineStyle.Width = th.Line
+			p.Add(eb)
+		}
+		line, pts, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, fmt.Errorf("plots: figure %s: curve %q: %w", d.ID, c.Label, err)
+		}
+		line.Color, line.Width, line.Dashes = col, th.Line, dash
+		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: glyph}
+		p.Add(line, pts)
+		legend.Add(c.Label, line, pts)
+	}
+	if len(ld.Curves) == 1 && len(d.Series) == 0 {
+		return p, nil // one curve: the axis label names it
+	}
+	return &besideLegend{plot: p, legend: legend, gap: vg.Points(8)}, nil
+}
+
+// errorBars adapts points and their asymmetric errors to plotter.YErrorBars.
+type errorBars struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// besideLegend draws a plot with its legend in a column to the right of
+// the data area, so that no entry hides a point.
+type besideLegend struct {
+	plot   *plot.Plot
+	legend plot.Legend
+	gap    vg.Length
+}
+
+// Draw implements Drawer.
+func (b *besideLegend) Draw(c draw.Canvas) {
+	b.legend.Top, b.legend.Left = true, true
+	b.legend.Padding = vg.Points(3)
+	r := b.legend.Rectangle(c)
+	w := r.Size().X + 2*b.gap
+	// Draw the plot in the canvas minus the legend column, and the legend
+	// in that column, top-aligned with the data area.
+	pc := draw.Crop(c, 0, -w, 0, 0)
+	b.plot.Draw(pc)
+	da := b.plot.DataCanvas(pc)
+	lc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+		Min: vg.Point{X: c.Max.X - w + b.gap, Y: da.Min.Y},
+		Max: vg.Point{X: c.Max.X - b.gap, Y: da.Max.Y},
+	}}
+	b.legend.Draw(lc)
+}
+
+// lineTable is the plotted data of a line figure, one row per point of
+// every curve, in display units, with the replicate count and the
+// confidence interval, so readers can check the drawn numbers.
+func lineTable(d Def, ld *lineData) *Table {
+	t := &Table{Title: d.Title, Caption: d.Caption}
+	t.Header = append(t.Header, "curve")
+	for _, q := range ld.Series {
+		t.Header = append(t.Header, q.Name)
+	}
+	t.Header = append(t.Header, "y", ld.XLabel, ld.YLabel+" mean", "ci95 low", "ci95 high", "n", "note")
+	for _, c := range ld.Curves {
+		for _, pt := range c.Points {
+			row := []string{c.Label}
+			for _, v := range c.Series {
+				row = append(row, v.String())
+			}
+			row = append(row, c.Y, formatNumber(pt.X), formatNumber(pt.Mean),
+				formatNumber(pt.Lo), formatNumber(pt.Hi), fmt.Sprint(pt.N), pt.Note)
+			t.AddRow(row...)
+		}
+	}
+	t.Notes = ld.Notes
+	return t
+}
