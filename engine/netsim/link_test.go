@@ -1,0 +1,220 @@
+package netsim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestTransmissionTime(t *testing.T) {
+	tests := []struct {
+		size int
+		rate int64
+		want des.Duration
+	}{
+		{1500, 1e9, 12000},                 // 12000 bits / 1e9 bit/s = 12 µs exactly
+		{1500, 4e9, 3000},                  // 4 Gbit/s (document 000): 3 µs
+		{1500, 1544000, 7772021},           // T1: 12000/1.544e6 s = 7772020.73 ns, rounded up
+		{40, 384000, 833334},               // 320 bits / 384 kbit/s = 833333.3 ns, rounded up
+		{12000, 1e9, 96000},                // jumbo MSS of document 000 Fig. 7
+		{1, 3e9, 3},                        // 8/3 ns = 2.67 ns, rounded up
+		{100 << 20, 6176000, 135825906736}, // 100 MiB at 6.176 Mbit/s: 838860800 bits / 6.176e6 = 135.825906735751 s
+		{1500, 0, 0},                       // infinite rate
+	}
+	for _, tt := range tests {
+		if got := TransmissionTime(tt.size, tt.rate); got != tt.want {
+			t.Errorf("TransmissionTime(%d, %d) = %d, want %d", tt.size, tt.rate, got, tt.want)
+		}
+	}
+}
+
+// TestBackToBackNoDrift sends back-to-back packets whose individual
+// transmission times are fractional: rounding each one up would add up to
+// almost 1 ns per packet; the link rounds the cumulative bit count instead.
+func TestBackToBackNoDrift(t *testing.T) {
+	// 1-byte packets at 3 Gbit/s: the k-th last bit leaves at 8k/3 ns.
+	net, a, b, _, k := twoNodes(t, 1, LinkConfig{Rate: 3e9, Delay: 100})
+	src := &source{net: net, from: a, dst: b.ID(), flow: 1, size: 1, n: 3000}
+	src.start(0)
+	run(t, net, des.Forever)
+	if len(k.got) != 3000 {
+		t.Fatalf("delivered %d packets, want 3000", len(k.got))
+	}
+	for i, g := range k.got {
+		n := int64(i + 1)
+		want := des.Time((8*n+2)/3 + 100) // ceil(8n/3) + delay
+		if g.At != want {
+			t.Fatalf("packet %d arrived at %d ns, want %d", n, g.At, want)
+		}
+	}
+	// After 3000 packets, exactly 8000 ns of serialisation.
+	if got, want := k.got[2999].At, des.Time(8000+100); got != want {
+		t.Errorf("last arrival %d ns, want %d", got, want)
+	}
+}
+
+// TestPathTimings checks store-and-forward over two hops and the queueing
+// of a burst, all computed by hand.
+func TestPathTimings(t *testing.T) {
+	net := New(des.New(), 1)
+	p, err := NewPath(net, []Hop{
+		{Forward: LinkConfig{Rate: 1e9, Delay: 5 * des.Millisecond}, Reverse: LinkConfig{Rate: 1e9, Delay: 5 * des.Millisecond}},
+		{Forward: LinkConfig{Rate: 100e6, Delay: 20 * des.Millisecond}, Reverse: LinkConfig{Rate: 100e6, Delay: 20 * des.Millisecond}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := &sink{net: net, keep: true}
+	if err := p.Receiver.Attach(1, k); err != nil {
+		t.Fatal(err)
+	}
+	src := &source{net: net, from: p.Sender, dst: p.Receiver.ID(), flow: 1, size: 1500, n: 3}
+	src.start(1000)
+	run(t, net, des.Forever)
+	// Hop 1: 12 µs per packet at 1 Gbit/s; packet k (0-based) leaves at
+	// 1000 + 12000(k+1) and reaches the router 5 ms later. Hop 2: 120 µs
+	// per packet at 100 Mbit/s, so packets queue behind each other there:
+	// the first starts at 1000+12000+5e6 = 5013000 and the k-th ends at
+	// 5013000 + 120000(k+1); then 20 ms of propagation.
+	want := []arrival{
+		{At: 5013000 + 120000 + 20e6, ID: 1, Seq: 1, Size: 1500},
+		{At: 5013000 + 240000 + 20e6, ID: 2, Seq: 2, Size: 1500},
+		{At: 5013000 + 360000 + 20e6, ID: 3, Seq: 3, Size: 1500},
+	}
+	if diff := cmp.Diff(want, k.got); diff != "" {
+		t.Errorf("arrivals (-want +got):\n%s", diff)
+	}
+	st := p.Forward[1].Stats()
+	// Packets 2 and 3 waited at the router: packet 2 arrived at
+	// 1000+24000+5e6 and started at 5013000+120000 (waited 108 µs); packet
+	// 3 arrived 12 µs later and started 120 µs later (waited 216 µs).
+	if got, want := st.QueueDelayMax, des.Duration(216000); got != want {
+		t.Errorf("QueueDelayMax = %d, want %d", got, want)
+	}
+	if got, want := st.QueueDelayMean, des.Duration((0+108000+216000)/3); got != want {
+		t.Errorf("QueueDelayMean = %d, want %d", got, want)
+	}
+	if got, want := st.Busy, des.Duration(360000); got != want {
+		t.Errorf("Busy = %d, want %d", got, want)
+	}
+	// Packet 3 arrived (5037000) while packet 2 was still waiting.
+	if got, want := st.QueueMax, 2; got != want {
+		t.Errorf("QueueMax = %d, want %d", got, want)
+	}
+}
+
+func TestDropTail(t *testing.T) {
+	tests := []struct {
+		name   string
+		q      DropTail
+		sizes  []int
+		wantOK []uint32 // Seqs delivered
+	}{
+		// The first packet goes straight to the transmitter; 3 wait; the
+		// rest overflow.
+		{"packets", DropTail{Packets: 3}, []int{100, 100, 100, 100, 100, 100, 100}, []uint32{1, 2, 3, 4}},
+		// 250 bytes of buffer behind the transmitter: 100+100 fit, the
+		// 100 after them does not (300 > 250), the 50 does (250). A packet
+		// reaching an idle link passes through the queue too, so one
+		// larger than the limit is dropped even then (as in a Linux qdisc).
+		{"bytes", DropTail{Bytes: 250}, []int{200, 100, 100, 100, 50, 1}, []uint32{1, 2, 3, 5}},
+		{"both", DropTail{Packets: 2, Bytes: 1000}, []int{10, 600, 600, 300, 10}, []uint32{1, 2, 4}},
+		{"unlimited", DropTail{}, []int{9000, 9000, 9000, 9000}, []uint32{1, 2, 3, 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			net, a, b, l, k := twoNodes(t, 1, LinkConfig{Rate: 1e6, Delay: 1000, Queue: tt.q})
+			src := &source{net: net, from: a, dst: b.ID(), flow: 1, n: len(tt.sizes),
+				sizeFunc: func(i int) int { return tt.sizes[i-1] }}
+			src.start(0)
+			run(t, net, des.Forever)
+			var got []uint32
+			for _, g := range k.got {
+				got = append(got, g.Seq)
+			}
+			if diff := cmp.Diff(tt.wantOK, got); diff != "" {
+				t.Errorf("delivered seqs (-want +got):\n%s", diff)
+			}
+			st := l.Stats()
+			if got, want := st.Drops[DropOverflow], int64(len(tt.sizes)-len(tt.wantOK)); got != want {
+				t.Errorf("overflow drops = %d, want %d", got, want)
+			}
+			if net.Pool().InUse() != 0 {
+				t.Errorf("pool InUse = %d after the run, want 0", net.Pool().InUse())
+			}
+		})
+	}
+}
+
+// TestQueueOccupancy checks the time-weighted mean queue length on a
+// hand-computed case: 3 packets of 125 bytes (1 ms each at 1 Mbit/s) at
+// t=0: the queue holds 2 packets for 1 ms, 1 for 1 ms, 0 after. Over 4 ms
+// the mean is (2+1)/4 = 0.75 packets, and utilisation 3/4.
+func TestQueueOccupancy(t *testing.T) {
+	net, a, b, l, _ := twoNodes(t, 1, LinkConfig{Rate: 1e6, Delay: 0})
+	src := &source{net: net, from: a, dst: b.ID(), flow: 1, size: 125, n: 3}
+	src.start(0)
+	run(t, net, des.Time(4*des.Millisecond))
+	st := l.Stats()
+	if math.Abs(st.QueueMean-0.75) > 1e-12 {
+		t.Errorf("QueueMean = %v, want 0.75", st.QueueMean)
+	}
+	if math.Abs(st.QueueMeanBytes-0.75*125) > 1e-9 {
+		t.Errorf("QueueMeanBytes = %v, want %v", st.QueueMeanBytes, 0.75*125)
+	}
+	if math.Abs(st.Utilisation-0.75) > 1e-12 {
+		t.Errorf("Utilisation = %v, want 0.75", st.Utilisation)
+	}
+	if st.QueueMax != 2 || st.QueueMaxBytes != 250 {
+		t.Errorf("QueueMax = %d packets, %d bytes, want 2, 250", st.QueueMax, st.QueueMaxBytes)
+	}
+}
+
+// TestFIFOAndConservation sends a long stream through a lossy, bounded
+// link and checks at several instants that packets sent = delivered +
+// dropped + queued + in flight, and that arrivals keep sending order.
+func TestFIFOAndConservation(t *testing.T) {
+	net, a, b, l, k := twoNodes(t, 7, LinkConfig{Rate: 10e6, Delay: 3 * des.Millisecond,
+		Queue: DropTail{Packets: 20}, Loss: Bernoulli{P: 0.05}})
+	// 2000 packets of 1250 bytes (1 ms each) offered every 0.8 ms:
+	// the queue overflows from time to time.
+	src := &source{net: net, from: a, dst: b.ID(), flow: 1, size: 1250, n: 2000, gap: 800 * des.Microsecond}
+	src.start(0)
+	for _, until := range []des.Time{des.Time(50*des.Millisecond + 123), des.Time(999 * des.Millisecond), des.Time(3 * des.Second)} {
+		run(t, net, until)
+		st := l.Stats()
+		if got := st.Delivered + st.Dropped() + int64(st.Queued) + int64(st.InFlight); got != st.Sent {
+			t.Errorf("t=%v: delivered %d + dropped %d + queued %d + in flight %d = %d, want sent %d",
+				until, st.Delivered, st.Dropped(), st.Queued, st.InFlight, got, st.Sent)
+		}
+		if got, want := int64(net.Pool().InUse()), int64(st.Queued+st.InFlight); got != want {
+			t.Errorf("t=%v: pool InUse = %d, want queued+in flight = %d", until, got, want)
+		}
+	}
+	st := l.Stats()
+	if st.Sent != 2000 || st.Queued != 0 || st.InFlight != 0 {
+		t.Errorf("end: sent %d, queued %d, in flight %d, want 2000, 0, 0", st.Sent, st.Queued, st.InFlight)
+	}
+	if st.Drops[DropOverflow] == 0 || st.Drops[DropCorrupt] == 0 {
+		t.Errorf("drops %v: want both overflow and corruption in this scenario", st.Drops)
+	}
+	for i := 1; i < len(k.got); i++ {
+		if k.got[i].Seq <= k.got[i-1].Seq || k.got[i].At < k.got[i-1].At {
+			t.Fatalf("arrival %d (seq %d at %v) after seq %d at %v: out of order",
+				i, k.got[i].Seq, k.got[i].At, k.got[i-1].Seq, k.got[i-1].At)
+		}
+	}
+}
+
+func TestOversizedPacketDroppedAtIdleLink(t *testing.T) {
+	net, a, b, l, k := twoNodes(t, 1, LinkConfig{Rate: 1e6, Queue: DropTail{Bytes: 250}})
+	src := &source{net: net, from: a, dst: b.ID(), flow: 1, size: 1000, n: 1}
+	src.start(0)
+	run(t, net, des.Forever)
+	if len(k.got) != 0 || l.Stats().Drops[DropOverflow] != 1 {
+		t.Errorf("1000-byte packet into a 250-byte queue: delivered %d, overflow drops %d, want 0, 1",
+			len(k.got), l.Stats().Drops[DropOverflow])
+	}
+}
