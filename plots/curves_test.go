@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/units"
 )
 
 func TestBuildCurvesGrouping(t *testing.T) {
@@ -53,7 +54,7 @@ func TestBuildCurvesGrouping(t *testing.T) {
 	f := testFrame(t, berRows())
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ld, err := buildCurves(tt.def, testSchema(), f, testScale)
+			ld, err := buildCurves(tt.def, testSchema(), f, units.Scale)
 			if tt.labels == nil {
 				if err == nil {
 					t.Fatalf("buildCurves(%+v) = nil error, want one", tt.def)
@@ -96,7 +97,7 @@ func TestBuildCurvesReplicates(t *testing.T) {
 	rows = append(rows, row{distance: 2000, bitRate: 1e9, detection: "direct", mtu: 1500, delay: 7e-3})
 	rows = append(rows, row{distance: 3000, bitRate: 1e9, detection: "direct", mtu: 1500, delay: math.NaN(), status: "failed"})
 	def := Def{ID: "f", X: "distance", XUnit: "km", Y: []string{"one_way_delay"}, YUnit: "ms"}
-	ld, err := buildCurves(def, testSchema(), testFrame(t, rows), testScale)
+	ld, err := buildCurves(def, testSchema(), testFrame(t, rows), units.Scale)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestBuildCurvesUnits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.xu+"/"+tt.yu, func(t *testing.T) {
 			def := Def{ID: "f", X: "distance", XUnit: tt.xu, Y: []string{"one_way_delay"}, YUnit: tt.yu}
-			ld, err := buildCurves(def, testSchema(), testFrame(t, rows), testScale)
+			ld, err := buildCurves(def, testSchema(), testFrame(t, rows), units.Scale)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,7 +149,7 @@ func TestBuildCurvesUnits(t *testing.T) {
 	}
 	t.Run("wrong dimension", func(t *testing.T) {
 		def := Def{ID: "f", X: "distance", XUnit: "ms", Y: []string{"ber"}}
-		if _, err := buildCurves(def, testSchema(), testFrame(t, rows), testScale); err == nil {
+		if _, err := buildCurves(def, testSchema(), testFrame(t, rows), units.Scale); err == nil {
 			t.Errorf("x unit ms for a distance: nil error, want one")
 		}
 	})
@@ -161,7 +162,7 @@ func TestBuildCurvesLogAxes(t *testing.T) {
 		{distance: 3e6, bitRate: 1e9, detection: "direct", mtu: 1500, ber: 1e-3},
 	}
 	def := Def{ID: "f", X: "distance", Y: []string{"ber"}, LogY: true}
-	ld, err := buildCurves(def, testSchema(), testFrame(t, rows), testScale)
+	ld, err := buildCurves(def, testSchema(), testFrame(t, rows), units.Scale)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestBuildCurvesLogAxes(t *testing.T) {
 
 	def.LogX = true
 	rows = []row{{distance: 0, bitRate: 1e9, detection: "direct", mtu: 1500, ber: 1e-9}}
-	_, err = buildCurves(def, testSchema(), testFrame(t, rows), testScale)
+	_, err = buildCurves(def, testSchema(), testFrame(t, rows), units.Scale)
 	if err == nil || !strings.Contains(err.Error(), "log axis") {
 		t.Errorf("every point at x = 0 on a log axis: error %v, want one naming the log axis", err)
 	}

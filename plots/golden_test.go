@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/units"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -67,7 +68,7 @@ func replicatedRows() []row {
 
 func drawTest(t *testing.T, def Def, rows []row) *Output {
 	t.Helper()
-	in := Input{Def: def, Schema: testSchema(), Theme: DefaultTheme(), Scale: testScale}
+	in := Input{Def: def, Schema: testSchema(), Theme: DefaultTheme(), Scale: units.Scale}
 	out, err := Line(in, testFrame(t, rows))
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +146,7 @@ func TestRC13Tab2(t *testing.T) {
 		}
 	}
 	src := memSource("rc13-tab2", testSchema(), []Def{{ID: "rc13-tab2", Kind: KindTable}}, testFrame(t, rows))
-	reg := NewRegistry(testScale)
+	reg := NewRegistry()
 	dir := t.TempDir()
 	if err := Draw(context.Background(), reg, dir, nil, []*Source{src}); err != nil {
 		t.Fatal(err)
@@ -177,7 +178,7 @@ func TestRC13Tab2(t *testing.T) {
 func TestDrawSelects(t *testing.T) {
 	defs := []Def{fig6Def, {ID: "delay", X: "distance", Y: []string{"one_way_delay"}, Where: []Where{{"detection", engine.S("direct")}, {"bit_rate", engine.F(1e9)}}}}
 	src := memSource("rc13-fig6", testSchema(), defs, testFrame(t, berRows()))
-	reg := NewRegistry(testScale)
+	reg := NewRegistry()
 	dir := t.TempDir()
 	if err := Draw(context.Background(), reg, dir, []string{"delay"}, []*Source{src}); err != nil {
 		t.Fatal(err)

@@ -106,23 +106,6 @@ func berRows() []row {
 	return rows
 }
 
-// testScale is the display scale of the units the tests use, written out
-// by hand from the SI prefixes (BIPM SI Brochure, 9th ed., Table 7).
-func testScale(display string, base engine.Unit) (float64, error) {
-	f, ok := map[[2]string]float64{
-		{"km", "m"}:       1e3,
-		{"ms", "s"}:       1e-3,
-		{"Mbps", "bit/s"}: 1e6,
-		{"Gbps", "bit/s"}: 1e9,
-		{"mW", "W"}:       1e-3,
-		{"µs", "s"}:       1e-6,
-	}[[2]string{display, string(base)}]
-	if !ok {
-		return 0, fmt.Errorf("test: no scale for %q of %s", display, base)
-	}
-	return f, nil
-}
-
 // memSource serves fixed frames as a Source.
 func memSource(name string, s *engine.Schema, defs []Def, main *Frame) *Source {
 	return &Source{

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/units"
 )
 
 // Figure is one figure or table crosslink regenerates.
@@ -66,9 +67,9 @@ func builtin() []Figure {
 }
 
 // NewRegistry returns a registry of every built-in figure, drawn in the
-// default theme with units scaled by scale.
-func NewRegistry(scale Scaler) *Registry {
-	r := &Registry{Theme: DefaultTheme(), Scale: scale, figs: map[string]Figure{}}
+// default theme, with display units scaled by units.Scale.
+func NewRegistry() *Registry {
+	r := &Registry{Theme: DefaultTheme(), Scale: units.Scale, figs: map[string]Figure{}}
 	for _, f := range builtin() {
 		if err := r.Add(f); err != nil {
 			panic("plots: bug: " + err.Error())

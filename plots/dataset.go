@@ -1,0 +1,139 @@
+package plots
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/plan"
+)
+
+// ReadFrame reads the dataset table in dir (every part file) into a
+// Frame. Columns of types a figure never draws (the uint64 seed) are left
+// out; nulls (the metrics of failed scenarios) become NaN, 0, "" or false,
+// and those rows are dropped by their status before drawing.
+func ReadFrame(dir string) (*Frame, error) {
+	tbl, err := dataset.ReadTable(dir, nil)
+	if err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
+	}
+	defer tbl.Release()
+	return frameOf(tbl)
+}
+
+func frameOf(tbl arrow.Table) (*Frame, error) {
+	var cols []*Column
+	for i := 0; i < int(tbl.NumCols()); i++ {
+		f := tbl.Schema().Field(i)
+		c := &Column{Name: f.Name}
+		for _, chunk := range tbl.Column(i).Data().Chunks() {
+			if d, ok := chunk.(*array.Dictionary); ok {
+				if err := appendDict(c, d); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			switch a := chunk.(type) {
+			case *array.Float64:
+				c.Kind = engine.Float
+				for j := 0; j < a.Len(); j++ {
+					v := a.Value(j)
+					if a.IsNull(j) {
+						v = math.NaN()
+					}
+					c.Float = append(c.Float, v)
+				}
+			case *array.Int64:
+				c.Kind = engine.Int
+				for j := 0; j < a.Len(); j++ {
+					c.Int = append(c.Int, a.Value(j))
+				}
+			case *array.String:
+				c.Kind = engine.String
+				for j := 0; j < a.Len(); j++ {
+					c.Str = append(c.Str, a.Value(j))
+				}
+			case *array.Boolean:
+				c.Kind = engine.Bool
+				for j := 0; j < a.Len(); j++ {
+					c.Bool = append(c.Bool, a.Value(j))
+				}
+			default:
+				c.Kind = engine.Invalid // not drawable: skipped below
+			}
+		}
+		if c.Kind == engine.Invalid {
+			if tbl.NumRows() > 0 {
+				continue
+			}
+			c.Kind = kindOf(f.Type)
+			if c.Kind == engine.Invalid {
+				continue
+			}
+		}
+		cols = append(cols, c)
+	}
+	return NewFrame(cols...)
+}
+
+// kindOf is the column kind of an Arrow type, for empty tables.
+func kindOf(t arrow.DataType) engine.Kind {
+	switch t.ID() {
+	case arrow.FLOAT64:
+		return engine.Float
+	case arrow.INT64:
+		return engine.Int
+	case arrow.STRING, arrow.DICTIONARY:
+		return engine.String
+	case arrow.BOOL:
+		return engine.Bool
+	}
+	return engine.Invalid
+}
+
+// appendDict appends a dictionary-encoded string chunk to c.
+func appendDict(c *Column, d *array.Dictionary) error {
+	dict, ok := d.Dictionary().(*array.String)
+	if !ok {
+		return fmt.Errorf("plots: column %s: dictionary of %s, want strings", c.Name, d.Dictionary().DataType())
+	}
+	c.Kind = engine.String
+	for j := 0; j < d.Len(); j++ {
+		if d.IsNull(j) {
+			c.Str = append(c.Str, "")
+			continue
+		}
+		c.Str = append(c.Str, dict.Value(d.GetValueIndex(j)))
+	}
+	return nil
+}
+
+// DatasetSource returns the Source of a spec whose dataset is dir
+// (out/<name>/): the main table there and second tables in dir/<table>/,
+// each restricted to the scenarios of scenarios, the spec's plan at the
+// chosen profile.
+func DatasetSource(name, dir string, s *engine.Schema, defs []Def, scenarios plan.Source) *Source {
+	return &Source{
+		Name: name, Schema: s, Plots: defs,
+		Load: func(ctx context.Context, table string) (*Frame, error) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			d := dir
+			if table != "" {
+				d = filepath.Join(dir, table)
+			}
+			f, err := ReadFrame(d)
+			if err != nil {
+				return nil, err
+			}
+			return KeepScenarios(f, scenarios)
+		},
+	}
+}

@@ -1,0 +1,56 @@
+package plots
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/plan"
+)
+
+// TestDatasetSource writes a dataset with sweep/dataset, holding the rows
+// of two profiles of a spec, and draws it for one profile's plan: only
+// that plan's scenarios may reach the figure.
+func TestDatasetSource(t *testing.T) {
+	s := testSchema()
+	dir := filepath.Join(t.TempDir(), "rc13-tab2")
+	w, err := dataset.NewWriter(dir, s, dataset.Options{Meta: dataset.Meta{SpecName: "rc13-tab2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var quick plan.List
+	for _, km := range []float64{16000, 25000, 50000, 80000, 100000} {
+		vals := []engine.Value{engine.F(km * 1000), engine.F(1e9), engine.S("direct"), engine.I(1500)}
+		sc := plan.NewScenario(s, vals, 0, 1)
+		if km != 100000 { // 100000 km is in the "full" profile only
+			quick = append(quick, sc)
+		}
+		r := &dataset.Row{
+			ID: sc.ID, Seed: sc.Seed, Params: vals, Status: dataset.OK,
+			Metrics: []engine.Value{engine.F(1e-9), engine.F(km * 1000 / 299792458), engine.F(1e-6)},
+		}
+		if err := w.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	src := DatasetSource("rc13-tab2", dir, s, []Def{{ID: "rc13-tab2", Kind: KindTable}}, quick)
+	out := t.TempDir()
+	if err := Draw(context.Background(), NewRegistry(), out, nil, []*Source{src}); err != nil {
+		t.Fatal(err)
+	}
+	csv, err := os.ReadFile(filepath.Join(out, "rc13-tab2.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+	if len(lines) != 5 || strings.Contains(string(csv), "100000") {
+		t.Errorf("rc13-tab2.csv = \n%s\nwant a header and the 4 distances of the plan, not 100000 km", csv)
+	}
+}
