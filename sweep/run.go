@@ -1,0 +1,438 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/plan"
+)
+
+// Config is one sweep to run.
+type Config struct {
+	Model   engine.Model
+	Source  plan.Source  // the scenarios (a Plan, a shard of one, a List)
+	Dir     string       // out/<spec>: the main table's parts; second tables in Dir/<table>
+	Meta    dataset.Meta // spec name, text and profile; Run fills in the versions and the model
+	Shard   string       // part name infix, dataset.DefaultShard when empty
+	Workers int          // runtime.GOMAXPROCS(0) when 0
+	// FailFast stops the sweep at the first scenario that fails, panics or
+	// times out; that scenario's row is still written.
+	FailFast bool
+	// Timeout bounds one scenario's wall time (status timeout); 0 is none.
+	Timeout time.Duration
+	// Done holds the ids already in the dataset; nil reads them from Dir.
+	// Scenarios present are skipped whatever their status: a failed row
+	// stays as it is until a retry is asked for (see Rerun).
+	Done *dataset.Done
+	// Rerun reports whether a scenario already present with the given
+	// status runs again; nil reruns nothing. A rerun appends a newer row,
+	// and ReadIDs prefers an ok row, so `--retry-failed` is
+	// func(s) bool { return s != dataset.OK }.
+	Rerun func(dataset.Status) bool
+
+	PartRows int           // rows per part file, dataset.DefaultMaxRows when 0
+	PartAge  time.Duration // a part is closed once its oldest row is this old; dataset.DefaultMaxAge when 0
+
+	Progress      io.Writer     // progress and the summary line; nil is quiet
+	Terminal      bool          // Progress is a terminal: draw a bar
+	ProgressEvery time.Duration // plain progress line interval, DefaultProgressEvery when 0
+
+	Mem memory.Allocator // Arrow memory, memory.DefaultAllocator when nil
+}
+
+// Summary is the outcome of a sweep.
+type Summary struct {
+	Name    string
+	Total   int           // scenarios in the source
+	OK      int           // run now and ok
+	Failed  int           // run now and failed, panicked or timed out
+	Skipped int           // already in the dataset
+	Wall    time.Duration // wall time of Run
+	Dir     string
+}
+
+// String is the summary line printed at the end of a sweep.
+func (s Summary) String() string {
+	rate := 0.0
+	if sec := s.Wall.Seconds(); sec > 0 {
+		rate = float64(s.OK+s.Failed) / sec
+	}
+	return fmt.Sprintf("%s: %d scenarios: %d ok, %d failed, %d skipped in %s (%.0f/s) -> %s",
+		s.Name, s.Total, s.OK, s.Failed, s.Skipped, s.Wall.Round(time.Millisecond), rate, s.Dir)
+}
+
+// span is a run of scenario indices [lo, hi) handed to one worker.
+type span struct{ lo, hi int }
+
+// batch is the rows one worker hands to the consumer at once, so that the
+// channel costs little per scenario.
+type batch struct {
+	rows    []dataset.Row
+	tables  [][]dataset.TableRow // per second table
+	skipped int
+	failure error // the first failure in the batch, for FailFast
+}
+
+const (
+	maxSpan    = 256                   // indices per span: big enough to amortize channel costs
+	batchDelay = 50 * time.Millisecond // a worker hands over slow rows at least this often
+)
+
+// Run runs every scenario of cfg.Source that the dataset in cfg.Dir does not
+// have yet and writes the rows. It returns an error if the context was
+// cancelled, if FailFast stopped the sweep, or if writing failed; the rows of
+// the scenarios that finished are in whole part files in every case, so a
+// rerun resumes. Scenarios that fail are rows, not errors.
+func Run(ctx context.Context, cfg Config) (Summary, error) {
+	start := time.Now()
+	s := cfg.Model.Schema()
+	sum := Summary{Name: cfg.Meta.SpecName, Total: cfg.Source.Len(), Dir: cfg.Dir}
+	if sum.Name == "" {
+		sum.Name = s.Name
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	done := cfg.Done
+	if done == nil {
+		var err error
+		if done, err = dataset.ReadIDs(cfg.Dir); err != nil {
+			return sum, fmt.Errorf("sweep: resume: %w", err)
+		}
+	}
+	meta := cfg.Meta
+	meta.Version, meta.Model, meta.ModelVersion = Version, s.Name, s.Version
+	opts := dataset.Options{Shard: cfg.Shard, MaxRows: cfg.PartRows, MaxAge: cfg.PartAge, Meta: meta, Mem: cfg.Mem}
+	w, err := dataset.NewWriter(cfg.Dir, s, opts)
+	if err != nil {
+		return sum, fmt.Errorf("sweep: %w", err)
+	}
+	tws := make([]*dataset.TableWriter, len(s.Tables))
+	for i, t := range s.Tables {
+		if tws[i], err = dataset.NewTableWriter(filepath.Join(cfg.Dir, t.Name), t, opts); err != nil {
+			w.Close()
+			for _, tw := range tws[:i] {
+				tw.Close()
+			}
+			return sum, fmt.Errorf("sweep: %w", err)
+		}
+	}
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g, gctx := errgroup.WithContext(runCtx)
+	n := cfg.Source.Len()
+	size := min(maxSpan, max(1, n/(workers*8)))
+	spans := make(chan span, workers*2)
+	out := make(chan *batch, workers*2)
+	consumerDone := make(chan struct{})
+	pool := sync.Pool{New: func() any { return &batch{tables: make([][]dataset.TableRow, len(s.Tables))} }}
+
+	g.Go(func() error {
+		defer close(spans)
+		for lo := 0; lo < n; lo += size {
+			select {
+			case spans <- span{lo, min(n, lo+size)}:
+			case <-gctx.Done():
+				return nil
+			}
+		}
+		return nil
+	})
+
+	r := &runner{cfg: cfg, schema: s, done: done, cancel: cancel}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		g.Go(func() error {
+			defer wg.Done()
+			for sp := range spans {
+				if !r.work(gctx, sp, &pool, out, consumerDone) {
+					return nil
+				}
+			}
+			return nil
+		})
+	}
+	go func() { wg.Wait(); close(out) }()
+
+	var failure error
+	prog := newProgress(cfg.Progress, cfg.Terminal, sum.Name, n, cfg.ProgressEvery, time.Now)
+	g.Go(func() (err error) {
+		defer close(consumerDone)
+		defer func() {
+			// Write what is buffered whatever happened, so that every row
+			// of a finished scenario survives an interrupt.
+			if cerr := w.Close(); err == nil && cerr != nil {
+				err = cerr
+			}
+			for _, tw := range tws {
+				if cerr := tw.Close(); err == nil && cerr != nil {
+					err = cerr
+				}
+			}
+		}()
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case b, ok := <-out:
+				if !ok {
+					return nil
+				}
+				if err := consume(b, w, tws, &sum); err != nil {
+					return err
+				}
+				if b.failure != nil && failure == nil {
+					failure = b.failure
+				}
+				prog.add(len(b.rows) + b.skipped)
+				b.reset()
+				pool.Put(b)
+			case <-tick.C:
+				if err := w.Tick(); err != nil {
+					return err
+				}
+				for _, tw := range tws {
+					if err := tw.Tick(); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	})
+	err = g.Wait()
+	prog.finish()
+	sum.Wall = time.Since(start)
+	if cfg.Progress != nil {
+		fmt.Fprintln(cfg.Progress, sum)
+	}
+	switch {
+	case err != nil:
+		return sum, fmt.Errorf("sweep: %w", err)
+	case cfg.FailFast && failure != nil:
+		return sum, fmt.Errorf("sweep: stopped at the first failure (fail-fast): %w", failure)
+	case ctx.Err() != nil:
+		return sum, fmt.Errorf("sweep: interrupted after %d of %d scenarios, rerun to resume: %w",
+			sum.OK+sum.Failed+sum.Skipped, sum.Total, ctx.Err())
+	}
+	return sum, nil
+}
+
+func (b *batch) reset() {
+	clear(b.rows) // drop references to parameter and metric slices
+	b.rows = b.rows[:0]
+	for i := range b.tables {
+		clear(b.tables[i])
+		b.tables[i] = b.tables[i][:0]
+	}
+	b.skipped = 0
+	b.failure = nil
+}
+
+// consume appends a batch's rows to the writers and counts them.
+func consume(b *batch, w *dataset.Writer, tws []*dataset.TableWriter, sum *Summary) error {
+	for i := range b.rows {
+		if err := w.Append(&b.rows[i]); err != nil {
+			return err
+		}
+		if b.rows[i].Status == dataset.OK {
+			sum.OK++
+		} else {
+			sum.Failed++
+		}
+	}
+	for t, rows := range b.tables {
+		for i := range rows {
+			if err := tws[t].Append(&rows[i]); err != nil {
+				return err
+			}
+		}
+	}
+	sum.Skipped += b.skipped
+	return nil
+}
+
+// runner holds what the workers share; it is read-only but for cancel.
+type runner struct {
+	cfg    Config
+	schema *engine.Schema
+	done   *dataset.Done
+	cancel context.CancelFunc
+}
+
+// work runs the scenarios of sp, handing rows to the consumer in batches.
+// It returns false when the sweep is over for this worker (cancelled, or the
+// consumer stopped).
+func (r *runner) work(ctx context.Context, sp span, pool *sync.Pool, out chan<- *batch, consumerDone <-chan struct{}) bool {
+	b := pool.Get().(*batch)
+	since := time.Now()
+	send := func() bool {
+		if len(b.rows) == 0 && b.skipped == 0 {
+			return true
+		}
+		select {
+		case out <- b:
+			b = pool.Get().(*batch)
+			return true
+		case <-consumerDone:
+			return false
+		}
+	}
+	for i := sp.lo; i < sp.hi; i++ {
+		if ctx.Err() != nil {
+			break
+		}
+		sc := r.cfg.Source.At(i)
+		if st, ok := r.done.Status(sc.ID); ok && (r.cfg.Rerun == nil || !r.cfg.Rerun(st)) {
+			b.skipped++
+			continue
+		}
+		row, tables, ok := r.run(ctx, sc)
+		if !ok {
+			break // abandoned: cancelled mid-scenario; a rerun does it
+		}
+		b.rows = append(b.rows, row)
+		for t := range tables {
+			for _, vals := range tables[t] {
+				b.tables[t] = append(b.tables[t], dataset.TableRow{ID: sc.ID, Replicate: sc.Replicate, Values: vals})
+			}
+		}
+		if row.Status != dataset.OK && b.failure == nil {
+			b.failure = fmt.Errorf("scenario %s (%s): %s", sc.ID, row.Status, firstLine(row.Error))
+			if r.cfg.FailFast {
+				r.cancel()
+			}
+		}
+		if now := time.Now(); now.Sub(since) >= batchDelay {
+			if !send() {
+				return false
+			}
+			since = now
+		}
+	}
+	ok := send()
+	if len(b.rows) == 0 && b.skipped == 0 {
+		pool.Put(b)
+	}
+	return ok && ctx.Err() == nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// run runs one scenario and returns its row and second-table rows. ok is
+// false when the scenario was cut short by cancellation of the sweep and
+// must not be written.
+func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, tables [][][]engine.Value, ok bool) {
+	row = dataset.Row{ID: sc.ID, Replicate: sc.Replicate, Seed: sc.Seed, Params: sc.Params.Values()}
+	sctx := ctx
+	if r.cfg.Timeout > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(ctx, r.cfg.Timeout)
+		defer cancel()
+	}
+	t0 := time.Now()
+	res, err, panicked := call(sctx, r.cfg.Model, sc)
+	row.WallS = time.Since(t0).Seconds()
+	switch {
+	case panicked != "":
+		row.Status, row.Error = dataset.Panic, panicked
+	case err != nil && ctx.Err() != nil:
+		return row, nil, false
+	case err != nil && errors.Is(sctx.Err(), context.DeadlineExceeded):
+		row.Status, row.Error = dataset.Timeout, fmt.Sprintf("timed out after %s: %v", r.cfg.Timeout, err)
+	case err != nil:
+		row.Status, row.Error = dataset.Failed, err.Error()
+	default:
+		if msg := r.check(res); msg != "" {
+			row.Status, row.Error = dataset.Failed, msg
+			break
+		}
+		row.Status, row.Metrics, tables = dataset.OK, res.Metrics, res.Tables
+	}
+	return row, tables, true
+}
+
+// check returns what is wrong with a model's result, or "". A malformed
+// result is a bug in the model; it fails that scenario, not the sweep.
+func (r *runner) check(res engine.Result) string {
+	s := r.schema
+	if len(res.Metrics) != len(s.Metrics) {
+		return fmt.Sprintf("sweep: bug in model %s: %d metrics, want %d", s.Name, len(res.Metrics), len(s.Metrics))
+	}
+	for i, v := range res.Metrics {
+		if v.Kind() != s.Metrics[i].Kind && v.Kind() != engine.Invalid {
+			return fmt.Sprintf("sweep: bug in model %s: metric %s is a %s, want %s", s.Name, s.Metrics[i].Name, v.Kind(), s.Metrics[i].Kind)
+		}
+	}
+	if res.Tables != nil && len(res.Tables) != len(s.Tables) {
+		return fmt.Sprintf("sweep: bug in model %s: %d tables, want %d", s.Name, len(res.Tables), len(s.Tables))
+	}
+	for t, rows := range res.Tables {
+		cols := s.Tables[t].Columns
+		for _, vals := range rows {
+			if len(vals) != len(cols) {
+				return fmt.Sprintf("sweep: bug in model %s: table %s row of %d values, want %d", s.Name, s.Tables[t].Name, len(vals), len(cols))
+			}
+			for i, v := range vals {
+				if v.Kind() != cols[i].Kind && v.Kind() != engine.Invalid {
+					return fmt.Sprintf("sweep: bug in model %s: table %s column %s is a %s, want %s", s.Name, s.Tables[t].Name, cols[i].Name, v.Kind(), cols[i].Kind)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// call runs the model, turning a panic into its message and stack. The
+// stack lists functions and file:line only (no goroutine number, no
+// argument words), so the row is the same whichever worker ran it.
+func call(ctx context.Context, m engine.Model, sc plan.Scenario) (res engine.Result, err error, panicked string) {
+	defer func() {
+		if v := recover(); v != nil {
+			panicked = panicText(v)
+		}
+	}()
+	res, err = m.Run(ctx, sc.Params, sc.Seed)
+	return res, err, ""
+}
+
+func panicText(v any) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "panic: %v\n", v)
+	pcs := make([]uintptr, 64)
+	// Skip runtime.Callers, panicText, the deferred closure and gopanic.
+	n := runtime.Callers(4, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if strings.HasSuffix(f.Function, "/sweep.call") {
+			break // the rest is the worker machinery
+		}
+		if !strings.HasPrefix(f.Function, "runtime.") {
+			fmt.Fprintf(&sb, "%s\n\t%s:%d\n", f.Function, f.File, f.Line)
+		}
+		if !more {
+			break
+		}
+	}
+	return strings.TrimSuffix(sb.String(), "\n")
+}

@@ -1,0 +1,299 @@
+package sweep
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+)
+
+func testMeta() dataset.Meta {
+	return dataset.Meta{SpecName: "unit-test", Spec: "name: unit-test\nmodel: inverse-square\n", Profile: "quick"}
+}
+
+func TestWorkerCountDoesNotChangeRows(t *testing.T) {
+	m := newInverseSquare(0)
+	src := scenarios(m, 300, map[int]string{7: "panic", 100: "error", 200: "panic"})
+	var main, samples [][][]any
+	for _, workers := range []int{1, 8} {
+		dir := t.TempDir()
+		sum, err := Run(context.Background(), Config{Model: m, Source: src, Dir: dir, Meta: testMeta(), Workers: workers, PartRows: 37})
+		if err != nil {
+			t.Fatalf("workers %d: %v", workers, err)
+		}
+		if sum.OK != 297 || sum.Failed != 3 || sum.Skipped != 0 {
+			t.Errorf("workers %d: summary %+v, want 297 ok, 3 failed", workers, sum)
+		}
+		main = append(main, rows(t, dir, true))
+		samples = append(samples, rows(t, filepath.Join(dir, "samples"), false))
+	}
+	if len(main[0]) != 300 || len(samples[0]) != 297*3 {
+		t.Fatalf("%d rows and %d samples, want 300 and %d", len(main[0]), len(samples[0]), 297*3)
+	}
+	if diff := cmp.Diff(main[0], main[1]); diff != "" {
+		t.Errorf("rows with 1 worker (-) and 8 workers (+):\n%s", diff)
+	}
+	if diff := cmp.Diff(samples[0], samples[1]); diff != "" {
+		t.Errorf("samples with 1 worker (-) and 8 workers (+):\n%s", diff)
+	}
+}
+
+// TestRowValues checks one row against the model's closed form: distance
+// 2 m gives P = gain/(4 pi 4), with gain from the same seeded stream.
+func TestRowValues(t *testing.T) {
+	m := newInverseSquare(0)
+	src := scenarios(m, 2, nil)
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), Config{Model: m, Source: src, Dir: dir, Meta: testMeta()}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Run(context.Background(), src[1].Params, src[1].Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []any{src[1].ID, int64(1), src[1].Seed, 2.0, "normal", res.Metrics[0].Float(), res.Metrics[1].Int(), "ok", ""}
+	got := rows(t, dir, true)
+	for _, r := range got {
+		if r[0] == src[1].ID {
+			if diff := cmp.Diff(want, r); diff != "" {
+				t.Errorf("row (-want +got):\n%s", diff)
+			}
+			return
+		}
+	}
+	t.Errorf("no row for %s in %v", src[1].ID, got)
+}
+
+func TestPanicIsARow(t *testing.T) {
+	m := newInverseSquare(0)
+	src := scenarios(m, 20, map[int]string{3: "panic", 4: "error"})
+	dir := t.TempDir()
+	sum, err := Run(context.Background(), Config{Model: m, Source: src, Dir: dir, Meta: testMeta(), Workers: 2})
+	if err != nil {
+		t.Fatalf("Run() = %v, want the sweep to go on past a panic", err)
+	}
+	if sum.OK != 18 || sum.Failed != 2 {
+		t.Errorf("summary %+v, want 18 ok and 2 failed", sum)
+	}
+	byID := map[string][]any{}
+	for _, r := range rows(t, dir, true) {
+		byID[r[0].(string)] = r
+	}
+	tests := []struct {
+		i      int
+		status string
+		errHas []string
+	}{
+		{3, "panic", []string{"panic: runtime error: index out of range", "(*inverseSquare).Run", "helpers_test.go:"}},
+		{4, "failed", []string{"inverse-square: the source is switched off"}},
+		{5, "ok", nil},
+	}
+	for _, tt := range tests {
+		r := byID[src[tt.i].ID]
+		if r == nil {
+			t.Errorf("scenario %d: no row", tt.i)
+			continue
+		}
+		status, errText := r[7].(string), r[8].(string)
+		if status != tt.status {
+			t.Errorf("scenario %d: status = %q, want %q", tt.i, status, tt.status)
+		}
+		for _, s := range tt.errHas {
+			if !strings.Contains(errText, s) {
+				t.Errorf("scenario %d: error = %q, want it to contain %q", tt.i, errText, s)
+			}
+		}
+		if tt.status != "ok" && (r[5] != nil || r[6] != nil) {
+			t.Errorf("scenario %d: metrics = %v, %v, want nulls", tt.i, r[5], r[6])
+		}
+		if strings.Contains(errText, "goroutine") {
+			t.Errorf("scenario %d: error names a goroutine, which depends on the worker: %q", tt.i, errText)
+		}
+	}
+}
+
+func TestFailFast(t *testing.T) {
+	m := newInverseSquare(0)
+	src := scenarios(m, 100, map[int]string{10: "error"})
+	dir := t.TempDir()
+	sum, err := Run(context.Background(), Config{Model: m, Source: src, Dir: dir, Meta: testMeta(), Workers: 1, FailFast: true})
+	if err == nil || !strings.Contains(err.Error(), "fail-fast") || !strings.Contains(err.Error(), src[10].ID) {
+		t.Fatalf("Run() = %v, want a fail-fast error naming %s", err, src[10].ID)
+	}
+	// One worker runs in index order, so it stops right after scenario 10.
+	if sum.OK != 10 || sum.Failed != 1 {
+		t.Errorf("summary %+v, want 10 ok and 1 failed", sum)
+	}
+	got := rows(t, dir, true)
+	if len(got) != 11 {
+		t.Errorf("%d rows, want 11", len(got))
+	}
+	found := false
+	for _, r := range got {
+		if r[0] == src[10].ID && r[7] == "failed" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the failed scenario's row is missing")
+	}
+	wholeFiles(t, dir)
+}
+
+func TestResume(t *testing.T) {
+	m := newInverseSquare(0)
+	src := scenarios(m, 120, map[int]string{30: "error"})
+	full := t.TempDir()
+	if _, err := Run(context.Background(), Config{Model: m, Source: src, Dir: full, Meta: testMeta()}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	steps := []struct {
+		n                   int
+		ok, failed, skipped int
+	}{
+		{50, 49, 1, 0},   // first half, with the failure
+		{120, 70, 0, 50}, // the rest; the failed row stays as it is
+		{120, 0, 0, 120}, // nothing left
+	}
+	for i, s := range steps {
+		sum, err := Run(context.Background(), Config{Model: m, Source: src[:s.n], Dir: dir, Meta: testMeta(), Workers: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.OK != s.ok || sum.Failed != s.failed || sum.Skipped != s.skipped {
+			t.Errorf("run %d: summary %+v, want %d ok, %d failed, %d skipped", i, sum, s.ok, s.failed, s.skipped)
+		}
+	}
+	if diff := cmp.Diff(rows(t, full, true), rows(t, dir, true)); diff != "" {
+		t.Errorf("resumed dataset (-uninterrupted +resumed):\n%s", diff)
+	}
+	if diff := cmp.Diff(rows(t, filepath.Join(full, "samples"), false), rows(t, filepath.Join(dir, "samples"), false)); diff != "" {
+		t.Errorf("resumed samples (-uninterrupted +resumed):\n%s", diff)
+	}
+
+	// A retry reruns only the failed scenario; the model now succeeds for
+	// it, and ReadIDs prefers the ok row.
+	fixed := scenarios(m, 120, nil)
+	fixed[30] = src[30]
+	fixed[30].Params = fixed[30].Params.With("mode", engine.S("normal"))
+	sum, err := Run(context.Background(), Config{Model: m, Source: fixed, Dir: dir, Meta: testMeta(),
+		Rerun: func(s dataset.Status) bool { return s != dataset.OK }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.OK != 1 || sum.Skipped != 119 {
+		t.Errorf("retry summary %+v, want 1 ok and 119 skipped", sum)
+	}
+	done, err := dataset.ReadIDs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := done.Status(src[30].ID); st != dataset.OK {
+		t.Errorf("status of the retried scenario = %q, want ok", st)
+	}
+}
+
+// cancelAfter wraps a model and cancels the sweep once n scenarios have
+// started, as a SIGINT would.
+type cancelAfter struct {
+	engine.Model
+	n      int64
+	seen   atomic.Int64
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+	if c.seen.Add(1) == c.n {
+		c.cancel()
+	}
+	return c.Model.Run(ctx, p, seed)
+}
+
+func TestCancelLeavesWholeFiles(t *testing.T) {
+	m := newInverseSquare(time.Millisecond)
+	src := scenarios(m, 200, nil)
+	full := t.TempDir()
+	if _, err := Run(context.Background(), Config{Model: newInverseSquare(0), Source: src, Dir: full, Meta: testMeta()}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := &cancelAfter{Model: m, n: 60, cancel: cancel}
+	sum, err := Run(ctx, Config{Model: c, Source: src, Dir: dir, Meta: testMeta(), Workers: 4, PartRows: 16})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run() = %v, want context.Canceled", err)
+	}
+	if sum.OK == 0 || sum.OK >= 200 {
+		t.Errorf("cancelled run wrote %d rows, want some but not all", sum.OK)
+	}
+	wholeFiles(t, dir)
+	partial := rows(t, dir, true)
+	if len(partial) != sum.OK {
+		t.Errorf("dataset has %d rows, summary says %d ok", len(partial), sum.OK)
+	}
+	// Every row of the cancelled run is a row of the full run: nothing
+	// abandoned mid-scenario was written.
+	want := map[string][]any{}
+	for _, r := range rows(t, full, true) {
+		want[r[0].(string)] = r
+	}
+	for _, r := range partial {
+		if diff := cmp.Diff(want[r[0].(string)], r); diff != "" {
+			t.Errorf("row of the cancelled run (-full +cancelled):\n%s", diff)
+		}
+	}
+	sum2, err := Run(context.Background(), Config{Model: m, Source: src, Dir: dir, Meta: testMeta(), Workers: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum2.Skipped != sum.OK || sum2.OK != 200-sum.OK {
+		t.Errorf("rerun summary %+v, want %d skipped and %d ok", sum2, sum.OK, 200-sum.OK)
+	}
+	if diff := cmp.Diff(rows(t, full, true), rows(t, dir, true)); diff != "" {
+		t.Errorf("resumed dataset (-uninterrupted +resumed):\n%s", diff)
+	}
+}
+
+func TestProgressLines(t *testing.T) {
+	var buf bytes.Buffer
+	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := newProgress(&buf, false, "rc13-fig6", 5000, 5*time.Second, func() time.Time { return now })
+	for _, step := range []struct {
+		after time.Duration
+		n     int
+	}{{time.Second, 200}, {2500 * time.Millisecond, 500}, {1500 * time.Millisecond, 500}, {time.Second, 700}} {
+		now = now.Add(step.after)
+		p.add(step.n)
+	}
+	// 1200 scenarios in 5 s is 240/s; 3800 left take 15.83 s, shown as 16s.
+	want := "rc13-fig6: 1200/5000 scenarios, 240/s, ETA 16s\n"
+	if got := buf.String(); got != want {
+		t.Errorf("progress output = %q, want %q", got, want)
+	}
+	if newProgress(nil, false, "x", 1, 0, time.Now) != (quiet{}) {
+		t.Errorf("a nil writer does not give quiet progress")
+	}
+}
+
+func TestSummaryLine(t *testing.T) {
+	var buf bytes.Buffer
+	m := newInverseSquare(0)
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), Config{Model: m, Source: scenarios(m, 10, nil), Dir: dir, Meta: testMeta(), Progress: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), "unit-test: 10 scenarios: 10 ok, 0 failed, 0 skipped in "; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "-> "+dir+"\n") {
+		t.Errorf("summary = %q, want %q... -> %s", got, want, dir)
+	}
+}
