@@ -1,0 +1,376 @@
+package tcp
+
+import (
+	"fmt"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
+)
+
+// Recovery selects the loss-recovery algorithm.
+type Recovery uint8
+
+// Loss-recovery algorithms.
+const (
+	// RecoveryNewReno is RFC 6582: fast recovery continues through partial
+	// ACKs until the ACK covers the recovery point.
+	RecoveryNewReno Recovery = iota
+	// RecoveryReno is RFC 5681 section 3.2: the first new ACK ends fast
+	// recovery.
+	RecoveryReno
+	// RecoverySACK is RFC 6675's conservative SACK-based recovery. It falls
+	// back to NewReno when the peer does not permit SACK.
+	RecoverySACK
+)
+
+// Config configures an endpoint. Durations are nanoseconds.
+type Config struct {
+	MSS int // payload bytes per segment we announce and send (RFC 9293 3.7.1)
+	// InitialWindow is the initial cwnd in segments; 0 uses RFC 3390's
+	// min(4*MSS, max(2*MSS, 4380 bytes)).
+	InitialWindow int
+	RcvBuf        int64 // receive buffer: the largest window we advertise
+	SndBuf        int64 // send buffer: the most unacknowledged data we hold
+	WindowScaling bool  // offer the window-scale option (RFC 7323 section 2)
+	SACK          bool  // offer SACK-permitted (RFC 2018 section 2)
+	DelayedACK    bool  // RFC 1122 section 4.2.3.2
+	DelAckTimeout des.Duration
+	MinRTO        des.Duration // RFC 6298 section 2.4; 0 means 1 s
+	MaxRTO        des.Duration // RFC 6298 section 2.5; 0 means 60 s
+	Granularity   des.Duration // clock granularity G of RFC 6298; 0 means 1 ms
+	Recovery      Recovery
+	// LimitedTransmit enables RFC 3042.
+	LimitedTransmit bool
+	// ABC enables RFC 3465 byte counting in the controller (informational
+	// here; the controller is built by the caller).
+	DupThresh int // RFC 5681 section 3.2; 0 means 3
+	// NoHandshake opens both ends established with the options already
+	// agreed, as transaction TCP (RFC 1644) saves the handshake round trip.
+	NoHandshake bool
+}
+
+func (c *Config) fill() error {
+	if c.MSS <= 0 {
+		return fmt.Errorf("tcp: mss %d must be positive", c.MSS)
+	}
+	if c.RcvBuf <= 0 || c.SndBuf <= 0 {
+		return fmt.Errorf("tcp: buffers must be positive (rcv %d, snd %d)", c.RcvBuf, c.SndBuf)
+	}
+	if c.DelAckTimeout == 0 {
+		c.DelAckTimeout = 200 * des.Millisecond
+	}
+	if c.MinRTO == 0 {
+		c.MinRTO = des.Duration(DefaultMinRTO)
+	}
+	if c.MaxRTO == 0 {
+		c.MaxRTO = des.Duration(DefaultMaxRTO)
+	}
+	if c.Granularity == 0 {
+		c.Granularity = des.Millisecond
+	}
+	if c.DupThresh == 0 {
+		c.DupThresh = 3
+	}
+	return nil
+}
+
+// Port attaches an endpoint to the network: it supplies pooled packets and
+// takes the ones the endpoint sends. The endpoint owns every packet it is
+// given in Receive and frees it.
+type Port interface {
+	NewPacket() *netsim.Packet
+	Send(p *netsim.Packet)
+	Free(p *netsim.Packet)
+}
+
+// App is the application on an endpoint. Its methods are called from the
+// event loop.
+type App interface {
+	// Established is called when the connection opens.
+	Established(now des.Time)
+	// Delivered hands the application n in-order bytes at stream offset
+	// off (bytes before this delivery).
+	Delivered(now des.Time, off, n int64)
+	// PeerClosed is called when the peer's FIN arrives in order.
+	PeerClosed(now des.Time)
+	// Done is called when everything written, FIN included, is acknowledged.
+	Done(now des.Time)
+}
+
+type state uint8
+
+const (
+	stateClosed state = iota
+	stateListen
+	stateSynSent
+	stateSynRcvd
+	stateEstablished
+)
+
+// Timer kinds for Handle.
+const (
+	kindRTO = iota + 1
+	kindDelAck
+	kindPace
+)
+
+// Conn is one TCP endpoint. Both directions work; a workload usually
+// sends data one way.
+type Conn struct {
+	cfg  Config
+	s    *des.Scheduler
+	port Port
+	app  App
+	flow netsim.FlowID
+	src  netsim.NodeID
+	dst  netsim.NodeID
+
+	state state
+	snd   sender
+	rcv   receiver
+
+	// Negotiated options (RFC 7323 section 2.2, RFC 2018 section 2).
+	sndShift uint8 // shift applied to windows the peer advertises
+	rcvShift uint8 // shift applied to windows we advertise
+	sackOK   bool
+	wsOK     bool
+
+	Stats Stats
+}
+
+// Stats counts what an endpoint did.
+type Stats struct {
+	SegsSent       int64 // every packet sent, ACKs included
+	DataSegsSent   int64 // packets with payload, retransmissions included
+	BytesSent      int64 // payload bytes sent, retransmissions included
+	RetransSegs    int64
+	RetransBytes   int64
+	FastRecoveries int64 // episodes of fast recovery entered
+	RTOs           int64 // retransmission timer expiries
+	RTTSamples     int64
+	RTTSum         int64 // ns, for the mean
+	RTTMax         int64
+	AcksSent       int64
+	DupAcksRecv    int64
+}
+
+// New returns an endpoint. isn is its initial sequence number (RFC 9293
+// section 3.4.1; the caller draws it from the endpoint's random stream).
+func New(s *des.Scheduler, cfg Config, ctrl cc.Controller, port Port, app App, flow netsim.FlowID, src, dst netsim.NodeID, isn uint32) (*Conn, error) {
+	if err := cfg.fill(); err != nil {
+		return nil, err
+	}
+	c := &Conn{cfg: cfg, s: s, port: port, app: app, flow: flow, src: src, dst: dst}
+	c.snd.init(c, ctrl, seqnum.Value(isn))
+	c.rcv.init(c)
+	return c, nil
+}
+
+// Handle implements des.Handler for the endpoint's timers.
+func (c *Conn) Handle(now des.Time, kind int, arg uint64) {
+	switch kind {
+	case kindRTO:
+		c.snd.onRTO(now)
+	case kindDelAck:
+		c.rcv.sendAck(now)
+	case kindPace:
+		c.snd.output(now)
+	}
+}
+
+// Listen makes the endpoint accept one connection.
+func (c *Conn) Listen() {
+	c.state = stateListen
+	if c.cfg.NoHandshake {
+		c.openWithoutHandshake()
+	}
+}
+
+// Connect opens the connection actively: it sends a SYN (RFC 9293 section
+// 3.5), or with NoHandshake starts established.
+func (c *Conn) Connect(now des.Time) {
+	if c.cfg.NoHandshake {
+		c.openWithoutHandshake()
+		c.app.Established(now)
+		c.snd.output(now)
+		return
+	}
+	c.state = stateSynSent
+	c.snd.sendSyn(now, false)
+}
+
+// openWithoutHandshake assumes both ends offered the same options and
+// agreed on ISNs 0 (both ends must be configured alike).
+func (c *Conn) openWithoutHandshake() {
+	c.state = stateEstablished
+	c.rcv.irs = 0
+	c.rcv.nxt = 1
+	c.rcv.nxtSet = true
+	if c.cfg.WindowScaling {
+		c.rcvShift = wscaleFor(c.cfg.RcvBuf)
+		c.sndShift = c.rcvShift
+		c.wsOK = true
+	}
+	c.sackOK = c.cfg.SACK
+	c.snd.established(0, int64(c.cfg.MSS), false)
+	c.snd.una, c.snd.nxt, c.snd.max = 1, 1, 1
+	c.snd.iss = 0
+	c.snd.wnd = min(c.cfg.RcvBuf, c.windowCap())
+}
+
+// Write queues n more bytes for sending (a bulk source writes once with a
+// huge n). The send buffer limits how much of it is in flight.
+func (c *Conn) Write(now des.Time, n int64) {
+	c.snd.written += n
+	if c.state == stateEstablished {
+		c.snd.output(now)
+	}
+}
+
+// Close queues a FIN after the data written so far.
+func (c *Conn) Close(now des.Time) {
+	c.snd.finQueued = true
+	if c.state == stateEstablished {
+		c.snd.output(now)
+	}
+}
+
+// Established reports whether the handshake has completed.
+func (c *Conn) Established() bool { return c.state == stateEstablished }
+
+// CC returns the sender's congestion state (cwnd, ssthresh) for probes.
+func (c *Conn) CC() cc.State { return c.snd.cc }
+
+// SRTT returns the smoothed RTT in ns (0 before the first sample).
+func (c *Conn) SRTT() int64 { return c.snd.rtt.srtt }
+
+// RTO returns the current retransmission timeout including back-off.
+func (c *Conn) RTO() int64 { return c.snd.rtt.current() }
+
+// Acked returns the payload bytes the peer has acknowledged.
+func (c *Conn) Acked() int64 { return c.snd.ackedBytes }
+
+// Delivered returns the in-order payload bytes handed to the application.
+func (c *Conn) Delivered() int64 { return c.rcv.delivered }
+
+// InFlight returns the bytes sent and not yet cumulatively acknowledged.
+func (c *Conn) InFlight() int64 { return int64(c.snd.una.Size(c.snd.max)) }
+
+// windowCap is the largest window we can advertise: 65535 bytes without
+// scaling (RFC 9293 section 3.1), 65535 << shift with it (RFC 7323 2.2).
+func (c *Conn) windowCap() int64 { return 65535 << c.rcvShift }
+
+// wscaleFor returns the smallest shift that lets buf be advertised, at
+// most 14 (RFC 7323 section 2.3).
+func wscaleFor(buf int64) uint8 {
+	var s uint8
+	for s < 14 && buf > 65535<<s {
+		s++
+	}
+	return s
+}
+
+// Receive processes a packet addressed to this endpoint and frees it.
+func (c *Conn) Receive(now des.Time, p *netsim.Packet) {
+	c.input(now, p)
+	c.port.Free(p)
+}
+
+func (c *Conn) input(now des.Time, p *netsim.Packet) {
+	switch c.state {
+	case stateClosed:
+		return
+	case stateListen:
+		// RFC 9293 section 3.10.7.2: a SYN in LISTEN.
+		if p.Flags&netsim.SYN == 0 {
+			return
+		}
+		c.rcv.irs = seqnum.Value(p.Seq)
+		c.rcv.nxt = c.rcv.irs + 1
+		c.rcv.nxtSet = true
+		c.negotiate(p)
+		c.state = stateSynRcvd
+		c.snd.sendSyn(now, false)
+		return
+	case stateSynSent:
+		// RFC 9293 section 3.10.7.3: a SYN-ACK acknowledging our SYN.
+		if p.Flags&(netsim.SYN|netsim.ACK) != netsim.SYN|netsim.ACK || seqnum.Value(p.Ack) != c.snd.iss+1 {
+			return
+		}
+		c.rcv.irs = seqnum.Value(p.Seq)
+		c.rcv.nxt = c.rcv.irs + 1
+		c.rcv.nxtSet = true
+		c.negotiate(p)
+		c.state = stateEstablished
+		c.snd.synAcked(now, p)
+		c.app.Established(now)
+		c.rcv.ackNow(now)
+		c.snd.output(now)
+		return
+	case stateSynRcvd:
+		if p.Flags&netsim.SYN != 0 {
+			// Our SYN-ACK was lost and the SYN retransmitted: answer again.
+			c.snd.sendSyn(now, true)
+			return
+		}
+		if p.Flags&netsim.ACK == 0 || seqnum.Value(p.Ack) != c.snd.iss+1 {
+			return
+		}
+		c.state = stateEstablished
+		c.snd.synAcked(now, p)
+		c.app.Established(now)
+		// fall through: the ACK may carry data.
+	}
+	if p.Flags&netsim.SYN != 0 {
+		// A retransmitted SYN-ACK: our ACK of it was lost. Re-ACK.
+		c.rcv.ackNow(now)
+		return
+	}
+	if p.Flags&netsim.ACK != 0 {
+		c.snd.onAck(now, p)
+	}
+	if p.Payload > 0 || p.Flags&netsim.FIN != 0 {
+		c.rcv.onData(now, p)
+	}
+}
+
+// negotiate records the peer's options from its SYN or SYN-ACK: window
+// scaling only if both ends send the option (RFC 7323 section 2.2), SACK
+// only if both permit it (RFC 2018 section 2), and the peer's MSS bounds
+// ours (RFC 9293 section 3.7.1; 536 if absent).
+func (c *Conn) negotiate(p *netsim.Packet) {
+	if c.cfg.WindowScaling && p.WScale >= 0 {
+		c.wsOK = true
+		c.sndShift = uint8(min(p.WScale, 14)) // RFC 7323 2.3: larger values are treated as 14
+		c.rcvShift = wscaleFor(c.cfg.RcvBuf)
+	}
+	c.sackOK = c.cfg.SACK && p.SACKPermitted
+	peerMSS := 536
+	if p.MSS != 0 {
+		peerMSS = int(p.MSS)
+	}
+	c.snd.peerMSS = peerMSS
+}
+
+// newPacket returns a packet with the addressing and the ACK fields of our
+// receive side filled in (every segment after the SYN carries an ACK,
+// RFC 9293 section 3.10.7.4).
+func (c *Conn) newPacket() *netsim.Packet {
+	p := c.port.NewPacket()
+	p.Flow, p.Src, p.Dst = c.flow, c.src, c.dst
+	if c.rcv.nxtSet {
+		p.Flags |= netsim.ACK
+		p.Ack = uint32(c.rcv.nxt)
+		p.Window = uint32(c.rcv.advertised() >> c.rcvShift)
+	}
+	return p
+}
+
+// transmit sets the wire size and hands p to the network.
+func (c *Conn) transmit(p *netsim.Packet) {
+	p.Size = HeaderBytes + optionBytes(p) + p.Payload
+	c.Stats.SegsSent++
+	c.port.Send(p)
+}

@@ -1,0 +1,34 @@
+// Package tcp implements TCP endpoints on netsim packets, following the
+// RFCs a reader would check them against, one file per concept:
+//
+//   - conn.go: the connection, its states and the three-way handshake with
+//     MSS, window-scale and SACK-permitted negotiation (RFC 9293 section
+//     3.5, RFC 7323 section 2, RFC 2018 section 2);
+//   - snd.go: the sender: sequence space, windows, initial window (RFC 3390,
+//     RFC 6928), fast retransmit (RFC 5681 section 3.2), limited transmit
+//     (RFC 3042), retransmission timeout (RFC 6298) and pacing;
+//   - rcv.go: the receiver: reassembly, receive window, delayed ACKs
+//     (RFC 1122 section 4.2.3.2, RFC 5681 section 4.2) and SACK generation
+//     (RFC 2018 section 4);
+//   - rto.go: RTT estimation and the RTO (RFC 6298);
+//   - sack_scoreboard.go: the RFC 6675 scoreboard (IsLost, SetPipe,
+//     NextSeg);
+//   - newreno_recovery.go and sack_recovery.go: the two loss-recovery
+//     algorithms (RFC 5681/6582 and RFC 6675), chosen by Config.Recovery;
+//   - rate.go: delivery-rate samples (draft-cheng-iccrg-delivery-rate-estimation).
+//
+// Congestion control is the separate seam of package cc: the sender keeps
+// cwnd and ssthresh in a cc.State that the controller updates.
+//
+// Packets carry sizes, not bytes, so the byte stream is checked by
+// sequence: the application is told the stream offset and length of every
+// delivery and can verify that deliveries are contiguous.
+//
+// The per-packet path allocates nothing in steady state: packets come from
+// the netsim pool, timers are embedded des.Timers, and the send record ring
+// and scoreboards grow only to the largest window.
+//
+// Left out: TIME-WAIT and the closing states beyond what a transfer's
+// completion needs (a FIN is sent after the data and its ACK ends the
+// transfer), RST, urgent data, timestamps (RFC 7323 section 3) and PAWS.
+package tcp

@@ -1,0 +1,80 @@
+package tcp
+
+import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
+)
+
+// sendRecord is one segment sent and not yet cumulatively acknowledged.
+// Retransmissions resend a record whole, so segment boundaries never move.
+type sendRecord struct {
+	seq     seqnum.Value
+	len     seqnum.Size // sequence space: payload, plus one for a FIN
+	payload int32
+	fin     bool
+	retx    bool // retransmitted at least once: no RTT sample (Karn)
+	sentAt  des.Time
+	// Delivery-rate state when the record was (last) sent
+	// (draft-cheng-iccrg-delivery-rate-estimation section 3.2).
+	delivered   int64
+	deliveredAt des.Time
+	firstSentAt des.Time
+}
+
+func (r *sendRecord) end() seqnum.Value { return r.seq.Add(r.len) }
+
+// records is a ring of sendRecords in sequence order. It grows by doubling
+// and never shrinks, so the steady state allocates nothing.
+type records struct {
+	buf  []sendRecord
+	head int
+	n    int
+}
+
+func (q *records) len() int { return q.n }
+
+func (q *records) at(i int) *sendRecord { return &q.buf[(q.head+i)&(len(q.buf)-1)] }
+
+func (q *records) push() *sendRecord {
+	if q.n == len(q.buf) {
+		size := max(16, 2*len(q.buf))
+		nb := make([]sendRecord, size)
+		for i := 0; i < q.n; i++ {
+			nb[i] = *q.at(i)
+		}
+		q.buf, q.head = nb, 0
+	}
+	r := q.at(q.n)
+	q.n++
+	*r = sendRecord{}
+	return r
+}
+
+func (q *records) popFront() {
+	q.head = (q.head + 1) & (len(q.buf) - 1)
+	q.n--
+}
+
+// find returns the index of the record starting at seq, or -1. Records are
+// sorted by sequence, so a binary search on the distance from the first
+// record's start suffices.
+func (q *records) find(seq seqnum.Value) int {
+	if q.n == 0 {
+		return -1
+	}
+	base := q.at(0).seq
+	off := base.Size(seq)
+	lo, hi := 0, q.n
+	for lo < hi {
+		m := (lo + hi) / 2
+		if base.Size(q.at(m).seq) < off {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < q.n && q.at(lo).seq == seq {
+		return lo
+	}
+	return -1
+}

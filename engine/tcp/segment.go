@@ -1,0 +1,28 @@
+package tcp
+
+import "github.com/crosslink-sim/crosslink/engine/netsim"
+
+// HeaderBytes is the size of the IPv4 and TCP headers without options
+// (RFC 791, RFC 9293 section 3.1).
+const HeaderBytes = 40
+
+// optionBytes returns the TCP option space a packet uses, padded to a
+// multiple of 4 bytes (RFC 9293 section 3.1): MSS 4 bytes (section 3.2),
+// window scale 3 (RFC 7323 section 2.2), SACK-permitted 2 and SACK 2+8n
+// (RFC 2018 sections 2 and 3).
+func optionBytes(p *netsim.Packet) int {
+	n := 0
+	if p.MSS != 0 {
+		n += 4
+	}
+	if p.WScale >= 0 {
+		n += 3
+	}
+	if p.SACKPermitted {
+		n += 2
+	}
+	if p.NSACK > 0 {
+		n += 2 + 8*p.NSACK
+	}
+	return (n + 3) &^ 3
+}
