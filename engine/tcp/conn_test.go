@@ -8,11 +8,11 @@ import (
 
 func TestHandshakeNegotiation(t *testing.T) {
 	tests := []struct {
-		name               string
-		clientWS, serverWS bool
+		name                string
+		clientWS, serverWS  bool
 		clientSACK, srvSACK bool
-		wantShift          uint8
-		wantSACK           bool
+		wantShift           uint8
+		wantSACK            bool
 	}{
 		// RFC 7323 section 2.2: scaling only when both ends send the option;
 		// 1 MiB needs shift 5 (65535 << 5 >= 2^20).

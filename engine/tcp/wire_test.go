@@ -42,7 +42,7 @@ type port struct {
 }
 
 func (p port) NewPacket() *netsim.Packet { return p.w.pool.Get() }
-func (p port) Free(pk *netsim.Packet)     { p.w.pool.Put(pk) }
+func (p port) Free(pk *netsim.Packet)    { p.w.pool.Put(pk) }
 func (p port) Send(pk *netsim.Packet) {
 	w := p.w
 	d := &w.dirs[p.dir]
@@ -81,8 +81,8 @@ func (a *app) Done(now des.Time)       { a.doneAt = now }
 
 // pair connects a client (sender) and a server over a wire.
 type pair struct {
-	w                   *wire
-	client, server      *Conn
+	w                    *wire
+	client, server       *Conn
 	clientApp, serverApp *app
 }
 

@@ -1,0 +1,114 @@
+package tcp
+
+import (
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+)
+
+// dropFirst drops the first transmission of the data segments at the given
+// stream offsets (client to server) and records when each retransmission
+// leaves the client.
+type dropFirst struct {
+	isn     uint32
+	offsets map[int64]int // offset -> transmissions still to drop
+	rexmits []des.Time
+	s       *des.Scheduler
+}
+
+func (d *dropFirst) drop(dir int, p *netsim.Packet) bool {
+	if dir != 0 || p.Payload == 0 {
+		return false
+	}
+	if p.Retransmitted {
+		d.rexmits = append(d.rexmits, d.s.Now())
+	}
+	off := int64(p.Seq - d.isn - 1)
+	if n := d.offsets[off]; n > 0 {
+		d.offsets[off] = n - 1
+		return true
+	}
+	return false
+}
+
+// lossPair runs a 300-segment transfer over 100 Mbit/s with 50 ms one-way
+// delay (RTT 100 ms), dropping the listed segments' first transmissions.
+func lossPair(t *testing.T, rec Recovery, segs []int64, times int) (*pair, *dropFirst) {
+	cfg := baseConfig()
+	cfg.Recovery = rec
+	cfg.InitialWindow = 40
+	cfg.LimitedTransmit = false
+	pr := newPair(t, cfg, 100e6, 50*des.Millisecond, newReno)
+	d := &dropFirst{isn: 1000, offsets: map[int64]int{}, s: pr.w.s}
+	for _, s := range segs {
+		d.offsets[s*1000] = times
+	}
+	pr.w.drop = d.drop
+	pr.transfer(t, 300*1000, des.Time(60*des.Second))
+	return pr, d
+}
+
+// RFC 6582 section 3.2 step 5: each partial ACK retransmits the next hole,
+// so NewReno repairs one loss per round trip; RFC 6675 retransmits every
+// segment IsLost() names as the ACKs arrive, all within about one RTT.
+// Four segments of the second flight (segments 45, 50, 55, 60 of a 40+
+// segment window) are dropped. Tolerance: a round trip here is 100 ms
+// plus up to 40 segments of queueing at 100 Mbit/s (3.3 ms).
+func TestRecoveryDropList(t *testing.T) {
+	segs := []int64{45, 50, 55, 60}
+	const rtt = 100 * des.Millisecond
+	t.Run("newreno", func(t *testing.T) {
+		pr, d := lossPair(t, RecoveryNewReno, segs, 1)
+		st := pr.client.Stats
+		if st.FastRecoveries != 1 || st.RTOs != 0 || st.RetransSegs != 4 {
+			t.Fatalf("fast recoveries, RTOs, retransmissions = %d, %d, %d, want 1, 0, 4", st.FastRecoveries, st.RTOs, st.RetransSegs)
+		}
+		for i := 1; i < len(d.rexmits); i++ {
+			gap := d.rexmits[i].Sub(d.rexmits[i-1])
+			if gap < rtt || gap > rtt+5*des.Millisecond {
+				t.Errorf("retransmission %d came %v after the previous one, want one RTT (100-105 ms)", i, gap)
+			}
+		}
+	})
+	t.Run("sack", func(t *testing.T) {
+		pr, d := lossPair(t, RecoverySACK, segs, 1)
+		st := pr.client.Stats
+		if st.FastRecoveries != 1 || st.RTOs != 0 || st.RetransSegs != 4 {
+			t.Fatalf("fast recoveries, RTOs, retransmissions = %d, %d, %d, want 1, 0, 4", st.FastRecoveries, st.RTOs, st.RetransSegs)
+		}
+		if span := d.rexmits[len(d.rexmits)-1].Sub(d.rexmits[0]); span >= rtt {
+			t.Errorf("SACK retransmissions spread over %v, want under one RTT", span)
+		}
+	})
+}
+
+// RFC 6298 section 5.5: each expiry doubles the RTO; Karn's rule (section
+// 3) means the ACK of a retransmitted segment gives no RTT sample, so the
+// backed-off RTO stays. The last of 6 segments is dropped three times;
+// nothing follows it, so only the timer can recover it.
+func TestRTOBackoffKarn(t *testing.T) {
+	cfg := baseConfig()
+	cfg.MinRTO = 200 * des.Millisecond
+	pr := newPair(t, cfg, 100e6, 10*des.Millisecond, newReno)
+	d := &dropFirst{isn: 1000, offsets: map[int64]int{5000: 3}, s: pr.w.s}
+	pr.w.drop = d.drop
+	pr.transfer(t, 6000, des.Time(30*des.Second))
+	st := pr.client.Stats
+	if st.RTOs != 3 || len(d.rexmits) != 3 {
+		t.Fatalf("RTOs, retransmissions = %d, %d, want 3, 3", st.RTOs, len(d.rexmits))
+	}
+	g1, g2 := d.rexmits[1].Sub(d.rexmits[0]), d.rexmits[2].Sub(d.rexmits[1])
+	if g2 != 2*g1 {
+		t.Errorf("RTO gaps %v then %v, want doubling", g1, g2)
+	}
+	// Samples: the handshake and the first five segments' ACKs (one per
+	// ACK), none from the retransmitted segment.
+	if st.RTTSamples > 6 {
+		t.Errorf("RTT samples = %d, want at most 6 (no sample from a retransmission)", st.RTTSamples)
+	}
+	base := pr.client.snd.rtt.rto
+	if got := pr.client.RTO(); got != 8*base {
+		t.Errorf("RTO after three back-offs = %d, want %d (8x, kept by Karn's rule)", got, 8*base)
+	}
+}
