@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -80,7 +79,6 @@ type span struct{ lo, hi int }
 // channel costs little per scenario.
 type batch struct {
 	rows    []dataset.Row
-	tables  [][]dataset.TableRow // per second table
 	skipped int
 	failure error // the first failure in the batch, for FailFast
 }
@@ -120,16 +118,6 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return sum, fmt.Errorf("sweep: %w", err)
 	}
-	tws := make([]*dataset.TableWriter, len(s.Tables))
-	for i, t := range s.Tables {
-		if tws[i], err = dataset.NewTableWriter(filepath.Join(cfg.Dir, t.Name), t, opts); err != nil {
-			w.Close()
-			for _, tw := range tws[:i] {
-				tw.Close()
-			}
-			return sum, fmt.Errorf("sweep: %w", err)
-		}
-	}
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -139,7 +127,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	spans := make(chan span, workers*2)
 	out := make(chan *batch, workers*2)
 	consumerDone := make(chan struct{})
-	pool := sync.Pool{New: func() any { return &batch{tables: make([][]dataset.TableRow, len(s.Tables))} }}
+	pool := sync.Pool{New: func() any { return new(batch) }}
 
 	g.Go(func() error {
 		defer close(spans)
@@ -179,11 +167,6 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			if cerr := w.Close(); err == nil && cerr != nil {
 				err = cerr
 			}
-			for _, tw := range tws {
-				if cerr := tw.Close(); err == nil && cerr != nil {
-					err = cerr
-				}
-			}
 		}()
 		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
@@ -193,7 +176,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				if !ok {
 					return nil
 				}
-				if err := consume(b, w, tws, &sum); err != nil {
+				if err := consume(b, w, &sum); err != nil {
 					return err
 				}
 				if b.failure != nil && failure == nil {
@@ -205,11 +188,6 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			case <-tick.C:
 				if err := w.Tick(); err != nil {
 					return err
-				}
-				for _, tw := range tws {
-					if err := tw.Tick(); err != nil {
-						return err
-					}
 				}
 			}
 		}
@@ -235,16 +213,12 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 func (b *batch) reset() {
 	clear(b.rows) // drop references to parameter and metric slices
 	b.rows = b.rows[:0]
-	for i := range b.tables {
-		clear(b.tables[i])
-		b.tables[i] = b.tables[i][:0]
-	}
 	b.skipped = 0
 	b.failure = nil
 }
 
 // consume appends a batch's rows to the writers and counts them.
-func consume(b *batch, w *dataset.Writer, tws []*dataset.TableWriter, sum *Summary) error {
+func consume(b *batch, w *dataset.Writer, sum *Summary) error {
 	for i := range b.rows {
 		if err := w.Append(&b.rows[i]); err != nil {
 			return err
@@ -253,13 +227,6 @@ func consume(b *batch, w *dataset.Writer, tws []*dataset.TableWriter, sum *Summa
 			sum.OK++
 		} else {
 			sum.Failed++
-		}
-	}
-	for t, rows := range b.tables {
-		for i := range rows {
-			if err := tws[t].Append(&rows[i]); err != nil {
-				return err
-			}
 		}
 	}
 	sum.Skipped += b.skipped
@@ -301,16 +268,11 @@ func (r *runner) work(ctx context.Context, sp span, pool *sync.Pool, out chan<- 
 			b.skipped++
 			continue
 		}
-		row, tables, ok := r.run(ctx, sc)
+		row, ok := r.run(ctx, sc)
 		if !ok {
 			break // abandoned: cancelled mid-scenario; a rerun does it
 		}
 		b.rows = append(b.rows, row)
-		for t := range tables {
-			for _, vals := range tables[t] {
-				b.tables[t] = append(b.tables[t], dataset.TableRow{ID: sc.ID, Replicate: sc.Replicate, Values: vals})
-			}
-		}
 		if row.Status != dataset.OK && b.failure == nil {
 			b.failure = fmt.Errorf("scenario %s (%s): %s", sc.ID, row.Status, firstLine(row.Error))
 			if r.cfg.FailFast {
@@ -338,10 +300,10 @@ func firstLine(s string) string {
 	return s
 }
 
-// run runs one scenario and returns its row and second-table rows. ok is
-// false when the scenario was cut short by cancellation of the sweep and
-// must not be written.
-func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, tables [][][]engine.Value, ok bool) {
+// run runs one scenario and returns its row, second-table rows included.
+// ok is false when the scenario was cut short by cancellation of the sweep
+// and must not be written.
+func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, ok bool) {
 	row = dataset.Row{ID: sc.ID, Replicate: sc.Replicate, Seed: sc.Seed, Params: sc.Params.Values()}
 	sctx := ctx
 	if r.cfg.Timeout > 0 {
@@ -356,7 +318,7 @@ func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, ta
 	case panicked != "":
 		row.Status, row.Error = dataset.Panic, panicked
 	case err != nil && ctx.Err() != nil:
-		return row, nil, false
+		return row, false
 	case err != nil && errors.Is(sctx.Err(), context.DeadlineExceeded):
 		row.Status, row.Error = dataset.Timeout, fmt.Sprintf("timed out after %s: %v", r.cfg.Timeout, err)
 	case err != nil:
@@ -366,9 +328,9 @@ func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, ta
 			row.Status, row.Error = dataset.Failed, msg
 			break
 		}
-		row.Status, row.Metrics, tables = dataset.OK, res.Metrics, res.Tables
+		row.Status, row.Metrics, row.Tables = dataset.OK, res.Metrics, res.Tables
 	}
-	return row, tables, true
+	return row, true
 }
 
 // check returns what is wrong with a model's result, or "". A malformed

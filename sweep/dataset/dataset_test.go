@@ -66,6 +66,10 @@ func testRows(n int) []Row {
 			if i%7 == 6 {
 				r.Metrics[0] = engine.Value{}
 			}
+			r.Tables = [][][]engine.Value{{
+				{engine.I(0), engine.F(float64(i))},
+				{engine.I(1), {}},
+			}}
 		}
 		rows[i] = r
 	}
@@ -318,6 +322,9 @@ func TestAppendRejectsWrongKind(t *testing.T) {
 		{"short params", Row{ID: "a", Params: []engine.Value{engine.F(1)}}, "1 parameters"},
 		{"float for bool metric", Row{ID: "a", Params: testRows(1)[0].Params,
 			Metrics: []engine.Value{engine.F(1), engine.I(1), engine.S("x"), engine.F(0)}}, "stalled"},
+		{"string in a table", Row{ID: "a", Params: testRows(1)[0].Params,
+			Tables: [][][]engine.Value{{{engine.I(1), engine.S("fast")}}}}, "goodput_bps"},
+		{"two tables", Row{ID: "a", Params: testRows(1)[0].Params, Tables: make([][][]engine.Value, 2)}, "2 second tables"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -327,52 +334,97 @@ func TestAppendRejectsWrongKind(t *testing.T) {
 			}
 		})
 	}
-	if w.p.n != 0 {
-		t.Errorf("%d rejected rows were buffered, want 0", w.p.n)
+	if w.p.n != 0 || w.tables[0].p.n != 0 {
+		t.Errorf("%d rejected rows and %d table rows were buffered, want 0", w.p.n, w.tables[0].p.n)
 	}
 }
 
-func TestTableWriter(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	dir := filepath.Join(t.TempDir(), "flows")
-	tw, err := NewTableWriter(dir, testSchema().Tables[0], Options{MaxRows: 3, Meta: testMeta(), Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want [][]any
-	for s := 0; s < 3; s++ {
-		for f := 0; f < 2; f++ {
-			r := TableRow{ID: fmt.Sprintf("%032d", s), Replicate: 0, Values: []engine.Value{engine.I(int64(f)), engine.F(float64(s*10 + f))}}
-			if s == 2 && f == 1 {
-				r.Values[1] = engine.Value{}
-			}
-			if err := tw.Append(&r); err != nil {
-				t.Fatal(err)
-			}
-			want = append(want, []any{r.ID, int64(0), cell(r.Values[0]), cell(r.Values[1])})
+// wantTable is what the flows table of rows should read back as.
+func wantTable(rows []Row) [][]any {
+	var out [][]any
+	for _, r := range rows {
+		if r.Tables == nil {
+			continue
+		}
+		for _, vals := range r.Tables[0] {
+			out = append(out, []any{r.ID, int64(r.Replicate), cell(vals[0]), cell(vals[1])})
 		}
 	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
+	return out
+}
+
+func readValues(t *testing.T, dir string, mem memory.Allocator) [][]any {
+	t.Helper()
 	tbl, err := ReadTable(dir, mem)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tbl.Release()
-	if diff := cmp.Diff(want, tableValues(t, tbl)); diff != "" {
-		t.Errorf("table values (-want +got):\n%s", diff)
+	return tableValues(t, tbl)
+}
+
+func TestSecondTable(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	rows := testRows(12)
+	writeRows(t, dir, rows, Options{MaxRows: 5, Meta: testMeta(), Mem: mem})
+	flows := filepath.Join(dir, "flows")
+	paths, err := Parts(flows)
+	if err != nil {
+		t.Fatal(err)
 	}
+	// Main parts 1..3 hold rows 0-4, 5-9, 10-11; each has flows rows.
+	if len(paths) != 3 || filepath.Base(paths[2]) != "part-0of1-000003.parquet" {
+		t.Errorf("flows parts = %q, want parts 1 to 3", paths)
+	}
+	if diff := cmp.Diff(wantTable(rows), readValues(t, flows, mem)); diff != "" {
+		t.Errorf("flows values (-want +got):\n%s", diff)
+	}
+	tbl, err := ReadTable(flows, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
 	if got := tbl.Schema().Field(3).Name; got != "goodput_bps" {
 		t.Errorf("column 3 = %q, want goodput_bps", got)
 	}
-	md, err := ReadMeta(dir)
+	md, err := ReadMeta(flows)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if md[KeyTable] != "flows" {
 		t.Errorf("table metadata = %q, want flows", md[KeyTable])
+	}
+}
+
+// TestUncommittedTablePart: a run killed after renaming a table part but
+// before its main part leaves rows of scenarios that the main table does
+// not have; the next writer removes them, since those scenarios run again.
+func TestUncommittedTablePart(t *testing.T) {
+	dir := t.TempDir()
+	rows := testRows(10)
+	writeRows(t, dir, rows[:4], Options{MaxRows: 4, Meta: testMeta()})
+	// What a kill between the two renames leaves: table part 2 without
+	// main part 2 (here a copy of part 1, whose rows would then appear
+	// twice).
+	flows := filepath.Join(dir, "flows")
+	data, err := os.ReadFile(filepath.Join(flows, "part-0of1-000001.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(flows, "part-0of1-000002.parquet"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The rerun's rows (failed scenarios) have no table rows, so nothing
+	// overwrites the uncommitted part: the writer must remove it.
+	rerun := []Row{rows[4], rows[9]}
+	writeRows(t, dir, rerun, Options{MaxRows: 4, Meta: testMeta()})
+	if diff := cmp.Diff(wantTable(rows[:4]), readValues(t, flows, nil)); diff != "" {
+		t.Errorf("flows after the rerun (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantValues(append(rows[:4:4], rerun...)), readValues(t, dir, nil)); diff != "" {
+		t.Errorf("main table after the rerun (-want +got):\n%s", diff)
 	}
 }
 
@@ -415,5 +467,12 @@ func TestMerge(t *testing.T) {
 	}
 	if unit, _ := tbl.Schema().Field(3).Metadata.GetValue("unit"); unit != "m" {
 		t.Errorf("merged distance_m unit = %q, want m", unit)
+	}
+	flows, err := Parts(filepath.Join(dir, "flows"))
+	if err != nil || len(flows) != 1 {
+		t.Errorf("flows parts after Merge = %q, %v, want one", flows, err)
+	}
+	if diff := cmp.Diff(wantTable(sorted), readValues(t, filepath.Join(dir, "flows"), mem)); diff != "" {
+		t.Errorf("merged flows (-want +got):\n%s", diff)
 	}
 }

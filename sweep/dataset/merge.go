@@ -16,13 +16,32 @@ import (
 // MergedShard is the shard infix of the part Merge writes.
 const MergedShard = "merged"
 
-// Merge compacts every part in dir into one part, part-merged-<seq>.parquet,
+// Merge compacts the main table in dir and each second table under it.
+// The second tables are merged first: an interrupted Merge leaves the main
+// table's parts as they were, so a later Writer of the shard finds its main
+// parts and removes no table part. See mergeDir for one table.
+func Merge(dir string, mem memory.Allocator) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("dataset: merge: %w", err)
+	}
+	for _, e := range ents {
+		if e.IsDir() {
+			if err := mergeDir(filepath.Join(dir, e.Name()), mem); err != nil {
+				return err
+			}
+		}
+	}
+	return mergeDir(dir, mem)
+}
+
+// mergeDir compacts every part in dir into one part, part-merged-<seq>.parquet,
 // with the same rows sorted by scenario_id (stable, so the rows of one
 // scenario in a second table keep their order) and the key-value metadata
 // of the first part. The new part is written through a temporary file and
 // renamed before the old parts are removed, so a crash in between leaves
 // every row at least once and never loses one. mem may be nil.
-func Merge(dir string, mem memory.Allocator) error {
+func mergeDir(dir string, mem memory.Allocator) error {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}

@@ -41,13 +41,9 @@ type Row struct {
 	Status    Status
 	Error     string
 	WallS     float64
-}
-
-// TableRow is one row of a second table.
-type TableRow struct {
-	ID        string
-	Replicate int
-	Values    []engine.Value // aligned with Table.Columns
+	// Tables[i] holds the scenario's rows of Schema.Tables[i], each
+	// aligned with that table's Columns (engine.Result.Tables).
+	Tables [][][]engine.Value
 }
 
 // arrowType maps an engine kind onto its Arrow type.

@@ -250,26 +250,6 @@ func (p *parts) reserve() {
 	}
 }
 
-// added records one appended row and closes the part when it is full.
-func (p *parts) added() error {
-	if p.n == 0 {
-		p.first = p.opts.Now()
-	}
-	p.n++
-	if p.n >= p.opts.MaxRows {
-		return p.flush()
-	}
-	return nil
-}
-
-// tick closes the part if its oldest row is older than MaxAge.
-func (p *parts) tick() error {
-	if p.n > 0 && p.opts.Now().Sub(p.first) >= p.opts.MaxAge {
-		return p.flush()
-	}
-	return nil
-}
-
 // flush writes the buffered rows as one part file: to a temporary name
 // first, then synced and renamed, so that the part appears whole or not at
 // all.
@@ -369,7 +349,17 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// Writer writes the main table of a sweep as part files.
+// Writer writes the main table of a sweep and its second tables as part
+// files.
+//
+// A scenario's rows must never be half on disk, or a resumed sweep would
+// skip a scenario whose second-table rows are missing. So the second tables
+// are cut with the main table: main part n has its table rows in part n of
+// each table directory (part-<shard>-<n>.parquet, written only if it has
+// rows), the table parts are renamed into place first and the main part
+// last, and the main part's rename commits the lot. A table part whose main
+// part never appeared (the run was killed in between) is removed by the
+// next Writer of the shard, and its scenarios run again.
 type Writer struct {
 	p                *parts
 	params, metrics  []col
@@ -377,10 +367,21 @@ type Writer struct {
 	rep              *array.Int64Builder
 	seed             *array.Uint64Builder
 	wall             *array.Float64Builder
+	tables           []*tableWriter
 }
 
-// NewWriter returns a writer of the main table of model s into dir. Parts
-// are numbered after those of the same shard already in dir.
+// tableWriter buffers one second table; its parts are cut by Writer.
+type tableWriter struct {
+	name string
+	p    *parts
+	id   *array.StringBuilder
+	rep  *array.Int64Builder
+	cols []col
+}
+
+// NewWriter returns a writer of the main table of model s into dir and of
+// its second tables into dir/<table>. Parts are numbered after those of the
+// same shard already in dir.
 func NewWriter(dir string, s *engine.Schema, opts Options) (*Writer, error) {
 	opts.fill()
 	p, err := newParts(dir, Schema(s), categorical(s), "", opts)
@@ -410,26 +411,57 @@ func NewWriter(dir string, s *engine.Schema, opts Options) (*Writer, error) {
 	}
 	p.bld = append(p.bld, w.status, w.errs, w.wall)
 	p.reserve()
+	for _, t := range s.Tables {
+		tw, err := newTableWriter(filepath.Join(dir, t.Name), t, p.seq, opts)
+		if err != nil {
+			w.Close()
+			return nil, err
+		}
+		w.tables = append(w.tables, tw)
+	}
 	return w, nil
 }
 
-// Append adds one row, closing the current part when it is full. A row
-// whose values do not match the schema is an error and is not added.
-func (w *Writer) Append(r *Row) error {
-	if len(r.Params) != len(w.params) {
-		return fmt.Errorf("dataset: row %s has %d parameters, want %d", r.ID, len(r.Params), len(w.params))
+func newTableWriter(dir string, t engine.Table, seq int, opts Options) (*tableWriter, error) {
+	p, err := newParts(dir, TableSchema(t), tableCategorical(t), t.Name, opts)
+	if err != nil {
+		return nil, err
 	}
-	if r.Metrics != nil && len(r.Metrics) != len(w.metrics) {
-		return fmt.Errorf("dataset: row %s has %d metrics, want %d", r.ID, len(r.Metrics), len(w.metrics))
-	}
-	for i := range w.params {
-		if err := w.params[i].check(r.Params[i], false); err != nil {
-			return err
+	// Parts numbered seq or above belong to main parts that were never
+	// committed.
+	for n := seq; n < p.seq; n++ {
+		err := os.Remove(filepath.Join(dir, partName(opts.Shard, n)))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("dataset: removing an uncommitted part: %w", err)
 		}
 	}
-	for i := range r.Metrics {
-		if err := w.metrics[i].check(r.Metrics[i], true); err != nil {
-			return err
+	p.seq = seq
+	w := &tableWriter{name: t.Name, p: p, id: array.NewStringBuilder(opts.Mem), rep: array.NewInt64Builder(opts.Mem)}
+	p.bld = append(p.bld, w.id, w.rep)
+	for _, c := range t.Columns {
+		w.cols = append(w.cols, newCol(opts.Mem, c.Column(), c.Kind))
+		p.bld = append(p.bld, w.cols[len(w.cols)-1].builder())
+	}
+	p.reserve()
+	return w, nil
+}
+
+// Append adds one row and its second-table rows, closing the current part
+// when it is full. A row whose values do not match the schema is an error
+// and nothing of it is added.
+func (w *Writer) Append(r *Row) error {
+	if err := w.check(r); err != nil {
+		return err
+	}
+	for t, rows := range r.Tables {
+		tw := w.tables[t]
+		for _, vals := range rows {
+			tw.id.Append(r.ID)
+			tw.rep.Append(int64(r.Replicate))
+			for i := range tw.cols {
+				tw.cols[i].append(vals[i])
+			}
+			tw.p.n++
 		}
 	}
 	w.id.Append(r.ID)
@@ -450,18 +482,78 @@ func (w *Writer) Append(r *Row) error {
 	w.status.Append(string(r.Status))
 	w.errs.Append(r.Error)
 	w.wall.Append(r.WallS)
-	return w.p.added()
+	if w.p.n == 0 {
+		w.p.first = w.p.opts.Now()
+	}
+	w.p.n++
+	if w.p.n >= w.p.opts.MaxRows {
+		return w.Flush()
+	}
+	return nil
+}
+
+func (w *Writer) check(r *Row) error {
+	if len(r.Params) != len(w.params) {
+		return fmt.Errorf("dataset: row %s has %d parameters, want %d", r.ID, len(r.Params), len(w.params))
+	}
+	if r.Metrics != nil && len(r.Metrics) != len(w.metrics) {
+		return fmt.Errorf("dataset: row %s has %d metrics, want %d", r.ID, len(r.Metrics), len(w.metrics))
+	}
+	for i := range w.params {
+		if err := w.params[i].check(r.Params[i], false); err != nil {
+			return err
+		}
+	}
+	for i := range r.Metrics {
+		if err := w.metrics[i].check(r.Metrics[i], true); err != nil {
+			return err
+		}
+	}
+	if r.Tables != nil && len(r.Tables) != len(w.tables) {
+		return fmt.Errorf("dataset: row %s has %d second tables, want %d", r.ID, len(r.Tables), len(w.tables))
+	}
+	for t, rows := range r.Tables {
+		tw := w.tables[t]
+		for _, vals := range rows {
+			if len(vals) != len(tw.cols) {
+				return fmt.Errorf("dataset: row %s: table %s row has %d values, want %d", r.ID, tw.name, len(vals), len(tw.cols))
+			}
+			for i := range tw.cols {
+				if err := tw.cols[i].check(vals[i], true); err != nil {
+					return fmt.Errorf("dataset: table %s: %w", tw.name, err)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // Tick closes the current part if its oldest row has waited MaxAge, so
 // that a slow sweep killed overnight loses at most that much work. Call it
 // now and then (the runner does on a ticker).
-func (w *Writer) Tick() error { return w.p.tick() }
+func (w *Writer) Tick() error {
+	if w.p.n > 0 && w.p.opts.Now().Sub(w.p.first) >= w.p.opts.MaxAge {
+		return w.Flush()
+	}
+	return nil
+}
 
-// Flush writes the buffered rows as a part now.
-func (w *Writer) Flush() error { return w.p.flush() }
+// Flush writes the buffered rows now: the second tables' parts first, then
+// the main part, which commits them.
+func (w *Writer) Flush() error {
+	if w.p.n == 0 {
+		return nil
+	}
+	for _, tw := range w.tables {
+		tw.p.seq = w.p.seq
+		if err := tw.p.flush(); err != nil {
+			return err
+		}
+	}
+	return w.p.flush()
+}
 
-// Files returns the names of the parts written so far, in order.
+// Files returns the names of the main parts written so far, in order.
 func (w *Writer) Files() []string { return w.p.files }
 
 // Close writes the buffered rows and releases the builders.
@@ -469,67 +561,10 @@ func (w *Writer) Close() error {
 	if w.p.bld == nil {
 		return nil
 	}
-	err := w.p.flush()
+	err := w.Flush()
 	w.p.release()
-	return err
-}
-
-// TableWriter writes one second table of a sweep as part files.
-type TableWriter struct {
-	p    *parts
-	id   *array.StringBuilder
-	rep  *array.Int64Builder
-	cols []col
-}
-
-// NewTableWriter returns a writer of second table t into dir (usually
-// out/<spec>/<t.Name>).
-func NewTableWriter(dir string, t engine.Table, opts Options) (*TableWriter, error) {
-	opts.fill()
-	p, err := newParts(dir, TableSchema(t), tableCategorical(t), t.Name, opts)
-	if err != nil {
-		return nil, err
+	for _, tw := range w.tables {
+		tw.p.release()
 	}
-	w := &TableWriter{p: p, id: array.NewStringBuilder(opts.Mem), rep: array.NewInt64Builder(opts.Mem)}
-	p.bld = append(p.bld, w.id, w.rep)
-	for _, c := range t.Columns {
-		w.cols = append(w.cols, newCol(opts.Mem, c.Column(), c.Kind))
-		p.bld = append(p.bld, w.cols[len(w.cols)-1].builder())
-	}
-	p.reserve()
-	return w, nil
-}
-
-// Append adds one row of the table.
-func (w *TableWriter) Append(r *TableRow) error {
-	if len(r.Values) != len(w.cols) {
-		return fmt.Errorf("dataset: table row of %s has %d values, want %d", r.ID, len(r.Values), len(w.cols))
-	}
-	for i := range w.cols {
-		if err := w.cols[i].check(r.Values[i], true); err != nil {
-			return err
-		}
-	}
-	w.id.Append(r.ID)
-	w.rep.Append(int64(r.Replicate))
-	for i := range w.cols {
-		w.cols[i].append(r.Values[i])
-	}
-	return w.p.added()
-}
-
-// Tick closes the current part if its oldest row has waited MaxAge.
-func (w *TableWriter) Tick() error { return w.p.tick() }
-
-// Flush writes the buffered rows as a part now.
-func (w *TableWriter) Flush() error { return w.p.flush() }
-
-// Close writes the buffered rows and releases the builders.
-func (w *TableWriter) Close() error {
-	if w.p.bld == nil {
-		return nil
-	}
-	err := w.p.flush()
-	w.p.release()
 	return err
 }
