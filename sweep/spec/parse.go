@@ -1,0 +1,556 @@
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	yamlparser "github.com/goccy/go-yaml/parser"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/units"
+)
+
+var (
+	topKeys     = []string{"name", "description", "model", "seed", "replicates", "params", "grid", "cases", "profiles", "plots"}
+	profileKeys = []string{"replicates", "params", "grid", "cases"}
+	rangeKeys   = []string{"from", "to", "step", "points", "scale"}
+	plotKeys    = []string{"id", "title", "caption", "kind", "table", "x", "y", "series", "where", "xunit", "yunit", "xlabel", "ylabel", "logx", "logy"}
+	plotKinds   = []string{"line", "table"}
+	scales      = []string{"linear", "log"}
+	namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+)
+
+// parser holds the state of one Parse: the errors found so far and what
+// the values are checked against.
+type parser struct {
+	file    string
+	errs    ErrorList
+	anchors map[string]ast.Node
+	schema  *engine.Schema // nil when the model is missing or unknown
+}
+
+// entry is one key: value of a YAML mapping.
+type entry struct {
+	key   string
+	pos   Position // of the key
+	value ast.Node
+}
+
+// Parse reads a spec from data (file names it in positions) and validates
+// it against the model it names in reg. On failure the error is an
+// ErrorList holding every problem found, sorted by position.
+//
+// Every profile is checked as well, so a spec that parses runs under any of
+// its profiles.
+func Parse(file string, data []byte, reg *engine.Registry) (*Spec, error) {
+	p := &parser{file: file, anchors: map[string]ast.Node{}}
+	s := &Spec{File: file, Text: bytes.Clone(data), Seed: 1, Replicates: 1}
+	root, ok := p.yaml(data)
+	if !ok {
+		return nil, p.errs.sort()
+	}
+	p.spec(s, root, reg)
+	if len(p.errs) > 0 {
+		return nil, p.errs.sort()
+	}
+	return s, nil
+}
+
+// yaml parses the text into one document body; a syntax error ends the
+// parse, since nothing after it can be trusted.
+func (p *parser) yaml(data []byte) (body ast.Node, ok bool) {
+	f, err := parseYAML(data)
+	if err != nil {
+		pos := Position{File: p.file, Line: 1, Column: 1}
+		msg := err.Error()
+		var se *yaml.SyntaxError
+		if errors.As(err, &se) {
+			msg = se.Message
+			if se.Token != nil && se.Token.Position != nil && se.Token.Position.Line > 0 {
+				pos.Line, pos.Column = se.Token.Position.Line, max(se.Token.Position.Column, 1)
+			}
+		}
+		p.errorf(pos, "invalid YAML: %s", msg)
+		return nil, false
+	}
+	var docs []*ast.DocumentNode
+	for _, d := range f.Docs {
+		if d != nil && d.Body != nil {
+			docs = append(docs, d)
+		}
+	}
+	if len(docs) > 1 {
+		p.errorf(p.pos(docs[1].Body), "a spec file holds one YAML document; start another file for a second spec")
+		return nil, false
+	}
+	if len(docs) == 0 {
+		return nil, true
+	}
+	ast.Walk(anchorCollector(p.anchors), docs[0].Body)
+	return docs[0].Body, true
+}
+
+// parseYAML runs the YAML parser, turning a panic inside it (a bug there,
+// seen on some malformed input) into an error so that a typo never crashes
+// the tool. Duplicate keys are allowed here and reported by entries, with
+// every other error.
+func parseYAML(data []byte) (f *ast.File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, fmt.Errorf("the YAML parser failed: %v", r)
+		}
+	}()
+	return yamlparser.ParseBytes(data, 0, yamlparser.AllowDuplicateMapKey())
+}
+
+type anchorCollector map[string]ast.Node
+
+func (a anchorCollector) Visit(n ast.Node) ast.Visitor {
+	if an, ok := n.(*ast.AnchorNode); ok && an.Name != nil {
+		a[an.Name.GetToken().Value] = an.Value
+	}
+	return a
+}
+
+func (p *parser) errorf(pos Position, format string, args ...any) {
+	p.errs = append(p.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
+// pos returns where n starts; never an invalid position, so that every
+// error can be located.
+func (p *parser) pos(n ast.Node) Position {
+	pos := Position{File: p.file, Line: 1, Column: 1}
+	switch m := n.(type) {
+	case nil:
+		return pos
+	case *ast.MappingNode:
+		if len(m.Values) > 0 && !m.IsFlowStyle {
+			return p.pos(m.Values[0])
+		}
+	case *ast.MappingValueNode:
+		return p.pos(m.Key)
+	}
+	if t := n.GetToken(); t != nil && t.Position != nil && t.Position.Line > 0 {
+		pos.Line, pos.Column = t.Position.Line, max(t.Position.Column, 1)
+	}
+	return pos
+}
+
+// unwrap looks through tags, anchors and aliases to the node they mark.
+func (p *parser) unwrap(n ast.Node) ast.Node {
+	for range 16 {
+		switch m := n.(type) {
+		case *ast.TagNode:
+			n = m.Value
+		case *ast.AnchorNode:
+			n = m.Value
+		case *ast.AliasNode:
+			if m.Value == nil {
+				return nil
+			}
+			name := m.Value.GetToken().Value
+			target, ok := p.anchors[name]
+			if !ok {
+				p.errorf(p.pos(m), "unknown alias *%s", name)
+				return nil
+			}
+			n = target
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// describe names the kind of a node for messages.
+func describe(n ast.Node) string {
+	switch n.(type) {
+	case nil, *ast.NullNode:
+		return "nothing"
+	case *ast.MappingNode, *ast.MappingValueNode:
+		return "a mapping"
+	case *ast.SequenceNode:
+		return "a list"
+	case *ast.BoolNode:
+		return "true/false"
+	case *ast.IntegerNode, *ast.FloatNode, *ast.InfinityNode, *ast.NanNode:
+		return "a number"
+	}
+	return "a string"
+}
+
+// scalar returns the text of a scalar node as written (unquoted).
+func (p *parser) scalar(n ast.Node) (string, bool) {
+	switch m := p.unwrap(n).(type) {
+	case *ast.StringNode:
+		return m.Value, true
+	case *ast.LiteralNode:
+		if m.Value == nil {
+			return "", true
+		}
+		return m.Value.Value, true
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.InfinityNode, *ast.NanNode:
+		return m.GetToken().Value, true
+	}
+	return "", false
+}
+
+// entries returns the key: value pairs of a mapping in file order,
+// reporting duplicate keys and, when allowed is not nil, unknown ones.
+// what names the mapping in messages ("grid", "plot 2"); noun is what its
+// keys are ("key" or "parameter").
+func (p *parser) entries(n ast.Node, what, noun string, allowed []string) []entry {
+	var pairs []*ast.MappingValueNode
+	switch m := p.unwrap(n).(type) {
+	case nil, *ast.NullNode:
+		return nil
+	case *ast.MappingNode:
+		pairs = m.Values
+	case *ast.MappingValueNode:
+		pairs = []*ast.MappingValueNode{m}
+	default:
+		p.errorf(p.pos(n), "%s must be a mapping (key: value), not %s", what, describe(m))
+		return nil
+	}
+	seen := map[string]Position{}
+	var out []entry
+	for _, mv := range pairs {
+		kpos := p.pos(mv.Key)
+		if mv.Key == nil {
+			continue
+		}
+		if mv.Key.IsMergeKey() {
+			p.errorf(kpos, "merge keys (<<) are not supported in %s; write the keys out", what)
+			continue
+		}
+		key, ok := p.scalar(mv.Key)
+		if !ok {
+			p.errorf(kpos, "a key in %s must be a name, not %s", what, describe(p.unwrap(mv.Key)))
+			continue
+		}
+		if first, dup := seen[key]; dup {
+			p.errorf(kpos, "duplicate key %q in %s (first at %d:%d)", key, what, first.Line, first.Column)
+			continue
+		}
+		seen[key] = kpos
+		if allowed != nil && !contains(allowed, key) {
+			p.errorf(kpos, "unknown %s %q in %s%s", noun, key, what, suggest(key, allowed))
+			continue
+		}
+		out = append(out, entry{key: key, pos: kpos, value: mv.Value})
+	}
+	return out
+}
+
+// suggest returns "; did you mean "x"?" for the nearest of names, or a
+// list of the names when there are few and none is near.
+func suggest(word string, names []string) string {
+	if best := units.Nearest(word, names); best != "" {
+		return fmt.Sprintf("; did you mean %q?", best)
+	}
+	if len(names) > 0 && len(names) <= 12 {
+		return "; expected one of " + strings.Join(names, ", ")
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// spec fills s from the document body.
+func (p *parser) spec(s *Spec, root ast.Node, reg *engine.Registry) {
+	switch p.unwrap(root).(type) {
+	case nil, *ast.NullNode, *ast.MappingNode, *ast.MappingValueNode:
+	default:
+		p.errorf(p.pos(root), "a spec is a mapping of keys (%s), not %s", strings.Join(topKeys, ", "), describe(p.unwrap(root)))
+		return
+	}
+	top := map[string]entry{}
+	for _, e := range p.entries(root, "the spec", "key", topKeys) {
+		top[e.key] = e
+	}
+	start := Position{File: p.file, Line: 1, Column: 1}
+
+	if e, ok := top["model"]; ok {
+		s.Model = p.text(e)
+		if m, found := reg.Lookup(s.Model); found {
+			p.schema = m.Schema()
+		} else if s.Model != "" {
+			p.errorf(p.pos(e.value), "unknown model %q%s (crosslink models lists them)", s.Model, suggestOnly(s.Model, reg.Names()))
+		}
+	} else {
+		p.errorf(start, "missing key \"model\": the model to run (crosslink models lists them)")
+	}
+	if e, ok := top["name"]; ok {
+		s.Name = p.text(e)
+		if s.Name != "" && !namePattern.MatchString(s.Name) {
+			p.errorf(p.pos(e.value), "name %q may use only a-z, 0-9 and - (it names the directory out/<name>/)", s.Name)
+		}
+	} else {
+		p.errorf(start, "missing key \"name\": it names the output directory out/<name>/")
+	}
+	if e, ok := top["description"]; ok {
+		s.Description = p.text(e)
+	}
+	if e, ok := top["seed"]; ok {
+		text, _ := p.scalar(e.value)
+		seed, err := strconv.ParseUint(text, 0, 64)
+		if err != nil {
+			p.errorf(p.pos(e.value), "seed must be a whole number from 0 to %d, not %s", uint64(1<<64-1), quoteNode(p, e.value))
+		}
+		s.Seed = seed
+	}
+	if e, ok := top["replicates"]; ok {
+		s.Replicates = p.replicates(e)
+	}
+	if e, ok := top["params"]; ok {
+		s.Params = p.settings(e.value, "params")
+	}
+	if e, ok := top["grid"]; ok {
+		s.Grid = p.grid(e.value)
+	}
+	if e, ok := top["cases"]; ok {
+		s.Cases = p.cases(e.value)
+	}
+	if e, ok := top["profiles"]; ok {
+		s.Profiles = p.profiles(e.value)
+	}
+	if e, ok := top["plots"]; ok {
+		s.Plots = p.plots(e.value)
+	}
+
+	sizePos := start
+	if e, ok := top["grid"]; ok {
+		sizePos = e.pos
+	}
+	p.combination(s, "the spec", sizePos, nil)
+	base := map[Position]bool{}
+	for _, st := range s.Params {
+		base[st.Pos] = true
+	}
+	for _, a := range s.Grid {
+		base[a.Pos] = true
+	}
+	for _, c := range s.Cases {
+		for _, st := range c {
+			base[st.Pos] = true
+		}
+	}
+	for i := range s.Profiles {
+		pr := &s.Profiles[i]
+		p.combination(s.apply(pr), "profile "+pr.Name, pr.Pos, base)
+	}
+}
+
+// suggestOnly is suggest without the list of every name.
+func suggestOnly(word string, names []string) string {
+	if best := units.Nearest(word, names); best != "" {
+		return fmt.Sprintf("; did you mean %q?", best)
+	}
+	return ""
+}
+
+func quoteNode(p *parser, n ast.Node) string {
+	if t, ok := p.scalar(n); ok {
+		return strconv.Quote(t)
+	}
+	return describe(p.unwrap(n))
+}
+
+// text returns a scalar value as text, reporting anything else.
+func (p *parser) text(e entry) string {
+	t, ok := p.scalar(e.value)
+	if !ok {
+		p.errorf(p.pos(e.value), "%s must be text, not %s", e.key, describe(p.unwrap(e.value)))
+	}
+	return t
+}
+
+func (p *parser) replicates(e entry) int {
+	text, _ := p.scalar(e.value)
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || n < 1 || n > MaxScenarios {
+		p.errorf(p.pos(e.value), "replicates must be a whole number from 1 to %d, not %s", MaxScenarios, quoteNode(p, e.value))
+		return 1
+	}
+	return int(n)
+}
+
+// paramNames returns the model's parameter names, or nil (anything goes)
+// when the model is unknown.
+func (p *parser) paramNames() []string {
+	if p.schema == nil {
+		return nil
+	}
+	names := make([]string, len(p.schema.Params))
+	for i, prm := range p.schema.Params {
+		names[i] = prm.Name
+	}
+	return names
+}
+
+func (p *parser) param(name string) (engine.Param, bool) {
+	if p.schema == nil {
+		return engine.Param{}, false
+	}
+	i := p.schema.ParamIndex(name)
+	if i < 0 {
+		return engine.Param{}, false
+	}
+	return p.schema.Params[i], true
+}
+
+// settings reads a mapping of parameter: value.
+func (p *parser) settings(n ast.Node, what string) []Setting {
+	var out []Setting
+	for _, e := range p.entries(n, what, "parameter", p.paramNames()) {
+		prm, ok := p.param(e.key)
+		if !ok {
+			continue
+		}
+		if v, ok := p.value(prm, e.value); ok {
+			out = append(out, Setting{Name: e.key, Value: v, Pos: e.pos})
+		}
+	}
+	return out
+}
+
+// cases reads the list of explicit combinations.
+func (p *parser) cases(n ast.Node) [][]Setting {
+	var items []ast.Node
+	switch m := p.unwrap(n).(type) {
+	case nil, *ast.NullNode:
+		return [][]Setting{}
+	case *ast.SequenceNode:
+		items = m.Values
+	default:
+		p.errorf(p.pos(n), "cases must be a list of mappings, e.g. - {detection: direct}, not %s", describe(m))
+		return nil
+	}
+	out := make([][]Setting, 0, len(items))
+	for i, it := range items {
+		what := fmt.Sprintf("case %d", i+1)
+		switch p.unwrap(it).(type) {
+		case *ast.MappingNode, *ast.MappingValueNode:
+		default:
+			p.errorf(p.pos(it), "%s must be a mapping of parameter: value, not %s", what, describe(p.unwrap(it)))
+			continue
+		}
+		out = append(out, p.settings(it, what))
+	}
+	return out
+}
+
+// profiles reads the named overrides.
+func (p *parser) profiles(n ast.Node) []Profile {
+	var out []Profile
+	for _, e := range p.entries(n, "profiles", "profile", nil) {
+		pr := Profile{Name: e.key, Pos: e.pos}
+		if !namePattern.MatchString(e.key) {
+			p.errorf(e.pos, "profile name %q may use only a-z, 0-9 and -", e.key)
+		}
+		what := "profile " + e.key
+		for _, f := range p.entries(e.value, what, "key", profileKeys) {
+			switch f.key {
+			case "replicates":
+				pr.Replicates = p.replicates(f)
+			case "params":
+				pr.Params = p.settings(f.value, what+" params")
+			case "grid":
+				pr.Grid = p.grid(f.value)
+			case "cases":
+				pr.Cases, pr.HasCases = p.cases(f.value), true
+			}
+		}
+		out = append(out, pr)
+	}
+	return out
+}
+
+// combination checks what only shows once params, grid and cases meet: a
+// parameter set in two places, repeated cases, and the scenario count.
+// For a profile, base marks the positions of the base spec's items: a
+// conflict between two of them was reported for the base spec already.
+func (p *parser) combination(s *Spec, what string, pos Position, base map[Position]bool) {
+	prefix := ""
+	if base != nil {
+		prefix = what + ": "
+	}
+	later := func(a, b Position) Position {
+		if a.before(b) {
+			return b
+		}
+		return a
+	}
+	report := func(a, b Position, format string, args ...any) {
+		if base[a] && base[b] {
+			return
+		}
+		p.errorf(later(a, b), prefix+format, args...)
+	}
+	axes := map[string]Position{}
+	for _, a := range s.Grid {
+		axes[a.Name] = a.Pos
+	}
+	params := map[string]Position{}
+	for _, st := range s.Params {
+		params[st.Name] = st.Pos
+		if ap, ok := axes[st.Name]; ok {
+			report(st.Pos, ap, "%s is set in params and is also a grid axis; keep one", st.Name)
+		}
+	}
+	seen := map[string]int{}
+	for i, c := range s.Cases {
+		for _, st := range c {
+			if ap, ok := axes[st.Name]; ok {
+				report(st.Pos, ap, "case %d sets %s, which is a grid axis; set it in the cases or in the grid", i+1, st.Name)
+			}
+			if pp, ok := params[st.Name]; ok {
+				report(st.Pos, pp, "case %d sets %s, which params also sets; set it in one place", i+1, st.Name)
+			}
+		}
+		key := caseKey(c)
+		if j, dup := seen[key]; dup {
+			cpos := pos
+			if len(c) > 0 {
+				cpos = c[0].Pos
+			}
+			report(cpos, cpos, "case %d repeats case %d", i+1, j+1)
+		} else {
+			seen[key] = i
+		}
+	}
+	if n := s.Size(); n > MaxScenarios {
+		var dims []string
+		for _, a := range s.Grid {
+			dims = append(dims, fmt.Sprintf("%s %d", a.Name, len(a.Values)))
+		}
+		if len(s.Cases) > 0 {
+			dims = append(dims, fmt.Sprintf("cases %d", len(s.Cases)))
+		}
+		dims = append(dims, fmt.Sprintf("replicates %d", s.Replicates))
+		p.errorf(pos, "%s expands to %.0f scenarios (%s), more than the limit of %d", what, n, strings.Join(dims, " x "), MaxScenarios)
+	}
+}
+
+// caseKey identifies a case by its settings, in name order.
+func caseKey(c []Setting) string {
+	parts := make([]string, len(c))
+	for i, st := range c {
+		parts[i] = st.Name + "=" + st.Value.Canonical()
+	}
+	sortStrings(parts)
+	return strings.Join(parts, "\x00")
+}

@@ -1,0 +1,137 @@
+package spec
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/crosslink-sim/crosslink/engine"
+)
+
+// MaxScenarios is the largest number of scenarios a spec (or any of its
+// profiles) may expand to. It catches a range with a step far too small
+// before anything runs.
+const MaxScenarios = 1_000_000_000
+
+// MaxAxis is the largest number of values one grid axis may hold. Axes are
+// kept in memory (the grid they span is not), so this bounds the memory of
+// a spec to a few hundred MB.
+const MaxAxis = 10_000_000
+
+// Position is a place in a spec file; lines and columns count from 1.
+type Position struct {
+	File   string
+	Line   int
+	Column int
+}
+
+// String formats p as "file:line:col", the form editors jump to.
+func (p Position) String() string {
+	s := strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
+	if p.File != "" {
+		s = p.File + ":" + s
+	}
+	return s
+}
+
+// before reports whether p comes before q in the file.
+func (p Position) before(q Position) bool {
+	if p.Line != q.Line {
+		return p.Line < q.Line
+	}
+	return p.Column < q.Column
+}
+
+// Setting is one parameter set to one value, in SI base units.
+type Setting struct {
+	Name  string
+	Value engine.Value
+	Pos   Position
+}
+
+// Axis is one grid dimension: a parameter and the values it takes, in the
+// order the spec lists or generates them.
+type Axis struct {
+	Name   string
+	Values []engine.Value
+	Pos    Position
+}
+
+// Profile is a named set of overrides of the base spec, such as "quick" for
+// a fast preview and "full" for paper fidelity.
+type Profile struct {
+	Name       string
+	Replicates int       // 0: keep the base value
+	Params     []Setting // added to the base params, replacing a same-named one
+	Grid       []Axis    // an axis replaces the base axis of the same name; new ones are appended
+	Cases      [][]Setting
+	HasCases   bool // Cases replaces the base cases (even when empty)
+	Pos        Position
+}
+
+// Plot is one figure drawn from the spec's data. X, Y and Series name
+// parameters or metrics (by name, or by Parquet column name when two
+// metrics share a name, like received_power in W and dBm); with Table set
+// they may also name that table's columns.
+type Plot struct {
+	ID      string // names the output files: out/figures/<id>.svg
+	Title   string
+	Caption string
+	Kind    string // "line" (default) or "table"
+	Table   string // "" for the main table, or a model's second table
+	X       string
+	Y       []string
+	Series  []string
+	Where   []Setting // only rows with these parameter values
+	XUnit   string    // display units (see units.Scale); "" is the base unit
+	YUnit   string
+	XLabel  string // filled by Parse when empty: "distance (km)"
+	YLabel  string
+	LogX    bool
+	LogY    bool
+	Pos     Position
+}
+
+// Spec is a validated sweep spec: a model, fixed parameters, grid axes and
+// cases, replicates and plots. Values are typed and in SI base units.
+type Spec struct {
+	File        string // as given to Parse, used in positions
+	Text        []byte // the spec source, stored in the output metadata
+	Name        string // names the output directory out/<name>/
+	Description string
+	Model       string
+	Seed        uint64
+	Replicates  int
+	Params      []Setting
+	Grid        []Axis
+	Cases       [][]Setting
+	Profiles    []Profile // in file order
+	Plots       []Plot
+
+	// Profile is the profile Resolve applied; "" for the base spec.
+	Profile string
+}
+
+// ParseFile reads and parses the spec at path.
+func ParseFile(path string, reg *engine.Registry) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	return Parse(path, data, reg)
+}
+
+// Size returns the number of scenarios s expands to: the product of the
+// axis lengths, times the number of cases (if any), times the replicates.
+// It is a float64 so that an absurd spec reports its size instead of
+// overflowing.
+func (s *Spec) Size() float64 {
+	n := float64(max(s.Replicates, 1))
+	for _, a := range s.Grid {
+		n *= float64(len(a.Values))
+	}
+	if len(s.Cases) > 0 {
+		n *= float64(len(s.Cases))
+	}
+	return n
+}

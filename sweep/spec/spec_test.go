@@ -1,0 +1,285 @@
+package spec
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/crosslink-sim/crosslink/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/bad/*.golden from the current messages")
+
+// fakeModel is a small model with one parameter of each kind and unit the
+// parser treats differently. It stands in for engine/models, which is
+// written separately; its Run is a real (trivial) function so the registry
+// holds a working model.
+type fakeModel struct{ schema *engine.Schema }
+
+func (m fakeModel) Schema() *engine.Schema { return m.schema }
+
+func (m fakeModel) Run(_ context.Context, p engine.Params, _ uint64) (engine.Result, error) {
+	d := p.Float("distance")
+	return engine.Result{Metrics: []engine.Value{
+		engine.F(math.Exp(-d / 1e7)), engine.F(1e-6), engine.F(-30), engine.F(d / 299792458),
+	}}, nil
+}
+
+func newFake() fakeModel {
+	return fakeModel{&engine.Schema{
+		Name:    "fso-ber",
+		Version: 1,
+		Params: []engine.Param{
+			{Name: "distance", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(16e6), Min: 1e3, Max: 1e9},
+			{Name: "bit_rate", Kind: engine.Float, Unit: engine.BitPerSecond, Default: engine.F(1e9), Min: 1e3, Max: 1e12},
+			{Name: "detection", Kind: engine.String, Default: engine.S("direct"), Choices: []string{"direct", "coherent"}},
+			{Name: "power", Kind: engine.Float, Unit: engine.Watt, Default: engine.F(0.9), Min: 1e-12, Max: 100},
+			{Name: "wavelength", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(1550e-9), Min: 1e-7, Max: 1e-5},
+			{Name: "mtu", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(1500), Min: 64, Max: 65536},
+			{Name: "constants", Kind: engine.String, Default: engine.S("codata"), Choices: []string{"codata", "paper"}},
+			{Name: "scaling", Kind: engine.Bool, Default: engine.B(false)},
+			{Name: "loss", Kind: engine.Float, Unit: engine.Percent, Default: engine.F(0), Min: 0, Max: 100},
+			{Name: "gain", Kind: engine.Float, Unit: engine.Decibel, Default: engine.F(0)},
+			{Name: "flows", Kind: engine.Int, Default: engine.I(1), Min: 1, Max: 1000},
+		},
+		Metrics: []engine.Metric{
+			{Name: "ber", Kind: engine.Float},
+			{Name: "received_power", Kind: engine.Float, Unit: engine.Watt},
+			{Name: "received_power", Kind: engine.Float, Unit: engine.DBm},
+			{Name: "one_way_delay", Kind: engine.Float, Unit: engine.Second},
+		},
+		Tables: []engine.Table{{Name: "flows", Columns: []engine.Metric{
+			{Name: "flow", Kind: engine.Int},
+			{Name: "goodput", Kind: engine.Float, Unit: engine.BitPerSecond},
+		}}},
+	}}
+}
+
+func registry(t testing.TB) *engine.Registry {
+	t.Helper()
+	reg, err := engine.NewRegistry(newFake())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// TestBad checks each malformed spec against its golden messages. Every
+// message must carry file:line:col.
+func TestBad(t *testing.T) {
+	reg := registry(t)
+	files, err := filepath.Glob("testdata/bad/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d malformed specs in testdata/bad, want at least 20", len(files))
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Parse("bad/"+name+".yaml", data, reg)
+			if err == nil {
+				t.Fatalf("Parse(%s) = %+v, want errors", f, s)
+			}
+			var list ErrorList
+			if !errors.As(err, &list) {
+				t.Fatalf("Parse(%s) error %T, want ErrorList", f, err)
+			}
+			for _, e := range list {
+				if e.Pos.Line < 1 || e.Pos.Column < 1 || e.Pos.File == "" {
+					t.Errorf("error %q has no position", e.Msg)
+				}
+			}
+			got := err.Error() + "\n"
+			golden := strings.TrimSuffix(f, ".yaml") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("Parse(%s) errors differ from %s (-want +got):\n%s", f, golden, diff)
+			}
+		})
+	}
+}
+
+func TestGood(t *testing.T) {
+	reg := registry(t)
+	files, err := filepath.Glob("testdata/good/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			s, err := ParseFile(f, reg)
+			if err != nil {
+				t.Fatalf("ParseFile(%s):\n%v", f, err)
+			}
+			for _, pr := range append([]string{""}, profileNames(s)...) {
+				if _, err := s.Resolve(pr); err != nil {
+					t.Errorf("Resolve(%q) error: %v", pr, err)
+				}
+			}
+		})
+	}
+}
+
+func profileNames(s *Spec) []string {
+	var out []string
+	for _, p := range s.Profiles {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// TestFig6 checks every field of the example spec of the format.
+func TestFig6(t *testing.T) {
+	s, err := ParseFile("testdata/good/rc13-fig6.yaml", registry(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := func(line, col int) Position {
+		return Position{File: "testdata/good/rc13-fig6.yaml", Line: line, Column: col}
+	}
+	want := &Spec{
+		File:        "testdata/good/rc13-fig6.yaml",
+		Name:        "rc13-fig6",
+		Description: "BER vs distance",
+		Model:       "fso-ber",
+		Seed:        1,
+		Replicates:  1,
+		Params:      []Setting{{Name: "power", Value: engine.F(0.9), Pos: pos(7, 3)}},
+		Grid: []Axis{
+			{Name: "distance", Values: fs(16e6, 25e6, 50e6, 80e6), Pos: pos(9, 3)},
+			{Name: "bit_rate", Values: fs(1e9, 2e9, 3e9, 4e9), Pos: pos(10, 3)},
+		},
+		Cases: [][]Setting{
+			{{Name: "detection", Value: engine.S("direct"), Pos: pos(12, 6)}},
+			{{Name: "detection", Value: engine.S("coherent"), Pos: pos(13, 6)}, {Name: "wavelength", Value: engine.F(1.55e-6), Pos: pos(13, 27)}},
+		},
+		Profiles: []Profile{
+			{Name: "quick", Replicates: 1, Grid: []Axis{{Name: "distance", Values: linspace(1e7, 9e7, 41), Pos: pos(15, 33)}}, Pos: pos(15, 3)},
+			{Name: "full", Replicates: 10, Pos: pos(16, 3)},
+		},
+		Plots: []Plot{{
+			ID: "rc13-fig6", Title: "BER vs distance", Caption: "Document 000, Fig. 6", Kind: "line",
+			X: "distance", Y: []string{"ber"}, Series: []string{"detection", "bit_rate"},
+			Where: []Setting{{Name: "constants", Value: engine.S("codata"), Pos: pos(24, 13)}},
+			XUnit: "km", XLabel: "distance (km)", YLabel: "ber", LogY: true, Pos: pos(18, 5),
+		}},
+	}
+	opts := []cmp.Option{cmp.Comparer(func(a, b engine.Value) bool { return a.Equal(b) }), cmp.FilterPath(func(p cmp.Path) bool {
+		return p.Last().String() == ".Text"
+	}, cmp.Ignore())}
+	if diff := cmp.Diff(want, s, opts...); diff != "" {
+		t.Errorf("ParseFile(rc13-fig6.yaml) mismatch (-want +got):\n%s", diff)
+	}
+	if s.Size() != 32 {
+		t.Errorf("Size() = %v, want 4 distances x 4 rates x 2 cases = 32", s.Size())
+	}
+	quick, err := s.Resolve("quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if quick.Size() != 41*4*2 || quick.Profile != "quick" || len(s.Grid[0].Values) != 4 {
+		t.Errorf("Resolve(quick): size %v (want 328), profile %q; base distance axis now %d values (want 4)", quick.Size(), quick.Profile, len(s.Grid[0].Values))
+	}
+	full, _ := s.Resolve("full")
+	if full.Size() != 320 {
+		t.Errorf("Resolve(full).Size() = %v, want 320", full.Size())
+	}
+	if _, err := s.Resolve("quik"); err == nil || !strings.Contains(err.Error(), `did you mean "quick"?`) {
+		t.Errorf(`Resolve("quik") error = %v, want a suggestion of "quick"`, err)
+	}
+}
+
+func fs(xs ...float64) []engine.Value {
+	out := make([]engine.Value, len(xs))
+	for i, x := range xs {
+		out[i] = engine.F(x)
+	}
+	return out
+}
+
+func linspace(a, b float64, n int) []engine.Value {
+	out := make([]engine.Value, n)
+	for i := range out {
+		out[i] = engine.F(round15(a + float64(i)*(b-a)/float64(n-1)))
+	}
+	out[n-1] = engine.F(b)
+	return out
+}
+
+// TestRangeMatchesList: a stepped range gives the very values of the list a
+// person would type, so both name the same scenarios.
+func TestRangeMatchesList(t *testing.T) {
+	reg := registry(t)
+	a, err := Parse("a.yaml", []byte("name: a\nmodel: fso-ber\ngrid:\n  loss: {from: 0.1%, to: 0.9%, step: 0.1%}\n"), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Parse("b.yaml", []byte("name: b\nmodel: fso-ber\ngrid:\n  loss: [0.1%, 0.2%, 0.3%, 0.4%, 0.5%, 0.6%, 0.7%, 0.8%, 0.9%]\n"), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq := cmp.Comparer(func(x, y engine.Value) bool { return x.Canonical() == y.Canonical() })
+	if diff := cmp.Diff(b.Grid[0].Values, a.Grid[0].Values, eq); diff != "" {
+		t.Errorf("range values differ from the list (-list +range):\n%s", diff)
+	}
+}
+
+// FuzzParse: Parse never panics, and every error it reports has a position.
+func FuzzParse(f *testing.F) {
+	for _, dir := range []string{"testdata/good", "testdata/bad"} {
+		files, _ := filepath.Glob(dir + "/*.yaml")
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+	reg := registry(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse("f.yaml", data, reg)
+		if err == nil {
+			if s == nil {
+				t.Fatal("Parse returned neither a spec nor an error")
+			}
+			for _, p := range s.Profiles {
+				if _, err := s.Resolve(p.Name); err != nil {
+					t.Fatalf("Resolve(%q) of a valid spec: %v", p.Name, err)
+				}
+			}
+			return
+		}
+		var list ErrorList
+		if !errors.As(err, &list) || len(list) == 0 {
+			t.Fatalf("Parse error %v is not a non-empty ErrorList", err)
+		}
+		for _, e := range list {
+			if e.Pos.Line < 1 || e.Pos.Column < 1 || e.Pos.File != "f.yaml" {
+				t.Fatalf("error without a position: %v", e)
+			}
+		}
+	})
+}

@@ -1,0 +1,564 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/units"
+)
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+// value reads one value of prm: a scalar with the parameter's unit, of its
+// kind, inside its range and choices.
+func (p *parser) value(prm engine.Param, n ast.Node) (engine.Value, bool) {
+	pos := p.pos(n)
+	node := p.unwrap(n)
+	text, ok := p.scalar(node)
+	if !ok {
+		switch node.(type) {
+		case nil, *ast.NullNode:
+			p.errorf(pos, "%s has no value", prm.Name)
+		default:
+			p.errorf(pos, "%s takes one value, not %s", prm.Name, describe(node))
+		}
+		return engine.Value{}, false
+	}
+	var v engine.Value
+	switch prm.Kind {
+	case engine.Bool:
+		b, isBool := node.(*ast.BoolNode)
+		if !isBool {
+			p.errorf(pos, "%s must be true or false, not %q", prm.Name, text)
+			return v, false
+		}
+		v = engine.B(b.Value)
+	case engine.String:
+		v = engine.S(text)
+		if len(prm.Choices) > 0 && !contains(prm.Choices, text) {
+			p.errorf(pos, "%s: %q is not one of %s%s", prm.Name, text, strings.Join(prm.Choices, ", "), suggestOnly(text, prm.Choices))
+			return v, false
+		}
+	case engine.Float, engine.Int:
+		if _, isBool := node.(*ast.BoolNode); isBool {
+			p.errorf(pos, "%s must be a number, not %s", prm.Name, text)
+			return v, false
+		}
+		x, ok := p.number(prm, text, pos)
+		if !ok {
+			return v, false
+		}
+		v = engine.F(x)
+		if prm.Kind == engine.Int {
+			v = engine.I(int64(x))
+		}
+	default:
+		p.errorf(pos, "%s has kind %s, which specs cannot set", prm.Name, prm.Kind)
+		return v, false
+	}
+	if err := prm.Check(v); err != nil {
+		p.errorf(pos, "%s", err)
+		return v, false
+	}
+	return v, true
+}
+
+// number reads a quantity of prm's unit; for an Int parameter it must be
+// a whole number.
+func (p *parser) number(prm engine.Param, text string, pos Position) (float64, bool) {
+	if prm.Kind == engine.Int && prm.Unit == engine.Dimensionless {
+		if n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64); err == nil {
+			return float64(n), true
+		}
+	}
+	x, err := units.Parse(text, prm.Unit)
+	if err != nil {
+		var ue *units.Error
+		if errors.As(err, &ue) {
+			p.errorf(pos, "%s: %s", prm.Name, ue.Msg)
+		} else {
+			p.errorf(pos, "%s: %v", prm.Name, err)
+		}
+		return 0, false
+	}
+	if prm.Kind == engine.Int && (x != math.Trunc(x) || math.Abs(x) >= 1<<63) {
+		what := "whole number"
+		if prm.Unit != engine.Dimensionless {
+			what += " of " + string(prm.Unit)
+		}
+		p.errorf(pos, "%s: %q is not a %s", prm.Name, text, what)
+		return 0, false
+	}
+	return x, true
+}
+
+// grid reads the axes: each a list of values or a range.
+func (p *parser) grid(n ast.Node) []Axis {
+	es := p.entries(n, "grid", "parameter", p.paramNames())
+	if len(es) == 0 && len(p.unwrapEntries(n)) == 0 {
+		p.errorf(p.pos(n), "grid has no axes; remove it or add one")
+	}
+	var out []Axis
+	for _, e := range es {
+		prm, ok := p.param(e.key)
+		if !ok {
+			continue
+		}
+		axis := Axis{Name: e.key, Pos: e.pos}
+		switch m := p.unwrap(e.value).(type) {
+		case nil, *ast.NullNode:
+			p.errorf(e.pos, "grid axis %s is empty", e.key)
+			continue
+		case *ast.SequenceNode:
+			if len(m.Values) == 0 {
+				p.errorf(e.pos, "grid axis %s is empty", e.key)
+				continue
+			}
+			seen := map[string]bool{}
+			bad := false
+			for _, item := range m.Values {
+				v, ok := p.value(prm, item)
+				if !ok {
+					bad = true
+					continue
+				}
+				if seen[v.Canonical()] {
+					p.errorf(p.pos(item), "grid axis %s lists %s twice", e.key, display(v, prm.Unit))
+					bad = true
+					continue
+				}
+				seen[v.Canonical()] = true
+				axis.Values = append(axis.Values, v)
+			}
+			if bad {
+				continue
+			}
+		case *ast.MappingNode, *ast.MappingValueNode:
+			vals, ok := p.rangeAxis(prm, e)
+			if !ok {
+				continue
+			}
+			axis.Values = vals
+		default:
+			p.errorf(p.pos(e.value), "grid axis %s must be a list [a, b, ...] or a range {from, to, step or points}, not %s; a single value belongs in params", e.key, describe(m))
+			continue
+		}
+		out = append(out, axis)
+	}
+	return out
+}
+
+// unwrapEntries returns the raw pairs of a mapping node, for telling an
+// empty mapping from one whose keys were all rejected.
+func (p *parser) unwrapEntries(n ast.Node) []*ast.MappingValueNode {
+	switch m := p.unwrap(n).(type) {
+	case *ast.MappingNode:
+		return m.Values
+	case *ast.MappingValueNode:
+		return []*ast.MappingValueNode{m}
+	}
+	return nil
+}
+
+func display(v engine.Value, u engine.Unit) string {
+	if v.Kind() == engine.Float || (v.Kind() == engine.Int && u != engine.Dimensionless) {
+		return units.Format(v.Float(), u)
+	}
+	return v.String()
+}
+
+// rangeAxis expands {from, to, step} or {from, to, points, scale}.
+// Generated floats are rounded to 15 significant digits, so a range gives
+// the same values (and scenario ids) as the equivalent list: 0.1 + 2*0.1
+// is 0.3, not 0.30000000000000004.
+func (p *parser) rangeAxis(prm engine.Param, e entry) ([]engine.Value, bool) {
+	what := "grid axis " + e.key
+	fs := map[string]entry{}
+	for _, f := range p.entries(e.value, what, "key", rangeKeys) {
+		fs[f.key] = f
+	}
+	if prm.Kind != engine.Float && prm.Kind != engine.Int {
+		p.errorf(e.pos, "%s is a %s; a range {from, to, ...} needs a number, so list the values", what, prm.Kind)
+		return nil, false
+	}
+	ok := true
+	num := func(key string) float64 {
+		f, has := fs[key]
+		if !has {
+			p.errorf(e.pos, "%s: range needs %q", what, key)
+			ok = false
+			return 0
+		}
+		text, isScalar := p.scalar(f.value)
+		if !isScalar {
+			p.errorf(p.pos(f.value), "%s: %s takes one value, not %s", what, key, describe(p.unwrap(f.value)))
+			ok = false
+			return 0
+		}
+		x, good := p.number(prm, text, p.pos(f.value))
+		ok = ok && good
+		return x
+	}
+	from, to := num("from"), num("to")
+	step, hasStep := fs["step"]
+	points, hasPoints := fs["points"]
+	scale := "linear"
+	if f, has := fs["scale"]; has {
+		scale = p.text(f)
+		if !contains(scales, scale) {
+			p.errorf(p.pos(f.value), "%s: scale %q is not linear or log%s", what, scale, suggestOnly(scale, scales))
+			ok = false
+		}
+	}
+	switch {
+	case hasStep && hasPoints:
+		p.errorf(e.pos, "%s: give step or points, not both", what)
+		return nil, false
+	case !hasStep && !hasPoints:
+		p.errorf(e.pos, "%s: range needs step or points", what)
+		return nil, false
+	}
+	if !ok {
+		return nil, false
+	}
+	if from > to {
+		p.errorf(e.pos, "%s: from %s is above to %s", what, units.Format(from, prm.Unit), units.Format(to, prm.Unit))
+		return nil, false
+	}
+	var xs []float64
+	if hasStep {
+		if scale == "log" {
+			p.errorf(p.pos(step.value), "%s: a log scale takes points, not step", what)
+			return nil, false
+		}
+		st := num("step")
+		if !ok {
+			return nil, false
+		}
+		if !(st > 0) {
+			p.errorf(p.pos(step.value), "%s: step must be above zero", what)
+			return nil, false
+		}
+		count := math.Floor((to-from)/st+1e-9) + 1
+		if count > MaxAxis {
+			p.errorf(p.pos(step.value), "%s: range has %.0f values, more than the limit of %d per axis", what, count, MaxAxis)
+			return nil, false
+		}
+		for k := range int(count) {
+			xs = append(xs, round15(from+float64(k)*st))
+		}
+	} else {
+		text, _ := p.scalar(points.value)
+		np, err := strconv.ParseInt(text, 10, 64)
+		switch {
+		case err != nil || np < 1:
+			p.errorf(p.pos(points.value), "%s: points must be a whole number of at least 1, not %s", what, quoteNode(p, points.value))
+			return nil, false
+		case np > MaxAxis:
+			p.errorf(p.pos(points.value), "%s: %d points is more than the limit of %d per axis", what, np, MaxAxis)
+			return nil, false
+		case np == 1 && from != to:
+			p.errorf(p.pos(points.value), "%s: 1 point cannot reach from %s to %s; use at least 2", what, units.Format(from, prm.Unit), units.Format(to, prm.Unit))
+			return nil, false
+		case scale == "log" && !(from > 0):
+			p.errorf(e.pos, "%s: a log scale needs from and to above zero", what)
+			return nil, false
+		}
+		for k := range int(np) {
+			var x float64
+			switch {
+			case k == 0:
+				x = from
+			case k == int(np)-1:
+				x = to
+			case scale == "log":
+				x = round15(math.Exp(math.Log(from) + float64(k)*(math.Log(to)-math.Log(from))/float64(np-1)))
+			default:
+				x = round15(from + float64(k)*(to-from)/float64(np-1))
+			}
+			xs = append(xs, x)
+		}
+	}
+	vals := make([]engine.Value, 0, len(xs))
+	seen := map[string]bool{}
+	for _, x := range xs {
+		v := engine.F(x)
+		if prm.Kind == engine.Int {
+			v = engine.I(int64(math.Round(x)))
+		}
+		if seen[v.Canonical()] {
+			p.errorf(e.pos, "%s: the range gives %s twice once rounded to whole numbers; use fewer points", what, display(v, prm.Unit))
+			return nil, false
+		}
+		seen[v.Canonical()] = true
+		if err := prm.Check(v); err != nil {
+			p.errorf(e.pos, "%s: %v", what, err)
+			return nil, false
+		}
+		vals = append(vals, v)
+	}
+	return vals, true
+}
+
+// round15 rounds x to 15 significant decimal digits, removing the noise of
+// repeated float steps while keeping every value a float64 can tell apart
+// at the precision anyone types.
+func round15(x float64) float64 {
+	y, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 15, 64), 64)
+	if err != nil {
+		return x
+	}
+	return y
+}
+
+// plots reads the figures.
+func (p *parser) plots(n ast.Node) []Plot {
+	var items []ast.Node
+	switch m := p.unwrap(n).(type) {
+	case nil, *ast.NullNode:
+		return nil
+	case *ast.SequenceNode:
+		items = m.Values
+	default:
+		p.errorf(p.pos(n), "plots must be a list of plots, each with id, x and y, not %s", describe(m))
+		return nil
+	}
+	var out []Plot
+	ids := map[string]Position{}
+	for i, it := range items {
+		pl := Plot{Pos: p.pos(it)}
+		what := fmt.Sprintf("plot %d", i+1)
+		switch p.unwrap(it).(type) {
+		case *ast.MappingNode, *ast.MappingValueNode:
+		default:
+			p.errorf(p.pos(it), "%s must be a mapping with id, x and y, not %s", what, describe(p.unwrap(it)))
+			continue
+		}
+		has := map[string]entry{}
+		for _, e := range p.entries(it, what, "key", plotKeys) {
+			has[e.key] = e
+			switch e.key {
+			case "id":
+				pl.ID = p.text(e)
+			case "title":
+				pl.Title = p.text(e)
+			case "caption":
+				pl.Caption = p.text(e)
+			case "kind":
+				pl.Kind = p.text(e)
+			case "table":
+				pl.Table = p.text(e)
+			case "x":
+				pl.X = p.text(e)
+			case "y":
+				pl.Y = p.names(e)
+			case "series":
+				pl.Series = p.names(e)
+			case "where":
+				pl.Where = p.settings(e.value, what+" where")
+			case "xunit":
+				pl.XUnit = p.text(e)
+			case "yunit":
+				pl.YUnit = p.text(e)
+			case "xlabel":
+				pl.XLabel = p.text(e)
+			case "ylabel":
+				pl.YLabel = p.text(e)
+			case "logx":
+				pl.LogX = p.flag(e)
+			case "logy":
+				pl.LogY = p.flag(e)
+			}
+		}
+		for _, req := range []string{"id", "x", "y"} {
+			if _, ok := has[req]; !ok {
+				p.errorf(pl.Pos, "%s needs %q", what, req)
+			}
+		}
+		if e, ok := has["id"]; ok && pl.ID != "" {
+			if !namePattern.MatchString(pl.ID) {
+				p.errorf(p.pos(e.value), "plot id %q may use only a-z, 0-9 and - (it names the figure files)", pl.ID)
+			}
+			if first, dup := ids[pl.ID]; dup {
+				p.errorf(p.pos(e.value), "duplicate plot id %q (first at %d:%d)", pl.ID, first.Line, first.Column)
+			} else {
+				ids[pl.ID] = p.pos(e.value)
+			}
+			what = "plot " + pl.ID
+		}
+		if e, ok := has["y"]; ok && len(pl.Y) == 0 {
+			p.errorf(p.pos(e.value), "%s: y names no column", what)
+		}
+		switch pl.Kind {
+		case "":
+			pl.Kind = "line"
+		case "line", "table":
+		default:
+			p.errorf(p.pos(has["kind"].value), "%s: kind %q is not line or table%s", what, pl.Kind, suggestOnly(pl.Kind, plotKinds))
+		}
+		p.plotColumns(&pl, what, has)
+		out = append(out, pl)
+	}
+	return out
+}
+
+// names reads a name or a list of names.
+func (p *parser) names(e entry) []string {
+	if s, ok := p.unwrap(e.value).(*ast.SequenceNode); ok {
+		var out []string
+		for _, item := range s.Values {
+			t, ok := p.scalar(item)
+			if !ok {
+				p.errorf(p.pos(item), "%s must list names, not %s", e.key, describe(p.unwrap(item)))
+				continue
+			}
+			out = append(out, t)
+		}
+		return out
+	}
+	t, ok := p.scalar(e.value)
+	if !ok {
+		p.errorf(p.pos(e.value), "%s must be a name or a list of names, not %s", e.key, describe(p.unwrap(e.value)))
+		return nil
+	}
+	return []string{t}
+}
+
+func (p *parser) flag(e entry) bool {
+	b, ok := p.unwrap(e.value).(*ast.BoolNode)
+	if !ok {
+		p.errorf(p.pos(e.value), "%s must be true or false, not %s", e.key, quoteNode(p, e.value))
+		return false
+	}
+	return b.Value
+}
+
+// plotColumns checks that x, y and series name parameters or columns of
+// the plotted table, that the display units fit them, and fills the
+// default axis labels.
+func (p *parser) plotColumns(pl *Plot, what string, has map[string]entry) {
+	if p.schema == nil {
+		return
+	}
+	// cols maps every name a plot may use to its unit; a metric name two
+	// metrics share maps to nothing, and the message points at the columns.
+	type col struct {
+		unit      engine.Unit
+		ambiguous []string
+	}
+	cols := map[string]col{}
+	for _, prm := range p.schema.Params {
+		cols[prm.Name] = col{unit: prm.Unit}
+		cols[prm.Column()] = col{unit: prm.Unit}
+	}
+	metrics := p.schema.Metrics
+	if pl.Table != "" {
+		metrics = nil
+		var tables []string
+		for _, t := range p.schema.Tables {
+			tables = append(tables, t.Name)
+			if t.Name == pl.Table {
+				metrics = t.Columns
+			}
+		}
+		if metrics == nil {
+			p.errorf(p.pos(has["table"].value), "%s: model %s has no table %q%s", what, p.schema.Name, pl.Table, suggest(pl.Table, tables))
+			return
+		}
+	}
+	byName := map[string][]string{}
+	for _, m := range metrics {
+		byName[m.Name] = append(byName[m.Name], m.Column())
+		cols[m.Column()] = col{unit: m.Unit}
+	}
+	for _, m := range metrics {
+		if cs := byName[m.Name]; len(cs) > 1 {
+			cols[m.Name] = col{ambiguous: cs}
+		} else {
+			cols[m.Name] = col{unit: m.Unit}
+		}
+	}
+	names := make([]string, 0, len(cols))
+	for n := range cols {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	lookup := func(key, name string) (engine.Unit, bool) {
+		c, ok := cols[name]
+		pos := p.pos(has[key].value)
+		switch {
+		case !ok:
+			where := "parameter or metric"
+			if pl.Table != "" {
+				where = "parameter or column of table " + pl.Table
+			}
+			p.errorf(pos, "%s: %s %q is not a %s of %s%s", what, key, name, where, p.schema.Name, suggestOnly(name, names))
+			return "", false
+		case len(c.ambiguous) > 0:
+			p.errorf(pos, "%s: %s %q names several columns; write one of %s", what, key, name, strings.Join(c.ambiguous, ", "))
+			return "", false
+		}
+		return c.unit, true
+	}
+	var xu engine.Unit
+	xok := false
+	if pl.X != "" {
+		xu, xok = lookup("x", pl.X)
+	}
+	var yu []engine.Unit
+	for _, y := range pl.Y {
+		if u, ok := lookup("y", y); ok {
+			yu = append(yu, u)
+		}
+	}
+	for _, s := range pl.Series {
+		lookup("series", s)
+	}
+	if xok && pl.XUnit != "" {
+		if _, err := units.Scale(pl.XUnit, xu); err != nil {
+			p.errorf(p.pos(has["xunit"].value), "%s: xunit: %s", what, unitMsg(err))
+		}
+	}
+	if pl.YUnit != "" {
+		for _, u := range yu {
+			if _, err := units.Scale(pl.YUnit, u); err != nil {
+				p.errorf(p.pos(has["yunit"].value), "%s: yunit: %s", what, unitMsg(err))
+				break
+			}
+		}
+	}
+	if pl.XLabel == "" && xok {
+		pl.XLabel = label(pl.X, pl.XUnit, xu)
+	}
+	if pl.YLabel == "" && len(yu) == len(pl.Y) && len(yu) > 0 {
+		pl.YLabel = label(strings.Join(pl.Y, ", "), pl.YUnit, yu[0])
+	}
+}
+
+func unitMsg(err error) string {
+	var ue *units.Error
+	if errors.As(err, &ue) {
+		return ue.Msg
+	}
+	return err.Error()
+}
+
+// label is the default axis label: the name and the display unit,
+// "distance (km)".
+func label(name, display string, base engine.Unit) string {
+	u := display
+	if u == "" {
+		u = string(base)
+	}
+	if u == "" {
+		return strings.ReplaceAll(name, "_", " ")
+	}
+	return strings.ReplaceAll(name, "_", " ") + " (" + u + ")"
+}
