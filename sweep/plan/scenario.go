@@ -28,41 +28,59 @@ type Scenario struct {
 // that omits it name the same scenario. Changing a model's results requires
 // bumping its Version, which changes every id of that model.
 func ID(s *engine.Schema, vals []engine.Value, replicate int) string {
-	h := sha256.New()
-	var buf []byte
-	buf = append(buf, s.Name...)
-	buf = append(buf, 0)
-	buf = strconv.AppendInt(buf, int64(s.Version), 10)
-	buf = append(buf, 0)
 	order := make([]int, len(s.Params))
 	for i := range order {
 		order[i] = i
 	}
 	sort.Slice(order, func(a, b int) bool { return s.Params[order[a]].Name < s.Params[order[b]].Name })
+	buf := appendHeader(nil, s)
 	for _, i := range order {
-		buf = append(buf, s.Params[i].Name...)
-		buf = append(buf, '=')
-		buf = append(buf, vals[i].Canonical()...)
-		buf = append(buf, 0)
+		buf = appendParam(buf, s.Params[i].Name, vals[i].Canonical())
 	}
+	return hashID(appendReplicate(buf, replicate))
+}
+
+// The hashed key text, built by ID and by Plan.At (which precomputes the
+// canonical values): "name\x00version\x00" then "param=value\x00" per
+// parameter in name order, then "replicate=N".
+
+func appendHeader(buf []byte, s *engine.Schema) []byte {
+	buf = append(buf, s.Name...)
+	buf = append(buf, 0)
+	buf = strconv.AppendInt(buf, int64(s.Version), 10)
+	return append(buf, 0)
+}
+
+func appendParam(buf []byte, name, canonical string) []byte {
+	buf = append(buf, name...)
+	buf = append(buf, '=')
+	buf = append(buf, canonical...)
+	return append(buf, 0)
+}
+
+func appendReplicate(buf []byte, replicate int) []byte {
 	buf = append(buf, "replicate="...)
-	buf = strconv.AppendInt(buf, int64(replicate), 10)
-	h.Write(buf)
-	var sum [sha256.Size]byte
-	return hex.EncodeToString(h.Sum(sum[:0])[:16])
+	return strconv.AppendInt(buf, int64(replicate), 10)
+}
+
+// hashID returns the first 128 bits of the SHA-256 of key, in hex.
+func hashID(key []byte) string {
+	sum := sha256.Sum256(key)
+	var h [32]byte
+	hex.Encode(h[:], sum[:16])
+	return string(h[:])
 }
 
 // Seed derives a scenario's random seed from the spec seed and the scenario
 // id, so that it depends on nothing else (not the grid order, not which
-// other scenarios exist, not the shard).
+// other scenarios exist, not the shard). It is the first 8 bytes
+// (little-endian) of the SHA-256 of the spec seed (8 bytes, little-endian)
+// followed by the id.
 func Seed(specSeed uint64, id string) uint64 {
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], specSeed)
-	h := sha256.New()
-	h.Write(b[:])
-	h.Write([]byte(id))
-	var sum [sha256.Size]byte
-	return binary.LittleEndian.Uint64(h.Sum(sum[:0]))
+	var arr [8 + 64]byte
+	binary.LittleEndian.PutUint64(arr[:8], specSeed)
+	sum := sha256.Sum256(append(arr[:8], id...))
+	return binary.LittleEndian.Uint64(sum[:8])
 }
 
 // NewScenario builds a Scenario from a full parameter set aligned with
