@@ -306,8 +306,13 @@ func (c *Conn) input(now des.Time, p *netsim.Packet) {
 		c.state = stateEstablished
 		c.snd.synAcked(now, p)
 		c.app.Established(now)
-		c.rcv.ackNow(now)
+		// The ACK of the SYN-ACK rides on the first data segment if
+		// there is one to send (RFC 9293 section 3.10.7.3).
+		sent := c.Stats.SegsSent
 		c.snd.output(now)
+		if c.Stats.SegsSent == sent {
+			c.rcv.ackNow(now)
+		}
 		return
 	case stateSynRcvd:
 		if p.Flags&netsim.SYN != 0 {
@@ -374,3 +379,6 @@ func (c *Conn) transmit(p *netsim.Packet) {
 	c.Stats.SegsSent++
 	c.port.Send(p)
 }
+
+// Flow returns the connection's flow id.
+func (c *Conn) Flow() netsim.FlowID { return c.flow }

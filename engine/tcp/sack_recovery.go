@@ -44,9 +44,8 @@ func (s *sender) sackOutput(now des.Time) {
 			continue
 		}
 		// Rule (2): new data, if the peer's window allows.
-		end := s.dataEnd()
-		if s.nxt == s.max && s.nxt.LessThan(end) {
-			n := min(s.smss, int64(s.nxt.Size(end)))
+		if rem := s.remaining(s.nxt); s.nxt == s.max && rem > 0 {
+			n := min(s.smss, rem)
 			if int64(s.una.Size(s.nxt))+n <= min(s.wnd, s.c.cfg.SndBuf) {
 				s.sendData(now, s.nxt, n, false, false)
 				s.nxt = s.nxt.Add(seqnum.Size(n))

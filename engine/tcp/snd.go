@@ -23,6 +23,9 @@ type sender struct {
 	wnd int64        // the peer's window in bytes (scaled)
 
 	written   int64 // bytes the application wrote
+	// unaOff is the stream offset of SND.UNA (bytes after the SYN); with
+	// it, 64-bit stream positions survive the 32-bit sequence wrap.
+	unaOff int64
 	finQueued bool
 	peerMSS   int
 	smss      int64
@@ -61,8 +64,10 @@ func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	s.peerMSS = c.cfg.MSS
 }
 
-// dataEnd is the sequence number after the last byte written.
-func (s *sender) dataEnd() seqnum.Value { return s.iss.Add(1 + seqnum.Size(s.written)) }
+// remaining returns how many written bytes lie at or after seq v.
+func (s *sender) remaining(v seqnum.Value) int64 {
+	return s.written - (s.unaOff + int64(s.una.Size(v)))
+}
 
 // sendSyn sends our SYN or SYN-ACK with the options we offer (RFC 9293
 // section 3.5; window scale only in a SYN-ACK if the SYN had it, RFC 7323
@@ -168,10 +173,9 @@ func (s *sender) output(now des.Time) {
 			r := s.recs.at(i)
 			n, fin = int64(r.payload), r.fin
 		} else {
-			end := s.dataEnd()
-			if s.nxt.LessThan(end) {
-				n = min(s.smss, int64(s.nxt.Size(end)))
-			} else if s.finQueued && s.nxt == end {
+			if rem := s.remaining(s.nxt); rem > 0 {
+				n = min(s.smss, rem)
+			} else if s.finQueued && rem == 0 {
 				fin = true
 			} else {
 				return
@@ -339,6 +343,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 		s.rtt.resetBackoff()
 	}
 	s.una = ack
+	s.unaOff += acked
 	if s.nxt.LessThan(s.una) {
 		s.nxt = s.una
 	}
@@ -373,7 +378,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	if s.cc.Cwnd < s.smss {
 		panic("bug: tcp: cwnd below one segment")
 	}
-	if s.finQueued && s.una == s.dataEnd()+1 && !s.done {
+	if s.finQueued && s.unaOff == s.written+1 && !s.done {
 		s.done = true
 		s.rtoTimer.Stop()
 		c.app.Done(now)

@@ -1,0 +1,490 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/phy"
+	"github.com/crosslink-sim/crosslink/engine/tcp"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/workload"
+)
+
+// TCPBulk is the "tcp-bulk" model: one or more TCP flows sending bulk data
+// (timed, or a given size each) over a single link or over parallel
+// channels (the wavelengths of a WDM link), with random loss given as a
+// PER or as a BER turned into a PER per packet size. It reports goodput
+// after a warm-up, wire throughput, retransmissions, recoveries, drops by
+// reason, RTT and queueing delay, per-flow rows and a cwnd/ssthresh/RTT
+// time series.
+//
+// It checks itself against closed forms in its tests: window-limited
+// goodput W/RTT, and the loss-limited Mathis et al. (1997) and Padhye et
+// al. (1998) formulas.
+type TCPBulk struct{ schema *engine.Schema }
+
+// NewTCPBulk returns the tcp-bulk model.
+func NewTCPBulk() *TCPBulk { return &TCPBulk{schema: tcpBulkSchema()} }
+
+// Schema implements engine.Model.
+func (m *TCPBulk) Schema() *engine.Schema { return m.schema }
+
+// Cost is simulated seconds times bottleneck rate times flows.
+func (m *TCPBulk) Cost(p engine.Params) float64 {
+	return p.Float("duration") * p.Float("rate") * float64(p.Int("channels"))
+}
+
+// tcpLinkParams are the parameters tcp-bulk and tcp-transfer share.
+func tcpLinkParams() []engine.Param {
+	return []engine.Param{
+		{Name: "rate", Kind: engine.Float, Unit: engine.BitPerSecond, Default: engine.F(1e9), Min: 1e3, Max: 1e12,
+			Doc: "link rate (per channel)"},
+		{Name: "delay", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0.0533), Min: 0, Max: 10,
+			Doc: "one-way propagation delay"},
+		{Name: "queue", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(0), Min: 0, Max: 1e7,
+			Doc: "DropTail queue limit in packets; 0 is unlimited"},
+		{Name: "mss", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(1460), Min: 88, Max: 65495,
+			Doc: "maximum segment size (payload bytes)"},
+		{Name: "window", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(65535), Min: 1000, Max: 1 << 30,
+			Doc: "receive buffer: the largest window advertised (65535 caps it without window scaling)"},
+		{Name: "window_scaling", Kind: engine.Bool, Default: engine.B(false), Doc: "RFC 7323 window scaling"},
+		{Name: "sack", Kind: engine.Bool, Default: engine.B(false), Doc: "SACK (RFC 2018) with RFC 6675 loss recovery"},
+		{Name: "iw", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(0), Min: 0, Max: 100,
+			Doc: "initial window in segments; 0 is RFC 3390's min(4*MSS, max(2*MSS, 4380))"},
+		{Name: "delayed_ack", Kind: engine.Bool, Default: engine.B(false), Doc: "delayed ACKs (RFC 1122 4.2.3.2, 200 ms, every second segment)"},
+		{Name: "min_rto", Kind: engine.Float, Unit: engine.Second, Default: engine.F(1), Min: 0.001, Max: 60,
+			Doc: "minimum RTO (RFC 6298 2.4 says 1 s; Linux uses 0.2 s)"},
+		{Name: "cca", Kind: engine.String, Default: engine.S("newreno"), Choices: cc.Names(),
+			Doc: "congestion control: reno (RFC 5681 recovery) or newreno (RFC 6582)"},
+		{Name: "per", Kind: engine.Float, Default: engine.F(0), Min: 0, Max: 1,
+			Doc: "packet error rate of the data direction (used when ber is 0)"},
+		{Name: "ber", Kind: engine.Float, Default: engine.F(0), Min: 0, Max: 0.5,
+			Doc: "bit error rate of the data direction, turned into a PER per packet size (64B/66B coded)"},
+		{Name: "per_formula", Kind: engine.String, Default: engine.S("exact"), Choices: []string{"exact", "worst"},
+			Doc: "BER to PER: exact 1-(1-BER)^bits or the worst-case linear bound (document 000 Eq. 8)"},
+	}
+}
+
+func tcpBulkSchema() *engine.Schema {
+	params := append(tcpLinkParams(),
+		engine.Param{Name: "duration", Kind: engine.Float, Unit: engine.Second, Default: engine.F(10), Min: 0.001, Max: 1e5,
+			Doc: "simulated time"},
+		engine.Param{Name: "warmup", Kind: engine.Float, Unit: engine.Second, Default: engine.F(1), Min: 0, Max: 1e5,
+			Doc: "goodput counts bytes delivered after this time"},
+		engine.Param{Name: "size", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(0), Min: 0, Max: 1 << 50,
+			Doc: "bytes each flow sends; 0 sends for the whole duration"},
+		engine.Param{Name: "flows", Kind: engine.Int, Default: engine.I(1), Min: 1, Max: 10000, Doc: "number of TCP flows"},
+		engine.Param{Name: "channels", Kind: engine.Int, Default: engine.I(1), Min: 1, Max: 64,
+			Doc: "parallel channels (wavelengths), each at rate"},
+		engine.Param{Name: "striping", Kind: engine.Bool, Default: engine.B(true),
+			Doc: "with several channels, stripe packets round-robin (true) or bind each flow to one channel"},
+		engine.Param{Name: "sample_interval", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0), Min: 0, Max: 1e5,
+			Doc: "period of the cwnd/ssthresh/RTT time series; 0 writes none"},
+	)
+	return &engine.Schema{
+		Name:    "tcp-bulk",
+		Version: 1,
+		Doc: "Bulk TCP flows (Reno/NewReno, optional SACK and window scaling) over a link or parallel channels with " +
+			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
+		Params:  params,
+		Metrics: tcpMetrics(),
+		Tables: []engine.Table{
+			{Name: "flows", Doc: "one row per flow", Columns: []engine.Metric{
+				{Name: "flow", Kind: engine.Int},
+				{Name: "goodput", Kind: engine.Float, Unit: engine.BitPerSecond},
+				{Name: "bytes_delivered", Kind: engine.Int, Unit: engine.Byte},
+				{Name: "retrans_segs", Kind: engine.Int, Unit: engine.Packet},
+				{Name: "fast_recoveries", Kind: engine.Int},
+				{Name: "rtos", Kind: engine.Int},
+				{Name: "rtt_mean", Kind: engine.Float, Unit: engine.Second},
+				{Name: "completion_time", Kind: engine.Float, Unit: engine.Second},
+			}},
+			{Name: "timeseries", Doc: "cwnd, ssthresh and smoothed RTT of every flow every sample_interval", Columns: []engine.Metric{
+				{Name: "time", Kind: engine.Float, Unit: engine.Second},
+				{Name: "flow", Kind: engine.Int},
+				{Name: "cwnd", Kind: engine.Int, Unit: engine.Byte},
+				{Name: "ssthresh", Kind: engine.Int, Unit: engine.Byte},
+				{Name: "srtt", Kind: engine.Float, Unit: engine.Second},
+			}},
+		},
+	}
+}
+
+// The metric positions shared by tcp-bulk and tcp-transfer.
+const (
+	tmGoodput = iota
+	tmThroughput
+	tmBytesDelivered
+	tmRetransSegs
+	tmRetransBytes
+	tmFastRecoveries
+	tmRTOs
+	tmDropsOverflow
+	tmDropsCorrupt
+	tmRTTMean
+	tmRTTMax
+	tmQueueDelayMean
+	tmQueueDelayMax
+	tmCompletion
+	tmResponse
+	tmPktsSent
+	tmPktsDelivered
+	tmPktsDropped
+	tmPktsInFlight
+	tmCount
+)
+
+func tcpMetrics() []engine.Metric {
+	m := make([]engine.Metric, tmCount)
+	m[tmGoodput] = engine.Metric{Name: "goodput", Kind: engine.Float, Unit: engine.BitPerSecond,
+		Doc: "application bytes delivered per second after warm-up, all flows"}
+	m[tmThroughput] = engine.Metric{Name: "throughput", Kind: engine.Float, Unit: engine.BitPerSecond,
+		Doc: "bits transmitted on the data-direction links per second (headers and retransmissions included)"}
+	m[tmBytesDelivered] = engine.Metric{Name: "bytes_delivered", Kind: engine.Int, Unit: engine.Byte}
+	m[tmRetransSegs] = engine.Metric{Name: "retrans_segs", Kind: engine.Int, Unit: engine.Packet}
+	m[tmRetransBytes] = engine.Metric{Name: "retrans_bytes", Kind: engine.Int, Unit: engine.Byte}
+	m[tmFastRecoveries] = engine.Metric{Name: "fast_recoveries", Kind: engine.Int}
+	m[tmRTOs] = engine.Metric{Name: "rtos", Kind: engine.Int, Doc: "retransmission timer expiries"}
+	m[tmDropsOverflow] = engine.Metric{Name: "drops_overflow", Kind: engine.Int, Unit: engine.Packet}
+	m[tmDropsCorrupt] = engine.Metric{Name: "drops_corrupt", Kind: engine.Int, Unit: engine.Packet}
+	m[tmRTTMean] = engine.Metric{Name: "rtt_mean", Kind: engine.Float, Unit: engine.Second}
+	m[tmRTTMax] = engine.Metric{Name: "rtt_max", Kind: engine.Float, Unit: engine.Second}
+	m[tmQueueDelayMean] = engine.Metric{Name: "queue_delay_mean", Kind: engine.Float, Unit: engine.Second}
+	m[tmQueueDelayMax] = engine.Metric{Name: "queue_delay_max", Kind: engine.Float, Unit: engine.Second}
+	m[tmCompletion] = engine.Metric{Name: "completion_time", Kind: engine.Float, Unit: engine.Second,
+		Doc: "from the first SYN until the last flow's data and FIN are acknowledged; NaN if unfinished"}
+	m[tmResponse] = engine.Metric{Name: "response_time", Kind: engine.Float, Unit: engine.Second,
+		Doc: "from the first SYN until the last byte reaches the receiving application; NaN if unfinished"}
+	m[tmPktsSent] = engine.Metric{Name: "packets_sent", Kind: engine.Int, Unit: engine.Packet, Doc: "offered to links"}
+	m[tmPktsDelivered] = engine.Metric{Name: "packets_delivered", Kind: engine.Int, Unit: engine.Packet}
+	m[tmPktsDropped] = engine.Metric{Name: "packets_dropped", Kind: engine.Int, Unit: engine.Packet}
+	m[tmPktsInFlight] = engine.Metric{Name: "packets_in_flight", Kind: engine.Int, Unit: engine.Packet,
+		Doc: "queued or on the wire at the end: sent = delivered + dropped + in flight"}
+	return m
+}
+
+// tcpRunConfig is everything a TCP scenario needs, read from Params.
+type tcpRunConfig struct {
+	rate      float64
+	delay     des.Duration
+	queue     int
+	conn      tcp.Config
+	cca       string
+	per, ber  float64
+	worst     bool
+	duration  des.Time
+	warmup    des.Time
+	size      int64
+	flows     int
+	channels  int
+	striping  bool
+	sample    des.Duration
+	noHandshk bool
+}
+
+func readTCPConfig(p engine.Params) tcpRunConfig {
+	c := tcpRunConfig{
+		rate:  p.Float("rate"),
+		delay: des.FromSeconds(p.Float("delay")),
+		queue: int(p.Int("queue")),
+		cca:   p.Str("cca"),
+		per:   p.Float("per"),
+		ber:   p.Float("ber"),
+		worst: p.Str("per_formula") == "worst",
+	}
+	c.conn = tcp.Config{
+		MSS:             int(p.Int("mss")),
+		InitialWindow:   int(p.Int("iw")),
+		RcvBuf:          p.Int("window"),
+		SndBuf:          1 << 40, // the application is never limited by the send buffer
+		WindowScaling:   p.Bool("window_scaling"),
+		SACK:            p.Bool("sack"),
+		DelayedACK:      p.Bool("delayed_ack"),
+		MinRTO:          des.FromSeconds(p.Float("min_rto")),
+		LimitedTransmit: true,
+		Recovery:        tcp.RecoveryNewReno,
+	}
+	if c.cca == "reno" {
+		c.conn.Recovery = tcp.RecoveryReno
+	}
+	if c.conn.SACK {
+		c.conn.Recovery = tcp.RecoverySACK
+	}
+	return c
+}
+
+// flow is one connection of a scenario.
+type flow struct {
+	src, dst *tcp.Conn
+	source   workload.Source
+	sink     workload.Sink
+}
+
+// tcpScenario is a built network with its flows.
+type tcpScenario struct {
+	s        *des.Scheduler
+	net      *netsim.Network
+	flows    []*flow
+	forward  []*netsim.Link // data-direction links
+	all      []*netsim.Link
+	series   [][]engine.Value
+	interval des.Duration
+}
+
+func (c *tcpRunConfig) loss() netsim.LossModel {
+	switch {
+	case c.ber > 0:
+		ber, worst := c.ber, c.worst
+		return netsim.PER{Func: func(size int) float64 { return phy.PER(ber, size, worst) }}
+	case c.per > 0:
+		return netsim.Bernoulli{P: c.per}
+	}
+	return nil
+}
+
+func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
+	s := des.New()
+	net := netsim.New(s, seed)
+	var q netsim.QueueModel
+	if c.queue > 0 {
+		q = netsim.DropTail{Packets: c.queue}
+	}
+	fwd := netsim.LinkConfig{Rate: int64(c.rate), Delay: c.delay, Queue: q, Loss: c.loss()}
+	rev := netsim.LinkConfig{Rate: int64(c.rate), Delay: c.delay, Queue: q}
+	sc := &tcpScenario{s: s, net: net}
+	var a, b *netsim.Node
+	if c.channels <= 1 {
+		path, err := netsim.NewPath(net, []netsim.Hop{{Forward: fwd, Reverse: rev}})
+		if err != nil {
+			return nil, fmt.Errorf("models: %w", err)
+		}
+		a, b = path.Sender, path.Receiver
+		sc.forward = path.Forward
+		sc.all = append(append(sc.all, path.Forward...), path.Reverse...)
+	} else {
+		chans := make([]netsim.LinkConfig, c.channels)
+		for i := range chans {
+			chans[i] = fwd
+		}
+		mode := netsim.BindFlows
+		if c.striping {
+			mode = netsim.StripePackets
+		}
+		par, err := netsim.NewParallel(net, chans, rev, mode)
+		if err != nil {
+			return nil, fmt.Errorf("models: %w", err)
+		}
+		a, b = par.A, par.B
+		sc.forward = par.Channels
+		sc.all = append(append(sc.all, par.Channels...), par.Reverse)
+		if fc, ok := par.Egress.(*netsim.FlowChannels); ok {
+			for i := 0; i < c.flows; i++ {
+				if err := fc.Bind(netsim.FlowID(i+1), i%c.channels); err != nil {
+					return nil, fmt.Errorf("models: %w", err)
+				}
+			}
+		}
+	}
+	rng := net.Streams().New("tcp/isn")
+	cfg := c.conn
+	cfg.NoHandshake = c.noHandshk
+	for i := 0; i < c.flows; i++ {
+		f := &flow{}
+		f.sink.Warmup = des.Time(c.warmup)
+		id := netsim.FlowID(i + 1)
+		ctrlA, err := cc.New(c.cca, cc.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("models: %w", err)
+		}
+		ctrlB, _ := cc.New(c.cca, cc.Options{})
+		isnA, isnB := rng.Uint32(), rng.Uint32()
+		if f.src, err = tcp.New(s, cfg, ctrlA, tcp.NodePort{Net: net, Node: a}, &f.source, id, a.ID(), b.ID(), isnA); err != nil {
+			return nil, fmt.Errorf("models: %w", err)
+		}
+		if f.dst, err = tcp.New(s, cfg, ctrlB, tcp.NodePort{Net: net, Node: b}, &f.sink, id, b.ID(), a.ID(), isnB); err != nil {
+			return nil, fmt.Errorf("models: %w", err)
+		}
+		f.source.Conn = f.src
+		f.source.Size = c.size
+		f.source.Close = c.size < workload.Unlimited
+		if err := a.Attach(id, f.src); err != nil {
+			return nil, fmt.Errorf("models: %w", err)
+		}
+		if err := b.Attach(id, f.dst); err != nil {
+			return nil, fmt.Errorf("models: %w", err)
+		}
+		f.dst.Listen()
+		sc.flows = append(sc.flows, f)
+	}
+	if c.sample > 0 {
+		sc.interval = c.sample
+		s.Schedule(0, sc, 0, 0)
+	}
+	return sc, nil
+}
+
+// Handle samples the time series.
+func (sc *tcpScenario) Handle(now des.Time, kind int, arg uint64) {
+	for i, f := range sc.flows {
+		st := f.src.CC()
+		ss := st.Ssthresh
+		if ss > 1<<40 {
+			ss = -1 // "infinite" initial ssthresh
+		}
+		sc.series = append(sc.series, []engine.Value{
+			engine.F(now.Seconds()), engine.I(int64(i)), engine.I(st.Cwnd), engine.I(ss),
+			engine.F(float64(f.src.SRTT()) / 1e9),
+		})
+	}
+	sc.s.After(sc.interval, sc, 0, 0)
+}
+
+// run starts every flow at 0 and runs until the duration, or (for sized
+// transfers) until all are done.
+func (sc *tcpScenario) run(ctx context.Context, until des.Time) error {
+	for _, f := range sc.flows {
+		f.source.Start(0)
+	}
+	if err := sc.s.Run(ctx, until); err != nil {
+		return fmt.Errorf("models: %w", err)
+	}
+	return nil
+}
+
+// metrics fills the shared metric columns.
+func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]engine.Value, error) {
+	out := make([]engine.Value, tmCount)
+	var delivered, after int64
+	var st tcp.Stats
+	completion, response := 0.0, 0.0
+	finished := true
+	for _, f := range sc.flows {
+		if err := f.sink.Check(f.source.Size, f.source.Finished()); err != nil {
+			return nil, fmt.Errorf("models: flow %d: %w", f.src.Flow(), err)
+		}
+		delivered += f.sink.Got
+		after += f.sink.AfterWarmup
+		fs := f.src.Stats
+		st.RetransSegs += fs.RetransSegs
+		st.RetransBytes += fs.RetransBytes
+		st.FastRecoveries += fs.FastRecoveries
+		st.RTOs += fs.RTOs
+		st.RTTSamples += fs.RTTSamples
+		st.RTTSum += fs.RTTSum
+		st.RTTMax = max(st.RTTMax, fs.RTTMax)
+		if f.source.Finished() {
+			completion = max(completion, (f.source.DoneAt - f.source.StartAt).Seconds())
+			response = max(response, (f.sink.LastAt - f.source.StartAt).Seconds())
+		} else {
+			finished = false
+		}
+	}
+	if !finished {
+		completion, response = math.NaN(), math.NaN()
+	}
+	span := (elapsed - des.Time(c.warmup)).Seconds()
+	goodput := 0.0
+	if span > 0 {
+		goodput = float64(after) * 8 / span
+	}
+	var txBytes int64
+	var sent, deliv, dropped, inflight, overflow, corrupt int64
+	var qdSum float64
+	var qdN int64
+	var qdMax des.Duration
+	for _, l := range sc.forward {
+		ls := l.Stats()
+		txBytes += ls.TransmittedBytes
+		qdSum += float64(ls.QueueDelayMean) * float64(ls.Transmitted)
+		qdN += ls.Transmitted
+		qdMax = max(qdMax, ls.QueueDelayMax)
+	}
+	for _, l := range sc.all {
+		ls := l.Stats()
+		sent += ls.Sent
+		deliv += ls.Delivered
+		dropped += ls.Dropped()
+		inflight += int64(ls.Queued + ls.InFlight)
+		overflow += ls.Drops[netsim.DropOverflow]
+		corrupt += ls.Drops[netsim.DropCorrupt]
+	}
+	rttMean := 0.0
+	if st.RTTSamples > 0 {
+		rttMean = float64(st.RTTSum) / float64(st.RTTSamples) / 1e9
+	}
+	qdMean := 0.0
+	if qdN > 0 {
+		qdMean = qdSum / float64(qdN) / 1e9
+	}
+	out[tmGoodput] = engine.F(goodput)
+	out[tmThroughput] = engine.F(float64(txBytes) * 8 / elapsed.Seconds())
+	out[tmBytesDelivered] = engine.I(delivered)
+	out[tmRetransSegs] = engine.I(st.RetransSegs)
+	out[tmRetransBytes] = engine.I(st.RetransBytes)
+	out[tmFastRecoveries] = engine.I(st.FastRecoveries)
+	out[tmRTOs] = engine.I(st.RTOs)
+	out[tmDropsOverflow] = engine.I(overflow)
+	out[tmDropsCorrupt] = engine.I(corrupt)
+	out[tmRTTMean] = engine.F(rttMean)
+	out[tmRTTMax] = engine.F(float64(st.RTTMax) / 1e9)
+	out[tmQueueDelayMean] = engine.F(qdMean)
+	out[tmQueueDelayMax] = engine.F(qdMax.Seconds())
+	out[tmCompletion] = engine.F(completion)
+	out[tmResponse] = engine.F(response)
+	out[tmPktsSent] = engine.I(sent)
+	out[tmPktsDelivered] = engine.I(deliv)
+	out[tmPktsDropped] = engine.I(dropped)
+	out[tmPktsInFlight] = engine.I(inflight)
+	return out, nil
+}
+
+// Run implements engine.Model.
+func (m *TCPBulk) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+	c := readTCPConfig(p)
+	c.duration = des.Time(des.FromSeconds(p.Float("duration")))
+	c.warmup = des.Time(des.FromSeconds(p.Float("warmup")))
+	if c.warmup >= c.duration {
+		return engine.Result{}, fmt.Errorf("models: tcp-bulk: warmup %v must be shorter than duration %v", c.warmup, c.duration)
+	}
+	c.size = p.Int("size")
+	if c.size == 0 {
+		c.size = workload.Unlimited
+	}
+	c.flows = int(p.Int("flows"))
+	c.channels = int(p.Int("channels"))
+	c.striping = p.Bool("striping")
+	c.sample = des.FromSeconds(p.Float("sample_interval"))
+	sc, err := buildTCP(c, seed)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	if err := sc.run(ctx, c.duration); err != nil {
+		return engine.Result{}, err
+	}
+	metrics, err := sc.metrics(c, c.duration)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	span := (c.duration - c.warmup).Seconds()
+	flows := make([][]engine.Value, len(sc.flows))
+	for i, f := range sc.flows {
+		fs := f.src.Stats
+		rtt := 0.0
+		if fs.RTTSamples > 0 {
+			rtt = float64(fs.RTTSum) / float64(fs.RTTSamples) / 1e9
+		}
+		ct := math.NaN()
+		if f.source.Finished() {
+			ct = (f.source.DoneAt - f.source.StartAt).Seconds()
+		}
+		flows[i] = []engine.Value{
+			engine.I(int64(i)), engine.F(float64(f.sink.AfterWarmup) * 8 / span), engine.I(f.sink.Got),
+			engine.I(fs.RetransSegs), engine.I(fs.FastRecoveries), engine.I(fs.RTOs), engine.F(rtt), engine.F(ct),
+		}
+	}
+	return engine.Result{Metrics: metrics, Tables: [][][]engine.Value{flows, sc.series}}, nil
+}
