@@ -1,0 +1,198 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/engine/orbit"
+)
+
+// OrbitGeometry is the "orbit-geometry" model: the length, propagation
+// delay and line of sight of one satellite link, from circular-orbit
+// geometry (package orbit). It draws document 000's Fig. 1 (example
+// inter-satellite links and the round trips they imply) and its Table 2
+// (ISL distance to one-way delay), and gives the ground-to-satellite delays
+// behind documents 001 and 004. It is closed form and ignores its seed.
+//
+// The link parameter says which geometry applies:
+//
+//	ring    two satellites on orbit a (altitude), separation_deg apart
+//	cross   one on orbit a, one on orbit b (altitude_b), separation_deg apart
+//	chord   two satellites on orbit a, chord metres apart (separation follows)
+//	ground  a station on the surface sees the satellite on orbit a at elevation_deg
+//
+// Parameters a link kind does not use are still written to every row (and
+// enter the scenario id), so specs should leave them at their defaults.
+// The engine has no angle unit, so angles are plain numbers in degrees
+// whose names end in _deg.
+type OrbitGeometry struct {
+	schema *engine.Schema
+}
+
+// The positions of the parameters in the schema.
+const (
+	ogLink = iota
+	ogAltitude
+	ogAltitudeB
+	ogSeparation
+	ogChord
+	ogElevation
+	ogAtmosphere
+	ogLightSpeed
+	ogParams // count
+)
+
+// The positions of the metrics in the schema.
+const (
+	ogDistance = iota
+	ogOneWayDelay
+	ogRTT
+	ogCentralAngle
+	ogLineOfSight
+	ogGrazingHeight
+	ogMaxDistance
+	ogRingSatellites
+	ogPeriod
+	ogMetrics // count
+)
+
+// NewOrbitGeometry returns the orbit-geometry model.
+func NewOrbitGeometry() *OrbitGeometry {
+	const maxAltitude = 400000e3 // the Moon's distance: beyond it "orbit" stops meaning Earth orbit
+	params := make([]engine.Param, ogParams)
+	params[ogLink] = engine.Param{Name: "link", Kind: engine.String,
+		Default: engine.S("ring"), Choices: []string{"ring", "cross", "chord", "ground"},
+		Doc: "ring: two satellites on orbit a, separation_deg apart; cross: orbit a to orbit b (altitude_b), " +
+			"separation_deg apart; chord: two satellites on orbit a, chord apart; ground: a surface station " +
+			"seeing orbit a at elevation_deg"}
+	params[ogAltitude] = engine.Param{Name: "altitude", Kind: engine.Float, Unit: engine.Meter,
+		Default: engine.F(orbit.AltitudeGEO), Min: 0, Max: maxAltitude,
+		Doc: "altitude of orbit a above the WGS-84 equatorial radius (LEO 550 km, Iridium 780 km, O3b 8062 km, " +
+			"GPS 20200 km, GEO 35786 km)"}
+	params[ogAltitudeB] = engine.Param{Name: "altitude_b", Kind: engine.Float, Unit: engine.Meter,
+		Default: engine.F(orbit.AltitudeGEO), Min: 0, Max: maxAltitude,
+		Doc: "altitude of orbit b; only link cross uses it (ring and chord put both satellites on orbit a)"}
+	params[ogSeparation] = engine.Param{Name: "separation_deg", Kind: engine.Float,
+		Default: engine.F(120), Min: 0, Max: 180,
+		Doc: "central angle between the two satellites in degrees, for ring and cross " +
+			"(120: Clarke's three geostationary satellites)"}
+	params[ogChord] = engine.Param{Name: "chord", Kind: engine.Float, Unit: engine.Meter,
+		Default: engine.F(80000e3), Min: 1, Max: 2 * (orbit.EarthRadius + maxAltitude),
+		Doc: "distance between two satellites on orbit a, for chord (document 000 Table 2: 16000, 25000, " +
+			"50000, 80000 km); longer than the orbit's diameter is an error"}
+	params[ogElevation] = engine.Param{Name: "elevation_deg", Kind: engine.Float,
+		Default: engine.F(90), Min: 0, Max: 90,
+		Doc: "elevation of the satellite seen from the ground station in degrees, for ground (90: zenith)"}
+	params[ogAtmosphere] = engine.Param{Name: "atmosphere", Kind: engine.Float, Unit: engine.Meter,
+		Default: engine.F(80e3), Min: 0, Max: 1000e3,
+		Doc: "height above the surface a crosslink must clear to count as in sight (80 km: about the mesopause)"}
+	params[ogLightSpeed] = engine.Param{Name: "light_speed", Kind: engine.String,
+		Default: engine.S("codata"), Choices: []string{"codata", "paper"},
+		Doc: "codata: c = 299792458 m/s; paper: c = 3e8 m/s, with which document 000's Table 2 comes out to its printed digits"}
+
+	metrics := make([]engine.Metric, ogMetrics)
+	metrics[ogDistance] = engine.Metric{Name: "distance", Kind: engine.Float, Unit: engine.Meter,
+		Doc: "length of the link: the chord or law-of-cosines distance between the satellites, or the slant range from the station"}
+	metrics[ogOneWayDelay] = engine.Metric{Name: "one_way_delay", Kind: engine.Float, Unit: engine.Second,
+		Doc: "propagation time distance/c (Table 2 of document 000)"}
+	metrics[ogRTT] = engine.Metric{Name: "rtt", Kind: engine.Float, Unit: engine.Second,
+		Doc: "round trip over this one link, 2 distance/c; a bent-pipe station-to-station round trip crosses a ground link four times"}
+	metrics[ogCentralAngle] = engine.Metric{Name: "central_angle_deg", Kind: engine.Float,
+		Doc: "angle at the Earth's centre between the two ends in degrees: separation_deg, or the one a chord implies, " +
+			"or for ground the footprint radius at elevation_deg"}
+	metrics[ogLineOfSight] = engine.Metric{Name: "line_of_sight", Kind: engine.Bool,
+		Doc: "whether the link clears the Earth by atmosphere (ground links are in sight at any elevation >= 0)"}
+	metrics[ogGrazingHeight] = engine.Metric{Name: "grazing_height", Kind: engine.Float, Unit: engine.Meter,
+		Doc: "lowest height of the straight link above the surface, negative through the Earth (0 for ground: the station)"}
+	metrics[ogMaxDistance] = engine.Metric{Name: "max_distance", Kind: engine.Float, Unit: engine.Meter,
+		Doc: "longest link of this kind in sight: tangents to the Earth plus atmosphere between the two orbits " +
+			"(83,333 km GEO to GEO with 80 km), or for ground the slant range at the horizon"}
+	metrics[ogRingSatellites] = engine.Metric{Name: "ring_satellites", Kind: engine.Int,
+		Doc: "fewest equally spaced satellites on orbit a no more than central_angle_deg apart (for ground: " +
+			"no more than twice it, so footprints cover the whole ground track); 0 when the angle is 0"}
+	metrics[ogPeriod] = engine.Metric{Name: "period", Kind: engine.Float, Unit: engine.Second,
+		Doc: "period of orbit a, 2 pi sqrt(r^3/mu) (GEO: one sidereal day)"}
+
+	return &OrbitGeometry{schema: &engine.Schema{
+		Name:    "orbit-geometry",
+		Version: 1,
+		Doc: "Length, one-way delay, round trip and line of sight of a satellite link between circular orbits " +
+			"(spherical WGS-84 Earth): inter-satellite links on one orbit or between two, given by angle or length, " +
+			"and ground-to-satellite slant ranges at an elevation. Document 000's Fig. 1 and Table 2; the GEO and " +
+			"MEO delays of documents 001 and 004. Closed form; the seed is unused.",
+		Params:  params,
+		Metrics: metrics,
+	}}
+}
+
+// Schema returns the model's schema.
+func (m *OrbitGeometry) Schema() *engine.Schema { return m.schema }
+
+// Cost returns a constant: every scenario is a handful of trigonometric
+// functions.
+func (m *OrbitGeometry) Cost(engine.Params) float64 { return 1 }
+
+// Run computes one scenario.
+func (m *OrbitGeometry) Run(_ context.Context, p engine.Params, _ uint64) (engine.Result, error) {
+	c, err := orbit.LightSpeedNamed(p.Str("light_speed"))
+	if err != nil {
+		return engine.Result{}, fmt.Errorf("models: orbit-geometry: %w", err)
+	}
+	ha := p.Float("altitude")
+	hb := ha
+	margin := p.Float("atmosphere")
+	out := make([]engine.Value, ogMetrics)
+
+	var d, theta, graze, longest float64
+	var inSight bool
+	var ring int
+	switch link := p.Str("link"); link {
+	case "ground":
+		e := orbit.Radians(p.Float("elevation_deg"))
+		d = orbit.SlantRange(ha, e)
+		theta = orbit.CoverageAngle(ha, e)
+		graze = 0 // the station, on the surface, is the lowest point when e >= 0
+		inSight = e >= 0
+		longest = orbit.SlantRange(ha, 0)
+		if theta > 0 {
+			ring = orbit.RingSize(2 * theta)
+		}
+	case "ring", "cross", "chord":
+		switch link {
+		case "cross":
+			hb = p.Float("altitude_b")
+			fallthrough
+		case "ring":
+			theta = orbit.Radians(p.Float("separation_deg"))
+		case "chord":
+			if theta, err = orbit.Separation(ha, p.Float("chord")); err != nil {
+				return engine.Result{}, fmt.Errorf("models: orbit-geometry: %w", err)
+			}
+		}
+		d = orbit.Distance(ha, hb, theta)
+		graze = orbit.GrazingHeight(ha, hb, theta)
+		inSight = graze >= margin
+		longest = orbit.MaxRange(ha, hb, margin)
+		if theta > 0 {
+			ring = orbit.RingSize(theta)
+		}
+	default:
+		return engine.Result{}, fmt.Errorf("models: orbit-geometry: unknown link %q (want ring, cross, chord or ground)", link)
+	}
+	if math.IsNaN(d) {
+		panic("models: orbit-geometry: bug: NaN distance")
+	}
+
+	out[ogDistance] = engine.F(d)
+	out[ogOneWayDelay] = engine.F(orbit.Delay(d, c))
+	out[ogRTT] = engine.F(2 * orbit.Delay(d, c))
+	out[ogCentralAngle] = engine.F(orbit.Degrees(theta))
+	out[ogLineOfSight] = engine.B(inSight)
+	out[ogGrazingHeight] = engine.F(graze)
+	out[ogMaxDistance] = engine.F(longest)
+	out[ogRingSatellites] = engine.I(int64(ring))
+	out[ogPeriod] = engine.F(orbit.Period(ha))
+	return engine.Result{Metrics: out}, nil
+}
