@@ -12,6 +12,8 @@ func All() []engine.Model {
 	return []engine.Model{
 		NewFSOBER(),
 		NewBERPER(),
+		NewTCPBulk(),
+		NewTCPTransfer(),
 		NewOrbitGeometry(),
 	}
 }
