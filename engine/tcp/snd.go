@@ -22,10 +22,10 @@ type sender struct {
 	max seqnum.Value // highest sent + 1 (RFC 6675 HighData)
 	wnd int64        // the peer's window in bytes (scaled)
 
-	written   int64 // bytes the application wrote
+	written int64 // bytes the application wrote
 	// unaOff is the stream offset of SND.UNA (bytes after the SYN); with
 	// it, 64-bit stream positions survive the 32-bit sequence wrap.
-	unaOff int64
+	unaOff    int64
 	finQueued bool
 	peerMSS   int
 	smss      int64
