@@ -27,7 +27,7 @@ import (
 // Defaults of Options.
 const (
 	DefaultShard   = "0of1"
-	DefaultMaxRows = 100_000
+	DefaultMaxRows = 50_000
 	DefaultMaxAge  = 60 * time.Second
 )
 
@@ -170,6 +170,7 @@ func (c *col) append(v engine.Value) {
 // parts accumulates rows in Arrow builders and writes them out as whole
 // part files.
 type parts struct {
+	table  string // "" for the main table
 	dir    string
 	opts   Options
 	schema *arrow.Schema
@@ -200,6 +201,7 @@ func newParts(dir string, sc *arrow.Schema, dict []string, table string, opts Op
 		wp = append(wp, parquet.WithDictionaryFor(c, true))
 	}
 	return &parts{
+		table:  table,
 		dir:    dir,
 		opts:   opts,
 		schema: sc,
@@ -244,16 +246,25 @@ func nextSeq(dir, shard string) (int, error) {
 	return seq, nil
 }
 
+// reserve sizes the builders for a whole part, so that they do not grow by
+// doubling (and leave the halves as garbage) while a part fills. The second
+// tables have no fixed number of rows per part and start small.
 func (p *parts) reserve() {
+	n := p.opts.MaxRows
+	if p.table != "" {
+		n = min(n, 4096)
+	}
 	for _, b := range p.bld {
-		b.Reserve(min(p.opts.MaxRows, 4096))
+		b.Reserve(n)
+		if sb, ok := b.(*array.StringBuilder); ok && p.table == "" && sb == p.bld[0] {
+			sb.ReserveData(n * 32) // scenario ids are 32 hex digits
+		}
 	}
 }
 
-// flush writes the buffered rows as one part file: to a temporary name
-// first, then synced and renamed, so that the part appears whole or not at
-// all.
-func (p *parts) flush() error {
+// cut takes the buffered rows as a record to be written as the next part,
+// or returns nil if there are none.
+func (p *parts) cut() *pending {
 	if p.n == 0 {
 		return nil
 	}
@@ -265,16 +276,25 @@ func (p *parts) flush() error {
 	for _, c := range cols {
 		c.Release()
 	}
-	defer rec.Release()
 	p.n = 0
 	name := partName(p.opts.Shard, p.seq)
 	p.seq++
-	if err := writeFile(p.dir, name, rec, p.props, p.kv, p.opts.Mem); err != nil {
-		return err
-	}
 	p.files = append(p.files, name)
 	p.reserve()
-	return nil
+	return &pending{p: p, name: name, rec: rec}
+}
+
+// pending is a part cut but not yet on disk.
+type pending struct {
+	p    *parts
+	name string
+	rec  arrow.RecordBatch
+}
+
+// write writes the part (see writeFile) and releases its record.
+func (q *pending) write() error {
+	defer q.rec.Release()
+	return writeFile(q.p.dir, q.name, q.rec, q.p.props, q.p.kv, q.p.opts.Mem)
 }
 
 func (p *parts) release() {
@@ -368,6 +388,12 @@ type Writer struct {
 	seed             *array.Uint64Builder
 	wall             *array.Float64Builder
 	tables           []*tableWriter
+
+	// The parts of one flush are written by a background goroutine while
+	// the next rows are appended; done receives its error. At most one
+	// flush is in flight, so parts land in order.
+	done     chan error
+	inflight bool
 }
 
 // tableWriter buffers one second table; its parts are cut by Writer.
@@ -397,6 +423,7 @@ func NewWriter(dir string, s *engine.Schema, opts Options) (*Writer, error) {
 		status: array.NewStringBuilder(mem),
 		errs:   array.NewStringBuilder(mem),
 		wall:   array.NewFloat64Builder(mem),
+		done:   make(chan error, 1),
 	}
 	p.bld = append(p.bld, w.id, w.rep, w.seed)
 	for _, q := range s.Params {
@@ -538,22 +565,51 @@ func (w *Writer) Tick() error {
 	return nil
 }
 
-// Flush writes the buffered rows now: the second tables' parts first, then
-// the main part, which commits them.
+// Flush cuts the buffered rows into parts: the second tables' parts,
+// then the main part, which commits them. The parts are encoded and
+// written in the background; Flush first waits for the previous flush and
+// returns its error.
 func (w *Writer) Flush() error {
+	if err := w.wait(); err != nil {
+		return err
+	}
 	if w.p.n == 0 {
 		return nil
 	}
+	var group []*pending
 	for _, tw := range w.tables {
 		tw.p.seq = w.p.seq
-		if err := tw.p.flush(); err != nil {
-			return err
+		if q := tw.p.cut(); q != nil {
+			group = append(group, q)
 		}
 	}
-	return w.p.flush()
+	group = append(group, w.p.cut())
+	w.inflight = true
+	go func() {
+		var err error
+		for _, q := range group {
+			if err == nil {
+				err = q.write()
+			} else {
+				q.rec.Release()
+			}
+		}
+		w.done <- err
+	}()
+	return nil
 }
 
-// Files returns the names of the main parts written so far, in order.
+// wait waits for the flush in flight, if any.
+func (w *Writer) wait() error {
+	if !w.inflight {
+		return nil
+	}
+	w.inflight = false
+	return <-w.done
+}
+
+// Files returns the names of the main parts written so far, in order;
+// after Close, all of them are on disk.
 func (w *Writer) Files() []string { return w.p.files }
 
 // Close writes the buffered rows and releases the builders.
@@ -562,6 +618,9 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	err := w.Flush()
+	if werr := w.wait(); err == nil {
+		err = werr
+	}
 	w.p.release()
 	for _, tw := range w.tables {
 		tw.p.release()
