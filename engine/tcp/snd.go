@@ -50,6 +50,11 @@ type sender struct {
 
 	ackedBytes int64 // payload bytes cumulatively acknowledged
 	rate       rateState
+
+	// Scratch values reused on every ACK so that passing them to the
+	// controller through an interface does not allocate.
+	ack       cc.Ack
+	lastAcked sendRecord
 }
 
 func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
@@ -322,7 +327,6 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	acked := int64(s.una.Size(ack))
 	flightBefore := int64(s.una.Size(s.max))
 	var last *sendRecord
-	var lastCopy sendRecord
 	var payload int64
 	for s.recs.len() > 0 {
 		r := s.recs.at(0)
@@ -330,8 +334,8 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 			break
 		}
 		payload += int64(r.payload)
-		lastCopy = *r
-		last = &lastCopy
+		s.lastAcked = *r
+		last = &s.lastAcked
 		s.recs.popFront()
 	}
 	// RFC 6298 section 3 (Karn): only a segment never retransmitted gives
@@ -370,11 +374,11 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	} else {
 		s.dupAcks = 0
 	}
-	a := cc.Ack{
+	s.ack = cc.Ack{
 		Now: int64(now), Acked: acked, Inflight: flightBefore, RTT: sample,
 		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: inRecovery,
 	}
-	s.ctrl.OnAck(&s.cc, &a)
+	s.ctrl.OnAck(&s.cc, &s.ack)
 	if s.cc.Cwnd < s.smss {
 		panic("bug: tcp: cwnd below one segment")
 	}

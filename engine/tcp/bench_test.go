@@ -1,0 +1,110 @@
+package tcp
+
+import (
+	"context"
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+)
+
+type sinkApp struct{ got int64 }
+
+func (a *sinkApp) Established(des.Time)             {}
+func (a *sinkApp) Delivered(_ des.Time, _, n int64) { a.got += n }
+func (a *sinkApp) PeerClosed(des.Time)              {}
+func (a *sinkApp) Done(des.Time)                    {}
+
+// dumbbell runs nFlows bulk NewReno flows through a 1 Gbit/s, 25 ms
+// bottleneck with a 1000-packet DropTail queue for dur, and returns the
+// scheduler and the data packets sent.
+func dumbbell(tb testing.TB, nFlows int, dur des.Duration) (events uint64, dataPkts int64, delivered int64) {
+	s := des.New()
+	net := netsim.New(s, 1)
+	access := netsim.Hop{
+		Forward: netsim.LinkConfig{Rate: 10e9, Delay: des.Millisecond},
+		Reverse: netsim.LinkConfig{Rate: 10e9, Delay: des.Millisecond},
+	}
+	d, err := netsim.NewDumbbell(net, netsim.DumbbellConfig{
+		N: nFlows, SenderAccess: access, ReceiverAccess: access,
+		Bottleneck: netsim.Hop{
+			Forward: netsim.LinkConfig{Rate: 1e9, Delay: 25 * des.Millisecond, Queue: netsim.DropTail{Packets: 1000}},
+			Reverse: netsim.LinkConfig{Rate: 1e9, Delay: 25 * des.Millisecond, Queue: netsim.DropTail{Packets: 1000}},
+		},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg := Config{MSS: 1460, RcvBuf: 64 << 20, SndBuf: 64 << 20, WindowScaling: true, InitialWindow: 10, LimitedTransmit: true, MinRTO: 200 * des.Millisecond}
+	var conns []*Conn
+	var apps []*sinkApp
+	for i := 0; i < nFlows; i++ {
+		id := netsim.FlowID(i + 1)
+		a, b := d.Senders[i], d.Receivers[i]
+		app := &sinkApp{}
+		src, err := New(s, cfg, cc.NewReno(false), NodePort{net, a}, &sinkApp{}, id, a.ID(), b.ID(), uint32(i*7919))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		dst, err := New(s, cfg, cc.NewReno(false), NodePort{net, b}, app, id, b.ID(), a.ID(), uint32(i*104729))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		a.Attach(id, src)
+		b.Attach(id, dst)
+		dst.Listen()
+		src.Write(0, 1<<50)
+		src.Connect(0)
+		conns = append(conns, src)
+		apps = append(apps, app)
+	}
+	if err := s.Run(context.Background(), des.Time(dur)); err != nil {
+		tb.Fatal(err)
+	}
+	for i, c := range conns {
+		dataPkts += c.Stats.DataSegsSent
+		delivered += apps[i].got
+	}
+	return s.Processed(), dataPkts, delivered
+}
+
+// BenchmarkDumbbell: 10 NewReno flows, 1 Gbit/s 25 ms bottleneck, 1000
+// packet DropTail queue, 30 simulated seconds per op.
+func BenchmarkDumbbell(b *testing.B) {
+	b.ReportAllocs()
+	var events uint64
+	var pkts, delivered int64
+	for b.Loop() {
+		e, p, d := dumbbell(b, 10, 30*des.Second)
+		events += e
+		pkts += p
+		delivered += d
+	}
+	sec := b.Elapsed().Seconds()
+	b.ReportMetric(float64(events)/sec, "events/s")
+	b.ReportMetric(float64(pkts)/sec, "pkts/s")
+	b.ReportMetric(float64(delivered)*8/30/float64(b.N), "goodput_bps")
+	b.ReportMetric(float64(pkts)/float64(b.N), "datapkts/op")
+}
+
+// TestDumbbellSteadyStateAllocs checks that allocations do not grow with
+// simulated time: 6 s and 12 s runs allocate about the same (pools and
+// rings reach their size early), although the second sends twice the
+// packets.
+func TestDumbbellSteadyStateAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 18 simulated seconds")
+	}
+	measure := func(d des.Duration) (float64, int64) {
+		var pkts int64
+		a := testing.AllocsPerRun(1, func() { _, pkts, _ = dumbbell(t, 10, d) })
+		return a, pkts
+	}
+	a1, p1 := measure(6 * des.Second)
+	a2, p2 := measure(12 * des.Second)
+	perPkt := (a2 - a1) / float64(p2-p1)
+	if perPkt > 0.001 {
+		t.Errorf("allocations per extra data packet = %.4f (%v allocs for %d pkts, %v for %d), want 0", perPkt, a1, p1, a2, p2)
+	}
+}
