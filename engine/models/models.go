@@ -12,6 +12,7 @@ func All() []engine.Model {
 	return []engine.Model{
 		NewFSOBER(),
 		NewBERPER(),
+		NewOpticalOSNR(),
 		NewTCPBulk(),
 		NewTCPTransfer(),
 		NewOrbitGeometry(),
