@@ -44,7 +44,8 @@ func (f Fibre) EffectiveLength() float64 {
 func (f Fibre) AsymptoticLength() float64 { return 1 / f.Alpha() }
 
 // Beta2 returns the group-velocity dispersion beta2 = -D lambda^2/(2 pi c)
-// in s^2/m (Agrawal, Nonlinear Fiber Optics, Eq. 1.2.11). D = 16.7
+// in s^2/m (the definition of D = -2 pi c beta2 / lambda^2 in Agrawal,
+// Nonlinear Fiber Optics, ch. 1). D = 16.7
 // ps/(nm km) at 1550 nm gives -21.3 ps^2/km = -2.13e-26 s^2/m.
 func (f Fibre) Beta2(k Constants) float64 {
 	d := f.Dispersion * 1e-6 // ps/(nm km) = 1e-12 s / (1e-9 m 1e3 m)

@@ -77,11 +77,11 @@ func (m Modulation) BitsPerSymbol() int {
 //	DP-QPSK  BER = Q(sqrt(SNR)) = erfc(sqrt(SNR/2))/2
 //	                                               Gray QPSK is two BPSK rails of Es/2 each
 //	                                               (Proakis and Salehi, Digital Communications,
-//	                                               5th ed., Sec. 4.3-1: Pb = Q(sqrt(2 Eb/N0)),
+//	                                               5th ed., antipodal signalling: Pb = Q(sqrt(2 Eb/N0)),
 //	                                               Eb/N0 = SNR/2)
 //	DP-16QAM BER = 3/8 erfc(sqrt(SNR/10))          nearest-neighbour approximation for Gray
 //	                                               square 16-QAM: symbol error 3/2 erfc(sqrt(Es/(10 N0)))
-//	                                               (Proakis Eq. 4.3-30), one bit error per
+//	                                               (ibid., square M-QAM, M = 16), one bit error per
 //	                                               symbol error, 4 bits per symbol
 //
 // OOK and QPSK share a formula in SNR; they differ in how an OSNR maps to
@@ -112,7 +112,7 @@ const RefBandwidth = 12.5e9
 //	SNR = (2 / pol) OSNR bRef / rs
 //
 // Essiambre et al., "Capacity limits of optical fiber networks", J.
-// Lightwave Technol. 28(4), 2010, Sec. IV (OSNR = p Rs SNR / (2 Bref)),
+// Lightwave Technol. 28(4), 2010: OSNR = p Rs SNR / (2 Bref),
 // with p the number of polarisations the signal occupies. A
 // dual-polarisation signal sees all the noise (p = 2: SNR = OSNR Bref/Rs);
 // a single-polarisation one sees half of it. With bRef = rs (an OSNR

@@ -11,7 +11,7 @@ import (
 //	QPSK (Gray): BER = Q(sqrt(SNR)); Q^-1(1e-3) = 3.090232, so BER = 1e-3
 //	  at SNR = 9.549536 = 9.7998 dB, i.e. Eb/N0 = 6.79 dB, the figure of
 //	  every BPSK/QPSK table (Proakis and Salehi, Digital Communications,
-//	  5th ed., Sec. 4.3-1); Q^-1(1e-5) = 4.264891, BER = 1e-5 at
+//	  5th ed., antipodal signalling); Q^-1(1e-5) = 4.264891, BER = 1e-5 at
 //	  SNR = 18.18929 (Eb/N0 = 9.59 dB, the familiar 9.6 dB).
 //	16-QAM (Gray): BER = 3/8 erfc(sqrt(SNR/10)) = 1e-3 needs
 //	  Q(sqrt(SNR/5)) = 1.333333e-3, Q^-1 = 3.003697, SNR = 45.11283 =

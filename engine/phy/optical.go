@@ -13,7 +13,8 @@ import (
 //
 // This is the high-gain form of P_ASE = 2 n_sp h nu (G - 1) B with
 // NF = 2 n_sp (Agrawal, Fiber-Optic Communication Systems, 4th ed.,
-// Sec. 7.2; Essiambre et al., J. Lightwave Technol. 28(4), 2010, Sec. III),
+// 2010, on amplifier noise; Essiambre et al., J. Lightwave Technol. 28(4),
+// 2010),
 // the form behind the "58 dB" OSNR rule of thumb and the one
 // Mininet-Optical uses (after Gumaste and Antony, DWDM Network Designs and
 // Engineering Solutions, Ch. 5). For a 16 dB gain it exceeds the exact
