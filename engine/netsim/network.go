@@ -85,11 +85,19 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 	if qm == nil {
 		qm = DropTail{}
 	}
+	if v, ok := qm.(Validator); ok {
+		if err := v.Validate(); err != nil {
+			return nil, fmt.Errorf("netsim: link %s: %w", name, err)
+		}
+	}
 	l := &Link{
 		net: n, name: name, from: from, to: to,
 		rate: cfg.Rate, delay: cfg.Delay,
 		queue: qm.NewQueue(),
 		rng:   n.streams.New("link/" + name),
+	}
+	if a, ok := l.queue.(Attacher); ok {
+		a.Attach(LinkInfo{Name: name, Rate: cfg.Rate, Rand: n.streams.New("queue/" + name)})
 	}
 	if cfg.Loss != nil {
 		loss, err := cfg.Loss.NewLoss()

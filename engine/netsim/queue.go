@@ -2,6 +2,7 @@ package netsim
 
 import (
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
 )
@@ -95,3 +96,51 @@ func (q *dropTail) Dequeue(now des.Time, drop Dropper) *Packet {
 
 func (q *dropTail) Len() int   { return q.q.n }
 func (q *dropTail) Bytes() int { return q.bytes }
+
+// LinkInfo is what a queue may learn about the link it serves when the
+// link is built: RED needs the rate to age its average over idle periods
+// and a random stream to draw its drops from; FQ-CoDel perturbs its flow
+// hash with a draw from the stream.
+type LinkInfo struct {
+	// Name is the link's name.
+	Name string
+	// Rate is the link's rate in bit/s (0: infinitely fast).
+	Rate int64
+	// Rand is the queue's own random stream, "queue/<link name>" of the
+	// network's streams: distinct from the link's loss stream, so a queue
+	// discipline never shifts the loss pattern.
+	Rand *rand.Rand
+}
+
+// Attacher is implemented by queues that need LinkInfo. Network.Connect
+// calls Attach once, right after QueueModel.NewQueue and before any packet
+// arrives; queues that do not implement it cost nothing.
+type Attacher interface {
+	Attach(info LinkInfo)
+}
+
+// Validator is implemented by queue models whose parameters can be
+// invalid; Network.Connect refuses a link whose queue model fails Validate,
+// so NewQueue may treat a bad parameter as a bug.
+type Validator interface {
+	Validate() error
+}
+
+// pktQueue is a FIFO of packets with its byte count.
+type pktQueue struct {
+	q     fifo
+	bytes int
+}
+
+func (q *pktQueue) push(p *Packet) {
+	q.q.push(p)
+	q.bytes += p.Size
+}
+
+func (q *pktQueue) pop() *Packet {
+	p := q.q.pop()
+	if p != nil {
+		q.bytes -= p.Size
+	}
+	return p
+}
