@@ -1,0 +1,333 @@
+// Command crosslink runs sweeps of satellite and optical link models and
+// draws the figures of the source documents. See README.md.
+//
+// main gathers everything the program takes from the operating system
+// (arguments, standard streams, whether stderr is a terminal, signals) and
+// passes it down; the subcommands only wire flags to the sweep and plots
+// packages.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/engine/models"
+	"github.com/crosslink-sim/crosslink/plots"
+	"github.com/crosslink-sim/crosslink/sweep"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/spec"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitFailed      = 1 // some scenarios failed, or a run-time error
+	exitUsage       = 2 // bad usage or a bad spec
+	exitInterrupted = 130
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], &env{
+		stdout:   os.Stdout,
+		stderr:   os.Stderr,
+		terminal: term.IsTerminal(int(os.Stderr.Fd())),
+	})
+	stop()
+	os.Exit(code)
+}
+
+// env is the process state the commands use.
+type env struct {
+	stdout, stderr io.Writer
+	terminal       bool // stderr is a terminal: draw a progress bar
+}
+
+// usageError marks mistakes in the command line or a spec (exit 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// failedError reports scenarios that failed (exit 1); their rows are written.
+type failedError struct{ n int }
+
+func (e failedError) Error() string { return fmt.Sprintf("%d scenarios failed; their rows hold the errors", e.n) }
+
+func run(ctx context.Context, args []string, e *env) int {
+	reg, err := models.Registry()
+	if err != nil {
+		fmt.Fprintln(e.stderr, "crosslink: bug:", err)
+		return exitFailed
+	}
+	root := newRoot(reg, e)
+	root.SetArgs(args)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	err = root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var list spec.ErrorList
+	var usage usageError
+	var failed failedError
+	switch {
+	case errors.As(err, &list) || errors.As(err, &usage):
+		fmt.Fprintln(e.stderr, err)
+		return exitUsage
+	case errors.As(err, &failed):
+		fmt.Fprintln(e.stderr, "crosslink:", err)
+		return exitFailed
+	case ctx.Err() != nil:
+		fmt.Fprintln(e.stderr, "crosslink:", err)
+		return exitInterrupted
+	}
+	fmt.Fprintln(e.stderr, "crosslink:", err)
+	return exitFailed
+}
+
+func newRoot(reg *engine.Registry, e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "crosslink",
+		Short:         "What the physical layer of satellite and optical links does to TCP",
+		Long:          "crosslink expands YAML sweep specs into scenarios, runs them through its\nsimulation models, writes one Parquet row per scenario and draws figures.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       sweep.Version,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
+	})
+	root.AddCommand(
+		runCmd(reg, e), expandCmd(reg, e), plotCmd(reg, e), figuresCmd(reg, e),
+		modelsCmd(reg, e), describeCmd(reg, e), mergeCmd(e),
+	)
+	return root
+}
+
+// args wraps a cobra argument check so its failure exits 2.
+func args(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(c *cobra.Command, a []string) error {
+		if err := check(c, a); err != nil {
+			return usageError{fmt.Errorf("%s: %w", c.CommandPath(), err)}
+		}
+		return nil
+	}
+}
+
+// runFlags are the knobs shared by run and figures.
+type runFlags struct {
+	workers  int
+	profile  string
+	out      string
+	failFast bool
+	quiet    bool
+}
+
+func (f *runFlags) register(c *cobra.Command, defaultProfile string) {
+	c.Flags().IntVarP(&f.workers, "workers", "j", 0, "scenarios run at once (default: GOMAXPROCS)")
+	c.Flags().StringVarP(&f.profile, "profile", "p", defaultProfile, "spec profile to run (quick, full, ...)")
+	c.Flags().StringVarP(&f.out, "out", "o", "out", "output root: datasets go to OUT/<spec>/")
+	c.Flags().BoolVar(&f.failFast, "fail-fast", false, "stop at the first failing scenario")
+	c.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "no progress or summary on stderr")
+}
+
+// runJobs runs each job's missing scenarios and returns failedError if any
+// scenario failed.
+func runJobs(ctx context.Context, jobs []*sweep.Job, f *runFlags, e *env) error {
+	failed := 0
+	for _, j := range jobs {
+		cfg := j.Config()
+		cfg.Workers = f.workers
+		cfg.FailFast = f.failFast
+		if !f.quiet {
+			cfg.Progress, cfg.Terminal = e.stderr, e.terminal
+		}
+		sum, err := sweep.Run(ctx, cfg)
+		failed += sum.Failed
+		if err != nil {
+			return err
+		}
+	}
+	if failed > 0 {
+		return failedError{failed}
+	}
+	return nil
+}
+
+func runCmd(reg *engine.Registry, e *env) *cobra.Command {
+	var f runFlags
+	var dryRun bool
+	c := &cobra.Command{
+		Use:   "run SPEC...",
+		Short: "Run the scenarios of specs that are not in their dataset yet",
+		Long: "run expands each spec at the chosen profile and runs the scenarios whose rows are\n" +
+			"missing from OUT/<spec>/, so an interrupted sweep resumes where it stopped.",
+		Args: args(cobra.MinimumNArgs(1)),
+		RunE: func(c *cobra.Command, paths []string) error {
+			jobs, err := sweep.LoadAll(paths, reg, f.profile, false, f.out)
+			if err != nil {
+				return usageError{err}
+			}
+			if dryRun {
+				for _, j := range jobs {
+					missing, err := j.Missing()
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(e.stdout, "%s: %d scenarios, %d to run, dataset %s\n", j.Spec.Name, j.Plan.Len(), missing, j.Dir)
+				}
+				return nil
+			}
+			return runJobs(c.Context(), jobs, &f, e)
+		},
+	}
+	f.register(c, "")
+	c.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "validate and count, run nothing")
+	return c
+}
+
+func expandCmd(reg *engine.Registry, e *env) *cobra.Command {
+	var profile string
+	var limit int
+	c := &cobra.Command{
+		Use:   "expand SPEC",
+		Short: "Print the scenario table of a spec and its count",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, paths []string) error {
+			j, err := sweep.Load(paths[0], reg, profile, false, "out")
+			if err != nil {
+				return usageError{err}
+			}
+			return sweep.Expand(e.stdout, j, limit)
+		},
+	}
+	c.Flags().StringVarP(&profile, "profile", "p", "", "spec profile to expand")
+	c.Flags().IntVar(&limit, "limit", 0, "print at most this many scenarios (0: all)")
+	return c
+}
+
+// plotFlags are shared by plot and figures.
+type plotFlags struct {
+	specs string
+}
+
+func drawFigures(ctx context.Context, jobs []*sweep.Job, ids []string, out string) error {
+	sources := make([]*plots.Source, len(jobs))
+	for i, j := range jobs {
+		sources[i] = plots.DatasetSource(j.Spec.Name, j.Dir, j.Plan.Schema(), plots.DefsOf(j.Spec.Plots), j.Plan)
+	}
+	return plots.Draw(ctx, plots.NewRegistry(), filepath.Join(out, "figures"), ids, sources)
+}
+
+func plotCmd(reg *engine.Registry, e *env) *cobra.Command {
+	var pf plotFlags
+	var profile, out string
+	c := &cobra.Command{
+		Use:   "plot [FIGURE...]",
+		Short: "Draw figures from the datasets already in OUT (all when none is named)",
+		RunE: func(c *cobra.Command, ids []string) error {
+			paths, err := sweep.SpecFiles(pf.specs)
+			if err != nil {
+				return usageError{err}
+			}
+			jobs, err := sweep.LoadAll(paths, reg, profile, true, out)
+			if err != nil {
+				return usageError{err}
+			}
+			if err := drawFigures(c.Context(), jobs, ids, out); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "figures written to %s\n", filepath.Join(out, "figures"))
+			return nil
+		},
+	}
+	c.Flags().StringVar(&pf.specs, "specs", "specs", "directory of the specs that declare the figures")
+	c.Flags().StringVarP(&profile, "profile", "p", "quick", "profile whose scenarios are drawn (specs without it: their base)")
+	c.Flags().StringVarP(&out, "out", "o", "out", "output root: datasets in OUT/<spec>/, figures in OUT/figures/")
+	return c
+}
+
+func figuresCmd(reg *engine.Registry, e *env) *cobra.Command {
+	var f runFlags
+	var pf plotFlags
+	c := &cobra.Command{
+		Use:   "figures",
+		Short: "Run every spec in SPECS that is missing data, then draw every figure",
+		Args:  args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			paths, err := sweep.SpecFiles(pf.specs)
+			if err != nil {
+				return usageError{err}
+			}
+			jobs, err := sweep.LoadAll(paths, reg, f.profile, true, f.out)
+			if err != nil {
+				return usageError{err}
+			}
+			runErr := runJobs(c.Context(), jobs, &f, e)
+			var failed failedError
+			if runErr != nil && !errors.As(runErr, &failed) {
+				return runErr
+			}
+			if err := drawFigures(c.Context(), jobs, nil, f.out); err != nil {
+				return err
+			}
+			if !f.quiet {
+				fmt.Fprintf(e.stderr, "figures written to %s\n", filepath.Join(f.out, "figures"))
+			}
+			return runErr
+		},
+	}
+	f.register(c, "quick")
+	c.Flags().StringVar(&pf.specs, "specs", "specs", "directory of specs to run and draw")
+	return c
+}
+
+func modelsCmd(reg *engine.Registry, e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "models",
+		Short: "List the models specs can use",
+		Args:  args(cobra.NoArgs),
+		RunE:  func(*cobra.Command, []string) error { return sweep.ListModels(e.stdout, reg) },
+	}
+}
+
+func describeCmd(reg *engine.Registry, e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "describe MODEL",
+		Short: "Show a model's parameters (type, unit, default, range) and metrics",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(_ *cobra.Command, a []string) error {
+			m, ok := reg.Lookup(a[0])
+			if !ok {
+				return usageError{fmt.Errorf("describe: no model %q%s (crosslink models lists them)", a[0], sweep.Suggest(a[0], reg.Names()))}
+			}
+			return sweep.Describe(e.stdout, m.Schema())
+		},
+	}
+}
+
+func mergeCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "merge DIR",
+		Short: "Compact a dataset's part files into one, rows unchanged",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(_ *cobra.Command, a []string) error {
+			if err := dataset.Merge(a[0], nil); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "merged %s\n", a[0])
+			return nil
+		},
+	}
+}

@@ -1,0 +1,177 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/units"
+)
+
+// ListModels writes one line per model: name, version and the first
+// sentence of its documentation.
+func ListModels(w io.Writer, reg *engine.Registry) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODEL\tVERSION\tWHAT IT COMPUTES")
+	for _, name := range reg.Names() {
+		m, _ := reg.Lookup(name)
+		s := m.Schema()
+		fmt.Fprintf(tw, "%s\t%d\t%s\n", s.Name, s.Version, firstSentence(s.Doc))
+	}
+	return tw.Flush()
+}
+
+// Describe writes a model's parameters (type, unit, default, range, doc),
+// its metrics and its second tables, as a user needs them to write a spec
+// or read the dataset.
+func Describe(w io.Writer, s *engine.Schema) error {
+	fmt.Fprintf(w, "%s (version %d)\n\n%s\n\nPARAMETERS (spec key, Parquet column)\n", s.Name, s.Version, wrap(s.Doc, 78))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tCOLUMN\tTYPE\tUNIT\tDEFAULT\tRANGE\tDOC")
+	for _, p := range s.Params {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.Column(), p.Kind, unitName(p.Unit),
+			FormatValue(p.Default, p.Unit), paramRange(p), p.Doc)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	writeColumns(w, "\nMETRICS (one row per scenario)\n", s.Metrics)
+	for _, t := range s.Tables {
+		writeColumns(w, fmt.Sprintf("\nTABLE %s (%s): scenario_id, replicate and\n", t.Name, firstSentence(t.Doc)), t.Columns)
+	}
+	fmt.Fprintf(w, "\nEvery table also has the columns %s.\n", strings.Join(engine.ReservedColumns(), ", "))
+	return nil
+}
+
+func writeColumns(w io.Writer, title string, cols []engine.Metric) {
+	io.WriteString(w, title)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tCOLUMN\tTYPE\tUNIT\tDOC")
+	for _, c := range cols {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Name, c.Column(), c.Kind, unitName(c.Unit), c.Doc)
+	}
+	tw.Flush()
+}
+
+// FormatValue prints a parameter value as a spec would write it
+// ("16000km", "1Gbps", "direct").
+func FormatValue(v engine.Value, u engine.Unit) string {
+	if (v.Kind() == engine.Float || v.Kind() == engine.Int) && u != engine.Dimensionless {
+		return units.Format(v.Float(), u)
+	}
+	return v.String()
+}
+
+func paramRange(p engine.Param) string {
+	switch {
+	case len(p.Choices) > 0:
+		return strings.Join(p.Choices, "|")
+	case p.Bounded():
+		return FormatValue(engine.F(p.Min), p.Unit) + " .. " + FormatValue(engine.F(p.Max), p.Unit)
+	case p.Kind == engine.Bool:
+		return "true|false"
+	}
+	return "any"
+}
+
+func unitName(u engine.Unit) string {
+	if u == engine.Dimensionless {
+		return "-"
+	}
+	return string(u)
+}
+
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
+	}
+	return s
+}
+
+// wrap breaks s into lines of at most width characters at spaces.
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Fields(s) {
+		if i > 0 {
+			if n+1+len(word) > width {
+				b.WriteByte('\n')
+				n = 0
+			} else {
+				b.WriteByte(' ')
+				n++
+			}
+		}
+		b.WriteString(word)
+		n += len(word)
+	}
+	return b.String()
+}
+
+// Expand writes the job's scenario table: index, id, replicate, seed and
+// the value of every parameter the spec varies (grid axes and case
+// settings), then the count. limit > 0 prints only the first limit rows.
+func Expand(w io.Writer, j *Job, limit int) error {
+	s := j.Plan.Schema()
+	var varied []int
+	seen := map[string]bool{}
+	add := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			if i := s.ParamIndex(name); i >= 0 {
+				varied = append(varied, i)
+			}
+		}
+	}
+	for _, a := range j.Spec.Grid {
+		add(a.Name)
+	}
+	for _, c := range j.Spec.Cases {
+		for _, set := range c {
+			add(set.Name)
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "#\tSCENARIO_ID\tREPLICATE\tSEED")
+	for _, i := range varied {
+		fmt.Fprintf(tw, "\t%s", strings.ToUpper(s.Params[i].Name))
+	}
+	fmt.Fprintln(tw)
+	n := j.Plan.Len()
+	shown := n
+	if limit > 0 && limit < n {
+		shown = limit
+	}
+	for k := range shown {
+		sc := j.Plan.At(k)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d", k, sc.ID, sc.Replicate, sc.Seed)
+		vals := sc.Params.Values()
+		for _, i := range varied {
+			fmt.Fprintf(tw, "\t%s", FormatValue(vals[i], s.Params[i].Unit))
+		}
+		fmt.Fprintln(tw)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	profile := j.Profile
+	if profile == "" {
+		profile = "base"
+	}
+	if shown < n {
+		fmt.Fprintf(w, "... %d more\n", n-shown)
+	}
+	_, err := fmt.Fprintf(w, "%s (%s profile, model %s): %d scenarios\n", j.Spec.Name, profile, j.Model.Schema().Name, n)
+	return err
+}
+
+// Suggest returns `; did you mean "x"?` for the candidate nearest to word,
+// or "" when none is close.
+func Suggest(word string, candidates []string) string {
+	if n := units.Nearest(word, candidates); n != "" {
+		return fmt.Sprintf("; did you mean %q?", n)
+	}
+	return ""
+}

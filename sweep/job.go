@@ -1,0 +1,136 @@
+package sweep
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/plan"
+	"github.com/crosslink-sim/crosslink/sweep/spec"
+)
+
+// Job is one spec resolved at one profile and expanded: everything needed
+// to run its scenarios or to draw its figures.
+type Job struct {
+	Spec    *spec.Spec // resolved at Profile
+	Profile string     // "" for the base spec
+	Model   engine.Model
+	Plan    *plan.Plan
+	Dir     string // <out>/<spec name>: the dataset
+}
+
+// Load parses the spec file at path, resolves it at profile and expands
+// its grid. With optional set, a spec that does not define the profile is
+// taken at its base values (so `figures --profile quick` can cover specs
+// that need no quick variant); otherwise that is an error. Spec mistakes
+// come back as a spec.ErrorList.
+func Load(path string, reg *engine.Registry, profile string, optional bool, out string) (*Job, error) {
+	s, err := spec.ParseFile(path, reg)
+	if err != nil {
+		return nil, err
+	}
+	if optional && !hasProfile(s, profile) {
+		profile = ""
+	}
+	r, err := s.Resolve(profile)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := reg.Lookup(r.Model)
+	if !ok { // Parse checked the model; a registry mismatch is a bug.
+		return nil, fmt.Errorf("sweep: bug: model %q of %s vanished from the registry", r.Model, path)
+	}
+	p, err := plan.New(r, m)
+	if err != nil {
+		return nil, err
+	}
+	return &Job{Spec: r, Profile: profile, Model: m, Plan: p, Dir: filepath.Join(out, r.Name)}, nil
+}
+
+// LoadAll loads every spec in paths and returns the jobs in the given
+// order, or every error of every spec at once.
+func LoadAll(paths []string, reg *engine.Registry, profile string, optional bool, out string) ([]*Job, error) {
+	var jobs []*Job
+	var errs []error
+	names := map[string]string{}
+	for _, path := range paths {
+		j, err := Load(path, reg, profile, optional, out)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if prev, dup := names[j.Spec.Name]; dup {
+			errs = append(errs, fmt.Errorf("sweep: %s and %s are both called %q and would write the same dataset; rename one", prev, path, j.Spec.Name))
+			continue
+		}
+		names[j.Spec.Name] = path
+		jobs = append(jobs, j)
+	}
+	return jobs, errors.Join(errs...)
+}
+
+// SpecFiles returns the *.yaml and *.yml files of dir in sorted order.
+func SpecFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("sweep: %w", err)
+	}
+	var paths []string
+	for _, e := range entries {
+		if ext := filepath.Ext(e.Name()); !e.IsDir() && (ext == ".yaml" || ext == ".yml") {
+			paths = append(paths, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(paths)
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("sweep: no *.yaml specs in %s", dir)
+	}
+	return paths, nil
+}
+
+// Config returns the run configuration of the job; the caller adds
+// workers, progress and the other knobs.
+func (j *Job) Config() Config {
+	return Config{
+		Model:  j.Model,
+		Source: j.Plan,
+		Dir:    j.Dir,
+		Meta: dataset.Meta{
+			SpecName: j.Spec.Name,
+			Spec:     string(j.Spec.Text),
+			Profile:  j.Profile,
+		},
+	}
+}
+
+// Missing returns how many of the job's scenarios have no row in its
+// dataset yet (0 when the dataset is complete).
+func (j *Job) Missing() (int, error) {
+	done, err := dataset.ReadIDs(j.Dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for i := range j.Plan.Len() {
+		if _, ok := done.Status(j.Plan.At(i).ID); !ok {
+			n++
+		}
+	}
+	return n, nil
+}
+
+func hasProfile(s *spec.Spec, name string) bool {
+	if name == "" {
+		return true
+	}
+	for _, p := range s.Profiles {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
