@@ -62,7 +62,9 @@ func (e usageError) Unwrap() error { return e.err }
 // failedError reports scenarios that failed (exit 1); their rows are written.
 type failedError struct{ n int }
 
-func (e failedError) Error() string { return fmt.Sprintf("%d scenarios failed; their rows hold the errors", e.n) }
+func (e failedError) Error() string {
+	return fmt.Sprintf("%d scenarios failed; their rows hold the errors", e.n)
+}
 
 func run(ctx context.Context, args []string, e *env) int {
 	reg, err := models.Registry()
