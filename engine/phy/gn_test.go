@@ -64,10 +64,10 @@ func TestFibreSI(t *testing.T) {
 // Beside the hand calculation: the optimum launch power of 32 GBd
 // channels over 80-100 km SSMF spans is usually quoted near 0 dBm per
 // channel. The GN model puts it at -1.87 dBm for these 16 dB spans; it
-// scales as (NF x span loss / eta)^(1/3), so 100 km spans (20 dB) move it to
-// -0.58 dBm (L_eff grows a little too), and the GN model's known overestimate of NLI for QPSK-like
-// formats (the EGN correction, Carena et al., Opt. Express 22(13), 2014)
-// lowers it by a fraction of a dB. The test accepts -3 to +1 dBm. At the
+// scales as (NF x span loss / eta)^(1/3), so 100 km spans (20 dB) move
+// it to -0.58 dBm, and the GN model's known overestimate of NLI for
+// QPSK-like formats (the EGN correction, Carena et al., Opt. Express
+// 22(13), 2014) lowers it by a fraction of a dB. The test accepts -3 to +1 dBm. At the
 // optimum the NLI is half the ASE (the incoherent GN model's "1/3 rule",
 // Poggiolini 2012), checked to 1e-9.
 func TestGNStandardCase(t *testing.T) {
