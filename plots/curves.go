@@ -40,7 +40,8 @@ type lineData struct {
 	Series         []Quantity
 	XLabel, YLabel string
 	Curves         []Curve
-	Notes          []string // rows left out, and why
+	Notes          []string          // rows left out, and why
+	Labels         map[string]string // legend text per y name (Def.Labels)
 }
 
 // statusOK is the status of a scenario that ran to completion; other rows
@@ -52,7 +53,7 @@ const statusOK = "ok"
 // replicates at each X reduced to their mean and confidence interval, and
 // every value shown in the display units d names.
 func buildCurves(d Def, s *engine.Schema, f *Frame, scale Scaler) (*lineData, error) {
-	ld := &lineData{}
+	ld := &lineData{Labels: d.Labels}
 	var err error
 	if d.X == "" || len(d.Y) == 0 {
 		return nil, fmt.Errorf("plots: figure %s needs x and y", d.ID)
@@ -285,14 +286,18 @@ func sameValue(cell, want engine.Value) bool {
 // several, then "param value unit" for each series parameter.
 func curveLabel(ld *lineData, series []engine.Value, y int) string {
 	var parts []string
+	yName := strings.ReplaceAll(ld.Y[y].Name, "_", " ")
+	if text, ok := ld.Labels[ld.Y[y].Name]; ok {
+		yName = text
+	}
 	if len(ld.Y) > 1 {
-		parts = append(parts, strings.ReplaceAll(ld.Y[y].Name, "_", " "))
+		parts = append(parts, yName)
 	}
 	for j, v := range series {
 		parts = append(parts, strings.ReplaceAll(ld.Series[j].Name, "_", " ")+" "+formatValue(v, ld.Series[j].Unit))
 	}
 	if len(parts) == 0 {
-		return strings.ReplaceAll(ld.Y[y].Name, "_", " ")
+		return yName
 	}
 	return strings.Join(parts, ", ")
 }

@@ -22,6 +22,8 @@ type Def struct {
 	XUnit, YUnit       string   // display units ("km", "ms", "Mbps"); "" keeps the base unit
 	XLabel, YLabel     string   // default: name and unit
 	LogX, LogY         bool
+	XLim, YLim         []float64         // [min, max] in display units; nil: from the data
+	Labels             map[string]string // legend text per y name
 }
 
 // Where keeps the rows whose parameter Name equals Value.

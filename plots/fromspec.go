@@ -9,6 +9,7 @@ func DefOf(p spec.Plot) Def {
 		X: p.X, Y: append([]string(nil), p.Y...), Series: append([]string(nil), p.Series...),
 		XUnit: p.XUnit, YUnit: p.YUnit, XLabel: p.XLabel, YLabel: p.YLabel,
 		LogX: p.LogX, LogY: p.LogY,
+		XLim: p.XLim, YLim: p.YLim, Labels: p.Labels,
 	}
 	for _, w := range p.Where {
 		d.Where = append(d.Where, Where{Name: w.Name, Value: w.Value})

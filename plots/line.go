@@ -113,6 +113,13 @@ func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
 		p.Add(line, pts)
 		legend.Add(c.Label, line, pts)
 	}
+	// Fixed ranges go last: Add widens the axes to the data.
+	if len(d.XLim) == 2 {
+		p.X.Min, p.X.Max = d.XLim[0], d.XLim[1]
+	}
+	if len(d.YLim) == 2 {
+		p.Y.Min, p.Y.Max = d.YLim[0], d.YLim[1]
+	}
 	if len(ld.Curves) == 1 && len(d.Series) == 0 {
 		return p, nil // one curve: the axis label names it
 	}

@@ -83,8 +83,19 @@ func unitName(u engine.Unit) string {
 	return string(u)
 }
 
+// firstSentence returns s up to the first full stop that ends a sentence:
+// followed by a space and a capital, and not closing an abbreviation such
+// as "Eq." or "et al.".
 func firstSentence(s string) string {
-	if i := strings.Index(s, ". "); i >= 0 {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] != '.' || s[i+1] != ' ' || s[i+2] < 'A' || s[i+2] > 'Z' {
+			continue
+		}
+		word := s[strings.LastIndexAny(s[:i], " (")+1 : i]
+		switch word {
+		case "Eq", "Eqs", "Fig", "Figs", "al", "e.g", "i.e", "vs", "Sec", "Ref":
+			continue
+		}
 		return s[:i+1]
 	}
 	return s

@@ -89,7 +89,12 @@ type Plot struct {
 	YLabel  string
 	LogX    bool
 	LogY    bool
-	Pos     Position
+	// XLim and YLim fix an axis range [min, max] in the display unit; nil
+	// lets the data decide.
+	XLim, YLim []float64
+	// Labels renames curves in the legend: y name -> text.
+	Labels map[string]string
+	Pos    Position
 }
 
 // Spec is a validated sweep spec: a model, fixed parameters, grid axes and

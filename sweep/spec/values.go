@@ -375,6 +375,12 @@ func (p *parser) plots(n ast.Node) []Plot {
 				pl.LogX = p.flag(e)
 			case "logy":
 				pl.LogY = p.flag(e)
+			case "xlim":
+				pl.XLim = p.limits(e)
+			case "ylim":
+				pl.YLim = p.limits(e)
+			case "labels":
+				pl.Labels = p.labels(e)
 			}
 		}
 		for _, req := range []string{"id", "x", "y"} {
@@ -392,6 +398,18 @@ func (p *parser) plots(n ast.Node) []Plot {
 				ids[pl.ID] = p.pos(e.value)
 			}
 			what = "plot " + pl.ID
+		}
+		if e, ok := has["labels"]; ok {
+			names := make([]string, 0, len(pl.Labels))
+			for name := range pl.Labels {
+				names = append(names, name)
+			}
+			sortStrings(names)
+			for _, name := range names {
+				if !contains(pl.Y, name) {
+					p.errorf(p.pos(e.value), "%s: labels names %q, which is not one of y %q%s", what, name, pl.Y, suggestOnly(name, pl.Y))
+				}
+			}
 		}
 		if e, ok := has["y"]; ok && len(pl.Y) == 0 {
 			p.errorf(p.pos(e.value), "%s: y names no column", what)
@@ -429,6 +447,40 @@ func (p *parser) names(e entry) []string {
 		return nil
 	}
 	return []string{t}
+}
+
+// limits reads an axis range [min, max] of plain numbers in the display
+// unit.
+func (p *parser) limits(e entry) []float64 {
+	seq, ok := p.unwrap(e.value).(*ast.SequenceNode)
+	if !ok || len(seq.Values) != 2 {
+		p.errorf(p.pos(e.value), "%s must be [min, max] in the axis' display unit, e.g. [1e-12, 1]", e.key)
+		return nil
+	}
+	var lim [2]float64
+	for i, item := range seq.Values {
+		t, _ := p.scalar(item)
+		x, err := strconv.ParseFloat(t, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			p.errorf(p.pos(item), "%s: %q is not a number (write it in the axis' display unit, without the unit)", e.key, t)
+			return nil
+		}
+		lim[i] = x
+	}
+	if lim[0] >= lim[1] {
+		p.errorf(p.pos(e.value), "%s: min %g must be below max %g", e.key, lim[0], lim[1])
+		return nil
+	}
+	return lim[:]
+}
+
+// labels reads a mapping from y names to legend texts.
+func (p *parser) labels(e entry) map[string]string {
+	out := map[string]string{}
+	for _, kv := range p.entries(e.value, "labels", "y name", nil) {
+		out[kv.key] = p.text(kv)
+	}
+	return out
 }
 
 func (p *parser) flag(e entry) bool {
