@@ -38,4 +38,14 @@
 //
 // Each link draws from its own random stream, named after the link, so
 // adding a link or a flow leaves every other link's loss pattern unchanged.
+//
+// # Queues
+//
+// LinkConfig.Queue takes a QueueModel: DropTail, RED (Floyd and Jacobson
+// 1993, with gentle and byte modes), CoDel (RFC 8289) or FQCoDel (RFC
+// 8290). Drops by the discipline's algorithm count as DropAQM, drops at a
+// hard limit as DropOverflow. A queue that needs its link's rate or a
+// random stream implements Attacher; its stream is "queue/<link name>",
+// distinct from the loss stream. BDPLimit sizes a queue as a fraction of
+// a path's bandwidth-delay product.
 package netsim
