@@ -103,20 +103,27 @@ func (v Value) Bool() bool {
 // the shortest form that round-trips ('g', -1), so 1e9 and 1000000000.0 are
 // the same value and therefore the same scenario.
 func (v Value) Canonical() string {
+	var buf [32]byte // fits every float, int and bool; longer strings grow it
+	return string(v.AppendCanonical(buf[:0]))
+}
+
+// AppendCanonical appends the Canonical text of v to dst and returns the
+// extended slice, so that id keys are built without a string per value.
+func (v Value) AppendCanonical(dst []byte) []byte {
 	switch v.kind {
 	case Float:
 		if v.num == 0 { // fold -0 into 0
-			return "0"
+			return append(dst, '0')
 		}
-		return strconv.FormatFloat(v.num, 'g', -1, 64)
+		return strconv.AppendFloat(dst, v.num, 'g', -1, 64)
 	case Int:
-		return strconv.FormatInt(v.i, 10)
+		return strconv.AppendInt(dst, v.i, 10)
 	case String:
-		return strconv.Quote(v.str)
+		return strconv.AppendQuote(dst, v.str)
 	case Bool:
-		return strconv.FormatBool(v.i != 0)
+		return strconv.AppendBool(dst, v.i != 0)
 	}
-	return "invalid"
+	return append(dst, "invalid"...)
 }
 
 // String formats v for people (tables, error messages).

@@ -24,29 +24,31 @@ type Plan struct {
 	gridSize   int
 	cases      []caseVals
 	axes       []axis
-	order      []paramRef // every parameter, in name order (the id's order)
-	header     []byte     // model name and version, the start of every id key
 	n          int
 }
 
 // caseVals is the full parameter set of one case before the grid axes are
 // laid over it: defaults, then params, then the case's settings.
 type caseVals struct {
-	vals  []engine.Value
-	canon []string // vals[i].Canonical(), computed once
+	vals []engine.Value
+	// key is the id key text of the case (see ID) cut at the grid axes:
+	// each piece's text, then the key part of its axis' value, in name
+	// order. Building a key is then a few copies, with no formatting.
+	key []piece
+}
+
+// piece is a run of fixed key text followed by the part of one grid axis
+// (none when axis is -1).
+type piece struct {
+	text []byte
+	axis int
 }
 
 type axis struct {
 	param  int
 	vals   []engine.Value
-	canon  []string
-	stride int // how many grid indices one step of this axis spans
-}
-
-type paramRef struct {
-	index int    // into the schema's params
-	name  string // its name
-	axis  int    // index into Plan.axes, or -1
+	parts  []string // "name=canonical\x00" of each value, the axis' part of the key
+	stride int      // how many grid indices one step of this axis spans
 }
 
 // New expands s (already resolved to a profile, see spec.Resolve) for
@@ -81,7 +83,6 @@ func New(s *spec.Spec, m engine.Model) (*Plan, error) {
 		specSeed:   s.Seed,
 		replicates: max(s.Replicates, 1),
 		gridSize:   1,
-		header:     appendHeader(nil, schema),
 	}
 	cases := s.Cases
 	if len(cases) == 0 {
@@ -96,7 +97,7 @@ func New(s *spec.Spec, m engine.Model) (*Plan, error) {
 			}
 			cv[i] = st.Value
 		}
-		p.cases = append(p.cases, caseVals{vals: cv, canon: canonical(cv)})
+		p.cases = append(p.cases, caseVals{vals: cv})
 	}
 	axisOf := make([]int, len(schema.Params))
 	for i := range axisOf {
@@ -119,7 +120,11 @@ func New(s *spec.Spec, m engine.Model) (*Plan, error) {
 			return nil, fmt.Errorf("plan: grid axis %s appears twice", a.Name)
 		}
 		axisOf[pi] = len(p.axes)
-		p.axes = append(p.axes, axis{param: pi, vals: a.Values, canon: canonical(a.Values)})
+		parts := make([]string, len(a.Values))
+		for k, v := range a.Values {
+			parts[k] = string(appendParam(nil, schema.Params[pi].Name, v.Canonical()))
+		}
+		p.axes = append(p.axes, axis{param: pi, vals: a.Values, parts: parts})
 		size *= float64(len(a.Values))
 	}
 	if size > spec.MaxScenarios {
@@ -132,19 +137,25 @@ func New(s *spec.Spec, m engine.Model) (*Plan, error) {
 	}
 	p.gridSize = stride
 	p.n = p.replicates * len(p.cases) * p.gridSize
-	for i, prm := range schema.Params {
-		p.order = append(p.order, paramRef{index: i, name: prm.Name, axis: axisOf[i]})
+	order := make([]int, len(schema.Params)) // parameters in name order, the id's order
+	for i := range order {
+		order[i] = i
 	}
-	sort.Slice(p.order, func(a, b int) bool { return p.order[a].name < p.order[b].name })
+	sort.Slice(order, func(a, b int) bool { return schema.Params[order[a]].Name < schema.Params[order[b]].Name })
+	for ci := range p.cases {
+		c := &p.cases[ci]
+		text := appendHeader(nil, schema)
+		for _, i := range order {
+			if axisOf[i] >= 0 {
+				c.key = append(c.key, piece{text: text, axis: axisOf[i]})
+				text = nil
+				continue
+			}
+			text = appendParam(text, schema.Params[i].Name, c.vals[i].Canonical())
+		}
+		c.key = append(c.key, piece{text: text, axis: -1})
+	}
 	return p, nil
-}
-
-func canonical(vals []engine.Value) []string {
-	out := make([]string, len(vals))
-	for i, v := range vals {
-		out[i] = v.Canonical()
-	}
-	return out
 }
 
 // Len returns the number of scenarios.
@@ -168,17 +179,23 @@ func (p *Plan) At(i int) Scenario {
 
 	vals := make([]engine.Value, len(c.vals))
 	copy(vals, c.vals)
-	var arr [512]byte
-	key := append(arr[:0], p.header...)
-	for _, ref := range p.order {
-		canon := c.canon[ref.index]
-		if ref.axis >= 0 {
-			a := &p.axes[ref.axis]
-			d := (g / a.stride) % len(a.vals)
-			vals[ref.index] = a.vals[d]
-			canon = a.canon[d]
+	var digits [16]int // axis positions; a heap array only for many axes
+	d := digits[:0]
+	if len(p.axes) > len(digits) {
+		d = make([]int, 0, len(p.axes))
+	}
+	for _, a := range p.axes {
+		k := (g / a.stride) % len(a.vals)
+		vals[a.param] = a.vals[k]
+		d = append(d, k)
+	}
+	var arr [1024]byte
+	key := arr[:0]
+	for _, pc := range c.key {
+		key = append(key, pc.text...)
+		if pc.axis >= 0 {
+			key = append(key, p.axes[pc.axis].parts[d[pc.axis]]...)
 		}
-		key = appendParam(key, ref.name, canon)
 	}
 	id := hashID(appendReplicate(key, rep))
 	return Scenario{

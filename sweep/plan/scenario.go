@@ -4,8 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/crosslink-sim/crosslink/engine"
 )
@@ -28,14 +29,21 @@ type Scenario struct {
 // that omits it name the same scenario. Changing a model's results requires
 // bumping its Version, which changes every id of that model.
 func ID(s *engine.Schema, vals []engine.Value, replicate int) string {
-	order := make([]int, len(s.Params))
-	for i := range order {
-		order[i] = i
+	// The name order and the key live on the stack for schemas of usual
+	// size, so an id costs one allocation: its string.
+	var orderArr [64]int
+	order := orderArr[:0]
+	for i := range s.Params {
+		order = append(order, i)
 	}
-	sort.Slice(order, func(a, b int) bool { return s.Params[order[a]].Name < s.Params[order[b]].Name })
-	buf := appendHeader(nil, s)
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(s.Params[a].Name, s.Params[b].Name) })
+	var arr [1024]byte
+	buf := appendHeader(arr[:0], s)
 	for _, i := range order {
-		buf = appendParam(buf, s.Params[i].Name, vals[i].Canonical())
+		buf = append(buf, s.Params[i].Name...)
+		buf = append(buf, '=')
+		buf = vals[i].AppendCanonical(buf)
+		buf = append(buf, 0)
 	}
 	return hashID(appendReplicate(buf, replicate))
 }
