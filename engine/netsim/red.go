@@ -72,9 +72,9 @@ func (r RED) Validate() error {
 	case !(r.MinTh >= 0 && r.MaxTh > r.MinTh) || math.IsInf(r.MaxTh, 0):
 		return fmt.Errorf("netsim: red: thresholds must satisfy 0 <= min %g < max %g", r.MinTh, r.MaxTh)
 	case !(r.MaxP >= 0 && r.MaxP <= 1):
-		return fmt.Errorf("netsim: red: max_p %g not in (0, 1]", r.MaxP)
+		return fmt.Errorf("netsim: red: max_p %g not in [0, 1] (0 selects the default)", r.MaxP)
 	case !(r.Weight >= 0 && r.Weight <= 1):
-		return fmt.Errorf("netsim: red: weight %g not in (0, 1]", r.Weight)
+		return fmt.Errorf("netsim: red: weight %g not in [0, 1] (0 selects the default)", r.Weight)
 	case r.MaxPacket < 0 || r.MeanPacket < 0 || r.LimitPackets < 0 || r.LimitBytes < 0:
 		return fmt.Errorf("netsim: red: negative size or limit in %+v", r)
 	}
