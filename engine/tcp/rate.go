@@ -8,12 +8,25 @@ import (
 // rateState is the connection-level state of delivery-rate estimation
 // (draft-cheng-iccrg-delivery-rate-estimation section 3.1). Delivered
 // counts bytes cumulatively acknowledged plus bytes currently SACKed.
-// Application-limited detection is not modelled: every sample is taken as
-// a measurement of the path.
+// Lost counts bytes the sender retransmitted, which it does only for
+// segments it has decided are lost (fast retransmit, RFC 6675 NextSeg, a
+// timeout's go-back-N), so the count includes a timeout's spurious
+// retransmissions.
 type rateState struct {
 	delivered   int64
 	deliveredAt des.Time
 	firstSentAt des.Time
+	lost        int64
+	lostTold    int64 // lost when the controller last heard
+	// appLimited is section 3.4's C.app_limited: nonzero while the
+	// application has left the window unused, until delivered passes it.
+	appLimited int64
+}
+
+// markAppLimited is section 3.4's CheckIfApplicationLimited for a sender
+// that has nothing left to send while cwnd still has room.
+func (r *rateState) markAppLimited(inflight int64) {
+	r.appLimited = max(r.delivered+inflight, 1)
 }
 
 // onSend stamps a record with the connection's delivery state (section
@@ -26,6 +39,15 @@ func (r *rateState) onSend(now des.Time, rec *sendRecord, inflight int64) {
 	rec.delivered = r.delivered
 	rec.deliveredAt = r.deliveredAt
 	rec.firstSentAt = r.firstSentAt
+	rec.lost = r.lost
+	rec.appLimited = r.appLimited != 0
+}
+
+// newlyLost returns the bytes marked lost since its previous call.
+func (r *rateState) newlyLost() int64 {
+	n := r.lost - r.lostTold
+	r.lostTold = r.lost
+	return n
 }
 
 // onAck updates delivered to total and takes a sample from the most
@@ -35,6 +57,9 @@ func (r *rateState) onAck(now des.Time, total int64, rec *sendRecord) cc.RateSam
 		r.delivered = total
 	}
 	r.deliveredAt = now
+	if r.appLimited != 0 && r.delivered > r.appLimited {
+		r.appLimited = 0 // section 3.4: the app-limited bubble is acked
+	}
 	if rec == nil {
 		return cc.RateSample{}
 	}
@@ -45,5 +70,8 @@ func (r *rateState) onAck(now des.Time, total int64, rec *sendRecord) cc.RateSam
 		Delivered:      r.delivered - rec.delivered,
 		Interval:       max(send, ack),
 		PriorDelivered: rec.delivered,
+		AppLimited:     rec.appLimited,
+		Lost:           r.lost - rec.lost,
+		TxInFlight:     rec.txInFlight,
 	}
 }

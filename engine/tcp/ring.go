@@ -19,6 +19,9 @@ type sendRecord struct {
 	delivered   int64
 	deliveredAt des.Time
 	firstSentAt des.Time
+	lost        int64 // the connection's lost bytes when sent (BBRv2's loss rate)
+	txInFlight  int64 // bytes in flight just after this send
+	appLimited  bool  // sent while the application left cwnd unused
 }
 
 func (r *sendRecord) end() seqnum.Value { return r.seq.Add(r.len) }

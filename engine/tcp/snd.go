@@ -183,6 +183,9 @@ func (s *sender) output(now des.Time) {
 			} else if s.finQueued && rem == 0 {
 				fin = true
 			} else {
+				if s.flight() < s.cc.Cwnd {
+					s.rate.markAppLimited(s.flight())
+				}
 				return
 			}
 		}
@@ -250,6 +253,7 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 		}
 		r = s.recs.at(i)
 		r.retx = true
+		s.rate.lost += n
 		c.Stats.RetransSegs++
 		c.Stats.RetransBytes += n
 	} else {
@@ -262,6 +266,11 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 	}
 	r.sentAt = now
 	s.rate.onSend(now, r, inflight)
+	if retx {
+		r.txInFlight = inflight
+	} else {
+		r.txInFlight = inflight + n
+	}
 	if n > 0 {
 		c.Stats.DataSegsSent++
 		c.Stats.BytesSent += n
@@ -274,7 +283,12 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 	}
 	s.ctrl.OnPacketSent(int64(now), &s.cc, n, inflight+n, retx)
 	if s.cc.PacingRate > 0 {
-		gap := des.Duration(float64(p.Size) * 1e9 / s.cc.PacingRate)
+		// The pacing rate counts payload bytes, the unit of cwnd and of
+		// delivery-rate samples, so a controller that paces at a measured
+		// delivery rate sends at that rate (BBR's pacing_rate =
+		// pacing_gain * BtlBw). The next send may not start before
+		// now + payload/rate.
+		gap := des.Duration(float64(n) * 1e9 / s.cc.PacingRate)
 		s.nextSendAt = now.Add(gap)
 	}
 }
@@ -377,6 +391,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	s.ack = cc.Ack{
 		Now: int64(now), Acked: acked, Inflight: flightBefore, RTT: sample,
 		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: inRecovery,
+		Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
 	}
 	s.ctrl.OnAck(&s.cc, &s.ack)
 	if s.cc.Cwnd < s.smss {

@@ -23,6 +23,13 @@ type RateSample struct {
 	Interval       int64 // ns: max(send elapsed, ack elapsed)
 	PriorDelivered int64 // total delivered when the sampled packet was sent
 	AppLimited     bool  // the sample may underestimate the path's rate
+	// Lost is the bytes the sender marked lost (retransmitted) between
+	// sending the sampled packet and this ACK, and TxInFlight the bytes in
+	// flight just after the sampled packet was sent: BBRv2's loss rate is
+	// Lost/TxInFlight over the sample's lifetime (the rs->lost and
+	// rs->tx_in_flight of Linux's tcp_rate.c).
+	Lost       int64
+	TxInFlight int64
 }
 
 // Rate returns the delivery rate in bytes per second, or 0 if the sample is
@@ -48,6 +55,15 @@ type Ack struct {
 	MinRTT int64 // smallest RTT sample so far, 0 before the first
 	SRTT   int64 // smoothed RTT (RFC 6298), 0 before the first sample
 	Rate   RateSample
+	// Delivered is the connection's total delivered bytes after this ACK
+	// (the delivery-rate draft's C.delivered); a round trip ends when an
+	// ACK's Rate.PriorDelivered reaches the Delivered of the ACK that
+	// started it (BBR's round counting). Rate is valid when
+	// Rate.Delivered > 0.
+	Delivered int64
+	// Lost is the bytes marked lost (retransmitted) since the previous
+	// ACK given to OnAck.
+	Lost int64
 	// InRecovery is set while the sender is in fast recovery; the recovery
 	// algorithm then owns cwnd, and window-based controllers ignore the ACK.
 	InRecovery bool
@@ -85,10 +101,13 @@ type Options struct {
 	// L = 2*SMSS (section 2.2) in slow start and byte counting in
 	// congestion avoidance (section 2.1).
 	ABC bool
+	// Seed seeds a controller's own random stream (BBR's random start of
+	// the gain cycle); the stream is rand.NewPCG(Seed, streamCC).
+	Seed uint64
 }
 
 // Names lists the algorithms New accepts.
-func Names() []string { return []string{"newreno", "reno"} }
+func Names() []string { return []string{"newreno", "reno", "vegas"} }
 
 // New returns a controller by name.
 func New(name string, o Options) (Controller, error) {
@@ -97,6 +116,8 @@ func New(name string, o Options) (Controller, error) {
 		return &Reno{name: "reno", abc: o.ABC}, nil
 	case "newreno":
 		return &Reno{name: "newreno", abc: o.ABC}, nil
+	case "vegas":
+		return NewVegas(VegasAlpha, VegasBeta, VegasGamma)
 	}
 	return nil, fmt.Errorf("cc: unknown congestion control %q (want one of %q)", name, Names())
 }
