@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -39,9 +40,11 @@ const (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], &env{
-		stdout:   os.Stdout,
-		stderr:   os.Stderr,
-		terminal: term.IsTerminal(int(os.Stderr.Fd())),
+		stdout:     os.Stdout,
+		stderr:     os.Stderr,
+		terminal:   term.IsTerminal(int(os.Stderr.Fd())),
+		getenv:     os.Getenv,
+		executable: os.Executable,
 	})
 	stop()
 	os.Exit(code)
@@ -51,6 +54,11 @@ func main() {
 type env struct {
 	stdout, stderr io.Writer
 	terminal       bool // stderr is a terminal: draw a progress bar
+	// getenv reads the environment (SLURM_ARRAY_TASK_ID and the like for
+	// --shard auto); executable is the path of this program (for the
+	// scripts of the slurm command).
+	getenv     func(string) string
+	executable func() (string, error)
 }
 
 // usageError marks mistakes in the command line or a spec (exit 2).
@@ -106,6 +114,10 @@ func newRoot(reg *engine.Registry, e *env) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       sweep.Version,
+		// Runnable with no arguments, so that an unknown subcommand is an
+		// argument error (exit 2) rather than cobra's plain error.
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w\nrun '%s --help' for usage", err, c.CommandPath())}
@@ -113,6 +125,7 @@ func newRoot(reg *engine.Registry, e *env) *cobra.Command {
 	root.AddCommand(
 		runCmd(reg, e), expandCmd(reg, e), plotCmd(reg, e), figuresCmd(reg, e),
 		modelsCmd(reg, e), describeCmd(reg, e), mergeCmd(e),
+		slurmCmd(reg, e), statusCmd(reg, e),
 	)
 	return root
 }
@@ -134,6 +147,33 @@ type runFlags struct {
 	out      string
 	failFast bool
 	quiet    bool
+
+	// Only run sets these (registerShard).
+	shard       string        // "", "i/n" or "auto"
+	shardCount  int           // shard count for --shard auto outside Slurm
+	retryFailed bool          // rerun scenarios whose row is not ok
+	timeout     time.Duration // per-scenario wall-clock limit
+	maxEvents   uint64        // per-scenario simulated-event limit
+}
+
+// registerShard adds the flags of run that figures has no use for.
+func (f *runFlags) registerShard(c *cobra.Command) {
+	c.Flags().StringVar(&f.shard, "shard", "", "run share i/n of the scenarios (0-based), or auto: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX")
+	c.Flags().IntVar(&f.shardCount, "shard-count", 0, "shard count for --shard auto in a Kubernetes Indexed Job (or set "+sweep.ShardCountEnv+")")
+	c.Flags().BoolVar(&f.retryFailed, "retry-failed", false, "run again the scenarios whose row is failed, panic or timeout; the new row replaces the old")
+	c.Flags().DurationVar(&f.timeout, "timeout", 0, "wall-clock limit of one scenario, e.g. 10m (status timeout); 0: none")
+	c.Flags().Uint64Var(&f.maxEvents, "max-events", 0, "simulated-event limit of one scenario (status timeout); 0: none")
+}
+
+// shardOf resolves --shard.
+func (f *runFlags) shardOf(e *env) (sweep.Shard, error) {
+	switch f.shard {
+	case "":
+		return sweep.Whole, nil
+	case "auto":
+		return sweep.AutoShard(e.getenv, f.shardCount)
+	}
+	return sweep.ParseShard(f.shard)
 }
 
 func (f *runFlags) register(c *cobra.Command, defaultProfile string) {
@@ -147,15 +187,33 @@ func (f *runFlags) register(c *cobra.Command, defaultProfile string) {
 // runJobs runs each job's missing scenarios and returns failedError if any
 // scenario failed.
 func runJobs(ctx context.Context, jobs []*sweep.Job, f *runFlags, e *env) error {
+	shard, err := f.shardOf(e)
+	if err != nil {
+		return usageError{err}
+	}
+	if f.maxEvents > 0 {
+		ctx = engine.WithEventLimit(ctx, f.maxEvents)
+	}
 	failed := 0
 	for _, j := range jobs {
 		cfg := j.Config()
 		cfg.Workers = f.workers
 		cfg.FailFast = f.failFast
+		cfg.Timeout = f.timeout
+		if shard != sweep.Whole {
+			if cfg.Source, err = sweep.Of(j.Plan, j.Model, shard); err != nil {
+				return usageError{err}
+			}
+			cfg.Shard = shard.Infix()
+			cfg.Meta.SpecName = j.Spec.Name
+		}
+		if f.retryFailed {
+			cfg.Rerun = func(s dataset.Status) bool { return s != dataset.OK }
+		}
 		if !f.quiet {
 			cfg.Progress, cfg.Terminal = e.stderr, e.terminal
 		}
-		sum, err := sweep.Run(ctx, cfg)
+		sum, err := sweep.Resume(ctx, cfg, e.stderr)
 		failed += sum.Failed
 		if err != nil {
 			return err
@@ -195,6 +253,7 @@ func runCmd(reg *engine.Registry, e *env) *cobra.Command {
 		},
 	}
 	f.register(c, "")
+	f.registerShard(c)
 	c.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "validate and count, run nothing")
 	return c
 }

@@ -321,6 +321,8 @@ func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, ok
 		return row, false
 	case err != nil && errors.Is(sctx.Err(), context.DeadlineExceeded):
 		row.Status, row.Error = dataset.Timeout, fmt.Sprintf("timed out after %s: %v", r.cfg.Timeout, err)
+	case err != nil && errors.Is(err, engine.ErrEventLimit):
+		row.Status, row.Error = dataset.Timeout, fmt.Sprintf("simulated-event limit of %d reached: %v", engine.EventLimit(sctx), err)
 	case err != nil:
 		row.Status, row.Error = dataset.Failed, err.Error()
 	default:

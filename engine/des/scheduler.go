@@ -65,7 +65,8 @@ type Scheduler struct {
 
 	// MaxEvents, when non-zero, bounds the total number of events the
 	// scheduler processes over all calls to Run; reaching it makes Run
-	// return an error wrapping ErrMaxEvents.
+	// return an error wrapping ErrMaxEvents. When zero, the budget of
+	// Run's context applies (WithMaxEvents).
 	MaxEvents uint64
 }
 
@@ -117,13 +118,17 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("des: run cancelled at %v: %w", s.now, err)
 	}
+	budget := s.MaxEvents
+	if budget == 0 {
+		budget = MaxEventsOf(ctx)
+	}
 	var n uint64
 	for len(s.heap) > 0 {
 		e := s.heap[0]
 		if e.at > until {
 			break
 		}
-		if s.MaxEvents > 0 && s.processed >= s.MaxEvents {
+		if budget > 0 && s.processed >= budget {
 			return fmt.Errorf("des: %w: %d events processed, now %v, %d pending", ErrMaxEvents, s.processed, s.now, len(s.heap))
 		}
 		n++

@@ -16,7 +16,8 @@ import (
 // MergedShard is the shard infix of the part Merge writes.
 const MergedShard = "merged"
 
-// Merge compacts the main table in dir and each second table under it.
+// Merge compacts the main table in dir and each second table under it,
+// after dropping superseded rows (Supersede); dir/corrupt is left alone.
 // The second tables are merged first: an interrupted Merge leaves the main
 // table's parts as they were, so a later Writer of the shard finds its main
 // parts and removes no table part. See mergeDir for one table.
@@ -25,8 +26,11 @@ func Merge(dir string, mem memory.Allocator) error {
 	if err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
 	}
+	if _, err := Supersede(dir, mem); err != nil {
+		return fmt.Errorf("dataset: merge: %w", err)
+	}
 	for _, e := range ents {
-		if e.IsDir() {
+		if e.IsDir() && e.Name() != CorruptDir {
 			if err := mergeDir(filepath.Join(dir, e.Name()), mem); err != nil {
 				return err
 			}

@@ -131,7 +131,11 @@ func ReadIDs(dir string) (*Done, error) {
 	return d, nil
 }
 
-func readIDs(path string, d *Done) error {
+func readIDs(path string, d *Done) error { return scanIDs(path, d.Add) }
+
+// scanIDs calls f with the id and status of each row of one main part, in
+// order. The id is only valid during the call.
+func scanIDs(path string, f func(id string, st Status)) error {
 	rdr, err := file.OpenParquetFile(path, false)
 	if err != nil {
 		return fmt.Errorf("dataset: %s: %w", path, err)
@@ -164,7 +168,7 @@ func readIDs(path string, d *Done) error {
 			if !ok {
 				return fmt.Errorf("dataset: %s: unknown status %q", path, s)
 			}
-			d.Add(ids.Value(i), st)
+			f(ids.Value(i), st)
 		}
 	}
 	if err := rr.Err(); err != nil {
@@ -173,8 +177,9 @@ func readIDs(path string, d *Done) error {
 	return nil
 }
 
-// ReadTable reads every part in dir, in sorted order, into one table. The
-// parts must share one schema. The caller releases the table. mem may be
+// ReadTable reads every part in dir, in sorted order, into one table, with
+// one row per scenario in a main table (see Supersede). The parts must
+// share one schema. The caller releases the table. mem may be
 // nil for the default allocator.
 func ReadTable(dir string, mem memory.Allocator) (arrow.Table, error) {
 	if mem == nil {
@@ -222,7 +227,9 @@ func ReadTable(dir string, mem memory.Allocator) (arrow.Table, error) {
 	for i := range cols {
 		cols[i].Release()
 	}
-	return tbl, nil
+	// A scenario rerun by --retry-failed may have its older row on disk
+	// until Supersede rewrites the part: readers see one row per id.
+	return dedupe(tbl, mem)
 }
 
 func readFile(path string, mem memory.Allocator) (arrow.Table, error) {

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep"
+	"github.com/crosslink-sim/crosslink/sweep/slurm"
+)
+
+// slurmCmd writes (and with --submit submits) the job-array scripts of a
+// spec.
+func slurmCmd(reg *engine.Registry, e *env) *cobra.Command {
+	var o slurm.Options
+	var submit bool
+	var scripts string
+	var timeout time.Duration
+	var retry bool
+	c := &cobra.Command{
+		Use:   "slurm SPEC",
+		Short: "Write the sbatch job-array script of a spec; --submit submits it",
+		Long: "slurm writes an sbatch script whose array tasks each run one shard of the spec\n" +
+			"(crosslink run SPEC --shard auto) with this binary, split into several arrays when\n" +
+			"the shards outnumber the cluster's MaxArraySize. With --submit it runs sbatch and\n" +
+			"prints the job ids. Merge the shards' parts afterwards with crosslink merge.",
+		Args: args(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, a []string) error {
+			j, err := sweep.Load(a[0], reg, o.Profile, false, o.Out)
+			if err != nil {
+				return usageError{err}
+			}
+			if o.Binary, err = e.executable(); err != nil {
+				return fmt.Errorf("slurm: cannot find this program's path: %w", err)
+			}
+			for _, p := range []*string{&o.Binary, &o.Out} {
+				if *p, err = filepath.Abs(*p); err != nil {
+					return err
+				}
+			}
+			if o.Spec, err = filepath.Abs(a[0]); err != nil {
+				return err
+			}
+			if scripts == "" {
+				scripts = filepath.Join(o.Out, "slurm")
+			}
+			if o.Dir, err = filepath.Abs(scripts); err != nil {
+				return err
+			}
+			o.Name, o.Scenarios = j.Spec.Name, j.Plan.Len()
+			if timeout > 0 {
+				o.Run = append(o.Run, "--timeout", timeout.String())
+			}
+			if retry {
+				o.Run = append(o.Run, "--retry-failed")
+			}
+			if o.MaxArraySize == 0 && submit {
+				if o.MaxArraySize, err = slurm.MaxArraySize(c.Context()); err != nil {
+					return err
+				}
+			}
+			return writeScripts(c.Context(), o, submit, e)
+		},
+	}
+	f := c.Flags()
+	f.IntVar(&o.Tasks, "tasks", 0, fmt.Sprintf("array tasks (shards); default from --per-task, else %d", slurm.DefaultTasks))
+	f.IntVar(&o.PerTask, "per-task", 0, "scenarios per task, when --tasks is not given")
+	f.StringVar(&o.Partition, "partition", "", "Slurm partition (default: the cluster's)")
+	f.StringVar(&o.Time, "time", "", "time limit of each task, as sbatch --time takes it (e.g. 2:00:00)")
+	f.IntVar(&o.CPUs, "cpus", 1, "CPUs per task (and scenarios each task runs at once)")
+	f.StringVarP(&o.Profile, "profile", "p", "", "spec profile to run")
+	f.StringVarP(&o.Out, "out", "o", "out", "output root: the tasks write OUT/<spec>/")
+	f.StringVar(&scripts, "scripts", "", "directory for the scripts and task logs (default OUT/slurm)")
+	f.IntVar(&o.MaxArraySize, "max-array-size", 0, "the cluster's MaxArraySize (default: from scontrol with --submit, else 1001)")
+	f.BoolVar(&submit, "submit", false, "submit the scripts with sbatch and print the job ids")
+	f.DurationVar(&timeout, "timeout", 0, "passed to run: wall-clock limit of one scenario")
+	f.BoolVar(&retry, "retry-failed", false, "passed to run: rerun failed scenarios")
+	return c
+}
+
+func writeScripts(ctx context.Context, o slurm.Options, submit bool, e *env) error {
+	list, err := slurm.Scripts(o)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return fmt.Errorf("slurm: %w", err)
+	}
+	for _, s := range list {
+		if err := os.WriteFile(s.Path, []byte(s.Text), 0o755); err != nil {
+			return fmt.Errorf("slurm: %w", err)
+		}
+		fmt.Fprintf(e.stderr, "%s: shards %d..%d of %d\n", s.Path, s.Offset, s.Offset+s.Count-1, s.Shards)
+	}
+	if !submit {
+		return nil
+	}
+	for _, s := range list {
+		id, err := slurm.Submit(ctx, s.Path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, id)
+	}
+	return nil
+}
+
+// statusCmd reports how far datasets are.
+func statusCmd(reg *engine.Registry, e *env) *cobra.Command {
+	var profile, out string
+	var shards int
+	c := &cobra.Command{
+		Use:   "status DIR|SPEC...",
+		Short: "Report scenarios done, failed and missing per dataset, and incomplete shards",
+		Long: "status compares each dataset with its plan: for a dataset directory, the spec and\n" +
+			"profile recorded in its parts; for a spec file, OUT/<spec> at --profile.\n" +
+			"It exits 1 when a dataset is not complete.",
+		Args: args(cobra.MinimumNArgs(1)),
+		RunE: func(_ *cobra.Command, a []string) error {
+			incomplete := 0
+			for _, p := range a {
+				var j *sweep.Job
+				var err error
+				if sweep.IsDir(p) {
+					j, err = sweep.LoadDir(p, reg)
+				} else {
+					j, err = sweep.Load(p, reg, profile, false, out)
+				}
+				if err != nil {
+					return usageError{err}
+				}
+				r, err := sweep.Check(j, shards)
+				if err != nil {
+					return err
+				}
+				if err := r.Write(e.stdout); err != nil {
+					return err
+				}
+				if !r.Complete() {
+					incomplete++
+				}
+			}
+			if incomplete > 0 {
+				return incompleteError{incomplete}
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVarP(&profile, "profile", "p", "", "profile of the specs named")
+	c.Flags().StringVarP(&out, "out", "o", "out", "output root of the specs named")
+	c.Flags().IntVar(&shards, "shards", 0, "shard count to check (default: from the part names)")
+	return c
+}
+
+// incompleteError is status's exit 1.
+type incompleteError struct{ n int }
+
+func (e incompleteError) Error() string { return fmt.Sprintf("%d datasets incomplete", e.n) }

@@ -1,0 +1,133 @@
+package sweep
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Lock keeps other processes from writing the same dataset shard. It is an
+// advisory flock(2) on a file in the dataset directory, so the kernel
+// releases it when the holder dies however it dies: a lock left by a
+// killed run never blocks the next one.
+//
+// A run of shard i/n (n > 1) holds .lock shared and .lock-<i>of<n>
+// exclusively, so the tasks of a job array write one dataset at once while
+// a second process of the same shard, or an unsharded run (which holds
+// .lock exclusively), is refused. The holder writes its pid, host, shard
+// and start time into the file it holds exclusively, for the error message
+// of the process it refuses.
+type Lock struct {
+	files []*os.File
+}
+
+// lockName is the dataset-wide lock file.
+const lockName = ".lock"
+
+// LockDir locks dataset dir for a run of shard infix (dataset.DefaultShard
+// or "" for an unsharded run). It creates dir if needed. The error names
+// the holder when the lock is taken.
+func LockDir(dir, infix string, now time.Time) (*Lock, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("sweep: %w", err)
+	}
+	shared := infix != "" && !strings.HasSuffix(infix, "of1")
+	l := &Lock{}
+	main := filepath.Join(dir, lockName)
+	mode := syscall.LOCK_EX
+	if shared {
+		mode = syscall.LOCK_SH
+	}
+	f, err := lockFile(main, mode)
+	if err != nil {
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("sweep: dataset %s is being written by another run (%s); wait for it or stop it", dir, holders(dir))
+		}
+		return nil, fmt.Errorf("sweep: locking %s: %w", dir, err)
+	}
+	l.files = append(l.files, f)
+	own := f
+	if shared {
+		g, err := lockFile(filepath.Join(dir, lockName+"-"+infix), syscall.LOCK_EX)
+		if err != nil {
+			l.Unlock()
+			if errors.Is(err, syscall.EWOULDBLOCK) {
+				return nil, fmt.Errorf("sweep: shard %s of dataset %s is being written by another run (%s)", infix, dir, holders(dir))
+			}
+			return nil, fmt.Errorf("sweep: locking %s: %w", dir, err)
+		}
+		l.files = append(l.files, g)
+		own = g
+	}
+	host, _ := os.Hostname()
+	info := fmt.Sprintf("pid %d on %s, shard %s, since %s\n", os.Getpid(), host, infixOr(infix), now.UTC().Format(time.RFC3339))
+	// Best effort: the lock works without the note.
+	if err := own.Truncate(0); err == nil {
+		own.WriteAt([]byte(info), 0)
+	}
+	return l, nil
+}
+
+func infixOr(s string) string {
+	if s == "" {
+		return "0of1"
+	}
+	return s
+}
+
+// lockFile opens path and flocks it without waiting.
+func lockFile(path string, mode int) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), mode|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// holders describes the processes holding locks in dir, read from the
+// notes of the lock files that are held now.
+func holders(dir string) string {
+	names, _ := filepath.Glob(filepath.Join(dir, lockName+"*"))
+	sort.Strings(names)
+	var out []string
+	for _, n := range names {
+		f, err := os.Open(n)
+		if err != nil {
+			continue
+		}
+		held := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil
+		if !held {
+			syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		}
+		b, _ := os.ReadFile(n)
+		f.Close()
+		if note := strings.TrimSpace(string(b)); held && note != "" {
+			out = append(out, note)
+		}
+	}
+	if len(out) == 0 {
+		return "holder unknown"
+	}
+	return strings.Join(out, "; ")
+}
+
+// Unlock releases the lock. The files stay: removing a lock file races with
+// a process that has just opened it.
+func (l *Lock) Unlock() error {
+	var errs []error
+	for i := len(l.files) - 1; i >= 0; i-- {
+		f := l.files[i]
+		errs = append(errs, syscall.Flock(int(f.Fd()), syscall.LOCK_UN), f.Close())
+	}
+	l.files = nil
+	return errors.Join(errs...)
+}

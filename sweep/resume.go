@@ -1,0 +1,70 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+)
+
+// Resume runs cfg as Run does, with what an unattended sweep needs around
+// it: it locks the dataset shard (LockDir), so a second process cannot
+// write it; moves unreadable parts aside to Dir/corrupt, reporting each on
+// warn, so their scenarios run again; and, when cfg.Rerun is set
+// (--retry-failed), rewrites the parts holding rows that the rerun
+// superseded, so the files hold one row per scenario. cfg.Done is
+// replaced by what the readable parts hold.
+func Resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
+	sum := Summary{Name: cfg.Meta.SpecName, Total: cfg.Source.Len(), Dir: cfg.Dir}
+	if err := writable(cfg.Dir); err != nil {
+		return sum, err
+	}
+	lock, err := LockDir(cfg.Dir, cfg.Shard, time.Now())
+	if err != nil {
+		return sum, err
+	}
+	defer lock.Unlock()
+	done, moved, err := dataset.Repair(cfg.Dir)
+	for _, m := range moved {
+		fmt.Fprintf(warn, "crosslink: %s is unreadable (%s); moved to %s, its scenarios run again\n", m.Path, m.Reason, m.To)
+	}
+	if err != nil {
+		return sum, fmt.Errorf("sweep: checking %s: %w", cfg.Dir, err)
+	}
+	cfg.Done = done
+	if cfg.Rerun != nil {
+		// A retry killed before its end left superseded rows behind.
+		if _, err := dataset.Supersede(cfg.Dir, cfg.Mem); err != nil {
+			return sum, fmt.Errorf("sweep: %w", err)
+		}
+	}
+	sum, err = Run(ctx, cfg)
+	if err == nil && cfg.Rerun != nil && sum.OK+sum.Failed > 0 {
+		if _, err := dataset.Supersede(cfg.Dir, cfg.Mem); err != nil {
+			return sum, fmt.Errorf("sweep: %w", err)
+		}
+	}
+	return sum, err
+}
+
+// writable checks that dir can take new files, creating it if needed, so
+// that a read-only output directory fails before any scenario runs.
+func writable(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("sweep: cannot create the dataset directory: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		if errors.Is(err, os.ErrPermission) || errors.Is(err, syscall.EROFS) {
+			return fmt.Errorf("sweep: dataset directory %s is read-only: %w", dir, err)
+		}
+		return fmt.Errorf("sweep: dataset directory %s: %w", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}

@@ -1,0 +1,181 @@
+package slurm
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/sweep"
+)
+
+// DefaultMaxArraySize is Slurm's default MaxArraySize: task ids 0..1000.
+const DefaultMaxArraySize = 1001
+
+// DefaultTasks is the task count when neither Tasks nor PerTask is given.
+const DefaultTasks = 100
+
+// Options describe the job arrays of one spec.
+type Options struct {
+	Binary    string // absolute path of the crosslink binary the tasks run
+	Spec      string // absolute path of the spec file
+	Name      string // spec name: job name and script names
+	Scenarios int    // scenarios in the plan at Profile
+	Profile   string // spec profile, "" for the base spec
+	Out       string // absolute output root (datasets in Out/<spec>)
+	Dir       string // directory for the scripts and the task logs
+	Tasks     int    // shards; 0 derives it from PerTask or DefaultTasks
+	PerTask   int    // scenarios per task when Tasks is 0
+	Partition string // sbatch --partition, "" for the default
+	Time      string // sbatch --time, "" for the partition's limit
+	CPUs      int    // sbatch --cpus-per-task (and run --workers); 1 when 0
+	// MaxArraySize is the cluster's limit (scontrol show config);
+	// DefaultMaxArraySize when 0.
+	MaxArraySize int
+	// Run are extra arguments for `crosslink run` (--timeout, --retry-failed).
+	Run []string
+}
+
+// Script is one sbatch job-array script: shards Offset..Offset+Count-1 of
+// Shards.
+type Script struct {
+	Path          string
+	Offset, Count int
+	Shards        int
+	Text          string
+}
+
+// shards returns the number of shards of o: Tasks, or the scenarios split
+// into PerTask-sized shares, or DefaultTasks; never more than the
+// scenarios, never less than one.
+func (o *Options) shards() int {
+	n := o.Tasks
+	if n <= 0 && o.PerTask > 0 {
+		n = (o.Scenarios + o.PerTask - 1) / o.PerTask
+	}
+	if n <= 0 {
+		n = DefaultTasks
+	}
+	return max(1, min(n, o.Scenarios))
+}
+
+// Scripts returns the scripts of o, one per chunk of at most MaxArraySize
+// tasks, without writing them.
+func Scripts(o Options) ([]Script, error) {
+	if !filepath.IsAbs(o.Binary) || !filepath.IsAbs(o.Spec) || !filepath.IsAbs(o.Out) || !filepath.IsAbs(o.Dir) {
+		return nil, errors.New("slurm: bug: the binary, spec, output and script paths must be absolute (tasks start in another directory)")
+	}
+	maxArray := o.MaxArraySize
+	if maxArray <= 0 {
+		maxArray = DefaultMaxArraySize
+	}
+	n := o.shards()
+	cpus := max(1, o.CPUs)
+	var out []Script
+	for off, k := 0, 1; off < n; off, k = off+maxArray, k+1 {
+		count := min(maxArray, n-off)
+		name := o.Name
+		if n > maxArray {
+			name = fmt.Sprintf("%s-%d", o.Name, k)
+		}
+		s := Script{Path: filepath.Join(o.Dir, name+".sbatch"), Offset: off, Count: count, Shards: n}
+		var b strings.Builder
+		fmt.Fprintf(&b, "#!/bin/bash\n")
+		fmt.Fprintf(&b, "#SBATCH --job-name=crosslink-%s\n", name)
+		fmt.Fprintf(&b, "#SBATCH --array=0-%d\n", count-1)
+		fmt.Fprintf(&b, "#SBATCH --ntasks=1\n")
+		fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", cpus)
+		if o.Partition != "" {
+			fmt.Fprintf(&b, "#SBATCH --partition=%s\n", o.Partition)
+		}
+		if o.Time != "" {
+			fmt.Fprintf(&b, "#SBATCH --time=%s\n", o.Time)
+		}
+		fmt.Fprintf(&b, "#SBATCH --output=%s\n", filepath.Join(o.Dir, name+"-%A_%a.log"))
+		fmt.Fprintf(&b, "#\n# Shards %d..%d of %d of spec %s (%d scenarios): array task t runs\n",
+			off, off+count-1, n, o.Name, o.Scenarios)
+		fmt.Fprintf(&b, "# shard t+%d. A task rerun (sbatch --array=T %s) runs only what its\n", off, filepath.Base(s.Path))
+		fmt.Fprintf(&b, "# shard still misses; `crosslink status %s` lists the incomplete shards.\n",
+			quote(filepath.Join(o.Out, o.Name)))
+		fmt.Fprintf(&b, "set -euo pipefail\n")
+		fmt.Fprintf(&b, "export %s=%d %s=%d\n", sweep.ShardOffsetEnv, off, sweep.ShardCountEnv, n)
+		args := []string{quote(o.Binary), "run", quote(o.Spec), "--shard", "auto", "--out", quote(o.Out),
+			"--workers", `"${SLURM_CPUS_PER_TASK:-1}"`}
+		if o.Profile != "" {
+			args = append(args, "--profile", quote(o.Profile))
+		}
+		for _, a := range o.Run {
+			args = append(args, quote(a))
+		}
+		fmt.Fprintf(&b, "exec %s\n", strings.Join(args, " "))
+		s.Text = b.String()
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// quote returns s as one shell word.
+func quote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:,@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Submit runs `sbatch --parsable script` and returns the job id.
+func Submit(ctx context.Context, script string) (string, error) {
+	out, err := command(ctx, "sbatch", "--parsable", script)
+	if err != nil {
+		return "", err
+	}
+	id, _, _ := strings.Cut(strings.TrimSpace(out), ";") // "id;cluster" on federations
+	if _, err := strconv.Atoi(id); err != nil {
+		return "", fmt.Errorf("slurm: sbatch printed %q, not a job id", out)
+	}
+	return id, nil
+}
+
+// MaxArraySize reads MaxArraySize from `scontrol show config`.
+func MaxArraySize(ctx context.Context) (int, error) {
+	out, err := command(ctx, "scontrol", "show", "config")
+	if err != nil {
+		return 0, err
+	}
+	return parseMaxArraySize(out)
+}
+
+func parseMaxArraySize(config string) (int, error) {
+	sc := bufio.NewScanner(strings.NewReader(config))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), "=")
+		if ok && strings.TrimSpace(k) == "MaxArraySize" {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 {
+				return 0, fmt.Errorf("slurm: MaxArraySize = %q", strings.TrimSpace(v))
+			}
+			return n, nil
+		}
+	}
+	return 0, errors.New("slurm: scontrol show config has no MaxArraySize")
+}
+
+func command(ctx context.Context, name string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg != "" {
+			return "", fmt.Errorf("slurm: %s: %w: %s", name, err, msg)
+		}
+		return "", fmt.Errorf("slurm: %s: %w", name, err)
+	}
+	return stdout.String(), nil
+}

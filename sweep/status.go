@@ -1,0 +1,197 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/plan"
+	"github.com/crosslink-sim/crosslink/sweep/spec"
+)
+
+// Report is where a job's dataset stands against its plan.
+type Report struct {
+	Spec    string
+	Profile string
+	Dir     string
+	Total   int                    // scenarios in the plan
+	OK      int                    // with an ok row
+	Failed  map[dataset.Status]int // with a row that is not ok, by status
+	Missing int                    // with no row
+	Extra   int                    // ids in the dataset that the plan lacks (another profile)
+	Corrupt []string               // parts moved aside to corrupt/
+	Shards  int                    // the shard count Incomplete is for; 0 when unsharded
+	// Incomplete lists the shards with missing or failed scenarios.
+	Incomplete []ShardReport
+}
+
+// ShardReport is one shard that is not done.
+type ShardReport struct {
+	Shard   Shard
+	Missing int
+	Failed  int
+}
+
+// Complete reports whether every scenario has an ok row.
+func (r *Report) Complete() bool { return r.OK == r.Total }
+
+// Check compares the job's dataset with its plan. shards is the shard count
+// to report incomplete shards for; 0 takes it from the part file names
+// (the largest count there), and no shards are reported when the parts
+// are unsharded.
+func Check(j *Job, shards int) (*Report, error) {
+	done, err := dataset.ReadIDs(j.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("sweep: %w (crosslink run moves unreadable parts aside and reruns their scenarios)", err)
+	}
+	r := &Report{Spec: j.Spec.Name, Profile: j.Profile, Dir: j.Dir, Total: j.Plan.Len(), Failed: map[dataset.Status]int{}}
+	corrupt, _ := filepath.Glob(filepath.Join(j.Dir, dataset.CorruptDir, "*.corrupt*"))
+	r.Corrupt = corrupt
+	seen := 0
+	for i := range j.Plan.Len() {
+		st, ok := done.Status(j.Plan.At(i).ID)
+		switch {
+		case !ok:
+			r.Missing++
+		case st == dataset.OK:
+			r.OK++
+			seen++
+		default:
+			r.Failed[st]++
+			seen++
+		}
+	}
+	r.Extra = done.Len() - seen
+	if shards == 0 {
+		shards, err = shardCount(j.Dir)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if shards > 1 {
+		r.Shards = shards
+		for i := range shards {
+			sh := Shard{i, shards}
+			src, err := Of(j.Plan, j.Model, sh)
+			if err != nil {
+				return nil, err
+			}
+			sr := ShardReport{Shard: sh}
+			for k := range src.Len() {
+				st, ok := done.Status(src.At(k).ID)
+				switch {
+				case !ok:
+					sr.Missing++
+				case st != dataset.OK:
+					sr.Failed++
+				}
+			}
+			if sr.Missing+sr.Failed > 0 {
+				r.Incomplete = append(r.Incomplete, sr)
+			}
+		}
+	}
+	return r, nil
+}
+
+var shardInfix = regexp.MustCompile(`^part-(\d+)of(\d+)-\d+\.parquet$`)
+
+// shardCount returns the largest shard count among the part names of dir.
+func shardCount(dir string) (int, error) {
+	paths, err := dataset.Parts(dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, p := range paths {
+		if m := shardInfix.FindStringSubmatch(filepath.Base(p)); m != nil {
+			c, _ := strconv.Atoi(m[2])
+			n = max(n, c)
+		}
+	}
+	return n, nil
+}
+
+// Write prints the report.
+func (r *Report) Write(w io.Writer) error {
+	profile := ""
+	if r.Profile != "" {
+		profile = " (profile " + r.Profile + ")"
+	}
+	failed := 0
+	var kinds []string
+	for st, n := range r.Failed {
+		failed += n
+		kinds = append(kinds, fmt.Sprintf("%d %s", n, st))
+	}
+	sort.Strings(kinds)
+	state := "complete"
+	if !r.Complete() {
+		state = "incomplete"
+	}
+	fmt.Fprintf(w, "%s%s: %d scenarios: %d done, %d failed", r.Spec, profile, r.Total, r.OK, failed)
+	if failed > 0 {
+		fmt.Fprintf(w, " (%s)", strings.Join(kinds, ", "))
+	}
+	fmt.Fprintf(w, ", %d missing: %s; dataset %s\n", r.Missing, state, r.Dir)
+	if r.Extra > 0 {
+		fmt.Fprintf(w, "  %d rows belong to no scenario of this profile\n", r.Extra)
+	}
+	for _, c := range r.Corrupt {
+		fmt.Fprintf(w, "  unreadable part set aside: %s\n", c)
+	}
+	if r.Shards > 1 {
+		if len(r.Incomplete) == 0 {
+			fmt.Fprintf(w, "  all %d shards complete\n", r.Shards)
+		}
+		for _, s := range r.Incomplete {
+			fmt.Fprintf(w, "  shard %s incomplete: %d missing, %d failed (rerun: crosslink run SPEC --shard %s)\n", s.Shard, s.Missing, s.Failed, s.Shard)
+		}
+	}
+	_, err := fmt.Fprint(w)
+	return err
+}
+
+// LoadDir loads the job that wrote the dataset in dir, from the spec text
+// and profile its parts record.
+func LoadDir(dir string, reg *engine.Registry) (*Job, error) {
+	meta, err := dataset.ReadMeta(dir)
+	if err != nil {
+		return nil, fmt.Errorf("sweep: %w", err)
+	}
+	text, ok := meta[dataset.KeySpec]
+	if !ok {
+		return nil, fmt.Errorf("sweep: %s records no spec", dir)
+	}
+	s, err := spec.Parse(filepath.Join(dir, "(spec recorded in the dataset)"), []byte(text), reg)
+	if err != nil {
+		return nil, err
+	}
+	profile := meta[dataset.KeyProfile]
+	r, err := s.Resolve(profile)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := reg.Lookup(r.Model)
+	if !ok {
+		return nil, fmt.Errorf("sweep: bug: model %q vanished from the registry", r.Model)
+	}
+	p, err := plan.New(r, m)
+	if err != nil {
+		return nil, err
+	}
+	return &Job{Spec: r, Profile: profile, Model: m, Plan: p, Dir: dir}, nil
+}
+
+// IsDir reports whether path is a directory (a dataset rather than a spec).
+func IsDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
