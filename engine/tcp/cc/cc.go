@@ -101,13 +101,17 @@ type Options struct {
 	// L = 2*SMSS (section 2.2) in slow start and byte counting in
 	// congestion avoidance (section 2.1).
 	ABC bool
+	// HyStart enables HyStart++ (RFC 9406) for CUBIC's initial slow start.
+	HyStart bool
 	// Seed seeds a controller's own random stream (BBR's random start of
 	// the gain cycle); the stream is rand.NewPCG(Seed, streamCC).
 	Seed uint64
 }
 
 // Names lists the algorithms New accepts.
-func Names() []string { return []string{"newreno", "reno", "vegas"} }
+func Names() []string {
+	return []string{"bbr", "bic", "cubic", "highspeed", "htcp", "hybla", "newreno", "reno", "scalable", "vegas", "westwood"}
+}
 
 // New returns a controller by name.
 func New(name string, o Options) (Controller, error) {
@@ -116,8 +120,24 @@ func New(name string, o Options) (Controller, error) {
 		return &Reno{name: "reno", abc: o.ABC}, nil
 	case "newreno":
 		return &Reno{name: "newreno", abc: o.ABC}, nil
+	case "cubic":
+		return NewCubic(o.HyStart, o.ABC), nil
+	case "bic":
+		return NewBIC(o.ABC), nil
+	case "highspeed":
+		return NewHighSpeed(o.ABC), nil
+	case "scalable":
+		return NewScalable(o.ABC), nil
+	case "htcp":
+		return NewHTCP(true, o.ABC), nil
+	case "hybla":
+		return NewHybla(o.ABC), nil
+	case "westwood":
+		return NewWestwood(o.ABC), nil
 	case "vegas":
 		return NewVegas(VegasAlpha, VegasBeta, VegasGamma)
+	case "bbr":
+		return NewBBR(o.Seed), nil
 	}
 	return nil, fmt.Errorf("cc: unknown congestion control %q (want one of %q)", name, Names())
 }

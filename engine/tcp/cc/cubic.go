@@ -1,0 +1,196 @@
+package cc
+
+import "math"
+
+// CUBIC constants (RFC 9438 section 5: "C SHOULD be set to 0.4" and
+// "beta_cubic SHOULD be set to 0.7").
+const (
+	cubicC    = 0.4 // segments per second^3
+	cubicBeta = 0.7
+	// cubicAlpha is section 4.3 equation (5), alpha_cubic =
+	// 3 (1 - beta_cubic) / (1 + beta_cubic), which makes the Reno-friendly
+	// estimate grow at Reno's average rate given beta_cubic.
+	cubicAlpha = 3 * (1 - cubicBeta) / (1 + cubicBeta)
+	// cubicMaxGrowth is section 4.2's clamp of the target to 1.5 cwnd, so
+	// that the window grows at most by half per RTT.
+	cubicMaxGrowth = 1.5
+)
+
+// Cubic is CUBIC (RFC 9438). In congestion avoidance the window follows
+// equation (1), W_cubic(t) = C (t - K)^3 + W_max, where t is the time since
+// the congestion-avoidance stage (epoch) began and K (equation (2)) the
+// time the curve takes to climb back to W_max from the window the epoch
+// started with; for a reduction by beta_cubic, K = cbrt(W_max (1 -
+// beta_cubic) / C). Each ACK moves cwnd towards W_cubic(t + RTT) (section
+// 4.4/4.5, concave below W_max and convex above it) unless the
+// Reno-friendly estimate W_est is larger (section 4.3). Loss multiplies the
+// window by beta_cubic (section 4.6) after fast convergence has lowered
+// W_max (section 4.7); a timeout follows section 4.8. Slow start is RFC
+// 5681's, or HyStart++ (RFC 9406) with Options.HyStart.
+//
+// Windows are in segments as in the RFC, time in seconds from `now`.
+type Cubic struct {
+	w   window
+	abc bool
+	hs  *HyStart // nil: standard slow start
+	// fastConvergence is section 4.7 (on by default, as the RFC's
+	// "SHOULD").
+	fastConvergence bool
+
+	wMax      float64 // W_max, segments (0 before the first event)
+	cwndPrior float64 // cwnd before the latest reduction (section 4.1.2)
+	k         float64 // K, seconds
+	epoch     int64   // t_epoch, ns; valid when inEpoch
+	inEpoch   bool
+	cwndEpoch float64 // cwnd_epoch, segments
+	wEst      float64 // W_est, segments (section 4.3)
+	// restart is section 4.8: after a timeout (and before any event) the
+	// next epoch takes W_max from its own starting window and K = 0.
+	restart bool
+}
+
+// NewCubic returns CUBIC; hystart enables HyStart++ for the initial slow
+// start and abc RFC 3465 byte counting in standard slow start.
+func NewCubic(hystart, abc bool) *Cubic {
+	c := &Cubic{abc: abc, fastConvergence: true}
+	if hystart {
+		c.hs = NewHyStart()
+	}
+	return c
+}
+
+// Name implements Controller.
+func (c *Cubic) Name() string { return "cubic" }
+
+// Init implements Controller.
+func (c *Cubic) Init(s *State) {
+	s.Ssthresh = initialSsthresh
+	*c = Cubic{abc: c.abc, hs: c.hs, fastConvergence: c.fastConvergence, restart: true}
+	if c.hs != nil {
+		c.hs.Reset()
+	}
+}
+
+// OnPacketSent implements Controller.
+func (c *Cubic) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {
+	if c.hs != nil {
+		c.hs.OnPacketSent(bytes, retransmit)
+	}
+}
+
+// WCubic is RFC 9438 equation (1) for the current epoch: the target window
+// in segments t seconds after the epoch began.
+func (c *Cubic) WCubic(t float64) float64 {
+	d := t - c.k
+	return cubicC*d*d*d + c.wMax
+}
+
+// K returns the current epoch's K in seconds (equation (2)).
+func (c *Cubic) K() float64 { return c.k }
+
+// WMax returns W_max in segments.
+func (c *Cubic) WMax() float64 { return c.wMax }
+
+// OnAck implements Controller.
+func (c *Cubic) OnAck(s *State, a *Ack) {
+	if a.InRecovery || a.Acked <= 0 {
+		return
+	}
+	if s.InSlowStart() {
+		if c.hs != nil && c.hs.Active() {
+			c.hs.OnAck(s, a)
+		} else {
+			c.w.slowStart(s, a.Acked, c.abc)
+		}
+		return
+	}
+	cwnd := segs(s)
+	if !c.inEpoch {
+		c.startEpoch(a.Now, cwnd)
+	}
+	t := float64(a.Now-c.epoch) / 1e9
+	acked := segmentsAcked(s, a)
+
+	// Section 4.3 equation (4): W_est += alpha_cubic * segments_acked /
+	// cwnd, with alpha_cubic = 1 once W_est has reached cwnd_prior.
+	alpha := cubicAlpha
+	if c.wEst >= c.cwndPrior {
+		alpha = 1
+	}
+	c.wEst += alpha * acked / cwnd
+	if c.WCubic(t) < c.wEst {
+		// Reno-friendly region: cwnd = W_est.
+		c.w.setTo(s, c.wEst)
+		return
+	}
+	// Sections 4.4 and 4.5: cwnd += (target - cwnd) / cwnd per segment
+	// acked, target = W_cubic(t + RTT) clamped to [cwnd, 1.5 cwnd]
+	// (section 4.2), RTT the smoothed RTT.
+	rtt := a.SRTT
+	if rtt <= 0 {
+		rtt = a.RTT
+	}
+	target := min(max(c.WCubic(t+float64(rtt)/1e9), cwnd), cubicMaxGrowth*cwnd)
+	c.w.grow(s, (target-cwnd)/cwnd*acked)
+}
+
+// startEpoch begins a congestion-avoidance stage: t_epoch = now,
+// cwnd_epoch = cwnd, K from equation (2), W_est = cwnd_epoch (section 4.3).
+func (c *Cubic) startEpoch(now int64, cwnd float64) {
+	c.inEpoch = true
+	c.epoch = now
+	c.cwndEpoch = cwnd
+	c.wEst = cwnd
+	if c.restart || c.wMax <= cwnd {
+		// Section 4.8 (and the first stage after the initial slow start,
+		// or one that begins above W_max): W_max = cwnd_epoch, K = 0.
+		c.wMax = cwnd
+		c.k = 0
+		c.restart = false
+		return
+	}
+	// Equation (2): K = cbrt((W_max - cwnd_epoch) / C).
+	c.k = math.Cbrt((c.wMax - cwnd) / cubicC)
+}
+
+// lossEvent is sections 4.6 and 4.7: remember cwnd_prior, lower W_max by
+// fast convergence if the window did not regain the previous W_max, and
+// end the epoch.
+func (c *Cubic) lossEvent(s *State) {
+	cwnd := segs(s)
+	if c.fastConvergence && cwnd < c.wMax {
+		c.wMax = cwnd * (1 + cubicBeta) / 2
+	} else {
+		c.wMax = cwnd
+	}
+	c.cwndPrior = cwnd
+	c.inEpoch = false
+	if c.hs != nil {
+		c.hs.Stop()
+	}
+}
+
+// OnCongestionEvent implements Controller: section 4.6, ssthresh =
+// max(cwnd * beta_cubic, 2), cwnd = ssthresh. (The RFC notes flight size
+// may stand for cwnd; cwnd is what Linux uses and what W_max refers to.)
+func (c *Cubic) OnCongestionEvent(now int64, s *State, flightSize int64) {
+	c.lossEvent(s)
+	c.restart = false
+	c.w.reduce(s, cubicBeta)
+}
+
+// OnExitRecovery implements Controller.
+func (c *Cubic) OnExitRecovery(now int64, s *State) {}
+
+// OnRTO implements Controller: section 4.8, cwnd = 1 segment as Reno does
+// but ssthresh by beta_cubic as in section 4.6, and the first
+// congestion-avoidance stage afterwards starts with K = 0 and W_max =
+// cwnd_epoch. A repeated timeout holds ssthresh (RFC 5681 section 3.1).
+func (c *Cubic) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+	if !repeated {
+		c.lossEvent(s)
+	}
+	c.inEpoch = false
+	c.restart = true
+	c.w.timeout(s, cubicBeta, repeated)
+}

@@ -1,0 +1,135 @@
+package cc
+
+// Westwood+ parameters: Grieco and Mascolo, "Performance evaluation and
+// comparison of Westwood+, New Reno, and Vegas TCP congestion control",
+// ACM SIGCOMM CCR 34(2), 2004, and Linux net/ipv4/tcp_westwood.c.
+const (
+	// westwoodMinWindow is the shortest bandwidth sampling interval,
+	// tcp_westwood.c's TCP_WESTWOOD_RTT_MIN (HZ/20 = 50 ms): on shorter
+	// RTTs the sample spans several round trips.
+	westwoodMinWindow = 50e6 // ns
+)
+
+// Westwood is TCP Westwood+: it estimates the bandwidth the flow gets from
+// the rate of returning ACKs and, on a congestion event, sets ssthresh to
+// the window that bandwidth needs at the path's minimum RTT, BWE x RTTmin
+// (at least 2 segments), instead of halving blindly; random (non
+// congestion) losses therefore cost little. The "+" is the estimator:
+// acknowledged bytes are counted over one RTT (at least 50 ms) and each
+// such sample is low-pass filtered, bw = 7/8 bw + 1/8 sample, twice as
+// tcp_westwood.c does (westwood_filter). Growth is Reno's.
+//
+// On duplicate ACKs (Mascolo et al.): ssthresh = max(2, BWE x RTTmin /
+// SMSS) segments and cwnd = ssthresh if cwnd is larger; on a timeout the
+// same ssthresh and cwnd = 1 segment. Before the first bandwidth sample the
+// reduction is Reno's.
+type Westwood struct {
+	w   window
+	abc bool
+
+	winStart int64 // start of the current sampling interval, ns
+	started  bool
+	bk       int64   // bytes acknowledged in the interval
+	bwNS     float64 // first filter stage (bw_ns_est), bytes/s
+	bw       float64 // BWE (bw_est), bytes/s
+	rttMin   int64   // ns
+}
+
+// NewWestwood returns TCP Westwood+.
+func NewWestwood(abc bool) *Westwood { return &Westwood{abc: abc} }
+
+// Name implements Controller.
+func (c *Westwood) Name() string { return "westwood" }
+
+// Init implements Controller.
+func (c *Westwood) Init(s *State) {
+	s.Ssthresh = initialSsthresh
+	*c = Westwood{abc: c.abc}
+}
+
+// OnPacketSent implements Controller.
+func (c *Westwood) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {}
+
+// Bandwidth returns BWE in bytes per second (0 before the first sample).
+func (c *Westwood) Bandwidth() float64 { return c.bw }
+
+// OnAck implements Controller: the estimator sees every ACK, recovery
+// included; the window grows as Reno's outside recovery.
+func (c *Westwood) OnAck(s *State, a *Ack) {
+	if a.RTT > 0 && (c.rttMin == 0 || a.RTT < c.rttMin) {
+		c.rttMin = a.RTT
+	}
+	c.sample(a)
+	if a.InRecovery || a.Acked <= 0 {
+		return
+	}
+	if s.InSlowStart() {
+		c.w.slowStart(s, a.Acked, c.abc)
+		return
+	}
+	// RFC 5681 equation (3): cwnd += SMSS*SMSS/cwnd per ACK, here per
+	// segment acknowledged.
+	c.w.grow(s, segmentsAcked(s, a)/segs(s))
+}
+
+// sample is westwood_update_window and westwood_filter: close the interval
+// when it has lasted one smoothed RTT (at least 50 ms).
+func (c *Westwood) sample(a *Ack) {
+	if !c.started {
+		c.started = true
+		c.winStart = a.Now
+	}
+	c.bk += max(a.Acked, 0)
+	rtt := a.SRTT
+	if rtt <= 0 {
+		return
+	}
+	delta := a.Now - c.winStart
+	if delta <= max(rtt, westwoodMinWindow) {
+		return
+	}
+	bw := float64(c.bk) * 1e9 / float64(delta)
+	if c.bw == 0 && c.bwNS == 0 {
+		c.bwNS, c.bw = bw, bw
+	} else {
+		c.bwNS = (7*c.bwNS + bw) / 8
+		c.bw = (7*c.bw + c.bwNS) / 8
+	}
+	c.bk = 0
+	c.winStart = a.Now
+}
+
+// ssthresh returns BWE x RTTmin in bytes, or -1 without an estimate.
+func (c *Westwood) ssthresh() float64 {
+	if c.bw <= 0 || c.rttMin <= 0 {
+		return -1
+	}
+	return c.bw * float64(c.rttMin) / 1e9
+}
+
+// OnCongestionEvent implements Controller.
+func (c *Westwood) OnCongestionEvent(now int64, s *State, flightSize int64) {
+	b := c.ssthresh()
+	if b < 0 {
+		c.w.reduce(s, 0.5)
+		return
+	}
+	s.Ssthresh = floorSsthresh(s, b)
+	s.Cwnd = min(s.Cwnd, s.Ssthresh)
+	c.w.carry = 0
+}
+
+// OnExitRecovery implements Controller.
+func (c *Westwood) OnExitRecovery(now int64, s *State) {}
+
+// OnRTO implements Controller.
+func (c *Westwood) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+	b := c.ssthresh()
+	if b < 0 || repeated {
+		c.w.timeout(s, 0.5, repeated)
+		return
+	}
+	s.Ssthresh = floorSsthresh(s, b)
+	s.Cwnd = s.SMSS
+	c.w.carry = 0
+}
