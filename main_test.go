@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/crosslink-sim/crosslink/engine/models"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
+
+// crosslink runs the command in-process and returns its exit code and
+// output streams.
+func crosslink(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, &env{stdout: &out, stderr: &errb})
+	return code, out.String(), errb.String()
+}
+
+// golden compares got with testdata/<name>, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
+	}
+}
+
+// TestBadSpecs runs every malformed spec of the spec package's corpus
+// through `crosslink run` against the real models: each must exit 2, print
+// every problem as file:line:col: message, and write nothing.
+func TestBadSpecs(t *testing.T) {
+	files, err := filepath.Glob("sweep/spec/testdata/bad/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d malformed specs, want at least 20", len(files))
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			out := t.TempDir()
+			code, stdout, stderr := crosslink(t, "run", "--quiet", "--out", out, f)
+			if code != exitUsage {
+				t.Errorf("crosslink run %s: exit %d, want %d\nstderr:\n%s", f, code, exitUsage, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("crosslink run %s: stdout %q, want nothing", f, stdout)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+				if !strings.HasPrefix(line, f+":") {
+					t.Errorf("message %q does not start with %s:line:col", line, f)
+				}
+			}
+			golden(t, "bad-specs/"+name+".stderr", stderr)
+			if entries, _ := os.ReadDir(out); len(entries) != 0 {
+				t.Errorf("crosslink run %s wrote %d entries into the output directory, want none", f, len(entries))
+			}
+		})
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args    []string
+		wantErr string
+	}{
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"run"}, "requires at least 1 arg"},
+		{[]string{"run", "--workerz", "2", "specs/rc13-tab2.yaml"}, "unknown flag: --workerz"},
+		{[]string{"describe", "fso-bre"}, `no model "fso-bre"; did you mean "fso-ber"?`},
+		{[]string{"run", "--profile", "quik", "specs/rc13-fig6.yaml"}, `no profile "quik"; did you mean "quick"?`},
+		{[]string{"run", "no/such/spec.yaml"}, "no such file"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, _, stderr := crosslink(t, tt.args...)
+			if code != exitUsage {
+				t.Errorf("crosslink %q: exit %d, want %d (stderr %q)", tt.args, code, exitUsage, stderr)
+			}
+			if !strings.Contains(stderr, tt.wantErr) {
+				t.Errorf("crosslink %q: stderr %q, want it to contain %q", tt.args, stderr, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestModelsAndDescribe(t *testing.T) {
+	code, stdout, _ := crosslink(t, "models")
+	if code != exitOK {
+		t.Fatalf("crosslink models: exit %d", code)
+	}
+	reg, err := models.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not a golden file: the list grows with every model.
+	for _, name := range reg.Names() {
+		if !strings.Contains(stdout, "\n"+name+" ") {
+			t.Errorf("crosslink models does not list %s:\n%s", name, stdout)
+		}
+	}
+	for _, m := range []string{"fso-ber", "ber-per"} {
+		code, stdout, _ := crosslink(t, "describe", m)
+		if code != exitOK {
+			t.Fatalf("crosslink describe %s: exit %d", m, code)
+		}
+		golden(t, "describe-"+m+".stdout", stdout)
+	}
+}
+
+// TestRunResumeExpand runs a spec, reruns it (everything is skipped),
+// and checks expand and dry-run agree on the count.
+func TestRunResumeExpand(t *testing.T) {
+	out := t.TempDir()
+	code, _, stderr := crosslink(t, "run", "--out", out, "specs/rc13-tab2.yaml")
+	if code != exitOK {
+		t.Fatalf("crosslink run: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "8 scenarios: 8 ok, 0 failed, 0 skipped") {
+		t.Errorf("summary %q, want 8 ok", stderr)
+	}
+	code, _, stderr = crosslink(t, "run", "--out", out, "specs/rc13-tab2.yaml")
+	if code != exitOK || !strings.Contains(stderr, "0 ok, 0 failed, 8 skipped") {
+		t.Errorf("rerun: exit %d, summary %q; want 0 and every scenario skipped", code, stderr)
+	}
+	code, stdout, _ := crosslink(t, "run", "--dry-run", "--out", out, "specs/rc13-fig6.yaml", "specs/rc13-tab2.yaml")
+	if code != exitOK {
+		t.Fatalf("dry run: exit %d", code)
+	}
+	wantDry := "rc13-fig6: 1284 scenarios, 1284 to run, dataset " + filepath.Join(out, "rc13-fig6") + "\n" +
+		"rc13-tab2: 8 scenarios, 0 to run, dataset " + filepath.Join(out, "rc13-tab2") + "\n"
+	if stdout != wantDry {
+		t.Errorf("dry run printed\n%s\nwant\n%s", stdout, wantDry)
+	}
+	code, stdout, _ = crosslink(t, "expand", "specs/rc13-tab2.yaml")
+	if code != exitOK {
+		t.Fatalf("expand: exit %d", code)
+	}
+	golden(t, "expand-rc13-tab2.stdout", stdout)
+}
+
+// TestFigures is `make figures` on a scratch directory: every spec runs
+// at the quick profile and every declared figure is written in each format.
+func TestFigures(t *testing.T) {
+	out := t.TempDir()
+	code, _, stderr := crosslink(t, "figures", "--quiet", "--out", out)
+	if code != exitOK {
+		t.Fatalf("crosslink figures: exit %d\n%s", code, stderr)
+	}
+	for _, id := range []string{"rc13-fig3", "rc13-fig6", "rc13-tab2"} {
+		for _, ext := range []string{".png", ".svg", ".pdf", ".csv"} {
+			fi, err := os.Stat(filepath.Join(out, "figures", id+ext))
+			if err != nil || fi.Size() == 0 {
+				t.Errorf("figure %s%s: %v (size %d)", id, ext, err, sizeOf(fi))
+			}
+		}
+	}
+}
+
+func sizeOf(fi os.FileInfo) int64 {
+	if fi == nil {
+		return 0
+	}
+	return fi.Size()
+}
