@@ -1,0 +1,424 @@
+package cc
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// BBR is BBR version 1 (N. Cardwell, Y. Cheng, C. S. Gunn, S. H. Yeganeh
+// and V. Jacobson, "BBR: Congestion-Based Congestion Control", ACM Queue
+// 14(5), 2016, and CACM 60(2), 2017), following the pseudocode of
+// draft-cardwell-iccrg-bbr-congestion-control-00 (2017; section numbers
+// below are that draft's) and, where the draft leaves a choice, Linux
+// net/ipv4/tcp_bbr.c.
+//
+// BBR models the path by two numbers: BtlBw, the windowed maximum of the
+// delivery rate over 10 round trips, and RTprop, the windowed minimum RTT
+// over 10 s. It paces at pacing_gain*BtlBw and caps inflight at
+// cwnd_gain*BtlBw*RTprop plus a few send quanta. Its state machine:
+// STARTUP (gain 2/ln 2) until BtlBw grows less than 25 % in 3 rounds; DRAIN
+// (gain ln 2/2) until inflight <= BDP; PROBE_BW cycling pacing gains [1.25,
+// 0.75, 1, 1, 1, 1, 1, 1], one RTprop per phase, from a random phase other
+// than 0.75; PROBE_RTT (cwnd 4 packets for max(200 ms, one round)) when
+// RTprop has not been refreshed for 10 s.
+//
+// Adaptations to this sender, which counts bytes, not packets:
+//   - a round trip ends when an ACK's Rate.PriorDelivered reaches the
+//     Delivered of the ACK that started it (section 4.1.1.3);
+//   - rate samples whose interval is below the minimum RTT are discarded
+//     (tcp_rate.c does this before BBR sees them);
+//   - RTprop is refreshed only by a strictly smaller sample, as tcp_bbr.c
+//     does (the draft writes <=): a deterministic path repeats its base RTT
+//     exactly, and <= would postpone PROBE_RTT for ever;
+//   - on entering fast recovery cwnd is set to FlightSize (the draft's
+//     packets_in_flight excludes SACKed and lost segments, which this hook
+//     does not see); packet conservation then holds for one round and the
+//     window is restored on leaving recovery (section 4.2.3.4);
+//   - after a timeout cwnd is one segment, as the sender's go-back-N
+//     expects, and the saved window is not restored (tcp_bbr.c restores it
+//     on leaving the Loss state, which this interface does not signal);
+//     cwnd is below 4 packets only then and during packet conservation;
+//   - the long-term bandwidth (policer) model of tcp_bbr.c and the ACK
+//     aggregation allowance are not part of the draft and are left out.
+type BBR struct {
+	rng *rand.Rand
+
+	mode       BBRMode
+	pacingGain float64
+	cwndGain   float64
+	initCwnd   int64
+
+	btlBw       MaxFilter // bytes/s over rounds
+	rtProp      int64     // ns, 0 before the first sample
+	rtPropStamp int64
+	expired     bool
+
+	rounds             int64
+	nextRoundDelivered int64
+	roundStart         bool
+	delivered          int64 // Ack.Delivered of the latest ACK
+
+	fullBw      float64
+	fullBwCount int
+	filledPipe  bool
+
+	cycleIndex int
+	cycleStamp int64
+
+	probeRTTDone      int64 // 0: not yet at 4 packets
+	probeRTTRoundDone bool
+	idleRestart       bool
+
+	priorCwnd    int64
+	inRecovery   bool
+	conservation bool
+	seenRTT      bool
+}
+
+// BBRMode is the state of BBR's state machine (section 3.4).
+type BBRMode uint8
+
+// BBR modes.
+const (
+	BBRStartup BBRMode = iota
+	BBRDrain
+	BBRProbeBW
+	BBRProbeRTT
+)
+
+func (m BBRMode) String() string {
+	return [...]string{"startup", "drain", "probe_bw", "probe_rtt"}[m]
+}
+
+// BBR constants (section 4.1 to 4.3; tcp_bbr.c).
+const (
+	// BBRHighGain is 2/ln 2, the smallest gain that doubles the sending
+	// rate each round trip (section 4.3.2.1).
+	BBRHighGain    = 2.885
+	bbrDrainGain   = 1 / BBRHighGain
+	bbrCwndGain    = 2
+	bbrBtlBwRounds = 10                // BtlBwFilterLen, round trips
+	bbrRTpropWin   = 10e9              // RTpropFilterLen, ns
+	bbrProbeRTTDur = 200e6             // ProbeRTTDuration, ns
+	bbrMinPackets  = 4                 // BBRMinPipeCwnd, packets
+	bbrFullBwGrow  = 1.25              // STARTUP continues while BtlBw grows 25 %
+	bbrFullBwCnt   = 3                 // ... within 3 rounds
+	bbrCycleLen    = len(bbrGainCycle) // BBRGainCycleLen
+	streamCC       = 0x6363            // "cc": the stream of Options.Seed
+)
+
+// bbrGainCycle is PROBE_BW's pacing_gain cycle (section 4.3.4.3).
+var bbrGainCycle = [...]float64{1.25, 0.75, 1, 1, 1, 1, 1, 1}
+
+// NewBBR returns BBR v1 whose random stream (the PROBE_BW start phase)
+// is seeded by seed.
+func NewBBR(seed uint64) *BBR {
+	return &BBR{rng: rand.New(rand.NewPCG(seed, streamCC))}
+}
+
+// Name implements Controller.
+func (b *BBR) Name() string { return "bbr" }
+
+// Mode returns the state machine's mode.
+func (b *BBR) Mode() BBRMode { return b.mode }
+
+// PacingGain returns the current pacing_gain.
+func (b *BBR) PacingGain() float64 { return b.pacingGain }
+
+// CycleIndex returns the PROBE_BW phase, 0 to 7.
+func (b *BBR) CycleIndex() int { return b.cycleIndex }
+
+// BtlBw returns the bottleneck bandwidth estimate in bytes per second.
+func (b *BBR) BtlBw() float64 { return b.btlBw.Get() }
+
+// RTprop returns the round-trip propagation time estimate in ns.
+func (b *BBR) RTprop() int64 { return b.rtProp }
+
+// Rounds returns the number of round trips counted.
+func (b *BBR) Rounds() int64 { return b.rounds }
+
+// FilledPipe reports whether STARTUP found the bottleneck's rate.
+func (b *BBR) FilledPipe() bool { return b.filledPipe }
+
+// Init implements Controller (section 4.2.1 BBRInit).
+func (b *BBR) Init(s *State) {
+	rng := b.rng
+	*b = BBR{rng: rng, initCwnd: s.Cwnd}
+	s.Ssthresh = math.MaxInt64 / 2
+	b.enterStartup()
+	// BBRInitPacingRate with no RTT yet: nominal 1 ms.
+	s.PacingRate = b.pacingGain * float64(s.Cwnd) / 1e-3
+}
+
+func (b *BBR) enterStartup() {
+	b.mode = BBRStartup
+	b.pacingGain = BBRHighGain
+	b.cwndGain = BBRHighGain
+}
+
+// bdp returns BtlBw*RTprop in bytes scaled by gain, or the initial window
+// before the model has both (tcp_bbr.c bbr_bdp).
+func (b *BBR) bdp(gain float64) float64 {
+	bw := b.btlBw.Get()
+	if b.rtProp == 0 || bw == 0 {
+		return gain * float64(b.initCwnd)
+	}
+	return gain * bw * float64(b.rtProp) / 1e9
+}
+
+// sendQuantum is section 4.2.2's send_quantum in bytes.
+func sendQuantum(s *State) float64 {
+	switch r := s.PacingRate; {
+	case r < 1.2e6/8:
+		return float64(s.SMSS)
+	case r < 24e6/8:
+		return float64(2 * s.SMSS)
+	default:
+		return min(r*1e-3, 64*1024)
+	}
+}
+
+// inflight is section 4.2.3.2's BBRInflight: gain*BDP plus three quanta.
+func (b *BBR) inflight(s *State, gain float64) float64 {
+	return b.bdp(gain) + 3*sendQuantum(s)
+}
+
+// OnPacketSent implements Controller: a send with nothing in flight
+// restarts from idle (section 4.3.4.4).
+func (b *BBR) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {
+	if inflight == bytes && !retransmit {
+		b.idleRestart = true
+	}
+}
+
+// OnAck implements Controller: section 4.2's per-ACK steps, BBRUpdateModel
+// then the control parameters.
+func (b *BBR) OnAck(s *State, a *Ack) {
+	b.updateRound(a)
+	b.updateBtlBw(a)
+	b.updateCyclePhase(s, a)
+	b.checkFullPipe(a)
+	b.checkDrain(s, a)
+	b.updateRTprop(s, a)
+	b.setPacingRate(s, a)
+	b.setCwnd(s, a)
+	if a.Rate.Delivered > 0 {
+		b.idleRestart = false
+	}
+}
+
+// updateRound is section 4.1.1.3: a round ends when a packet sent after
+// the previous round's end is acknowledged.
+func (b *BBR) updateRound(a *Ack) {
+	b.delivered = a.Delivered
+	b.roundStart = false
+	if a.Rate.Delivered > 0 && a.Rate.PriorDelivered >= b.nextRoundDelivered {
+		b.nextRoundDelivered = a.Delivered
+		b.rounds++
+		b.roundStart = true
+		b.conservation = false
+	}
+}
+
+// updateBtlBw is section 4.1.1.5: app-limited samples enter the filter only
+// if they raise it.
+func (b *BBR) updateBtlBw(a *Ack) {
+	if a.Rate.Delivered <= 0 || a.Rate.Interval < a.MinRTT {
+		return
+	}
+	r := a.Rate.Rate()
+	if r >= b.btlBw.Get() || !a.Rate.AppLimited {
+		b.btlBw.Update(bbrBtlBwRounds, b.rounds, r)
+	}
+}
+
+// updateCyclePhase is section 4.3.4.3.
+func (b *BBR) updateCyclePhase(s *State, a *Ack) {
+	if b.mode != BBRProbeBW || !b.isNextCyclePhase(s, a) {
+		return
+	}
+	b.advanceCyclePhase(a.Now)
+}
+
+func (b *BBR) isNextCyclePhase(s *State, a *Ack) bool {
+	full := a.Now-b.cycleStamp > b.rtProp
+	prior := float64(a.Inflight)
+	switch {
+	case b.pacingGain == 1:
+		return full
+	case b.pacingGain > 1:
+		return full && (a.Lost > 0 || prior >= b.inflight(s, b.pacingGain))
+	default:
+		return full || prior <= b.inflight(s, 1)
+	}
+}
+
+func (b *BBR) advanceCyclePhase(now int64) {
+	b.cycleStamp = now
+	b.cycleIndex = (b.cycleIndex + 1) % bbrCycleLen
+	b.pacingGain = bbrGainCycle[b.cycleIndex]
+}
+
+// enterProbeBW is section 4.3.4.3: start at a random phase other than the
+// 0.75 one (index 1).
+func (b *BBR) enterProbeBW(now int64) {
+	b.mode = BBRProbeBW
+	b.cwndGain = bbrCwndGain
+	b.cycleIndex = bbrCycleLen - 1 - b.rng.IntN(bbrCycleLen-1)
+	b.advanceCyclePhase(now)
+}
+
+// checkFullPipe is section 4.3.2.2.
+func (b *BBR) checkFullPipe(a *Ack) {
+	if b.filledPipe || !b.roundStart || a.Rate.AppLimited {
+		return
+	}
+	if bw := b.btlBw.Get(); bw >= b.fullBw*bbrFullBwGrow {
+		b.fullBw = bw
+		b.fullBwCount = 0
+		return
+	}
+	b.fullBwCount++
+	if b.fullBwCount >= bbrFullBwCnt {
+		b.filledPipe = true
+	}
+}
+
+// checkDrain is section 4.3.3.
+func (b *BBR) checkDrain(s *State, a *Ack) {
+	if b.mode == BBRStartup && b.filledPipe {
+		b.mode = BBRDrain
+		b.pacingGain = bbrDrainGain
+		b.cwndGain = BBRHighGain
+	}
+	if b.mode == BBRDrain && float64(a.Inflight-a.Acked) <= b.inflight(s, 1) {
+		b.enterProbeBW(a.Now)
+	}
+}
+
+// updateRTprop is section 4.1.2.3 with PROBE_RTT (section 4.3.5).
+func (b *BBR) updateRTprop(s *State, a *Ack) {
+	b.expired = b.rtProp != 0 && a.Now > b.rtPropStamp+bbrRTpropWin
+	if a.RTT > 0 && (b.rtProp == 0 || a.RTT < b.rtProp || b.expired) {
+		b.rtProp = a.RTT
+		b.rtPropStamp = a.Now
+	}
+	if b.mode != BBRProbeRTT && b.expired && !b.idleRestart {
+		b.mode = BBRProbeRTT
+		b.pacingGain = 1
+		b.cwndGain = 1
+		b.saveCwnd(s)
+		b.probeRTTDone = 0
+	}
+	if b.mode != BBRProbeRTT {
+		return
+	}
+	inflight := a.Inflight - a.Acked
+	switch {
+	case b.probeRTTDone == 0 && inflight <= bbrMinPackets*s.SMSS:
+		b.probeRTTDone = a.Now + bbrProbeRTTDur
+		b.probeRTTRoundDone = false
+		b.nextRoundDelivered = a.Delivered
+	case b.probeRTTDone != 0:
+		if b.roundStart {
+			b.probeRTTRoundDone = true
+		}
+		if b.probeRTTRoundDone && a.Now > b.probeRTTDone {
+			b.rtPropStamp = a.Now
+			s.Cwnd = max(s.Cwnd, b.priorCwnd)
+			if b.filledPipe {
+				b.enterProbeBW(a.Now)
+			} else {
+				b.enterStartup()
+			}
+		}
+	}
+}
+
+// saveCwnd is section 4.2.3.4's BBRSaveCwnd.
+func (b *BBR) saveCwnd(s *State) {
+	if !b.inRecovery && b.mode != BBRProbeRTT {
+		b.priorCwnd = s.Cwnd
+	} else {
+		b.priorCwnd = max(b.priorCwnd, s.Cwnd)
+	}
+}
+
+// setPacingRate is section 4.2.1: pacing_rate = pacing_gain*BtlBw, never
+// lowered before the pipe is full; before the first bandwidth sample the
+// initial rate is high_gain*cwnd/SRTT once an RTT is known.
+func (b *BBR) setPacingRate(s *State, a *Ack) {
+	bw := b.btlBw.Get()
+	if bw == 0 {
+		if !b.seenRTT && a.SRTT > 0 {
+			b.seenRTT = true
+			s.PacingRate = BBRHighGain * float64(s.Cwnd) * 1e9 / float64(a.SRTT)
+		}
+		return
+	}
+	if r := b.pacingGain * bw; b.filledPipe || r > s.PacingRate {
+		s.PacingRate = r
+	}
+}
+
+// setCwnd is section 4.2.3 (tcp_bbr.c bbr_set_cwnd).
+func (b *BBR) setCwnd(s *State, a *Ack) {
+	if a.Acked <= 0 {
+		return
+	}
+	minCwnd := bbrMinPackets * s.SMSS
+	if b.inRecovery {
+		if a.Lost > 0 {
+			s.Cwnd = max(s.Cwnd-a.Lost, s.SMSS)
+		}
+		if b.conservation {
+			// cwnd >= inflight + acked: what left the network may be
+			// replaced, no more (a.Inflight was taken before this ACK).
+			s.Cwnd = max(s.Cwnd, a.Inflight)
+			return
+		}
+	}
+	target := int64(b.inflight(s, b.cwndGain))
+	switch {
+	case b.filledPipe:
+		s.Cwnd = min(s.Cwnd+a.Acked, target)
+	case s.Cwnd < target || a.Delivered < b.initCwnd:
+		s.Cwnd += a.Acked
+	}
+	s.Cwnd = max(s.Cwnd, minCwnd)
+	if b.mode == BBRProbeRTT {
+		s.Cwnd = min(s.Cwnd, minCwnd)
+	}
+}
+
+// OnCongestionEvent implements Controller: section 4.2.3.4 on entering
+// fast recovery. Ssthresh is set to the same window, which the NewReno
+// recovery algorithm inflates by the duplicate ACKs (one segment out per
+// segment delivered: packet conservation).
+func (b *BBR) OnCongestionEvent(now int64, s *State, flightSize int64) {
+	b.saveCwnd(s)
+	b.inRecovery = true
+	b.conservation = true
+	b.nextRoundDelivered = b.delivered
+	s.Cwnd = max(flightSize, s.SMSS)
+	s.Ssthresh = s.Cwnd
+}
+
+// OnExitRecovery implements Controller: restore the window saved on entry
+// (section 4.2.3.4).
+func (b *BBR) OnExitRecovery(now int64, s *State) {
+	b.inRecovery = false
+	b.conservation = false
+	s.Cwnd = max(s.Cwnd, b.priorCwnd)
+	s.Ssthresh = math.MaxInt64 / 2
+}
+
+// OnRTO implements Controller: section 4.2.3.4 upon a retransmission
+// timeout, cwnd = 1 packet.
+func (b *BBR) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+	b.saveCwnd(s)
+	b.inRecovery = false
+	b.conservation = false
+	s.Cwnd = s.SMSS
+	s.Ssthresh = math.MaxInt64 / 2
+}
