@@ -1,0 +1,269 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+)
+
+// clusterSpec is a small sweep of the closed-form ber-per model: 40
+// scenarios, fast enough that the job array's time is Slurm's own.
+const clusterSpec = `name: cluster-check
+description: PER against BER for two frame sizes, run as shards.
+model: ber-per
+seed: 7
+grid:
+  ber: {from: 1e-12, to: 1e-3, points: 20, scale: log}
+  mtu: [1500B, 9000B]
+`
+
+// buildBinary builds crosslink into a temporary directory once per test.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "crosslink")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func writeSpec(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "cluster-check.yaml")
+	if err := os.WriteFile(p, []byte(clusterSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// crosslink runs the binary and returns its stdout, failing the test on a
+// non-zero exit.
+func runBin(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("crosslink %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// dataColumns reads a dataset as column name -> the column's values in
+// scenario-id order, each encoded as exact bytes (floats by their bits),
+// leaving out wall_s, the one column allowed to differ between runs.
+func dataColumns(t *testing.T, dir string) map[string][]string {
+	t.Helper()
+	tbl, err := dataset.ReadTable(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	n := int(tbl.NumRows())
+	cols := map[string][]string{}
+	for c := 0; c < int(tbl.NumCols()); c++ {
+		name := tbl.Schema().Field(c).Name
+		if name == dataset.ColWall {
+			continue
+		}
+		var vals []string
+		for _, ch := range tbl.Column(c).Data().Chunks() {
+			for i := 0; i < ch.Len(); i++ {
+				if ch.IsNull(i) {
+					vals = append(vals, "null")
+					continue
+				}
+				switch a := ch.(type) {
+				case *array.Float64:
+					vals = append(vals, fmt.Sprintf("%016x", math.Float64bits(a.Value(i))))
+				default:
+					vals = append(vals, a.ValueStr(i))
+				}
+			}
+		}
+		cols[name] = vals
+	}
+	ids := cols[dataset.ColID]
+	if len(ids) != n {
+		t.Fatalf("%s: %d ids for %d rows", dir, len(ids), n)
+	}
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	sort.Slice(perm, func(a, b int) bool { return ids[perm[a]] < ids[perm[b]] })
+	for i := 1; i < n; i++ {
+		if ids[perm[i]] == ids[perm[i-1]] {
+			t.Errorf("%s: scenario %s appears twice", dir, ids[perm[i]])
+		}
+	}
+	for name, vals := range cols {
+		sorted := make([]string, n)
+		for i, p := range perm {
+			sorted[i] = vals[p]
+		}
+		cols[name] = sorted
+	}
+	return cols
+}
+
+// TestShardsMerge runs the spec as 4 processes, one shard each and all at
+// once, merges their parts and expects the data columns of a
+// single-process run, byte for byte (row order aside).
+func TestShardsMerge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin, spec := buildBinary(t), writeSpec(t)
+	single, sharded := t.TempDir(), t.TempDir()
+	runBin(t, bin, "run", spec, "-o", single, "-q")
+	var cmds []*exec.Cmd
+	for i := range 4 {
+		cmd := exec.Command(bin, "run", spec, "-o", sharded, "-q", "--shard", fmt.Sprintf("%d/4", i))
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+	}
+	dir := filepath.Join(sharded, "cluster-check")
+	parts, _ := dataset.Parts(dir)
+	if len(parts) != 4 {
+		t.Errorf("4 shards wrote %d parts, want 4: %v", len(parts), parts)
+	}
+	runBin(t, bin, "merge", dir)
+	want, got := dataColumns(t, filepath.Join(single, "cluster-check")), dataColumns(t, dir)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("merged shards (-single process +4 shards):\n%s", diff)
+	}
+	t.Logf("4 shards merged: %d rows, %d data columns byte-identical to one process", len(got[dataset.ColID]), len(got))
+}
+
+// slurmReady reports whether a Slurm cluster with an idle node answers.
+func slurmReady() (bool, string) {
+	if _, err := exec.LookPath("sinfo"); err != nil {
+		return false, "sinfo not found"
+	}
+	out, err := exec.Command("sinfo", "-h", "-o", "%t").Output()
+	if err != nil {
+		return false, fmt.Sprintf("sinfo: %v", err)
+	}
+	for _, st := range strings.Fields(string(out)) {
+		if st == "idle" || st == "mix" || st == "alloc" {
+			return true, ""
+		}
+	}
+	return false, fmt.Sprintf("no usable node (sinfo states %q)", strings.TrimSpace(string(out)))
+}
+
+// TestSlurmArray submits the spec as a job array of 4 tasks to the real
+// scheduler, waits for it by polling squeue, merges the shards and expects
+// the dataset of a local single-process run: same ids, same values (all
+// but wall_s). Outside CI it is skipped when no Slurm is running; in CI
+// (CI=true), where .ci/run starts the one-node cluster, it fails instead.
+func TestSlurmArray(t *testing.T) {
+	if testing.Short() {
+		t.Skip("submits a Slurm job")
+	}
+	if ok, why := slurmReady(); !ok {
+		msg := "no Slurm cluster (" + why + "); start one with ../shared/slurm/setup-local-slurm.sh"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	bin, spec := buildBinary(t), writeSpec(t)
+	local, remote := t.TempDir(), t.TempDir()
+	runBin(t, bin, "run", spec, "-o", local, "-q")
+
+	out := runBin(t, bin, "slurm", spec, "--tasks", "4", "--submit", "-o", remote, "--time", "5:00")
+	id := strings.TrimSpace(out)
+	if id == "" || strings.ContainsAny(id, " \n") {
+		t.Fatalf("crosslink slurm --submit printed %q, want one job id", out)
+	}
+	t.Logf("submitted job array %s", id)
+
+	// Poll squeue until no task is pending or running (bounded wait).
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	seen := map[string]bool{}
+	for {
+		q, err := exec.CommandContext(ctx, "squeue", "-h", "-j", id, "-o", "%i %j %T %M %R").Output()
+		if err != nil && ctx.Err() == nil {
+			t.Fatalf("squeue: %v", err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(q)), "\n")
+		active := 0
+		for _, l := range lines {
+			if l == "" {
+				continue
+			}
+			if !seen[l] {
+				seen[l] = true
+				t.Logf("squeue: %s", l)
+			}
+			if strings.Contains(l, "PENDING") || strings.Contains(l, "RUNNING") || strings.Contains(l, "CONFIGURING") || strings.Contains(l, "COMPLETING") {
+				active++
+			}
+		}
+		if active == 0 {
+			break
+		}
+		if ctx.Err() != nil {
+			exec.Command("scancel", id).Run()
+			t.Fatalf("job array %s still has %d active tasks after 3 minutes", id, active)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	final, err := exec.Command("squeue", "-h", "-t", "all", "-j", id, "-o", "%i %T %M").Output()
+	if err != nil {
+		t.Fatalf("squeue: %v", err)
+	}
+	tasks := 0
+	for _, l := range strings.Split(strings.TrimSpace(string(final)), "\n") {
+		t.Logf("squeue -t all: %s", l)
+		if strings.Contains(l, "COMPLETED") {
+			tasks++
+		}
+	}
+	if tasks < 4 {
+		logs, _ := filepath.Glob(filepath.Join(remote, "slurm", "*.log"))
+		for _, l := range logs {
+			b, _ := os.ReadFile(l)
+			t.Logf("%s:\n%s", l, b)
+		}
+		t.Fatalf("%d tasks of job array %s COMPLETED, want 4", tasks, id)
+	}
+
+	dir := filepath.Join(remote, "cluster-check")
+	t.Logf("status: %s", strings.TrimSpace(runBin(t, bin, "status", dir)))
+	parts, _ := dataset.Parts(dir)
+	if len(parts) != 4 {
+		t.Errorf("4 tasks wrote %d parts, want 4: %v", len(parts), parts)
+	}
+	runBin(t, bin, "merge", dir)
+	want, got := dataColumns(t, filepath.Join(local, "cluster-check")), dataColumns(t, dir)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Slurm dataset (-local run +job array):\n%s", diff)
+	}
+	t.Logf("job array dataset: %d rows, %d columns besides wall_s, identical to the local run", len(got[dataset.ColID]), len(got))
+}
