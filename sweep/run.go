@@ -81,6 +81,25 @@ type batch struct {
 	rows    []dataset.Row
 	skipped int
 	failure error // the first failure in the batch, for FailFast
+	// vals holds the parameter values of rows (see filler); it is reused
+	// once the consumer has copied the rows out.
+	vals []engine.Value
+}
+
+// filler is a Source that writes a scenario's parameter values into a
+// slice the caller provides (plan.Plan does), which saves allocating them
+// for every scenario.
+type filler interface {
+	AtInto(i int, vals []engine.Value) plan.Scenario
+}
+
+// next returns room for n parameter values after those of the batch's
+// rows. Rows keep the slab they were given if a new one is needed.
+func (b *batch) next(n int) []engine.Value {
+	if len(b.vals)+n > cap(b.vals) {
+		b.vals = make([]engine.Value, 0, max(2*cap(b.vals), 64*n))
+	}
+	return b.vals[len(b.vals) : len(b.vals)+n : len(b.vals)+n]
 }
 
 const (
@@ -213,6 +232,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 func (b *batch) reset() {
 	clear(b.rows) // drop references to parameter and metric slices
 	b.rows = b.rows[:0]
+	b.vals = b.vals[:0]
 	b.skipped = 0
 	b.failure = nil
 }
@@ -247,6 +267,8 @@ type runner struct {
 func (r *runner) work(ctx context.Context, sp span, pool *sync.Pool, out chan<- *batch, consumerDone <-chan struct{}) bool {
 	b := pool.Get().(*batch)
 	since := time.Now()
+	fill, _ := r.cfg.Source.(filler)
+	np := len(r.schema.Params)
 	send := func() bool {
 		if len(b.rows) == 0 && b.skipped == 0 {
 			return true
@@ -263,23 +285,31 @@ func (r *runner) work(ctx context.Context, sp span, pool *sync.Pool, out chan<- 
 		if ctx.Err() != nil {
 			break
 		}
-		sc := r.cfg.Source.At(i)
+		var sc plan.Scenario
+		if fill != nil {
+			sc = fill.AtInto(i, b.next(np))
+		} else {
+			sc = r.cfg.Source.At(i)
+		}
 		if st, ok := r.done.Status(sc.ID); ok && (r.cfg.Rerun == nil || !r.cfg.Rerun(st)) {
 			b.skipped++
 			continue
 		}
-		row, ok := r.run(ctx, sc)
+		row, now, ok := r.run(ctx, sc)
 		if !ok {
 			break // abandoned: cancelled mid-scenario; a rerun does it
 		}
 		b.rows = append(b.rows, row)
+		if fill != nil {
+			b.vals = b.vals[:len(b.vals)+np] // the row keeps its values
+		}
 		if row.Status != dataset.OK && b.failure == nil {
 			b.failure = fmt.Errorf("scenario %s (%s): %s", sc.ID, row.Status, firstLine(row.Error))
 			if r.cfg.FailFast {
 				r.cancel()
 			}
 		}
-		if now := time.Now(); now.Sub(since) >= batchDelay {
+		if now.Sub(since) >= batchDelay {
 			if !send() {
 				return false
 			}
@@ -300,10 +330,10 @@ func firstLine(s string) string {
 	return s
 }
 
-// run runs one scenario and returns its row, second-table rows included.
-// ok is false when the scenario was cut short by cancellation of the sweep
-// and must not be written.
-func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, ok bool) {
+// run runs one scenario and returns its row, second-table rows included,
+// and the time it ended. ok is false when the scenario was cut short by
+// cancellation of the sweep and must not be written.
+func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, end time.Time, ok bool) {
 	row = dataset.Row{ID: sc.ID, Replicate: sc.Replicate, Seed: sc.Seed, Params: sc.Params.Values()}
 	sctx := ctx
 	if r.cfg.Timeout > 0 {
@@ -313,12 +343,13 @@ func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, ok
 	}
 	t0 := time.Now()
 	res, err, panicked := call(sctx, r.cfg.Model, sc)
-	row.WallS = time.Since(t0).Seconds()
+	end = time.Now()
+	row.WallS = end.Sub(t0).Seconds()
 	switch {
 	case panicked != "":
 		row.Status, row.Error = dataset.Panic, panicked
 	case err != nil && ctx.Err() != nil:
-		return row, false
+		return row, end, false
 	case err != nil && errors.Is(sctx.Err(), context.DeadlineExceeded):
 		row.Status, row.Error = dataset.Timeout, fmt.Sprintf("timed out after %s: %v", r.cfg.Timeout, err)
 	case err != nil && errors.Is(err, engine.ErrEventLimit):
@@ -332,7 +363,7 @@ func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, ok
 		}
 		row.Status, row.Metrics, row.Tables = dataset.OK, res.Metrics, res.Tables
 	}
-	return row, true
+	return row, end, true
 }
 
 // check returns what is wrong with a model's result, or "". A malformed

@@ -168,8 +168,20 @@ func (p *Plan) Schema() *engine.Schema { return p.schema }
 // slice and its id string, nothing else, and its cost grows with the number
 // of parameters, not with the size of the grid.
 func (p *Plan) At(i int) Scenario {
+	return p.AtInto(i, make([]engine.Value, len(p.schema.Params)))
+}
+
+// AtInto is At with the parameter values written into vals, which must
+// hold one value per parameter of Schema() and which the scenario's Params
+// then share. A runner that copies each scenario's row out before it runs
+// the next can so reuse one slice of values for many scenarios; the id
+// string is then the only allocation.
+func (p *Plan) AtInto(i int, vals []engine.Value) Scenario {
 	if i < 0 || i >= p.n {
 		panic(fmt.Sprintf("plan: bug: scenario %d of %d", i, p.n))
+	}
+	if len(vals) != len(p.schema.Params) {
+		panic(fmt.Sprintf("plan: bug: %d values for %d parameters", len(vals), len(p.schema.Params)))
 	}
 	perRep := len(p.cases) * p.gridSize
 	rep := i / perRep
@@ -177,7 +189,6 @@ func (p *Plan) At(i int) Scenario {
 	c := &p.cases[r/p.gridSize]
 	g := r % p.gridSize
 
-	vals := make([]engine.Value, len(c.vals))
 	copy(vals, c.vals)
 	var digits [16]int // axis positions; a heap array only for many axes
 	d := digits[:0]
