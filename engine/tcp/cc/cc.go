@@ -110,7 +110,7 @@ type Options struct {
 
 // Names lists the algorithms New accepts.
 func Names() []string {
-	return []string{"bbr", "bic", "cubic", "highspeed", "htcp", "hybla", "newreno", "reno", "scalable", "vegas", "westwood"}
+	return []string{"bbr", "bbr2", "bic", "cubic", "highspeed", "htcp", "hybla", "newreno", "reno", "scalable", "vegas", "westwood"}
 }
 
 // New returns a controller by name.
@@ -138,6 +138,8 @@ func New(name string, o Options) (Controller, error) {
 		return NewVegas(VegasAlpha, VegasBeta, VegasGamma)
 	case "bbr":
 		return NewBBR(o.Seed), nil
+	case "bbr2":
+		return NewBBR2(o.Seed), nil
 	}
 	return nil, fmt.Errorf("cc: unknown congestion control %q (want one of %q)", name, Names())
 }
