@@ -15,11 +15,14 @@ import (
 // Resume runs cfg as Run does, with what an unattended sweep needs around
 // it: it locks the dataset shard (LockDir), so a second process cannot
 // write it; moves unreadable parts aside to Dir/corrupt, reporting each on
-// warn, so their scenarios run again; and, when cfg.Rerun is set
+// warn (nil: io.Discard), so their scenarios run again; and, when cfg.Rerun is set
 // (--retry-failed), rewrites the parts holding rows that the rerun
 // superseded, so the files hold one row per scenario. cfg.Done is
 // replaced by what the readable parts hold.
 func Resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
+	if warn == nil {
+		warn = io.Discard
+	}
 	sum := Summary{Name: cfg.Meta.SpecName, Total: cfg.Source.Len(), Dir: cfg.Dir}
 	if err := writable(cfg.Dir); err != nil {
 		return sum, err

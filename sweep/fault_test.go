@@ -1,0 +1,448 @@
+package sweep
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/plan"
+)
+
+// faultDirEnv names the dataset of the child in TestKillTwenty.
+const faultDirEnv = "CROSSLINK_SWEEP_FAULT_DIR"
+
+// twentySweep is the sweep of TestKillTwenty: 1000 scenarios of 1 ms on
+// two workers, 10 rows a part, a panicking and a failing scenario among
+// them.
+func twentySweep(dir string, delay time.Duration) Config {
+	m := newInverseSquare(delay)
+	return Config{Model: m, Source: scenarios(m, 1000, map[int]string{77: "panic", 401: "error"}),
+		Dir: dir, Meta: testMeta(), Workers: 2, PartRows: 10}
+}
+
+// TestKillTwentyChild is the child side of TestKillTwenty: a guarded sweep
+// (lock, repair, run) that the parent kills.
+func TestKillTwentyChild(t *testing.T) {
+	dir := os.Getenv(faultDirEnv)
+	if dir == "" {
+		t.Skip("runs only as the child of TestKillTwenty")
+	}
+	cfg := twentySweep(dir, time.Millisecond)
+	if _, err := Resume(context.Background(), cfg, os.Stderr); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestKillTwenty kills a sweep with SIGKILL at 20 seeded random moments,
+// resuming it each time (each resume also meets the lock the killed run
+// held, which the kernel released), then finishes it and expects the
+// dataset of an uninterrupted run: no row lost, none duplicated, the same
+// values (wall_s aside), second table included.
+func TestKillTwenty(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 20 child processes")
+	}
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(20, 1))
+	killed := 0
+	for k := range 20 {
+		before, err := dataset.ReadIDs(dir)
+		if err != nil {
+			t.Fatalf("kill %d: dataset unreadable: %v", k, err)
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^TestKillTwentyChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), faultDirEnv+"="+dir)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Kill once the child has committed one or two parts more, then a
+		// random 0-15 ms later: mid-scenario, mid-part or mid-write.
+		target := before.Len() + 10*(1+rng.IntN(2))
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
+			if d, err := dataset.ReadIDs(dir); err == nil && d.Len() >= target {
+				break
+			}
+			select {
+			case <-exited:
+			case <-time.After(time.Millisecond):
+				continue
+			}
+			break
+		}
+		time.Sleep(time.Duration(rng.IntN(15_000)) * time.Microsecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		<-exited
+		ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		if ok && ws.Exited() && ws.ExitStatus() == 0 {
+			t.Logf("kill %d: the child finished first", k)
+			continue
+		}
+		if !ok || ws.Signal() != syscall.SIGKILL {
+			t.Fatalf("kill %d: child failed by itself: %v\n%s", k, cmd.ProcessState, stderr.String())
+		}
+		killed++
+		after, err := dataset.ReadIDs(dir)
+		if err != nil {
+			t.Fatalf("kill %d: the killed run left an unreadable dataset: %v", k, err)
+		}
+		if after.Len() < before.Len() {
+			t.Fatalf("kill %d: rows went from %d to %d", k, before.Len(), after.Len())
+		}
+		t.Logf("kill %d: %d of 1000 scenarios on disk", k, after.Len())
+	}
+	if killed != 20 {
+		t.Errorf("%d of 20 children were killed mid-sweep; make the sweep slower", killed)
+	}
+	if _, err := Resume(context.Background(), twentySweep(dir, 0), os.Stderr); err != nil {
+		t.Fatal(err)
+	}
+	wholeFiles(t, dir)
+	full := t.TempDir()
+	if _, err := Run(context.Background(), twentySweep(full, 0)); err != nil {
+		t.Fatal(err)
+	}
+	want, got := rows(t, full, true), rows(t, dir, true)
+	if len(got) != 1000 {
+		t.Errorf("resumed dataset has %d rows, want 1000 (0 lost, 0 duplicated)", len(got))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("dataset after 20 kills (-uninterrupted +killed and resumed):\n%s", diff)
+	}
+	wantS, gotS := rows(t, filepath.Join(full, "samples"), false), rows(t, filepath.Join(dir, "samples"), false)
+	if diff := cmp.Diff(wantS, gotS); diff != "" {
+		t.Errorf("samples after 20 kills (-uninterrupted +killed and resumed):\n%s", diff)
+	}
+	t.Logf("%d kills; final dataset: %d rows (want 1000), %d sample rows (want %d), values identical: %v",
+		killed, len(got), len(gotS), len(wantS), cmp.Equal(want, got) && cmp.Equal(wantS, gotS))
+}
+
+// mountTmpfs mounts a tmpfs of size bytes (options appended) at dir and
+// unmounts it at cleanup; it skips the test when not root or not allowed.
+func mountTmpfs(t *testing.T, dir string, flags uintptr, size int) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", flags, "size="+strconv.Itoa(size)); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := syscall.Unmount(dir, 0); err != nil {
+			t.Errorf("unmounting %s: %v", dir, err)
+		}
+	})
+}
+
+// TestDiskFull fills a small tmpfs during a sweep: Run must fail with an
+// error that says so, and leave only whole part files (no temporary file,
+// no part that does not read).
+func TestDiskFull(t *testing.T) {
+	root := t.TempDir()
+	mountTmpfs(t, root, 0, 256<<10)
+	dir := filepath.Join(root, "ds")
+	m := newInverseSquare(0)
+	cfg := Config{Model: m, Source: scenarios(m, 30000, nil), Dir: dir, Meta: testMeta(), Workers: 2, PartRows: 2000}
+	_, err := Resume(context.Background(), cfg, os.Stderr)
+	if err == nil {
+		t.Fatal("a sweep on a full disk succeeded; make it bigger than the tmpfs")
+	}
+	if !strings.Contains(err.Error(), "no space left on device") {
+		t.Errorf("error = %v, want it to say no space left on device", err)
+	}
+	t.Logf("disk full: %v", err)
+	wholeFiles(t, dir)
+	done, err := dataset.ReadIDs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d whole rows kept of 30000", done.Len())
+}
+
+// TestReadOnlyDir expects a sweep into a read-only directory to fail at
+// once, saying so.
+func TestReadOnlyDir(t *testing.T) {
+	root := t.TempDir()
+	if os.Geteuid() == 0 {
+		mountTmpfs(t, root, syscall.MS_RDONLY, 1<<20) // root ignores mode bits
+	} else {
+		if err := os.Chmod(root, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(root, 0o755) })
+	}
+	m := newInverseSquare(0)
+	for _, dir := range []string{root, filepath.Join(root, "new")} {
+		cfg := Config{Model: m, Source: scenarios(m, 10, nil), Dir: dir, Meta: testMeta()}
+		sum, err := Resume(context.Background(), cfg, os.Stderr)
+		if err == nil {
+			t.Fatalf("Resume into read-only %s succeeded", dir)
+		}
+		if !strings.Contains(err.Error(), "read-only") {
+			t.Errorf("Resume(%s) = %v, want it to say read-only", dir, err)
+		}
+		if sum.OK+sum.Failed != 0 {
+			t.Errorf("Resume(%s) ran %d scenarios before failing, want 0", dir, sum.OK+sum.Failed)
+		}
+	}
+}
+
+// TestCorruptPart truncates one part and scribbles over another's footer:
+// the resume reports both, moves them (and their second-table parts) to
+// corrupt/, reruns their scenarios and ends with the full dataset.
+func TestCorruptPart(t *testing.T) {
+	m := newInverseSquare(0)
+	sweep := func(dir string) Config {
+		return Config{Model: m, Source: scenarios(m, 100, nil), Dir: dir, Meta: testMeta(), Workers: 1, PartRows: 20}
+	}
+	dir, full := t.TempDir(), t.TempDir()
+	for _, d := range []string{dir, full} {
+		if _, err := Run(context.Background(), sweep(d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parts, _ := dataset.Parts(dir)
+	if len(parts) != 5 {
+		t.Fatalf("%d parts, want 5", len(parts))
+	}
+	fi, _ := os.Stat(parts[1])
+	if err := os.Truncate(parts[1], fi.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(parts[3])
+	copy(b[len(b)-40:], bytes.Repeat([]byte{0xff}, 32))
+	if err := os.WriteFile(parts[3], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warn bytes.Buffer
+	sum, err := Resume(context.Background(), sweep(dir), &warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.OK != 40 || sum.Skipped != 60 {
+		t.Errorf("resume summary %+v, want 40 rerun and 60 skipped", sum)
+	}
+	for _, p := range []string{parts[1], parts[3]} {
+		if !strings.Contains(warn.String(), p) {
+			t.Errorf("warnings %q do not name %s", warn.String(), p)
+		}
+		name := filepath.Base(p)
+		for _, moved := range []string{filepath.Join(dir, "corrupt", name+".corrupt"), filepath.Join(dir, "corrupt", "samples", name+".corrupt")} {
+			if _, err := os.Stat(moved); err != nil {
+				t.Errorf("%s not moved aside: %v", moved, err)
+			}
+		}
+	}
+	wholeFiles(t, dir)
+	if diff := cmp.Diff(rows(t, full, true), rows(t, dir, true)); diff != "" {
+		t.Errorf("dataset after repair (-clean +repaired):\n%s", diff)
+	}
+	if diff := cmp.Diff(rows(t, filepath.Join(full, "samples"), false), rows(t, filepath.Join(dir, "samples"), false)); diff != "" {
+		t.Errorf("samples after repair (-clean +repaired):\n%s", diff)
+	}
+	if err := dataset.Merge(dir, nil); err != nil {
+		t.Fatalf("Merge with a corrupt/ directory: %v", err)
+	}
+	if diff := cmp.Diff(rows(t, full, true), rows(t, dir, true)); diff != "" {
+		t.Errorf("merged dataset after repair (-clean +repaired):\n%s", diff)
+	}
+}
+
+// hang is a test model that never ends on its own: mode "sleep" waits for
+// its context, mode "events" runs a discrete-event loop that always has a
+// next event, and mode "quick" returns at once.
+type hang struct{ schema *engine.Schema }
+
+func newHang() *hang {
+	return &hang{&engine.Schema{
+		Name: "hang", Version: 1,
+		Params: []engine.Param{
+			{Name: "mode", Kind: engine.String, Default: engine.S("quick"), Choices: []string{"quick", "sleep", "events"}},
+		},
+		Metrics: []engine.Metric{{Name: "events", Kind: engine.Int}},
+	}}
+}
+
+func (m *hang) Schema() *engine.Schema { return m.schema }
+
+type ticker struct{ s *des.Scheduler }
+
+func (k ticker) Handle(now des.Time, kind int, arg uint64) { k.s.After(1, k, 0, 0) }
+
+func (m *hang) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+	switch p.Str("mode") {
+	case "sleep":
+		<-ctx.Done()
+		return engine.Result{}, ctx.Err()
+	case "events":
+		s := des.New()
+		s.After(1, ticker{s}, 0, 0)
+		if err := s.Run(ctx, des.Forever); err != nil {
+			return engine.Result{}, err
+		}
+	}
+	return engine.Result{Metrics: []engine.Value{engine.I(0)}}, nil
+}
+
+// TestNeverEnds runs a model that never ends under a wall-clock timeout
+// and under a simulated-event limit: both scenarios get status timeout and
+// the sweep goes on.
+func TestNeverEnds(t *testing.T) {
+	m := newHang()
+	s := m.Schema()
+	src := plan.List{
+		plan.NewScenario(s, []engine.Value{engine.S("quick")}, 0, 1),
+		plan.NewScenario(s, []engine.Value{engine.S("sleep")}, 0, 1),
+		plan.NewScenario(s, []engine.Value{engine.S("events")}, 0, 1),
+	}
+	dir := t.TempDir()
+	ctx := engine.WithEventLimit(context.Background(), 100_000)
+	// The wall-clock limit is generous for the event loop (100k events take
+	// ~5 ms) so that only the limit that is meant to fires.
+	sum, err := Resume(ctx, Config{Model: m, Source: src, Dir: dir, Meta: testMeta(), Workers: 3, Timeout: 300 * time.Millisecond}, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.OK != 1 || sum.Failed != 2 {
+		t.Errorf("summary %+v, want 1 ok and 2 timed out", sum)
+	}
+	got := map[string][2]string{}
+	for _, r := range rows(t, dir, true) {
+		got[r[0].(string)] = [2]string{r[len(r)-2].(string), r[len(r)-1].(string)}
+	}
+	tests := []struct {
+		sc     plan.Scenario
+		status string
+		errHas string
+	}{
+		{src[0], "ok", ""},
+		{src[1], "timeout", "timed out after 300ms"},
+		{src[2], "timeout", "simulated-event limit of 100000 reached"},
+	}
+	for _, tt := range tests {
+		r := got[tt.sc.ID]
+		if r[0] != tt.status || !strings.Contains(r[1], tt.errHas) {
+			t.Errorf("%s: status, error = %q, %q; want %q and an error containing %q", tt.sc.Params.Str("mode"), r[0], r[1], tt.status, tt.errHas)
+		}
+	}
+}
+
+// flaky fails the scenarios whose distance is in broken; a second instance
+// with broken empty stands for the fixed model (or cluster) of a retry.
+type flaky struct {
+	*inverseSquare
+	broken map[float64]bool
+}
+
+func (m flaky) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+	if m.broken[p.Float("distance")] {
+		return engine.Result{}, errors.New("flaky: node lost")
+	}
+	return m.inverseSquare.Run(ctx, p, seed)
+}
+
+// TestRetryFailed reruns only the failed scenarios and expects one row
+// per scenario afterwards, in ReadTable and in the part files themselves.
+func TestRetryFailed(t *testing.T) {
+	base := newInverseSquare(0)
+	src := scenarios(base, 50, map[int]string{9: "panic"})
+	dir, full := t.TempDir(), t.TempDir()
+	cfg := func(d string, broken map[float64]bool) Config {
+		return Config{Model: flaky{base, broken}, Source: src, Dir: d, Meta: testMeta(), Workers: 2, PartRows: 7}
+	}
+	sum, err := Resume(context.Background(), cfg(dir, map[float64]bool{3: true, 17: true, 44: true}), os.Stderr)
+	if err != nil || sum.Failed != 4 {
+		t.Fatalf("first run: %+v, %v; want 4 failed", sum, err)
+	}
+	retry := cfg(dir, nil)
+	var ran []string
+	retry.Rerun = func(s dataset.Status) bool { ran = append(ran, string(s)); return s != dataset.OK }
+	sum, err = Resume(context.Background(), retry, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.OK != 3 || sum.Failed != 1 || sum.Skipped != 46 {
+		t.Errorf("retry: %+v, want 3 ok (fixed), 1 failed (the panic again), 46 skipped", sum)
+	}
+	if _, err := Run(context.Background(), cfg(full, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(rows(t, full, true), rows(t, dir, true)); diff != "" {
+		t.Errorf("after --retry-failed (-clean run +retried):\n%s", diff)
+	}
+	n := 0
+	parts, _ := dataset.Parts(dir)
+	for _, p := range parts {
+		d, err := dataset.ReadIDs(filepath.Dir(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n = d.Len()
+	}
+	raw := 0
+	for _, p := range parts {
+		tmp := t.TempDir()
+		os.Link(p, filepath.Join(tmp, filepath.Base(p)))
+		d, err := dataset.ReadIDs(tmp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw += d.Len()
+	}
+	if raw != 50 || n != 50 {
+		t.Errorf("part files hold %d rows (%d ids), want 50: superseded rows left on disk", raw, n)
+	}
+}
+
+// TestLock checks who may write a dataset at once: the shards of one array
+// together, but never two processes of one shard, nor an unsharded run
+// beside a sharded one; and a lock is free again once released.
+func TestLock(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	a, err := LockDir(dir, "0of4", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := LockDir(dir, "1of4", now)
+	if err != nil {
+		t.Fatalf("a second shard was refused: %v", err)
+	}
+	for _, infix := range []string{"0of4", "", "0of1"} {
+		_, err := LockDir(dir, infix, now)
+		if err == nil {
+			t.Fatalf("LockDir(%q) beside shards 0of4 and 1of4 succeeded", infix)
+		}
+		want := "pid " + strconv.Itoa(os.Getpid())
+		if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "2025-01-02T03:04:05Z") {
+			t.Errorf("LockDir(%q) = %v, want the holder named (%s, start time)", infix, err, want)
+		}
+	}
+	a.Unlock()
+	b.Unlock()
+	c, err := LockDir(dir, "", now)
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	if _, err := LockDir(dir, "2of4", now); err == nil || !strings.Contains(err.Error(), "shard 0of1") {
+		t.Errorf("a shard beside an unsharded run: %v, want refused, naming the holder", err)
+	}
+	c.Unlock()
+}
