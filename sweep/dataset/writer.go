@@ -167,6 +167,24 @@ func (c *col) append(v engine.Value) {
 	}
 }
 
+// appendReserved is append for a main-table column, whose builder has room
+// for a whole part (see parts.reserve), so that fixed-width cells skip the
+// capacity check. v has passed check: its kind is c's, or Invalid (null).
+func (c *col) appendReserved(v engine.Value) {
+	switch v.Kind() {
+	case engine.Float:
+		c.f.UnsafeAppend(v.Float())
+	case engine.Int:
+		c.i.UnsafeAppend(v.Int())
+	case engine.Bool:
+		c.b.UnsafeAppend(v.Bool())
+	case engine.String:
+		c.s.Append(v.Str())
+	default:
+		c.builder().AppendNull()
+	}
+}
+
 // parts accumulates rows in Arrow builders and writes them out as whole
 // part files.
 type parts struct {
@@ -496,11 +514,13 @@ func (w *Writer) Append(r *Row) error {
 			tw.p.n++
 		}
 	}
+	// The main table's builders hold MaxRows rows (parts.reserve) and a
+	// part is cut when it has that many, so there is room for this row.
 	w.id.Append(r.ID)
-	w.rep.Append(int64(r.Replicate))
-	w.seed.Append(r.Seed)
+	w.rep.UnsafeAppend(int64(r.Replicate))
+	w.seed.UnsafeAppend(r.Seed)
 	for i := range w.params {
-		w.params[i].append(r.Params[i])
+		w.params[i].appendReserved(r.Params[i])
 	}
 	if r.Metrics == nil {
 		for i := range w.metrics {
@@ -508,12 +528,12 @@ func (w *Writer) Append(r *Row) error {
 		}
 	} else {
 		for i := range w.metrics {
-			w.metrics[i].append(r.Metrics[i])
+			w.metrics[i].appendReserved(r.Metrics[i])
 		}
 	}
 	w.status.Append(string(r.Status))
 	w.errs.Append(r.Error)
-	w.wall.Append(r.WallS)
+	w.wall.UnsafeAppend(r.WallS)
 	if w.p.n == 0 {
 		w.p.first = w.p.opts.Now()
 	}
