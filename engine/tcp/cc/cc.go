@@ -110,7 +110,7 @@ type Options struct {
 
 // Names lists the algorithms New accepts.
 func Names() []string {
-	return []string{"bbr", "bbr2", "bic", "cubic", "highspeed", "htcp", "hybla", "newreno", "reno", "scalable", "vegas", "westwood"}
+	return []string{"bbr", "bbr2", "bic", "cubic", "highspeed", "htcp", "hybla", "newreno", "reno", "scalable", "scalingup", "vegas", "westwood"}
 }
 
 // New returns a controller by name.
@@ -134,6 +134,8 @@ func New(name string, o Options) (Controller, error) {
 		return NewHybla(o.ABC), nil
 	case "westwood":
 		return NewWestwood(o.ABC), nil
+	case "scalingup":
+		return NewScalingUp(SupLimit), nil
 	case "vegas":
 		return NewVegas(VegasAlpha, VegasBeta, VegasGamma)
 	case "bbr":
