@@ -27,17 +27,17 @@ func NewHighSpeed(abc bool) *HighSpeed { return &HighSpeed{abc: abc} }
 //
 //	b(w) = (High_Decrease - 0.5) (log w - log Low_Window) / (log High_Window - log Low_Window) + 0.5
 //
-// for w > Low_Window and 0.5 (Standard TCP) below; it is held at
-// High_Decrease above High_Window, where the RFC's table ends.
+// for w > Low_Window and 0.5 (Standard TCP) below. The formula goes on
+// past High_Window (the RFC's table does too: its last row, w = 84035, has
+// b = 0.0994 printed as 0.10), but it would reach 0 near w = 5.6e5
+// segments; b is held at High_Decrease/2, a floor of ours, from about
+// 2.2e5 segments on.
 func HighSpeedB(w float64) float64 {
 	if w <= hsLowWindow {
 		return 0.5
 	}
-	if w >= hsHighWindow {
-		return hsHighDecrease
-	}
 	f := (math.Log(w) - math.Log(hsLowWindow)) / (math.Log(hsHighWindow) - math.Log(hsLowWindow))
-	return (hsHighDecrease-0.5)*f + 0.5
+	return max((hsHighDecrease-0.5)*f+0.5, hsHighDecrease/2)
 }
 
 // HighSpeedA is RFC 3649 section 5's increase parameter:

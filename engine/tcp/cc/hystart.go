@@ -81,7 +81,8 @@ func (h *HyStart) OnAck(s *State, a *Ack) {
 	if h.stopped || a.Acked <= 0 {
 		return
 	}
-	h.acked += a.Acked
+	// The ACK that covers windowEnd ends its round (and its RTT sample
+	// belongs to it); the next one starts the new round.
 	if !h.started || h.acked >= h.windowEnd {
 		h.newRound()
 		if h.inCSS && h.cssRounds > hsCSSRounds {
@@ -92,6 +93,7 @@ func (h *HyStart) OnAck(s *State, a *Ack) {
 			return
 		}
 	}
+	h.acked += a.Acked
 	// L = infinity for a paced sender, 8 otherwise (section 4.3).
 	inc := a.Acked
 	if s.PacingRate <= 0 {
