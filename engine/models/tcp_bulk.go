@@ -84,14 +84,30 @@ func tcpBulkSchema() *engine.Schema {
 			Doc: "with several channels, stripe packets round-robin (true) or bind each flow to one channel"},
 		engine.Param{Name: "sample_interval", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0), Min: 0, Max: 1e5,
 			Doc: "period of the cwnd/ssthresh/RTT time series; 0 writes none"},
+		engine.Param{Name: "ssthresh", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(0), Min: 0, Max: 1 << 40,
+			Doc: "initial slow-start threshold; 0 keeps the controller's (65535 is document 000's conventional 65 KB SST)"},
+		engine.Param{Name: "loss_model", Kind: engine.String, Default: engine.S("given"), Choices: []string{"given", "fso"},
+			Doc: "given: per or ber as set; fso: BER of each channel from the FSO link budget of document 000 (Table 1, Eqs. 1-7) at distance and the channel's rate, PER per packet size in both directions"},
+		engine.Param{Name: "distance", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(0), Min: 0, Max: 1e9,
+			Doc: "inter-satellite distance; when > 0 the one-way delay is distance/c (c of constants) and delay is ignored"},
+		engine.Param{Name: "detection", Kind: engine.String, Default: engine.S("auto"), Choices: []string{"auto", "direct", "coherent"},
+			Doc: "fso detection: direct (thermal noise), coherent (shot noise), or auto: direct below 20,000 km and coherent above, as document 000 section 6.1 advises"},
+		engine.Param{Name: "constants", Kind: engine.String, Default: engine.S("codata"), Choices: []string{"codata", "paper"},
+			Doc: "physical constants of the fso budget and of distance/c: CODATA 2018 or document 000 Table 1 as printed"},
+		engine.Param{Name: "ber_formula", Kind: engine.String, Default: engine.S("eq7"), Choices: []string{"eq7", "q"},
+			Doc: "fso BER from SNR: eq7 = exp(-SNR/2)/sqrt(2 pi SNR) (document 000 Eq. 7) or q = Q(sqrt(SNR))"},
+		engine.Param{Name: "channel_spacing", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(0.8e-9), Min: 0, Max: 100e-9,
+			Doc: "fso wavelength spacing of parallel channels around 1550 nm (0.8 nm is the ITU-T G.694.1 100 GHz grid), so each channel has its own BER"},
+		engine.Param{Name: "trace_packets", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(0), Min: 0, Max: 1e6,
+			Doc: "with striping over several channels, record the first this many striped packets in the stripes table"},
 	)
 	return &engine.Schema{
 		Name:    "tcp-bulk",
-		Version: 1,
+		Version: 2,
 		Doc: "Bulk TCP flows (Reno/NewReno, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,
-		Metrics: tcpMetrics(),
+		Metrics: append(tcpMetrics(), bulkMetrics()...),
 		Tables: []engine.Table{
 			{Name: "flows", Doc: "one row per flow", Columns: []engine.Metric{
 				{Name: "flow", Kind: engine.Int},
@@ -110,7 +126,38 @@ func tcpBulkSchema() *engine.Schema {
 				{Name: "ssthresh", Kind: engine.Int, Unit: engine.Byte},
 				{Name: "srtt", Kind: engine.Float, Unit: engine.Second},
 			}},
+			{Name: "stripes", Doc: "wavelength striping trace: the first trace_packets packets spread round-robin over the channels, " +
+				"one time slot per round (document 000 Fig. 2)", Columns: []engine.Metric{
+				{Name: "slot", Kind: engine.Int, Doc: "time slot: the round of the round-robin, one packet per wavelength"},
+				{Name: "wavelength", Kind: engine.Int, Doc: "channel index"},
+				{Name: "flow", Kind: engine.Int, Doc: "source flow, 0-based as in the flows table"},
+				{Name: "packet", Kind: engine.Int, Doc: "packet number within its flow, from 1 (the SYN)"},
+				{Name: "time", Kind: engine.Float, Unit: engine.Second, Doc: "when the packet was handed to its channel"},
+				{Name: "size", Kind: engine.Int, Unit: engine.Byte, Doc: "size on the wire before line coding"},
+			}},
 		},
+	}
+}
+
+// The positions of tcp-bulk's own metrics after the shared ones.
+const (
+	bmBER = tmCount + iota
+	bmPERData
+	bmPERAck
+	bmOneWayDelay
+	bmCount
+)
+
+func bulkMetrics() []engine.Metric {
+	return []engine.Metric{
+		{Name: "ber", Kind: engine.Float,
+			Doc: "bit error rate of the data direction: the given ber, or the mean over the channels of the fso budget's"},
+		{Name: "per_data", Kind: engine.Float,
+			Doc: "packet error rate of a full data segment (mss + 40 header bytes), mean over the channels (the given per if set)"},
+		{Name: "per_ack", Kind: engine.Float,
+			Doc: "packet error rate of a 40-byte ACK on the return channel (0 unless loss_model is fso)"},
+		{Name: "one_way_delay", Kind: engine.Float, Unit: engine.Second,
+			Doc: "propagation delay used: delay, or distance/c"},
 	}
 }
 
@@ -184,6 +231,15 @@ type tcpRunConfig struct {
 	striping  bool
 	sample    des.Duration
 	noHandshk bool
+	// fwdQueue, when set, replaces the DropTail of the data direction
+	// (tcp-transfer's RED gateway at the bottleneck).
+	fwdQueue netsim.QueueModel
+
+	// Set by tcp-bulk only; zero values keep the shared behaviour.
+	chanLoss []netsim.LossModel // per-channel forward loss, overriding loss()
+	revLoss  netsim.LossModel   // loss on the reverse (ACK) link
+	ssthresh int64              // initial ssthresh; 0 keeps the controller's
+	trace    int                // striped packets to record
 }
 
 func readTCPConfig(p engine.Params) tcpRunConfig {
@@ -254,6 +310,9 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 		q = netsim.DropTail{Packets: c.queue}
 	}
 	fwd := netsim.LinkConfig{Rate: int64(c.rate), Delay: c.delay, Queue: q, Loss: c.loss()}
+	if c.fwdQueue != nil {
+		fwd.Queue = c.fwdQueue
+	}
 	rev := netsim.LinkConfig{Rate: int64(c.rate), Delay: c.delay, Queue: q}
 	sc := &tcpScenario{s: s, net: net}
 	var a, b *netsim.Node

@@ -3,17 +3,24 @@ package models
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/tcp"
 )
 
 // TCPTransfer is the "tcp-transfer" model: the response time and
 // throughput of one TCP transfer of a given size over a link, from the
 // first SYN until the last byte reaches the receiving application (the
-// response-time and throughput tables of document 001, Zhang et al.).
+// response-time and throughput table of document 001, Zhang et al.).
 // With handshake false the connection starts established, as transaction
-// TCP (RFC 1644) saves the handshake's round trip.
+// TCP (RFC 1644) saves the handshake's round trip. The gateway in front
+// of the link is DropTail or RED (Floyd and Jacobson 1993).
+//
+// Beside the simulated metrics it reports the window-limited bounds in
+// closed form (see transferBound), so a figure can draw both.
 type TCPTransfer struct{ schema *engine.Schema }
 
 // NewTCPTransfer returns the tcp-transfer model.
@@ -25,20 +32,44 @@ func (m *TCPTransfer) Schema() *engine.Schema { return m.schema }
 // Cost is the transfer size.
 func (m *TCPTransfer) Cost(p engine.Params) float64 { return float64(p.Int("size")) }
 
+// The metrics tcp-transfer adds after the shared TCP metrics.
+const (
+	tmBoundThroughput = tmCount + iota
+	tmBoundResponse
+	tmTransferCount
+)
+
 func tcpTransferSchema() *engine.Schema {
 	params := append(tcpLinkParams(),
 		engine.Param{Name: "size", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(10240), Min: 1, Max: 1 << 40,
 			Doc: "bytes transferred"},
 		engine.Param{Name: "handshake", Kind: engine.Bool, Default: engine.B(true),
 			Doc: "open with the three-way handshake; false starts established (T/TCP style)"},
+		engine.Param{Name: "gateway", Kind: engine.String, Default: engine.S("droptail"), Choices: []string{"droptail", "red"},
+			Doc: "queue in front of the data-direction link: droptail (limit: queue) or red (hard limit: queue, 0 unlimited)"},
+		engine.Param{Name: "red_min_th", Kind: engine.Float, Unit: engine.Packet, Default: engine.F(5), Min: 0, Max: 1e6,
+			Doc: "RED minimum threshold on the average queue (ns-2's default thresh_ 5)"},
+		engine.Param{Name: "red_max_th", Kind: engine.Float, Unit: engine.Packet, Default: engine.F(15), Min: 0.001, Max: 1e6,
+			Doc: "RED maximum threshold on the average queue (ns-2's default maxthresh_ 15)"},
+		engine.Param{Name: "red_max_p", Kind: engine.Float, Default: engine.F(0.1), Min: 0.0001, Max: 1,
+			Doc: "RED drop probability at the maximum threshold (ns-2's 1/linterm_ = 0.1)"},
+	)
+	metrics := append(tcpMetrics(),
+		engine.Metric{Name: "bound_throughput", Kind: engine.Float, Unit: engine.BitPerSecond,
+			Doc: "window-limited bound on goodput: min(rate x MSS/(MSS+40), W/RTT0), W the usable window, " +
+				"RTT0 = 2 delay + tx(MSS+40) + tx(40)"},
+		engine.Metric{Name: "bound_response_time", Kind: engine.Float, Unit: engine.Second,
+			Doc: "lossless response time by hand: handshake + slow-start rounds of RTT0 (window doubling from iw, capped at W) " +
+				"+ serialisation of the last round (or of the rest once the pipe is full) + delay"},
 	)
 	return &engine.Schema{
 		Name:    "tcp-transfer",
-		Version: 1,
+		Version: 2,
 		Doc: "One TCP transfer of a given size: response time (first SYN to last byte delivered), " +
-			"throughput (size over response time), completion (FIN acknowledged) and retransmissions.",
+			"throughput (size over response time), completion (FIN acknowledged) and retransmissions, " +
+			"with a DropTail or RED gateway, and the closed-form window-limited bounds beside them.",
 		Params:  params,
-		Metrics: tcpMetrics(),
+		Metrics: metrics,
 	}
 }
 
@@ -52,6 +83,16 @@ func (m *TCPTransfer) Run(ctx context.Context, p engine.Params, seed uint64) (en
 	c.size = p.Int("size")
 	c.flows, c.channels = 1, 1
 	c.noHandshk = !p.Bool("handshake")
+	if p.Str("gateway") == "red" {
+		red := netsim.RED{
+			MinTh: p.Float("red_min_th"), MaxTh: p.Float("red_max_th"), MaxP: p.Float("red_max_p"),
+			LimitPackets: c.queue,
+		}
+		if err := red.Validate(); err != nil {
+			return engine.Result{}, fmt.Errorf("models: tcp-transfer: %w", err)
+		}
+		c.fwdQueue = red
+	}
 	sc, err := buildTCP(c, seed)
 	if err != nil {
 		return engine.Result{}, err
@@ -69,5 +110,96 @@ func (m *TCPTransfer) Run(ctx context.Context, p engine.Params, seed uint64) (en
 	}
 	rt := (f.sink.LastAt - f.source.StartAt).Seconds()
 	metrics[tmGoodput] = engine.F(float64(c.size) * 8 / rt)
+	b := transferBound(c)
+	metrics = append(metrics, engine.F(b.throughput), engine.F(b.response))
 	return engine.Result{Metrics: metrics}, nil
+}
+
+// bound is the closed-form window-limited performance of a lossless
+// transfer.
+type bound struct {
+	window     int64   // usable window in bytes (whole segments)
+	rtt0       float64 // s: 2 delay + tx(full segment) + tx(ACK)
+	throughput float64 // bit/s of payload
+	response   float64 // s
+}
+
+// usableWindow is the largest flight the sender keeps: the receive
+// buffer, capped at 65535 bytes without RFC 7323 window scaling and at
+// 65535 << shift with it (the advertised field is shifted right, so the
+// window is rounded down to a multiple of 2^shift, section 2.3), rounded
+// down to whole segments because the sender sends only full segments
+// while more data waits (RFC 9293 section 3.8.6.2.1), and at least one.
+func usableWindow(buf int64, scaling bool, mss int64) int64 {
+	var shift uint
+	if scaling {
+		for shift < 14 && buf > 65535<<shift {
+			shift++
+		}
+	}
+	w := min(buf, 65535<<shift) >> shift << shift
+	return max(mss, w/mss*mss)
+}
+
+// transferBound computes by hand what a lossless transfer can do over one
+// link of rate R and one-way delay d, with MSS-sized segments of
+// MSS+40 bytes on the wire and 40-byte ACKs, one ACK per segment:
+//
+//   - throughput: the sender keeps at most W bytes in flight and each
+//     window takes RTT0 = 2d + tx(MSS+40) + tx(40) to be acknowledged, so
+//     goodput <= min(R x MSS/(MSS+40), W/RTT0) (the window-limited bound
+//     document 001 reasons with: throughput = window / round trip until
+//     the link is full).
+//   - response time: the handshake (SYN and SYN-ACK: 2d plus their
+//     serialisation), then rounds: round k sends w_k segments and lasts
+//     RTT0, w_1 = iw and w_{k+1} = min(2 w_k, W/MSS) (slow start adds one
+//     segment per ACK, RFC 5681 section 3.1), until the remaining
+//     segments fit in one round or a round fills the pipe (w_k tx >=
+//     RTT0), after which the rest leaves back to back at R; the last byte
+//     arrives d after its serialisation ends. The slow-start time this
+//     sums is document 001's RTT x log2(B/MSS).
+func transferBound(c tcpRunConfig) bound {
+	mss := int64(c.conn.MSS)
+	rate := c.rate
+	d := c.delay.Seconds()
+	tx := func(bytes float64) float64 { return 8 * bytes / rate }
+	b := bound{window: usableWindow(c.conn.RcvBuf, c.conn.WindowScaling, mss)}
+	b.rtt0 = 2*d + tx(float64(mss+tcp.HeaderBytes)) + tx(tcp.HeaderBytes)
+	b.throughput = math.Min(rate*float64(mss)/float64(mss+tcp.HeaderBytes), float64(b.window)*8/b.rtt0)
+
+	t := 0.0
+	if !c.noHandshk {
+		// MSS option 4 bytes, window scale 3, SACK-permitted 2, padded
+		// to a multiple of 4 (RFC 9293 section 3.1).
+		opt := 4
+		if c.conn.WindowScaling {
+			opt += 3
+		}
+		if c.conn.SACK {
+			opt += 2
+		}
+		syn := float64(tcp.HeaderBytes + (opt+3)&^3)
+		t = 2*d + 2*tx(syn)
+	}
+	iw := int64(c.conn.InitialWindow)
+	if iw == 0 {
+		iw = min(4*mss, max(2*mss, 4380)) / mss // RFC 3390
+	}
+	wmax := b.window / mss
+	w := min(iw, wmax)
+	left := c.size // bytes not yet sent
+	full := tx(float64(mss + tcp.HeaderBytes))
+	for {
+		segs := (left + mss - 1) / mss
+		if segs <= w || float64(w)*full >= b.rtt0 {
+			// Last round, or the pipe is full: the rest leaves back to back.
+			t += tx(float64(left+segs*tcp.HeaderBytes)) + d
+			break
+		}
+		left -= w * mss
+		t += b.rtt0
+		w = min(2*w, wmax)
+	}
+	b.response = t
+	return b
 }

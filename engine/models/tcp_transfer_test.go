@@ -1,6 +1,7 @@
 package models
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -60,6 +61,141 @@ func TestTransferResponseTime(t *testing.T) {
 			}
 			if r.Metrics[tmRetransSegs].Int() != 0 {
 				t.Errorf("retransmissions on a lossless link")
+			}
+		}
+	}
+}
+
+// The closed-form response time (transferBound) reproduces the hand
+// computation above term by term (tolerance 1 us: float rounding only).
+func TestTransferBoundByHand(t *testing.T) {
+	const rate = 1.544e6
+	tx := func(n float64) float64 { return 8 * n / rate }
+	for _, d := range []float64{0.010, 0.050, 0.400} {
+		handshake := 2*d + 2*tx(44)
+		tests := []struct {
+			iw        int64
+			handshake bool
+			want      float64
+		}{
+			{0, true, handshake + tx(1500) + 2*d + tx(40) + 4*tx(1500) + tx(60) + d},
+			{10, true, handshake + 7*tx(1500) + tx(60) + d},
+			{10, false, 7*tx(1500) + tx(60) + d},
+		}
+		for _, tt := range tests {
+			p := NewTCPTransfer().Schema().Defaults().
+				With("rate", engine.F(rate)).With("delay", engine.F(d)).With("size", engine.I(10240)).
+				With("iw", engine.I(tt.iw)).With("handshake", engine.B(tt.handshake))
+			c := readTCPConfig(p)
+			c.size, c.noHandshk = 10240, !tt.handshake
+			if got := transferBound(c).response; math.Abs(got-tt.want) > 1e-6 {
+				t.Errorf("transferBound(d %v, iw %d, handshake %v).response = %.6f s, want %.6f s", d, tt.iw, tt.handshake, got, tt.want)
+			}
+		}
+	}
+}
+
+// The window-limited throughput bound by hand: document 001's example
+// link (1.54 Mbit/s, round trip 0.8 s) needs a 154 KB window; with a
+// 64 KB (65535-byte) window and no scaling the bound is W/RTT0.
+func TestUsableWindow(t *testing.T) {
+	tests := []struct {
+		buf     int64
+		scaling bool
+		mss     int64
+		want    int64
+	}{
+		{2048, false, 512, 2048},
+		{2048, false, 1460, 1460},                  // one whole segment
+		{65536, false, 512, 65024},                 // 65535 cap, 127 segments
+		{524288, false, 512, 65024},                // no RFC 7323: still capped
+		{524288, true, 512, 524288},                // shift 4, exact
+		{1000, true, 1460, 1460},                   // at least one segment
+		{200000, true, 1000, 200000 / 1000 * 1000}, // shift 2: 200000 rounds to 200000
+	}
+	for _, tt := range tests {
+		if got := usableWindow(tt.buf, tt.scaling, tt.mss); got != tt.want {
+			t.Errorf("usableWindow(%d, %v, %d) = %d, want %d", tt.buf, tt.scaling, tt.mss, got, tt.want)
+		}
+	}
+}
+
+// variants are the TCPs document 001 discusses, as parameter sets.
+var variants = []struct {
+	name string
+	set  map[string]engine.Value
+}{
+	{"reno", map[string]engine.Value{"cca": engine.S("reno")}},
+	{"sack", map[string]engine.Value{"cca": engine.S("reno"), "sack": engine.B(true)}},
+	{"vegas", map[string]engine.Value{"cca": engine.S("vegas")}},
+	{"red", map[string]engine.Value{"cca": engine.S("reno"), "gateway": engine.S("red")}},
+	{"ttcp", map[string]engine.Value{"cca": engine.S("reno"), "handshake": engine.B(false)}},
+}
+
+// Acceptance (issue 5, document 001): the simulated throughput never
+// exceeds min(bandwidth, W/RTT), and no transfer beats the lossless
+// response time computed by hand. Both are exact bounds: tolerance
+// 1e-9 relative (float rounding) plus 1 ns per event on the response time.
+func TestTransferNeverBeatsBound(t *testing.T) {
+	for _, v := range variants {
+		for _, rate := range []float64{128e3, 384e3, 1.544e6, 6.176e6} {
+			for _, d := range []float64{0.010, 0.100, 0.400} {
+				for _, w := range []int64{2048, 65536, 524288} {
+					for _, size := range []int64{1024, 10240, 200 << 10} {
+						set := map[string]engine.Value{
+							"rate": engine.F(rate), "delay": engine.F(d), "size": engine.I(size), "mss": engine.I(512),
+							"iw": engine.I(1), "window": engine.I(w), "window_scaling": engine.B(w > 65535), "queue": engine.I(50),
+						}
+						for k, x := range v.set {
+							set[k] = x
+						}
+						m := runModel(t, NewTCPTransfer(), set, 7).Metrics
+						name := fmt.Sprintf("%s rate %g delay %g window %d size %d", v.name, rate, d, w, size)
+						if g, b := m[tmGoodput].Float(), m[tmBoundThroughput].Float(); g > b*(1+1e-9) {
+							t.Errorf("%s: goodput = %.0f bit/s, above the bound %.0f bit/s", name, g, b)
+						}
+						if r, b := m[tmResponse].Float(), m[tmBoundResponse].Float(); r < b-1e-6 {
+							t.Errorf("%s: response time = %.6f s, below the lossless bound %.6f s", name, r, b)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// Acceptance (issue 5, document 001): once slow start is over a bulk
+// transfer runs within 5 % of min(bandwidth, W/RTT). The steady rate is
+// measured without the start-up: (S2 - S1) / (T(S2) - T(S1)) for two
+// transfer sizes S2 = 2 S1 on the same path, so handshake and slow start
+// cancel. The queue is unlimited so that only the window limits (a loss
+// is a different regime, checked above).
+func TestTransferSteadyStateAtBound(t *testing.T) {
+	for _, cca := range []string{"reno", "newreno"} {
+		for _, sack := range []bool{false, true} {
+			for _, c := range []struct {
+				rate, delay float64
+				window      int64
+			}{
+				{6.176e6, 0.010, 8192}, {6.176e6, 0.200, 65536}, {6.176e6, 0.400, 524288},
+				{1.544e6, 0.100, 2048}, {1.544e6, 0.400, 65536}, {384e3, 0.250, 524288}, {128e3, 0.010, 65536},
+			} {
+				const s1 = 2 << 20
+				run := func(size int64) (float64, float64) {
+					m := runModel(t, NewTCPTransfer(), map[string]engine.Value{
+						"rate": engine.F(c.rate), "delay": engine.F(c.delay), "size": engine.I(size), "mss": engine.I(512),
+						"iw": engine.I(1), "window": engine.I(c.window), "window_scaling": engine.B(c.window > 65535),
+						"cca": engine.S(cca), "sack": engine.B(sack),
+					}, 1).Metrics
+					return m[tmResponse].Float(), m[tmBoundThroughput].Float()
+				}
+				t1, b := run(s1)
+				t2, _ := run(2 * s1)
+				steady := float64(s1) * 8 / (t2 - t1)
+				if math.Abs(steady-b) > 0.05*b || steady > b*(1+1e-9) {
+					t.Errorf("%s sack %v rate %g delay %g window %d: steady goodput = %.0f bit/s, want within 5 %% below %.0f bit/s",
+						cca, sack, c.rate, c.delay, c.window, steady, b)
+				}
 			}
 		}
 	}
