@@ -15,7 +15,7 @@ const (
 // the window that bandwidth needs at the path's minimum RTT, BWE x RTTmin
 // (at least 2 segments), instead of halving blindly; random (non
 // congestion) losses therefore cost little. The "+" is the estimator:
-// acknowledged bytes are counted over one RTT (at least 50 ms) and each
+// delivered bytes are counted over one RTT (at least 50 ms) and each
 // such sample is low-pass filtered, bw = 7/8 bw + 1/8 sample, twice as
 // tcp_westwood.c does (westwood_filter). Growth is Reno's.
 //
@@ -27,12 +27,13 @@ type Westwood struct {
 	w   window
 	abc bool
 
-	winStart int64 // start of the current sampling interval, ns
-	started  bool
-	bk       int64   // bytes acknowledged in the interval
-	bwNS     float64 // first filter stage (bw_ns_est), bytes/s
-	bw       float64 // BWE (bw_est), bytes/s
-	rttMin   int64   // ns
+	winStart  int64 // start of the current sampling interval, ns
+	started   bool
+	bk        int64   // bytes delivered in the interval
+	delivered int64   // Ack.Delivered at the previous ACK
+	bwNS      float64 // first filter stage (bw_ns_est), bytes/s
+	bw        float64 // BWE (bw_est), bytes/s
+	rttMin    int64   // ns
 }
 
 // NewWestwood returns TCP Westwood+.
@@ -79,7 +80,17 @@ func (c *Westwood) sample(a *Ack) {
 		c.started = true
 		c.winStart = a.Now
 	}
-	c.bk += max(a.Acked, 0)
+	// Bytes delivered, SACKed ones included (tcp_westwood.c counts each
+	// duplicate ACK as one segment delivered for the same reason: during
+	// recovery the cumulative ACK stalls while data still arrives).
+	if a.Delivered > 0 {
+		if c.delivered > 0 {
+			c.bk += max(a.Delivered-c.delivered, 0)
+		}
+		c.delivered = a.Delivered
+	} else {
+		c.bk += max(a.Acked, 0)
+	}
 	rtt := a.SRTT
 	if rtt <= 0 {
 		return
