@@ -80,6 +80,9 @@ func Draw(ctx context.Context, reg *Registry, outDir string, ids []string, sourc
 		if err := Write(outDir, id, out, reg.Theme); err != nil {
 			return err
 		}
+		if err := writeSidecar(outDir, id, j.src.Name, j.def.Caption, out); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -117,6 +120,22 @@ func Write(dir, id string, out *Output, th Theme) error {
 			if err := writeFile(filepath.Join(dir, id+".md"), b.Bytes()); err != nil {
 				return err
 			}
+		}
+	}
+	if out.Comparison != nil {
+		var b bytes.Buffer
+		if err := out.Comparison.WriteCSV(&b); err != nil {
+			return err
+		}
+		if err := writeFile(filepath.Join(dir, id+".compare.csv"), b.Bytes()); err != nil {
+			return err
+		}
+		b.Reset()
+		if err := out.Comparison.WriteMarkdown(&b); err != nil {
+			return err
+		}
+		if err := writeFile(filepath.Join(dir, id+".compare.md"), b.Bytes()); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -46,6 +46,12 @@ type Output struct {
 	Data          *Table    // the plotted numbers, written to <id>.csv
 	Markdown      bool      // also write Data to <id>.md (table figures)
 	Notes         []string  // what was left out and why
+	// Comparison sets numbers the source document prints beside ours
+	// (usually built with Comparison.Header and Comparison.Row). It is
+	// written to <id>.compare.md and .csv, and the reproduction report
+	// shows it under the figure; a table figure whose Data already is such
+	// a comparison leaves it nil.
+	Comparison *Table
 }
 
 // Registry holds the figures crosslink knows by id and the theme they are
