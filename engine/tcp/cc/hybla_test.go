@@ -56,3 +56,32 @@ func TestHyblaRTTIndependence(t *testing.T) {
 		t.Errorf("hybla goodput ratio = %.2f, want <= 2", hybla)
 	}
 }
+
+// Hybla's per-ACK increments by hand: rho = RTT/25 ms (at least 1); slow
+// start adds 2^rho - 1 segments per acknowledged segment (capped at 2^16
+// as tcp_hybla.c does), congestion avoidance rho^2/cwnd.
+func TestHyblaIncrement(t *testing.T) {
+	tests := []struct {
+		rtt       int64
+		rho       float64
+		ss, ca100 float64 // slow start, congestion avoidance at cwnd 100
+	}{
+		{10e6, 1, 1, 0.01},
+		{25e6, 1, 1, 0.01},
+		{50e6, 2, 3, 0.04},
+		{100e6, 4, 15, 0.16},
+		{600e6, 24, 65535, 5.76},
+	}
+	for _, tt := range tests {
+		rho := cc.HyblaRho(tt.rtt)
+		if rho != tt.rho {
+			t.Errorf("HyblaRho(%d ms) = %v, want %v", tt.rtt/1e6, rho, tt.rho)
+		}
+		if got := cc.HyblaIncrement(rho, 100, true); math.Abs(got-tt.ss) > 1e-9 {
+			t.Errorf("slow start increment at rho %v = %v, want %v", rho, got, tt.ss)
+		}
+		if got := cc.HyblaIncrement(rho, 100, false); math.Abs(got-tt.ca100) > 1e-9 {
+			t.Errorf("congestion avoidance increment at rho %v = %v, want %v", rho, got, tt.ca100)
+		}
+	}
+}
