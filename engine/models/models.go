@@ -15,6 +15,7 @@ func All() []engine.Model {
 		NewOpticalOSNR(),
 		NewTCPBulk(),
 		NewTCPTransfer(),
+		NewTCPCompete(),
 		NewOrbitGeometry(),
 	}
 }

@@ -1,0 +1,559 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/phy"
+	"github.com/crosslink-sim/crosslink/engine/tcp"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/workload"
+)
+
+// TCPCompete is the "tcp-compete" model: N bulk TCP flows of several
+// congestion-control algorithms competing for one bottleneck, the
+// experiment of document 002 ("On the interplay of congestion and OSNR
+// degradation for TCP over optical networks").
+//
+// Set-up, after the document's published scripts: each flow has its own
+// sender and receiver host behind 100 Mbit/s access links (a dumbbell);
+// the backbone between the two routers is 100 Mbit/s with 10 ms one-way
+// delay; its queue holds q % of the bandwidth-delay product of rate x
+// one-way delay, 8.33 x (q/100) x 10 packets of 1500 bytes at 100 Mbit/s
+// (DropTail, or RED, CoDel or FQ-CoDel of that limit); iperf3 sends with a
+// 16 MB window and MSS 1460 for 200 s. The algorithms of the ccas list
+// are repeated over the flows (10 flows of "bbr,bbr2,cubic,bic,reno" are
+// two of each) and the flows start at uniform random times in the first
+// 100 ms. Random loss on the backbone's data direction is given directly
+// (as netem would apply it) or follows from a gOSNR through the
+// calibrated coherent receiver of the optical-osnr model (32 GBd DP-QPSK,
+// 1.19 dB penalty, 64B/66B), per packet size.
+//
+// Endpoints behave like Linux's defaults: SACK with RFC 6675 recovery,
+// window scaling, initial window 10, 200 ms minimum RTO, an ACK for every
+// segment (quick-ack mode; delayed ACKs are a parameter), and a 1000
+// packet queue on every access link (the default txqueuelen).
+//
+// The main row carries the aggregates (total goodput, Jain's index over
+// flows and over algorithm groups) and, for a fixed set of columns, one
+// per algorithm the cc package knows (NaN when the algorithm is absent),
+// the throughput and retransmissions of each algorithm's group, so that a
+// figure needs no join with the per-flow table.
+type TCPCompete struct {
+	schema *engine.Schema
+	algos  []string // the per-algorithm columns, in schema order
+}
+
+// NewTCPCompete returns the tcp-compete model.
+func NewTCPCompete() *TCPCompete {
+	algos := cc.Names()
+	return &TCPCompete{schema: tcpCompeteSchema(algos), algos: algos}
+}
+
+// Schema implements engine.Model.
+func (m *TCPCompete) Schema() *engine.Schema { return m.schema }
+
+// Cost is simulated seconds times the bottleneck rate: the packets the
+// scenario moves.
+func (m *TCPCompete) Cost(p engine.Params) float64 {
+	return p.Float("duration") * p.Float("rate")
+}
+
+// Document 002's set-up, the defaults.
+const (
+	tcRate        = 100e6    // every link, bit/s
+	tcDelay       = 0.010    // backbone one-way delay, s
+	tcWindow      = 16 << 20 // iperf3 -w 16M
+	tcPacket      = 1500     // packet size the queue is sized in (MSS 1460 + 40)
+	tcAccessQueue = 1000     // Linux txqueuelen
+	tcStagger     = 0.1      // flows start within the first 100 ms
+	tcHostJitter  = 120e-6   // 1500 B at 100 Mbit/s
+)
+
+// PaperCCAs is document 002's algorithm mix.
+const PaperCCAs = "bbr,bbr2,cubic,bic,reno"
+
+const (
+	tcThroughput = iota
+	tcUtilisation
+	tcJainFlows
+	tcJainAlgos
+	tcRetrans
+	tcRTOs
+	tcDropsOverflow
+	tcDropsCorrupt
+	tcDropsAQM
+	tcLossData
+	tcBackbonePackets
+	tcQueueLimit
+	tcRTTMean
+	tcQueueDelayMean
+	tcEvents
+	tcFixed // the per-algorithm columns follow
+)
+
+func tcpCompeteSchema(algos []string) *engine.Schema {
+	params := []engine.Param{
+		{Name: "flows", Kind: engine.Int, Default: engine.I(10), Min: 1, Max: 1000,
+			Doc: "number of flows, each with its own sender and receiver host"},
+		{Name: "ccas", Kind: engine.String, Default: engine.S(PaperCCAs),
+			Doc: "comma-separated congestion controls repeated over the flows in order (10 flows of 5 names: two each); names as in cc: " +
+				strings.Join(algos, ", ")},
+		{Name: "rate", Kind: engine.Float, Unit: engine.BitPerSecond, Default: engine.F(tcRate), Min: 1e5, Max: 1e11,
+			Doc: "rate of every link, access and backbone"},
+		{Name: "delay", Kind: engine.Float, Unit: engine.Second, Default: engine.F(tcDelay), Min: 1e-6, Max: 10,
+			Doc: "one-way propagation delay of the backbone"},
+		{Name: "access_delay", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0), Min: 0, Max: 10,
+			Doc: "one-way propagation delay of each access link"},
+		{Name: "queue", Kind: engine.Float, Unit: engine.Percent, Default: engine.F(100), Min: 0.1, Max: 1e5,
+			Doc: "backbone queue limit as a percentage of rate x delay (one-way) in 1500-byte packets: 8.33 x (q/100) x 10 packets at 100 Mbit/s, 10 ms"},
+		{Name: "aqm", Kind: engine.String, Default: engine.S("droptail"), Choices: []string{"droptail", "red", "codel", "fq_codel"},
+			Doc: "backbone queue discipline, each limited to the queue size: DropTail; RED (gentle, thresholds 1/4 and 3/4 of the limit); CoDel (RFC 8289 defaults); FQ-CoDel (RFC 8290 defaults)"},
+		{Name: "access_queue", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(tcAccessQueue), Min: 1, Max: 1e7,
+			Doc: "DropTail limit of every access link (Linux txqueuelen 1000)"},
+		{Name: "window", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(tcWindow), Min: 1000, Max: 1 << 30,
+			Doc: "socket buffers, receive and send (iperf3 -w)"},
+		{Name: "mss", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(1460), Min: 88, Max: 65495,
+			Doc: "maximum segment size"},
+		{Name: "iw", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(10), Min: 1, Max: 100,
+			Doc: "initial window in segments (Linux: 10, RFC 6928)"},
+		{Name: "delayed_ack", Kind: engine.Bool, Default: engine.B(false), Doc: "delayed ACKs (RFC 1122 4.2.3.2)"},
+		{Name: "min_rto", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0.2), Min: 0.001, Max: 60,
+			Doc: "minimum RTO (Linux: 200 ms)"},
+		{Name: "duration", Kind: engine.Float, Unit: engine.Second, Default: engine.F(200), Min: 0.01, Max: 1e5,
+			Doc: "simulated time (iperf3 -t)"},
+		{Name: "warmup", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0), Min: 0, Max: 1e5,
+			Doc: "throughput counts bytes delivered after this time (iperf3 averages over the whole run: 0)"},
+		{Name: "stagger", Kind: engine.Float, Unit: engine.Second, Default: engine.F(tcStagger), Min: 0, Max: 1e4,
+			Doc: "flows start at independent uniform times in [0, stagger) (seeded)"},
+		{Name: "host_jitter", Kind: engine.Float, Unit: engine.Second, Default: engine.F(tcHostJitter), Min: 0, Max: 1,
+			Doc: "each host delays each packet it sends by a uniform random time in [0, host_jitter), in order; the default is one 1500-byte packet time at 100 Mbit/s, which removes the phase effects of a deterministic simulation (Floyd and Jacobson 1992); 0 turns it off"},
+		{Name: "loss_model", Kind: engine.String, Default: engine.S("given"), Choices: []string{"given", "gosnr"},
+			Doc: "given: Bernoulli loss of probability loss per packet; gosnr: loss per packet size from gosnr through the calibrated receiver of optical-osnr"},
+		{Name: "loss", Kind: engine.Float, Unit: engine.Percent, Default: engine.F(0), Min: 0, Max: 100,
+			Doc: "random packet loss on the backbone in loss_model given (document 002: 0, 0.2, 0.5, 0.8 %)"},
+		{Name: "gosnr", Kind: engine.Float, Unit: engine.Decibel, Default: engine.F(25), Min: -20, Max: 80,
+			Doc: "generalised OSNR (0.1 nm) of the backbone in loss_model gosnr (document 002: 19.45, 19.15, 18.95 dB)"},
+		{Name: "ack_loss", Kind: engine.Bool, Default: engine.B(false),
+			Doc: "apply the loss process to the ACK direction of the backbone too (per packet size under gosnr)"},
+	}
+	metrics := []engine.Metric{
+		tcThroughput: {Name: "throughput", Kind: engine.Float, Unit: engine.BitPerSecond,
+			Doc: "application bytes delivered per second after warm-up, all flows (iperf3's receiver sum)"},
+		tcUtilisation: {Name: "utilisation", Kind: engine.Float, Doc: "throughput / rate"},
+		tcJainFlows: {Name: "jain_flows", Kind: engine.Float,
+			Doc: "Jain's fairness index over the flows' throughputs, (sum x)^2 / (n sum x^2) (Jain, Chiu, Hawe 1984)"},
+		tcJainAlgos: {Name: "jain_algorithms", Kind: engine.Float,
+			Doc: "Jain's index over the algorithms present, each represented by the mean throughput of its flows"},
+		tcRetrans: {Name: "retrans_segs", Kind: engine.Int, Unit: engine.Packet, Doc: "retransmitted segments, all flows (iperf3 Retr)"},
+		tcRTOs:    {Name: "rtos", Kind: engine.Int, Doc: "retransmission timer expiries, all flows"},
+		tcDropsOverflow: {Name: "drops_overflow", Kind: engine.Int, Unit: engine.Packet,
+			Doc: "packets dropped by a full queue, all links"},
+		tcDropsCorrupt: {Name: "drops_corrupt", Kind: engine.Int, Unit: engine.Packet,
+			Doc: "packets lost to the random (optical) loss process"},
+		tcDropsAQM: {Name: "drops_aqm", Kind: engine.Int, Unit: engine.Packet,
+			Doc: "packets dropped early by the AQM (RED, CoDel, FQ-CoDel)"},
+		tcLossData: {Name: "loss_data", Kind: engine.Float,
+			Doc: "loss probability of a 1500-byte packet on the backbone (the given loss, or the PER at gosnr)"},
+		tcBackbonePackets: {Name: "backbone_packets", Kind: engine.Int, Unit: engine.Packet,
+			Doc: "packets offered to the backbone's data direction (the denominator of its loss)"},
+		tcQueueLimit: {Name: "queue_limit", Kind: engine.Int, Unit: engine.Packet, Doc: "backbone queue limit"},
+		tcRTTMean:    {Name: "rtt_mean", Kind: engine.Float, Unit: engine.Second, Doc: "mean RTT sample, all flows"},
+		tcQueueDelayMean: {Name: "queue_delay_mean", Kind: engine.Float, Unit: engine.Second,
+			Doc: "mean waiting time in the backbone queue (data direction)"},
+		tcEvents: {Name: "events", Kind: engine.Int, Doc: "simulation events processed"},
+	}
+	for _, a := range algos {
+		metrics = append(metrics, engine.Metric{Name: "throughput_" + columnSafe(a), Kind: engine.Float, Unit: engine.BitPerSecond,
+			Doc: "summed throughput of the " + a + " flows; NaN without such flows"})
+	}
+	for _, a := range algos {
+		metrics = append(metrics, engine.Metric{Name: "retrans_" + columnSafe(a), Kind: engine.Float, Unit: engine.Packet,
+			Doc: "retransmitted segments of the " + a + " flows; NaN without such flows"})
+	}
+	return &engine.Schema{
+		Name:    "tcp-compete",
+		Version: 1,
+		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
+			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
+			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
+			"retransmissions (document 002).",
+		Params:  params,
+		Metrics: metrics,
+		Tables: []engine.Table{
+			{Name: "flows", Doc: "one row per flow", Columns: []engine.Metric{
+				{Name: "flow", Kind: engine.Int},
+				{Name: "cca", Kind: engine.String},
+				{Name: "start", Kind: engine.Float, Unit: engine.Second, Doc: "when the flow sent its SYN"},
+				{Name: "throughput", Kind: engine.Float, Unit: engine.BitPerSecond},
+				{Name: "bytes_delivered", Kind: engine.Int, Unit: engine.Byte},
+				{Name: "retrans_segs", Kind: engine.Int, Unit: engine.Packet},
+				{Name: "rtos", Kind: engine.Int},
+				{Name: "rtt_mean", Kind: engine.Float, Unit: engine.Second},
+			}},
+		},
+	}
+}
+
+// columnSafe turns an algorithm name into a column-name fragment.
+func columnSafe(name string) string {
+	return strings.NewReplacer("-", "_", "+", "p", ".", "_").Replace(name)
+}
+
+// ParseCCAs splits a ccas list and checks every name against cc.
+func ParseCCAs(list string) ([]string, error) {
+	var out []string
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if _, err := cc.New(f, cc.Options{}); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no congestion control in %q", list)
+	}
+	return out, nil
+}
+
+// Jain returns Jain's fairness index (sum x)^2 / (n sum x^2) of xs
+// (Jain, Chiu and Hawe, DEC-TR-301, 1984): 1 when all are equal, 1/n when
+// one takes everything. It is NaN for no values or all zeros.
+func Jain(xs []float64) float64 {
+	var s, s2 float64
+	for _, x := range xs {
+		s += x
+		s2 += x * x
+	}
+	if len(xs) == 0 || s2 == 0 {
+		return math.NaN()
+	}
+	return s * s / (float64(len(xs)) * s2)
+}
+
+// competeLoss returns the loss process of the backbone and the loss of a
+// 1500-byte packet under it.
+func competeLoss(p engine.Params) (netsim.LossModel, float64, error) {
+	switch m := p.Str("loss_model"); m {
+	case "given":
+		l := p.Float("loss") / 100
+		if l == 0 {
+			return nil, 0, nil
+		}
+		return netsim.Bernoulli{P: l}, l, nil
+	case "gosnr":
+		// The receiver and line code of optical-osnr's defaults, the
+		// calibration to document 002's three loss points.
+		rx := phy.Receiver{Modulation: phy.DPQPSK, SymbolRate: 32e9, Penalty: 1.19}
+		ber := rx.BER(phy.FromDB(p.Float("gosnr")), phy.RefBandwidth)
+		per := func(size int) float64 { return phy.PERExact(ber, phy.LineBits(float64(size), true)) }
+		return netsim.PER{Func: per}, per(tcPacket), nil
+	default:
+		return nil, 0, fmt.Errorf("unknown loss_model %q (want given or gosnr)", m)
+	}
+}
+
+// competeQueue returns the backbone queue: limit packets of the chosen
+// discipline.
+func competeQueue(aqm string, limit int) (netsim.QueueModel, error) {
+	switch aqm {
+	case "droptail":
+		return netsim.DropTail{Packets: limit}, nil
+	case "red":
+		// Floyd's guideline max_th = 3 min_th, both inside the buffer.
+		return netsim.RED{MinTh: float64(limit) / 4, MaxTh: float64(limit) * 3 / 4, Gentle: true, LimitPackets: limit}, nil
+	case "codel":
+		return netsim.CoDel{Limit: limit}, nil
+	case "fq_codel":
+		return netsim.FQCoDel{Limit: limit}, nil
+	}
+	return nil, fmt.Errorf("unknown aqm %q", aqm)
+}
+
+// hostPort is a host's network interface with a random per-packet
+// processing delay, uniform in [0, jitter), in front of the node: packets
+// leave in the order they were sent (each waits at least until its
+// predecessor left). Without it, flows of equal rate through links of
+// equal rate lock into fixed phases at a full DropTail queue and one flow
+// takes every freed slot for ever: the phase effect of Floyd and
+// Jacobson ("On traffic phase effects in packet-switched gateways",
+// Internetworking: Research and Experience 3(3), 1992), who remove it with
+// a random processing time of up to one bottleneck service time at the
+// sources, as here. Real hosts (document 002's Mininet emulation) have
+// such jitter from interrupts and scheduling.
+type hostPort struct {
+	tcp.NodePort
+	s      *des.Scheduler
+	rng    *rand.Rand
+	jitter float64 // ns
+	last   des.Time
+	// ring holds the packets waiting, oldest at head.
+	ring       []*netsim.Packet
+	head, size int
+}
+
+// Send implements tcp.Port.
+func (h *hostPort) Send(p *netsim.Packet) {
+	if h.jitter <= 0 {
+		h.NodePort.Send(p)
+		return
+	}
+	now := h.s.Now()
+	at := max(now+des.Time(h.rng.Float64()*h.jitter), h.last)
+	h.last = at
+	if h.size == len(h.ring) {
+		grown := make([]*netsim.Packet, max(16, 2*len(h.ring)))
+		for i := range h.size {
+			grown[i] = h.ring[(h.head+i)%len(h.ring)]
+		}
+		h.ring, h.head = grown, 0
+	}
+	h.ring[(h.head+h.size)%len(h.ring)] = p
+	h.size++
+	h.s.Schedule(at, h, 0, 0)
+}
+
+// Handle sends the oldest waiting packet: events run in time order and,
+// at equal times, in scheduling order, so they pop the ring in order.
+func (h *hostPort) Handle(des.Time, int, uint64) {
+	p := h.ring[h.head]
+	h.ring[h.head] = nil
+	h.head = (h.head + 1) % len(h.ring)
+	h.size--
+	h.NodePort.Send(p)
+}
+
+// competeFlow is one flow of the scenario.
+type competeFlow struct {
+	cca      string
+	src, dst *tcp.Conn
+	source   workload.Source
+	sink     workload.Sink
+	start    des.Time
+}
+
+// competeRun is a built scenario; it starts the flows from its event
+// handler.
+type competeRun struct {
+	s     *des.Scheduler
+	flows []*competeFlow
+}
+
+// Handle starts flow arg.
+func (r *competeRun) Handle(now des.Time, _ int, arg uint64) {
+	r.flows[arg].source.Start(now)
+}
+
+// Run implements engine.Model.
+func (m *TCPCompete) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+	res, err := m.run(ctx, p, seed)
+	if err != nil {
+		return engine.Result{}, fmt.Errorf("models: tcp-compete: %w", err)
+	}
+	return res, nil
+}
+
+func (m *TCPCompete) run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+	algos, err := ParseCCAs(p.Str("ccas"))
+	if err != nil {
+		return engine.Result{}, err
+	}
+	n := int(p.Int("flows"))
+	rate := p.Float("rate")
+	delay := des.FromSeconds(p.Float("delay"))
+	duration := des.Time(des.FromSeconds(p.Float("duration")))
+	warmup := des.Time(des.FromSeconds(p.Float("warmup")))
+	if warmup >= duration {
+		return engine.Result{}, fmt.Errorf("warmup %v must be shorter than duration %v", warmup, duration)
+	}
+	lim, err := netsim.BDPLimit(p.Float("queue")/100, int64(rate), delay, tcPacket)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	q, err := competeQueue(p.Str("aqm"), lim.Packets)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	loss, lossData, err := competeLoss(p)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	var ackLoss netsim.LossModel
+	if p.Bool("ack_loss") {
+		ackLoss = loss
+	}
+
+	s := des.New()
+	net := netsim.New(s, seed)
+	accessQ := netsim.DropTail{Packets: int(p.Int("access_queue"))}
+	adelay := des.FromSeconds(p.Float("access_delay"))
+	access := netsim.Hop{
+		Forward: netsim.LinkConfig{Rate: int64(rate), Delay: adelay, Queue: accessQ},
+		Reverse: netsim.LinkConfig{Rate: int64(rate), Delay: adelay, Queue: accessQ},
+	}
+	d, err := netsim.NewDumbbell(net, netsim.DumbbellConfig{
+		N: n, SenderAccess: access, ReceiverAccess: access,
+		Bottleneck: netsim.Hop{
+			Forward: netsim.LinkConfig{Rate: int64(rate), Delay: delay, Queue: q, Loss: loss},
+			Reverse: netsim.LinkConfig{Rate: int64(rate), Delay: delay, Queue: q, Loss: ackLoss},
+		},
+	})
+	if err != nil {
+		return engine.Result{}, err
+	}
+	cfg := tcp.Config{
+		MSS:             int(p.Int("mss")),
+		InitialWindow:   int(p.Int("iw")),
+		RcvBuf:          p.Int("window"),
+		SndBuf:          p.Int("window"),
+		WindowScaling:   true,
+		SACK:            true,
+		DelayedACK:      p.Bool("delayed_ack"),
+		MinRTO:          des.FromSeconds(p.Float("min_rto")),
+		LimitedTransmit: true,
+		Recovery:        tcp.RecoverySACK,
+	}
+	isn := net.Streams().New("tcp/isn")
+	starts := net.Streams().New("tcp-compete/start")
+	stagger := p.Float("stagger")
+	jitter := p.Float("host_jitter") * 1e9
+	run := &competeRun{s: s}
+	for i := range n {
+		f := &competeFlow{cca: algos[i%len(algos)]}
+		f.sink.Warmup = warmup
+		id := netsim.FlowID(i + 1)
+		a, b := d.Senders[i], d.Receivers[i]
+		ctrl, err := cc.New(f.cca, cc.Options{Seed: net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()})
+		if err != nil {
+			return engine.Result{}, err
+		}
+		// The receiver sends no data; its controller is never exercised.
+		rctrl, _ := cc.New("reno", cc.Options{})
+		pa := &hostPort{NodePort: tcp.NodePort{Net: net, Node: a}, s: s, jitter: jitter,
+			rng: net.Streams().New(fmt.Sprintf("tcp-compete/jitter/s%d", i))}
+		pb := &hostPort{NodePort: tcp.NodePort{Net: net, Node: b}, s: s, jitter: jitter,
+			rng: net.Streams().New(fmt.Sprintf("tcp-compete/jitter/r%d", i))}
+		if f.src, err = tcp.New(s, cfg, ctrl, pa, &f.source, id, a.ID(), b.ID(), isn.Uint32()); err != nil {
+			return engine.Result{}, err
+		}
+		if f.dst, err = tcp.New(s, cfg, rctrl, pb, &f.sink, id, b.ID(), a.ID(), isn.Uint32()); err != nil {
+			return engine.Result{}, err
+		}
+		f.source.Conn = f.src
+		f.source.Size = workload.Unlimited
+		if err := a.Attach(id, f.src); err != nil {
+			return engine.Result{}, err
+		}
+		if err := b.Attach(id, f.dst); err != nil {
+			return engine.Result{}, err
+		}
+		f.dst.Listen()
+		f.start = des.Time(des.FromSeconds(stagger * starts.Float64()))
+		s.Schedule(f.start, run, 0, uint64(i))
+		run.flows = append(run.flows, f)
+	}
+	if err := s.Run(ctx, duration); err != nil {
+		return engine.Result{}, err
+	}
+	return m.collect(run, d, rate, duration, warmup, lim.Packets, lossData)
+}
+
+// collect turns a finished run into the main row and the per-flow rows.
+func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, duration, warmup des.Time, limit int, lossData float64) (engine.Result, error) {
+	span := (duration - warmup).Seconds()
+	nAlg := len(m.algos)
+	groupThr := make([]float64, nAlg)
+	groupRetr := make([]float64, nAlg)
+	groupN := make([]int, nAlg)
+	index := make(map[string]int, nAlg)
+	for i, a := range m.algos {
+		index[a] = i
+	}
+	var thr []float64
+	var total float64
+	var retr, rtos, rttN, rttSum int64
+	flows := make([][]engine.Value, len(run.flows))
+	for i, f := range run.flows {
+		if err := f.sink.Check(f.source.Size, false); err != nil {
+			return engine.Result{}, fmt.Errorf("flow %d: %w", i, err)
+		}
+		st := f.src.Stats
+		x := float64(f.sink.AfterWarmup) * 8 / span
+		thr = append(thr, x)
+		total += x
+		retr += st.RetransSegs
+		rtos += st.RTOs
+		rttN += st.RTTSamples
+		rttSum += st.RTTSum
+		k, ok := index[f.cca]
+		if !ok {
+			panic("models: bug: algorithm " + f.cca + " accepted by cc.New but missing from cc.Names")
+		}
+		groupThr[k] += x
+		groupRetr[k] += float64(st.RetransSegs)
+		groupN[k]++
+		rtt := math.NaN()
+		if st.RTTSamples > 0 {
+			rtt = float64(st.RTTSum) / float64(st.RTTSamples) / 1e9
+		}
+		flows[i] = []engine.Value{
+			engine.I(int64(i)), engine.S(f.cca), engine.F(f.start.Seconds()), engine.F(x),
+			engine.I(f.sink.Got), engine.I(st.RetransSegs), engine.I(st.RTOs), engine.F(rtt),
+		}
+	}
+	var means []float64
+	for k := range m.algos {
+		if groupN[k] > 0 {
+			means = append(means, groupThr[k]/float64(groupN[k]))
+		}
+	}
+	var overflow, corrupt, aqm int64
+	links := [][]*netsim.Link{{d.Bottleneck, d.BottleneckReverse}, d.SenderAccess, d.SenderAccessReverse, d.ReceiverAccess, d.ReceiverAccessReverse}
+	for _, ls := range links {
+		for _, l := range ls {
+			st := l.Stats()
+			overflow += st.Drops[netsim.DropOverflow]
+			corrupt += st.Drops[netsim.DropCorrupt]
+			aqm += st.Drops[netsim.DropAQM]
+		}
+	}
+	bst := d.Bottleneck.Stats()
+	rttMean := math.NaN()
+	if rttN > 0 {
+		rttMean = float64(rttSum) / float64(rttN) / 1e9
+	}
+	out := make([]engine.Value, tcFixed+2*nAlg)
+	out[tcThroughput] = engine.F(total)
+	out[tcUtilisation] = engine.F(total / rate)
+	out[tcJainFlows] = engine.F(Jain(thr))
+	out[tcJainAlgos] = engine.F(Jain(means))
+	out[tcRetrans] = engine.I(retr)
+	out[tcRTOs] = engine.I(rtos)
+	out[tcDropsOverflow] = engine.I(overflow)
+	out[tcDropsCorrupt] = engine.I(corrupt)
+	out[tcDropsAQM] = engine.I(aqm)
+	out[tcLossData] = engine.F(lossData)
+	out[tcBackbonePackets] = engine.I(bst.Sent)
+	out[tcQueueLimit] = engine.I(int64(limit))
+	out[tcRTTMean] = engine.F(rttMean)
+	out[tcQueueDelayMean] = engine.F(bst.QueueDelayMean.Seconds())
+	out[tcEvents] = engine.I(int64(run.s.Processed()))
+	for k := range m.algos {
+		t, r := math.NaN(), math.NaN()
+		if groupN[k] > 0 {
+			t, r = groupThr[k], groupRetr[k]
+		}
+		out[tcFixed+k] = engine.F(t)
+		out[tcFixed+nAlg+k] = engine.F(r)
+	}
+	return engine.Result{Metrics: out, Tables: [][][]engine.Value{flows}}, nil
+}
