@@ -1,0 +1,599 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/orbit"
+	"github.com/crosslink-sim/crosslink/engine/tcp"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/workload"
+)
+
+// SatIsland is the "sat-island" model of document 004 (Speidel, APNIC
+// blog): an island network fed by one satellite link, GEO or MEO, under a
+// load of closed-loop "channels". Topology:
+//
+//	server_i --terrestrial d_i--> gateway --[input queue] satellite--> island router --LAN--> island clients
+//	         <-------------------         <---------- satellite -----              <-------
+//
+// Each world server has its own one-way terrestrial delay d_i, drawn once
+// per scenario from a uniform distribution. Every channel is a client
+// socket on the island that connects to a random server, sends a small
+// request, downloads one flow whose size the server draws from the flow-
+// size distribution, disconnects and starts again. An iperf3-like probe
+// downloads probe_size bytes from its own server alongside. Payload flows
+// towards the island only; ACKs and requests cross the return link.
+//
+// The satellite's one-way delay is two ground-to-satellite slant ranges
+// at the given elevation over c, plus the modem's processing delay: at
+// 45 degrees and 5 ms that is 254.6 ms for GEO (35,786 km; round trip 509
+// ms, document 004's "500 ms plus") and 66.4 ms for O3b's MEO (8,062 km;
+// round trip 133 ms, the document's "around 120 ms").
+//
+// Options beyond the document: split-TCP performance-enhancing proxies
+// at the gateway and the island router (pep), a systematic block code over
+// the satellite hop (coding), CoDel or FQ-CoDel at the satellite input
+// (queue) and a buffer sized as a fraction of the bandwidth-delay product
+// (buffer_bdp).
+type SatIsland struct{ schema *engine.Schema }
+
+// NewSatIsland returns the sat-island model.
+func NewSatIsland() *SatIsland { return &SatIsland{schema: satIslandSchema()} }
+
+// Schema implements engine.Model.
+func (m *SatIsland) Schema() *engine.Schema { return m.schema }
+
+// Cost is simulated seconds times the satellite rate, plus a share per
+// channel for connection churn.
+func (m *SatIsland) Cost(p engine.Params) float64 {
+	return p.Float("duration") * (p.Float("rate") + 2e4*float64(p.Int("channels")))
+}
+
+// Orbit defaults (document 004): the satellite input buffers the authors
+// settled on.
+const (
+	satBufferGEO = 250_000
+	satBufferMEO = 200_000
+)
+
+// SatOneWayDelay returns the one-way delay of a bent-pipe satellite hop:
+// gateway up to the satellite and down to the island, both seen at
+// elevation elevDeg, plus processing.
+func SatOneWayDelay(altitude, elevDeg float64, processing des.Duration) des.Duration {
+	d := 2 * orbit.SlantRange(altitude, orbit.Radians(elevDeg))
+	return des.Duration(orbit.DelayNanos(d, orbit.LightSpeed)) + processing
+}
+
+// Default bounded-Pareto flow sizes. With Alpha 1.1, 90 % of flows carry
+// at most 14,600 bytes (10 segments of 1,460 bytes) when Min is 1,800 B.
+const (
+	defaultFlowAlpha = 1.1
+	defaultFlowMin   = 1800
+	defaultFlowMax   = 100e6
+)
+
+func satIslandSchema() *engine.Schema {
+	f := func(name string, u engine.Unit, def, lo, hi float64, doc string) engine.Param {
+		return engine.Param{Name: name, Kind: engine.Float, Unit: u, Default: engine.F(def), Min: lo, Max: hi, Doc: doc}
+	}
+	i := func(name string, u engine.Unit, def int64, lo, hi float64, doc string) engine.Param {
+		return engine.Param{Name: name, Kind: engine.Int, Unit: u, Default: engine.I(def), Min: lo, Max: hi, Doc: doc}
+	}
+	b := func(name string, def bool, doc string) engine.Param {
+		return engine.Param{Name: name, Kind: engine.Bool, Default: engine.B(def), Doc: doc}
+	}
+	str := func(name, def string, choices []string, doc string) engine.Param {
+		return engine.Param{Name: name, Kind: engine.String, Default: engine.S(def), Choices: choices, Doc: doc}
+	}
+	s, ms := engine.Second, 1e-3
+	params := []engine.Param{
+		str("orbit", "geo", []string{"geo", "meo"}, "satellite orbit: geo (35,786 km) or meo (O3b, 8,062 km)"),
+		f("sat_delay", s, 0, 0, 10, "one-way satellite delay; 0 derives it from the orbit, elevation_deg and sat_processing"),
+		f("elevation_deg", engine.Dimensionless, 45, 5, 90, "elevation of the satellite seen from the gateway and from the island, degrees"),
+		f("sat_processing", s, 5*ms, 0, 1, "modem and satellite processing added to the propagation delay"),
+		f("rate", engine.BitPerSecond, 32e6, 1e5, 1e11, "satellite rate towards the island"),
+		f("return_rate", engine.BitPerSecond, 0, 0, 1e11, "satellite rate towards the world; 0 is the same as rate"),
+		str("queue", "droptail", []string{"droptail", "codel", "fq_codel"}, "discipline of the satellite input queue at the gateway"),
+		i("buffer", engine.Byte, 0, 0, 1<<34, "satellite input buffer; 0 takes document 004's 250 kB (geo) or 200 kB (meo)"),
+		f("buffer_bdp", engine.Dimensionless, 0, 0, 100, "when > 0, the buffer is this fraction of rate x satellite RTT (overrides buffer)"),
+		f("codel_target", s, 0, 0, 10, "CoDel target; 0 is 5 ms (RFC 8289 section 4.4)"),
+		f("codel_interval", s, 0, 0, 60, "CoDel interval; 0 is the satellite round trip plus 100 ms, tuned to the long RTT"),
+		i("channels", engine.Dimensionless, 100, 0, 4000, "load: closed-loop client channels"),
+		i("servers", engine.Dimensionless, 50, 1, 10000, "world-side servers, each with its own terrestrial delay"),
+		f("terr_delay_min", s, 10*ms, 0, 5, "smallest one-way terrestrial delay of a server (uniform distribution)"),
+		f("terr_delay_max", s, 70*ms, 0, 5, "largest one-way terrestrial delay of a server"),
+		f("terr_rate", engine.BitPerSecond, 1e9, 1e5, 1e12, "rate of each server's terrestrial link"),
+		f("lan_rate", engine.BitPerSecond, 1e9, 1e5, 1e12, "island LAN rate"),
+		f("lan_delay", s, 0.5*ms, 0, 1, "island LAN one-way delay"),
+		str("flow_cdf", "", nil, "flow sizes as an empirical CDF, size:probability pairs in bytes (\"1460:0.5 14600:0.9 1e6:1\"); "+
+			"empty uses the bounded Pareto of flow_alpha, flow_min, flow_max"),
+		f("flow_alpha", engine.Dimensionless, defaultFlowAlpha, 0.1, 10, "bounded Pareto shape of the default flow sizes"),
+		f("flow_min", engine.Byte, defaultFlowMin, 1, 1e12, "bounded Pareto smallest flow"),
+		f("flow_max", engine.Byte, defaultFlowMax, 2, 1e13, "bounded Pareto largest flow"),
+		i("request", engine.Byte, 100, 0, 1<<20, "request bytes a client sends before its half-close"),
+		f("think", s, 0, 0, 3600, "pause of a channel between flows"),
+		f("stagger", s, 1, 0, 3600, "channels start at times drawn uniformly from [0, stagger)"),
+		i("probe_size", engine.Byte, 80e6, 0, 1<<40, "probe transfer (document 004's 80 MB iperf3); 0 runs none"),
+		f("probe_start", s, 5, 0, 1e5, "when the probe connects"),
+		f("probe_delay", s, 10*ms, 0, 5, "one-way terrestrial delay of the probe's server"),
+		str("cca", "cubic", cc.Names(), "congestion control of the world servers (the data senders)"),
+		str("cca_island", "cubic", cc.Names(), "congestion control of the island clients"),
+		i("mss", engine.Byte, 1460, 88, 9000, "maximum segment size"),
+		i("iw", engine.Packet, 10, 1, 1000, "initial window in segments (RFC 6928's IW10 by default)"),
+		i("window", engine.Byte, 4<<20, 1000, 1<<30, "receive buffer of every endpoint (window scaling on)"),
+		b("sack", true, "SACK with RFC 6675 recovery"),
+		f("min_rto", s, 0.2, 0.001, 60, "minimum RTO (Linux: 200 ms)"),
+		b("pep", false, "split TCP: proxies at the gateway and the island router terminate every connection"),
+		str("pep_cca", "cubic", cc.Names(), "congestion control of the proxies on the satellite hop"),
+		i("pep_window", engine.Byte, 16<<20, 1000, 1<<30, "receive buffer of the proxies on the satellite hop"),
+		i("pep_iw", engine.Packet, 10, 1, 1000, "initial window of the proxies on the satellite hop"),
+		b("coding", false, "block code over the satellite hop: coding_k data + coding_m parity packets per block"),
+		i("coding_k", engine.Packet, 10, 1, 255, "data packets per block"),
+		i("coding_m", engine.Packet, 2, 1, 255, "parity packets per block: up to this many losses per block are recovered"),
+		f("coding_timeout", s, 5*ms, 0.0001, 10, "a partial block is closed (its parity sent) this long after its first packet"),
+		f("duration", s, 60, 1, 1e5, "simulated time"),
+		f("warmup", s, 5, 0, 1e5, "metrics count from this time"),
+		f("sample_interval", s, 1, 0, 1e5, "period of the time series; 0 writes none"),
+	}
+	metrics := make([]engine.Metric, siCount)
+	m := func(k int, name string, kind engine.Kind, u engine.Unit, doc string) {
+		metrics[k] = engine.Metric{Name: name, Kind: kind, Unit: u, Doc: doc}
+	}
+	F, I := engine.Float, engine.Int
+	m(siGoodput, "goodput", F, engine.BitPerSecond, "response bytes delivered to island clients after warm-up (channels and probe) per second")
+	m(siChannelGoodput, "channel_goodput", F, engine.BitPerSecond, "the channels' share of goodput")
+	m(siFlowsPerS, "flows_per_s", F, engine.PerSecond, "channel flows completed per second after warm-up")
+	m(siFlows, "flows", I, engine.Dimensionless, "channel flows completed after warm-up")
+	m(siProbeGoodput, "probe_goodput", F, engine.BitPerSecond, "probe bytes over its completion time, or delivered bytes over the time since it started if unfinished")
+	m(siProbeTime, "probe_completion_time", F, engine.Second, "probe's first SYN to its last byte; NaN if unfinished")
+	m(siProbeBytes, "probe_bytes", I, engine.Byte, "probe bytes delivered")
+	m(siLoss, "payload_loss", F, engine.Percent, "TCP payload bytes dropped at the satellite input queue over those offered, after warm-up")
+	m(siOffered, "payload_offered", I, engine.Byte, "TCP payload bytes offered to the satellite input queue after warm-up")
+	m(siQueueMean, "queue_mean", F, engine.Byte, "time-weighted mean occupancy of the satellite input queue after warm-up")
+	m(siQueueP95, "queue_p95", F, engine.Byte, "95th percentile of the occupancy (to 1,500 bytes)")
+	m(siUtil, "utilisation", F, engine.Dimensionless, "busy fraction of the satellite link towards the island after warm-up")
+	m(siShortFCT, "short_fct_mean", F, engine.Second, "mean completion time (first SYN to last byte) of flows of at most 10 segments; NaN if none")
+	m(siShortN, "short_flows", I, engine.Dimensionless, "flows of at most 10 segments completed after warm-up")
+	m(siMeanSize, "mean_flow_size", F, engine.Byte, "mean size of the flows the channels started")
+	m(siSatDelay, "sat_one_way_delay", F, engine.Second, "one-way satellite delay used")
+	m(siConns, "connections", I, engine.Dimensionless, "TCP connections opened (proxied legs count separately)")
+	m(siRecovered, "coding_recovered", I, engine.Packet, "packets the block decoder rebuilt")
+	m(siOverhead, "coding_overhead", F, engine.Percent, "parity bytes over data bytes sent into the satellite queue")
+	m(siEvents, "events", I, engine.Dimensionless, "simulation events processed")
+	return &engine.Schema{
+		Name:    "sat-island",
+		Version: 1,
+		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
+			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
+			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
+		Params:  params,
+		Metrics: metrics,
+		Tables: []engine.Table{{Name: "timeseries", Doc: "every sample_interval", Columns: []engine.Metric{
+			{Name: "time", Kind: F, Unit: engine.Second},
+			{Name: "queue", Kind: I, Unit: engine.Byte, Doc: "satellite input queue at the sample time"},
+			{Name: "goodput", Kind: F, Unit: engine.BitPerSecond, Doc: "bytes delivered to island clients during the interval"},
+			{Name: "probe_goodput", Kind: F, Unit: engine.BitPerSecond},
+			{Name: "utilisation", Kind: F, Doc: "satellite link towards the island, during the interval"},
+			{Name: "connections", Kind: I, Doc: "connections open at the sample time"},
+		}}},
+	}
+}
+
+// Metric positions.
+const (
+	siGoodput = iota
+	siChannelGoodput
+	siFlowsPerS
+	siFlows
+	siProbeGoodput
+	siProbeTime
+	siProbeBytes
+	siLoss
+	siOffered
+	siQueueMean
+	siQueueP95
+	siUtil
+	siShortFCT
+	siShortN
+	siMeanSize
+	siSatDelay
+	siConns
+	siRecovered
+	siOverhead
+	siEvents
+	siCount
+)
+
+// satConfig is a scenario read from Params.
+type satConfig struct {
+	satDelay    des.Duration
+	rate, ret   int64
+	queue       netsim.QueueModel
+	buffer      int
+	channels    int
+	servers     int
+	terrMin     des.Duration
+	terrMax     des.Duration
+	terrRate    int64
+	lanRate     int64
+	lanDelay    des.Duration
+	sizes       workload.FlowSizes
+	request     int64
+	think       des.Duration
+	stagger     des.Duration
+	probeSize   int64
+	probeStart  des.Time
+	probeDelay  des.Duration
+	cca, ccaIsl string
+	conn        tcp.Config
+	pep         bool
+	pepCCA      string
+	pepConn     tcp.Config
+	coding      bool
+	codeK       int
+	codeM       int
+	codeTimeout des.Duration
+	duration    des.Time
+	warmup      des.Time
+	sample      des.Duration
+}
+
+func readSatConfig(p engine.Params) (satConfig, error) {
+	c := satConfig{
+		rate:        int64(p.Float("rate")),
+		ret:         int64(p.Float("return_rate")),
+		channels:    int(p.Int("channels")),
+		servers:     int(p.Int("servers")),
+		terrMin:     des.FromSeconds(p.Float("terr_delay_min")),
+		terrMax:     des.FromSeconds(p.Float("terr_delay_max")),
+		terrRate:    int64(p.Float("terr_rate")),
+		lanRate:     int64(p.Float("lan_rate")),
+		lanDelay:    des.FromSeconds(p.Float("lan_delay")),
+		request:     p.Int("request"),
+		think:       des.FromSeconds(p.Float("think")),
+		stagger:     des.FromSeconds(p.Float("stagger")),
+		probeSize:   p.Int("probe_size"),
+		probeStart:  des.Time(des.FromSeconds(p.Float("probe_start"))),
+		probeDelay:  des.FromSeconds(p.Float("probe_delay")),
+		cca:         p.Str("cca"),
+		ccaIsl:      p.Str("cca_island"),
+		pep:         p.Bool("pep"),
+		pepCCA:      p.Str("pep_cca"),
+		coding:      p.Bool("coding"),
+		codeK:       int(p.Int("coding_k")),
+		codeM:       int(p.Int("coding_m")),
+		codeTimeout: des.FromSeconds(p.Float("coding_timeout")),
+		duration:    des.Time(des.FromSeconds(p.Float("duration"))),
+		warmup:      des.Time(des.FromSeconds(p.Float("warmup"))),
+		sample:      des.FromSeconds(p.Float("sample_interval")),
+	}
+	if c.ret == 0 {
+		c.ret = c.rate
+	}
+	if c.warmup >= c.duration {
+		return c, fmt.Errorf("models: sat-island: warmup %v must be shorter than duration %v", c.warmup, c.duration)
+	}
+	if c.terrMax < c.terrMin {
+		return c, fmt.Errorf("models: sat-island: terr_delay_max %v is below terr_delay_min %v", c.terrMax, c.terrMin)
+	}
+	alt, buf := orbit.AltitudeGEO, satBufferGEO
+	if p.Str("orbit") == "meo" {
+		alt, buf = orbit.AltitudeO3b, satBufferMEO
+	}
+	c.satDelay = des.FromSeconds(p.Float("sat_delay"))
+	if c.satDelay == 0 {
+		c.satDelay = SatOneWayDelay(alt, p.Float("elevation_deg"), des.FromSeconds(p.Float("sat_processing")))
+	}
+	mss := int(p.Int("mss"))
+	if v := int(p.Int("buffer")); v > 0 {
+		buf = v
+	}
+	if frac := p.Float("buffer_bdp"); frac > 0 {
+		l, err := netsim.BDPLimit(frac, c.rate, 2*c.satDelay, mss+tcp.HeaderBytes)
+		if err != nil {
+			return c, fmt.Errorf("models: sat-island: %w", err)
+		}
+		buf = l.Bytes
+	}
+	c.buffer = buf
+	pkts := max(1, buf/(mss+tcp.HeaderBytes)) // the AQMs limit packets
+	target := des.FromSeconds(p.Float("codel_target"))
+	interval := des.FromSeconds(p.Float("codel_interval"))
+	if interval == 0 {
+		interval = 2*c.satDelay + 100*des.Millisecond
+	}
+	switch p.Str("queue") {
+	case "droptail":
+		c.queue = netsim.DropTail{Bytes: buf}
+	case "codel":
+		c.queue = netsim.CoDel{Target: target, Interval: interval, Limit: pkts}
+	case "fq_codel":
+		c.queue = netsim.FQCoDel{Target: target, Interval: interval, Limit: pkts}
+	}
+	if cdf := p.Str("flow_cdf"); cdf != "" {
+		e, err := workload.ParseCDF(cdf)
+		if err != nil {
+			return c, fmt.Errorf("models: sat-island: flow_cdf: %w", err)
+		}
+		c.sizes = e
+	} else {
+		bp := workload.BoundedPareto{Alpha: p.Float("flow_alpha"), Min: p.Float("flow_min"), Max: p.Float("flow_max")}
+		if err := bp.Validate(); err != nil {
+			return c, fmt.Errorf("models: sat-island: %w", err)
+		}
+		c.sizes = bp
+	}
+	c.conn = tcp.Config{
+		MSS:             mss,
+		InitialWindow:   int(p.Int("iw")),
+		RcvBuf:          p.Int("window"),
+		SndBuf:          1 << 40, // servers write each response at once
+		WindowScaling:   true,
+		SACK:            p.Bool("sack"),
+		MinRTO:          des.FromSeconds(p.Float("min_rto")),
+		LimitedTransmit: true,
+		Recovery:        tcp.RecoveryNewReno,
+	}
+	if c.conn.SACK {
+		c.conn.Recovery = tcp.RecoverySACK
+	}
+	c.pepConn = c.conn
+	c.pepConn.RcvBuf = p.Int("pep_window")
+	c.pepConn.InitialWindow = int(p.Int("pep_iw"))
+	if c.coding && p.Str("queue") == "fq_codel" {
+		return c, fmt.Errorf("models: sat-island: coding needs a FIFO satellite queue (droptail or codel), not fq_codel")
+	}
+	return c, nil
+}
+
+// satScenario is one built scenario.
+type satScenario struct {
+	c       satConfig
+	s       *des.Scheduler
+	net     *netsim.Network
+	fwd     *netsim.Link
+	q       *meteredQueue
+	ex      *workload.Exchanges
+	ch      *workload.Channels
+	probe   probe
+	enc     *blockCoder
+	atWarm  netsim.LinkStats
+	series  [][]engine.Value
+	last    struct{ bytes, probe, tx int64 }
+	lastAt  des.Time
+	probeP  []workload.Leg
+	startEr error
+}
+
+// probe observes the probe exchange.
+type probe struct {
+	x            *workload.Exchange
+	warmup       des.Time
+	bytes, after int64
+}
+
+func (p *probe) Delivered(now des.Time, x *workload.Exchange, n int64) {
+	p.bytes += n
+	if now >= p.warmup {
+		p.after += n
+	}
+}
+
+func (p *probe) Completed(now des.Time, x *workload.Exchange) {}
+
+// Event kinds of satScenario.
+const (
+	siEvWarmup = iota
+	siEvSample
+	siEvProbe
+)
+
+func buildSatIsland(c satConfig, seed uint64) (*satScenario, error) {
+	s := des.New()
+	net := netsim.New(s, seed)
+	sc := &satScenario{c: c, s: s, net: net}
+	gw := net.AddNode("gateway")
+	isr := net.AddNode("island-router")
+	isl := net.AddNode("island")
+	terr := net.Streams().New("sat-island/terrestrial")
+	link := func(a, b *netsim.Node, rate int64, d des.Duration) error {
+		if _, err := net.Connect(a, b, netsim.LinkConfig{Rate: rate, Delay: d}); err != nil {
+			return err
+		}
+		_, err := net.Connect(b, a, netsim.LinkConfig{Rate: rate, Delay: d})
+		return err
+	}
+	servers := make([]*netsim.Node, c.servers)
+	for i := range servers {
+		servers[i] = net.AddNode(fmt.Sprintf("server%d", i))
+		d := c.terrMin
+		if c.terrMax > c.terrMin {
+			d += des.Duration(terr.Int64N(int64(c.terrMax-c.terrMin) + 1))
+		}
+		if err := link(servers[i], gw, c.terrRate, d); err != nil {
+			return nil, fmt.Errorf("models: %w", err)
+		}
+	}
+	iperf := net.AddNode("iperf")
+	if err := link(iperf, gw, c.terrRate, c.probeDelay); err != nil {
+		return nil, fmt.Errorf("models: %w", err)
+	}
+	// With coding, the satellite link ends at a terminal node whose
+	// decoder passes packets on to the island router over an ideal link.
+	satEnd := isr
+	if c.coding {
+		satEnd = net.AddNode("sat-terminal")
+	}
+	var err error
+	sc.fwd, err = net.Connect(gw, satEnd, netsim.LinkConfig{Name: "sat-forward", Rate: c.rate, Delay: c.satDelay,
+		Queue: meteredModel{inner: c.queue, from: c.warmup, out: &sc.q}})
+	if err != nil {
+		return nil, fmt.Errorf("models: %w", err)
+	}
+	var termOut *netsim.Link
+	if c.coding {
+		if termOut, err = net.Connect(satEnd, isr, netsim.LinkConfig{Name: "sat-terminal-out"}); err != nil {
+			return nil, fmt.Errorf("models: %w", err)
+		}
+	}
+	if _, err := net.Connect(isr, gw, netsim.LinkConfig{Name: "sat-return", Rate: c.ret, Delay: c.satDelay,
+		Queue: netsim.DropTail{Bytes: c.buffer}}); err != nil {
+		return nil, fmt.Errorf("models: %w", err)
+	}
+	if err := link(isr, isl, c.lanRate, c.lanDelay); err != nil {
+		return nil, fmt.Errorf("models: %w", err)
+	}
+	net.ComputeRoutes()
+	if c.coding {
+		sc.enc = newBlockCoder(net, c.codeK, c.codeM, c.codeTimeout, c.warmup)
+		if err := sc.enc.install(gw, satEnd, sc.fwd, termOut); err != nil {
+			return nil, err
+		}
+	}
+
+	client := workload.Endpoint{Node: isl, Cfg: c.conn, CCA: c.ccaIsl}
+	server := func(n *netsim.Node) workload.Endpoint { return workload.Endpoint{Node: n, Cfg: c.conn, CCA: c.cca} }
+	path := func(srv *netsim.Node) []workload.Leg {
+		if !c.pep {
+			return []workload.Leg{{Near: client, Far: server(srv)}}
+		}
+		// The island proxy answers the client on the LAN and sends like a
+		// server there; the two proxies run their own window and
+		// controller over the satellite; the gateway proxy fetches from
+		// the server like a client.
+		return []workload.Leg{
+			{Near: client, Far: workload.Endpoint{Node: isr, Cfg: c.conn, CCA: c.cca}},
+			{Near: workload.Endpoint{Node: isr, Cfg: c.pepConn, CCA: c.pepCCA}, Far: workload.Endpoint{Node: gw, Cfg: c.pepConn, CCA: c.pepCCA}},
+			{Near: workload.Endpoint{Node: gw, Cfg: c.conn, CCA: c.ccaIsl}, Far: server(srv)},
+		}
+	}
+	sc.ex = &workload.Exchanges{S: s, Net: net, ISN: net.Streams().New("sat-island/isn")}
+	sc.ch = &workload.Channels{
+		Ex: sc.ex, Sizes: c.sizes, Request: c.request, Think: c.think, Stagger: c.stagger,
+		Rand: net.Streams().New("sat-island/channels"), Warmup: c.warmup, ShortBytes: 10 * int64(c.conn.MSS),
+	}
+	for _, srv := range servers {
+		sc.ch.Paths = append(sc.ch.Paths, path(srv))
+	}
+	sc.probeP = path(iperf)
+	sc.probe.warmup = c.warmup
+	return sc, nil
+}
+
+// Handle implements des.Handler.
+func (sc *satScenario) Handle(now des.Time, kind int, arg uint64) {
+	switch kind {
+	case siEvWarmup:
+		sc.atWarm = sc.fwd.Stats()
+	case siEvProbe:
+		x, err := sc.ex.Start(now, sc.probeP, sc.c.probeSize, sc.c.request, &sc.probe, -1)
+		if err != nil {
+			sc.startEr = err
+			return
+		}
+		sc.probe.x = x
+	case siEvSample:
+		st := sc.fwd.Stats()
+		dt := now.Sub(sc.lastAt).Seconds()
+		bytes := sc.ch.Bytes + sc.probe.bytes
+		sc.series = append(sc.series, []engine.Value{
+			engine.F(now.Seconds()),
+			engine.I(int64(sc.q.Bytes())),
+			engine.F(float64(bytes-sc.last.bytes) * 8 / dt),
+			engine.F(float64(sc.probe.bytes-sc.last.probe) * 8 / dt),
+			engine.F(float64(st.TransmittedBytes-sc.last.tx) * 8 / dt / float64(sc.c.rate)),
+			engine.I(int64(sc.ex.Live)),
+		})
+		sc.last.bytes, sc.last.probe, sc.last.tx = bytes, sc.probe.bytes, st.TransmittedBytes
+		sc.lastAt = now
+		sc.s.After(sc.c.sample, sc, siEvSample, 0)
+	}
+}
+
+// Run implements engine.Model.
+func (m *SatIsland) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+	c, err := readSatConfig(p)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	sc, err := buildSatIsland(c, seed)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	return sc.run(ctx)
+}
+
+func (sc *satScenario) run(ctx context.Context) (engine.Result, error) {
+	c := sc.c
+	sc.s.Schedule(c.warmup, sc, siEvWarmup, 0)
+	if c.probeSize > 0 {
+		sc.s.Schedule(c.probeStart, sc, siEvProbe, 0)
+	}
+	if c.sample > 0 {
+		sc.s.Schedule(des.Time(c.sample), sc, siEvSample, 0)
+	}
+	sc.ch.Run(c.channels)
+	if err := sc.s.Run(ctx, c.duration); err != nil {
+		return engine.Result{}, fmt.Errorf("models: sat-island: %w", err)
+	}
+	for _, err := range []error{sc.startEr, sc.ch.Err(), sc.ex.Err()} {
+		if err != nil {
+			return engine.Result{}, fmt.Errorf("models: sat-island: %w", err)
+		}
+	}
+	span := (c.duration - c.warmup).Seconds()
+	out := make([]engine.Value, siCount)
+	probeGood, probeTime := math.NaN(), math.NaN()
+	if x := sc.probe.x; x != nil {
+		if x.DoneAt > 0 {
+			probeTime = x.DoneAt.Sub(x.Start).Seconds()
+			probeGood = float64(x.Size) * 8 / probeTime
+		} else {
+			probeGood = float64(x.Got) * 8 / c.duration.Sub(x.Start).Seconds()
+		}
+	}
+	st := sc.fwd.Stats()
+	out[siChannelGoodput] = engine.F(float64(sc.ch.BytesAfter) * 8 / span)
+	out[siGoodput] = engine.F(float64(sc.ch.BytesAfter+sc.probe.after) * 8 / span)
+	out[siFlowsPerS] = engine.F(float64(sc.ch.FlowsAfter) / span)
+	out[siFlows] = engine.I(sc.ch.FlowsAfter)
+	out[siProbeGoodput] = engine.F(probeGood)
+	out[siProbeTime] = engine.F(probeTime)
+	out[siProbeBytes] = engine.I(sc.probe.bytes)
+	out[siLoss] = engine.F(sc.q.lossPct())
+	out[siOffered] = engine.I(sc.q.offered)
+	qm, q95 := sc.q.occupancy(sc.s.Now())
+	out[siQueueMean] = engine.F(qm)
+	out[siQueueP95] = engine.F(q95)
+	out[siUtil] = engine.F(float64(st.Busy-sc.atWarm.Busy) / float64(c.duration-c.warmup))
+	fct := math.NaN()
+	if sc.ch.ShortN > 0 {
+		fct = sc.ch.ShortSum.Seconds() / float64(sc.ch.ShortN)
+	}
+	out[siShortFCT] = engine.F(fct)
+	out[siShortN] = engine.I(sc.ch.ShortN)
+	meanSize := math.NaN()
+	if sc.ch.Started > 0 {
+		meanSize = float64(sc.ch.SizeSum) / float64(sc.ch.Started)
+	}
+	out[siMeanSize] = engine.F(meanSize)
+	out[siSatDelay] = engine.F(c.satDelay.Seconds())
+	out[siConns] = engine.I(int64(sc.ex.Opened))
+	var rec int64
+	over := 0.0
+	if sc.enc != nil {
+		rec = sc.enc.recovered
+		if sc.enc.dataBytes > 0 {
+			over = 100 * float64(sc.enc.parityBytes) / float64(sc.enc.dataBytes)
+		}
+	}
+	out[siRecovered] = engine.I(rec)
+	out[siOverhead] = engine.F(over)
+	out[siEvents] = engine.I(int64(sc.s.Processed()))
+	return engine.Result{Metrics: out, Tables: [][][]engine.Value{sc.series}}, nil
+}
