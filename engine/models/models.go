@@ -17,6 +17,7 @@ func All() []engine.Model {
 		NewTCPTransfer(),
 		NewTCPCompete(),
 		NewOrbitGeometry(),
+		NewSatIsland(),
 	}
 }
 
