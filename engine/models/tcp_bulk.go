@@ -150,7 +150,7 @@ const (
 
 func bulkMetrics() []engine.Metric {
 	return []engine.Metric{
-		{Name: "ber", Kind: engine.Float,
+		{Name: "link_ber", Kind: engine.Float,
 			Doc: "bit error rate of the data direction: the given ber, or the mean over the channels of the fso budget's"},
 		{Name: "per_data", Kind: engine.Float,
 			Doc: "packet error rate of a full data segment (mss + 40 header bytes), mean over the channels (the given per if set)"},
@@ -289,6 +289,53 @@ type tcpScenario struct {
 	all      []*netsim.Link
 	series   [][]engine.Value
 	interval des.Duration
+	stripes  *stripeTrace
+}
+
+// initialSsthresh sets the slow-start threshold a controller starts from
+// (document 000's conventional TCP starts at 65 KB, section 5.1) and
+// otherwise leaves the controller alone.
+type initialSsthresh struct {
+	cc.Controller
+	bytes int64
+}
+
+// Init implements cc.Controller.
+func (c initialSsthresh) Init(s *cc.State) {
+	c.Controller.Init(s)
+	s.Ssthresh = c.bytes
+}
+
+// stripeTrace is the egress of a striped WDM link that records what it
+// does: packets from every flow are spread round-robin over the
+// wavelengths, one packet per wavelength per time slot (document 000
+// section 3.1 and Fig. 2, with a stripe of one packet). It chooses the
+// channel itself, as netsim.Stripe does, so the trace is the truth.
+type stripeTrace struct {
+	links []*netsim.Link
+	now   func() des.Time
+	limit int
+	n     int64   // packets striped so far
+	sent  []int64 // packets per flow id
+	rows  [][]engine.Value
+}
+
+// Send implements netsim.Egress.
+func (t *stripeTrace) Send(p *netsim.Packet) {
+	ch := int(t.n % int64(len(t.links)))
+	if len(t.rows) < t.limit {
+		f := int(p.Flow)
+		if f >= len(t.sent) {
+			t.sent = append(t.sent, make([]int64, f+1-len(t.sent))...)
+		}
+		t.sent[f]++
+		t.rows = append(t.rows, []engine.Value{
+			engine.I(t.n / int64(len(t.links))), engine.I(int64(ch)), engine.I(int64(f - 1)),
+			engine.I(t.sent[f]), engine.F(t.now().Seconds()), engine.I(int64(p.Size)),
+		})
+	}
+	t.n++
+	t.links[ch].Send(p)
 }
 
 func (c *tcpRunConfig) loss() netsim.LossModel {
@@ -313,8 +360,11 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 	if c.fwdQueue != nil {
 		fwd.Queue = c.fwdQueue
 	}
-	rev := netsim.LinkConfig{Rate: int64(c.rate), Delay: c.delay, Queue: q}
+	rev := netsim.LinkConfig{Rate: int64(c.rate), Delay: c.delay, Queue: q, Loss: c.revLoss}
 	sc := &tcpScenario{s: s, net: net}
+	if len(c.chanLoss) > 0 {
+		fwd.Loss = c.chanLoss[0]
+	}
 	var a, b *netsim.Node
 	if c.channels <= 1 {
 		path, err := netsim.NewPath(net, []netsim.Hop{{Forward: fwd, Reverse: rev}})
@@ -328,6 +378,9 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 		chans := make([]netsim.LinkConfig, c.channels)
 		for i := range chans {
 			chans[i] = fwd
+			if i < len(c.chanLoss) {
+				chans[i].Loss = c.chanLoss[i]
+			}
 		}
 		mode := netsim.BindFlows
 		if c.striping {
@@ -338,6 +391,11 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 			return nil, fmt.Errorf("models: %w", err)
 		}
 		a, b = par.A, par.B
+		if c.striping && c.trace > 0 {
+			st := &stripeTrace{links: par.Channels, now: s.Now, limit: c.trace}
+			a.SetRoute(b, st)
+			sc.stripes = st
+		}
 		sc.forward = par.Channels
 		sc.all = append(append(sc.all, par.Channels...), par.Reverse)
 		if fc, ok := par.Egress.(*netsim.FlowChannels); ok {
@@ -358,6 +416,9 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 		ctrlA, err := cc.New(c.cca, cc.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("models: %w", err)
+		}
+		if c.ssthresh > 0 {
+			ctrlA = initialSsthresh{Controller: ctrlA, bytes: c.ssthresh}
 		}
 		ctrlB, _ := cc.New(c.cca, cc.Options{})
 		isnA, isnB := rng.Uint32(), rng.Uint32()
@@ -517,6 +578,12 @@ func (m *TCPBulk) Run(ctx context.Context, p engine.Params, seed uint64) (engine
 	c.channels = int(p.Int("channels"))
 	c.striping = p.Bool("striping")
 	c.sample = des.FromSeconds(p.Float("sample_interval"))
+	c.ssthresh = p.Int("ssthresh")
+	c.trace = int(p.Int("trace_packets"))
+	phys, err := bulkPhysics(&c, p)
+	if err != nil {
+		return engine.Result{}, err
+	}
 	sc, err := buildTCP(c, seed)
 	if err != nil {
 		return engine.Result{}, err
@@ -527,6 +594,11 @@ func (m *TCPBulk) Run(ctx context.Context, p engine.Params, seed uint64) (engine
 	metrics, err := sc.metrics(c, c.duration)
 	if err != nil {
 		return engine.Result{}, err
+	}
+	metrics = append(metrics, engine.F(phys.ber), engine.F(phys.perData), engine.F(phys.perAck), engine.F(c.delay.Seconds()))
+	var stripes [][]engine.Value
+	if sc.stripes != nil {
+		stripes = sc.stripes.rows
 	}
 	span := (c.duration - c.warmup).Seconds()
 	flows := make([][]engine.Value, len(sc.flows))
@@ -545,5 +617,101 @@ func (m *TCPBulk) Run(ctx context.Context, p engine.Params, seed uint64) (engine
 			engine.I(fs.RetransSegs), engine.I(fs.FastRecoveries), engine.I(fs.RTOs), engine.F(rtt), engine.F(ct),
 		}
 	}
-	return engine.Result{Metrics: metrics, Tables: [][][]engine.Value{flows, sc.series}}, nil
+	return engine.Result{Metrics: metrics, Tables: [][][]engine.Value{flows, sc.series, stripes}}, nil
+}
+
+// linkPhysics is what the physical layer gives a tcp-bulk scenario: the
+// data direction's BER and PERs, for the metrics.
+type linkPhysics struct {
+	ber, perData, perAck float64
+}
+
+// fsoDirectBelow is the distance under which document 000 advises direct
+// detection and above which coherent (sections 3 and 6.1: "direct
+// detection for distances below 20,000 km and coherent detection for
+// distances above 20,000 km").
+const fsoDirectBelow = 20000e3
+
+// bulkPhysics applies distance and loss_model to c: the one-way delay from
+// the distance, and with loss_model fso a BER per channel from the FSO
+// link budget of document 000 (phy.Table1 with the chosen detection and
+// constants, electrical bandwidth 2 x the channel's rate, Table 1) and a
+// PER per packet size from it (phy.PER: 64B/66B coded bits, Eq. 8 or
+// exact), in both directions.
+func bulkPhysics(c *tcpRunConfig, p engine.Params) (linkPhysics, error) {
+	k, err := phy.ConstantsNamed(p.Str("constants"))
+	if err != nil {
+		return linkPhysics{}, fmt.Errorf("models: tcp-bulk: %w", err)
+	}
+	z := p.Float("distance")
+	if z > 0 {
+		c.delay = des.FromSeconds(phy.PropagationDelay(z, k))
+	}
+	mss := int(p.Int("mss"))
+	if p.Str("loss_model") != "fso" {
+		ph := linkPhysics{ber: c.ber, perData: c.per}
+		if c.ber > 0 {
+			ph.perData = phy.PER(c.ber, mss+tcp.HeaderBytes, c.worst)
+		}
+		return ph, nil
+	}
+	if z <= 0 {
+		return linkPhysics{}, fmt.Errorf("models: tcp-bulk: loss_model fso needs a distance")
+	}
+	if c.ber > 0 || c.per > 0 {
+		return linkPhysics{}, fmt.Errorf("models: tcp-bulk: loss_model fso computes the BER; leave ber and per at 0")
+	}
+	link := phy.Table1()
+	link.Constants = k
+	switch d := p.Str("detection"); d {
+	case "auto":
+		link.Detection = phy.Coherent
+		if z < fsoDirectBelow {
+			link.Detection = phy.Direct
+		}
+	default:
+		if link.Detection, err = phy.ParseDetection(d); err != nil {
+			return linkPhysics{}, fmt.Errorf("models: tcp-bulk: %w", err)
+		}
+	}
+	berOf := phy.BEREq7
+	if p.Str("ber_formula") == "q" {
+		berOf = phy.BERQ
+	}
+	// Be = 2 x bit rate for OOK (Table 1: 2e9 Hz at 1 Gbps, 8e9 at 4 Gbps).
+	be := 2 * c.rate
+	spacing := p.Float("channel_spacing")
+	n := max(c.channels, 1)
+	center := link.Wavelength
+	var ph linkPhysics
+	c.chanLoss = make([]netsim.LossModel, n)
+	for i := range n {
+		l := link
+		if n > 1 {
+			l.Wavelength = center + (float64(i)-float64(n-1)/2)*spacing
+		}
+		ber := berOf(l.Budget(z, be).SNR)
+		c.chanLoss[i] = perLoss(ber, c.worst)
+		ph.ber += ber / float64(n)
+		ph.perData += phy.PER(ber, mss+tcp.HeaderBytes, c.worst) / float64(n)
+	}
+	// ACKs go back over the first wavelength's budget (the reverse link
+	// runs at the same rate).
+	back := link
+	if n > 1 {
+		back.Wavelength = center - float64(n-1)/2*spacing
+	}
+	rber := berOf(back.Budget(z, be).SNR)
+	c.revLoss = perLoss(rber, c.worst)
+	ph.perAck = phy.PER(rber, tcp.HeaderBytes, c.worst)
+	return ph, nil
+}
+
+// perLoss draws each packet's loss from its size on the wire at BER ber,
+// or is nil when the channel is error-free to float precision.
+func perLoss(ber float64, worst bool) netsim.LossModel {
+	if ber <= 0 {
+		return nil
+	}
+	return netsim.PER{Func: func(size int) float64 { return phy.PER(ber, size, worst) }}
 }
