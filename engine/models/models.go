@@ -18,6 +18,7 @@ func All() []engine.Model {
 		NewTCPCompete(),
 		NewOrbitGeometry(),
 		NewSatIsland(),
+		NewMulticastVideo(),
 	}
 }
 
