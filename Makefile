@@ -19,9 +19,12 @@ test: lint
 	$(GO) test -count=1 ./...
 
 ## figures: run every spec in specs/ at the quick profile (only scenarios
-## missing from out/), then draw every figure into out/figures/.
+## missing from out/), draw every figure into out/figures/, then write the
+## reproduction report (out/figures/index.html, REPORT.md), also when some
+## scenarios failed; the exit status is that of the figures command.
 figures: build
-	./$(BIN) figures --profile $(PROFILE)
+	./$(BIN) figures --profile $(PROFILE); status=$$?; \
+	./$(BIN) report --profile $(PROFILE) && exit $$status
 
 ## bench: the performance benchmarks (scenarios/s, events/s, packets/s, allocs).
 bench:

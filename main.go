@@ -126,6 +126,7 @@ func newRoot(reg *engine.Registry, e *env) *cobra.Command {
 		runCmd(reg, e), expandCmd(reg, e), plotCmd(reg, e), figuresCmd(reg, e),
 		modelsCmd(reg, e), describeCmd(reg, e), mergeCmd(e),
 		slurmCmd(reg, e), statusCmd(reg, e),
+		reportCmd(reg, e),
 	)
 	return root
 }

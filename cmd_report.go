@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/report"
+	"github.com/crosslink-sim/crosslink/sweep"
+)
+
+// reportCmd writes the reproduction report of the figures already drawn.
+func reportCmd(reg *engine.Registry, e *env) *cobra.Command {
+	var specs, profile, out string
+	var strict bool
+	c := &cobra.Command{
+		Use:   "report",
+		Short: "Write the reproduction report: OUT/figures/index.html and REPORT.md",
+		Long: "report lists every figure and table of the source documents with its source, the spec\n" +
+			"and profile that made it, its scenario and replicate counts, its run time, the\n" +
+			"document's printed numbers beside ours and how ours deviates; figures no spec\n" +
+			"declares yet, or not drawn yet, are listed as missing. Run it after figures.",
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			paths, err := sweep.SpecFiles(specs)
+			if err != nil {
+				return usageError{err}
+			}
+			jobs, err := sweep.LoadAll(paths, reg, profile, true, out)
+			if err != nil {
+				return usageError{err}
+			}
+			dir := filepath.Join(out, "figures")
+			r, err := report.Build(jobs, profile, dir)
+			if err != nil {
+				return err
+			}
+			if err := report.Write(dir, r); err != nil {
+				return err
+			}
+			drawn, total := r.Count()
+			fmt.Fprintf(e.stderr, "report written to %s and %s: %d of %d figures drawn\n",
+				filepath.Join(dir, "index.html"), filepath.Join(dir, "REPORT.md"), drawn, total)
+			if miss := r.Missing(); len(miss) > 0 {
+				fmt.Fprintf(e.stderr, "missing: %s\n", strings.Join(miss, " "))
+				if strict {
+					return fmt.Errorf("report: %d figures missing", len(miss))
+				}
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&specs, "specs", "specs", "directory of the specs that declare the figures")
+	c.Flags().StringVarP(&profile, "profile", "p", "quick", "profile the figures were drawn at (specs without it: their base)")
+	c.Flags().StringVarP(&out, "out", "o", "out", "output root: datasets in OUT/<spec>/, figures and report in OUT/figures/")
+	c.Flags().BoolVar(&strict, "strict", false, "exit 1 when a figure of the documents is missing")
+	return c
+}

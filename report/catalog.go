@@ -1,0 +1,76 @@
+package report
+
+// Document is one source document crosslink reproduces.
+type Document struct {
+	Number string // "000": the file name prefix in the seeds directory
+	Title  string
+}
+
+// Entry is one figure or table of a source document: the list crosslink
+// regenerates. A spec declares a figure by naming its ID in a plots entry.
+type Entry struct {
+	ID       string
+	Document string // Document.Number
+	Figure   string // as the document numbers it: "Fig. 6", "Table 2", "text"
+	Content  string // what the figure shows
+	// Printed says the document prints numbers for this figure (a table, or
+	// values quoted in the text), so the report expects a document / ours
+	// / difference table from it.
+	Printed bool
+	// Deviation explains, for every reader, where and why crosslink's
+	// figure departs from the document's; empty when it does not.
+	Deviation string
+}
+
+// Documents returns the source documents in number order.
+func Documents() []Document {
+	return []Document{
+		{"000", `Rodriguez-Colina, Gil-Leyva, Marzo, Ramos: "A bit error rate analysis for TCP traffic over parallel free space photonics", Telecommunication Systems, 2013`},
+		{"001", "Zhang, De Lucia, Ryu, Dao (Hughes Research Laboratories): Internet over GEO satellites"},
+		{"002", `"On the Interplay of Congestion and OSNR Degradation for TCP over Optical Networks"`},
+		{"004", "Speidel (University of Auckland), APNIC blog: GEO vs MEO satellite links for island ISPs"},
+	}
+}
+
+// Catalog returns every figure and table of the source documents that
+// crosslink regenerates, in document order. It is the list of the
+// project's figure index (shared/seeds/README.md), copied here so the
+// report needs nothing outside the repository; the ranges written there
+// as zh-fig-mbone-{loss,jitter,bw,fps} and os-fig2..fig9 are spelt out.
+func Catalog() []Entry {
+	const tab3 = "Table 3's aggregated-goodput column is internally inconsistent in the document; crosslink reproduces the goodput column and the comparison notes each row it cannot match."
+	const lit = "Document 000's Table 1 misprints Planck's constant, Boltzmann's constant and the efficiencies (0.75 %, not 0.75); crosslink draws the curves with the corrected (CODATA) constants; the fso-ber model's constants parameter (paper) reproduces the literal values."
+	const osLoss = "The document states the loss caused by each gOSNR level (about 0.2 / 0.5 / 0.8 %); crosslink derives the loss from the OSNR model and the comparison shows the two side by side."
+	return []Entry{
+		{ID: "rc13-fig1", Document: "000", Figure: "Fig. 1", Content: "ISL examples: distances and the RTT they imply (from the geometry model)"},
+		{ID: "rc13-fig2", Document: "000", Figure: "Fig. 2", Content: "wavelength striping: packets of several sources spread over 4 wavelengths per time slot (from a WDM trace)"},
+		{ID: "rc13-fig3", Document: "000", Figure: "Fig. 3", Content: "worst case: one bit error makes one packet error; PER vs BER, linear worst case (Eq. 8) vs exact, for several MTUs",
+			Deviation: "The document draws the worst case as a sketch; crosslink plots PER against BER, the worst-case line beside the exact 1-(1-BER)^bits."},
+		{ID: "rc13-fig4", Document: "000", Figure: "Fig. 4", Content: "congestion window vs time, conventional (64 KB cap) vs scaling up"},
+		{ID: "rc13-fig5", Document: "000", Figure: "Fig. 5", Content: "transmission time vs propagation time over distance at 1 and 4 Gbps"},
+		{ID: "rc13-fig6", Document: "000", Figure: "Fig. 6", Content: "BER vs distance, direct and coherent detection, 1 and 4 Gbps", Deviation: lit},
+		{ID: "rc13-fig7", Document: "000", Figure: "Fig. 7", Content: "goodput vs line delay at 1 Gbps, MSS 1500 to 12000 B, with and without window scaling"},
+		{ID: "rc13-fig8", Document: "000", Figure: "Fig. 8", Content: "goodput vs distance: 1 Gbps, 4 Gbps single link, 4 x 1 Gbps WDM"},
+		{ID: "rc13-tab2", Document: "000", Figure: "Table 2", Content: "ISL distance to one-way delay", Printed: true,
+			Deviation: "The document divides by c = 3e8 m/s and prints four decimals; the table is drawn with those constants (constants: paper), so differences are rounding only. The exact speed of light (constants: codata) gives delays 0.07 % longer."},
+		{ID: "rc13-tab3", Document: "000", Figure: "Table 3", Content: "aggregated goodput with and without wavelength striping, both detection methods", Printed: true, Deviation: tab3},
+		{ID: "zh-fig-thr-6176", Document: "001", Figure: "results table", Content: "throughput vs latency, 6.176 Mbps, 100 MB transfer, by window size", Printed: true},
+		{ID: "zh-fig-thr-1544", Document: "001", Figure: "results table", Content: "throughput vs latency, 1.544 Mbps, 10 KB transfer", Printed: true},
+		{ID: "zh-fig-rt-384-1m", Document: "001", Figure: "results table", Content: "response time vs latency, 0.384 Mbps, 1 MB transfer", Printed: true},
+		{ID: "zh-fig-rt-384-10k", Document: "001", Figure: "results table", Content: "response time vs latency, 0.384 Mbps, 10 KB transfer", Printed: true},
+		{ID: "zh-fig-mbone-loss", Document: "001", Figure: "MBone table, chart 1", Content: "128 kbps / 8 fps video: packet loss over time, terrestrial multi-hop vs GEO", Printed: true},
+		{ID: "zh-fig-mbone-jitter", Document: "001", Figure: "MBone table, chart 2", Content: "128 kbps / 8 fps video: delay jitter over time, terrestrial multi-hop vs GEO", Printed: true},
+		{ID: "zh-fig-mbone-bw", Document: "001", Figure: "MBone table, chart 3", Content: "128 kbps / 8 fps video: received bandwidth over time, terrestrial multi-hop vs GEO", Printed: true},
+		{ID: "zh-fig-mbone-fps", Document: "001", Figure: "MBone table, chart 4", Content: "128 kbps / 8 fps video: frame rate over time, terrestrial multi-hop vs GEO", Printed: true},
+		{ID: "os-fig2", Document: "002", Figure: "Fig. 2", Content: "average throughput and Jain fairness index per congestion controller, lossless (gOSNR >= 20 dB)"},
+		{ID: "os-fig3", Document: "002", Figure: "Fig. 3", Content: "retransmissions and average throughput per queue size per congestion controller, lossless"},
+		{ID: "os-fig4", Document: "002", Figure: "Fig. 4", Content: "average throughput and Jain fairness index per congestion controller, 0.2 % loss (gOSNR about 19.45 dB)", Printed: true, Deviation: osLoss},
+		{ID: "os-fig5", Document: "002", Figure: "Fig. 5", Content: "retransmissions and average throughput per queue size per congestion controller, 0.2 % loss", Printed: true, Deviation: osLoss},
+		{ID: "os-fig6", Document: "002", Figure: "Fig. 6", Content: "average throughput and Jain fairness index per congestion controller, 0.5 % loss (gOSNR about 19.15 dB)", Printed: true, Deviation: osLoss},
+		{ID: "os-fig7", Document: "002", Figure: "Fig. 7", Content: "average throughput and Jain fairness index per congestion controller, 0.8 % loss (gOSNR about 18.95 dB)", Printed: true, Deviation: osLoss},
+		{ID: "os-fig8", Document: "002", Figure: "Fig. 8", Content: "average throughput and Jain fairness index per congestion controller, 0.8 % loss (the document repeats Fig. 7's caption)", Printed: true, Deviation: osLoss},
+		{ID: "os-fig9", Document: "002", Figure: "Fig. 9", Content: "retransmissions and average throughput per queue size per congestion controller, 0.8 % loss", Printed: true, Deviation: osLoss},
+		{ID: "sp-fig1", Document: "004", Figure: "Fig. 1", Content: "GEO vs MEO: total goodput, 80 MB probe goodput and flows per second vs load; every run a marker, the mean a line"},
+		{ID: "sp-loss", Document: "004", Figure: "text", Content: "payload loss (%) vs load, GEO vs MEO (the text quotes about 4.8 % for MEO and 2.5 % for GEO at 200 channels)", Printed: true},
+	}
+}

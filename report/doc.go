@@ -1,0 +1,23 @@
+// Package report writes the reproduction report of crosslink's figures:
+// out/figures/index.html (a gallery) and out/figures/REPORT.md (the same as
+// text).
+//
+// The report lists every figure and table of the source documents, from a
+// catalog kept in this package (catalog.go, copied from the list of
+// figures to regenerate), whether or not a spec declares it yet: a figure
+// no spec declares, or that was not drawn, is listed as missing rather
+// than left out. For each drawn figure it shows the images and links to
+// PNG, SVG, PDF and CSV, the caption, the source document and figure
+// number, the spec and profile that made it, its scenario, replicate and
+// row counts, the run time (the sum of the wall_s column over the spec's
+// rows), the notes its drawing produced, and the catalog's explanation of
+// how and why ours differs from the document.
+//
+// Where the document prints numbers, the figure sets them beside ours: a
+// table figure's own Markdown (<id>.md, e.g. rc13-tab2's document / ours /
+// difference columns) or a comparison table any figure may return in
+// plots.Output.Comparison (<id>.compare.md). Draw records both in the
+// figure's sidecar (<id>.json), which is all the report reads of the
+// drawing; catalog entries whose document prints numbers but whose figure
+// gives no comparison yet say so.
+package report

@@ -1,0 +1,264 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/plots"
+	"github.com/crosslink-sim/crosslink/sweep"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+)
+
+// Run is what the report says of one spec's dataset at the profile the
+// figures were drawn at.
+type Run struct {
+	Spec         string // spec name, also the dataset directory's name
+	File         string // the spec file
+	Profile      string // "" for the base spec
+	Model        string
+	ModelVersion int
+	Scenarios    int // in the plan: points x replicates
+	Replicates   int // per point, as the spec asks
+	Rows, OK     int // rows of the plan's scenarios in the dataset, and those with status ok
+	WallS        float64
+}
+
+// Table is a Markdown table a figure wrote (its own, or its comparison
+// with the document's numbers), kept verbatim for REPORT.md and split
+// into cells for the gallery.
+type Table struct {
+	File     string // "rc13-tab2.md"
+	Markdown string
+	Title    string
+	Header   []string
+	Rows     [][]string
+	Notes    []string
+}
+
+// Figure is one entry of the report.
+type Figure struct {
+	Entry
+	Cataloged bool // in the catalog of the documents' figures
+	Declared  bool // some spec's plots entry names it
+	Drawn     bool // its images exist in the figures directory
+	Caption   string
+	Run       *Run
+	Files     []string
+	Notes     []string // from its drawing
+	Tables    []*Table // the figure's own table, then its comparison
+}
+
+// Missing says why the figure is not in the gallery, or "".
+func (f *Figure) Missing() string {
+	switch {
+	case !f.Declared:
+		return "missing: no spec in specs/ declares this figure yet"
+	case !f.Drawn:
+		return fmt.Sprintf("missing: spec %s declares it but it has not been drawn (run crosslink figures)", f.Run.Spec)
+	}
+	return ""
+}
+
+// Report is the whole reproduction report.
+type Report struct {
+	Profile   string // the profile asked for
+	Documents []Document
+	Figures   []*Figure // catalog order
+	Extra     []*Figure // declared by specs but not in the catalog (examples, extensions)
+	Runs      []*Run
+}
+
+// Missing returns the ids of the catalog's figures that are missing.
+func (r *Report) Missing() []string {
+	var ids []string
+	for _, f := range r.Figures {
+		if f.Missing() != "" {
+			ids = append(ids, f.ID)
+		}
+	}
+	return ids
+}
+
+// Build assembles the report of jobs (every spec, loaded at profile) and
+// of the figures drawn in figDir.
+func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
+	r := &Report{Profile: profile, Documents: Documents()}
+	runs := map[string]*Run{}
+	declared := map[string]*Run{}
+	captions := map[string]string{}
+	reg := plots.NewRegistry()
+	for _, j := range jobs {
+		run, err := runOf(j)
+		if err != nil {
+			return nil, err
+		}
+		runs[j.Spec.Name] = run
+		r.Runs = append(r.Runs, run)
+		for _, p := range j.Spec.Plots {
+			declared[p.ID] = run
+			captions[p.ID] = p.Caption
+			if f, ok := reg.Lookup(p.ID); ok && p.Caption == "" {
+				captions[p.ID] = f.Caption
+			}
+		}
+	}
+	known := map[string]bool{}
+	for _, e := range Catalog() {
+		known[e.ID] = true
+		f, err := figureOf(e, true, declared, captions, figDir)
+		if err != nil {
+			return nil, err
+		}
+		r.Figures = append(r.Figures, f)
+	}
+	var extra []string
+	for id := range declared {
+		if !known[id] {
+			extra = append(extra, id)
+		}
+	}
+	sort.Strings(extra)
+	for _, id := range extra {
+		f, err := figureOf(Entry{ID: id}, false, declared, captions, figDir)
+		if err != nil {
+			return nil, err
+		}
+		r.Extra = append(r.Extra, f)
+	}
+	return r, nil
+}
+
+func figureOf(e Entry, cataloged bool, declared map[string]*Run, captions map[string]string, dir string) (*Figure, error) {
+	f := &Figure{Entry: e, Cataloged: cataloged, Run: declared[e.ID], Caption: captions[e.ID]}
+	f.Declared = f.Run != nil
+	if !f.Declared {
+		return f, nil
+	}
+	sc, err := plots.ReadSidecar(dir, e.ID)
+	if errors.Is(err, os.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	f.Drawn = true
+	f.Files, f.Notes = sc.Files, sc.Notes
+	if sc.Caption != "" {
+		f.Caption = sc.Caption
+	}
+	for _, name := range []string{sc.Table, sc.Comparison} {
+		if name == "" {
+			continue
+		}
+		t, err := readTable(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		f.Tables = append(f.Tables, t)
+	}
+	return f, nil
+}
+
+// runOf counts the rows of a job's plan in its dataset and sums their
+// wall-clock time.
+func runOf(j *sweep.Job) (*Run, error) {
+	s := j.Model.Schema()
+	run := &Run{
+		Spec: j.Spec.Name, File: j.Spec.File, Profile: j.Profile,
+		Model: s.Name, ModelVersion: s.Version,
+		Scenarios: j.Plan.Len(), Replicates: max(j.Spec.Replicates, 1),
+	}
+	parts, err := dataset.Parts(j.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	if len(parts) == 0 {
+		return run, nil
+	}
+	fr, err := plots.ReadFrame(j.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("report: spec %s: %w", j.Spec.Name, err)
+	}
+	fr, err = plots.KeepScenarios(fr, j.Plan)
+	if err != nil {
+		return nil, fmt.Errorf("report: spec %s: %w", j.Spec.Name, err)
+	}
+	st, err := fr.Col(dataset.ColStatus)
+	if err != nil {
+		return nil, fmt.Errorf("report: spec %s: %w", j.Spec.Name, err)
+	}
+	wall, err := fr.Col(dataset.ColWall)
+	if err != nil {
+		return nil, fmt.Errorf("report: spec %s: %w", j.Spec.Name, err)
+	}
+	run.Rows = fr.Len()
+	for i := range fr.Len() {
+		if st.Value(i).Str() == string(dataset.OK) {
+			run.OK++
+		}
+		if w, ok := wall.Numeric(i); ok {
+			run.WallS += w
+		}
+	}
+	return run, nil
+}
+
+// readTable reads a Markdown table in the form plots.Table.WriteMarkdown
+// writes: "# title", a caption paragraph, pipe rows, "- note" lines.
+func readTable(path string) (*Table, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	t := &Table{File: filepath.Base(path), Markdown: string(b)}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	rows := 0
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "# "):
+			t.Title = strings.TrimPrefix(line, "# ")
+		case strings.HasPrefix(line, "- "):
+			t.Notes = append(t.Notes, strings.TrimPrefix(line, "- "))
+		case strings.HasPrefix(line, "|"):
+			rows++
+			cells := splitRow(line)
+			switch {
+			case rows == 1:
+				t.Header = cells
+			case rows == 2: // the alignment row
+			default:
+				t.Rows = append(t.Rows, cells)
+			}
+		}
+	}
+	return t, nil
+}
+
+// splitRow splits "| a | b \| c |" into its cells, unescaping "\|".
+func splitRow(line string) []string {
+	line = strings.TrimSpace(line)
+	line = strings.TrimPrefix(line, "|")
+	line = strings.TrimSuffix(line, "|")
+	var cells []string
+	var cur strings.Builder
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == '\\' && i+1 < len(line) && line[i+1] == '|':
+			cur.WriteByte('|')
+			i++
+		case line[i] == '|':
+			cells = append(cells, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteByte(line[i])
+		}
+	}
+	return append(cells, strings.TrimSpace(cur.String()))
+}

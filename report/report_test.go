@@ -1,0 +1,252 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/plots"
+	"github.com/crosslink-sim/crosslink/sweep"
+)
+
+// lightDelay is a small real model for the test: the one-way delay of a
+// link of length distance, d/c, with c = 3e8 m/s as document 000 prints it
+// (constants: paper) or 299 792 458 m/s (codata).
+type lightDelay struct{ schema *engine.Schema }
+
+func newLightDelay() *lightDelay {
+	return &lightDelay{schema: &engine.Schema{
+		Name: "light-delay", Version: 1, Doc: "One-way delay d/c.",
+		Params: []engine.Param{
+			{Name: "distance", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(1e6), Min: 1, Max: 1e12, Doc: "link length"},
+			{Name: "constants", Kind: engine.String, Default: engine.S("codata"), Choices: []string{"paper", "codata"}, Doc: "speed of light"},
+		},
+		Metrics: []engine.Metric{{Name: "one_way_delay", Kind: engine.Float, Unit: engine.Second, Doc: "d/c"}},
+	}}
+}
+
+func (m *lightDelay) Schema() *engine.Schema { return m.schema }
+
+func (m *lightDelay) Run(_ context.Context, p engine.Params, _ uint64) (engine.Result, error) {
+	c := 299792458.0
+	if p.Str("constants") == "paper" {
+		c = 3e8
+	}
+	return engine.Result{Metrics: []engine.Value{engine.F(p.Float("distance") / c)}}, nil
+}
+
+const testSpec = `name: tab2
+model: light-delay
+replicates: 2
+grid:
+  distance: [16000km, 25000km, 50000km, 80000km]
+  constants: [paper, codata]
+plots:
+  - id: rc13-tab2
+    kind: table
+    x: distance
+    xunit: km
+    y: [one_way_delay]
+    where: {constants: paper}
+  - id: delay-example
+    x: distance
+    xunit: km
+    y: [one_way_delay]
+    series: [constants]
+`
+
+// sweepAndDraw runs the test spec into out/ and draws its figures, as
+// crosslink figures does.
+func sweepAndDraw(t *testing.T) (jobs []*sweep.Job, figDir string) {
+	t.Helper()
+	reg, err := engine.NewRegistry(newLightDelay())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	specs := filepath.Join(dir, "specs")
+	os.MkdirAll(specs, 0o755)
+	if err := os.WriteFile(filepath.Join(specs, "tab2.yaml"), []byte(testSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := sweep.SpecFiles(specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	jobs, err = sweep.LoadAll(paths, reg, "quick", true, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, j := range jobs {
+		if _, err := sweep.Resume(ctx, j.Config(), io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	}
+	figDir = filepath.Join(out, "figures")
+	var srcs []*plots.Source
+	for _, j := range jobs {
+		srcs = append(srcs, plots.DatasetSource(j.Spec.Name, j.Dir, j.Plan.Schema(), plots.DefsOf(j.Spec.Plots), j.Plan))
+	}
+	if err := plots.Draw(ctx, plots.NewRegistry(), figDir, nil, srcs); err != nil {
+		t.Fatal(err)
+	}
+	return jobs, figDir
+}
+
+func TestBuild(t *testing.T) {
+	jobs, figDir := sweepAndDraw(t)
+	r, err := Build(jobs, "quick", figDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(r.Figures), len(Catalog()); got != want {
+		t.Fatalf("report lists %d figures, want every one of the catalog's %d", got, want)
+	}
+	byID := map[string]*Figure{}
+	for _, f := range append(r.Figures, r.Extra...) {
+		byID[f.ID] = f
+	}
+	tab := byID["rc13-tab2"]
+	if !tab.Drawn || tab.Missing() != "" {
+		t.Fatalf("rc13-tab2: drawn %v, missing %q; want drawn", tab.Drawn, tab.Missing())
+	}
+	// 4 distances x 2 constants x 2 replicates, every row ok.
+	wantRun := Run{Spec: "tab2", File: jobs[0].Spec.File, Model: "light-delay", ModelVersion: 1,
+		Scenarios: 16, Replicates: 2, Rows: 16, OK: 16}
+	gotRun := *tab.Run
+	if gotRun.WallS <= 0 {
+		t.Errorf("run time %g s, want the positive sum of wall_s", gotRun.WallS)
+	}
+	gotRun.WallS = 0
+	if diff := cmp.Diff(wantRun, gotRun); diff != "" {
+		t.Errorf("rc13-tab2 run mismatch (-want +got):\n%s", diff)
+	}
+	// The document's Table 2 (document 000) as printed, beside ours at
+	// c = 3e8 m/s: ours to 4 significant digits, so the difference is the
+	// document's rounding to 4 decimals.
+	if len(tab.Tables) != 1 {
+		t.Fatalf("rc13-tab2 has %d tables, want its own", len(tab.Tables))
+	}
+	wantRows := [][]string{
+		{"16000", "0.0533", "0.05333", "+0.06 %"},
+		{"25000", "0.0833", "0.08333", "+0.04 %"},
+		{"50000", "0.1667", "0.1667", "-0.02 %"},
+		{"80000", "0.2667", "0.2667", "-0.01 %"},
+	}
+	if diff := cmp.Diff(wantRows, tab.Tables[0].Rows); diff != "" {
+		t.Errorf("rc13-tab2 comparison rows mismatch (-want +got):\n%s", diff)
+	}
+	if fig6 := byID["rc13-fig6"]; fig6.Missing() == "" || fig6.Drawn {
+		t.Errorf("rc13-fig6 is declared by no spec, but the report does not call it missing")
+	}
+	if ex := byID["delay-example"]; ex == nil || ex.Cataloged || !ex.Drawn {
+		t.Errorf("delay-example = %+v, want an extra, drawn figure", ex)
+	}
+	miss := r.Missing()
+	if len(miss) != len(Catalog())-1 {
+		t.Errorf("Missing() = %d ids, want all but rc13-tab2 (%d)", len(miss), len(Catalog())-1)
+	}
+}
+
+// TestWrite checks that the gallery and the text name every figure of the
+// catalog, show the document's numbers, and are the same bytes when
+// written twice from the same data.
+func TestWrite(t *testing.T) {
+	jobs, figDir := sweepAndDraw(t)
+	r, err := Build(jobs, "quick", figDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(figDir, r); err != nil {
+		t.Fatal(err)
+	}
+	html1, _ := os.ReadFile(filepath.Join(figDir, "index.html"))
+	md1, _ := os.ReadFile(filepath.Join(figDir, "REPORT.md"))
+	r2, err := Build(jobs, "quick", figDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(figDir, r2); err != nil {
+		t.Fatal(err)
+	}
+	html2, _ := os.ReadFile(filepath.Join(figDir, "index.html"))
+	md2, _ := os.ReadFile(filepath.Join(figDir, "REPORT.md"))
+	if !bytes.Equal(html1, html2) || !bytes.Equal(md1, md2) {
+		t.Errorf("report bytes differ between two writes of the same data")
+	}
+	for _, e := range Catalog() {
+		if !bytes.Contains(html1, []byte(`id="`+e.ID+`"`)) {
+			t.Errorf("index.html has no card for %s", e.ID)
+		}
+		if !bytes.Contains(md1, []byte("### "+e.ID+":")) {
+			t.Errorf("REPORT.md has no section for %s", e.ID)
+		}
+	}
+	for _, want := range []string{`<img src="rc13-tab2.png"`, `<td>0.0533</td>`, `href="rc13-tab2.pdf"`, "missing: no spec in specs/ declares this figure yet"} {
+		if !bytes.Contains(html1, []byte(want)) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	if !bytes.Contains(md1, []byte("| 16000 | 0.0533 | 0.05333 | +0.06 % |")) {
+		t.Errorf("REPORT.md lacks rc13-tab2's comparison row")
+	}
+}
+
+// TestCatalogMatchesIndex checks the catalog against the project's list of
+// figures (shared/seeds/README.md beside the repository), which it copies:
+// the same ids, ranges spelt out. Skipped in a clone without that list.
+func TestCatalogMatchesIndex(t *testing.T) {
+	b, err := os.ReadFile("../../shared/seeds/README.md")
+	if err != nil {
+		t.Skipf("no figure index beside the repository: %v", err)
+	}
+	row := regexp.MustCompile(`(?m)^\| ([a-z0-9{},.-]+) \| (\d{3}) `)
+	var want []string
+	for _, m := range row.FindAllStringSubmatch(string(b), -1) {
+		want = append(want, expand(m[1])...)
+	}
+	var got []string
+	for _, e := range Catalog() {
+		got = append(got, e.ID)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("catalog ids differ from the figure index (-index +catalog):\n%s", diff)
+	}
+}
+
+// expand spells out "a-{x,y}" and "os-fig2..fig9".
+func expand(id string) []string {
+	if i := strings.Index(id, "{"); i >= 0 {
+		j := strings.Index(id, "}")
+		var out []string
+		for _, alt := range strings.Split(id[i+1:j], ",") {
+			out = append(out, id[:i]+alt+id[j+1:])
+		}
+		return out
+	}
+	if m := regexp.MustCompile(`^(.*fig)(\d+)\.\.fig(\d+)$`).FindStringSubmatch(id); m != nil {
+		var out []string
+		var lo, hi int
+		for _, c := range m[2] {
+			lo = lo*10 + int(c-'0')
+		}
+		for _, c := range m[3] {
+			hi = hi*10 + int(c-'0')
+		}
+		for n := lo; n <= hi; n++ {
+			out = append(out, m[1]+string(rune('0'+n)))
+		}
+		return out
+	}
+	return []string{id}
+}
