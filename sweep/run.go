@@ -239,15 +239,16 @@ func (b *batch) reset() {
 
 // consume appends a batch's rows to the writers and counts them.
 func consume(b *batch, w *dataset.Writer, sum *Summary) error {
-	for i := range b.rows {
-		if err := w.Append(&b.rows[i]); err != nil {
-			return err
-		}
+	n, err := w.AppendRows(b.rows)
+	for i := range b.rows[:n] {
 		if b.rows[i].Status == dataset.OK {
 			sum.OK++
 		} else {
 			sum.Failed++
 		}
+	}
+	if err != nil {
+		return err
 	}
 	sum.Skipped += b.skipped
 	return nil
