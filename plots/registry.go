@@ -69,6 +69,8 @@ func builtin() []Figure {
 		rc13Fig3(),
 		rc13Fig6(),
 		rc13Tab2(),
+		zhThr6176(), zhThr1544(), zhRT384M(), zhRT384K(), zhVariants6176(), zhVariants384(),
+		zhMBoneLoss(), zhMBoneJitter(), zhMBoneBW(), zhMBoneFPS(), zhMBoneTab(),
 	}
 }
 
