@@ -69,6 +69,8 @@ func builtin() []Figure {
 		rc13Fig3(),
 		rc13Fig6(),
 		rc13Tab2(),
+		osFig2(), osFig3(), osFig4(), osFig5(), osFig6(), osFig7(), osFig8(), osFig9(),
+		osLossGOSNR(),
 		zhThr6176(), zhThr1544(), zhRT384M(), zhRT384K(), zhVariants6176(), zhVariants384(),
 		zhMBoneLoss(), zhMBoneJitter(), zhMBoneBW(), zhMBoneFPS(), zhMBoneTab(),
 	}
