@@ -126,7 +126,7 @@ func newRoot(reg *engine.Registry, e *env) *cobra.Command {
 		runCmd(reg, e), expandCmd(reg, e), plotCmd(reg, e), figuresCmd(reg, e),
 		modelsCmd(reg, e), describeCmd(reg, e), mergeCmd(e),
 		slurmCmd(reg, e), statusCmd(reg, e),
-		reportCmd(reg, e),
+		reportCmd(reg, e), docsCmd(reg, e), schemaCmd(reg, e), initCmd(reg, e),
 	)
 	return root
 }
