@@ -116,4 +116,3 @@ func initCmd(reg *engine.Registry, e *env) *cobra.Command {
 	c.Flags().BoolVar(&force, "force", false, "overwrite an existing file")
 	return c
 }
-

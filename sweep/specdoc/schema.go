@@ -118,7 +118,7 @@ func modelRule(s *engine.Schema) obj {
 	grid := obj{"type": "object", "properties": axes, "additionalProperties": false}
 	cases := obj{"type": "array", "items": params}
 	return obj{
-		"if":   obj{"properties": obj{"model": obj{"const": s.Name}}, "required": []string{"model"}},
+		"if": obj{"properties": obj{"model": obj{"const": s.Name}}, "required": []string{"model"}},
 		"then": obj{
 			"properties": obj{
 				"params": params, "grid": grid, "cases": cases,
