@@ -126,6 +126,7 @@ func satIslandSchema() *engine.Schema {
 		i("mss", engine.Byte, 1460, 88, 9000, "maximum segment size"),
 		i("iw", engine.Packet, 10, 1, 1000, "initial window in segments (RFC 6928's IW10 by default)"),
 		i("window", engine.Byte, 4<<20, 1000, 1<<30, "receive buffer of every endpoint (window scaling on)"),
+		b("hystart", true, "HyStart++ (RFC 9406) in CUBIC's slow start, as Linux runs HyStart by default"),
 		b("sack", true, "SACK with RFC 6675 recovery"),
 		f("min_rto", s, 0.2, 0.001, 60, "minimum RTO (Linux: 200 ms)"),
 		b("pep", false, "split TCP: proxies at the gateway and the island router terminate every connection"),
@@ -164,6 +165,7 @@ func satIslandSchema() *engine.Schema {
 	m(siConns, "connections", I, engine.Dimensionless, "TCP connections opened (proxied legs count separately)")
 	m(siRecovered, "coding_recovered", I, engine.Packet, "packets the block decoder rebuilt")
 	m(siOverhead, "coding_overhead", F, engine.Percent, "parity bytes over data bytes sent into the satellite queue")
+	m(siResidual, "residual_loss", F, engine.Percent, "payload_loss less the payload the block decoder rebuilt: what TCP sees lost")
 	m(siEvents, "events", I, engine.Dimensionless, "simulation events processed")
 	return &engine.Schema{
 		Name:    "sat-island",
@@ -205,6 +207,7 @@ const (
 	siConns
 	siRecovered
 	siOverhead
+	siResidual
 	siEvents
 	siCount
 )
@@ -230,6 +233,7 @@ type satConfig struct {
 	probeStart  des.Time
 	probeDelay  des.Duration
 	cca, ccaIsl string
+	ccOpt       cc.Options
 	conn        tcp.Config
 	pep         bool
 	pepCCA      string
@@ -261,6 +265,7 @@ func readSatConfig(p engine.Params) (satConfig, error) {
 		probeStart:  des.Time(des.FromSeconds(p.Float("probe_start"))),
 		probeDelay:  des.FromSeconds(p.Float("probe_delay")),
 		cca:         p.Str("cca"),
+		ccOpt:       cc.Options{HyStart: p.Bool("hystart")},
 		ccaIsl:      p.Str("cca_island"),
 		pep:         p.Bool("pep"),
 		pepCCA:      p.Str("pep_cca"),
@@ -456,8 +461,10 @@ func buildSatIsland(c satConfig, seed uint64) (*satScenario, error) {
 		}
 	}
 
-	client := workload.Endpoint{Node: isl, Cfg: c.conn, CCA: c.ccaIsl}
-	server := func(n *netsim.Node) workload.Endpoint { return workload.Endpoint{Node: n, Cfg: c.conn, CCA: c.cca} }
+	client := workload.Endpoint{Node: isl, Cfg: c.conn, CCA: c.ccaIsl, CC: c.ccOpt}
+	server := func(n *netsim.Node) workload.Endpoint {
+		return workload.Endpoint{Node: n, Cfg: c.conn, CCA: c.cca, CC: c.ccOpt}
+	}
 	path := func(srv *netsim.Node) []workload.Leg {
 		if !c.pep {
 			return []workload.Leg{{Near: client, Far: server(srv)}}
@@ -467,9 +474,9 @@ func buildSatIsland(c satConfig, seed uint64) (*satScenario, error) {
 		// controller over the satellite; the gateway proxy fetches from
 		// the server like a client.
 		return []workload.Leg{
-			{Near: client, Far: workload.Endpoint{Node: isr, Cfg: c.conn, CCA: c.cca}},
-			{Near: workload.Endpoint{Node: isr, Cfg: c.pepConn, CCA: c.pepCCA}, Far: workload.Endpoint{Node: gw, Cfg: c.pepConn, CCA: c.pepCCA}},
-			{Near: workload.Endpoint{Node: gw, Cfg: c.conn, CCA: c.ccaIsl}, Far: server(srv)},
+			{Near: client, Far: workload.Endpoint{Node: isr, Cfg: c.conn, CCA: c.cca, CC: c.ccOpt}},
+			{Near: workload.Endpoint{Node: isr, Cfg: c.pepConn, CCA: c.pepCCA, CC: c.ccOpt}, Far: workload.Endpoint{Node: gw, Cfg: c.pepConn, CCA: c.pepCCA, CC: c.ccOpt}},
+			{Near: workload.Endpoint{Node: gw, Cfg: c.conn, CCA: c.ccaIsl, CC: c.ccOpt}, Far: server(srv)},
 		}
 	}
 	sc.ex = &workload.Exchanges{S: s, Net: net, ISN: net.Streams().New("sat-island/isn")}
@@ -594,6 +601,16 @@ func (sc *satScenario) run(ctx context.Context) (engine.Result, error) {
 	}
 	out[siRecovered] = engine.I(rec)
 	out[siOverhead] = engine.F(over)
+	resid := float64(sc.q.dropped)
+	if sc.enc != nil {
+		resid -= float64(sc.enc.recoveredPayload)
+	}
+	if sc.q.offered > 0 {
+		resid = 100 * resid / float64(sc.q.offered)
+	} else {
+		resid = 0
+	}
+	out[siResidual] = engine.F(resid)
 	out[siEvents] = engine.I(int64(sc.s.Processed()))
 	return engine.Result{Metrics: out, Tables: [][][]engine.Value{sc.series}}, nil
 }

@@ -39,6 +39,8 @@ type blockCoder struct {
 	where     map[uint64]uint64 // packet ID -> block number<<16 | index
 	parFlow   netsim.FlowID
 	recovered int64
+	// recoveredPayload is the TCP payload of the recovered packets.
+	recoveredPayload int64
 	// dataBytes and parityBytes count what the encoder sent from `from` on.
 	dataBytes, parityBytes int64
 	ready                  *codeBlock // the block an arrival just made decodable
@@ -240,6 +242,7 @@ func (b *blockCoder) tryDecode() {
 		p.ID = id
 		if now >= b.from {
 			b.recovered++
+			b.recoveredPayload += int64(p.Payload)
 		}
 		b.out.Send(p)
 	}

@@ -16,6 +16,9 @@ type Endpoint struct {
 	Node *netsim.Node
 	Cfg  tcp.Config
 	CCA  string
+	// CC configures the controller (HyStart++ for CUBIC, as Linux's
+	// CUBIC runs HyStart by default).
+	CC cc.Options
 }
 
 // Leg is one TCP connection of an exchange's path: Near (the island side,
@@ -114,11 +117,11 @@ func (x *Exchange) open(now des.Time, i int) error {
 	e, l := x.set, &x.legs[i]
 	e.next++
 	l.flow = e.next
-	cn, err := cc.New(l.spec.Near.CCA, cc.Options{})
+	cn, err := cc.New(l.spec.Near.CCA, l.spec.Near.CC)
 	if err != nil {
 		return fmt.Errorf("workload: %w", err)
 	}
-	cf, err := cc.New(l.spec.Far.CCA, cc.Options{})
+	cf, err := cc.New(l.spec.Far.CCA, l.spec.Far.CC)
 	if err != nil {
 		return fmt.Errorf("workload: %w", err)
 	}

@@ -1,0 +1,307 @@
+package plots
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The figures of document 004 (Speidel, APNIC blog: GEO vs MEO satellite
+// links for island ISPs) and of the remedies its comments discuss.
+
+func spFig1() Figure {
+	return Figure{
+		ID: "sp-fig1",
+		Caption: "Document 004, Fig. 1: GEO (blue) vs MEO (red), 32 Mbps each way: total goodput, 80 MB probe goodput " +
+			"and flows per second against load; markers are runs, lines their mean",
+		Draw: drawSPFig1,
+	}
+}
+
+func spLoss() Figure {
+	return Figure{ID: "sp-loss", Draw: drawSPFig1, Caption: "Document 004, text: TCP payload lost at the satellite input queue against load, GEO vs MEO"}
+}
+
+func spQueue() Figure {
+	return Figure{ID: "sp-queue", Caption: "Satellite input queue occupancy (mean, 95th percentile) against load, GEO vs MEO"}
+}
+
+func spPEP() Figure {
+	return Figure{ID: "sp-pep", Draw: drawSPFig1, Caption: "Beyond document 004: split-TCP proxies at the gateway and the island vs the plain link"}
+}
+
+func spCoding() Figure {
+	return Figure{ID: "sp-coding", Draw: drawSPFig1, Caption: "Beyond document 004: payload loss TCP sees with a 10+2 block code over the satellite hop vs the plain link"}
+}
+
+func spCodingGoodput() Figure {
+	return Figure{ID: "sp-coding-goodput", Draw: drawSPFig1, Caption: "Beyond document 004: total and probe goodput with a 10+2 block code over the satellite hop vs the plain link"}
+}
+
+func spFQCoDel() Figure {
+	return Figure{ID: "sp-fqcodel", Draw: drawSPFig1, Caption: "Beyond document 004: FQ-CoDel at the satellite input (2 MB limit) vs DropTail (250 kB GEO, 200 kB MEO)"}
+}
+
+func spFQCoDelLoss() Figure {
+	return Figure{ID: "sp-fqcodel-loss", Draw: drawSPFig1, Caption: "Beyond document 004: payload loss at the satellite input, FQ-CoDel vs DropTail"}
+}
+
+// spPanel is one panel of sp-fig1: a metric, its display unit and label.
+type spPanel struct {
+	name, unit, label string
+}
+
+// drawSPFig1 draws one panel per y of the spec entry, stacked, with every
+// replicate as a marker and the mean of each (orbit, load) as a line, the
+// way document 004's Fig. 1 shows its ten runs per load.
+func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
+	fr, err := in.Frame(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d := in.Def
+	xq, err := Lookup(in.Schema, d.Table, d.X)
+	if err != nil {
+		return nil, err
+	}
+	xc, err := fr.Col(xq.Column)
+	if err != nil {
+		return nil, err
+	}
+	if len(d.Series) < 1 || len(d.Series) > 2 {
+		return nil, fmt.Errorf("plots: figure %s: want the orbit and at most one option as series, got %q", d.ID, d.Series)
+	}
+	var scs []*Column
+	for _, name := range d.Series {
+		sq, err := Lookup(in.Schema, d.Table, name)
+		if err != nil {
+			return nil, err
+		}
+		c, err := fr.Col(sq.Column)
+		if err != nil {
+			return nil, err
+		}
+		scs = append(scs, c)
+	}
+	// label returns row i's series label: "geo" or "geo, pep true".
+	label := func(i int) string {
+		l := scs[0].Value(i).String()
+		if len(scs) > 1 {
+			l += ", " + d.Series[1] + " " + scs[1].Value(i).String()
+		}
+		return l
+	}
+	// Series in sorted order, so styles do not depend on row order; the
+	// colour follows the orbit, the dashes and glyph the option.
+	var series []string
+	seen := map[string]bool{}
+	var orbits, opts []string
+	seenO, seenP := map[string]bool{}, map[string]bool{}
+	for i := range fr.Len() {
+		v := label(i)
+		if !seen[v] {
+			seen[v] = true
+			series = append(series, v)
+		}
+		if o := scs[0].Value(i).String(); !seenO[o] {
+			seenO[o] = true
+			orbits = append(orbits, o)
+		}
+		if len(scs) > 1 {
+			if o := scs[1].Value(i).String(); !seenP[o] {
+				seenP[o] = true
+				opts = append(opts, o)
+			}
+		}
+	}
+	sort.Strings(series)
+	sort.Strings(orbits)
+	sort.Strings(opts)
+	styleOf := func(i int) (int, int) {
+		oi := sort.SearchStrings(orbits, scs[0].Value(i).String())
+		pi := 0
+		if len(scs) > 1 {
+			pi = sort.SearchStrings(opts, scs[1].Value(i).String())
+		}
+		return oi, pi
+	}
+	// GEO blue and MEO red, as in the document.
+	colours := []color.Color{color.RGBA{R: 0x1f, G: 0x4e, B: 0xb4, A: 0xff}, color.RGBA{R: 0xc8, G: 0x1e, B: 0x1e, A: 0xff}}
+	panels := make([]spPanel, len(d.Y))
+	for i, y := range d.Y {
+		panels[i] = spPanel{name: y}
+		switch y {
+		case "goodput":
+			panels[i].unit, panels[i].label = "Mbps", "total goodput (Mbit/s)"
+		case "probe_goodput":
+			panels[i].unit, panels[i].label = "Mbps", "80 MB probe goodput (Mbit/s)"
+		case "flows_per_s":
+			panels[i].label = "flows completed per second"
+		case "payload_loss":
+			panels[i].label = "payload lost at the satellite input (%)"
+		case "residual_loss":
+			panels[i].label = "payload lost to TCP after decoding (%)"
+		}
+	}
+	th := in.Theme
+	tbl := &Table{Title: d.Title, Header: []string{d.X, "series", "runs"}}
+	type key struct {
+		s string
+		x float64
+	}
+	means := map[key][]float64{}
+	counts := map[key]int{}
+	var rows [][]*plot.Plot
+	for pi, pn := range panels {
+		yq, err := Lookup(in.Schema, d.Table, pn.name)
+		if err != nil {
+			return nil, err
+		}
+		yc, err := fr.Col(yq.Column)
+		if err != nil {
+			return nil, err
+		}
+		f := 1.0
+		if pn.unit != "" {
+			if f, err = factor(in.Scale, pn.unit, yq.Unit); err != nil {
+				return nil, err
+			}
+		}
+		if pn.label == "" {
+			pn.label = pn.name
+		}
+		tbl.Header = append(tbl.Header, pn.label)
+		p := th.newPlot()
+		if pi == 0 {
+			p.Title.Text = d.Title + " (lines: mean, markers: runs)"
+		}
+		if pi == len(panels)-1 {
+			p.X.Label.Text = orDefault(d.XLabel, "load (channels)")
+		}
+		p.Y.Label.Text = pn.label
+		p.Y.Min = 0
+		grid := plotter.NewGrid()
+		grid.Vertical.Color = color.Gray{Y: 0xDD}
+		grid.Horizontal.Color = color.Gray{Y: 0xDD}
+		p.Add(grid)
+		for _, s := range series {
+			byX := map[float64][]float64{}
+			var pts plotter.XYs
+			oi, oj := 0, 0
+			for i := range fr.Len() {
+				if label(i) != s {
+					continue
+				}
+				oi, oj = styleOf(i)
+				x, ok1 := xc.Numeric(i)
+				y, ok2 := yc.Numeric(i)
+				if !ok1 || !ok2 || math.IsNaN(y) {
+					continue
+				}
+				byX[x] = append(byX[x], y/f)
+				pts = append(pts, plotter.XY{X: x, Y: y / f})
+			}
+			xs := make([]float64, 0, len(byX))
+			for x := range byX {
+				xs = append(xs, x)
+			}
+			sort.Float64s(xs)
+			var line plotter.XYs
+			for _, x := range xs {
+				m := 0.0
+				for _, y := range byX[x] {
+					m += y
+				}
+				m /= float64(len(byX[x]))
+				line = append(line, plotter.XY{X: x, Y: m})
+				k := key{s, x}
+				means[k] = append(means[k], m)
+				counts[k] = len(byX[x])
+			}
+			col := colours[oi%len(colours)]
+			glyphs := []draw.GlyphDrawer{draw.CrossGlyph{}, draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}}
+			dashes := [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}
+			if len(pts) > 0 {
+				scat, err := plotter.NewScatter(pts)
+				if err != nil {
+					return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
+				}
+				scat.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: glyphs[oj%len(glyphs)]}
+				p.Add(scat)
+			}
+			if len(line) > 0 {
+				l, err := plotter.NewLine(line)
+				if err != nil {
+					return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
+				}
+				l.Color, l.Width, l.Dashes = col, th.Line, dashes[oj%len(dashes)]
+				p.Add(l)
+				if pi == 0 {
+					p.Legend.Add(s, l)
+				}
+			}
+		}
+		if pn.name == "goodput" {
+			// The link rate (document 004's brown line) when the rows agree on it.
+			if rq, err := Lookup(in.Schema, d.Table, "rate"); err == nil {
+				if rc, err := fr.Col(rq.Column); err == nil && fr.Len() > 0 {
+					if r, ok := rc.Numeric(0); ok {
+						rl := plotter.NewFunction(func(float64) float64 { return r / f })
+						rl.Color = color.RGBA{R: 0x8b, G: 0x5a, B: 0x2b, A: 0xff}
+						rl.Width = th.Line
+						rl.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+						p.Add(rl)
+						p.Y.Max = math.Max(p.Y.Max, 1.08*r/f)
+						if pi == 0 {
+							p.Legend.Add("link rate", rl)
+						}
+					}
+				}
+			}
+		}
+		p.Legend.Top = true
+		p.Legend.Left = true
+
+		rows = append(rows, []*plot.Plot{p})
+	}
+	keys := make([]key, 0, len(means))
+	for k := range means {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].s != keys[j].s {
+			return keys[i].s < keys[j].s
+		}
+		return keys[i].x < keys[j].x
+	})
+	for _, k := range keys {
+		cells := []string{formatNumber(k.x), k.s, fmt.Sprint(counts[k])}
+		for _, m := range means[k] {
+			cells = append(cells, formatNumber(roundSig(m, 4)))
+		}
+		for len(cells) < len(tbl.Header) {
+			cells = append(cells, "")
+		}
+		tbl.AddRow(cells...)
+	}
+	return &Output{Art: &stackArt{rows: rows}, Width: 16 * vg.Centimeter, Height: vg.Length(3+7*len(rows)) * vg.Centimeter, Data: tbl}, nil
+}
+
+// stackArt draws plots stacked in one column, their axes aligned.
+type stackArt struct{ rows [][]*plot.Plot }
+
+func (a *stackArt) Draw(c draw.Canvas) {
+	t := draw.Tiles{Rows: len(a.rows), Cols: 1, PadTop: vg.Millimeter, PadBottom: vg.Millimeter,
+		PadLeft: vg.Millimeter, PadRight: vg.Millimeter, PadY: 2 * vg.Millimeter}
+	cs := plot.Align(a.rows, t, c)
+	for i := range a.rows {
+		a.rows[i][0].Draw(cs[i][0])
+	}
+}
