@@ -1,0 +1,193 @@
+package models
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/orbit"
+	"github.com/crosslink-sim/crosslink/engine/workload"
+)
+
+// runSat runs sat-island with the given overrides and returns its metrics
+// by name.
+func runSat(t testing.TB, set map[string]engine.Value, seed uint64) map[string]float64 {
+	t.Helper()
+	m := NewSatIsland()
+	p := m.Schema().Defaults()
+	for k, v := range set {
+		p = p.With(k, v)
+	}
+	r, err := m.Run(context.Background(), p, seed)
+	if err != nil {
+		t.Fatalf("sat-island %v: %v", set, err)
+	}
+	out := map[string]float64{}
+	for i, mt := range m.Schema().Metrics {
+		out[mt.Name] = r.Metrics[i].Float()
+	}
+	return out
+}
+
+// TestSatDelay checks the orbit delays against the closed-form slant range
+// (document 004: O3b "around 120 ms" round trip, GEO "500 ms plus").
+func TestSatDelay(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		alt    float64
+		wantMs float64 // 2 x slant range at 45 degrees / c + 5 ms, by hand
+		rttLo  float64
+		rttHi  float64
+	}{
+		{"geo", orbit.AltitudeGEO, 254.59, 500, 560},
+		{"meo", orbit.AltitudeO3b, 66.43, 110, 140},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := SatOneWayDelay(tc.alt, 45, 5*des.Millisecond).Seconds() * 1e3
+			if math.Abs(got-tc.wantMs) > 0.01 {
+				t.Errorf("SatOneWayDelay(%s) = %.3f ms, want %.2f ms", tc.name, got, tc.wantMs)
+			}
+			if rtt := 2 * got; rtt < tc.rttLo || rtt > tc.rttHi {
+				t.Errorf("round trip %s = %.1f ms, want within [%g, %g] ms (document 004)", tc.name, rtt, tc.rttLo, tc.rttHi)
+			}
+		})
+	}
+}
+
+// TestShortFlowIdle: on an idle link a flow of 10 segments completes in 2
+// RTT (SYN/SYN-ACK, then request/response with IW10) plus the
+// serialisation of its 10 packets at the satellite rate (RFC 6928's IW10
+// sends them in one flight). Tolerance 1 %: the LAN and terrestrial
+// serialisation and the 100-byte request add well under that.
+func TestShortFlowIdle(t *testing.T) {
+	for _, o := range []string{"geo", "meo"} {
+		t.Run(o, func(t *testing.T) {
+			got := runSat(t, map[string]engine.Value{
+				"orbit": engine.S(o), "channels": engine.I(1), "probe_size": engine.I(0),
+				"flow_cdf": engine.S("14600:1"), "terr_delay_min": engine.F(0.02), "terr_delay_max": engine.F(0.02),
+				"duration": engine.F(20), "warmup": engine.F(2), "stagger": engine.F(0),
+			}, 1)
+			rtt := 2 * (got["sat_one_way_delay"] + 0.02 + 0.0005)
+			ser := float64(netsim.TransmissionTime(10*1500, 32e6)) / 1e9
+			want := 2*rtt + ser
+			if math.Abs(got["short_fct_mean"]-want)/want > 0.01 {
+				t.Errorf("short_fct_mean(%s) = %.4f s, want 2 RTT + serialisation = %.4f s", o, got["short_fct_mean"], want)
+			}
+			if got["payload_loss"] != 0 {
+				t.Errorf("payload_loss(%s) = %g %%, want 0 on an idle link", o, got["payload_loss"])
+			}
+		})
+	}
+}
+
+// TestShapes checks document 004's qualitative results at 200 channels
+// (30 s, one seed): MEO completes more flows and more goodput, loses more
+// payload (document: ~4.8 % vs ~2.5 %) and its probe is slower.
+func TestShapes(t *testing.T) {
+	set := func(o string) map[string]engine.Value {
+		return map[string]engine.Value{"orbit": engine.S(o), "channels": engine.I(200), "duration": engine.F(30),
+			"warmup": engine.F(5), "probe_start": engine.F(5), "sample_interval": engine.F(0)}
+	}
+	geo, meo := runSat(t, set("geo"), 3), runSat(t, set("meo"), 3)
+	for _, name := range []string{"flows_per_s", "goodput", "payload_loss"} {
+		if !(meo[name] > geo[name]) {
+			t.Errorf("%s: meo %g <= geo %g, want meo higher", name, meo[name], geo[name])
+		}
+	}
+	if !(meo["probe_goodput"] < geo["probe_goodput"]) {
+		t.Errorf("probe_goodput: meo %g >= geo %g, want meo slower", meo["probe_goodput"], geo["probe_goodput"])
+	}
+	t.Logf("200 channels: loss geo %.2f %% meo %.2f %% (document 2.5, 4.8)", geo["payload_loss"], meo["payload_loss"])
+}
+
+// TestOptions runs each option once: the coder must rebuild packets and
+// leave TCP less loss than the queue dropped; the proxy and FQ-CoDel must
+// run to the end with flows completing.
+func TestOptions(t *testing.T) {
+	base := func() map[string]engine.Value {
+		return map[string]engine.Value{"orbit": engine.S("meo"), "channels": engine.I(150), "duration": engine.F(20),
+			"warmup": engine.F(3), "probe_start": engine.F(3), "sample_interval": engine.F(0)}
+	}
+	t.Run("coding", func(t *testing.T) {
+		s := base()
+		s["coding"] = engine.B(true)
+		got := runSat(t, s, 5)
+		if got["coding_recovered"] <= 0 || !(got["residual_loss"] < got["payload_loss"]) {
+			t.Errorf("coding: recovered %g, residual %g %% vs dropped %g %%; want recoveries and less residual loss",
+				got["coding_recovered"], got["residual_loss"], got["payload_loss"])
+		}
+		// 10+2 costs at least 20 % (partial blocks cost more).
+		if got["coding_overhead"] < 20 {
+			t.Errorf("coding_overhead = %g %%, want >= 20 %%", got["coding_overhead"])
+		}
+	})
+	for _, opt := range []struct {
+		name string
+		k    string
+		v    engine.Value
+	}{{"pep", "pep", engine.B(true)}, {"fq_codel", "queue", engine.S("fq_codel")}} {
+		t.Run(opt.name, func(t *testing.T) {
+			s := base()
+			s[opt.k] = opt.v
+			got := runSat(t, s, 5)
+			if got["flows"] < 1000 {
+				t.Errorf("%s: %g flows completed, want > 1000", opt.name, got["flows"])
+			}
+		})
+	}
+}
+
+// TestFlowSizes checks the default distribution against its closed form:
+// P(size <= 10 segments) ~ 0.9 and the sample mean near the mean (shape
+// 1.5 for the sample test, whose variance is finite enough for 2e5 draws
+// to land within 2 %).
+func TestFlowSizes(t *testing.T) {
+	bp := workload.BoundedPareto{Alpha: defaultFlowAlpha, Min: defaultFlowMin, Max: defaultFlowMax}
+	if got := bp.CDF(14600); math.Abs(got-0.9) > 0.005 {
+		t.Errorf("CDF(14600) = %.4f, want 0.90", got)
+	}
+	if got := bp.Mean(); math.Abs(got-13170)/13170 > 0.005 {
+		t.Errorf("Mean() = %.0f, want 13170 (spec sp-fig1)", got)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, d := range []workload.FlowSizes{
+		workload.BoundedPareto{Alpha: 1.5, Min: 1000, Max: 1e6},
+		func() workload.FlowSizes { e, _ := workload.ParseCDF("1460:0.5, 14600:0.9\n# tail\n1e6:1"); return e }(),
+	} {
+		var sum float64
+		const n = 200000
+		for range n {
+			sum += float64(d.Sample(r))
+		}
+		if got, want := sum/n, d.Mean(); math.Abs(got-want)/want > 0.02 {
+			t.Errorf("%T: sample mean %.0f, want %.0f", d, got, want)
+		}
+	}
+	for _, bad := range []string{"", "1460", "1460:0.5", "2000:0.5 1000:1", "x:1"} {
+		if _, err := workload.ParseCDF(bad); err == nil {
+			t.Errorf("ParseCDF(%q) = nil error, want an error", bad)
+		}
+	}
+}
+
+// BenchmarkSatIsland200 is the speed check of the issue: 200 channels over
+// 32 Mbit/s for 600 simulated seconds.
+func BenchmarkSatIsland200(b *testing.B) {
+	for _, o := range []string{"geo", "meo"} {
+		b.Run(o, func(b *testing.B) {
+			b.ReportAllocs()
+			var ev float64
+			for b.Loop() {
+				got := runSat(b, map[string]engine.Value{"orbit": engine.S(o), "channels": engine.I(200),
+					"duration": engine.F(600), "warmup": engine.F(10)}, 1)
+				ev = got["events"]
+			}
+			b.ReportMetric(ev*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/scenario")
+		})
+	}
+}
