@@ -202,3 +202,58 @@ func compareValues(a, b engine.Value) int {
 func sortValues(vs []engine.Value) {
 	sort.SliceStable(vs, func(i, j int) bool { return compareValues(vs[i], vs[j]) < 0 })
 }
+
+// JoinParams returns f, rows of a second table, with every parameter
+// column of main (and its status) added, matched by scenario id, so that a
+// figure of the table can use parameters as series or filters. Rows whose
+// scenario is not in main are dropped.
+func JoinParams(f, main *Frame, s *engine.Schema) (*Frame, error) {
+	ids, err := main.Col(ScenarioColumn)
+	if err != nil {
+		return nil, err
+	}
+	row := make(map[string]int, ids.Len())
+	for i, id := range ids.Str {
+		row[id] = i
+	}
+	fid, err := f.Col(ScenarioColumn)
+	if err != nil {
+		return nil, err
+	}
+	keep := f.Filter(func(i int) bool { _, ok := row[fid.Str[i]]; return ok })
+	kid, _ := keep.Col(ScenarioColumn)
+	var cols []*Column
+	for _, n := range keep.Names() {
+		c, _ := keep.Col(n)
+		cols = append(cols, c)
+	}
+	names := []string{"status"}
+	for _, p := range s.Params {
+		names = append(names, p.Column())
+	}
+	for _, n := range names {
+		src, err := main.Col(n)
+		if err != nil {
+			continue // a column the dataset does not have (no status in a test frame)
+		}
+		if _, err := keep.Col(n); err == nil { // already there
+			continue
+		}
+		c := &Column{Name: n, Kind: src.Kind}
+		for _, id := range kid.Str {
+			i := row[id]
+			switch src.Kind {
+			case engine.Float:
+				c.Float = append(c.Float, src.Float[i])
+			case engine.Int:
+				c.Int = append(c.Int, src.Int[i])
+			case engine.String:
+				c.Str = append(c.Str, src.Str[i])
+			case engine.Bool:
+				c.Bool = append(c.Bool, src.Bool[i])
+			}
+		}
+		cols = append(cols, c)
+	}
+	return NewFrame(cols...)
+}

@@ -23,7 +23,6 @@ func rc13Fig4() Figure {
 	return Figure{
 		ID:      "rc13-fig4",
 		Caption: "Document 000, Fig. 4: Congestion window vs time (conventional 65 KB threshold vs scaling up)",
-		Draw:    drawRC13Series,
 	}
 }
 
@@ -46,80 +45,6 @@ func rc13Fig8() Figure {
 		ID:      "rc13-fig8",
 		Caption: "Document 000, Fig. 8: Goodput vs. distance for 1 Gbps, 4 Gbps single link and for 4x1 Gbps WDM",
 	}
-}
-
-// drawRC13Series draws a line figure of a second table whose series name
-// parameters: each row gets the parameters of its scenario from the main
-// table.
-func drawRC13Series(ctx context.Context, in Input) (*Output, error) {
-	fr, err := in.Frame(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if in.Def.Table != "" {
-		main, err := in.Source.Load(ctx, "")
-		if err != nil {
-			return nil, err
-		}
-		if fr, err = scenarioParams(fr, main, in.Schema); err != nil {
-			return nil, fmt.Errorf("plots: figure %s: %w", in.Def.ID, err)
-		}
-	}
-	return Line(in, fr)
-}
-
-// scenarioParams returns f with the status and parameter columns of main
-// added to each row by scenario id; rows of scenarios main lacks are
-// dropped.
-func scenarioParams(f, main *Frame, s *engine.Schema) (*Frame, error) {
-	ids, err := main.Col(ScenarioColumn)
-	if err != nil {
-		return nil, err
-	}
-	at := make(map[string]int, ids.Len())
-	for i, id := range ids.Str {
-		at[id] = i
-	}
-	fid, err := f.Col(ScenarioColumn)
-	if err != nil {
-		return nil, err
-	}
-	keep := f.Filter(func(i int) bool { _, ok := at[fid.Str[i]]; return ok })
-	kid, _ := keep.Col(ScenarioColumn)
-	var cols []*Column
-	for _, n := range keep.Names() {
-		c, _ := keep.Col(n)
-		cols = append(cols, c)
-	}
-	names := []string{"status"}
-	for _, p := range s.Params {
-		names = append(names, p.Column())
-	}
-	for _, n := range names {
-		src, err := main.Col(n)
-		if err != nil {
-			continue
-		}
-		if _, err := keep.Col(n); err == nil {
-			continue
-		}
-		c := &Column{Name: n, Kind: src.Kind}
-		for _, id := range kid.Str {
-			i := at[id]
-			switch src.Kind {
-			case engine.Float:
-				c.Float = append(c.Float, src.Float[i])
-			case engine.Int:
-				c.Int = append(c.Int, src.Int[i])
-			case engine.String:
-				c.Str = append(c.Str, src.Str[i])
-			case engine.Bool:
-				c.Bool = append(c.Bool, src.Bool[i])
-			}
-		}
-		cols = append(cols, c)
-	}
-	return NewFrame(cols...)
 }
 
 func rc13Fig2() Figure {

@@ -34,9 +34,19 @@ type Input struct {
 }
 
 // Frame returns the rows of the figure's table (Def.Table), restricted to
-// the scenarios of the spec's plan.
+// the scenarios of the spec's plan. Rows of a second table get their
+// scenario's parameters and status joined in (JoinParams), so its figures
+// can name parameters as series and filters like main-table figures.
 func (in Input) Frame(ctx context.Context) (*Frame, error) {
-	return in.Source.Load(ctx, in.Def.Table)
+	f, err := in.Source.Load(ctx, in.Def.Table)
+	if err != nil || in.Def.Table == "" {
+		return f, err
+	}
+	main, err := in.Source.Load(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	return JoinParams(f, main, in.Schema)
 }
 
 // Output is a drawn figure.

@@ -6,8 +6,6 @@ import (
 	"math"
 
 	"gonum.org/v1/plot/vg"
-
-	"github.com/crosslink-sim/crosslink/engine"
 )
 
 // The MBone figures of document 001 (Zhang, De Lucia, Ryu, Dao, Hughes
@@ -20,7 +18,6 @@ func zhMBone(id, what string) Figure {
 		ID: id,
 		Caption: "Document 001, MBone table: " + what +
 			" over time at the receiver, 128 kbit/s and 8 frames/s, terrestrial multi-hop path vs GEO satellite hop",
-		Draw: drawWithParams,
 	}
 }
 
@@ -30,81 +27,6 @@ func zhMBoneJitter() Figure {
 }
 func zhMBoneBW() Figure  { return zhMBone("zh-fig-mbone-bw", "received bandwidth") }
 func zhMBoneFPS() Figure { return zhMBone("zh-fig-mbone-fps", "frame rate") }
-
-// drawWithParams draws a line figure of a second table (one row per time
-// sample) whose series or filters name parameters: the parameters of each
-// row's scenario are joined in from the main table by scenario id, so
-// "series: [path]" works on the timeseries table.
-func drawWithParams(ctx context.Context, in Input) (*Output, error) {
-	fr, err := in.Frame(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if in.Def.Table != "" {
-		main, err := in.Source.Load(ctx, "")
-		if err != nil {
-			return nil, err
-		}
-		if fr, err = joinParams(fr, main, in.Schema); err != nil {
-			return nil, fmt.Errorf("plots: figure %s: %w", in.Def.ID, err)
-		}
-	}
-	return Line(in, fr)
-}
-
-// joinParams returns f with every parameter column of main (and its
-// status) added, matched by scenario id. Rows whose scenario is not in
-// main are dropped.
-func joinParams(f, main *Frame, s *engine.Schema) (*Frame, error) {
-	ids, err := main.Col(ScenarioColumn)
-	if err != nil {
-		return nil, err
-	}
-	row := make(map[string]int, ids.Len())
-	for i, id := range ids.Str {
-		row[id] = i
-	}
-	fid, err := f.Col(ScenarioColumn)
-	if err != nil {
-		return nil, err
-	}
-	keep := f.Filter(func(i int) bool { _, ok := row[fid.Str[i]]; return ok })
-	kid, _ := keep.Col(ScenarioColumn)
-	var cols []*Column
-	for _, n := range keep.Names() {
-		c, _ := keep.Col(n)
-		cols = append(cols, c)
-	}
-	names := []string{"status"}
-	for _, p := range s.Params {
-		names = append(names, p.Column())
-	}
-	for _, n := range names {
-		src, err := main.Col(n)
-		if err != nil {
-			continue // a column the dataset does not have (no status in a test frame)
-		}
-		if _, err := keep.Col(n); err == nil { // already there
-			continue
-		}
-		c := &Column{Name: n, Kind: src.Kind}
-		for _, id := range kid.Str {
-			i := row[id]
-			switch src.Kind {
-			case engine.Float:
-				c.Float = append(c.Float, src.Float[i])
-			case engine.Int:
-				c.Int = append(c.Int, src.Int[i])
-			case engine.String:
-				c.Str = append(c.Str, src.Str[i])
-			case engine.Bool:
-				c.Bool = append(c.Bool, src.Bool[i])
-			}
-		}
-		cols = append(cols, c)
-	}
-	return NewFrame(cols...)
-}
 
 // zhMBoneDoc is what document 001 prints about its MBone charts (the
 // charts themselves carry no numbers in the text): "the packet loss rate
