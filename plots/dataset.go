@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -115,7 +114,7 @@ func appendDict(c *Column, d *array.Dictionary) error {
 }
 
 // DatasetSource returns the Source of a spec whose dataset is dir
-// (out/<name>/): the main table there and second tables in dir/<table>/,
+// (out/<name>/): the main table there and second tables in dir/_<table>/ (dataset.TableDir),
 // each restricted to the scenarios of scenarios, the spec's plan at the
 // chosen profile.
 func DatasetSource(name, dir string, s *engine.Schema, defs []Def, scenarios plan.Source) *Source {
@@ -127,7 +126,7 @@ func DatasetSource(name, dir string, s *engine.Schema, defs []Def, scenarios pla
 			}
 			d := dir
 			if table != "" {
-				d = filepath.Join(dir, table)
+				d = dataset.TableDir(dir, table)
 			}
 			f, err := ReadFrame(d)
 			if err != nil {

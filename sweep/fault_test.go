@@ -126,7 +126,7 @@ func TestKillTwenty(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("dataset after 20 kills (-uninterrupted +killed and resumed):\n%s", diff)
 	}
-	wantS, gotS := rows(t, filepath.Join(full, "samples"), false), rows(t, filepath.Join(dir, "samples"), false)
+	wantS, gotS := rows(t, dataset.TableDir(full, "samples"), false), rows(t, dataset.TableDir(dir, "samples"), false)
 	if diff := cmp.Diff(wantS, gotS); diff != "" {
 		t.Errorf("samples after 20 kills (-uninterrupted +killed and resumed):\n%s", diff)
 	}
@@ -206,7 +206,7 @@ func TestReadOnlyDir(t *testing.T) {
 
 // TestCorruptPart truncates one part and scribbles over another's footer:
 // the resume reports both, moves them (and their second-table parts) to
-// corrupt/, reruns their scenarios and ends with the full dataset.
+// _corrupt/, reruns their scenarios and ends with the full dataset.
 func TestCorruptPart(t *testing.T) {
 	m := newInverseSquare(0)
 	sweep := func(dir string) Config {
@@ -244,7 +244,7 @@ func TestCorruptPart(t *testing.T) {
 			t.Errorf("warnings %q do not name %s", warn.String(), p)
 		}
 		name := filepath.Base(p)
-		for _, moved := range []string{filepath.Join(dir, "corrupt", name+".corrupt"), filepath.Join(dir, "corrupt", "samples", name+".corrupt")} {
+		for _, moved := range []string{filepath.Join(dir, dataset.CorruptDir, name+".corrupt"), filepath.Join(dir, dataset.CorruptDir, "_samples", name+".corrupt")} {
 			if _, err := os.Stat(moved); err != nil {
 				t.Errorf("%s not moved aside: %v", moved, err)
 			}
@@ -254,11 +254,11 @@ func TestCorruptPart(t *testing.T) {
 	if diff := cmp.Diff(rows(t, full, true), rows(t, dir, true)); diff != "" {
 		t.Errorf("dataset after repair (-clean +repaired):\n%s", diff)
 	}
-	if diff := cmp.Diff(rows(t, filepath.Join(full, "samples"), false), rows(t, filepath.Join(dir, "samples"), false)); diff != "" {
+	if diff := cmp.Diff(rows(t, dataset.TableDir(full, "samples"), false), rows(t, dataset.TableDir(dir, "samples"), false)); diff != "" {
 		t.Errorf("samples after repair (-clean +repaired):\n%s", diff)
 	}
 	if err := dataset.Merge(dir, nil); err != nil {
-		t.Fatalf("Merge with a corrupt/ directory: %v", err)
+		t.Fatalf("Merge with a _corrupt/ directory: %v", err)
 	}
 	if diff := cmp.Diff(rows(t, full, true), rows(t, dir, true)); diff != "" {
 		t.Errorf("merged dataset after repair (-clean +repaired):\n%s", diff)

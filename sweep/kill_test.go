@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -98,7 +97,7 @@ func TestKillAndResume(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("resumed dataset (-uninterrupted +killed and resumed):\n%s", diff)
 	}
-	wantS, gotS := rows(t, filepath.Join(full, "samples"), false), rows(t, filepath.Join(dir, "samples"), false)
+	wantS, gotS := rows(t, dataset.TableDir(full, "samples"), false), rows(t, dataset.TableDir(dir, "samples"), false)
 	if diff := cmp.Diff(wantS, gotS); diff != "" {
 		t.Errorf("resumed samples (-uninterrupted +killed and resumed):\n%s", diff)
 	}

@@ -22,7 +22,7 @@ import (
 type Config struct {
 	Model   engine.Model
 	Source  plan.Source  // the scenarios (a Plan, a shard of one, a List)
-	Dir     string       // out/<spec>: the main table's parts; second tables in Dir/<table>
+	Dir     string       // out/<spec>: the main table's parts; second tables in Dir/_<table>
 	Meta    dataset.Meta // spec name, text and profile; Run fills in the versions and the model
 	Shard   string       // part name infix, dataset.DefaultShard when empty
 	Workers int          // runtime.GOMAXPROCS(0) when 0

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -34,7 +33,7 @@ func TestWorkerCountDoesNotChangeRows(t *testing.T) {
 			t.Errorf("workers %d: summary %+v, want 297 ok, 3 failed", workers, sum)
 		}
 		main = append(main, rows(t, dir, true))
-		samples = append(samples, rows(t, filepath.Join(dir, "samples"), false))
+		samples = append(samples, rows(t, dataset.TableDir(dir, "samples"), false))
 	}
 	if len(main[0]) != 300 || len(samples[0]) != 297*3 {
 		t.Fatalf("%d rows and %d samples, want 300 and %d", len(main[0]), len(samples[0]), 297*3)
@@ -177,7 +176,7 @@ func TestResume(t *testing.T) {
 	if diff := cmp.Diff(rows(t, full, true), rows(t, dir, true)); diff != "" {
 		t.Errorf("resumed dataset (-uninterrupted +resumed):\n%s", diff)
 	}
-	if diff := cmp.Diff(rows(t, filepath.Join(full, "samples"), false), rows(t, filepath.Join(dir, "samples"), false)); diff != "" {
+	if diff := cmp.Diff(rows(t, dataset.TableDir(full, "samples"), false), rows(t, dataset.TableDir(dir, "samples"), false)); diff != "" {
 		t.Errorf("resumed samples (-uninterrupted +resumed):\n%s", diff)
 	}
 

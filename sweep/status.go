@@ -26,7 +26,7 @@ type Report struct {
 	Failed  map[dataset.Status]int // with a row that is not ok, by status
 	Missing int                    // with no row
 	Extra   int                    // ids in the dataset that the plan lacks (another profile)
-	Corrupt []string               // parts moved aside to corrupt/
+	Corrupt []string               // parts moved aside to _corrupt/
 	Shards  int                    // the shard count Incomplete is for; 0 when unsharded
 	// Incomplete lists the shards with missing or failed scenarios.
 	Incomplete []ShardReport

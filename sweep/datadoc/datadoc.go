@@ -46,7 +46,8 @@ prints the same for one model.
 out/
   <spec>/                                  one dataset per spec (its name: field)
     part-<shard>-<seq>.parquet             main table: one row per scenario
-    <table>/part-<shard>-<seq>.parquet     a model's second table (per flow, per sample)
+    _<table>/part-<shard>-<seq>.parquet    a model's second table (per flow, per sample)
+    _corrupt/                              damaged parts moved aside on resume
   figures/
     <id>.png, .svg, .pdf                   each figure
     <id>.csv                               the numbers drawn
@@ -54,6 +55,10 @@ out/
     <id>.json                              what the report reads of a figure
     index.html, REPORT.md                  the reproduction report
 ` + "```" + `
+
+Second tables sit in directories named with a leading ` + "`_`" + `, which pyarrow and polars skip
+when they read ` + "`out/<spec>/`" + `, so the directory reads as the main table alone; read a second
+table from its own directory (` + "`out/<spec>/_flows/`" + `).
 
 Part files are written to a hidden temporary name and renamed when whole, so
 a reader never sees half a file; ` + "`<shard>`" + ` is ` + "`0of1`" + ` for an unsharded run and
@@ -133,7 +138,7 @@ func writeModel(b *strings.Builder, s *engine.Schema, reserved map[string]bool) 
 		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", m.Column(), typeName(arrowFields[m.Column()]), unit(m.Unit), cell(m.Doc))
 	}
 	for _, t := range s.Tables {
-		fmt.Fprintf(b, "\nSecond table `%s` (out/&lt;spec&gt;/%s/): %s\n\n| column | type | unit | doc |\n| --- | --- | --- | --- |\n", t.Name, t.Name, cell(t.Doc))
+		fmt.Fprintf(b, "\nSecond table `%s` (out/&lt;spec&gt;/_%s/): %s\n\n| column | type | unit | doc |\n| --- | --- | --- | --- |\n", t.Name, t.Name, cell(t.Doc))
 		for _, f := range dataset.TableSchema(t).Fields() {
 			fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", f.Name, typeName(f), meta(f, "unit"), cell(meta(f, "doc")))
 		}

@@ -369,7 +369,7 @@ func TestSecondTable(t *testing.T) {
 	dir := t.TempDir()
 	rows := testRows(12)
 	writeRows(t, dir, rows, Options{MaxRows: 5, Meta: testMeta(), Mem: mem})
-	flows := filepath.Join(dir, "flows")
+	flows := TableDir(dir, "flows")
 	paths, err := Parts(flows)
 	if err != nil {
 		t.Fatal(err)
@@ -408,7 +408,7 @@ func TestUncommittedTablePart(t *testing.T) {
 	// What a kill between the two renames leaves: table part 2 without
 	// main part 2 (here a copy of part 1, whose rows would then appear
 	// twice).
-	flows := filepath.Join(dir, "flows")
+	flows := TableDir(dir, "flows")
 	data, err := os.ReadFile(filepath.Join(flows, "part-0of1-000001.parquet"))
 	if err != nil {
 		t.Fatal(err)
@@ -468,11 +468,11 @@ func TestMerge(t *testing.T) {
 	if unit, _ := tbl.Schema().Field(3).Metadata.GetValue("unit"); unit != "m" {
 		t.Errorf("merged distance_m unit = %q, want m", unit)
 	}
-	flows, err := Parts(filepath.Join(dir, "flows"))
+	flows, err := Parts(TableDir(dir, "flows"))
 	if err != nil || len(flows) != 1 {
 		t.Errorf("flows parts after Merge = %q, %v, want one", flows, err)
 	}
-	if diff := cmp.Diff(wantTable(sorted), readValues(t, filepath.Join(dir, "flows"), mem)); diff != "" {
+	if diff := cmp.Diff(wantTable(sorted), readValues(t, TableDir(dir, "flows"), mem)); diff != "" {
 		t.Errorf("merged flows (-want +got):\n%s", diff)
 	}
 }

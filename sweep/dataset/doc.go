@@ -20,7 +20,8 @@
 // column would show half the seeds as negative numbers.
 //
 // A model's second tables (per flow, per time sample) live in
-// out/<spec>/<table>/ with the columns scenario_id, replicate and then the
+// out/<spec>/_<table>/ (see TableDir; the leading "_" makes pyarrow and
+// polars skip them when they read out/<spec>/ as the main table) with the columns scenario_id, replicate and then the
 // table's own columns.
 //
 // Every part is first written to a hidden temporary name in the same

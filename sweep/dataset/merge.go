@@ -17,23 +17,24 @@ import (
 const MergedShard = "merged"
 
 // Merge compacts the main table in dir and each second table under it,
-// after dropping superseded rows (Supersede); dir/corrupt is left alone.
+// after dropping superseded rows (Supersede); dir/_corrupt is left alone.
 // The second tables are merged first: an interrupted Merge leaves the main
 // table's parts as they were, so a later Writer of the shard finds its main
 // parts and removes no table part. See mergeDir for one table.
 func Merge(dir string, mem memory.Allocator) error {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
+	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
 	}
 	if _, err := Supersede(dir, mem); err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
 	}
-	for _, e := range ents {
-		if e.IsDir() && e.Name() != CorruptDir {
-			if err := mergeDir(filepath.Join(dir, e.Name()), mem); err != nil {
-				return err
-			}
+	tables, err := tableDirs(dir)
+	if err != nil {
+		return fmt.Errorf("dataset: merge: %w", err)
+	}
+	for _, t := range tables {
+		if err := mergeDir(filepath.Join(dir, t), mem); err != nil {
+			return err
 		}
 	}
 	return mergeDir(dir, mem)

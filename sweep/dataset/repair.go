@@ -14,7 +14,7 @@ import (
 // CorruptDir is the directory, inside a dataset, where Repair moves part
 // files it cannot read. Its files end in .corrupt, so no reader that globs
 // *.parquet picks them up, and Merge skips the directory.
-const CorruptDir = "corrupt"
+const CorruptDir = "_corrupt"
 
 // Moved is a part file that Repair moved aside.
 type Moved struct {
@@ -27,7 +27,7 @@ type Moved struct {
 // returns the ids and statuses in the parts that read back. A main part
 // that cannot be opened (a truncated file has no footer) or whose
 // scenario_id and status columns do not decode is moved to
-// dir/corrupt/, with the second-table parts of the same name (they belong
+// dir/_corrupt/, with the second-table parts of the same name (they belong
 // to it), so its scenarios are missing and run again. A second-table part
 // that cannot be opened takes its main part with it for the same reason.
 // The parts written by a Writer are whole (temporary file, fsync, rename),
@@ -128,7 +128,8 @@ func openCheck(path string) error {
 	return rdr.Close()
 }
 
-// tableDirs returns the second-table directories of a dataset.
+// tableDirs returns the second-table directories of a dataset (see
+// TableDir), by directory name.
 func tableDirs(dir string) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -139,14 +140,14 @@ func tableDirs(dir string) ([]string, error) {
 	}
 	var names []string
 	for _, e := range ents {
-		if e.IsDir() && e.Name() != CorruptDir && !strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() && e.Name() != CorruptDir && strings.HasPrefix(e.Name(), tablePrefix) {
 			names = append(names, e.Name())
 		}
 	}
 	return names, nil
 }
 
-// moveAside renames dir/rel to dir/corrupt/rel.corrupt, numbering it if a
+// moveAside renames dir/rel to dir/_corrupt/rel.corrupt, numbering it if a
 // file of that name is there already.
 func moveAside(dir, rel string) (string, error) {
 	to := filepath.Join(dir, CorruptDir, rel+".corrupt")

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -125,4 +126,16 @@ func tableCategorical(t engine.Table) []string {
 		}
 	}
 	return cols
+}
+
+// tablePrefix starts the directory name of a second table. pyarrow and
+// polars skip files and directories whose names start with "_" or "." when
+// they read a dataset directory, so out/<spec>/ reads as the main table
+// alone even though its second tables live inside it.
+const tablePrefix = "_"
+
+// TableDir returns the directory of the second table called table in the
+// dataset dir: dir/_<table>.
+func TableDir(dir, table string) string {
+	return filepath.Join(dir, tablePrefix+table)
 }

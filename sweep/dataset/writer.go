@@ -430,7 +430,7 @@ type tableWriter struct {
 }
 
 // NewWriter returns a writer of the main table of model s into dir and of
-// its second tables into dir/<table>. Parts are numbered after those of the
+// its second tables into dir/_<table>. Parts are numbered after those of the
 // same shard already in dir.
 func NewWriter(dir string, s *engine.Schema, opts Options) (*Writer, error) {
 	opts.fill()
@@ -463,7 +463,7 @@ func NewWriter(dir string, s *engine.Schema, opts Options) (*Writer, error) {
 	p.bld = append(p.bld, w.status, w.errs, w.wall)
 	p.reserve()
 	for _, t := range s.Tables {
-		tw, err := newTableWriter(filepath.Join(dir, t.Name), t, p.seq, opts)
+		tw, err := newTableWriter(TableDir(dir, t.Name), t, p.seq, opts)
 		if err != nil {
 			w.Close()
 			return nil, err
