@@ -7,7 +7,7 @@ PROFILE ?= quick
 # Packages with fuzz targets and the targets in them: see `make fuzz`.
 FUZZTIME ?= 60s
 
-.PHONY: all build test figures bench lint fuzz clean
+.PHONY: all build test testdeps figures bench lint fuzz clean
 
 all: build
 
@@ -15,8 +15,15 @@ build:
 	$(GO) build -o $(BIN) .
 
 ## test: formatting and vet checks, then every unit and integration test.
-test: lint
+test: lint testdeps
 	$(GO) test -count=1 ./...
+
+## testdeps: DuckDB for node (notebooks/test), which the notebook-query test
+## uses as an independent Parquet reader; skipped where npm is missing.
+testdeps:
+	@if command -v npm >/dev/null 2>&1 && [ ! -d notebooks/test/node_modules ]; then \
+	  cd notebooks/test && npm ci --no-audit --no-fund; \
+	fi
 
 ## figures: run every spec in specs/ at the quick profile (only scenarios
 ## missing from out/), draw every figure into out/figures/, then write the

@@ -7,5 +7,5 @@
 // The schema is a guide for editors; the spec parser stays the authority.
 // It checks a quantity's unit only as "a number followed by a unit" (the
 // parser knows which units fit which parameter) and checks ranges only on
-// bare numbers, which are in SI base units.
+// dimensionless parameters, whose values are plain numbers.
 package specdoc

@@ -20,7 +20,7 @@ func Starter(w io.Writer, s *engine.Schema, name string) error {
 	comment(&b, "", s.Doc)
 	fmt.Fprintf(&b, "#\n# Run it:   crosslink run %s.yaml          (rows in out/%s/)\n", name, name)
 	fmt.Fprintf(&b, "# Draw it:  crosslink plot --specs DIR %s-example\n", name)
-	b.WriteString("# Values take units (16000km, 1Gbps, 53.3ms); bare numbers are SI base units.\n")
+	b.WriteString("# Quantities take their unit (16000km, 1Gbps, 53.3ms); plain numbers are dimensionless.\n")
 	b.WriteString("# Every parameter is listed under params with its default: change or delete them.\n\n")
 	fmt.Fprintf(&b, "name: %s\n", name)
 	fmt.Fprintf(&b, "description: A first sweep of %s.\n", s.Name)
