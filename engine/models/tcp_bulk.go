@@ -103,7 +103,7 @@ func tcpBulkSchema() *engine.Schema {
 	)
 	return &engine.Schema{
 		Name:    "tcp-bulk",
-		Version: 2,
+		Version: 3,
 		Doc: "Bulk TCP flows (Reno/NewReno, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,
@@ -413,7 +413,7 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 		f := &flow{}
 		f.sink.Warmup = des.Time(c.warmup)
 		id := netsim.FlowID(i + 1)
-		ctrlA, err := cc.New(c.cca, cc.Options{})
+		ctrlA, err := cc.New(c.cca, cc.Options{Seed: net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()})
 		if err != nil {
 			return nil, fmt.Errorf("models: %w", err)
 		}
