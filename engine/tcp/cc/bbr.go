@@ -35,15 +35,9 @@ import (
 //     does not see); packet conservation then holds for one round and the
 //     window is restored on leaving recovery (section 4.2.3.4);
 //   - after a timeout cwnd is one segment, as the sender's go-back-N
-//     expects; the timeout's recovery ends when everything outstanding at
-//     the timeout is cumulatively acknowledged (Linux's CA_Loss ends when
-//     snd_una passes high_seq), and then the window saved on the first
-//     timeout is restored (a repeated timeout does not overwrite it with
-//     its one segment); cwnd is below 4 packets only in that recovery and
-//     during packet conservation;
-//   - PROBE_RTT marks what it sends application-limited (section 4.3.5's
-//     C.app_limited = delivered + inflight), so its low-rate samples do not
-//     empty the 10-round BtlBw filter;
+//     expects, and the saved window is not restored (tcp_bbr.c restores it
+//     on leaving the Loss state, which this interface does not signal);
+//     cwnd is below 4 packets only then and during packet conservation;
 //   - the long-term bandwidth (policer) model of tcp_bbr.c and the ACK
 //     aggregation allowance are not part of the draft and are left out.
 type BBR struct {
@@ -79,16 +73,6 @@ type BBR struct {
 	inRecovery   bool
 	conservation bool
 	seenRTT      bool
-
-	// lossLeft counts the bytes outstanding at the last timeout not yet
-	// cumulatively acknowledged: the sender is in Linux's CA_Loss state
-	// while it is positive, and leaving it restores the saved window.
-	lossLeft int64
-	inLoss   bool
-	// appLimitedUntil is the delivery-rate draft's C.app_limited as BBR
-	// sets it in PROBE_RTT: samples of packets sent before the connection
-	// delivered this much are treated as application-limited.
-	appLimitedUntil int64
 }
 
 // BBRMode is the state of BBR's state machine (section 3.4).
@@ -210,13 +194,6 @@ func (b *BBR) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmi
 // OnAck implements Controller: section 4.2's per-ACK steps, BBRUpdateModel
 // then the control parameters.
 func (b *BBR) OnAck(s *State, a *Ack) {
-	if b.appLimitedUntil > 0 && a.Rate.Delivered > 0 && a.Rate.PriorDelivered < b.appLimitedUntil && !a.Rate.AppLimited {
-		// Sent in PROBE_RTT's bubble: a copy marked app-limited.
-		c := *a
-		c.Rate.AppLimited = true
-		a = &c
-	}
-	b.endLoss(s, a)
 	b.updateRound(a)
 	b.updateBtlBw(a)
 	b.updateCyclePhase(s, a)
@@ -227,21 +204,6 @@ func (b *BBR) OnAck(s *State, a *Ack) {
 	b.setCwnd(s, a)
 	if a.Rate.Delivered > 0 {
 		b.idleRestart = false
-	}
-}
-
-// endLoss leaves the timeout's recovery once everything outstanding at
-// the timeout is cumulatively acknowledged (Linux's CA_Loss ends when
-// snd_una passes high_seq) and restores the window saved on entry
-// (tcp_bbr.c bbr_set_cwnd_to_recover_or_restore, prev_ca_state Loss).
-func (b *BBR) endLoss(s *State, a *Ack) {
-	if !b.inLoss {
-		return
-	}
-	b.lossLeft -= a.Acked
-	if b.lossLeft <= 0 {
-		b.inLoss = false
-		s.Cwnd = max(s.Cwnd, b.priorCwnd)
 	}
 }
 
@@ -352,9 +314,6 @@ func (b *BBR) updateRTprop(s *State, a *Ack) {
 		return
 	}
 	inflight := a.Inflight - a.Acked
-	// Section 4.3.5 BBRHandleProbeRTT: "Ignore low rate samples during
-	// ProbeRTT": C.app_limited = delivered + inflight.
-	b.appLimitedUntil = max(a.Delivered+inflight, 1)
 	switch {
 	case b.probeRTTDone == 0 && inflight <= bbrMinPackets*s.SMSS:
 		b.probeRTTDone = a.Now + bbrProbeRTTDur
@@ -378,7 +337,7 @@ func (b *BBR) updateRTprop(s *State, a *Ack) {
 
 // saveCwnd is section 4.2.3.4's BBRSaveCwnd.
 func (b *BBR) saveCwnd(s *State) {
-	if !b.inRecovery && !b.inLoss && b.mode != BBRProbeRTT {
+	if !b.inRecovery && b.mode != BBRProbeRTT {
 		b.priorCwnd = s.Cwnd
 	} else {
 		b.priorCwnd = max(b.priorCwnd, s.Cwnd)
@@ -460,8 +419,6 @@ func (b *BBR) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
 	b.saveCwnd(s)
 	b.inRecovery = false
 	b.conservation = false
-	b.inLoss = true
-	b.lossLeft = flightSize
 	s.Cwnd = s.SMSS
 	s.Ssthresh = math.MaxInt64 / 2
 }

@@ -91,10 +91,6 @@ type BBR2 struct {
 	inRecovery   bool
 	conservation bool
 	seenRTT      bool
-
-	// The timeout's recovery, as in BBR.
-	lossLeft int64
-	inLoss   bool
 }
 
 // BBR2Phase is a PROBE_BW sub-phase (draft-02 section 5.3.3).
@@ -203,16 +199,6 @@ func (b *BBR2) OnPacketSent(now int64, s *State, bytes, inflight int64, retransm
 
 // OnAck implements Controller, in tcp_bbr2.c bbr2_main's order.
 func (b *BBR2) OnAck(s *State, a *Ack) {
-	if b.inLoss {
-		// Linux's CA_Loss ends when snd_una passes high_seq; the window
-		// saved on entry is restored (bbr2_set_cwnd via
-		// bbr_set_cwnd_to_recover_or_restore).
-		b.lossLeft -= a.Acked
-		if b.lossLeft <= 0 {
-			b.inLoss = false
-			s.Cwnd = max(s.Cwnd, b.priorCwnd)
-		}
-	}
 	valid := a.Rate.Delivered > 0
 	b.delivered = a.Delivered
 	b.roundStart = false
@@ -526,7 +512,7 @@ func (b *BBR2) probeRTTCwnd(s *State) float64 {
 }
 
 func (b *BBR2) saveCwnd(s *State) {
-	if !b.inRecovery && !b.inLoss && b.mode != BBRProbeRTT {
+	if !b.inRecovery && b.mode != BBRProbeRTT {
 		b.priorCwnd = s.Cwnd
 	} else {
 		b.priorCwnd = max(b.priorCwnd, s.Cwnd)
@@ -610,8 +596,6 @@ func (b *BBR2) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
 	b.saveCwnd(s)
 	b.inRecovery = false
 	b.conservation = false
-	b.inLoss = true
-	b.lossLeft = flightSize
 	s.Cwnd = s.SMSS
 	s.Ssthresh = math.MaxInt64 / 2
 }
