@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crosslink-sim/crosslink/engine"
-	"github.com/crosslink-sim/crosslink/report"
+	"github.com/crosslink-sim/crosslink/plots/report"
 	"github.com/crosslink-sim/crosslink/sweep"
 )
 

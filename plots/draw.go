@@ -100,7 +100,7 @@ func Write(dir, id string, out *Output, th Theme) error {
 		if err != nil {
 			return fmt.Errorf("plots: figure %s: %w", id, err)
 		}
-		if err := writeFile(filepath.Join(dir, id+"."+f), b); err != nil {
+		if err := WriteFile(filepath.Join(dir, id+"."+f), b); err != nil {
 			return err
 		}
 	}
@@ -109,7 +109,7 @@ func Write(dir, id string, out *Output, th Theme) error {
 		if err := out.Data.WriteCSV(&b); err != nil {
 			return err
 		}
-		if err := writeFile(filepath.Join(dir, id+".csv"), b.Bytes()); err != nil {
+		if err := WriteFile(filepath.Join(dir, id+".csv"), b.Bytes()); err != nil {
 			return err
 		}
 		if out.Markdown {
@@ -117,7 +117,7 @@ func Write(dir, id string, out *Output, th Theme) error {
 			if err := out.Data.WriteMarkdown(&b); err != nil {
 				return err
 			}
-			if err := writeFile(filepath.Join(dir, id+".md"), b.Bytes()); err != nil {
+			if err := WriteFile(filepath.Join(dir, id+".md"), b.Bytes()); err != nil {
 				return err
 			}
 		}
@@ -127,21 +127,23 @@ func Write(dir, id string, out *Output, th Theme) error {
 		if err := out.Comparison.WriteCSV(&b); err != nil {
 			return err
 		}
-		if err := writeFile(filepath.Join(dir, id+".compare.csv"), b.Bytes()); err != nil {
+		if err := WriteFile(filepath.Join(dir, id+".compare.csv"), b.Bytes()); err != nil {
 			return err
 		}
 		b.Reset()
 		if err := out.Comparison.WriteMarkdown(&b); err != nil {
 			return err
 		}
-		if err := writeFile(filepath.Join(dir, id+".compare.md"), b.Bytes()); err != nil {
+		if err := WriteFile(filepath.Join(dir, id+".compare.md"), b.Bytes()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func writeFile(path string, b []byte) error {
+// WriteFile writes b to path through a temporary file in the same
+// directory and a rename, so a reader never sees half a file.
+func WriteFile(path string, b []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("plots: %w", err)

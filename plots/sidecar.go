@@ -59,5 +59,5 @@ func writeSidecar(dir, id, spec, caption string, out *Output) error {
 	if err != nil {
 		return fmt.Errorf("plots: %s.json: %w", id, err)
 	}
-	return writeFile(filepath.Join(dir, id+".json"), append(b, '\n'))
+	return WriteFile(filepath.Join(dir, id+".json"), append(b, '\n'))
 }

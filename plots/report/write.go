@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/crosslink-sim/crosslink/plots"
 )
 
 // Write writes r as index.html and REPORT.md into dir, each through a
@@ -23,32 +25,10 @@ func Write(dir string, r *Report) error {
 	if err := r.WriteHTML(&html); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, "REPORT.md"), md.Bytes()); err != nil {
+	if err := plots.WriteFile(filepath.Join(dir, "REPORT.md"), md.Bytes()); err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(dir, "index.html"), html.Bytes())
-}
-
-func writeFile(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("report: %w", err)
-	}
-	return nil
+	return plots.WriteFile(filepath.Join(dir, "index.html"), html.Bytes())
 }
 
 // Source returns "document 000, Table 2".

@@ -206,7 +206,7 @@ func TestWrite(t *testing.T) {
 // figures (shared/seeds/README.md beside the repository), which it copies:
 // the same ids, ranges spelt out. Skipped in a clone without that list.
 func TestCatalogMatchesIndex(t *testing.T) {
-	b, err := os.ReadFile("../../shared/seeds/README.md")
+	b, err := os.ReadFile("../../../shared/seeds/README.md")
 	if err != nil {
 		t.Skipf("no figure index beside the repository: %v", err)
 	}
