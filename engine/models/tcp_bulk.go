@@ -59,7 +59,7 @@ func tcpLinkParams() []engine.Param {
 		{Name: "min_rto", Kind: engine.Float, Unit: engine.Second, Default: engine.F(1), Min: 0.001, Max: 60,
 			Doc: "minimum RTO (RFC 6298 2.4 says 1 s; Linux uses 0.2 s)"},
 		{Name: "cca", Kind: engine.String, Default: engine.S("newreno"), Choices: cc.Names(),
-			Doc: "congestion control: reno (RFC 5681 recovery) or newreno (RFC 6582)"},
+			Doc: "congestion control (engine/tcp/cc): reno uses RFC 5681 loss recovery, every other controller RFC 6582 NewReno recovery, or RFC 6675 with sack"},
 		{Name: "per", Kind: engine.Float, Default: engine.F(0), Min: 0, Max: 1,
 			Doc: "packet error rate of the data direction (used when ber is 0)"},
 		{Name: "ber", Kind: engine.Float, Default: engine.F(0), Min: 0, Max: 0.5,
@@ -104,7 +104,7 @@ func tcpBulkSchema() *engine.Schema {
 	return &engine.Schema{
 		Name:    "tcp-bulk",
 		Version: 3,
-		Doc: "Bulk TCP flows (Reno/NewReno, optional SACK and window scaling) over a link or parallel channels with " +
+		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,
 		Metrics: append(tcpMetrics(), bulkMetrics()...),
