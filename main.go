@@ -155,6 +155,7 @@ type runFlags struct {
 	retryFailed bool          // rerun scenarios whose row is not ok
 	timeout     time.Duration // per-scenario wall-clock limit
 	maxEvents   uint64        // per-scenario simulated-event limit
+	partitionBy []string      // hive-partition the dataset by these parameters
 }
 
 // registerShard adds the flags of run that figures has no use for.
@@ -164,6 +165,7 @@ func (f *runFlags) registerShard(c *cobra.Command) {
 	c.Flags().BoolVar(&f.retryFailed, "retry-failed", false, "run again the scenarios whose row is failed, panic or timeout; the new row replaces the old")
 	c.Flags().DurationVar(&f.timeout, "timeout", 0, "wall-clock limit of one scenario, e.g. 10m (status timeout); 0: none")
 	c.Flags().Uint64Var(&f.maxEvents, "max-events", 0, "simulated-event limit of one scenario (status timeout); 0: none")
+	c.Flags().StringSliceVar(&f.partitionBy, "partition-by", nil, "split the dataset into hive partitions OUT/<spec>/<col>=<value>/... by these string, int or bool parameters, e.g. cca,orbit (a partitioned dataset keeps its layout on later runs)")
 }
 
 // shardOf resolves --shard.
@@ -201,9 +203,14 @@ func runJobs(ctx context.Context, jobs []*sweep.Job, f *runFlags, e *env) error 
 		cfg.Workers = f.workers
 		cfg.FailFast = f.failFast
 		cfg.Timeout = f.timeout
+		if cfg.PartitionBy, cfg.Partitions, err = sweep.Partitioning(j, f.partitionBy); err != nil {
+			return usageError{err}
+		}
 		if shard != sweep.Whole {
-			if cfg.Source, err = sweep.Of(j.Plan, j.Model, shard); err != nil {
-				return usageError{err}
+			if j.Spec.Adaptive == nil {
+				if cfg.Source, err = sweep.Of(j.Plan, j.Model, shard); err != nil {
+					return usageError{err}
+				}
 			}
 			cfg.Shard = shard.Infix()
 			cfg.Meta.SpecName = j.Spec.Name
@@ -214,7 +221,12 @@ func runJobs(ctx context.Context, jobs []*sweep.Job, f *runFlags, e *env) error 
 		if !f.quiet {
 			cfg.Progress, cfg.Terminal = e.stderr, e.terminal
 		}
-		sum, err := sweep.Resume(ctx, cfg, e.stderr)
+		var sum sweep.Summary
+		if j.Spec.Adaptive != nil {
+			sum, err = sweep.Adaptive(ctx, j, cfg, shard, e.stderr)
+		} else {
+			sum, err = sweep.Resume(ctx, cfg, e.stderr)
+		}
 		failed += sum.Failed
 		if err != nil {
 			return err

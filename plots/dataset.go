@@ -26,6 +26,17 @@ func ReadFrame(dir string) (*Frame, error) {
 	return frameOf(tbl)
 }
 
+// readSecond reads a second table of the dataset dir, across its hive
+// partitions if it has any, into a Frame.
+func readSecond(dir, table string) (*Frame, error) {
+	tbl, err := dataset.ReadSecond(dir, table, nil)
+	if err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
+	}
+	defer tbl.Release()
+	return frameOf(tbl)
+}
+
 func frameOf(tbl arrow.Table) (*Frame, error) {
 	var cols []*Column
 	for i := 0; i < int(tbl.NumCols()); i++ {
@@ -114,7 +125,8 @@ func appendDict(c *Column, d *array.Dictionary) error {
 }
 
 // DatasetSource returns the Source of a spec whose dataset is dir
-// (out/<name>/): the main table there and second tables in dir/_<table>/ (dataset.TableDir),
+// (out/<name>/): the main table there and second tables in dir/_<table>/
+// (dataset.TableDir; in each partition of a partitioned dataset),
 // each restricted to the scenarios of scenarios, the spec's plan at the
 // chosen profile.
 func DatasetSource(name, dir string, s *engine.Schema, defs []Def, scenarios plan.Source) *Source {
@@ -124,11 +136,13 @@ func DatasetSource(name, dir string, s *engine.Schema, defs []Def, scenarios pla
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			d := dir
-			if table != "" {
-				d = dataset.TableDir(dir, table)
+			var f *Frame
+			var err error
+			if table == "" {
+				f, err = ReadFrame(dir)
+			} else {
+				f, err = readSecond(dir, table)
 			}
-			f, err := ReadFrame(d)
 			if err != nil {
 				return nil, err
 			}

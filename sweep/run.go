@@ -41,6 +41,13 @@ type Config struct {
 	// func(s) bool { return s != dataset.OK }.
 	Rerun func(dataset.Status) bool
 
+	// PartitionBy names parameters (low-cardinality: string, int or bool)
+	// whose values split the dataset into hive partitions,
+	// Dir/<column>=<value>/...; see dataset.Partitioned. Partitions is
+	// the number of partitions expected (it sizes their parts).
+	PartitionBy []string
+	Partitions  int
+
 	PartRows int           // rows per part file, dataset.DefaultMaxRows when 0
 	PartAge  time.Duration // a part is closed once its oldest row is this old; dataset.DefaultMaxAge when 0
 
@@ -133,7 +140,13 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	meta := cfg.Meta
 	meta.Version, meta.Model, meta.ModelVersion = Version, s.Name, s.Version
 	opts := dataset.Options{Shard: cfg.Shard, MaxRows: cfg.PartRows, MaxAge: cfg.PartAge, Meta: meta, Mem: cfg.Mem}
-	w, err := dataset.NewWriter(cfg.Dir, s, opts)
+	var w sink
+	var err error
+	if len(cfg.PartitionBy) > 0 {
+		w, err = dataset.NewPartitioned(cfg.Dir, s, cfg.PartitionBy, cfg.Partitions, opts)
+	} else {
+		w, err = dataset.NewWriter(cfg.Dir, s, opts)
+	}
 	if err != nil {
 		return sum, fmt.Errorf("sweep: %w", err)
 	}
@@ -237,8 +250,16 @@ func (b *batch) reset() {
 	b.failure = nil
 }
 
+// sink is where the consumer writes rows: a dataset.Writer, or a
+// dataset.Partitioned for a hive-partitioned dataset.
+type sink interface {
+	AppendRows([]dataset.Row) (int, error)
+	Tick() error
+	Close() error
+}
+
 // consume appends a batch's rows to the writers and counts them.
-func consume(b *batch, w *dataset.Writer, sum *Summary) error {
+func consume(b *batch, w sink, sum *Summary) error {
 	n, err := w.AppendRows(b.rows)
 	for i := range b.rows[:n] {
 		if b.rows[i].Status == dataset.OK {

@@ -21,6 +21,9 @@ const MergedShard = "merged"
 // The second tables are merged first: an interrupted Merge leaves the main
 // table's parts as they were, so a later Writer of the shard finds its main
 // parts and removes no table part. See mergeDir for one table.
+//
+// A partitioned dataset is merged partition by partition: each keeps one
+// part of its own, so the hive layout stays as it is.
 func Merge(dir string, mem memory.Allocator) error {
 	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
@@ -28,6 +31,20 @@ func Merge(dir string, mem memory.Allocator) error {
 	if _, err := Supersede(dir, mem); err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
 	}
+	leaves, err := Partitions(dir)
+	if err != nil {
+		return fmt.Errorf("dataset: merge: %w", err)
+	}
+	for _, l := range leaves {
+		if err := mergeLeaf(l, mem); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeLeaf merges the parts directly in dir and its second tables.
+func mergeLeaf(dir string, mem memory.Allocator) error {
 	tables, err := tableDirs(dir)
 	if err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
@@ -50,7 +67,7 @@ func mergeDir(dir string, mem memory.Allocator) error {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	old, err := Parts(dir)
+	old, err := ownParts(dir)
 	if err != nil || len(old) == 0 {
 		return err
 	}
@@ -58,7 +75,7 @@ func mergeDir(dir string, mem memory.Allocator) error {
 	if err != nil {
 		return err
 	}
-	tbl, err := ReadTable(dir, mem)
+	tbl, err := readParts(old, mem)
 	if err != nil {
 		return err
 	}

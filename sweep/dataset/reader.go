@@ -17,10 +17,29 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
-// Parts returns the paths of the part files in dir in sorted order. It
-// skips temporary files and subdirectories (second tables). A missing dir
-// has no parts.
+// Parts returns the paths of the main table's part files of the dataset in
+// dir, in sorted order: those in dir and, for a hive-partitioned dataset,
+// those in its partition directories (see Partitions). It skips temporary
+// files and the second tables. A missing dir has no parts.
 func Parts(dir string) ([]string, error) {
+	leaves, err := Partitions(dir)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, l := range leaves {
+		p, err := ownParts(l)
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, p...)
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// ownParts returns the part files directly in dir, in sorted order.
+func ownParts(dir string) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -177,9 +196,9 @@ func scanIDs(path string, f func(id string, st Status)) error {
 	return nil
 }
 
-// ReadTable reads every part in dir, in sorted order, into one table, with
-// one row per scenario in a main table (see Supersede). The parts must
-// share one schema. The caller releases the table. mem may be
+// ReadTable reads every part in dir (and its partitions, see Parts), in
+// sorted order, into one table, with one row per scenario in a main table
+// (see Supersede). The parts must share one schema. The caller releases the table. mem may be
 // nil for the default allocator.
 func ReadTable(dir string, mem memory.Allocator) (arrow.Table, error) {
 	if mem == nil {
@@ -191,6 +210,14 @@ func ReadTable(dir string, mem memory.Allocator) (arrow.Table, error) {
 	}
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("dataset: no part files in %s", dir)
+	}
+	return readParts(paths, mem)
+}
+
+// readParts reads the given parts into one table (see ReadTable).
+func readParts(paths []string, mem memory.Allocator) (arrow.Table, error) {
+	if mem == nil {
+		mem = memory.DefaultAllocator
 	}
 	var tables []arrow.Table
 	defer func() {
@@ -205,7 +232,7 @@ func ReadTable(dir string, mem memory.Allocator) (arrow.Table, error) {
 		}
 		tables = append(tables, t)
 		if !t.Schema().Equal(tables[0].Schema()) {
-			return nil, fmt.Errorf("dataset: %s: schema differs from %s", p, paths[0])
+			return nil, fmt.Errorf("dataset: %s: schema differs from %s (a dataset holds the rows of one model version)", p, paths[0])
 		}
 	}
 	sc := tables[0].Schema()

@@ -33,8 +33,30 @@ type Moved struct {
 // The parts written by a Writer are whole (temporary file, fsync, rename),
 // so these are files damaged afterwards: a disk error, a bad copy, an
 // editor.
+//
+// In a partitioned dataset each partition is repaired on its own: its
+// parts move to <partition>/_corrupt/.
 func Repair(dir string) (*Done, []Moved, error) {
-	paths, err := Parts(dir)
+	leaves, err := Partitions(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := NewDone()
+	var moved []Moved
+	for _, l := range leaves {
+		ld, lm, err := repairLeaf(l)
+		moved = append(moved, lm...)
+		if err != nil {
+			return nil, moved, err
+		}
+		d.merge(ld)
+	}
+	return d, moved, nil
+}
+
+// repairLeaf is Repair of the parts directly in dir.
+func repairLeaf(dir string) (*Done, []Moved, error) {
+	paths, err := ownParts(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -44,7 +66,7 @@ func Repair(dir string) (*Done, []Moved, error) {
 	}
 	bad := map[string]string{} // main part name -> reason
 	for _, t := range tables {
-		tparts, err := Parts(filepath.Join(dir, t))
+		tparts, err := ownParts(filepath.Join(dir, t))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -140,7 +162,7 @@ func tableDirs(dir string) ([]string, error) {
 	}
 	var names []string
 	for _, e := range ents {
-		if e.IsDir() && e.Name() != CorruptDir && strings.HasPrefix(e.Name(), tablePrefix) {
+		if e.IsDir() && e.Name() != CorruptDir && e.Name() != tablePrefix+PointsTable && strings.HasPrefix(e.Name(), tablePrefix) {
 			names = append(names, e.Name())
 		}
 	}

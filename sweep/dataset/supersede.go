@@ -144,11 +144,31 @@ func dedupe(tbl arrow.Table, mem memory.Allocator) (arrow.Table, error) {
 // second-table parts first, so a crash leaves either the old or the new
 // file, never half of one. Concurrent Supersede calls on one dataset (the
 // tasks of a job array) take turns on dir/.lock-supersede.
+//
+// A scenario's rows are all in one partition of a partitioned dataset, so
+// each partition is handled on its own.
 func Supersede(dir string, mem memory.Allocator) (int, error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	paths, err := Parts(dir)
+	leaves, err := Partitions(dir)
+	if err != nil {
+		return 0, err
+	}
+	removed := 0
+	for _, l := range leaves {
+		n, err := supersedeLeaf(l, mem)
+		removed += n
+		if err != nil {
+			return removed, err
+		}
+	}
+	return removed, nil
+}
+
+// supersedeLeaf is Supersede of the parts directly in dir.
+func supersedeLeaf(dir string, mem memory.Allocator) (int, error) {
+	paths, err := ownParts(dir)
 	if err != nil || len(paths) == 0 {
 		return 0, err
 	}
@@ -163,7 +183,7 @@ func Supersede(dir string, mem memory.Allocator) (int, error) {
 	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
 	// Read the parts again under the lock: another process may have
 	// rewritten some.
-	if paths, err = Parts(dir); err != nil {
+	if paths, err = ownParts(dir); err != nil {
 		return 0, err
 	}
 	var ids []string

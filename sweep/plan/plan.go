@@ -216,3 +216,33 @@ func (p *Plan) AtInto(i int, vals []engine.Value) Scenario {
 		Params:    engine.NewParams(p.schema, vals),
 	}
 }
+
+// Points returns the number of points: combinations of case and grid
+// values, each run Replicates() times.
+func (p *Plan) Points() int { return len(p.cases) * p.gridSize }
+
+// Replicates returns the number of replicates of each point.
+func (p *Plan) Replicates() int { return p.replicates }
+
+// Index returns the index (for At) of replicate rep of point, 0 <= point <
+// Points(), 0 <= rep < Replicates(): replicate is the outermost digit.
+func (p *Plan) Index(point, rep int) int { return rep*p.Points() + point }
+
+// Distinct returns the number of distinct values parameter i (an index
+// into Schema().Params) takes across the plan: its grid axis' values, or
+// the values the cases give it, or 1.
+func (p *Plan) Distinct(i int) int {
+	seen := map[string]bool{}
+	for _, a := range p.axes {
+		if a.param == i {
+			for _, v := range a.vals {
+				seen[v.Canonical()] = true
+			}
+			return len(seen)
+		}
+	}
+	for _, c := range p.cases {
+		seen[c.vals[i].Canonical()] = true
+	}
+	return len(seen)
+}

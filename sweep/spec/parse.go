@@ -313,7 +313,7 @@ func (p *parser) spec(s *Spec, root ast.Node, reg *engine.Registry) {
 		s.Seed = seed
 	}
 	if e, ok := top["replicates"]; ok {
-		s.Replicates = p.replicates(e)
+		s.Replicates, s.Adaptive = p.replicates(e)
 	}
 	if e, ok := top["params"]; ok {
 		s.Params = p.settings(e.value, "params")
@@ -378,14 +378,25 @@ func (p *parser) text(e entry) string {
 	return t
 }
 
-func (p *parser) replicates(e entry) int {
+// replicates reads a fixed count (replicates: 10) or an adaptive rule
+// (replicates: {min: 3, max: 30, until: {metric: goodput, ci95_rel: 0.05}}),
+// returning the most replicates that may run and the rule, if any.
+func (p *parser) replicates(e entry) (int, *Adaptive) {
+	switch p.unwrap(e.value).(type) {
+	case *ast.MappingNode, *ast.MappingValueNode:
+		a := p.adaptive(e)
+		if a == nil {
+			return 1, nil
+		}
+		return a.Max, a
+	}
 	text, _ := p.scalar(e.value)
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil || n < 1 || n > MaxScenarios {
-		p.errorf(p.pos(e.value), "replicates must be a whole number from 1 to %d, not %s", MaxScenarios, quoteNode(p, e.value))
-		return 1
+		p.errorf(p.pos(e.value), "replicates must be a whole number from 1 to %d, or {min, max, until: {metric, ci95_rel}}, not %s", MaxScenarios, quoteNode(p, e.value))
+		return 1, nil
 	}
-	return int(n)
+	return int(n), nil
 }
 
 // paramNames returns the model's parameter names, or nil (anything goes)
@@ -465,7 +476,7 @@ func (p *parser) profiles(n ast.Node) []Profile {
 		for _, f := range p.entries(e.value, what, "key", profileKeys) {
 			switch f.key {
 			case "replicates":
-				pr.Replicates = p.replicates(f)
+				pr.Replicates, pr.Adaptive = p.replicates(f)
 			case "params":
 				pr.Params = p.settings(f.value, what+" params")
 			case "grid":

@@ -32,8 +32,11 @@ func (s *Spec) Resolve(profile string) (*Spec, error) {
 func (s *Spec) apply(pr *Profile) *Spec {
 	out := *s
 	out.Profile = pr.Name
-	if pr.Replicates > 0 {
-		out.Replicates = pr.Replicates
+	switch {
+	case pr.Adaptive != nil:
+		out.Replicates, out.Adaptive = pr.Adaptive.Max, pr.Adaptive
+	case pr.Replicates > 0:
+		out.Replicates, out.Adaptive = pr.Replicates, nil
 	}
 	out.Params = append([]Setting(nil), s.Params...)
 	for _, st := range pr.Params {

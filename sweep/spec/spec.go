@@ -62,6 +62,7 @@ type Axis struct {
 type Profile struct {
 	Name       string
 	Replicates int       // 0: keep the base value
+	Adaptive   *Adaptive // replaces the base replicates (count or adaptive) when set
 	Params     []Setting // added to the base params, replacing a same-named one
 	Grid       []Axis    // an axis replaces the base axis of the same name; new ones are appended
 	Cases      [][]Setting
@@ -97,6 +98,17 @@ type Plot struct {
 	Pos    Position
 }
 
+// Adaptive is the stopping rule of adaptive replicates: run Min
+// replicates of every point, then more for the points whose metric's
+// Student-t 95 % confidence interval has a half-width above CI95Rel times
+// |mean|, up to Max.
+type Adaptive struct {
+	Min, Max int
+	Metric   string  // the metric's column name
+	CI95Rel  float64 // target half-width of the interval relative to |mean|
+	Pos      Position
+}
+
 // Spec is a validated sweep spec: a model, fixed parameters, grid axes and
 // cases, replicates and plots. Values are typed and in SI base units.
 type Spec struct {
@@ -106,12 +118,17 @@ type Spec struct {
 	Description string
 	Model       string
 	Seed        uint64
-	Replicates  int
-	Params      []Setting
-	Grid        []Axis
-	Cases       [][]Setting
-	Profiles    []Profile // in file order
-	Plots       []Plot
+	// Replicates is the number of runs of each point; for an adaptive
+	// spec it is Adaptive.Max, the most that may run.
+	Replicates int
+	// Adaptive, when set, asks for replicates until a metric's 95 %
+	// confidence interval is narrow enough (replicates: {min, max, until}).
+	Adaptive *Adaptive
+	Params   []Setting
+	Grid     []Axis
+	Cases    [][]Setting
+	Profiles []Profile // in file order
+	Plots    []Plot
 
 	// Profile is the profile Resolve applied; "" for the base spec.
 	Profile string

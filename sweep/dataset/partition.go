@@ -1,0 +1,277 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/crosslink-sim/crosslink/engine"
+)
+
+// A hive-partitioned dataset splits the main table by the values of a few
+// low-cardinality parameters: out/<spec>/cca=cubic/orbit=geo/part-*.parquet.
+// Each partition directory is a dataset of its own, second tables
+// (<partition>/_<table>/) and damaged parts (<partition>/_corrupt/)
+// included, so that a main part and the second-table parts it commits stay
+// side by side. The partition columns stay in the files too: a reader that
+// ignores the directory names loses nothing, and one that reads them
+// (DuckDB's hive_partitioning, pyarrow's partitioning="hive") finds the
+// same values. Keys are the parameters' column names.
+
+// Partitions returns dir and every hive partition directory below it
+// (names key=value, at any depth), dir first and the rest sorted: the
+// directories that may hold main parts. A missing dir gives just dir.
+func Partitions(dir string) ([]string, error) {
+	out := []string{dir}
+	var walk func(d string) error
+	walk = func(d string) error {
+		ents, err := os.ReadDir(d)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("dataset: %w", err)
+		}
+		for _, e := range ents {
+			if e.IsDir() && isPartition(e.Name()) {
+				sub := filepath.Join(d, e.Name())
+				out = append(out, sub)
+				if err := walk(sub); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(dir); err != nil {
+		return nil, err
+	}
+	sort.Strings(out[1:])
+	return out, nil
+}
+
+func isPartition(name string) bool {
+	return strings.Contains(name, "=") && !strings.HasPrefix(name, "_") && !strings.HasPrefix(name, ".")
+}
+
+// PartitionKeys returns the partition keys of the dataset in dir, outermost
+// first, as its first partition path names them; nil when it is not
+// partitioned.
+func PartitionKeys(dir string) ([]string, error) {
+	var keys []string
+	d := dir
+	for {
+		ents, err := os.ReadDir(d)
+		if errors.Is(err, os.ErrNotExist) {
+			return keys, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("dataset: %w", err)
+		}
+		next := ""
+		for _, e := range ents {
+			if e.IsDir() && isPartition(e.Name()) {
+				next = e.Name()
+				break
+			}
+		}
+		if next == "" {
+			return keys, nil
+		}
+		k, _, _ := strings.Cut(next, "=")
+		keys = append(keys, k)
+		d = filepath.Join(d, next)
+	}
+}
+
+// PartitionValue returns the text of v in a partition directory name:
+// integers in decimal, true/false, strings with every byte outside
+// [A-Za-z0-9._+-] percent-encoded as Hive does (so "/" and "=" cannot
+// break the path). Floats cannot partition a dataset.
+func PartitionValue(v engine.Value) (string, error) {
+	switch v.Kind() {
+	case engine.Int:
+		return strconv.FormatInt(v.Int(), 10), nil
+	case engine.Bool:
+		return strconv.FormatBool(v.Bool()), nil
+	case engine.String:
+		var sb strings.Builder
+		for _, c := range []byte(v.Str()) {
+			switch {
+			case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '_', c == '+', c == '-':
+				sb.WriteByte(c)
+			default:
+				fmt.Fprintf(&sb, "%%%02X", c)
+			}
+		}
+		if sb.Len() == 0 {
+			return "%20", nil // an empty value would make "k=", which Hive reads as null
+		}
+		return sb.String(), nil
+	}
+	return "", fmt.Errorf("dataset: a %s value cannot name a partition", v.Kind())
+}
+
+// Partitioned writes the main table (and second tables) of a sweep into
+// hive partitions, one Writer per partition, opened when its first row
+// arrives. It appends, ticks and closes like a Writer.
+type Partitioned struct {
+	dir     string
+	schema  *engine.Schema
+	params  []int    // parameter index of each key
+	keys    []string // column names
+	opts    Options
+	writers map[string]*Writer
+	order   []string // partition paths in the order they opened
+
+}
+
+// NewPartitioned returns a writer that splits rows by the parameters named
+// in by (parameter names, outermost first). Float parameters are refused:
+// their text is not a stable directory name. partitions is the number of
+// partitions expected; each partition's parts hold at most
+// max(256, MaxRows/partitions) rows, so the builders of all partitions
+// together take about the memory of one Writer.
+func NewPartitioned(dir string, s *engine.Schema, by []string, partitions int, opts Options) (*Partitioned, error) {
+	if len(by) == 0 {
+		return nil, fmt.Errorf("dataset: no partition keys")
+	}
+	p := &Partitioned{dir: dir, schema: s, writers: map[string]*Writer{}}
+	seen := map[string]bool{}
+	for _, name := range by {
+		i := s.ParamIndex(name)
+		if i < 0 {
+			return nil, fmt.Errorf("dataset: partition key %q is not a parameter of %s", name, s.Name)
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("dataset: partition key %q given twice", name)
+		}
+		seen[name] = true
+		if k := s.Params[i].Kind; k == engine.Float {
+			return nil, fmt.Errorf("dataset: cannot partition by %s: it is a float parameter, and partitions need a few exact values (a string, int or bool parameter)", name)
+		}
+		p.params = append(p.params, i)
+		p.keys = append(p.keys, s.Params[i].Column())
+	}
+	opts.fill()
+	opts.MaxRows = max(256, opts.MaxRows/max(partitions, 1))
+	p.opts = opts
+	return p, nil
+}
+
+// Keys returns the partition keys: the parameters' column names.
+func (p *Partitioned) Keys() []string { return p.keys }
+
+// path returns the relative partition directory of a row.
+func (p *Partitioned) path(r *Row) (string, error) {
+	if len(r.Params) != len(p.schema.Params) {
+		return "", fmt.Errorf("dataset: row %s has %d parameters, want %d", r.ID, len(r.Params), len(p.schema.Params))
+	}
+	parts := make([]string, len(p.params))
+	for k, i := range p.params {
+		v, err := PartitionValue(r.Params[i])
+		if err != nil {
+			return "", fmt.Errorf("dataset: row %s: %s: %w", r.ID, p.keys[k], err)
+		}
+		parts[k] = p.keys[k] + "=" + v
+	}
+	return filepath.Join(parts...), nil
+}
+
+// AppendRows adds rows to their partitions in order and returns how many
+// it added; it stops at the first row a partition's Writer refuses.
+func (p *Partitioned) AppendRows(rows []Row) (int, error) {
+	added := 0
+	for len(rows) > 0 {
+		path, err := p.path(&rows[0])
+		if err != nil {
+			return added, err
+		}
+		n := 1
+		for n < len(rows) {
+			q, err := p.path(&rows[n])
+			if err != nil || q != path {
+				break
+			}
+			n++
+		}
+		w, ok := p.writers[path]
+		if !ok {
+			if w, err = NewWriter(filepath.Join(p.dir, path), p.schema, p.opts); err != nil {
+				return added, err
+			}
+			p.writers[path] = w
+			p.order = append(p.order, path)
+		}
+		k, err := w.AppendRows(rows[:n])
+		added += k
+		if err != nil {
+			return added, err
+		}
+		rows = rows[n:]
+	}
+	return added, nil
+}
+
+// Tick closes the parts of every partition whose oldest row has waited
+// MaxAge (see Writer.Tick).
+func (p *Partitioned) Tick() error {
+	for _, path := range p.order {
+		if err := p.writers[path].Tick(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close writes every partition's buffered rows; it closes them all even
+// when one fails and returns the first error.
+func (p *Partitioned) Close() error {
+	var first error
+	for _, path := range p.order {
+		if err := p.writers[path].Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// TableParts returns the part files of the second table called table in
+// the dataset dir, across its partitions, in sorted order.
+func TableParts(dir, table string) ([]string, error) {
+	leaves, err := Partitions(dir)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, l := range leaves {
+		p, err := ownParts(TableDir(l, table))
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, p...)
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// ReadSecond reads the second table called table of the dataset dir,
+// every partition's, into one table. The caller releases it; mem may be
+// nil.
+func ReadSecond(dir, table string, mem memory.Allocator) (arrow.Table, error) {
+	paths, err := TableParts(dir, table)
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("dataset: no part files of table %s in %s", table, dir)
+	}
+	return readParts(paths, mem)
+}

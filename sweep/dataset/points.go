@@ -1,0 +1,151 @@
+package dataset
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+
+	"github.com/crosslink-sim/crosslink/engine"
+)
+
+// PointsTable is the name of the per-point summary an adaptive sweep
+// writes (see WritePoints). Its directory, dir/_points, is not a second
+// table of the main parts: Repair, Supersede and Merge leave it alone.
+const PointsTable = "points"
+
+// Columns of the points table, after the parameters.
+const (
+	ColMetric           = "metric"
+	ColReplicatesNeeded = "replicates_needed"
+	ColReplicatesOK     = "replicates_ok"
+	ColMean             = "mean"
+	ColCI95Rel          = "ci95_rel"
+	ColTargetMet        = "target_met"
+)
+
+// Point is one row of the points table: a combination of parameter values
+// and how many replicates it needed.
+type Point struct {
+	Params  []engine.Value // aligned with Schema.Params, as in the main table
+	Metric  string         // column name of the metric the rule watches
+	Needed  int            // replicates run: the count at which the rule stopped
+	OK      int            // of those, the ones with status ok
+	Mean    float64        // mean of the metric over the ok replicates
+	CI95Rel float64        // half-width of the 95 % interval / |mean|; NaN or Inf when undefined
+	Met     bool           // CI95Rel reached the target (else Needed is the maximum)
+}
+
+// PointsDir returns the directory of the points table of the dataset dir.
+func PointsDir(dir string) string { return filepath.Join(dir, tablePrefix+PointsTable) }
+
+// PointsSchema returns the Arrow schema of the points table of model s.
+func PointsSchema(s *engine.Schema) *arrow.Schema {
+	fs := make([]arrow.Field, 0, len(s.Params)+6)
+	for _, p := range s.Params {
+		fs = append(fs, field(p.Column(), arrowType(p.Kind), false, p.Unit, p.Doc))
+	}
+	fs = append(fs,
+		field(ColMetric, arrow.BinaryTypes.String, false, engine.Dimensionless, "column of the metric whose confidence interval decides"),
+		field(ColReplicatesNeeded, arrow.PrimitiveTypes.Int64, false, engine.Dimensionless, "replicates run for this point: 0..replicates_needed-1"),
+		field(ColReplicatesOK, arrow.PrimitiveTypes.Int64, false, engine.Dimensionless, "of those, replicates with status ok (the interval uses these)"),
+		field(ColMean, arrow.PrimitiveTypes.Float64, true, engine.Dimensionless, "mean of the metric over the ok replicates, in the metric's unit"),
+		field(ColCI95Rel, arrow.PrimitiveTypes.Float64, true, engine.Dimensionless, "half-width of the Student-t 95 % interval divided by |mean|; null with fewer than two ok replicates or a zero mean"),
+		field(ColTargetMet, arrow.FixedWidthTypes.Boolean, false, engine.Dimensionless, "ci95_rel reached the spec's target; false: the maximum count stopped it"))
+	return arrow.NewSchema(fs, nil)
+}
+
+// WritePoints writes the points table of one shard (or of a whole run) as
+// dir/_points/part-<shard>.parquet, replacing that file: it is a summary,
+// recomputed from the main table at the end of every adaptive run, so the
+// last run's is the truth. mem may be nil.
+func WritePoints(dir string, s *engine.Schema, pts []Point, opts Options) error {
+	opts.fill()
+	sc := PointsSchema(s)
+	cols := make([]col, 0, len(s.Params))
+	bld := make([]array.Builder, 0, sc.NumFields())
+	for _, p := range s.Params {
+		c := newCol(opts.Mem, p.Column(), p.Kind)
+		cols = append(cols, c)
+		bld = append(bld, c.builder())
+	}
+	metric := array.NewStringBuilder(opts.Mem)
+	needed := array.NewInt64Builder(opts.Mem)
+	okN := array.NewInt64Builder(opts.Mem)
+	mean := array.NewFloat64Builder(opts.Mem)
+	rel := array.NewFloat64Builder(opts.Mem)
+	met := array.NewBooleanBuilder(opts.Mem)
+	bld = append(bld, metric, needed, okN, mean, rel, met)
+	defer func() {
+		for _, b := range bld {
+			b.Release()
+		}
+	}()
+	finite := func(b *array.Float64Builder, x float64) {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			b.AppendNull()
+		} else {
+			b.Append(x)
+		}
+	}
+	for _, pt := range pts {
+		if len(pt.Params) != len(cols) {
+			return fmt.Errorf("dataset: point with %d parameters, want %d", len(pt.Params), len(cols))
+		}
+		for i := range cols {
+			if err := cols[i].check(pt.Params[i], false); err != nil {
+				return err
+			}
+			cols[i].append(pt.Params[i])
+		}
+		metric.Append(pt.Metric)
+		needed.Append(int64(pt.Needed))
+		okN.Append(int64(pt.OK))
+		finite(mean, pt.Mean)
+		finite(rel, pt.CI95Rel)
+		met.Append(pt.Met)
+	}
+	arrs := make([]arrow.Array, len(bld))
+	for i, b := range bld {
+		arrs[i] = b.NewArray()
+	}
+	rec := array.NewRecordBatch(sc, arrs, int64(len(pts)))
+	for _, a := range arrs {
+		a.Release()
+	}
+	defer rec.Release()
+	pd := PointsDir(dir)
+	if err := os.MkdirAll(pd, 0o755); err != nil {
+		return fmt.Errorf("dataset: %w", err)
+	}
+	props := parquet.NewWriterProperties(
+		parquet.WithAllocator(opts.Mem),
+		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithDictionaryDefault(false),
+		parquet.WithCreatedBy("crosslink "+opts.Meta.Version),
+	)
+	name := "part-" + opts.Shard + ".parquet"
+	if err := writeFile(pd, name, rec, props, opts.Meta.pairs(PointsTable), opts.Mem); err != nil {
+		return err
+	}
+	return nil
+}
+
+// ReadPoints reads the points table of the dataset dir; a dataset without
+// one (a sweep with a fixed replicate count) gives os.ErrNotExist.
+func ReadPoints(dir string, mem memory.Allocator) (arrow.Table, error) {
+	paths, err := Parts(PointsDir(dir))
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("dataset: %s has no points table: %w", dir, os.ErrNotExist)
+	}
+	return readParts(paths, mem)
+}
