@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/crosslink-sim/crosslink/engine"
@@ -62,6 +63,9 @@ func Partitioning(j *Job, by []string) ([]string, int, error) {
 		count *= n
 		if count > MaxPartitions {
 			return nil, 0, fmt.Errorf("sweep: --partition-by %s: %d or more partitions, more than %d; partition by fewer parameters", strings.Join(by, ","), count, MaxPartitions)
+		}
+		if slices.Contains(keys, p.Name) {
+			return nil, 0, fmt.Errorf("sweep: --partition-by names %s twice", p.Name)
 		}
 		cols = append(cols, p.Column())
 		keys = append(keys, p.Name)
