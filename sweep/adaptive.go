@@ -242,3 +242,51 @@ func metricValues(dir, column string) (map[string]float64, error) {
 	}
 	return out, nil
 }
+
+// AdaptiveScenarios returns the scenarios an adaptive job asks for given
+// the rows its dataset holds now: replicates 0..n-1 of each point, where n
+// is where the rule stopped, or, for a point still running, the count of
+// its current round. It runs nothing; status and --dry-run compare the
+// dataset with it.
+func AdaptiveScenarios(j *Job) (plan.Source, error) {
+	a, p := j.Spec.Adaptive, j.Plan
+	done, err := dataset.ReadIDs(j.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var vals map[string]float64
+	if done.Len() > 0 {
+		if vals, err = metricValues(j.Dir, a.Metric); err != nil {
+			return nil, err
+		}
+	}
+	var idx []int32
+	for pt := range p.Points() {
+		n := min(a.Min, p.Replicates())
+		for {
+			var x []float64
+			complete := true
+			for r := range n {
+				id := p.At(p.Index(pt, r)).ID
+				if _, ok := done.Status(id); !ok {
+					complete = false
+				}
+				if v, ok := vals[id]; ok {
+					x = append(x, v)
+				}
+			}
+			if !complete || n >= a.Max {
+				break
+			}
+			if _, rel := CI95(x); rel <= a.CI95Rel {
+				break
+			}
+			n = nextCount(x, n, a)
+		}
+		for r := range n {
+			idx = append(idx, int32(p.Index(pt, r)))
+		}
+	}
+	slices.Sort(idx)
+	return subset{p, idx}, nil
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -153,12 +154,26 @@ func ftoa(x float64) string { return engine.F(x).Canonical() }
 
 func TestAdaptiveStopsWhereTheIntervalIsNarrow(t *testing.T) {
 	dir := t.TempDir()
+	j := noisyJob(t, newNoisy(), noisySpec, dir)
+	if src, err := AdaptiveScenarios(j); err != nil || src.Len() != 3*8 {
+		t.Errorf("AdaptiveScenarios before the run: %v scenarios, %v; want the minimum 3 x 8 points", src, err)
+	}
 	if _, err := runAdaptive(t, context.Background(), newNoisy(), dir, 4, Whole); err != nil {
 		t.Fatal(err)
+	}
+	if n, err := j.Missing(); n != 0 || err != nil {
+		t.Errorf("Missing() after the run = %d, %v; want 0", n, err)
+	}
+	var out strings.Builder
+	if err := Expand(&out, j, 1); err != nil || !strings.Contains(out.String(), "8 points x 3..12 replicates") {
+		t.Errorf("Expand: %v\n%s\nwant it to say 8 points x 3..12 replicates", err, out.String())
 	}
 	got := pointCounts(t, dir)
 	if len(got) != 8 {
 		t.Fatalf("%d points in the dataset, want 8", len(got))
+	}
+	if src, err := AdaptiveScenarios(j); err != nil || src.Len() != len(rows(t, dir, true)) {
+		t.Errorf("AdaptiveScenarios after the run: %v, %v; want the %d rows", src, err, len(rows(t, dir, true)))
 	}
 	for key, ys := range got {
 		n := len(ys)

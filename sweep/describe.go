@@ -174,6 +174,11 @@ func Expand(w io.Writer, j *Job, limit int) error {
 	if shown < n {
 		fmt.Fprintf(w, "... %d more\n", n-shown)
 	}
+	if a := j.Spec.Adaptive; a != nil {
+		_, err := fmt.Fprintf(w, "%s (%s profile, model %s): %d points x %d..%d replicates (adaptive: until the 95 %% interval of %s is within %g of the mean): %d..%d scenarios\n",
+			j.Spec.Name, profile, j.Model.Schema().Name, j.Plan.Points(), a.Min, a.Max, a.Metric, a.CI95Rel, j.Plan.Points()*a.Min, n)
+		return err
+	}
 	_, err := fmt.Fprintf(w, "%s (%s profile, model %s): %d scenarios\n", j.Spec.Name, profile, j.Model.Schema().Name, n)
 	return err
 }

@@ -108,15 +108,23 @@ func (j *Job) Config() Config {
 }
 
 // Missing returns how many of the job's scenarios have no row in its
-// dataset yet (0 when the dataset is complete).
+// dataset yet (0 when the dataset is complete). For an adaptive job these
+// are the scenarios of the rounds the rows so far call for (see
+// AdaptiveScenarios); later rounds may add more.
 func (j *Job) Missing() (int, error) {
 	done, err := dataset.ReadIDs(j.Dir)
 	if err != nil {
 		return 0, err
 	}
+	var want plan.Source = j.Plan
+	if j.Spec.Adaptive != nil {
+		if want, err = AdaptiveScenarios(j); err != nil {
+			return 0, err
+		}
+	}
 	n := 0
-	for i := range j.Plan.Len() {
-		if _, ok := done.Status(j.Plan.At(i).ID); !ok {
+	for i := range want.Len() {
+		if _, ok := done.Status(want.At(i).ID); !ok {
 			n++
 		}
 	}

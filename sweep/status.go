@@ -51,12 +51,20 @@ func Check(j *Job, shards int) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sweep: %w (crosslink run moves unreadable parts aside and reruns their scenarios)", err)
 	}
-	r := &Report{Spec: j.Spec.Name, Profile: j.Profile, Dir: j.Dir, Total: j.Plan.Len(), Failed: map[dataset.Status]int{}}
+	// An adaptive job asks for the scenarios its rule wants given the rows
+	// so far; the maximum count would call most of them missing.
+	var want plan.Source = j.Plan
+	if j.Spec.Adaptive != nil {
+		if want, err = AdaptiveScenarios(j); err != nil {
+			return nil, fmt.Errorf("sweep: %w", err)
+		}
+	}
+	r := &Report{Spec: j.Spec.Name, Profile: j.Profile, Dir: j.Dir, Total: want.Len(), Failed: map[dataset.Status]int{}}
 	corrupt, _ := filepath.Glob(filepath.Join(j.Dir, dataset.CorruptDir, "*.corrupt*"))
 	r.Corrupt = corrupt
 	seen := 0
-	for i := range j.Plan.Len() {
-		st, ok := done.Status(j.Plan.At(i).ID)
+	for i := range want.Len() {
+		st, ok := done.Status(want.At(i).ID)
 		switch {
 		case !ok:
 			r.Missing++
@@ -75,7 +83,7 @@ func Check(j *Job, shards int) (*Report, error) {
 			return nil, err
 		}
 	}
-	if shards > 1 {
+	if shards > 1 && j.Spec.Adaptive == nil {
 		r.Shards = shards
 		for i := range shards {
 			sh := Shard{i, shards}
