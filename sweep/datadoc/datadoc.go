@@ -48,6 +48,9 @@ out/
     part-<shard>-<seq>.parquet             main table: one row per scenario
     _<table>/part-<shard>-<seq>.parquet    a model's second table (per flow, per sample)
     _corrupt/                              damaged parts moved aside on resume
+    _points/part-<shard>.parquet           adaptive replicates: one row per point (below)
+    <col>=<value>/.../                     with --partition-by: a hive partition, holding
+                                           part-*.parquet, _<table>/ and _corrupt/ as above
   figures/
     <id>.png, .svg, .pdf                   each figure
     <id>.csv                               the numbers drawn
@@ -93,6 +96,51 @@ Second tables start with ` + "`scenario_id`" + ` and ` + "`replicate`" + ` (join
 unit in the column name (` + "`distance_m`, `rate_bps`, `delay_s`" + `); the unit and doc of
 every column are also stored in the file's Arrow field metadata (keys ` + "`unit`" + ` and
 ` + "`doc`" + `). Metrics are null in the rows of failed scenarios (status other than ` + "`ok`" + `).
+
+## Hive partitions
+
+` + "`crosslink run SPEC --partition-by cca,orbit`" + ` splits the dataset into directories
+` + "`out/<spec>/cca=cubic/orbit=geo/`" + `, one per combination of values of string, int or bool
+parameters (float parameters are refused, and so are more than 1000 partitions). Keys are the
+parameters' column names. Each partition directory is laid out like an unpartitioned dataset,
+its second tables and damaged parts included, so a main part and the second-table parts it
+commits stay together. The partition columns stay in the files: a reader that ignores the
+directory names loses nothing. DuckDB (checked with 1.3.2) reads the column once, taking the
+value from the directory name when hive partitioning is on (it is by default for key=value
+paths); the two agree because crosslink writes both. String values outside ` + "`[A-Za-z0-9._+-]`" + `
+are percent-encoded in directory names, as Hive does. A later run of the spec keeps the
+partitioning without the flag; a different ` + "`--partition-by`" + `, or partitioning a dataset that has
+unpartitioned parts, is refused. ` + "`crosslink merge`" + ` compacts each partition on its own.
+
+` + "```python" + `
+df = pd.read_parquet("out/explore", partitioning="hive")  # skips _<table>/ and _points/
+duckdb.sql("SELECT * FROM read_parquet('out/explore/*/*.parquet', hive_partitioning=true)")
+duckdb.sql("SELECT * FROM read_parquet('out/explore/*/_flows/*.parquet')")  # a second table
+` + "```" + `
+
+Use one ` + "`*/`" + ` per partition key in globs: ` + "`**/*.parquet`" + ` would also match the second tables.
+
+## Adaptive replicates: the points table
+
+A spec with ` + "`replicates: {min: 3, max: 30, until: {metric: goodput, ci95_rel: 0.05}}`" + ` runs
+replicates 0..min-1 of every point (combination of grid and case values), then, in rounds,
+more replicates of the points whose metric's Student-t 95 % interval is wider than
+` + "`ci95_rel`" + ` times |mean| (ok rows only), up to max. A round gives such a point the count that would meet the
+target if its standard deviation held (at least one more, at most double, at most max). The
+decisions use only the rows of replicates 0..n-1 of each point, so worker count, shards and
+interrupts do not change which replicates exist. The main table holds the replicates that
+ran; rows are never rewritten. At the end of the run ` + "`_points/part-<shard>.parquet`" + ` is
+(re)written with one row per point: the point's parameter columns (as in the main table, so
+` + "`JOIN ... USING (<parameter columns>)`" + ` links the two), then:
+
+| column | type | unit | doc |
+| --- | --- | --- | --- |
+`)
+	for _, f := range dataset.PointsSchema(&engine.Schema{}).Fields() {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", f.Name, typeName(f), meta(f, "unit"), meta(f, "doc"))
+	}
+	b.WriteString(`
+A spec with a fixed replicate count writes no points table: every point has that count.
 
 ## File metadata
 

@@ -3,6 +3,7 @@ package specdoc
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep"
@@ -61,14 +62,14 @@ func JSONSchema(reg *engine.Registry) ([]byte, error) {
 			"description": obj{"type": "string"},
 			"model":       obj{"enum": names, "description": "the model to run (crosslink models lists them)"},
 			"seed":        obj{"type": "integer", "minimum": 0, "default": 1},
-			"replicates":  obj{"type": "integer", "minimum": 1, "default": 1, "description": "runs of each point, with different seeds"},
+			"replicates":  obj{"$ref": "#/$defs/replicates", "default": 1},
 			"params":      obj{"type": "object", "description": "fixed parameter values"},
 			"grid":        obj{"type": "object", "description": "axes to cross: a list of values or a range {from, to, step|points, scale}"},
 			"cases":       obj{"type": "array", "items": obj{"type": "object"}, "description": "explicit combinations crossed with the grid"},
 			"profiles": obj{"type": "object", "description": "named overrides (quick, full)", "additionalProperties": obj{
 				"type": "object", "additionalProperties": false,
 				"properties": obj{
-					"replicates": obj{"type": "integer", "minimum": 1},
+					"replicates": obj{"$ref": "#/$defs/replicates"},
 					"params":     obj{"type": "object"},
 					"grid":       obj{"type": "object"},
 					"cases":      obj{"type": "array", "items": obj{"type": "object"}},
@@ -81,6 +82,26 @@ func JSONSchema(reg *engine.Registry) ([]byte, error) {
 		"additionalProperties": false,
 		"allOf":                perModel,
 		"$defs": obj{
+			"replicates": obj{
+				"description": "runs of each point, with different seeds: a count, or adaptive {min, max, until: {metric, ci95_rel}}: min replicates of every point, then more (up to max) where the metric's Student-t 95 % interval is wider than ci95_rel times |mean|",
+				"oneOf": []any{
+					obj{"type": "integer", "minimum": 1},
+					obj{
+						"type": "object", "additionalProperties": false, "required": []string{"min", "max", "until"},
+						"properties": obj{
+							"min": obj{"type": "integer", "minimum": 2, "description": "replicates every point runs"},
+							"max": obj{"type": "integer", "minimum": 2, "description": "replicates no point exceeds"},
+							"until": obj{
+								"type": "object", "additionalProperties": false, "required": []string{"metric", "ci95_rel"},
+								"properties": obj{
+									"metric":   obj{"type": "string", "description": "a numeric metric of the model, by name or column name"},
+									"ci95_rel": obj{"type": "number", "exclusiveMinimum": 0, "description": "largest half-width of the 95 % interval relative to |mean|, e.g. 0.05"},
+								},
+							},
+						},
+					},
+				},
+			},
 			"range": obj{
 				"type": "object", "additionalProperties": false, "required": []string{"from", "to"},
 				"properties": obj{
@@ -114,6 +135,19 @@ func modelRule(s *engine.Schema) obj {
 			"anyOf":       []any{obj{"type": "array", "items": v, "minItems": 1}, obj{"$ref": "#/$defs/range"}, v},
 		}
 	}
+	var metrics []string
+	for _, m := range s.Metrics {
+		if m.Kind == engine.Float || m.Kind == engine.Int {
+			metrics = append(metrics, m.Name)
+			if m.Column() != m.Name {
+				metrics = append(metrics, m.Column())
+			}
+		}
+	}
+	slices.Sort(metrics)
+	metrics = slices.Compact(metrics)
+	// Adaptive replicates name one of the model's numeric metrics.
+	replicates := obj{"if": obj{"type": "object"}, "then": obj{"properties": obj{"until": obj{"properties": obj{"metric": obj{"enum": metrics}}}}}}
 	params := obj{"type": "object", "properties": values, "additionalProperties": false}
 	grid := obj{"type": "object", "properties": axes, "additionalProperties": false}
 	cases := obj{"type": "array", "items": params}
@@ -121,8 +155,8 @@ func modelRule(s *engine.Schema) obj {
 		"if": obj{"properties": obj{"model": obj{"const": s.Name}}, "required": []string{"model"}},
 		"then": obj{
 			"properties": obj{
-				"params": params, "grid": grid, "cases": cases,
-				"profiles": obj{"additionalProperties": obj{"properties": obj{"params": params, "grid": grid, "cases": cases}}},
+				"params": params, "grid": grid, "cases": cases, "replicates": replicates,
+				"profiles": obj{"additionalProperties": obj{"properties": obj{"params": params, "grid": grid, "cases": cases, "replicates": replicates}}},
 			},
 		},
 	}
