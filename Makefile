@@ -20,9 +20,12 @@ test: lint testdeps
 
 ## testdeps: DuckDB for node (notebooks/test), which the notebook-query test
 ## uses as an independent Parquet reader; skipped where npm is missing.
+## `npm install` with the committed lock file rather than `npm ci`: the lock
+## names DuckDB's bindings for every platform, and `npm ci` refuses to run
+## when a registry mirror lacks the ones for other platforms.
 testdeps:
 	@if command -v npm >/dev/null 2>&1 && [ ! -d notebooks/test/node_modules ]; then \
-	  cd notebooks/test && npm ci --no-audit --no-fund; \
+	  cd notebooks/test && npm install --no-audit --no-fund; \
 	fi
 
 ## figures: run every spec in specs/ at the quick profile (only scenarios
