@@ -148,7 +148,15 @@ func sortedRecord(tbl arrow.Table, mem memory.Allocator) (arrow.RecordBatch, err
 		perm[i] = i
 	}
 	sort.SliceStable(perm, func(a, b int) bool { return ids[perm[a]] < ids[perm[b]] })
+	rec, err := takeRecord(tbl, perm, mem)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: merge: %w", err)
+	}
+	return rec, nil
+}
 
+// takeRecord returns the rows perm of tbl, in that order, as one record.
+func takeRecord(tbl arrow.Table, perm []int, mem memory.Allocator) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, tbl.NumCols())
 	defer func() {
 		for _, c := range cols {
@@ -160,11 +168,11 @@ func sortedRecord(tbl arrow.Table, mem memory.Allocator) (arrow.RecordBatch, err
 	for i := range cols {
 		c, err := take(tbl.Column(i).Data().Chunks(), perm, mem)
 		if err != nil {
-			return nil, fmt.Errorf("dataset: merge: column %s: %w", tbl.Schema().Field(i).Name, err)
+			return nil, fmt.Errorf("column %s: %w", tbl.Schema().Field(i).Name, err)
 		}
 		cols[i] = c
 	}
-	return array.NewRecordBatch(tbl.Schema(), cols, int64(n)), nil
+	return array.NewRecordBatch(tbl.Schema(), cols, int64(len(perm))), nil
 }
 
 // take returns the rows perm of the concatenated chunks, as one array.

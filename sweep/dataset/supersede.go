@@ -104,22 +104,11 @@ func filterRecord(tbl arrow.Table, keep []bool, mem memory.Allocator) (arrow.Rec
 			perm = append(perm, i)
 		}
 	}
-	cols := make([]arrow.Array, tbl.NumCols())
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
-	for i := range cols {
-		c, err := take(tbl.Column(i).Data().Chunks(), perm, mem)
-		if err != nil {
-			return nil, fmt.Errorf("dataset: column %s: %w", tbl.Schema().Field(i).Name, err)
-		}
-		cols[i] = c
+	rec, err := takeRecord(tbl, perm, mem)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
 	}
-	return array.NewRecordBatch(tbl.Schema(), cols, int64(len(perm))), nil
+	return rec, nil
 }
 
 // dedupe drops superseded rows from a main table read whole; it returns
