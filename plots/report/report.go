@@ -13,6 +13,7 @@ import (
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/spec"
 )
 
 // Run is what the report says of one spec's dataset at the profile the
@@ -24,9 +25,13 @@ type Run struct {
 	Model        string
 	ModelVersion int
 	Scenarios    int // in the plan: points x replicates
-	Replicates   int // per point, as the spec asks
-	Rows, OK     int // rows of the plan's scenarios in the dataset, and those with status ok
-	WallS        float64
+	Replicates   int // per point, as the spec asks (the most, for adaptive replicates)
+	// Adaptive is the spec's stopping rule when it asks for replicates
+	// until a confidence interval is narrow enough; Scenarios then counts
+	// the replicates the rule has asked for so far.
+	Adaptive *spec.Adaptive
+	Rows, OK int // rows of the plan's scenarios in the dataset, and those with status ok
+	WallS    float64
 }
 
 // Table is a Markdown table a figure wrote (its own, or its comparison
@@ -173,6 +178,14 @@ func runOf(j *sweep.Job) (*Run, error) {
 		Spec: j.Spec.Name, File: j.Spec.File, Profile: j.Profile,
 		Model: s.Name, ModelVersion: s.Version,
 		Scenarios: j.Plan.Len(), Replicates: max(j.Spec.Replicates, 1),
+		Adaptive: j.Spec.Adaptive,
+	}
+	if j.Spec.Adaptive != nil {
+		asked, err := sweep.AdaptiveScenarios(j)
+		if err != nil {
+			return nil, fmt.Errorf("report: spec %s: %w", j.Spec.Name, err)
+		}
+		run.Scenarios = asked.Len()
 	}
 	parts, err := dataset.Parts(j.Dir)
 	if err != nil {

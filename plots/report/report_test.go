@@ -15,6 +15,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
+	"github.com/crosslink-sim/crosslink/sweep/spec"
 )
 
 // lightDelay is a small real model for the test: the one-way delay of a
@@ -249,4 +250,24 @@ func expand(id string) []string {
 		return out
 	}
 	return []string{id}
+}
+
+func TestCounts(t *testing.T) {
+	tests := []struct {
+		run  Run
+		want string
+	}{
+		{Run{Scenarios: 324, Replicates: 1, Rows: 324, OK: 324},
+			"324 points x 1 replicate = 324 scenarios; 324 rows in the dataset (324 ok)"},
+		{Run{Scenarios: 40, Replicates: 10, Rows: 40, OK: 39},
+			"4 points x 10 replicates = 40 scenarios; 40 rows in the dataset (39 ok)"},
+		{Run{Scenarios: 17, Replicates: 30, Rows: 17, OK: 17,
+			Adaptive: &spec.Adaptive{Min: 3, Max: 30, Metric: "goodput_bps", CI95Rel: 0.05}},
+			"adaptive replicates: 3 to 30 per point until the 95 % interval of goodput_bps is within 0.05 of its mean; 17 scenarios so far; 17 rows in the dataset (17 ok)"},
+	}
+	for _, tt := range tests {
+		if got := tt.run.Counts(); got != tt.want {
+			t.Errorf("Counts() = %q, want %q", got, tt.want)
+		}
+	}
 }

@@ -49,6 +49,10 @@ func (r *Run) ProfileName() string {
 
 // Counts is "81 points x 1 replicate = 324 scenarios, 324 rows (324 ok)".
 func (r *Run) Counts() string {
+	if a := r.Adaptive; a != nil {
+		return fmt.Sprintf("adaptive replicates: %d to %d per point until the 95 %% interval of %s is within %g of its mean; %d scenarios so far; %d rows in the dataset (%d ok)",
+			a.Min, a.Max, a.Metric, a.CI95Rel, r.Scenarios, r.Rows, r.OK)
+	}
 	points := r.Scenarios / max(r.Replicates, 1)
 	rep := "replicates"
 	if r.Replicates == 1 {
