@@ -114,6 +114,7 @@ const (
 	kindRTO = iota + 1
 	kindDelAck
 	kindPace
+	kindRACK
 )
 
 // Conn is one TCP endpoint. Both directions work; a workload usually
@@ -149,6 +150,7 @@ type Stats struct {
 	RetransBytes   int64
 	FastRecoveries int64 // episodes of fast recovery entered
 	RTOs           int64 // retransmission timer expiries
+	LostRetrans    int64 // retransmissions RACK found lost (RFC 8985)
 	RTTSamples     int64
 	RTTSum         int64 // ns, for the mean
 	RTTMax         int64
@@ -177,6 +179,8 @@ func (c *Conn) Handle(now des.Time, kind int, arg uint64) {
 		c.rcv.sendAck(now)
 	case kindPace:
 		c.snd.output(now)
+	case kindRACK:
+		c.snd.rackTimeout(now)
 	}
 }
 

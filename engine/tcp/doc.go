@@ -15,6 +15,11 @@
 //     NextSeg);
 //   - newreno_recovery.go and sack_recovery.go: the two loss-recovery
 //     algorithms (RFC 5681/6582 and RFC 6675), chosen by Config.Recovery;
+//     with SACK the scoreboard survives a timeout, after which only
+//     unSACKed data is resent (RFC 6675 section 5.1, as Linux does);
+//   - rack.go: RACK's time-based detection of lost retransmissions
+//     (RFC 8985 section 6) and the second congestion response they call
+//     for (RFC 5681 section 4.3);
 //   - rate.go: delivery-rate samples (draft-cheng-iccrg-delivery-rate-estimation).
 //
 // Congestion control is the separate seam of package cc: the sender keeps

@@ -14,6 +14,7 @@ type dropFirst struct {
 	isn     uint32
 	offsets map[int64]int // offset -> transmissions still to drop
 	rexmits []des.Time
+	rexOffs []int64 // stream offset of each retransmission
 	s       *des.Scheduler
 }
 
@@ -21,10 +22,11 @@ func (d *dropFirst) drop(dir int, p *netsim.Packet) bool {
 	if dir != 0 || p.Payload == 0 {
 		return false
 	}
+	off := int64(p.Seq - d.isn - 1)
 	if p.Retransmitted {
 		d.rexmits = append(d.rexmits, d.s.Now())
+		d.rexOffs = append(d.rexOffs, off)
 	}
-	off := int64(p.Seq - d.isn - 1)
 	if n := d.offsets[off]; n > 0 {
 		d.offsets[off] = n - 1
 		return true
@@ -111,4 +113,53 @@ func TestRTOBackoffKarn(t *testing.T) {
 	if got := pr.client.RTO(); got != 8*base {
 		t.Errorf("RTO after three back-offs = %d, want %d (8x, kept by Karn's rule)", got, 8*base)
 	}
+}
+
+// A retransmission lost in SACK recovery is found by RACK (RFC 8985
+// section 6.2: segments sent after it were SACKed and an RTT has passed)
+// and sent again about one RTT after the first, without a timeout; the
+// congestion response to the lost retransmission (RFC 5681 section 4.3)
+// happens inside the same recovery, so there is still one fast recovery.
+// Segment 45 of the 300 is dropped twice. Without RACK only the timer
+// (200 ms minimum, backed off) could repair it. Tolerance: one RTT here is
+// 100 ms plus the queue the window builds at 100 Mbit/s (under 5 ms), and
+// the detection needs a segment sent after the retransmission, which waits
+// until half the window has drained after the window is halved (about 40
+// segments, 3.3 ms at 100 Mbit/s): 100-110 ms.
+func TestRecoveryLostRetransmission(t *testing.T) {
+	const rtt = 100 * des.Millisecond
+	pr, d := lossPair(t, RecoverySACK, []int64{45}, 2)
+	st := pr.client.Stats
+	if st.RTOs != 0 || st.FastRecoveries != 1 || st.RetransSegs != 2 || st.LostRetrans != 1 {
+		t.Fatalf("RTOs, fast recoveries, retransmissions, lost retransmissions = %d, %d, %d, %d, want 0, 1, 2, 1",
+			st.RTOs, st.FastRecoveries, st.RetransSegs, st.LostRetrans)
+	}
+	if gap := d.rexmits[1].Sub(d.rexmits[0]); gap < rtt || gap > rtt+10*des.Millisecond {
+		t.Errorf("second retransmission %v after the first, want one RTT (100-110 ms)", gap)
+	}
+}
+
+// After a timeout the sender keeps its SACK scoreboard (RFC 6675 section
+// 5.1; Linux's tcp_timeout_mark_lost) and resends only what the receiver
+// has not reported: segment 45 is dropped ten times, so the transfer's
+// other segments are all sent and SACKed when RACK runs out of later
+// deliveries and the timer fires; every retransmission, before and after
+// the timeouts, is of segment 45 (RFC 2018 section 8's forgetting would
+// make a timeout resend all the segments above it). Exact.
+func TestTimeoutResendsOnlyUnSACKed(t *testing.T) {
+	const drops = 10
+	pr, d := lossPair(t, RecoverySACK, []int64{45}, drops)
+	st := pr.client.Stats
+	if st.RTOs == 0 {
+		t.Fatalf("no timeout; the test needs one (retransmissions %d)", st.RetransSegs)
+	}
+	for i, off := range d.rexOffs {
+		if off != 45*1000 {
+			t.Errorf("retransmission %d of offset %d, want only 45000", i, off)
+		}
+	}
+	if len(d.rexOffs) != drops {
+		t.Errorf("retransmissions = %d, want %d (all but the last lost)", len(d.rexOffs), drops)
+	}
+	t.Logf("RTOs %d, fast recoveries %d, lost retransmissions found %d", st.RTOs, st.FastRecoveries, st.LostRetrans)
 }

@@ -13,7 +13,14 @@ type sendRecord struct {
 	payload int32
 	fin     bool
 	retx    bool // retransmitted at least once: no RTT sample (Karn)
-	sentAt  des.Time
+	// sacked is set once the receiver has reported the whole segment in a
+	// SACK block (RFC 2018): it is delivered and never resent.
+	sacked bool
+	// relost is set when RACK (RFC 8985 section 6.2) has judged the latest
+	// retransmission lost and the segment waits to be resent again.
+	relost bool
+	sentAt des.Time // latest transmission, retransmissions included (RACK's xmit_ts)
+	xmitN  uint64   // the sender's count of transmissions at that one
 	// Delivery-rate state when the record was (last) sent
 	// (draft-cheng-iccrg-delivery-rate-estimation section 3.2).
 	delivered   int64
@@ -81,3 +88,57 @@ func (q *records) find(seq seqnum.Value) int {
 	}
 	return -1
 }
+
+// cover returns the index of the record holding seq, or -1 when seq lies
+// outside the records.
+func (q *records) cover(seq seqnum.Value) int {
+	if q.n == 0 {
+		return -1
+	}
+	base := q.at(0).seq
+	off := base.Size(seq)
+	if off >= base.Size(q.at(q.n-1).end()) {
+		return -1
+	}
+	lo, hi := 0, q.n
+	for lo < hi {
+		m := (lo + hi) / 2
+		if base.Size(q.at(m).seq) <= off {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
+}
+
+// ring is a FIFO of values that grows by doubling and never shrinks, so
+// the steady state allocates nothing.
+type ring[T any] struct {
+	buf  []T
+	head int
+	n    int
+}
+
+func (q *ring[T]) len() int { return q.n }
+
+func (q *ring[T]) front() T { return q.buf[q.head] }
+
+func (q *ring[T]) push(v T) {
+	if q.n == len(q.buf) {
+		nb := make([]T, max(16, 2*len(q.buf)))
+		for i := 0; i < q.n; i++ {
+			nb[i] = q.buf[(q.head+i)&(len(q.buf)-1)]
+		}
+		q.buf, q.head = nb, 0
+	}
+	q.buf[(q.head+q.n)&(len(q.buf)-1)] = v
+	q.n++
+}
+
+func (q *ring[T]) pop() {
+	q.head = (q.head + 1) & (len(q.buf) - 1)
+	q.n--
+}
+
+func (q *ring[T]) clear() { q.head, q.n = 0, 0 }

@@ -8,10 +8,19 @@ import (
 // enterSACKRecovery is RFC 6675 section 5 step (4): RecoveryPoint is set
 // (by enterRecovery), cwnd = ssthresh (by the controller), the first
 // segment presumed lost is retransmitted (4.3) and the transmission loop
-// (C) runs.
-func (s *sender) enterSACKRecovery(now des.Time) {
-	s.rxtNext = s.una
-	s.rxtNext = s.retransmit(now, s.una)
+// (C) runs. HighRxt is kept when the previous recovery already
+// retransmitted beyond SND.UNA: RFC 6675 restarts it at HighACK, which
+// resends holes above the old RecoveryPoint whose retransmissions are
+// still in flight; those count in pipe as retransmitted, and RACK finds
+// any that are lost (Linux keeps the per-segment retransmitted flag the
+// same way).
+func (s *sender) enterSACKRecovery(now des.Time, fastRetransmit bool) {
+	if s.rxtNext.LessThan(s.una) {
+		s.rxtNext = s.una
+	}
+	if fastRetransmit && s.rxtNext == s.una {
+		s.rxtNext = s.retransmit(now, s.una)
+	}
 	s.sackOutput(now)
 }
 
@@ -27,7 +36,10 @@ func (s *sender) sackRecoveryAck(now des.Time, ack seqnum.Value) {
 // sackOutput is RFC 6675 section 5 step (C): while cwnd - pipe >= 1 SMSS,
 // send what NextSeg() names: (1) a lost segment, (2) new data, (3) an
 // unSACKed segment below the highest SACKed byte. Rule (4), the rescue
-// retransmission, is optional and not implemented.
+// retransmission, is optional and not implemented. Two additions: a
+// segment whose retransmission RACK found lost (RFC 8985 section 6.2) is
+// resent first, and its lost retransmission no longer counts in pipe;
+// after a timeout every unSACKed byte below its HighData is lost.
 func (s *sender) sackOutput(now des.Time) {
 	dt := s.c.cfg.DupThresh
 	mss := seqnum.Size(s.smss)
@@ -35,11 +47,20 @@ func (s *sender) sackOutput(now des.Time) {
 		if !s.paceOK(now) {
 			return
 		}
-		pipe := int64(s.sb.Pipe(s.una, s.max, s.rxtNext, dt, mss))
+		lost, hasLost := s.sb.lostBelow(dt, mss)
+		if s.inLoss && (!hasLost || lost.LessThan(s.lossHigh)) {
+			lost, hasLost = s.lossHigh, true
+		}
+		pipe := int64(s.sb.pipe(s.una, s.max, s.rxtNext, lost, hasLost)) - s.relostBytes
 		if s.cc.Cwnd-pipe < s.smss {
 			return
 		}
-		if start, _, ok := s.sb.NextSeg(seqnum.Max(s.rxtNext, s.una), dt, mss, false); ok {
+		if seq, ok := s.nextRelost(); ok {
+			s.retransmit(now, seq)
+			continue
+		}
+		from := seqnum.Max(s.rxtNext, s.una)
+		if start, _, ok := s.sb.nextLost(from, lost); hasLost && ok {
 			s.rxtNext = s.retransmit(now, start)
 			continue
 		}
@@ -53,7 +74,7 @@ func (s *sender) sackOutput(now des.Time) {
 				continue
 			}
 		}
-		if start, _, ok := s.sb.NextSeg(seqnum.Max(s.rxtNext, s.una), dt, mss, true); ok {
+		if start, _, ok := s.sb.nextUnsacked(from); ok {
 			s.rxtNext = s.retransmit(now, start)
 			continue
 		}

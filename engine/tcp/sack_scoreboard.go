@@ -151,6 +151,14 @@ func (s *Scoreboard) IsLost(seq seqnum.Value, dupThresh int, smss seqnum.Size) b
 // [highACK, highData), count one for each byte not lost and one more for
 // each byte retransmitted (below rxtNext, which is HighRxt+1).
 func (s *Scoreboard) Pipe(highACK, highData, rxtNext seqnum.Value, dupThresh int, smss seqnum.Size) seqnum.Size {
+	l, ok := s.lostBelow(dupThresh, smss)
+	return s.pipe(highACK, highData, rxtNext, l, ok)
+}
+
+// pipe is SetPipe when the unSACKed bytes below lost (if hasLost) are the
+// lost ones: RFC 6675's IsLost, or after a timeout everything then
+// outstanding.
+func (s *Scoreboard) pipe(highACK, highData, rxtNext, lost seqnum.Value, hasLost bool) seqnum.Size {
 	unsacked := func(a, b seqnum.Value) seqnum.Size {
 		if !a.LessThan(b) {
 			return 0
@@ -158,8 +166,8 @@ func (s *Scoreboard) Pipe(highACK, highData, rxtNext seqnum.Value, dupThresh int
 		return a.Size(b) - s.sackedIn(a, b)
 	}
 	from := highACK
-	if l, ok := s.lostBelow(dupThresh, smss); ok {
-		from = seqnum.Min(seqnum.Max(l, highACK), highData)
+	if hasLost {
+		from = seqnum.Min(seqnum.Max(lost, highACK), highData)
 	}
 	pipe := unsacked(from, highData)
 	pipe += unsacked(highACK, seqnum.Min(rxtNext, highData))
@@ -189,19 +197,34 @@ func (s *Scoreboard) NextHole(from, limit seqnum.Value) (start, end seqnum.Value
 // ok is false when neither rule applies (rule (2), new data, is the
 // sender's).
 func (s *Scoreboard) NextSeg(rxtNext seqnum.Value, dupThresh int, smss seqnum.Size, rescue bool) (start, end seqnum.Value, ok bool) {
+	if l, lost := s.lostBelow(dupThresh, smss); lost {
+		if start, end, ok := s.nextLost(rxtNext, l); ok {
+			return start, end, true
+		}
+	}
+	if rescue {
+		return s.nextUnsacked(rxtNext)
+	}
+	return 0, 0, false
+}
+
+// nextLost is rule (1) of NextSeg when the unSACKed bytes below lost are
+// the lost ones: the first hole at or above rxtNext, cut at lost.
+func (s *Scoreboard) nextLost(rxtNext, lost seqnum.Value) (start, end seqnum.Value, ok bool) {
+	if !rxtNext.LessThan(lost) {
+		return 0, 0, false
+	}
+	start, end = s.NextHole(rxtNext, lost)
+	return start, end, start.LessThan(lost)
+}
+
+// nextUnsacked is rule (3) of NextSeg: the first hole at or above rxtNext
+// below the highest SACKed byte, lost or not.
+func (s *Scoreboard) nextUnsacked(rxtNext seqnum.Value) (start, end seqnum.Value, ok bool) {
 	high, any := s.HighestSacked()
 	if !any || !rxtNext.LessThan(high) {
 		return 0, 0, false
 	}
 	start, end = s.NextHole(rxtNext, high)
-	if !start.LessThan(high) {
-		return 0, 0, false
-	}
-	if l, lost := s.lostBelow(dupThresh, smss); lost && start.LessThan(l) {
-		return start, seqnum.Min(end, l), true
-	}
-	if rescue {
-		return start, end, true
-	}
-	return 0, 0, false
+	return start, end, start.LessThan(high)
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // sender is the sending half of a connection (RFC 9293 section 3.3.1's
-// SND variables plus the congestion and recovery state of RFC 5681, 6582
-// and 6675).
+// SND variables plus the congestion and recovery state of RFC 5681, 6582,
+// 6675 and 8985).
 type sender struct {
 	c    *Conn
 	ctrl cc.Controller
@@ -39,6 +39,17 @@ type sender struct {
 	rxtNext    seqnum.Value // RFC 6675 HighRxt + 1
 	partials   int          // partial ACKs in this recovery (RFC 6582 3.2 step 5)
 	rtoRepeat  bool         // the timer already retransmitted the oldest segment
+	// inLoss is set from a timeout until SND.UNA reaches lossHigh, the
+	// HighData of the latest timeout (Linux's CA_Loss state; RFC 6675
+	// section 5.1's preserved RecoveryPoint). With SACK recovery every
+	// unSACKed byte below lossHigh counts as lost in that time.
+	inLoss   bool
+	lossHigh seqnum.Value
+
+	rack        rack
+	relostBytes int64    // payload of the records marked relost
+	reducedAt   des.Time // the latest congestion response (recovery, timeout)
+	xmits       uint64   // data transmissions so far (sendRecord.xmitN)
 
 	rtoTimer   des.Timer
 	paceTimer  des.Timer
@@ -55,6 +66,29 @@ type sender struct {
 	// controller through an interface does not allocate.
 	ack       cc.Ack
 	lastAcked sendRecord
+	priorPipe int64 // pipe before the ACK being processed
+}
+
+// lostBound returns L such that an unSACKed byte below L is lost: RFC 6675
+// section 4's IsLost, or during a timeout's recovery (inLoss) everything
+// outstanding at the timeout; ok is false when nothing is lost.
+func (s *sender) lostBound() (seqnum.Value, bool) {
+	l, ok := s.sb.lostBelow(s.c.cfg.DupThresh, seqnum.Size(s.smss))
+	if s.inLoss && (!ok || l.LessThan(s.lossHigh)) {
+		return s.lossHigh, true
+	}
+	return l, ok
+}
+
+// pipe is the bytes in the network as the sender estimates them: RFC 6675
+// section 4's SetPipe under SACK recovery, less the retransmissions RACK
+// found lost; FlightSize (RFC 5681 section 2) otherwise.
+func (s *sender) pipe() int64 {
+	if !s.sackRecovery() {
+		return s.flight()
+	}
+	l, ok := s.lostBound()
+	return int64(s.sb.pipe(s.una, s.max, s.rxtNext, l, ok)) - s.relostBytes
 }
 
 func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
@@ -66,6 +100,7 @@ func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	s.sb = NewScoreboard(8)
 	s.rtoTimer.Init(c.s, c, kindRTO, 0)
 	s.paceTimer.Init(c.s, c, kindPace, 0)
+	s.rack.timer.Init(c.s, c, kindRACK, 0)
 	s.peerMSS = c.cfg.MSS
 }
 
@@ -159,7 +194,7 @@ func (s *sender) output(now des.Time) {
 	if c.state != stateEstablished || s.done {
 		return
 	}
-	if s.inRecovery && s.sackRecovery() {
+	if (s.inRecovery || s.inLoss) && s.sackRecovery() {
 		s.sackOutput(now)
 		return
 	}
@@ -253,6 +288,13 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 		}
 		r = s.recs.at(i)
 		r.retx = true
+		if r.relost {
+			r.relost = false
+			s.relostBytes -= int64(r.payload)
+		}
+		if s.sackRecovery() {
+			s.rack.rxq.push(rxEntry{seq: seq, n: s.xmits + 1})
+		}
 		s.rate.lost += n
 		c.Stats.RetransSegs++
 		c.Stats.RetransBytes += n
@@ -265,6 +307,8 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 		}
 	}
 	r.sentAt = now
+	s.xmits++
+	r.xmitN = s.xmits
 	s.rate.onSend(now, r, inflight)
 	if retx {
 		r.txInFlight = inflight
@@ -316,14 +360,9 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 	}
 	// RFC 7323 section 2.3: scale the window field.
 	s.wnd = int64(p.Window) << c.sndShift
-	// RFC 6675 section 5 "Update()": record SACK blocks above HighACK.
+	s.priorPipe = s.pipe()
 	if c.sackOK {
-		for i := 0; i < p.NSACK; i++ {
-			l, r := seqnum.Value(p.SACK[i].Left), seqnum.Value(p.SACK[i].Right)
-			l = seqnum.Max(l, ack)
-			r = seqnum.Min(r, s.max)
-			s.sb.Insert(l, r)
-		}
+		s.sackUpdate(now, p, ack)
 	}
 	if ack != s.una {
 		s.newAck(now, ack)
@@ -332,7 +371,61 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 		c.Stats.DupAcksRecv++
 		s.dupAck(now)
 	}
+	if s.sackRecovery() {
+		s.rackUpdate(now)
+		s.rackDetect(now)
+	}
 	s.output(now)
+}
+
+// sackUpdate is RFC 6675 section 5's Update(): it records the SACK blocks
+// above HighACK and marks the send records they newly cover (the holes of
+// the scoreboard inside a block are what it newly SACKs), which RACK counts
+// as delivered.
+func (s *sender) sackUpdate(now des.Time, p *netsim.Packet, ack seqnum.Value) {
+	for i := 0; i < p.NSACK; i++ {
+		l, r := seqnum.Value(p.SACK[i].Left), seqnum.Value(p.SACK[i].Right)
+		l = seqnum.Max(l, ack)
+		r = seqnum.Min(r, s.max)
+		if !l.LessThan(r) {
+			continue
+		}
+		for from := l; from.LessThan(r); {
+			hs, he := s.sb.NextHole(from, r)
+			if !hs.LessThan(r) {
+				break
+			}
+			s.markSacked(now, hs, he, l, r)
+			from = he
+		}
+		s.sb.Insert(l, r)
+	}
+}
+
+// markSacked flags the records starting in the hole [hs, he) whose payload
+// lies inside the SACK block [l, r).
+func (s *sender) markSacked(now des.Time, hs, he, l, r seqnum.Value) {
+	i := s.recs.cover(hs)
+	if i < 0 {
+		return
+	}
+	for ; i < s.recs.len(); i++ {
+		rec := s.recs.at(i)
+		if !rec.seq.LessThan(he) {
+			return
+		}
+		if rec.sacked || rec.payload == 0 || rec.seq.LessThan(l) || r.LessThan(rec.seq.Add(seqnum.Size(rec.payload))) {
+			continue
+		}
+		rec.sacked = true
+		if rec.relost {
+			rec.relost = false
+			s.relostBytes -= int64(rec.payload)
+		}
+		if s.sackRecovery() {
+			s.rackDelivered(now, rec)
+		}
+	}
 }
 
 // newAck handles an ACK that advances SND.UNA.
@@ -348,6 +441,12 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 			break
 		}
 		payload += int64(r.payload)
+		if r.relost {
+			s.relostBytes -= int64(r.payload)
+		}
+		if !r.sacked && s.sackRecovery() {
+			s.rackDelivered(now, r)
+		}
 		s.lastAcked = *r
 		last = &s.lastAcked
 		s.recs.popFront()
@@ -388,14 +487,25 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	} else {
 		s.dupAcks = 0
 	}
+	if s.inLoss && !s.una.LessThan(s.lossHigh) {
+		// Everything outstanding at the timeout is acknowledged: the
+		// timeout's recovery ends (Linux leaves CA_Loss when SND.UNA
+		// passes high_seq).
+		s.inLoss = false
+	}
+	s.cc.Pipe = s.pipe()
 	s.ack = cc.Ack{
-		Now: int64(now), Acked: acked, Inflight: flightBefore, RTT: sample,
+		Now: int64(now), Acked: acked, Inflight: flightBefore, PriorPipe: s.priorPipe, RTT: sample,
 		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: inRecovery,
-		Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
+		InLoss: s.inLoss, Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
 	}
 	s.ctrl.OnAck(&s.cc, &s.ack)
 	if s.cc.Cwnd < s.smss {
 		panic("bug: tcp: cwnd below one segment")
+	}
+	if s.cc.AppLimited > 0 {
+		s.rate.appLimited = max(s.rate.appLimited, s.cc.AppLimited)
+		s.cc.AppLimited = 0
 	}
 	if s.finQueued && s.unaOff == s.written+1 && !s.done {
 		s.done = true
@@ -417,7 +527,7 @@ func (s *sender) dupAck(now des.Time) {
 	}
 	lost := s.sackRecovery() && s.sb.IsLost(s.una, s.c.cfg.DupThresh, seqnum.Size(s.smss))
 	if s.dupAcks >= s.c.cfg.DupThresh || lost {
-		s.enterRecovery(now)
+		s.enterRecovery(now, true)
 	}
 }
 
@@ -427,8 +537,10 @@ func (s *sender) sackRecovery() bool {
 }
 
 // enterRecovery is fast retransmit: RFC 5681 section 3.2 step 2, RFC 6582
-// section 3.2 step 2, RFC 6675 section 5 step (4).
-func (s *sender) enterRecovery(now des.Time) {
+// section 3.2 step 2, RFC 6675 section 5 step (4). When a lost
+// retransmission rather than duplicate ACKs starts it, SND.UNA need not be
+// lost and fastRetransmit is false: the loop resends what is.
+func (s *sender) enterRecovery(now des.Time, fastRetransmit bool) {
 	// RFC 6582 section 3.2 step 2 (and RFC 6675 step (4)): only if the
 	// cumulative ACK covers more than recover, so one window's losses cause
 	// one reduction.
@@ -441,10 +553,12 @@ func (s *sender) enterRecovery(now des.Time) {
 	s.inRecovery = true
 	s.partials = 0
 	s.recover = s.max
+	s.reducedAt = now
+	s.cc.Pipe = s.pipe()
 	s.ctrl.OnCongestionEvent(int64(now), &s.cc, int64(s.una.Size(s.max)))
 	s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
 	if s.sackRecovery() {
-		s.enterSACKRecovery(now)
+		s.enterSACKRecovery(now, fastRetransmit)
 		return
 	}
 	s.enterNewRenoRecovery(now)
@@ -463,6 +577,7 @@ func (s *sender) recoveryAck(now des.Time, ack seqnum.Value, acked int64) {
 func (s *sender) exitRecovery(now des.Time) {
 	s.inRecovery = false
 	s.dupAcks = 0
+	s.cc.Pipe = s.pipe()
 	s.ctrl.OnExitRecovery(int64(now), &s.cc)
 }
 
@@ -484,19 +599,54 @@ func (s *sender) onRTO(now des.Time) {
 		return
 	}
 	c.Stats.RTOs++
-	s.ctrl.OnRTO(int64(now), &s.cc, int64(s.una.Size(s.max)), s.rtoRepeat)
-	s.rtoRepeat = true
 	s.rtt.backOff() // section 5.5
 	s.inRecovery = false
 	s.dupAcks = 0
-	// RFC 6582 section 3.2: after a timeout, recover = highest sent, so
-	// duplicate ACKs from the go-back-N do not start another recovery.
+	// RFC 6582 section 3.2 and RFC 6675 section 5.1: after a timeout,
+	// RecoveryPoint = HighData, so duplicate ACKs of what was outstanding
+	// do not start another recovery.
 	s.recover = s.max
-	// RFC 2018 section 8: after a timeout the sender forgets SACK state.
-	s.sb.Reset()
-	s.nxt = s.una
+	s.inLoss = true
+	s.lossHigh = s.max
 	s.rxtNext = s.una
+	s.reducedAt = now
 	s.nextSendAt = now
 	s.rtoTimer.ResetAfter(des.Duration(s.rtt.current())) // section 5.6
+	if s.sackRecovery() {
+		s.sackTimeout()
+	} else {
+		// Go-back-N: RFC 2018 section 8 has the sender forget SACK state
+		// after a timeout, and without SACK recovery nothing uses it.
+		s.sb.Reset()
+		s.nxt = s.una
+	}
+	s.cc.Pipe = s.pipe()
+	s.ctrl.OnRTO(int64(now), &s.cc, int64(s.una.Size(s.max)), s.rtoRepeat)
+	s.rtoRepeat = true
 	s.output(now)
+}
+
+// sackTimeout keeps the SACK scoreboard over a timeout and resends only
+// what the receiver does not hold: every unSACKed segment below HighData
+// is lost (lossHigh), retransmissions then in flight included, and the
+// loop of RFC 6675 section 5 (C) resends them from SND.UNA as cwnd grows
+// again from one segment. RFC 2018 section 8 advises dropping SACK state
+// in case the receiver reneged (discarded SACKed data); RFC 6675 section
+// 5.1 leaves it to the implementation, and Linux keeps it
+// (tcp_timeout_mark_lost), dropping it only on evidence of reneging: a
+// SACKed segment at SND.UNA, which the receiver would have acknowledged
+// cumulatively had it kept it. This receiver never reneges, but the rule
+// costs nothing. Forgetting SACK state instead makes the go-back-N resend
+// whole windows the receiver already holds; at a full queue those resends
+// are lost in turn, give no RTT samples (Karn) and back the timer off.
+func (s *sender) sackTimeout() {
+	if s.sb.IsSacked(s.una) {
+		s.sb.Reset()
+		for i := 0; i < s.recs.len(); i++ {
+			s.recs.at(i).sacked = false
+		}
+	}
+	// RACK's queues describe retransmissions the timeout has now judged
+	// lost; their state starts anew.
+	s.rackForget()
 }

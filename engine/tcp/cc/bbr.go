@@ -30,14 +30,20 @@ import (
 //   - RTprop is refreshed only by a strictly smaller sample, as tcp_bbr.c
 //     does (the draft writes <=): a deterministic path repeats its base RTT
 //     exactly, and <= would postpone PROBE_RTT for ever;
-//   - on entering fast recovery cwnd is set to FlightSize (the draft's
-//     packets_in_flight excludes SACKed and lost segments, which this hook
-//     does not see); packet conservation then holds for one round and the
-//     window is restored on leaving recovery (section 4.2.3.4);
-//   - after a timeout cwnd is one segment, as the sender's go-back-N
-//     expects, and the saved window is not restored (tcp_bbr.c restores it
-//     on leaving the Loss state, which this interface does not signal);
-//     cwnd is below 4 packets only then and during packet conservation;
+//   - packets_in_flight is the sender's pipe (State.Pipe: SACKed and lost
+//     segments excluded), prior_in_flight Ack.PriorPipe;
+//   - loss recovery follows tcp_bbr.c (see bbrRecovery): on entering fast
+//     recovery cwnd = pipe + what the ACK delivered and packet conservation
+//     holds for one round; after a timeout cwnd = pipe + 1 segment; every
+//     ACK takes the bytes newly marked lost off cwnd; the window saved when
+//     recovery or a timeout begins is restored when it ends (the sender's
+//     Ack.InLoss tells the end of a timeout's recovery); cwnd is below 4
+//     packets only during packet conservation and the timeout's recovery;
+//   - PROBE_RTT marks what the sender sends application-limited (section
+//     4.3.5, State.AppLimited), so its low rates do not empty the BtlBw
+//     filter: only application-limited samples below the maximum are
+//     ignored (section 4.1.1.5, tcp_bbr.c bbr_update_bw);
+//   - pacing is 1 % below pacing_gain*BtlBw (BBRPacingMargin);
 //   - the long-term bandwidth (policer) model of tcp_bbr.c and the ACK
 //     aggregation allowance are not part of the draft and are left out.
 type BBR struct {
@@ -69,11 +75,17 @@ type BBR struct {
 	probeRTTRoundDone bool
 	idleRestart       bool
 
-	priorCwnd    int64
-	inRecovery   bool
-	conservation bool
-	seenRTT      bool
+	rec     bbrRecovery
+	seenRTT bool
 }
+
+// BBRPacingMargin is the fraction by which BBR paces below
+// pacing_gain*BtlBw: tcp_bbr.c's bbr_pacing_margin_percent = 1 (Linux 5.2
+// on, and tcp_bbr2.c), "to reduce queue at the bottleneck". BtlBw counts
+// payload bytes and the sender paces payload bytes, so without the margin
+// a flow at gain 1 sends full segments at exactly the bottleneck's service
+// rate and a standing queue never drains.
+const BBRPacingMargin = 0.01
 
 // BBRMode is the state of BBR's state machine (section 3.4).
 type BBRMode uint8
@@ -147,7 +159,7 @@ func (b *BBR) Init(s *State) {
 	s.Ssthresh = math.MaxInt64 / 2
 	b.enterStartup()
 	// BBRInitPacingRate with no RTT yet: nominal 1 ms.
-	s.PacingRate = b.pacingGain * float64(s.Cwnd) / 1e-3
+	s.PacingRate = (1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3
 }
 
 func (b *BBR) enterStartup() {
@@ -216,7 +228,7 @@ func (b *BBR) updateRound(a *Ack) {
 		b.nextRoundDelivered = a.Delivered
 		b.rounds++
 		b.roundStart = true
-		b.conservation = false
+		b.rec.conservation = false
 	}
 }
 
@@ -242,7 +254,7 @@ func (b *BBR) updateCyclePhase(s *State, a *Ack) {
 
 func (b *BBR) isNextCyclePhase(s *State, a *Ack) bool {
 	full := a.Now-b.cycleStamp > b.rtProp
-	prior := float64(a.Inflight)
+	prior := float64(a.PriorPipe)
 	switch {
 	case b.pacingGain == 1:
 		return full
@@ -291,7 +303,7 @@ func (b *BBR) checkDrain(s *State, a *Ack) {
 		b.pacingGain = bbrDrainGain
 		b.cwndGain = BBRHighGain
 	}
-	if b.mode == BBRDrain && float64(a.Inflight-a.Acked) <= b.inflight(s, 1) {
+	if b.mode == BBRDrain && float64(s.Pipe) <= b.inflight(s, 1) {
 		b.enterProbeBW(a.Now)
 	}
 }
@@ -307,13 +319,16 @@ func (b *BBR) updateRTprop(s *State, a *Ack) {
 		b.mode = BBRProbeRTT
 		b.pacingGain = 1
 		b.cwndGain = 1
-		b.saveCwnd(s)
+		b.rec.save(s, true)
 		b.probeRTTDone = 0
 	}
 	if b.mode != BBRProbeRTT {
 		return
 	}
-	inflight := a.Inflight - a.Acked
+	// Section 4.3.5: "Ignore low rate samples during ProbeRTT":
+	// C.app_limited = delivered + packets_in_flight.
+	s.AppLimited = max(a.Delivered+s.Pipe, 1)
+	inflight := s.Pipe
 	switch {
 	case b.probeRTTDone == 0 && inflight <= bbrMinPackets*s.SMSS:
 		b.probeRTTDone = a.Now + bbrProbeRTTDur
@@ -325,7 +340,7 @@ func (b *BBR) updateRTprop(s *State, a *Ack) {
 		}
 		if b.probeRTTRoundDone && a.Now > b.probeRTTDone {
 			b.rtPropStamp = a.Now
-			s.Cwnd = max(s.Cwnd, b.priorCwnd)
+			s.Cwnd = max(s.Cwnd, b.rec.priorCwnd)
 			if b.filledPipe {
 				b.enterProbeBW(a.Now)
 			} else {
@@ -335,28 +350,20 @@ func (b *BBR) updateRTprop(s *State, a *Ack) {
 	}
 }
 
-// saveCwnd is section 4.2.3.4's BBRSaveCwnd.
-func (b *BBR) saveCwnd(s *State) {
-	if !b.inRecovery && b.mode != BBRProbeRTT {
-		b.priorCwnd = s.Cwnd
-	} else {
-		b.priorCwnd = max(b.priorCwnd, s.Cwnd)
-	}
-}
-
 // setPacingRate is section 4.2.1: pacing_rate = pacing_gain*BtlBw, never
 // lowered before the pipe is full; before the first bandwidth sample the
-// initial rate is high_gain*cwnd/SRTT once an RTT is known.
+// initial rate is high_gain*cwnd/SRTT once an RTT is known. Every rate is
+// 1 % below that (tcp_bbr.c bbr_pacing_margin_percent; see BBRPacingMargin).
 func (b *BBR) setPacingRate(s *State, a *Ack) {
 	bw := b.btlBw.Get()
 	if bw == 0 {
 		if !b.seenRTT && a.SRTT > 0 {
 			b.seenRTT = true
-			s.PacingRate = BBRHighGain * float64(s.Cwnd) * 1e9 / float64(a.SRTT)
+			s.PacingRate = (1 - BBRPacingMargin) * BBRHighGain * float64(s.Cwnd) * 1e9 / float64(a.SRTT)
 		}
 		return
 	}
-	if r := b.pacingGain * bw; b.filledPipe || r > s.PacingRate {
+	if r := (1 - BBRPacingMargin) * b.pacingGain * bw; b.filledPipe || r > s.PacingRate {
 		s.PacingRate = r
 	}
 }
@@ -367,58 +374,47 @@ func (b *BBR) setCwnd(s *State, a *Ack) {
 		return
 	}
 	minCwnd := bbrMinPackets * s.SMSS
-	if b.inRecovery {
-		if a.Lost > 0 {
-			s.Cwnd = max(s.Cwnd-a.Lost, s.SMSS)
+	cwnd, conserve := b.rec.onAck(s, a)
+	if !conserve {
+		target := int64(b.inflight(s, b.cwndGain))
+		switch {
+		case b.filledPipe:
+			cwnd = min(cwnd+a.Acked, target)
+		case cwnd < target || a.Delivered < b.initCwnd:
+			cwnd += a.Acked
 		}
-		if b.conservation {
-			// cwnd >= inflight + acked: what left the network may be
-			// replaced, no more (a.Inflight was taken before this ACK).
-			s.Cwnd = max(s.Cwnd, a.Inflight)
-			return
-		}
+		cwnd = max(cwnd, minCwnd)
 	}
-	target := int64(b.inflight(s, b.cwndGain))
-	switch {
-	case b.filledPipe:
-		s.Cwnd = min(s.Cwnd+a.Acked, target)
-	case s.Cwnd < target || a.Delivered < b.initCwnd:
-		s.Cwnd += a.Acked
-	}
-	s.Cwnd = max(s.Cwnd, minCwnd)
+	s.Cwnd = cwnd
 	if b.mode == BBRProbeRTT {
 		s.Cwnd = min(s.Cwnd, minCwnd)
 	}
 }
 
 // OnCongestionEvent implements Controller: section 4.2.3.4 on entering
-// fast recovery. Ssthresh is set to the same window, which the NewReno
-// recovery algorithm inflates by the duplicate ACKs (one segment out per
-// segment delivered: packet conservation).
+// fast recovery (see bbrRecovery), and a new round starts. Ssthresh is set
+// to the same window, which the NewReno recovery algorithm inflates by the
+// duplicate ACKs (one segment out per segment delivered: packet
+// conservation).
 func (b *BBR) OnCongestionEvent(now int64, s *State, flightSize int64) {
-	b.saveCwnd(s)
-	b.inRecovery = true
-	b.conservation = true
-	b.nextRoundDelivered = b.delivered
-	s.Cwnd = max(flightSize, s.SMSS)
-	s.Ssthresh = s.Cwnd
+	if b.rec.enter(s, b.mode == BBRProbeRTT) {
+		b.nextRoundDelivered = b.delivered
+		s.Ssthresh = s.Cwnd
+	}
 }
 
 // OnExitRecovery implements Controller: restore the window saved on entry
 // (section 4.2.3.4).
 func (b *BBR) OnExitRecovery(now int64, s *State) {
-	b.inRecovery = false
-	b.conservation = false
-	s.Cwnd = max(s.Cwnd, b.priorCwnd)
+	b.rec.exit(s)
 	s.Ssthresh = math.MaxInt64 / 2
 }
 
 // OnRTO implements Controller: section 4.2.3.4 upon a retransmission
-// timeout, cwnd = 1 packet.
+// timeout, cwnd = 1 packet (see bbrRecovery); as tcp_bbr.c bbr_set_state
+// does for the Loss state, STARTUP's plateau test starts over.
 func (b *BBR) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
-	b.saveCwnd(s)
-	b.inRecovery = false
-	b.conservation = false
-	s.Cwnd = s.SMSS
+	b.rec.timeout(s, b.mode == BBRProbeRTT)
+	b.fullBw = 0
 	s.Ssthresh = math.MaxInt64 / 2
 }

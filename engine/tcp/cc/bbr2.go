@@ -38,8 +38,9 @@ import (
 // advances when a probe starts (tcp_bbr2.c advances one round after DOWN
 // starts, tracking ACK phases); losses are the sender's retransmissions
 // (see package tcp's rate estimator), and only cumulative ACKs carry
-// samples. The adaptations of BBR (fast recovery, timeouts, discarded
-// short samples, strict minimum RTT) apply here too.
+// samples. The adaptations of BBR (pipe, loss recovery and timeouts, the
+// pacing margin, PROBE_RTT's application-limited samples, discarded short
+// samples, strict minimum RTT) apply here too.
 type BBR2 struct {
 	rng *rand.Rand
 
@@ -87,10 +88,8 @@ type BBR2 struct {
 	probeRTTRoundDone bool
 	idleRestart       bool
 
-	priorCwnd    int64
-	inRecovery   bool
-	conservation bool
-	seenRTT      bool
+	rec     bbrRecovery
+	seenRTT bool
 }
 
 // BBR2Phase is a PROBE_BW sub-phase (draft-02 section 5.3.3).
@@ -155,7 +154,7 @@ func (b *BBR2) Init(s *State) {
 	*b = BBR2{rng: rng, initCwnd: s.Cwnd, bwLo: inf, inflightHi: inf, inflightLo: inf}
 	s.Ssthresh = math.MaxInt64 / 2
 	b.enterStartup()
-	s.PacingRate = b.pacingGain * float64(s.Cwnd) / 1e-3
+	s.PacingRate = (1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3
 }
 
 func (b *BBR2) enterStartup() {
@@ -207,7 +206,7 @@ func (b *BBR2) OnAck(s *State, a *Ack) {
 		b.rounds++
 		b.roundsSinceProbe++
 		b.roundStart = true
-		b.conservation = false
+		b.rec.conservation = false
 	}
 	rate := 0.0
 	if valid && a.Rate.Interval >= a.MinRTT {
@@ -282,7 +281,7 @@ func (b *BBR2) startupLoss(s *State, a *Ack) {
 	if a.Lost > 0 {
 		b.lossEvents++
 	}
-	if b.lossRoundStart && b.inRecovery && b.lossEvents >= bbr2FullLossCnt && tooHigh(a) {
+	if b.lossRoundStart && b.rec.state == caRecovery && b.lossEvents >= bbr2FullLossCnt && tooHigh(a) {
 		b.filledPipe = true
 		b.inflightHi = b.inflight(s, b.MaxBw(), 1)
 		return
@@ -331,7 +330,7 @@ func (b *BBR2) adaptUpperBounds(s *State, a *Ack) {
 // probeUpward is bbr2_probe_inflight_hi_upward: while cwnd-limited at
 // inflight_hi, raise it by 1, 2, 4, ... packets per round.
 func (b *BBR2) probeUpward(s *State, a *Ack) {
-	if a.Inflight+s.SMSS < s.Cwnd || float64(s.Cwnd) < b.inflightHi {
+	if a.PriorPipe+s.SMSS < s.Cwnd || float64(s.Cwnd) < b.inflightHi {
 		return
 	}
 	b.upAcks += a.Acked
@@ -354,7 +353,7 @@ func (b *BBR2) raiseSlope(s *State) {
 
 // updateCyclePhase is bbr2_update_cycle_phase.
 func (b *BBR2) updateCyclePhase(s *State, a *Ack) {
-	inflight := float64(a.Inflight)
+	inflight := float64(a.PriorPipe)
 	bw := b.bw()
 	switch b.phase {
 	case BBR2Down:
@@ -456,7 +455,7 @@ func (b *BBR2) checkDrain(s *State, a *Ack) {
 		b.pacingGain = bbrDrainGain
 		b.cwndGain = BBRHighGain
 	}
-	if b.mode == BBRDrain && float64(a.Inflight-a.Acked) <= b.inflight(s, b.MaxBw(), 1) {
+	if b.mode == BBRDrain && float64(s.Pipe) <= b.inflight(s, b.MaxBw(), 1) {
 		b.startDown(a.Now)
 	}
 }
@@ -474,14 +473,16 @@ func (b *BBR2) updateMinRTT(s *State, a *Ack) {
 	if expired && !b.idleRestart && b.mode != BBRProbeRTT {
 		b.mode = BBRProbeRTT
 		b.pacingGain, b.cwndGain = 1, 1
-		b.saveCwnd(s)
+		b.rec.save(s, true)
 		b.probeRTTDone = 0
 		b.nextRoundDelivered = b.delivered
 	}
 	if b.mode != BBRProbeRTT {
 		return
 	}
-	inflight := float64(a.Inflight - a.Acked)
+	// Ignore low rate samples during PROBE_RTT, as BBR v1 does.
+	s.AppLimited = max(a.Delivered+s.Pipe, 1)
+	inflight := float64(s.Pipe)
 	switch {
 	case b.probeRTTDone == 0 && inflight <= b.probeRTTCwnd(s):
 		b.probeRTTDone = a.Now + bbrProbeRTTDur
@@ -493,7 +494,7 @@ func (b *BBR2) updateMinRTT(s *State, a *Ack) {
 		}
 		if b.probeRTTRoundDone && a.Now > b.probeRTTDone {
 			b.probeStamp = a.Now
-			s.Cwnd = max(s.Cwnd, b.priorCwnd)
+			s.Cwnd = max(s.Cwnd, b.rec.priorCwnd)
 			b.bwLo, b.inflightLo = math.Inf(1), math.Inf(1)
 			if b.filledPipe {
 				b.startDown(a.Now)
@@ -511,25 +512,17 @@ func (b *BBR2) probeRTTCwnd(s *State) float64 {
 	return max(b.inflight(s, b.bw(), bbr2ProbeRTTGain), bbrMinPackets*float64(s.SMSS))
 }
 
-func (b *BBR2) saveCwnd(s *State) {
-	if !b.inRecovery && b.mode != BBRProbeRTT {
-		b.priorCwnd = s.Cwnd
-	} else {
-		b.priorCwnd = max(b.priorCwnd, s.Cwnd)
-	}
-}
-
 // setPacingRate paces at pacing_gain * min(max_bw, bw_lo).
 func (b *BBR2) setPacingRate(s *State, a *Ack) {
 	bw := b.bw()
 	if bw == 0 {
 		if !b.seenRTT && a.SRTT > 0 {
 			b.seenRTT = true
-			s.PacingRate = BBRHighGain * float64(s.Cwnd) * 1e9 / float64(a.SRTT)
+			s.PacingRate = (1 - BBRPacingMargin) * BBRHighGain * float64(s.Cwnd) * 1e9 / float64(a.SRTT)
 		}
 		return
 	}
-	if r := b.pacingGain * bw; b.filledPipe || r > s.PacingRate {
+	if r := (1 - BBRPacingMargin) * b.pacingGain * bw; b.filledPipe || r > s.PacingRate {
 		s.PacingRate = r
 	}
 }
@@ -540,22 +533,20 @@ func (b *BBR2) setCwnd(s *State, a *Ack) {
 		return
 	}
 	minCwnd := bbrMinPackets * s.SMSS
-	if b.inRecovery {
-		if a.Lost > 0 {
-			s.Cwnd = max(s.Cwnd-a.Lost, s.SMSS)
+	cwnd, conserve := b.rec.onAck(s, a)
+	if !conserve {
+		target := int64(b.inflight(s, b.bw(), b.cwndGain))
+		switch {
+		case b.filledPipe:
+			cwnd = min(cwnd+a.Acked, target)
+		case cwnd < target || a.Delivered < b.initCwnd:
+			cwnd += a.Acked
 		}
-		if b.conservation {
-			s.Cwnd = max(s.Cwnd, a.Inflight)
-			return
-		}
+		cwnd = max(cwnd, minCwnd)
 	}
-	target := int64(b.inflight(s, b.bw(), b.cwndGain))
-	switch {
-	case b.filledPipe:
-		s.Cwnd = min(s.Cwnd+a.Acked, target)
-	case s.Cwnd < target || a.Delivered < b.initCwnd:
-		s.Cwnd += a.Acked
-	}
+	s.Cwnd = cwnd
+	// The inflight model bounds cwnd in conservation too (tcp_bbr2.c
+	// applies bbr2_bound_cwnd_for_inflight_model after "done").
 	limit := math.Inf(1)
 	switch {
 	case b.mode == BBRProbeBW && b.phase != BBR2Cruise:
@@ -567,7 +558,6 @@ func (b *BBR2) setCwnd(s *State, a *Ack) {
 	if float64(s.Cwnd) > limit {
 		s.Cwnd = int64(limit)
 	}
-	s.Cwnd = max(s.Cwnd, minCwnd)
 	if b.mode == BBRProbeRTT {
 		s.Cwnd = min(s.Cwnd, max(int64(b.probeRTTCwnd(s)), minCwnd))
 	}
@@ -575,27 +565,29 @@ func (b *BBR2) setCwnd(s *State, a *Ack) {
 
 // OnCongestionEvent implements Controller (as BBR).
 func (b *BBR2) OnCongestionEvent(now int64, s *State, flightSize int64) {
-	b.saveCwnd(s)
-	b.inRecovery = true
-	b.conservation = true
-	b.nextRoundDelivered = b.delivered
-	s.Cwnd = max(flightSize, s.SMSS)
-	s.Ssthresh = s.Cwnd
+	if b.rec.enter(s, b.mode == BBRProbeRTT) {
+		b.nextRoundDelivered = b.delivered
+		s.Ssthresh = s.Cwnd
+	}
 }
 
 // OnExitRecovery implements Controller (as BBR).
 func (b *BBR2) OnExitRecovery(now int64, s *State) {
-	b.inRecovery = false
-	b.conservation = false
-	s.Cwnd = max(s.Cwnd, b.priorCwnd)
+	b.rec.exit(s)
 	s.Ssthresh = math.MaxInt64 / 2
 }
 
-// OnRTO implements Controller (as BBR).
+// OnRTO implements Controller (as BBR). As tcp_bbr2.c bbr2_set_state does
+// for the Loss state, STARTUP's plateau test starts over and, outside
+// bandwidth probing, an unset inflight_lo takes the window the timeout
+// found (max(cwnd, prior_cwnd)) so that the next round with loss cuts
+// from there.
 func (b *BBR2) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
-	b.saveCwnd(s)
-	b.inRecovery = false
-	b.conservation = false
-	s.Cwnd = s.SMSS
+	probing := b.mode == BBRStartup || (b.mode == BBRProbeBW && (b.phase == BBR2Refill || b.phase == BBR2Up))
+	if !probing && math.IsInf(b.inflightLo, 1) {
+		b.inflightLo = float64(max(s.Cwnd, b.rec.priorCwnd))
+	}
+	b.rec.timeout(s, b.mode == BBRProbeRTT)
+	b.fullBw = 0
 	s.Ssthresh = math.MaxInt64 / 2
 }

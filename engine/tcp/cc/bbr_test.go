@@ -27,6 +27,13 @@ type bbrTrace struct {
 	// Smallest and largest cwnd seen while in PROBE_RTT.
 	probeRTTMin, probeRTTMax int64
 	startupQueueMax          int
+	// paceErr is the largest relative difference in PROBE_BW between the
+	// pacing rate and (1 - margin) * pacing_gain * BtlBw.
+	paceErr float64
+	// minBw is the smallest BtlBw after the first PROBE_BW, when BtlBw is
+	// at least 90 % of wantBw at its start.
+	minBw, wantBw float64
+	probing       bool
 }
 
 func (tr *bbrTrace) OnAck(s *cc.State, a *cc.Ack) {
@@ -44,6 +51,14 @@ func (tr *bbrTrace) OnAck(s *cc.State, a *cc.Ack) {
 			tr.probeRTTMin = s.Cwnd
 		}
 		tr.probeRTTMax = max(tr.probeRTTMax, s.Cwnd)
+	}
+	if mode == cc.BBRProbeBW {
+		want := (1 - cc.BBRPacingMargin) * tr.PacingGain() * tr.BtlBw()
+		tr.paceErr = max(tr.paceErr, math.Abs(s.PacingRate/want-1))
+		tr.probing = tr.probing || tr.BtlBw() >= 0.9*tr.wantBw
+	}
+	if tr.probing && (tr.minBw == 0 || tr.BtlBw() < tr.minBw) {
+		tr.minBw = tr.BtlBw()
 	}
 	if n := len(tr.events); n == 0 || tr.events[n-1].mode != mode || (mode == cc.BBRProbeBW && tr.events[n-1].cycle != cyc) {
 		tr.events = append(tr.events, bbrEvent{des.Time(a.Now), mode, cyc, tr.PacingGain(), q})
@@ -64,7 +79,9 @@ func (tr *bbrTrace) OnAck(s *cc.State, a *cc.Ack) {
 //     lasting at least RTprop;
 //   - PROBE_RTT comes every 10 s plus its own 200 ms and up to 2 round
 //     trips (the refreshed RTprop stamp dates from its exit), with cwnd 4
-//     packets, for at least 200 ms and one round.
+//     packets, for at least 200 ms and one round;
+//   - in PROBE_BW the pacing rate is (1 - 1 %) pacing_gain BtlBw
+//     (tcp_bbr.c bbr_pacing_margin_percent; exact to 1e-12).
 func TestBBRSinglePath(t *testing.T) {
 	tr := &bbrTrace{BBR: cc.NewBBR(7)}
 	f := newFlow(t, link{rate: 10e6, delay: 20 * des.Millisecond, queue: 1000}, tr)
@@ -158,7 +175,72 @@ func TestBBRSinglePath(t *testing.T) {
 	if tr.probeRTTMin != 4*mss {
 		t.Errorf("cwnd in PROBE_RTT fell to %d bytes, want 4 packets (%d)", tr.probeRTTMin, 4*mss)
 	}
+	if tr.paceErr > 1e-12 {
+		t.Errorf("pacing rate differs from 0.99 x gain x BtlBw by up to %.3g (relative), want exact", tr.paceErr)
+	}
 	if tr.probeRTTMax > 4*mss {
 		t.Logf("cwnd in PROBE_RTT up to %d (the ACK that enters it may see the old window)", tr.probeRTTMax)
+	}
+}
+
+// PROBE_RTT's low delivery rates (4 packets per round trip) are marked
+// application-limited (draft-cardwell-iccrg-bbr-congestion-control-00
+// section 4.3.5, "Ignore low rate samples during ProbeRTT"), and such
+// samples enter the BtlBw filter only when they raise it (section
+// 4.1.1.5): BtlBw stays at the bottleneck rate through every PROBE_RTT.
+// On a 10 ms RTT path the 10-round filter spans 100 ms, half of PROBE_RTT's
+// 200 ms, so without the marking the filter would hold only PROBE_RTT's
+// samples at its end. Path: 10 Mbit/s, 5 ms one way, 100-packet buffer,
+// 25 s (two PROBE_RTTs). Tolerance: BtlBw never falls below 98 % of the
+// payload rate once PROBE_BW has reached 90 % of it (a sample taken while
+// the 0.75 phase drains the queue may dip by a packet per round).
+func TestBBRProbeRTTKeepsBtlBw(t *testing.T) {
+	for _, name := range []string{"bbr", "bbr2"} {
+		t.Run(name, func(t *testing.T) {
+			want := 10e6 / 8 * mss / wireMSS
+			var c cc.Controller
+			var bw func() float64
+			var modes func() cc.BBRMode
+			if name == "bbr" {
+				b := cc.NewBBR(3)
+				c, bw, modes = b, b.BtlBw, b.Mode
+			} else {
+				b := cc.NewBBR2(3)
+				c, bw, modes = b, b.MaxBw, b.Mode
+			}
+			w := &bwWatch{Controller: c, bw: bw, mode: modes, want: want}
+			f := newFlow(t, link{rate: 10e6, delay: 5 * des.Millisecond, queue: 100}, w)
+			f.run(t, des.Time(25*des.Second))
+			t.Logf("BtlBw min %.0f B/s after reaching 90 %% (want %.0f), PROBE_RTT ACKs %d", w.min, want, w.probeRTTAcks)
+			if w.probeRTTAcks == 0 {
+				t.Fatalf("no PROBE_RTT in 25 s")
+			}
+			if w.min < 0.98*want {
+				t.Errorf("BtlBw fell to %.0f B/s, want >= 98 %% of %.0f", w.min, want)
+			}
+		})
+	}
+}
+
+// bwWatch records the smallest bandwidth estimate once it has reached
+// 90 % of want.
+type bwWatch struct {
+	cc.Controller
+	bw           func() float64
+	mode         func() cc.BBRMode
+	want, min    float64
+	up           bool
+	probeRTTAcks int
+}
+
+func (w *bwWatch) OnAck(s *cc.State, a *cc.Ack) {
+	w.Controller.OnAck(s, a)
+	b := w.bw()
+	w.up = w.up || b >= 0.9*w.want
+	if w.up && (w.min == 0 || b < w.min) {
+		w.min = b
+	}
+	if w.mode() == cc.BBRProbeRTT {
+		w.probeRTTAcks++
 	}
 }

@@ -11,6 +11,18 @@ type State struct {
 	// PacingRate is the rate in bytes per second at which the sender spaces
 	// its transmissions; 0 sends as fast as the windows allow.
 	PacingRate float64
+	// Pipe is the sender's estimate of the bytes in the network, which it
+	// refreshes before every hook and controllers only read: RFC 6675's
+	// SetPipe under SACK recovery (SACKed and lost bytes excluded,
+	// retransmissions included; Linux's tcp_packets_in_flight), FlightSize
+	// otherwise.
+	Pipe int64
+	// AppLimited, when a controller sets it, marks what the sender sends
+	// next application-limited until the connection has delivered this
+	// many bytes: the delivery-rate draft's C.app_limited, which BBR sets
+	// in PROBE_RTT so that the low rates it causes are not taken for the
+	// path's. The sender takes it after the hook and clears it.
+	AppLimited int64
 }
 
 // InSlowStart reports whether cwnd < ssthresh (RFC 5681 section 3.1).
@@ -49,6 +61,9 @@ type Ack struct {
 	Acked int64
 	// Inflight is the FlightSize before this ACK (RFC 5681 section 2).
 	Inflight int64
+	// PriorPipe is State.Pipe before this ACK (Linux's prior_in_flight);
+	// State.Pipe holds the value after it.
+	PriorPipe int64
 	// RTT is the sample this ACK gives, in ns, or 0 when it gives none
 	// (Karn's rule, RFC 6298 section 3: no sample from a retransmission).
 	RTT    int64
@@ -67,6 +82,12 @@ type Ack struct {
 	// InRecovery is set while the sender is in fast recovery; the recovery
 	// algorithm then owns cwnd, and window-based controllers ignore the ACK.
 	InRecovery bool
+	// InLoss is set while the sender recovers from a retransmission
+	// timeout: from the timeout until everything then outstanding is
+	// cumulatively acknowledged (Linux's CA_Loss state). The controller
+	// owns cwnd then (slow start from the one segment of RFC 5681 section
+	// 3.1); the first ACK with InLoss false ends the timeout's recovery.
+	InLoss bool
 }
 
 // Controller is a congestion-control algorithm. Its hooks are called by the

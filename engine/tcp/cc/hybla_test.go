@@ -11,16 +11,22 @@ import (
 // Caini and Firrincieli 2004: with rho = RTT/RTT0 (RTT0 = 25 ms) Hybla's
 // window grows rho^2 segments per RTT, so its rate, and its loss-limited
 // throughput, no longer fall as 1/RTT the way Reno's do (Mathis et al.
-// 1997: rate = MSS/RTT * 1.22/sqrt(p)). Over a 100 Mbit/s path with
-// Bernoulli loss p = 1e-3 on the data direction (the link is not the
-// limit: NewReno reaches about 9 Mbit/s at 50 ms) and RTTs of 50, 200 and
-// 600 ms, NewReno's goodput at 50 ms is about 9 times that at 600 ms; the
-// test wants at least 5. Hybla's ratio of the largest to the smallest
-// goodput must be at most 2 (the model's rho^2 growth makes its rate
-// independent of RTT in congestion avoidance; what remains is recovery
-// and timeouts, which last RTTs). Goodput is measured over 20-120 s;
-// measured: hybla 17.9, 26.0, 18.0 Mbit/s (ratio 1.45), newreno 8.3, 1.9,
-// 0.9 Mbit/s (ratio 9.1).
+// 1997: rate = MSS/RTT * 1.22/sqrt(p); for Hybla the window is rho times
+// Reno's, so rate = MSS/RTT0 * 1.22/sqrt(p) = 18 Mbit/s at any RTT). Over
+// a 100 Mbit/s path with Bernoulli loss p = 1e-3 on the data direction (the
+// link is not the limit: NewReno reaches about 9 Mbit/s at 50 ms) and RTTs
+// of 50, 200 and 600 ms, NewReno's goodput at 50 ms is about 9 times that
+// at 600 ms; the test wants at least 5. Hybla's ratio of the largest to
+// the smallest goodput must be at most 2 (the model's rho^2 growth makes
+// its rate independent of RTT in congestion avoidance; what remains is
+// recovery and timeouts, which last RTTs). The socket buffers are 15 MiB,
+// twice the BDP of the longest path, as a host's would be: with the
+// package's default of 256 MiB, Hybla's slow start (2^16 segments per ACK
+// at 600 ms) put 180,000 packets, 12 s of queue, into the 100,000-packet
+// buffer, and the goodput at 600 ms measured how the start-up overshoot
+// unwound, not Hybla's congestion avoidance. Goodput is measured over
+// 20-120 s; measured: hybla 17.9, 15.0, 15.8 Mbit/s (ratio 1.19), newreno
+// 8.3, 1.9, 0.9 Mbit/s (ratio 9.1).
 func TestHyblaRTTIndependence(t *testing.T) {
 	if testing.Short() {
 		t.Skip("120 simulated seconds per run")
@@ -31,7 +37,7 @@ func TestHyblaRTTIndependence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := newFlow(t, link{rate: 100e6, delay: rtt / 2, queue: 100000, loss: 1e-3, seed: 7}, c)
+		f := newFlow(t, link{rate: 100e6, delay: rtt / 2, queue: 100000, loss: 1e-3, seed: 7, window: 15 << 20}, c)
 		t1, t2 := des.Time(20*des.Second), des.Time(120*des.Second)
 		f.run(t, t1)
 		g1 := f.app.got

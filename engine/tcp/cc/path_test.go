@@ -34,6 +34,9 @@ type link struct {
 	queue int
 	loss  float64
 	seed  uint64
+	// window is the endpoints' receive and send buffer in bytes; 0 means
+	// 256 MiB, larger than any window here.
+	window int64
 }
 
 // flow is one bulk transfer from sender to receiver over a link.
@@ -72,8 +75,12 @@ func newFlow(t testing.TB, l link, ctrl cc.Controller) *flow {
 	if err != nil {
 		t.Fatal(err)
 	}
+	buf := l.window
+	if buf == 0 {
+		buf = 256 << 20
+	}
 	cfg := tcp.Config{
-		MSS: mss, RcvBuf: 256 << 20, SndBuf: 256 << 20, WindowScaling: true, SACK: true,
+		MSS: mss, RcvBuf: buf, SndBuf: buf, WindowScaling: true, SACK: true,
 		Recovery: tcp.RecoverySACK, InitialWindow: 10, MinRTO: 200 * des.Millisecond,
 	}
 	app := &countApp{}

@@ -1,0 +1,84 @@
+package cc_test
+
+import (
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+)
+
+// BBR's window around loss recovery, as tcp_bbr.c and tcp_bbr2.c keep it
+// (bbr_save_cwnd, bbr_set_cwnd_to_recover_or_restore, bbr_set_state),
+// driven hook by hook the way the sender calls them. Windows in segments;
+// exact.
+//   - a timeout leaves pipe + 1 segment (the sender counts everything
+//     outstanding lost: pipe 0) and saves the window; a repeated timeout
+//     does not overwrite the saved window with its one segment; the first
+//     ACK after the timeout's recovery restores it, and STARTUP's growth
+//     adds what that ACK acknowledged (one segment: 101);
+//   - fast recovery starts with cwnd = pipe + 1 segment (what the
+//     duplicate ACK delivered) and conserves packets: cwnd >= pipe +
+//     acknowledged; a second congestion signal in the same recovery (a
+//     lost retransmission) changes nothing; leaving restores the window
+//     saved on entry;
+//   - a timeout during fast recovery keeps the window saved on entering
+//     recovery.
+func TestBBRRecoveryWindow(t *testing.T) {
+	const seg = int64(mss)
+	ack := func(c cc.Controller, s *cc.State, pipe int64, inRec, inLoss bool) {
+		s.Pipe = pipe * seg
+		c.OnAck(s, &cc.Ack{Now: 1e9, Acked: seg, Inflight: (pipe + 1) * seg, PriorPipe: (pipe + 1) * seg,
+			InRecovery: inRec, InLoss: inLoss})
+	}
+	for _, name := range []string{"bbr", "bbr2"} {
+		t.Run(name, func(t *testing.T) {
+			check := func(step string, s *cc.State, want int64) {
+				t.Helper()
+				if got := s.Cwnd / seg; got != want {
+					t.Errorf("%s: cwnd = %d segments, want %d", step, got, want)
+				}
+			}
+			newState := func() (cc.Controller, *cc.State) {
+				c := mustNew(t, name, 1)
+				s := &cc.State{Cwnd: 10 * seg, SMSS: seg}
+				c.Init(s)
+				s.Cwnd = 100 * seg
+				return c, s
+			}
+
+			c, s := newState()
+			s.Pipe = 0
+			c.OnRTO(0, s, 100*seg, false)
+			check("timeout", s, 1)
+			s.Cwnd = 3 * seg
+			c.OnRTO(0, s, 100*seg, true)
+			check("repeated timeout", s, 1)
+			ack(c, s, 1, false, true)
+			if s.Cwnd >= 100*seg {
+				t.Errorf("cwnd %d segments restored while still recovering from the timeout", s.Cwnd/seg)
+			}
+			ack(c, s, 1, false, false)
+			check("end of the timeout's recovery", s, 101)
+
+			c, s = newState()
+			s.Pipe = 50 * seg
+			c.OnCongestionEvent(0, s, 100*seg)
+			check("entering recovery", s, 51)
+			ack(c, s, 49, true, false)
+			check("conservation", s, 51)
+			s.Pipe = 20 * seg
+			c.OnCongestionEvent(0, s, 51*seg)
+			check("second signal in recovery", s, 51)
+			c.OnExitRecovery(0, s)
+			check("leaving recovery", s, 100)
+
+			c, s = newState()
+			s.Pipe = 50 * seg
+			c.OnCongestionEvent(0, s, 100*seg)
+			s.Pipe = 0
+			c.OnRTO(0, s, 100*seg, false)
+			check("timeout in recovery", s, 1)
+			ack(c, s, 1, false, false)
+			check("after the timeout in recovery", s, 101)
+		})
+	}
+}

@@ -1,0 +1,216 @@
+package tcp
+
+import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
+)
+
+// rack is the time-based loss detection of RFC 8985 (RACK), applied to
+// retransmissions: a retransmitted segment is lost when a segment sent
+// after it has been delivered (SACKed or cumulatively acknowledged) and
+// RACK.rtt + RACK.reo_wnd has passed since it was sent (section 6.2).
+//
+// RFC 6675's IsLost (DupThresh SACKed segments above) decides the first
+// loss of a segment, as before; it cannot see the loss of a
+// retransmission, whose sequence number lies below HighRxt, so without
+// RACK a lost retransmission waits for the retransmission timer, backed
+// off and without RTT samples (Karn) until something new is acknowledged.
+// Linux detects it the same way (tcp_rack_detect_loss).
+//
+// Sections 6.1-6.2 keep a transmit time per segment; the send records
+// carry it (sendRecord.sentAt, updated by every retransmission). Sends at
+// one instant are ordered by a transmission count (sendRecord.xmitN) where
+// the RFC, whose clock is coarse, falls back on sequence numbers
+// (RACK_sent_after): a retransmission sent in the same nanosecond as new
+// data but after it must not count as sent before it. The
+// retransmissions wait in rxq in the order they were sent, the order in
+// which section 6.2 step 5 examines them, so detection stops at the first
+// that is not yet late.
+type rack struct {
+	xmit   des.Time     // RACK.xmit_ts: latest send time of a delivered segment
+	xmitN  uint64       // its transmission count (RACK.end_seq's role)
+	rtt    int64        // RACK.rtt: the RTT of that delivery, ns
+	fack   seqnum.Value // RACK.fack: highest end of a delivered segment
+	reord  bool         // RACK.reord: reordering seen (section 6.2 step 3)
+	set    bool         // xmit, xmitN and rtt hold a delivery
+	fackOK bool         // fack holds a delivery
+
+	// Per ACK: the most recently sent segment this ACK delivers.
+	candAt des.Time
+	candN  uint64
+	cand   bool
+
+	rxq    ring[rxEntry]      // retransmissions in send order
+	relost ring[seqnum.Value] // records marked relost, to resend
+	timer  des.Timer          // section 6.2's reordering timer
+}
+
+// rxEntry is one retransmission: the record's start and its transmission
+// count. An entry whose record has since been delivered or resent is
+// stale.
+type rxEntry struct {
+	seq seqnum.Value
+	n   uint64
+}
+
+// rackDelivered notes a record this ACK newly delivers (section 6.2 step
+// 2, RACK_update, and step 3, RACK_detect_reordering).
+func (s *sender) rackDelivered(now des.Time, r *sendRecord) {
+	k := &s.rack
+	end := r.end()
+	if !r.retx && k.fackOK && end.LessThan(k.fack) {
+		k.reord = true
+	}
+	if !k.fackOK || k.fack.LessThan(end) {
+		k.fack, k.fackOK = end, true
+	}
+	// A retransmitted segment acknowledged sooner than the minimum RTT
+	// after its last transmission was delivered by an earlier copy: its
+	// send time says nothing (step 2; there are no timestamps here).
+	if r.retx && int64(now-r.sentAt) < s.rtt.minRTT {
+		return
+	}
+	if !k.cand || r.xmitN > k.candN {
+		k.candAt, k.candN, k.cand = r.sentAt, r.xmitN, true
+	}
+}
+
+// rackUpdate ends an ACK's RACK_update: RACK.rtt is the RTT of the most
+// recently sent segment the ACK delivered, and RACK.xmit_ts moves forward
+// to it.
+func (s *sender) rackUpdate(now des.Time) {
+	k := &s.rack
+	if !k.cand {
+		return
+	}
+	k.cand = false
+	k.rtt = int64(now - k.candAt)
+	if !k.set || k.candN > k.xmitN {
+		k.xmit, k.xmitN = k.candAt, k.candN
+	}
+	k.set = true
+}
+
+// reoWnd is section 6.2 step 4: no reordering window once reordering has
+// never been seen and the sender is in loss recovery or DupThresh segments
+// are SACKed; otherwise min(min_RTT/4, SRTT).
+func (s *sender) reoWnd() int64 {
+	if !s.rack.reord && (s.inRecovery || s.inLoss || s.sb.Sacked() >= seqnum.Size(s.c.cfg.DupThresh)*seqnum.Size(s.smss)) {
+		return 0
+	}
+	return min(s.rtt.minRTT/4, s.rtt.srtt)
+}
+
+// rackDetect is section 6.2 step 5 over the retransmissions: each one sent
+// before RACK.xmit_ts whose RACK.rtt + reo_wnd has passed is lost and
+// queued to be resent; the first one not yet late arms the reordering
+// timer (section 6.3).
+func (s *sender) rackDetect(now des.Time) {
+	k := &s.rack
+	if !k.set {
+		return
+	}
+	var reo int64 = -1
+	again := false
+	for k.rxq.len() > 0 {
+		e := k.rxq.front()
+		i := s.recs.find(e.seq)
+		if i < 0 {
+			k.rxq.pop() // cumulatively acknowledged
+			continue
+		}
+		r := s.recs.at(i)
+		if r.sacked || r.relost || r.xmitN != e.n {
+			k.rxq.pop() // delivered, or already judged, or resent since
+			continue
+		}
+		if r.xmitN > k.xmitN {
+			break // neither it nor any later retransmission is behind
+		}
+		if reo < 0 {
+			reo = s.reoWnd()
+		}
+		remaining := int64(r.sentAt) + k.rtt + reo - int64(now)
+		if remaining > 0 {
+			if !k.timer.Pending() || now.Add(des.Duration(remaining)) < k.timer.When() {
+				k.timer.ResetAfter(des.Duration(remaining))
+			}
+			break
+		}
+		k.rxq.pop()
+		r.relost = true
+		s.relostBytes += int64(r.payload)
+		k.relost.push(r.seq)
+		s.c.Stats.LostRetrans++
+		again = again || r.sentAt >= s.reducedAt
+	}
+	if again {
+		s.lostRetransmission(now)
+	}
+}
+
+// lostRetransmission is the congestion response to a lost retransmission
+// sent since the latest response: RFC 5681 section 4.3 ("the loss of a
+// retransmission [...] should be taken as two indications of congestion
+// and, therefore, cwnd (and ssthresh) MUST be lowered twice"), which RFC
+// 8985 section 9.3 asks of senders that detect such losses. The
+// controller reduces again from the current window (passed as the flight
+// size). In fast recovery the reduction covers everything sent so far, so
+// the recovery point moves to HighData and retransmissions sent before
+// this do not count again; in a timeout's recovery the timeout's recovery
+// point stays (Linux enters Recovery, a reduction, on a lost
+// retransmission in the Loss state); outside both, the lost
+// retransmission starts a fast recovery, which resends it.
+func (s *sender) lostRetransmission(now des.Time) {
+	switch {
+	case s.inRecovery:
+		s.recover = s.max
+	case s.inLoss:
+	case !s.una.LessThan(s.recover):
+		s.enterRecovery(now, false)
+		return
+	}
+	s.reducedAt = now
+	s.cc.Pipe = s.pipe()
+	s.ctrl.OnCongestionEvent(int64(now), &s.cc, s.cc.Cwnd)
+	s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
+}
+
+// rackTimeout is the reordering timer's expiry (section 6.3).
+func (s *sender) rackTimeout(now des.Time) {
+	if s.c.state != stateEstablished || s.done {
+		return
+	}
+	s.rackDetect(now)
+	s.output(now)
+}
+
+// nextRelost returns the oldest record waiting to be resent after RACK
+// judged its retransmission lost, dropping queue entries that were
+// delivered meanwhile.
+func (s *sender) nextRelost() (seqnum.Value, bool) {
+	k := &s.rack
+	for k.relost.len() > 0 {
+		seq := k.relost.front()
+		if i := s.recs.find(seq); i >= 0 && s.recs.at(i).relost {
+			return seq, true
+		}
+		k.relost.pop()
+	}
+	return 0, false
+}
+
+// rackForget drops the retransmissions and the queue of lost ones, as a
+// timeout does: it marks everything outstanding lost anew.
+func (s *sender) rackForget() {
+	k := &s.rack
+	for k.relost.len() > 0 {
+		if i := s.recs.find(k.relost.front()); i >= 0 {
+			s.recs.at(i).relost = false
+		}
+		k.relost.pop()
+	}
+	s.relostBytes = 0
+	k.rxq.clear()
+	k.timer.Stop()
+}
