@@ -42,7 +42,7 @@ func (m *MulticastVideo) Cost(p engine.Params) float64 {
 func multicastVideoSchema() *engine.Schema {
 	return &engine.Schema{
 		Name:    "multicast-video",
-		Version: 1,
+		Version: 2, // 2: the TCP cross traffic: RACK, SACK state kept over timeouts, BBR as Linux
 		Doc: "MBone video (document 001): a constant-rate UDP/RTP video stream over a terrestrial path of congested hops " +
 			"(each shared with TCP cross traffic) or one GEO satellite hop; loss, RFC 3550 jitter, received bandwidth and " +
 			"frame rate over time and on average.",

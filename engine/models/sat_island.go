@@ -169,7 +169,7 @@ func satIslandSchema() *engine.Schema {
 	m(siEvents, "events", I, engine.Dimensionless, "simulation events processed")
 	return &engine.Schema{
 		Name:    "sat-island",
-		Version: 1,
+		Version: 2, // 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",

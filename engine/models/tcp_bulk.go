@@ -103,7 +103,7 @@ func tcpBulkSchema() *engine.Schema {
 	)
 	return &engine.Schema{
 		Name:    "tcp-bulk",
-		Version: 3,
+		Version: 4, // 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux
 		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strings"
 
 	"github.com/crosslink-sim/crosslink/engine"
@@ -39,6 +38,24 @@ import (
 // window scaling, initial window 10, 200 ms minimum RTO, an ACK for every
 // segment (quick-ack mode; delayed ACKs are a parameter), and a 1000
 // packet queue on every access link (the default txqueuelen).
+//
+// Every link runs at the document's 100 Mbit/s, access links included, as
+// in its Mininet set-up. Each host's outgoing access link adds a random
+// delay of up to host_jitter to each packet after the link's queue,
+// keeping order (netsim.LinkConfig.Jitter): real hosts and switches
+// release packets with such jitter (interrupts, scheduling, forwarding).
+// Without it a deterministic simulation locks flows of equal rate into
+// fixed phases at a full DropTail queue, so that one flow takes every
+// freed slot for ever (Floyd and Jacobson, "On traffic phase effects in
+// packet-switched gateways", Internetworking: Research and Experience
+// 3(3), 1992, who break it with a random time of up to one bottleneck
+// service time, the default here). The jitter acts after the access
+// queue because a flow faster than its access link (BBR probing at 1.25
+// times the backbone's rate through an access link of the same rate)
+// backlogs that queue, and a backlogged link releases its packets exactly
+// one service time apart whatever happened before it: jitter at the
+// sending host would be absorbed there, and the second flow of two would
+// find the backbone's queue full at every arrival.
 //
 // The main row carries the aggregates (total goodput, Jain's index over
 // flows and over algorithm groups) and, for a fixed set of columns, one
@@ -133,7 +150,7 @@ func tcpCompeteSchema(algos []string) *engine.Schema {
 		{Name: "stagger", Kind: engine.Float, Unit: engine.Second, Default: engine.F(tcStagger), Min: 0, Max: 1e4,
 			Doc: "flows start at independent uniform times in [0, stagger) (seeded)"},
 		{Name: "host_jitter", Kind: engine.Float, Unit: engine.Second, Default: engine.F(tcHostJitter), Min: 0, Max: 1,
-			Doc: "each host delays each packet it sends by a uniform random time in [0, host_jitter), in order; the default is one 1500-byte packet time at 100 Mbit/s, which removes the phase effects of a deterministic simulation (Floyd and Jacobson 1992); 0 turns it off"},
+			Doc: "each host's outgoing access link delays each packet, after the link's queue, by a further uniform random time in [0, host_jitter), in order; the default is one 1500-byte packet time at 100 Mbit/s, which removes the phase effects of a deterministic simulation (Floyd and Jacobson 1992); 0 turns it off"},
 		{Name: "loss_model", Kind: engine.String, Default: engine.S("given"), Choices: []string{"given", "gosnr"},
 			Doc: "given: Bernoulli loss of probability loss per packet; gosnr: loss per packet size from gosnr through the calibrated receiver of optical-osnr"},
 		{Name: "loss", Kind: engine.Float, Unit: engine.Percent, Default: engine.F(0), Min: 0, Max: 100,
@@ -179,7 +196,7 @@ func tcpCompeteSchema(algos []string) *engine.Schema {
 	}
 	return &engine.Schema{
 		Name:    "tcp-compete",
-		Version: 1,
+		Version: 2, // 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
@@ -279,59 +296,6 @@ func competeQueue(aqm string, limit int) (netsim.QueueModel, error) {
 	return nil, fmt.Errorf("unknown aqm %q", aqm)
 }
 
-// hostPort is a host's network interface with a random per-packet
-// processing delay, uniform in [0, jitter), in front of the node: packets
-// leave in the order they were sent (each waits at least until its
-// predecessor left). Without it, flows of equal rate through links of
-// equal rate lock into fixed phases at a full DropTail queue and one flow
-// takes every freed slot for ever: the phase effect of Floyd and
-// Jacobson ("On traffic phase effects in packet-switched gateways",
-// Internetworking: Research and Experience 3(3), 1992), who remove it with
-// a random processing time of up to one bottleneck service time at the
-// sources, as here. Real hosts (document 002's Mininet emulation) have
-// such jitter from interrupts and scheduling.
-type hostPort struct {
-	tcp.NodePort
-	s      *des.Scheduler
-	rng    *rand.Rand
-	jitter float64 // ns
-	last   des.Time
-	// ring holds the packets waiting, oldest at head.
-	ring       []*netsim.Packet
-	head, size int
-}
-
-// Send implements tcp.Port.
-func (h *hostPort) Send(p *netsim.Packet) {
-	if h.jitter <= 0 {
-		h.NodePort.Send(p)
-		return
-	}
-	now := h.s.Now()
-	at := max(now+des.Time(h.rng.Float64()*h.jitter), h.last)
-	h.last = at
-	if h.size == len(h.ring) {
-		grown := make([]*netsim.Packet, max(16, 2*len(h.ring)))
-		for i := range h.size {
-			grown[i] = h.ring[(h.head+i)%len(h.ring)]
-		}
-		h.ring, h.head = grown, 0
-	}
-	h.ring[(h.head+h.size)%len(h.ring)] = p
-	h.size++
-	h.s.Schedule(at, h, 0, 0)
-}
-
-// Handle sends the oldest waiting packet: events run in time order and,
-// at equal times, in scheduling order, so they pop the ring in order.
-func (h *hostPort) Handle(des.Time, int, uint64) {
-	p := h.ring[h.head]
-	h.ring[h.head] = nil
-	h.head = (h.head + 1) % len(h.ring)
-	h.size--
-	h.NodePort.Send(p)
-}
-
 // competeFlow is one flow of the scenario.
 type competeFlow struct {
 	cca      string
@@ -363,6 +327,13 @@ func (m *TCPCompete) Run(ctx context.Context, p engine.Params, seed uint64) (eng
 }
 
 func (m *TCPCompete) run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+	return m.simulate(ctx, p, seed, nil)
+}
+
+// simulate runs a scenario. Flow i starts at starts[i] when starts is
+// given (tests set the start times), otherwise at a time drawn from the
+// scenario's "tcp-compete/start" stream.
+func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64, starts []des.Time) (engine.Result, error) {
 	algos, err := ParseCCAs(p.Str("ccas"))
 	if err != nil {
 		return engine.Result{}, err
@@ -374,6 +345,9 @@ func (m *TCPCompete) run(ctx context.Context, p engine.Params, seed uint64) (eng
 	warmup := des.Time(des.FromSeconds(p.Float("warmup")))
 	if warmup >= duration {
 		return engine.Result{}, fmt.Errorf("warmup %v must be shorter than duration %v", warmup, duration)
+	}
+	if starts != nil && len(starts) != n {
+		panic("models: bug: tcp-compete given start times for another number of flows")
 	}
 	lim, err := netsim.BDPLimit(p.Float("queue")/100, int64(rate), delay, tcPacket)
 	if err != nil {
@@ -396,12 +370,15 @@ func (m *TCPCompete) run(ctx context.Context, p engine.Params, seed uint64) (eng
 	net := netsim.New(s, seed)
 	accessQ := netsim.DropTail{Packets: int(p.Int("access_queue"))}
 	adelay := des.FromSeconds(p.Float("access_delay"))
-	access := netsim.Hop{
-		Forward: netsim.LinkConfig{Rate: int64(rate), Delay: adelay, Queue: accessQ},
-		Reverse: netsim.LinkConfig{Rate: int64(rate), Delay: adelay, Queue: accessQ},
-	}
+	// Host to router: the host's jitter after its queue; router to host:
+	// none.
+	fromHost := netsim.LinkConfig{Rate: int64(rate), Delay: adelay, Queue: accessQ, Jitter: des.FromSeconds(p.Float("host_jitter"))}
+	toHost := netsim.LinkConfig{Rate: int64(rate), Delay: adelay, Queue: accessQ}
 	d, err := netsim.NewDumbbell(net, netsim.DumbbellConfig{
-		N: n, SenderAccess: access, ReceiverAccess: access,
+		N: n,
+		// The sender's data and the receiver's ACKs leave their hosts.
+		SenderAccess:   netsim.Hop{Forward: fromHost, Reverse: toHost},
+		ReceiverAccess: netsim.Hop{Forward: toHost, Reverse: fromHost},
 		Bottleneck: netsim.Hop{
 			Forward: netsim.LinkConfig{Rate: int64(rate), Delay: delay, Queue: q, Loss: loss},
 			Reverse: netsim.LinkConfig{Rate: int64(rate), Delay: delay, Queue: q, Loss: ackLoss},
@@ -423,9 +400,8 @@ func (m *TCPCompete) run(ctx context.Context, p engine.Params, seed uint64) (eng
 		Recovery:        tcp.RecoverySACK,
 	}
 	isn := net.Streams().New("tcp/isn")
-	starts := net.Streams().New("tcp-compete/start")
+	startRNG := net.Streams().New("tcp-compete/start")
 	stagger := p.Float("stagger")
-	jitter := p.Float("host_jitter") * 1e9
 	run := &competeRun{s: s}
 	for i := range n {
 		f := &competeFlow{cca: algos[i%len(algos)]}
@@ -438,10 +414,8 @@ func (m *TCPCompete) run(ctx context.Context, p engine.Params, seed uint64) (eng
 		}
 		// The receiver sends no data; its controller is never exercised.
 		rctrl, _ := cc.New("reno", cc.Options{})
-		pa := &hostPort{NodePort: tcp.NodePort{Net: net, Node: a}, s: s, jitter: jitter,
-			rng: net.Streams().New(fmt.Sprintf("tcp-compete/jitter/s%d", i))}
-		pb := &hostPort{NodePort: tcp.NodePort{Net: net, Node: b}, s: s, jitter: jitter,
-			rng: net.Streams().New(fmt.Sprintf("tcp-compete/jitter/r%d", i))}
+		pa := tcp.NodePort{Net: net, Node: a}
+		pb := tcp.NodePort{Net: net, Node: b}
 		if f.src, err = tcp.New(s, cfg, ctrl, pa, &f.source, id, a.ID(), b.ID(), isn.Uint32()); err != nil {
 			return engine.Result{}, err
 		}
@@ -457,7 +431,10 @@ func (m *TCPCompete) run(ctx context.Context, p engine.Params, seed uint64) (eng
 			return engine.Result{}, err
 		}
 		f.dst.Listen()
-		f.start = des.Time(des.FromSeconds(stagger * starts.Float64()))
+		f.start = des.Time(des.FromSeconds(stagger * startRNG.Float64()))
+		if starts != nil {
+			f.start = starts[i]
+		}
 		s.Schedule(f.start, run, 0, uint64(i))
 		run.flows = append(run.flows, f)
 	}

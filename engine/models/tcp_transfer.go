@@ -64,7 +64,7 @@ func tcpTransferSchema() *engine.Schema {
 	)
 	return &engine.Schema{
 		Name:    "tcp-transfer",
-		Version: 3, // 3: BBR controllers seeded per flow (shared with tcp-bulk)
+		Version: 4, // 3: BBR controllers seeded per flow (shared with tcp-bulk); 4: RACK, SACK kept over timeouts, BBR as Linux
 		Doc: "One TCP transfer of a given size: response time (first SYN to last byte delivered), " +
 			"throughput (size over response time), completion (FIN acknowledged) and retransmissions, " +
 			"with a DropTail or RED gateway, and the closed-form window-limited bounds beside them.",

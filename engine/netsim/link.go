@@ -24,6 +24,14 @@ type LinkConfig struct {
 	Queue QueueModel
 	// Loss is the per-packet loss process; nil means lossless.
 	Loss LossModel
+	// Jitter adds to each packet's propagation delay a time drawn
+	// uniformly from [0, Jitter) on the link's own stream
+	// ("link/"+Name+"/jitter"), without reordering: a packet never arrives
+	// before the one transmitted ahead of it. It stands for the variable
+	// delays between a transmitter and the next queue that a fixed delay
+	// leaves out (a host's interrupt and scheduling latency, a switch's
+	// forwarding). 0 means none.
+	Jitter des.Duration
 }
 
 // Link is one direction of a point-to-point link: a queue, a transmitter
@@ -55,7 +63,10 @@ type Link struct {
 	busyBits  uint64   // bits of the busy period up to and including tx
 
 	// Propagation.
-	flight fifo
+	flight     fifo
+	jitter     des.Duration
+	jrng       *rand.Rand
+	lastArrive des.Time // arrival time of the latest packet sent on
 
 	st linkCounters
 }
@@ -195,6 +206,10 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 			l.Drop(now, p, DropCorrupt)
 		} else {
 			p.arrive = now.Add(l.delay)
+			if l.jitter > 0 {
+				p.arrive = max(p.arrive.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
+				l.lastArrive = p.arrive
+			}
 			if l.flight.head == nil {
 				l.net.sched.Schedule(p.arrive, l, kindArrive, 0)
 			}

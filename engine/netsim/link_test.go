@@ -218,3 +218,45 @@ func TestOversizedPacketDroppedAtIdleLink(t *testing.T) {
 			len(k.got), l.Stats().Drops[DropOverflow])
 	}
 }
+
+// Jitter adds to each packet's propagation delay a uniform time in
+// [0, Jitter) without reordering. Packets 1 ms apart (far more than the
+// 100 µs jitter, so order never binds) arrive delay + U[0, 100 µs) after
+// their last bit: every extra delay lies in [0, 100 µs) and the mean of
+// 10,000 is within 2 % of 50 µs (the standard error is 100/sqrt(12 x
+// 10,000) = 0.29 µs, 0.6 %). Back-to-back packets (12 µs apart, less than
+// the jitter) keep their order: arrivals never decrease. Jitter 0 leaves
+// the fixed delay exact, as TestBackToBackNoDrift checks.
+func TestLinkJitter(t *testing.T) {
+	const jitter = 100 * des.Microsecond
+	cfg := LinkConfig{Rate: 1e9, Delay: des.Millisecond, Jitter: jitter}
+	net, a, b, _, k := twoNodes(t, 3, cfg)
+	src := &source{net: net, from: a, dst: b.ID(), flow: 1, size: 1500, n: 10000, gap: des.Millisecond}
+	src.start(0)
+	run(t, net, des.Forever)
+	if len(k.got) != 10000 {
+		t.Fatalf("delivered %d packets, want 10000", len(k.got))
+	}
+	var sum float64
+	for i, g := range k.got {
+		sent := des.Time(i) * des.Time(des.Millisecond)
+		extra := g.At.Sub(sent) - 12*des.Microsecond - des.Millisecond
+		if extra < 0 || extra >= jitter {
+			t.Fatalf("packet %d: extra delay %v, want in [0, %v)", i, extra, jitter)
+		}
+		sum += float64(extra)
+	}
+	if mean := sum / 10000; math.Abs(mean/float64(jitter/2)-1) > 0.02 {
+		t.Errorf("mean extra delay = %.0f ns, want %v (2 %%)", mean, jitter/2)
+	}
+
+	net, a, b, _, k = twoNodes(t, 3, cfg)
+	src = &source{net: net, from: a, dst: b.ID(), flow: 1, size: 1500, n: 1000}
+	src.start(0)
+	run(t, net, des.Forever)
+	for i := 1; i < len(k.got); i++ {
+		if k.got[i].At < k.got[i-1].At || k.got[i].Seq != k.got[i-1].Seq+1 {
+			t.Fatalf("packet %d (seq %d) at %v after packet seq %d at %v: reordered", i, k.got[i].Seq, k.got[i].At, k.got[i-1].Seq, k.got[i-1].At)
+		}
+	}
+}

@@ -68,8 +68,8 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 	if from.net != n || to.net != n {
 		return nil, fmt.Errorf("netsim: connect: node of another network")
 	}
-	if cfg.Rate < 0 || cfg.Delay < 0 {
-		return nil, fmt.Errorf("netsim: link %s->%s: negative rate %d or delay %v", from.name, to.name, cfg.Rate, cfg.Delay)
+	if cfg.Rate < 0 || cfg.Delay < 0 || cfg.Jitter < 0 {
+		return nil, fmt.Errorf("netsim: link %s->%s: negative rate %d, delay %v or jitter %v", from.name, to.name, cfg.Rate, cfg.Delay, cfg.Jitter)
 	}
 	name := cfg.Name
 	if name == "" {
@@ -95,6 +95,10 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 		rate: cfg.Rate, delay: cfg.Delay,
 		queue: qm.NewQueue(),
 		rng:   n.streams.New("link/" + name),
+	}
+	if cfg.Jitter > 0 {
+		l.jitter = cfg.Jitter
+		l.jrng = n.streams.New("link/" + name + "/jitter")
 	}
 	if a, ok := l.queue.(Attacher); ok {
 		a.Attach(LinkInfo{Name: name, Rate: cfg.Rate, Rand: n.streams.New("queue/" + name)})
