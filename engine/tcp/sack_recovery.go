@@ -41,27 +41,27 @@ func (s *sender) sackRecoveryAck(now des.Time, ack seqnum.Value) {
 // resent first, and its lost retransmission no longer counts in pipe;
 // after a timeout every unSACKed byte below its HighData is lost.
 func (s *sender) sackOutput(now des.Time) {
-	dt := s.c.cfg.DupThresh
-	mss := seqnum.Size(s.smss)
+	// The scoreboard does not change while the loop sends, so IsLost's
+	// bound stays and pipe grows by exactly what each send adds: a resent
+	// relost segment its payload (it leaves relostBytes), a retransmission
+	// of a hole its length (HighRxt moves over it and the SACKed bytes
+	// before it), new data its length (HighData moves).
+	lost, hasLost := s.lostBound()
+	pipe := int64(s.sb.pipe(s.una, s.max, s.rxtNext, lost, hasLost)) - s.relostBytes
 	for {
-		if !s.paceOK(now) {
-			return
-		}
-		lost, hasLost := s.sb.lostBelow(dt, mss)
-		if s.inLoss && (!hasLost || lost.LessThan(s.lossHigh)) {
-			lost, hasLost = s.lossHigh, true
-		}
-		pipe := int64(s.sb.pipe(s.una, s.max, s.rxtNext, lost, hasLost)) - s.relostBytes
-		if s.cc.Cwnd-pipe < s.smss {
+		if !s.paceOK(now) || s.cc.Cwnd-pipe < s.smss {
 			return
 		}
 		if seq, ok := s.nextRelost(); ok {
+			r := s.recs.at(s.recs.find(seq))
+			pipe += int64(r.payload)
 			s.retransmit(now, seq)
 			continue
 		}
 		from := seqnum.Max(s.rxtNext, s.una)
 		if start, _, ok := s.sb.nextLost(from, lost); hasLost && ok {
 			s.rxtNext = s.retransmit(now, start)
+			pipe += int64(from.Size(s.rxtNext)) - int64(s.sb.sackedIn(from, s.rxtNext))
 			continue
 		}
 		// Rule (2): new data, if the peer's window allows.
@@ -71,11 +71,13 @@ func (s *sender) sackOutput(now des.Time) {
 				s.sendData(now, s.nxt, n, false, false)
 				s.nxt = s.nxt.Add(seqnum.Size(n))
 				s.max = s.nxt
+				pipe += n
 				continue
 			}
 		}
 		if start, _, ok := s.sb.nextUnsacked(from); ok {
 			s.rxtNext = s.retransmit(now, start)
+			pipe += int64(from.Size(s.rxtNext)) - int64(s.sb.sackedIn(from, s.rxtNext))
 			continue
 		}
 		return

@@ -7,18 +7,58 @@ type block struct{ start, end seqnum.Value }
 
 // Scoreboard records the bytes above the cumulative ACK that the receiver
 // has reported in SACK blocks (RFC 6675 section 3's scoreboard). Blocks are
-// kept sorted, disjoint and non-adjacent, so every query is a walk over the
-// few blocks rather than over the window's bytes.
+// kept sorted, disjoint and non-adjacent, so queries work on the blocks
+// rather than on the window's bytes: positions are found by binary search,
+// and counts of SACKed bytes below a point come from prefix sums rebuilt
+// after a change (a heavily lossy window has dozens of blocks, and the
+// sender asks for pipe once per segment it sends).
 type Scoreboard struct {
 	blocks []block
 	sacked seqnum.Size // total bytes in blocks
+	// prefix[i] is the SACKed bytes in blocks[:i]; valid unless dirty.
+	prefix []seqnum.Size
+	dirty  bool
 }
 
 // NewScoreboard returns an empty scoreboard with room for n blocks.
 func NewScoreboard(n int) *Scoreboard { return &Scoreboard{blocks: make([]block, 0, n)} }
 
 // Reset empties the scoreboard.
-func (s *Scoreboard) Reset() { s.blocks = s.blocks[:0]; s.sacked = 0 }
+func (s *Scoreboard) Reset() { s.blocks = s.blocks[:0]; s.sacked = 0; s.dirty = true }
+
+// after returns the index of the first block ending after seq (len(blocks)
+// if none): the block holding seq, or the first one above it.
+func (s *Scoreboard) after(seq seqnum.Value) int {
+	lo, hi := 0, len(s.blocks)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.blocks[m].end.LessThanEq(seq) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// sackedBelow returns the SACKed bytes before seq.
+func (s *Scoreboard) sackedBelow(seq seqnum.Value) seqnum.Size {
+	if s.dirty || len(s.prefix) != len(s.blocks)+1 {
+		s.prefix = append(s.prefix[:0], 0)
+		var sum seqnum.Size
+		for _, b := range s.blocks {
+			sum += b.start.Size(b.end)
+			s.prefix = append(s.prefix, sum)
+		}
+		s.dirty = false
+	}
+	i := s.after(seq)
+	n := s.prefix[i]
+	if i < len(s.blocks) && s.blocks[i].start.LessThan(seq) {
+		n += s.blocks[i].start.Size(seq)
+	}
+	return n
+}
 
 // Empty reports whether no bytes are SACKed.
 func (s *Scoreboard) Empty() bool { return len(s.blocks) == 0 }
@@ -45,9 +85,9 @@ func (s *Scoreboard) Insert(start, end seqnum.Value) seqnum.Size {
 		return 0
 	}
 	// Find the first block that ends at or after start (may merge).
-	i := 0
-	for i < len(s.blocks) && s.blocks[i].end.LessThan(start) {
-		i++
+	i := s.after(start)
+	if i > 0 && s.blocks[i-1].end == start {
+		i--
 	}
 	// Merge every block that touches [start, end).
 	j := i
@@ -60,7 +100,11 @@ func (s *Scoreboard) Insert(start, end seqnum.Value) seqnum.Size {
 		j++
 	}
 	added := ns.Size(ne) - removed
+	if added == 0 {
+		return 0
+	}
 	s.sacked += added
+	s.dirty = true
 	switch {
 	case j == i: // insert a new block at i
 		s.blocks = append(s.blocks, block{})
@@ -89,32 +133,25 @@ func (s *Scoreboard) Ack(una seqnum.Value) {
 	if len(s.blocks) > 0 && s.blocks[0].start.LessThan(una) {
 		s.sacked -= s.blocks[0].start.Size(una)
 		s.blocks[0].start = una
+		k++
+	}
+	if k > 0 {
+		s.dirty = true
 	}
 }
 
 // IsSacked reports whether byte seq is SACKed.
 func (s *Scoreboard) IsSacked(seq seqnum.Value) bool {
-	for _, b := range s.blocks {
-		if seq.LessThan(b.start) {
-			return false
-		}
-		if seq.LessThan(b.end) {
-			return true
-		}
-	}
-	return false
+	i := s.after(seq)
+	return i < len(s.blocks) && s.blocks[i].start.LessThanEq(seq)
 }
 
 // sackedIn returns the SACKed bytes in [a, b).
 func (s *Scoreboard) sackedIn(a, b seqnum.Value) seqnum.Size {
-	var n seqnum.Size
-	for _, bl := range s.blocks {
-		lo, hi := seqnum.Max(a, bl.start), seqnum.Min(b, bl.end)
-		if lo.LessThan(hi) {
-			n += lo.Size(hi)
-		}
+	if !a.LessThan(b) {
+		return 0
 	}
-	return n
+	return s.sackedBelow(b) - s.sackedBelow(a)
 }
 
 // lostBelow returns L such that an unSACKed byte seq is lost by RFC 6675
@@ -178,16 +215,20 @@ func (s *Scoreboard) pipe(highACK, highData, rxtNext, lost seqnum.Value, hasLost
 // the hole it begins (the start of the next SACKed range, or limit).
 func (s *Scoreboard) NextHole(from, limit seqnum.Value) (start, end seqnum.Value) {
 	start = from
-	for _, b := range s.blocks {
-		if b.end.LessThanEq(start) {
-			continue
-		}
-		if start.LessThan(b.start) {
-			return start, seqnum.Min(b.start, limit)
-		}
-		start = b.end // start is inside b: skip it
+	i := s.after(start)
+	if i == len(s.blocks) {
+		return start, limit
 	}
-	return start, limit
+	if b := s.blocks[i]; b.start.LessThanEq(start) {
+		// start is inside b: the hole begins at its end, and blocks are
+		// not adjacent, so the next block (if any) starts above it.
+		start = b.end
+		i++
+		if i == len(s.blocks) {
+			return start, limit
+		}
+	}
+	return start, seqnum.Min(s.blocks[i].start, limit)
 }
 
 // NextSeg is RFC 6675 section 4's NextSeg() for retransmissions: rule (1),
