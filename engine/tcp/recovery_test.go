@@ -5,6 +5,7 @@ import (
 
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
 )
 
 // dropFirst drops the first transmission of the data segments at the given
@@ -162,4 +163,43 @@ func TestTimeoutResendsOnlyUnSACKed(t *testing.T) {
 		t.Errorf("retransmissions = %d, want %d (all but the last lost)", len(d.rexOffs), drops)
 	}
 	t.Logf("RTOs %d, fast recoveries %d, lost retransmissions found %d", st.RTOs, st.FastRecoveries, st.LostRetrans)
+}
+
+// A timeout keeps SACK state unless the receiver shows it reneged (RFC
+// 2018 section 8): a SACKed byte at SND.UNA, which a receiver that still
+// held it would have acknowledged cumulatively (Linux's
+// tcp_timeout_mark_lost test). The scoreboard is set by hand on a sender
+// with 20 segments outstanding; exact.
+func TestTimeoutRenegingRule(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		at        int // segment SACKed, counted from SND.UNA
+		wantEmpty bool
+	}{
+		{"SACK above SND.UNA is kept", 5, false},
+		{"SACK at SND.UNA means reneging", 0, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := baseConfig()
+			cfg.Recovery = RecoverySACK
+			cfg.InitialWindow = 20
+			pr := newPair(t, cfg, 100e6, 50*des.Millisecond, newReno)
+			pr.w.drop = func(dir int, p *netsim.Packet) bool { return dir == 0 && p.Payload > 0 }
+			pr.client.Write(0, 20*1000)
+			pr.client.Connect(0)
+			if err := pr.w.s.Run(t.Context(), des.Time(110*des.Millisecond)); err != nil {
+				t.Fatal(err)
+			}
+			s := &pr.client.snd
+			if got := s.una.Size(s.max); got != 20*1000 {
+				t.Fatalf("outstanding = %d bytes, want 20000", got)
+			}
+			start := s.una.Add(seqnum.Size(tt.at * 1000))
+			s.sb.Insert(start, start.Add(1000))
+			s.onRTO(pr.w.s.Now())
+			if got := s.sb.Empty(); got != tt.wantEmpty {
+				t.Errorf("scoreboard empty after the timeout = %v, want %v", got, tt.wantEmpty)
+			}
+		})
+	}
 }
