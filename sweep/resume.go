@@ -14,7 +14,8 @@ import (
 
 // Resume runs cfg as Run does, with what an unattended sweep needs around
 // it: it locks the dataset shard (LockDir), so a second process cannot
-// write it; moves unreadable parts aside to Dir/corrupt, reporting each on
+// write it; moves the parts of an older model version to Dir/_stale
+// (dataset.SetAside) and unreadable parts to Dir/_corrupt, reporting each on
 // warn (nil: io.Discard), so their scenarios run again; and, when cfg.Rerun is set
 // (--retry-failed), rewrites the parts holding rows that the rerun
 // superseded, so the files hold one row per scenario. cfg.Done is
@@ -32,6 +33,13 @@ func Resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 		return sum, err
 	}
 	defer lock.Unlock()
+	stale, err := dataset.SetAside(cfg.Dir, cfg.Model.Schema())
+	for _, m := range stale {
+		fmt.Fprintf(warn, "crosslink: %s was %s; moved to %s, its scenarios run again\n", m.Path, m.Reason, m.To)
+	}
+	if err != nil {
+		return sum, fmt.Errorf("sweep: setting aside %s's older parts: %w", cfg.Dir, err)
+	}
 	done, moved, err := dataset.Repair(cfg.Dir)
 	for _, m := range moved {
 		fmt.Fprintf(warn, "crosslink: %s is unreadable (%s); moved to %s, its scenarios run again\n", m.Path, m.Reason, m.To)

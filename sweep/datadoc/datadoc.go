@@ -48,6 +48,7 @@ out/
     part-<shard>-<seq>.parquet             main table: one row per scenario
     _<table>/part-<shard>-<seq>.parquet    a model's second table (per flow, per sample)
     _corrupt/                              damaged parts moved aside on resume
+    _stale/<model>-v<n>/                   parts of an older model version, set aside on the next run
     _points/part-<shard>.parquet           adaptive replicates: one row per point (below)
     <col>=<value>/.../                     with --partition-by: a hive partition, holding
                                            part-*.parquet, _<table>/ and _corrupt/ as above

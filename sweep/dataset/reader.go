@@ -231,8 +231,8 @@ func readParts(paths []string, mem memory.Allocator) (arrow.Table, error) {
 			return nil, err
 		}
 		tables = append(tables, t)
-		if !t.Schema().Equal(tables[0].Schema()) {
-			return nil, fmt.Errorf("dataset: %s: schema differs from %s (a dataset holds the rows of one model version)", p, paths[0])
+		if !sameColumns(t.Schema(), tables[0].Schema()) {
+			return nil, fmt.Errorf("dataset: %s: schema differs from %s: a dataset holds the rows of one model version (crosslink run moves older versions' parts to %s/)", p, paths[0], StaleDir)
 		}
 	}
 	sc := tables[0].Schema()

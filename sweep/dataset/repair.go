@@ -162,7 +162,7 @@ func tableDirs(dir string) ([]string, error) {
 	}
 	var names []string
 	for _, e := range ents {
-		if e.IsDir() && e.Name() != CorruptDir && e.Name() != tablePrefix+PointsTable && strings.HasPrefix(e.Name(), tablePrefix) {
+		if e.IsDir() && e.Name() != CorruptDir && e.Name() != StaleDir && e.Name() != tablePrefix+PointsTable && strings.HasPrefix(e.Name(), tablePrefix) {
 			names = append(names, e.Name())
 		}
 	}
@@ -172,9 +172,15 @@ func tableDirs(dir string) ([]string, error) {
 // moveAside renames dir/rel to dir/_corrupt/rel.corrupt, numbering it if a
 // file of that name is there already.
 func moveAside(dir, rel string) (string, error) {
-	to := filepath.Join(dir, CorruptDir, rel+".corrupt")
+	return moveInto(dir, CorruptDir, rel, ".corrupt")
+}
+
+// moveInto renames dir/rel to dir/sub/rel+suffix, numbering it if a file
+// of that name is there already.
+func moveInto(dir, sub, rel, suffix string) (string, error) {
+	to := filepath.Join(dir, sub, rel+suffix)
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		return "", fmt.Errorf("dataset: moving a corrupt part aside: %w", err)
+		return "", fmt.Errorf("dataset: moving a part aside: %w", err)
 	}
 	base := to
 	for n := 2; ; n++ {
@@ -184,7 +190,7 @@ func moveAside(dir, rel string) (string, error) {
 		to = fmt.Sprintf("%s.%d", base, n)
 	}
 	if err := os.Rename(filepath.Join(dir, rel), to); err != nil {
-		return "", fmt.Errorf("dataset: moving a corrupt part aside: %w", err)
+		return "", fmt.Errorf("dataset: moving a part aside: %w", err)
 	}
 	if err := syncDir(filepath.Dir(filepath.Join(dir, rel))); err != nil {
 		return "", err

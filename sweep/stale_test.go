@@ -1,0 +1,81 @@
+package sweep
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+)
+
+// TestUpgradeSetsOldPartsAside runs a sweep, then the same sweep with the
+// model at a new version with another column, as after an upgrade of
+// crosslink: the old parts (and their second-table parts) must move to
+// _stale/<model>-v1/, every scenario must run again under its new id, and
+// the dataset must read back as one table of the new version.
+func TestUpgradeSetsOldPartsAside(t *testing.T) {
+	dir := t.TempDir()
+	v1 := newInverseSquare(0)
+	if _, err := Resume(context.Background(), Config{Model: v1, Source: scenarios(v1, 30, nil), Dir: dir, Meta: testMeta(), PartRows: 10}, nil); err != nil {
+		t.Fatal(err)
+	}
+	old, err := dataset.Parts(dir)
+	if err != nil || len(old) != 3 {
+		t.Fatalf("first run: parts %v, %v; want 3", old, err)
+	}
+
+	v2 := newInverseSquare(0)
+	v2.schema.Version = 2
+	v2.schema.Metrics = append(v2.schema.Metrics, engine.Metric{Name: "margin", Kind: engine.Float, Unit: engine.Decibel})
+	v2m := marginModel{v2}
+	var warn bytes.Buffer
+	sum, err := Resume(context.Background(), Config{Model: v2m, Source: scenarios(v2m, 30, nil), Dir: dir, Meta: testMeta(), PartRows: 10}, &warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.OK != 30 || sum.Skipped != 0 {
+		t.Errorf("after the upgrade: %d ok, %d skipped; want 30 ok, 0 skipped", sum.OK, sum.Skipped)
+	}
+	if got := strings.Count(warn.String(), "written by inverse-square version 1; the model is now inverse-square version 2"); got != 6 {
+		t.Errorf("warnings name %d moved parts, want 6 (3 main + 3 samples):\n%s", got, warn.String())
+	}
+	staleDir := filepath.Join(dir, dataset.StaleDir, "inverse-square-v1")
+	for _, p := range old {
+		name := filepath.Base(p)
+		for _, moved := range []string{filepath.Join(staleDir, name), filepath.Join(staleDir, "_samples", name)} {
+			if _, err := os.Stat(moved); err != nil {
+				t.Errorf("old part not set aside: %v", err)
+			}
+		}
+	}
+	tbl := rows(t, dir, true)
+	if len(tbl) != 30 {
+		t.Errorf("dataset after the upgrade has %d rows, want 30 of version 2 only", len(tbl))
+	}
+	if got := len(rows(t, dataset.TableDir(dir, "samples"), false)); got != 90 {
+		t.Errorf("samples after the upgrade: %d rows, want 90", got)
+	}
+
+	// The same version again: nothing moves, nothing runs.
+	warn.Reset()
+	sum, err = Resume(context.Background(), Config{Model: v2m, Source: scenarios(v2m, 30, nil), Dir: dir, Meta: testMeta(), PartRows: 10}, &warn)
+	if err != nil || sum.Skipped != 30 || warn.Len() != 0 {
+		t.Errorf("rerun at the same version: %+v, %v, warnings %q; want 30 skipped and no warning", sum, err, warn.String())
+	}
+}
+
+// marginModel is inverseSquare version 2: its rows carry one more metric.
+type marginModel struct{ *inverseSquare }
+
+func (m marginModel) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+	res, err := m.inverseSquare.Run(ctx, p, seed)
+	if err != nil {
+		return res, err
+	}
+	res.Metrics = append(res.Metrics, engine.F(3))
+	return res, nil
+}
