@@ -129,6 +129,7 @@ func satIslandSchema() *engine.Schema {
 		b("hystart", true, "HyStart++ (RFC 9406) in CUBIC's slow start, as Linux runs HyStart by default"),
 		b("sack", true, "SACK with RFC 6675 recovery"),
 		f("min_rto", s, 0.2, 0.001, 60, "minimum RTO (Linux: 200 ms)"),
+		str("loss_detection", "rack-tlp", lossDetectionChoices, lossDetectionDoc+"; every endpoint, proxies included (Linux's default)"),
 		b("pep", false, "split TCP: proxies at the gateway and the island router terminate every connection"),
 		str("pep_cca", "cubic", cc.Names(), "congestion control of the proxies on the satellite hop"),
 		i("pep_window", engine.Byte, 16<<20, 1000, 1<<30, "receive buffer of the proxies on the satellite hop"),
@@ -169,7 +170,7 @@ func satIslandSchema() *engine.Schema {
 	m(siEvents, "events", I, engine.Dimensionless, "simulation events processed")
 	return &engine.Schema{
 		Name:    "sat-island",
-		Version: 2, // 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux
+		Version: 3, // 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
@@ -343,6 +344,7 @@ func readSatConfig(p engine.Params) (satConfig, error) {
 		MinRTO:          des.FromSeconds(p.Float("min_rto")),
 		LimitedTransmit: true,
 		Recovery:        tcp.RecoveryNewReno,
+		LossDetection:   lossDetection(p.Str("loss_detection")),
 	}
 	if c.conn.SACK {
 		c.conn.Recovery = tcp.RecoverySACK

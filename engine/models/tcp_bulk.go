@@ -58,6 +58,8 @@ func tcpLinkParams() []engine.Param {
 		{Name: "delayed_ack", Kind: engine.Bool, Default: engine.B(false), Doc: "delayed ACKs (RFC 1122 4.2.3.2, 200 ms, every second segment)"},
 		{Name: "min_rto", Kind: engine.Float, Unit: engine.Second, Default: engine.F(1), Min: 0.001, Max: 60,
 			Doc: "minimum RTO (RFC 6298 2.4 says 1 s; Linux uses 0.2 s)"},
+		{Name: "loss_detection", Kind: engine.String, Default: engine.S("dupthresh"), Choices: lossDetectionChoices,
+			Doc: lossDetectionDoc + "; the default keeps the classic three-duplicate-ACK rule"},
 		{Name: "cca", Kind: engine.String, Default: engine.S("newreno"), Choices: cc.Names(),
 			Doc: "congestion control (engine/tcp/cc): reno uses RFC 5681 loss recovery, every other controller RFC 6582 NewReno recovery, or RFC 6675 with sack"},
 		{Name: "per", Kind: engine.Float, Default: engine.F(0), Min: 0, Max: 1,
@@ -270,7 +272,23 @@ func readTCPConfig(p engine.Params) tcpRunConfig {
 	if c.conn.SACK {
 		c.conn.Recovery = tcp.RecoverySACK
 	}
+	c.conn.LossDetection = lossDetection(p.Str("loss_detection"))
 	return c
+}
+
+// lossDetectionChoices are the values of the loss_detection parameter.
+var lossDetectionChoices = []string{"dupthresh", "rack-tlp"}
+
+const lossDetectionDoc = "loss detection: dupthresh, RFC 5681/6675's duplicate-ACK threshold (RACK only for lost retransmissions); " +
+	"rack-tlp, RFC 8985's RACK for every segment and Tail Loss Probes, Linux's default since 4.18 (needs sack, else dupthresh)"
+
+// lossDetection maps a loss_detection value to the sender's setting; the
+// schema's choices have been checked.
+func lossDetection(v string) tcp.LossDetection {
+	if v == "rack-tlp" {
+		return tcp.LossRACKTLP
+	}
+	return tcp.LossDupThresh
 }
 
 // flow is one connection of a scenario.

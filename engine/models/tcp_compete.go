@@ -34,7 +34,8 @@ import (
 // calibrated coherent receiver of the optical-osnr model (32 GBd DP-QPSK,
 // 1.19 dB penalty, 64B/66B), per packet size.
 //
-// Endpoints behave like Linux's defaults: SACK with RFC 6675 recovery,
+// Endpoints behave like Linux's defaults: SACK with RFC 6675 recovery and
+// RACK-TLP loss detection (RFC 8985; loss_detection),
 // window scaling, initial window 10, 200 ms minimum RTO, an ACK for every
 // segment (quick-ack mode; delayed ACKs are a parameter), and a 1000
 // packet queue on every access link (the default txqueuelen).
@@ -143,6 +144,8 @@ func tcpCompeteSchema(algos []string) *engine.Schema {
 		{Name: "delayed_ack", Kind: engine.Bool, Default: engine.B(false), Doc: "delayed ACKs (RFC 1122 4.2.3.2)"},
 		{Name: "min_rto", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0.2), Min: 0.001, Max: 60,
 			Doc: "minimum RTO (Linux: 200 ms)"},
+		{Name: "loss_detection", Kind: engine.String, Default: engine.S("rack-tlp"), Choices: lossDetectionChoices,
+			Doc: lossDetectionDoc + "; the default is Linux's"},
 		{Name: "duration", Kind: engine.Float, Unit: engine.Second, Default: engine.F(200), Min: 0.01, Max: 1e5,
 			Doc: "simulated time (iperf3 -t)"},
 		{Name: "warmup", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0), Min: 0, Max: 1e5,
@@ -196,7 +199,7 @@ func tcpCompeteSchema(algos []string) *engine.Schema {
 	}
 	return &engine.Schema{
 		Name:    "tcp-compete",
-		Version: 2, // 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux
+		Version: 3, // 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
@@ -398,6 +401,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64,
 		MinRTO:          des.FromSeconds(p.Float("min_rto")),
 		LimitedTransmit: true,
 		Recovery:        tcp.RecoverySACK,
+		LossDetection:   lossDetection(p.Str("loss_detection")),
 	}
 	isn := net.Streams().New("tcp/isn")
 	startRNG := net.Streams().New("tcp-compete/start")

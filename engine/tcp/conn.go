@@ -25,6 +25,23 @@ const (
 	RecoverySACK
 )
 
+// LossDetection selects how the sender decides that a segment is lost.
+type LossDetection uint8
+
+// Loss-detection algorithms.
+const (
+	// LossDupThresh is RFC 5681 section 3.2's duplicate-ACK threshold
+	// (with SACK, RFC 6675's IsLost); RACK finds only lost
+	// retransmissions, and a lost tail waits for the retransmission timer.
+	LossDupThresh LossDetection = iota
+	// LossRACKTLP is RFC 8985: RACK's time-based rule decides every loss
+	// and Tail Loss Probes replace most timeouts at the end of a flight,
+	// as Linux does by default since 4.18. It needs SACK recovery
+	// (Recovery RecoverySACK with a peer that permits SACK); without it
+	// the sender falls back to LossDupThresh.
+	LossRACKTLP
+)
+
 // Config configures an endpoint. Durations are nanoseconds.
 type Config struct {
 	MSS int // payload bytes per segment we announce and send (RFC 9293 3.7.1)
@@ -46,6 +63,9 @@ type Config struct {
 	// ABC enables RFC 3465 byte counting in the controller (informational
 	// here; the controller is built by the caller).
 	DupThresh int // RFC 5681 section 3.2; 0 means 3
+	// LossDetection chooses between the duplicate-ACK threshold and
+	// RACK-TLP (RFC 8985).
+	LossDetection LossDetection
 	// NoHandshake opens both ends established with the options already
 	// agreed, as transaction TCP (RFC 1644) saves the handshake round trip.
 	NoHandshake bool
@@ -151,6 +171,11 @@ type Stats struct {
 	FastRecoveries int64 // episodes of fast recovery entered
 	RTOs           int64 // retransmission timer expiries
 	LostRetrans    int64 // retransmissions RACK found lost (RFC 8985)
+	RACKLost       int64 // first transmissions RACK found lost (LossRACKTLP)
+	TLPProbes      int64 // tail loss probes sent (RFC 8985 section 7.3)
+	// TLPRecoveries counts losses a probe repaired on its own, each
+	// answered by one congestion response (RFC 8985 section 7.4).
+	TLPRecoveries int64
 	RTTSamples     int64
 	RTTSum         int64 // ns, for the mean
 	RTTMax         int64
@@ -174,11 +199,12 @@ func New(s *des.Scheduler, cfg Config, ctrl cc.Controller, port Port, app App, f
 func (c *Conn) Handle(now des.Time, kind int, arg uint64) {
 	switch kind {
 	case kindRTO:
-		c.snd.onRTO(now)
+		c.snd.onTimer(now)
 	case kindDelAck:
 		c.rcv.sendAck(now)
 	case kindPace:
 		c.snd.output(now)
+		c.snd.tlpSchedule(now)
 	case kindRACK:
 		c.snd.rackTimeout(now)
 	}
@@ -199,6 +225,7 @@ func (c *Conn) Connect(now des.Time) {
 		c.openWithoutHandshake()
 		c.app.Established(now)
 		c.snd.output(now)
+		c.snd.tlpSchedule(now)
 		return
 	}
 	c.state = stateSynSent
@@ -230,6 +257,7 @@ func (c *Conn) Write(now des.Time, n int64) {
 	c.snd.written += n
 	if c.state == stateEstablished {
 		c.snd.output(now)
+		c.snd.tlpSchedule(now)
 	}
 }
 
@@ -238,6 +266,7 @@ func (c *Conn) Close(now des.Time) {
 	c.snd.finQueued = true
 	if c.state == stateEstablished {
 		c.snd.output(now)
+		c.snd.tlpSchedule(now)
 	}
 }
 
@@ -314,6 +343,7 @@ func (c *Conn) input(now des.Time, p *netsim.Packet) {
 		// there is one to send (RFC 9293 section 3.10.7.3).
 		sent := c.Stats.SegsSent
 		c.snd.output(now)
+		c.snd.tlpSchedule(now)
 		if c.Stats.SegsSent == sent {
 			c.rcv.ackNow(now)
 		}

@@ -40,6 +40,11 @@ type rack struct {
 	candN  uint64
 	cand   bool
 
+	// scan is where the walk over segments sent once resumes
+	// (rackDetectFirst): below it each is delivered, marked lost or
+	// retransmitted.
+	scan seqnum.Value
+
 	rxq    ring[rxEntry]      // retransmissions in send order
 	relost ring[seqnum.Value] // records marked relost, to resend
 	timer  des.Timer          // section 6.2's reordering timer
@@ -101,16 +106,22 @@ func (s *sender) reoWnd() int64 {
 	return min(s.rtt.minRTT/4, s.rtt.srtt)
 }
 
-// rackDetect is section 6.2 step 5 over the retransmissions: each one sent
-// before RACK.xmit_ts whose RACK.rtt + reo_wnd has passed is lost and
-// queued to be resent; the first one not yet late arms the reordering
-// timer (section 6.3).
+// rackDetect is section 6.2 step 5 (RACK_detect_loss): a segment sent
+// before RACK.xmit_ts whose RACK.rtt + reo_wnd has passed since it was
+// sent is lost and queued to be resent; the earliest of those not yet
+// late arms the reordering timer (section 6.3) for when it will be.
+// Segments are examined in the order they were sent, in two runs that are
+// each in send order: the retransmissions (rxq) and, with RACK-TLP, the
+// segments sent once, in sequence order from the scan cursor (first
+// transmissions leave in sequence order). Each run stops at its first
+// segment not yet late, as the RFC's walk over the time-sorted list does.
 func (s *sender) rackDetect(now des.Time) {
 	k := &s.rack
 	if !k.set {
 		return
 	}
-	var reo int64 = -1
+	reo := s.reoWnd()
+	var wait int64 // the soonest a segment not yet lost will be, ns; 0: none
 	again := false
 	for k.rxq.len() > 0 {
 		e := k.rxq.front()
@@ -127,25 +138,82 @@ func (s *sender) rackDetect(now des.Time) {
 		if r.xmitN > k.xmitN {
 			break // neither it nor any later retransmission is behind
 		}
-		if reo < 0 {
-			reo = s.reoWnd()
-		}
-		remaining := int64(r.sentAt) + k.rtt + reo - int64(now)
-		if remaining > 0 {
-			if !k.timer.Pending() || now.Add(des.Duration(remaining)) < k.timer.When() {
-				k.timer.ResetAfter(des.Duration(remaining))
-			}
+		if remaining := int64(r.sentAt) + k.rtt + reo - int64(now); remaining > 0 {
+			wait = remaining
 			break
 		}
 		k.rxq.pop()
-		r.relost = true
-		s.relostBytes += int64(r.payload)
-		k.relost.push(r.seq)
+		s.markLost(r)
 		s.c.Stats.LostRetrans++
 		again = again || r.sentAt >= s.reducedAt
 	}
+	if s.rackTLP() {
+		if remaining := s.rackDetectFirst(now, reo); remaining > 0 && (wait == 0 || remaining < wait) {
+			wait = remaining
+		}
+	}
+	if wait > 0 && (!k.timer.Pending() || now.Add(des.Duration(wait)) < k.timer.When()) {
+		k.timer.ResetAfter(des.Duration(wait))
+	}
 	if again {
 		s.lostRetransmission(now)
+	}
+}
+
+// rackDetectFirst runs section 6.2 step 5 over the segments sent only
+// once, from the scan cursor: every segment below it is delivered, marked
+// lost or retransmitted (and so in rxq). Below a timeout's recovery point
+// a segment not yet resent already counts as lost (lostBound) and is
+// passed over. It returns how long until the first segment not yet late
+// will be, or 0.
+func (s *sender) rackDetectFirst(now des.Time, reo int64) int64 {
+	k := &s.rack
+	if k.scan == s.max {
+		return 0 // everything sent has been judged
+	}
+	i := 0
+	if k.scan.InRange(s.una, s.max) {
+		if j := s.recs.cover(k.scan); j >= 0 {
+			i = j
+		}
+	}
+	for ; i < s.recs.len(); i++ {
+		r := s.recs.at(i)
+		if r.sacked || r.relost || r.retx || (s.inLoss && r.seq.LessThan(s.lossHigh)) {
+			k.scan = r.end()
+			continue
+		}
+		if r.xmitN > k.xmitN {
+			return 0 // sent after the latest delivered segment: not behind
+		}
+		if remaining := int64(r.sentAt) + k.rtt + reo - int64(now); remaining > 0 {
+			return remaining
+		}
+		s.markLost(r)
+		s.c.Stats.RACKLost++
+		k.scan = r.end()
+	}
+	return 0
+}
+
+// markLost marks a record lost: it leaves pipe and waits to be resent.
+func (s *sender) markLost(r *sendRecord) {
+	r.relost = true
+	s.relostBytes += int64(r.payload)
+	s.rack.relost.push(r.seq)
+}
+
+// rackRecover starts fast recovery when RACK has marked segments lost
+// outside any recovery (RFC 8985 section 6.2 step 5 hands them to the
+// recovery algorithm; the controller sees OnCongestionEvent once, as for
+// duplicate ACKs). Outside recovery the plain output loop never resends
+// them, so the recovery must start now.
+func (s *sender) rackRecover(now des.Time) {
+	if !s.rackTLP() || s.inRecovery || s.inLoss {
+		return
+	}
+	if _, ok := s.nextRelost(); ok {
+		s.enterRecovery(now, false)
 	}
 }
 
@@ -182,7 +250,9 @@ func (s *sender) rackTimeout(now des.Time) {
 		return
 	}
 	s.rackDetect(now)
+	s.rackRecover(now)
 	s.output(now)
+	s.tlpSchedule(now)
 }
 
 // nextRelost returns the oldest record waiting to be resent after RACK
@@ -213,4 +283,6 @@ func (s *sender) rackForget() {
 	s.relostBytes = 0
 	k.rxq.clear()
 	k.timer.Stop()
+	// Everything sent so far is below the timeout's recovery point.
+	k.scan = s.max
 }

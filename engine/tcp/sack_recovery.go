@@ -75,6 +75,12 @@ func (s *sender) sackOutput(now des.Time) {
 				continue
 			}
 		}
+		if s.rackTLP() {
+			// RACK-TLP resends only what RACK (or a timeout) marked
+			// lost; the probe of section 7 covers the tail that rule
+			// (3) would.
+			return
+		}
 		if start, _, ok := s.sb.nextUnsacked(from); ok {
 			s.rxtNext = s.retransmit(now, start)
 			pipe += int64(from.Size(s.rxtNext)) - int64(s.sb.sackedIn(from, s.rxtNext))

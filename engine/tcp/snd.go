@@ -47,6 +47,7 @@ type sender struct {
 	lossHigh seqnum.Value
 
 	rack        rack
+	tlp         tlp
 	relostBytes int64    // payload of the records marked relost
 	reducedAt   des.Time // the latest congestion response (recovery, timeout)
 	xmits       uint64   // data transmissions so far (sendRecord.xmitN)
@@ -73,7 +74,13 @@ type sender struct {
 // section 4's IsLost, or during a timeout's recovery (inLoss) everything
 // outstanding at the timeout; ok is false when nothing is lost.
 func (s *sender) lostBound() (seqnum.Value, bool) {
-	l, ok := s.sb.lostBelow(s.c.cfg.DupThresh, seqnum.Size(s.smss))
+	var l seqnum.Value
+	ok := false
+	if !s.rackTLP() {
+		// With RACK-TLP, RACK alone marks segments lost (RFC 8985
+		// section 6.2): the DupThresh rule is off, as in Linux.
+		l, ok = s.sb.lostBelow(s.c.cfg.DupThresh, seqnum.Size(s.smss))
+	}
 	if s.inLoss && (!ok || l.LessThan(s.lossHigh)) {
 		return s.lossHigh, true
 	}
@@ -134,7 +141,7 @@ func (s *sender) sendSyn(now des.Time, retransmit bool) {
 	s.max = s.iss + 1
 	s.nxt = s.iss + 1
 	c.transmit(p)
-	s.rtoTimer.ResetAfter(des.Duration(s.rtt.current()))
+	s.armRTO(des.Duration(s.rtt.current()))
 }
 
 // synAcked completes the handshake on our side: the SYN is acknowledged
@@ -143,7 +150,7 @@ func (s *sender) synAcked(now des.Time, p *netsim.Packet) {
 	s.una = s.iss + 1
 	s.nxt, s.max = s.una, s.una
 	s.recover, s.rxtNext = s.una, s.una
-	s.rtoTimer.Stop()
+	s.stopRTO()
 	if !s.synRetx {
 		s.takeRTT(int64(now - s.synSentAt))
 	}
@@ -295,7 +302,10 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 		if s.sackRecovery() {
 			s.rack.rxq.push(rxEntry{seq: seq, n: s.xmits + 1})
 		}
-		s.rate.lost += n
+		if !s.tlp.probing {
+			// A probe is not a loss (RFC 8985 section 7.3).
+			s.rate.lost += n
+		}
 		c.Stats.RetransSegs++
 		c.Stats.RetransBytes += n
 	} else {
@@ -304,6 +314,9 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 		r.len = seqnum.Size(n)
 		if fin {
 			r.len++
+		}
+		if !s.tlp.probing {
+			s.tlp.restart = true // RFC 8985 section 7.2: new data restarts the PTO
 		}
 	}
 	r.sentAt = now
@@ -323,7 +336,7 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 	c.transmit(p)
 	// RFC 6298 section 5.1: start the timer if it is not running.
 	if !s.rtoTimer.Pending() {
-		s.rtoTimer.ResetAfter(des.Duration(s.rtt.current()))
+		s.armRTO(des.Duration(s.rtt.current()))
 	}
 	s.ctrl.OnPacketSent(int64(now), &s.cc, n, inflight+n, retx)
 	if s.cc.PacingRate > 0 {
@@ -364,18 +377,24 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 	if c.sackOK {
 		s.sackUpdate(now, p, ack)
 	}
-	if ack != s.una {
+	advanced := ack != s.una
+	if advanced {
 		s.newAck(now, ack)
 	} else if p.Payload == 0 && p.Flags&(netsim.SYN|netsim.FIN) == 0 && s.una != s.max {
 		// RFC 5681 section 2 "duplicate acknowledgment".
 		c.Stats.DupAcksRecv++
 		s.dupAck(now)
 	}
+	if s.rackTLP() && s.tlp.endSet {
+		s.tlpAck(now, ack, !advanced && p.NSACK == 0 && p.Payload == 0)
+	}
 	if s.sackRecovery() {
 		s.rackUpdate(now)
 		s.rackDetect(now)
+		s.rackRecover(now)
 	}
 	s.output(now)
+	s.tlpSchedule(now)
 }
 
 // sackUpdate is RFC 6675 section 5's Update(): it records the SACK blocks
@@ -474,12 +493,13 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 
 	// RFC 6298 sections 5.2 and 5.3.
 	if s.una == s.max {
-		s.rtoTimer.Stop()
+		s.stopRTO()
 	} else if !s.inRecovery || s.sackRecovery() || s.partials == 0 {
 		// RFC 6582 section 3.2 step 5 resets the timer only for the first
 		// partial ACK (the "Impatient" variant of section 4).
-		s.rtoTimer.ResetAfter(des.Duration(s.rtt.current()))
+		s.armRTO(des.Duration(s.rtt.current()))
 	}
+	s.tlp.restart = true // RFC 8985 section 7.2: a cumulative ACK restarts the PTO
 
 	inRecovery := s.inRecovery
 	if s.inRecovery {
@@ -509,7 +529,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	}
 	if s.finQueued && s.unaOff == s.written+1 && !s.done {
 		s.done = true
-		s.rtoTimer.Stop()
+		s.stopRTO()
 		c.app.Done(now)
 	}
 }
@@ -525,6 +545,11 @@ func (s *sender) dupAck(now des.Time) {
 		}
 		return
 	}
+	if s.rackTLP() {
+		// RFC 8985: RACK, not the count of duplicate ACKs, decides
+		// (rackDetect and rackRecover run after this).
+		return
+	}
 	lost := s.sackRecovery() && s.sb.IsLost(s.una, s.c.cfg.DupThresh, seqnum.Size(s.smss))
 	if s.dupAcks >= s.c.cfg.DupThresh || lost {
 		s.enterRecovery(now, true)
@@ -534,6 +559,12 @@ func (s *sender) dupAck(now des.Time) {
 // sackRecovery reports whether loss recovery follows RFC 6675.
 func (s *sender) sackRecovery() bool {
 	return s.c.cfg.Recovery == RecoverySACK && s.c.sackOK
+}
+
+// rackTLP reports whether RACK-TLP (RFC 8985) decides losses: it is asked
+// for and SACK recovery runs.
+func (s *sender) rackTLP() bool {
+	return s.c.cfg.LossDetection == LossRACKTLP && s.sackRecovery()
 }
 
 // enterRecovery is fast retransmit: RFC 5681 section 3.2 step 2, RFC 6582
@@ -551,6 +582,10 @@ func (s *sender) enterRecovery(now des.Time, fastRetransmit bool) {
 	}
 	s.c.Stats.FastRecoveries++
 	s.inRecovery = true
+	// A congestion response ends a TLP episode (Linux's
+	// tcp_init_cwnd_reduction), so a probe that led to it causes no
+	// second one (RFC 8985 section 7.4).
+	s.tlp.endSet = false
 	s.partials = 0
 	s.recover = s.max
 	s.reducedAt = now
@@ -558,7 +593,7 @@ func (s *sender) enterRecovery(now des.Time, fastRetransmit bool) {
 	s.ctrl.OnCongestionEvent(int64(now), &s.cc, int64(s.una.Size(s.max)))
 	s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
 	if s.sackRecovery() {
-		s.enterSACKRecovery(now, fastRetransmit)
+		s.enterSACKRecovery(now, fastRetransmit && !s.rackTLP())
 		return
 	}
 	s.enterNewRenoRecovery(now)
@@ -611,7 +646,8 @@ func (s *sender) onRTO(now des.Time) {
 	s.rxtNext = s.una
 	s.reducedAt = now
 	s.nextSendAt = now
-	s.rtoTimer.ResetAfter(des.Duration(s.rtt.current())) // section 5.6
+	s.tlp.endSet = false
+	s.armRTO(des.Duration(s.rtt.current())) // section 5.6
 	if s.sackRecovery() {
 		s.sackTimeout()
 	} else {
