@@ -176,11 +176,11 @@ type Stats struct {
 	// TLPRecoveries counts losses a probe repaired on its own, each
 	// answered by one congestion response (RFC 8985 section 7.4).
 	TLPRecoveries int64
-	RTTSamples     int64
-	RTTSum         int64 // ns, for the mean
-	RTTMax         int64
-	AcksSent       int64
-	DupAcksRecv    int64
+	RTTSamples    int64
+	RTTSum        int64 // ns, for the mean
+	RTTMax        int64
+	AcksSent      int64
+	DupAcksRecv   int64
 }
 
 // New returns an endpoint. isn is its initial sequence number (RFC 9293
