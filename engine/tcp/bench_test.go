@@ -20,6 +20,14 @@ func (a *sinkApp) Done(des.Time)                    {}
 // bottleneck with a 1000-packet DropTail queue for dur, and returns the
 // scheduler and the data packets sent.
 func dumbbell(tb testing.TB, nFlows int, dur des.Duration) (events uint64, dataPkts int64, delivered int64) {
+	events, dataPkts, delivered, _ = dumbbellWith(tb, nFlows, dur, false)
+	return events, dataPkts, delivered
+}
+
+// dumbbellWith runs the dumbbell, with SACK recovery and RACK-TLP when
+// rackTLP is set; pool is the packets the network's pool created (its
+// high-water mark of packets alive).
+func dumbbellWith(tb testing.TB, nFlows int, dur des.Duration, rackTLP bool) (events uint64, dataPkts int64, delivered int64, pool int64) {
 	s := des.New()
 	net := netsim.New(s, 1)
 	access := netsim.Hop{
@@ -37,6 +45,9 @@ func dumbbell(tb testing.TB, nFlows int, dur des.Duration) (events uint64, dataP
 		tb.Fatal(err)
 	}
 	cfg := Config{MSS: 1460, RcvBuf: 64 << 20, SndBuf: 64 << 20, WindowScaling: true, InitialWindow: 10, LimitedTransmit: true, MinRTO: 200 * des.Millisecond}
+	if rackTLP {
+		cfg.SACK, cfg.Recovery, cfg.LossDetection = true, RecoverySACK, LossRACKTLP
+	}
 	var conns []*Conn
 	var apps []*sinkApp
 	for i := 0; i < nFlows; i++ {
@@ -66,7 +77,7 @@ func dumbbell(tb testing.TB, nFlows int, dur des.Duration) (events uint64, dataP
 		dataPkts += c.Stats.DataSegsSent
 		delivered += apps[i].got
 	}
-	return s.Processed(), dataPkts, delivered
+	return s.Processed(), dataPkts, delivered, int64(net.Pool().Allocated())
 }
 
 // BenchmarkDumbbell: 10 NewReno flows, 1 Gbit/s 25 ms bottleneck, 1000
@@ -88,7 +99,8 @@ func BenchmarkDumbbell(b *testing.B) {
 	b.ReportMetric(float64(pkts)/float64(b.N), "datapkts/op")
 }
 
-// TestDumbbellSteadyStateAllocs checks that allocations do not grow with
+// TestDumbbellSteadyStateAllocs checks, with the duplicate-ACK threshold
+// and with SACK and RACK-TLP, that allocations do not grow with
 // simulated time: 6 s and 12 s runs allocate about the same (pools and
 // rings reach their size early), although the second sends twice the
 // packets.
@@ -96,15 +108,19 @@ func TestDumbbellSteadyStateAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 18 simulated seconds")
 	}
-	measure := func(d des.Duration) (float64, int64) {
-		var pkts int64
-		a := testing.AllocsPerRun(1, func() { _, pkts, _ = dumbbell(t, 10, d) })
-		return a, pkts
-	}
-	a1, p1 := measure(6 * des.Second)
-	a2, p2 := measure(12 * des.Second)
-	perPkt := (a2 - a1) / float64(p2-p1)
-	if perPkt > 0.001 {
-		t.Errorf("allocations per extra data packet = %.4f (%v allocs for %d pkts, %v for %d), want 0", perPkt, a1, p1, a2, p2)
+	for _, rack := range []bool{false, true} {
+		measure := func(d des.Duration) (float64, int64) {
+			var pkts, pool int64
+			a := testing.AllocsPerRun(1, func() { _, pkts, _, pool = dumbbellWith(t, 10, d, rack) })
+			// Packets the pool creates as the windows, still growing,
+			// put more of them in flight are not per-packet costs.
+			return a - float64(pool), pkts
+		}
+		a1, p1 := measure(6 * des.Second)
+		a2, p2 := measure(12 * des.Second)
+		perPkt := (a2 - a1) / float64(p2-p1)
+		if perPkt > 0.001 {
+			t.Errorf("rack-tlp %v: allocations per extra data packet = %.4f (%v allocs for %d pkts, %v for %d), want 0", rack, perPkt, a1, p1, a2, p2)
+		}
 	}
 }

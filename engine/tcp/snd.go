@@ -337,6 +337,13 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 	// RFC 6298 section 5.1: start the timer if it is not running.
 	if !s.rtoTimer.Pending() {
 		s.armRTO(des.Duration(s.rtt.current()))
+	} else if retx && seq == s.una && s.rackTLP() {
+		// Linux re-arms the timer when it resends the segment at
+		// SND.UNA (tcp_xmit_retransmit_queue), giving that
+		// retransmission a whole RTO to be answered; otherwise a timer
+		// started by an older ACK can expire before the resent
+		// segment's round trip is over.
+		s.armRTO(des.Duration(s.rtt.current()))
 	}
 	s.ctrl.OnPacketSent(int64(now), &s.cc, n, inflight+n, retx)
 	if s.cc.PacingRate > 0 {
@@ -393,6 +400,7 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 		s.rackDetect(now)
 		s.rackRecover(now)
 	}
+	s.rack.cumSample = false
 	s.output(now)
 	s.tlpSchedule(now)
 }
@@ -473,6 +481,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	// RFC 6298 section 3 (Karn): only a segment never retransmitted gives
 	// a sample; take it from the newest segment this ACK covers.
 	var sample int64
+	s.rack.cumSample = last != nil && !last.retx
 	if last != nil && !last.retx {
 		sample = int64(now - last.sentAt)
 		s.takeRTT(sample)

@@ -108,8 +108,8 @@ func (s *sender) tlpSend(now des.Time) {
 			s.sendData(now, s.nxt, n, false, false)
 			s.nxt = s.nxt.Add(seqnum.Size(n))
 			s.max = s.nxt
-		} else if n := s.recs.len(); n > 0 && !s.recs.at(n-1).sacked {
-			s.retransmit(now, s.recs.at(n-1).seq)
+		} else if i := s.probeRecord(); i >= 0 {
+			s.retransmit(now, s.recs.at(i).seq)
 			retrans = true
 		}
 		t.probing = false
@@ -150,4 +150,27 @@ func (s *sender) tlpAck(now des.Time, ack seqnum.Value, pureDup bool) {
 	case pureDup:
 		t.endSet = false
 	}
+}
+
+// probeRecord returns the index of the segment a retransmitted probe
+// resends: the highest unSACKed one carrying data, or a lone FIN when
+// no data is outstanding; -1 if there is none. Linux carries the FIN on
+// the last data segment, so its probe of "the last segment" resends data
+// the receiver can SACK; here the FIN travels alone, and a probe of the
+// FIN alone would bring no SACK for RACK to work on.
+func (s *sender) probeRecord() int {
+	fin := -1
+	for i := s.recs.len() - 1; i >= 0; i-- {
+		r := s.recs.at(i)
+		if r.sacked {
+			continue
+		}
+		if r.payload > 0 {
+			return i
+		}
+		if fin < 0 {
+			fin = i
+		}
+	}
+	return fin
 }
