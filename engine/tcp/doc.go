@@ -17,9 +17,15 @@
 //     algorithms (RFC 5681/6582 and RFC 6675), chosen by Config.Recovery;
 //     with SACK the scoreboard survives a timeout, after which only
 //     unSACKed data is resent (RFC 6675 section 5.1, as Linux does);
-//   - rack.go: RACK's time-based detection of lost retransmissions
-//     (RFC 8985 section 6) and the second congestion response they call
-//     for (RFC 5681 section 4.3);
+//   - rack.go: RACK's time-based loss detection (RFC 8985 section 6): of
+//     lost retransmissions always, with the second congestion response
+//     they call for (RFC 5681 section 4.3), and of every segment under
+//     Config.LossDetection LossRACKTLP, which replaces the duplicate-ACK
+//     threshold; reo_wnd is the RFC's static min_RTT/4 (the receiver sends
+//     no DSACK, so section 6.2's DSACK-driven growth has nothing to act
+//     on), and spurious-retransmission cases are excluded by the min_RTT
+//     check of step 2 (there are no timestamps);
+//   - tlp.go: Tail Loss Probes (RFC 8985 section 7) under LossRACKTLP;
 //   - rate.go: delivery-rate samples (draft-cheng-iccrg-delivery-rate-estimation).
 //
 // Congestion control is the separate seam of package cc: the sender keeps

@@ -5,13 +5,14 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
 )
 
-// rack is the time-based loss detection of RFC 8985 (RACK), applied to
-// retransmissions: a retransmitted segment is lost when a segment sent
-// after it has been delivered (SACKed or cumulatively acknowledged) and
-// RACK.rtt + RACK.reo_wnd has passed since it was sent (section 6.2).
+// rack is the time-based loss detection of RFC 8985 (RACK): a segment is
+// lost when a segment sent after it has been delivered (SACKed or
+// cumulatively acknowledged) and RACK.rtt + RACK.reo_wnd has passed since
+// it was sent (section 6.2). Under LossRACKTLP it judges every segment;
+// under LossDupThresh only retransmissions.
 //
-// RFC 6675's IsLost (DupThresh SACKed segments above) decides the first
-// loss of a segment, as before; it cannot see the loss of a
+// With LossDupThresh, RFC 6675's IsLost (DupThresh SACKed segments above)
+// decides the first loss of a segment; it cannot see the loss of a
 // retransmission, whose sequence number lies below HighRxt, so without
 // RACK a lost retransmission waits for the retransmission timer, backed
 // off and without RTT samples (Karn) until something new is acknowledged.
