@@ -38,7 +38,8 @@ type Config struct {
 	// Rerun reports whether a scenario already present with the given
 	// status runs again; nil reruns nothing. A rerun appends a newer row,
 	// and ReadIDs prefers an ok row, so `--retry-failed` is
-	// func(s) bool { return s != dataset.OK }.
+	// func(s) bool { return s != dataset.OK }. The workers call it at
+	// once: it must be safe for concurrent use.
 	Rerun func(dataset.Status) bool
 
 	// PartitionBy names parameters (low-cardinality: string, int or bool)
