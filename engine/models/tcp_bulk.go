@@ -33,7 +33,7 @@ func NewTCPBulk() *TCPBulk { return &TCPBulk{schema: tcpBulkSchema()} }
 // Schema implements engine.Model.
 func (m *TCPBulk) Schema() *engine.Schema { return m.schema }
 
-// Cost is simulated seconds times bottleneck rate times flows.
+// Cost is simulated seconds times link rate times channels.
 func (m *TCPBulk) Cost(p engine.Params) float64 {
 	return p.Float("duration") * p.Float("rate") * float64(p.Int("channels"))
 }
