@@ -170,7 +170,7 @@ func satIslandSchema() *engine.Schema {
 	m(siEvents, "events", I, engine.Dimensionless, "simulation events processed")
 	return &engine.Schema{
 		Name:    "sat-island",
-		Version: 3, // 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default
+		Version: 4, // 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",

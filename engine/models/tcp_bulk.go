@@ -105,7 +105,7 @@ func tcpBulkSchema() *engine.Schema {
 	)
 	return &engine.Schema{
 		Name:    "tcp-bulk",
-		Version: 4, // 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux
+		Version: 5, // 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,

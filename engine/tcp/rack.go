@@ -36,6 +36,15 @@ type rack struct {
 	set    bool         // xmit, xmitN and rtt hold a delivery
 	fackOK bool         // fack holds a delivery
 
+	// prevFack is RACK.fack before the ACK being processed (prevFackOK:
+	// it held a delivery). Step 3 walks an ACK's newly delivered
+	// segments in ascending order of end, so a segment is behind the
+	// running fack exactly when it is behind this one; the sender visits
+	// them in another order (SACK blocks as the receiver lists them, most
+	// recent first, then the cumulatively acknowledged ones).
+	prevFack   seqnum.Value
+	prevFackOK bool
+
 	// Per ACK: the most recently sent segment this ACK delivers.
 	candAt des.Time
 	candN  uint64
@@ -65,12 +74,19 @@ type rxEntry struct {
 	n   uint64
 }
 
+// rackAckStart notes RACK.fack before an ACK delivers anything
+// (rackDelivered compares with it).
+func (s *sender) rackAckStart() {
+	k := &s.rack
+	k.prevFack, k.prevFackOK = k.fack, k.fackOK
+}
+
 // rackDelivered notes a record this ACK newly delivers (section 6.2 step
 // 2, RACK_update, and step 3, RACK_detect_reordering).
 func (s *sender) rackDelivered(now des.Time, r *sendRecord) {
 	k := &s.rack
 	end := r.end()
-	if !r.retx && k.fackOK && end.LessThan(k.fack) {
+	if !r.retx && k.prevFackOK && end.LessThan(k.prevFack) {
 		k.reord = true
 	}
 	if !k.fackOK || k.fack.LessThan(end) {

@@ -259,3 +259,29 @@ func TestRACKDeterministic(t *testing.T) {
 		t.Errorf("no segment marked lost by RACK; the test needs some")
 	}
 }
+
+// RACK.reord is set only by real reordering (RFC 8985 section 6.2 step 3,
+// which walks an ACK's newly delivered segments in ascending order of
+// end): with delayed ACKs, segment 0 waits for its ACK, segment 1 is
+// lost and segment 2's immediate ACK both acknowledges segment 0 and
+// SACKs segment 2. Segment 0 lies below the new RACK.fack only because the
+// SACK block is read first; the wire never reorders, so RACK.reord must
+// stay false (exact) and reo_wnd 0 in recovery.
+func TestRACKNoReorderingFromOneACK(t *testing.T) {
+	for _, ld := range []LossDetection{LossDupThresh, LossRACKTLP} {
+		t.Run([]string{"dupthresh", "rack-tlp"}[ld], func(t *testing.T) {
+			pr := rackPair(t, ld, 10)
+			pr.client.cfg.DelayedACK = true
+			pr.server.cfg.DelayedACK = true
+			d := &dropAt{isn: 1000, off: 1000, s: pr.w.s}
+			pr.w.drop = d.drop
+			pr.transfer(t, 20000, des.Time(10*des.Second))
+			if !d.dropped || d.rxAt == 0 {
+				t.Fatalf("segment at offset 1000 dropped, resent = %v, %v, want true, true", d.dropped, d.rxAt != 0)
+			}
+			if got := pr.client.snd.rack.reord; got {
+				t.Errorf("RACK.reord = %v, want false (no reordering on the wire)", got)
+			}
+		})
+	}
+}

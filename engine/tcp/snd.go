@@ -381,6 +381,7 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 	// RFC 7323 section 2.3: scale the window field.
 	s.wnd = int64(p.Window) << c.sndShift
 	s.priorPipe = s.pipe()
+	s.rackAckStart()
 	if c.sackOK {
 		s.sackUpdate(now, p, ack)
 	}
