@@ -60,9 +60,10 @@ type Config struct {
 	Recovery      Recovery
 	// LimitedTransmit enables RFC 3042.
 	LimitedTransmit bool
-	// ABC enables RFC 3465 byte counting in the controller (informational
-	// here; the controller is built by the caller).
-	DupThresh int // RFC 5681 section 3.2; 0 means 3
+	// DupThresh is RFC 5681 section 3.2's duplicate-ACK threshold; 0
+	// means 3. (RFC 3465 byte counting belongs to the controller:
+	// cc.NewReno's abc argument.)
+	DupThresh int
 	// LossDetection chooses between the duplicate-ACK threshold and
 	// RACK-TLP (RFC 8985).
 	LossDetection LossDetection
