@@ -46,7 +46,6 @@ func BenchmarkHold(b *testing.B) {
 type tick struct {
 	s   *Scheduler
 	rto Timer
-	n   int
 }
 
 func (t *tick) Handle(now Time, kind int, arg uint64) {
