@@ -350,20 +350,25 @@ func (b *BBR) updateRTprop(s *State, a *Ack) {
 	}
 }
 
-// setPacingRate is section 4.2.1: pacing_rate = pacing_gain*BtlBw, never
-// lowered before the pipe is full; before the first bandwidth sample the
-// initial rate is high_gain*cwnd/SRTT once an RTT is known. Every rate is
-// 1 % below that (tcp_bbr.c bbr_pacing_margin_percent; see BBRPacingMargin).
+// setPacingRate is section 4.2.1 (bbrPace) at BtlBw.
 func (b *BBR) setPacingRate(s *State, a *Ack) {
-	bw := b.btlBw.Get()
+	bbrPace(s, a, b.btlBw.Get(), b.pacingGain, b.filledPipe, &b.seenRTT)
+}
+
+// bbrPace is section 4.2.1, shared by BBR and BBR2 (which passes its own
+// bandwidth estimate): pacing_rate = pacing_gain*bw, never lowered before
+// the pipe is full; before the first bandwidth sample the initial rate is
+// high_gain*cwnd/SRTT once an RTT is known (seenRTT). Every rate is 1 %
+// below that (tcp_bbr.c bbr_pacing_margin_percent; see BBRPacingMargin).
+func bbrPace(s *State, a *Ack, bw, gain float64, filledPipe bool, seenRTT *bool) {
 	if bw == 0 {
-		if !b.seenRTT && a.SRTT > 0 {
-			b.seenRTT = true
+		if !*seenRTT && a.SRTT > 0 {
+			*seenRTT = true
 			s.PacingRate = (1 - BBRPacingMargin) * BBRHighGain * float64(s.Cwnd) * 1e9 / float64(a.SRTT)
 		}
 		return
 	}
-	if r := (1 - BBRPacingMargin) * b.pacingGain * bw; b.filledPipe || r > s.PacingRate {
+	if r := (1 - BBRPacingMargin) * gain * bw; filledPipe || r > s.PacingRate {
 		s.PacingRate = r
 	}
 }
@@ -373,22 +378,29 @@ func (b *BBR) setCwnd(s *State, a *Ack) {
 	if a.Acked <= 0 {
 		return
 	}
-	minCwnd := bbrMinPackets * s.SMSS
-	cwnd, conserve := b.rec.onAck(s, a)
-	if !conserve {
-		target := int64(b.inflight(s, b.cwndGain))
-		switch {
-		case b.filledPipe:
-			cwnd = min(cwnd+a.Acked, target)
-		case cwnd < target || a.Delivered < b.initCwnd:
-			cwnd += a.Acked
-		}
-		cwnd = max(cwnd, minCwnd)
-	}
-	s.Cwnd = cwnd
+	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, int64(b.inflight(s, b.cwndGain)), b.filledPipe, b.initCwnd)
 	if b.mode == BBRProbeRTT {
-		s.Cwnd = min(s.Cwnd, minCwnd)
+		s.Cwnd = min(s.Cwnd, bbrMinPackets*s.SMSS)
 	}
+}
+
+// bbrGrowCwnd is the part of bbr_set_cwnd that BBR and BBR2 share: packet
+// conservation in recovery (bbrRecovery.onAck), otherwise growth by the
+// bytes acknowledged towards target once the pipe is full, and without
+// bound before that while below target or the initial window's worth is
+// not yet delivered; never below bbrMinPackets segments.
+func bbrGrowCwnd(s *State, a *Ack, rec *bbrRecovery, target int64, filledPipe bool, initCwnd int64) int64 {
+	cwnd, conserve := rec.onAck(s, a)
+	if conserve {
+		return cwnd
+	}
+	switch {
+	case filledPipe:
+		cwnd = min(cwnd+a.Acked, target)
+	case cwnd < target || a.Delivered < initCwnd:
+		cwnd += a.Acked
+	}
+	return max(cwnd, bbrMinPackets*s.SMSS)
 }
 
 // OnCongestionEvent implements Controller: section 4.2.3.4 on entering

@@ -512,19 +512,9 @@ func (b *BBR2) probeRTTCwnd(s *State) float64 {
 	return max(b.inflight(s, b.bw(), bbr2ProbeRTTGain), bbrMinPackets*float64(s.SMSS))
 }
 
-// setPacingRate paces at pacing_gain * min(max_bw, bw_lo).
+// setPacingRate paces at pacing_gain * min(max_bw, bw_lo) (bbrPace).
 func (b *BBR2) setPacingRate(s *State, a *Ack) {
-	bw := b.bw()
-	if bw == 0 {
-		if !b.seenRTT && a.SRTT > 0 {
-			b.seenRTT = true
-			s.PacingRate = (1 - BBRPacingMargin) * BBRHighGain * float64(s.Cwnd) * 1e9 / float64(a.SRTT)
-		}
-		return
-	}
-	if r := (1 - BBRPacingMargin) * b.pacingGain * bw; b.filledPipe || r > s.PacingRate {
-		s.PacingRate = r
-	}
+	bbrPace(s, a, b.bw(), b.pacingGain, b.filledPipe, &b.seenRTT)
 }
 
 // setCwnd is bbr2_set_cwnd with bbr2_bound_cwnd_for_inflight_model.
@@ -533,18 +523,7 @@ func (b *BBR2) setCwnd(s *State, a *Ack) {
 		return
 	}
 	minCwnd := bbrMinPackets * s.SMSS
-	cwnd, conserve := b.rec.onAck(s, a)
-	if !conserve {
-		target := int64(b.inflight(s, b.bw(), b.cwndGain))
-		switch {
-		case b.filledPipe:
-			cwnd = min(cwnd+a.Acked, target)
-		case cwnd < target || a.Delivered < b.initCwnd:
-			cwnd += a.Acked
-		}
-		cwnd = max(cwnd, minCwnd)
-	}
-	s.Cwnd = cwnd
+	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, int64(b.inflight(s, b.bw(), b.cwndGain)), b.filledPipe, b.initCwnd)
 	// The inflight model bounds cwnd in conservation too (tcp_bbr2.c
 	// applies bbr2_bound_cwnd_for_inflight_model after "done").
 	limit := math.Inf(1)
