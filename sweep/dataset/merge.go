@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 )
 
 // MergedShard is the shard infix of the part Merge writes.
@@ -86,32 +85,15 @@ func mergeDir(dir string, mem memory.Allocator) error {
 	}
 	defer rec.Release()
 
-	version := ""
-	for _, p := range kv {
-		if p[0] == KeyVersion {
-			version = p[1]
-		}
-	}
-	wp := []parquet.WriterProperty{
-		parquet.WithAllocator(mem),
-		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithDictionaryDefault(false),
-		parquet.WithCreatedBy("crosslink " + version),
-		parquet.WithMaxRowGroupLength(1 << 20),
-	}
-	// The categorical columns are the strings other than the id and the
-	// error text: string parameters and status, or a table's names.
-	for _, f := range tbl.Schema().Fields() {
-		if f.Type.ID() == arrow.STRING && f.Name != ColID && f.Name != ColError {
-			wp = append(wp, parquet.WithDictionaryFor(f.Name, true))
-		}
-	}
+	// Row groups of at most 2^20 rows (the writer's default is 64 Mi), so
+	// readers can skip through a large merged part.
+	props := partProps(tbl.Schema(), kv, mem, parquet.WithMaxRowGroupLength(1<<20))
 	seq, err := nextSeq(dir, MergedShard)
 	if err != nil {
 		return err
 	}
 	name := partName(MergedShard, seq)
-	if err := writeFile(dir, name, rec, parquet.NewWriterProperties(wp...), kv, mem); err != nil {
+	if err := writeFile(dir, name, rec, props, kv, mem); err != nil {
 		return err
 	}
 	for _, p := range old {

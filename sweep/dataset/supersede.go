@@ -297,9 +297,11 @@ func rewriteWithout(path string, keep []bool, lost map[string]bool, mem memory.A
 	return writeFile(filepath.Clean(dir), name, rec, partProps(tbl.Schema(), kv, mem), kv, mem)
 }
 
-// partProps are the writer properties of a rewritten part: those of the
-// Writer (zstd, dictionaries for the categorical strings only).
-func partProps(sc *arrow.Schema, kv [][2]string, mem memory.Allocator) *parquet.WriterProperties {
+// partProps are the writer properties of a rewritten or merged part: those
+// of the Writer (zstd, dictionaries for the categorical strings only), then
+// extra. The categorical columns are the strings other than the id and the
+// error text: string parameters and status, or a table's names.
+func partProps(sc *arrow.Schema, kv [][2]string, mem memory.Allocator, extra ...parquet.WriterProperty) *parquet.WriterProperties {
 	version := ""
 	for _, p := range kv {
 		if p[0] == KeyVersion {
@@ -312,6 +314,7 @@ func partProps(sc *arrow.Schema, kv [][2]string, mem memory.Allocator) *parquet.
 		parquet.WithDictionaryDefault(false),
 		parquet.WithCreatedBy("crosslink " + version),
 	}
+	wp = append(wp, extra...)
 	for _, f := range sc.Fields() {
 		if f.Type.ID() == arrow.STRING && f.Name != ColID && f.Name != ColError {
 			wp = append(wp, parquet.WithDictionaryFor(f.Name, true))
