@@ -159,6 +159,10 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 	means := map[key][]float64{}
 	counts := map[key]int{}
 	var rows [][]*plot.Plot
+	// The top panel's legend, drawn beside the stack by stackArt: a copy
+	// of the plot's own, so the plot does not draw it on its data.
+	var legend plot.Legend
+	entries := 0
 	for pi, pn := range panels {
 		yq, err := Lookup(in.Schema, d.Table, pn.name)
 		if err != nil {
@@ -181,6 +185,7 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 		p := th.newPlot()
 		if pi == 0 {
 			p.Title.Text = d.Title + " (lines: mean, markers: runs)"
+			legend = p.Legend
 		}
 		if pi == len(panels)-1 {
 			p.X.Label.Text = orDefault(d.XLabel, "load (channels)")
@@ -228,6 +233,8 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 			col := colours[oi%len(colours)]
 			glyphs := []draw.GlyphDrawer{draw.CrossGlyph{}, draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}}
 			dashes := [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}
+			// The legend shows each series' line and marker.
+			var thumbs []plot.Thumbnailer
 			if len(pts) > 0 {
 				scat, err := plotter.NewScatter(pts)
 				if err != nil {
@@ -235,6 +242,7 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 				}
 				scat.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: glyphs[oj%len(glyphs)]}
 				p.Add(scat)
+				thumbs = append(thumbs, scat)
 			}
 			if len(line) > 0 {
 				l, err := plotter.NewLine(line)
@@ -244,7 +252,8 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 				l.Color, l.Width, l.Dashes = col, th.Line, dashes[oj%len(dashes)]
 				p.Add(l)
 				if pi == 0 {
-					p.Legend.Add(s, l)
+					legend.Add(s, append(thumbs, l)...)
+					entries++
 				}
 			}
 		}
@@ -260,15 +269,13 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 						p.Add(rl)
 						p.Y.Max = math.Max(p.Y.Max, 1.08*r/f)
 						if pi == 0 {
-							p.Legend.Add("link rate", rl)
+							legend.Add("link rate", rl)
+							entries++
 						}
 					}
 				}
 			}
 		}
-		p.Legend.Top = true
-		p.Legend.Left = true
-
 		rows = append(rows, []*plot.Plot{p})
 	}
 	keys := make([]key, 0, len(means))
@@ -291,7 +298,7 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 		}
 		tbl.AddRow(cells...)
 	}
-	out := &Output{Art: &stackArt{rows: rows}, Width: 16 * vg.Centimeter, Height: vg.Length(3+7*len(rows)) * vg.Centimeter, Data: tbl}
+	out := &Output{Art: &stackArt{rows: rows, legend: legend, entries: entries, gap: vg.Points(8)}, Width: 16 * vg.Centimeter, Height: vg.Length(3+7*len(rows)) * vg.Centimeter, Data: tbl}
 	for pi, pn := range panels {
 		if pn.name == "payload_loss" && len(d.Series) == 1 {
 			mean := func(orbit string, x float64) (float64, bool) {
@@ -360,14 +367,39 @@ func spLossComparison(mean func(orbit string, x float64) (float64, bool), loads 
 	return t
 }
 
-// stackArt draws plots stacked in one column, their axes aligned.
-type stackArt struct{ rows [][]*plot.Plot }
+// stackArt draws plots stacked in one column, their axes aligned, with
+// the legend in a column to the right of the top plot's data area (as
+// besideLegend does for one plot), so that no entry hides a point or the
+// link-rate line. Every plot gives up the legend's width, so the axes
+// stay aligned.
+type stackArt struct {
+	rows    [][]*plot.Plot
+	legend  plot.Legend
+	entries int // in legend
+	gap     vg.Length
+}
 
 func (a *stackArt) Draw(c draw.Canvas) {
+	pc := c
+	var w vg.Length
+	if a.entries > 0 {
+		a.legend.Top, a.legend.Left = true, true
+		a.legend.Padding = vg.Points(3)
+		w = a.legend.Rectangle(c).Size().X + 2*a.gap
+		pc = draw.Crop(c, 0, -w, 0, 0)
+	}
 	t := draw.Tiles{Rows: len(a.rows), Cols: 1, PadTop: vg.Millimeter, PadBottom: vg.Millimeter,
 		PadLeft: vg.Millimeter, PadRight: vg.Millimeter, PadY: 2 * vg.Millimeter}
-	cs := plot.Align(a.rows, t, c)
+	cs := plot.Align(a.rows, t, pc)
 	for i := range a.rows {
 		a.rows[i][0].Draw(cs[i][0])
 	}
+	if w == 0 || len(a.rows) == 0 {
+		return
+	}
+	da := a.rows[0][0].DataCanvas(cs[0][0])
+	a.legend.Draw(draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+		Min: vg.Point{X: c.Max.X - w + a.gap, Y: da.Min.Y},
+		Max: vg.Point{X: c.Max.X - a.gap, Y: da.Max.Y},
+	}})
 }
