@@ -127,8 +127,9 @@ func shardCount(dir string) (int, error) {
 	return n, nil
 }
 
-// Write prints the report.
-func (r *Report) Write(w io.Writer) error {
+// Write prints the report on out and returns the error of writing it.
+func (r *Report) Write(out io.Writer) error {
+	var w strings.Builder
 	profile := ""
 	if r.Profile != "" {
 		profile = " (profile " + r.Profile + ")"
@@ -144,26 +145,26 @@ func (r *Report) Write(w io.Writer) error {
 	if !r.Complete() {
 		state = "incomplete"
 	}
-	fmt.Fprintf(w, "%s%s: %d scenarios: %d done, %d failed", r.Spec, profile, r.Total, r.OK, failed)
+	fmt.Fprintf(&w, "%s%s: %d scenarios: %d done, %d failed", r.Spec, profile, r.Total, r.OK, failed)
 	if failed > 0 {
-		fmt.Fprintf(w, " (%s)", strings.Join(kinds, ", "))
+		fmt.Fprintf(&w, " (%s)", strings.Join(kinds, ", "))
 	}
-	fmt.Fprintf(w, ", %d missing: %s; dataset %s\n", r.Missing, state, r.Dir)
+	fmt.Fprintf(&w, ", %d missing: %s; dataset %s\n", r.Missing, state, r.Dir)
 	if r.Extra > 0 {
-		fmt.Fprintf(w, "  %d rows belong to no scenario of this profile\n", r.Extra)
+		fmt.Fprintf(&w, "  %d rows belong to no scenario of this profile\n", r.Extra)
 	}
 	for _, c := range r.Corrupt {
-		fmt.Fprintf(w, "  unreadable part set aside: %s\n", c)
+		fmt.Fprintf(&w, "  unreadable part set aside: %s\n", c)
 	}
 	if r.Shards > 1 {
 		if len(r.Incomplete) == 0 {
-			fmt.Fprintf(w, "  all %d shards complete\n", r.Shards)
+			fmt.Fprintf(&w, "  all %d shards complete\n", r.Shards)
 		}
 		for _, s := range r.Incomplete {
-			fmt.Fprintf(w, "  shard %s incomplete: %d missing, %d failed (rerun: crosslink run SPEC --shard %s)\n", s.Shard, s.Missing, s.Failed, s.Shard)
+			fmt.Fprintf(&w, "  shard %s incomplete: %d missing, %d failed (rerun: crosslink run SPEC --shard %s)\n", s.Shard, s.Missing, s.Failed, s.Shard)
 		}
 	}
-	_, err := fmt.Fprint(w)
+	_, err := io.WriteString(out, w.String())
 	return err
 }
 
