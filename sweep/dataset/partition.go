@@ -29,6 +29,9 @@ import (
 // (names key=value, at any depth), dir first and the rest sorted: the
 // directories that may hold main parts. A missing dir gives just dir.
 func Partitions(dir string) ([]string, error) {
+	if err := isDataset(dir); err != nil {
+		return nil, err
+	}
 	out := []string{dir}
 	var walk func(d string) error
 	walk = func(d string) error {
@@ -57,6 +60,15 @@ func Partitions(dir string) ([]string, error) {
 	return out, nil
 }
 
+// isDataset returns an error when dir exists but is not a directory,
+// which ReadDir would only call "not a directory".
+func isDataset(dir string) error {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return fmt.Errorf("dataset: %s is a file, not a dataset directory: move it away, or write the dataset under another output root (--out)", dir)
+	}
+	return nil
+}
+
 func isPartition(name string) bool {
 	return strings.Contains(name, "=") && !strings.HasPrefix(name, "_") && !strings.HasPrefix(name, ".")
 }
@@ -65,6 +77,9 @@ func isPartition(name string) bool {
 // first, as its first partition path names them; nil when it is not
 // partitioned.
 func PartitionKeys(dir string) ([]string, error) {
+	if err := isDataset(dir); err != nil {
+		return nil, err
+	}
 	var keys []string
 	d := dir
 	for {
