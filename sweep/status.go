@@ -60,8 +60,9 @@ func Check(j *Job, shards int) (*Report, error) {
 		}
 	}
 	r := &Report{Spec: j.Spec.Name, Profile: j.Profile, Dir: j.Dir, Total: want.Len(), Failed: map[dataset.Status]int{}}
-	corrupt, _ := filepath.Glob(filepath.Join(j.Dir, dataset.CorruptDir, "*.corrupt*"))
-	r.Corrupt = corrupt
+	if r.Corrupt, err = corruptParts(j.Dir); err != nil {
+		return nil, err
+	}
 	seen := 0
 	for i := range want.Len() {
 		st, ok := done.Status(want.At(i).ID)
@@ -107,6 +108,21 @@ func Check(j *Job, shards int) (*Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// corruptParts returns the parts Repair moved aside in dir and, for a
+// hive-partitioned dataset, in each partition (<partition>/_corrupt/).
+func corruptParts(dir string) ([]string, error) {
+	leaves, err := dataset.Partitions(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range leaves {
+		m, _ := filepath.Glob(filepath.Join(l, dataset.CorruptDir, "*.corrupt*")) // the pattern is valid
+		out = append(out, m...)
+	}
+	return out, nil
 }
 
 var shardInfix = regexp.MustCompile(`^part-(\d+)of(\d+)-\d+\.parquet$`)

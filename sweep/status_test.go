@@ -2,7 +2,11 @@ package sweep
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 )
@@ -24,5 +28,32 @@ func TestReportWriteError(t *testing.T) {
 	r := &Report{Spec: "s", Dir: "out/s", Total: 2, OK: 1, Missing: 1, Failed: map[dataset.Status]int{}}
 	if err := r.Write(brokenWriter{}); err == nil {
 		t.Errorf("Report.Write(broken writer) = nil, want the write error")
+	}
+}
+
+// TestCorruptPartsInPartitions checks that status lists the parts Repair
+// set aside inside hive partitions (<partition>/_corrupt/), not only those
+// of an unpartitioned dataset.
+func TestCorruptPartsInPartitions(t *testing.T) {
+	dir := t.TempDir()
+	want := []string{
+		filepath.Join(dir, dataset.CorruptDir, "part-0of1-000001.parquet.corrupt"),
+		filepath.Join(dir, "mode=error", dataset.CorruptDir, "part-0of1-000002.parquet.corrupt"),
+		filepath.Join(dir, "mode=normal", dataset.CorruptDir, "part-0of1-000003.parquet.corrupt.1"),
+	}
+	for _, p := range want {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := corruptParts(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("corruptParts(%s) (-want +got):\n%s", dir, diff)
 	}
 }
