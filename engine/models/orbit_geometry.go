@@ -111,13 +111,13 @@ func NewOrbitGeometry() *OrbitGeometry {
 			"(83,333 km GEO to GEO with 80 km), or for ground the slant range at the horizon"}
 	metrics[ogRingSatellites] = engine.Metric{Name: "ring_satellites", Kind: engine.Int,
 		Doc: "fewest equally spaced satellites on orbit a no more than central_angle_deg apart (for ground: " +
-			"no more than twice it, so footprints cover the whole ground track); 0 when the angle is 0"}
+			"no more than twice it, so footprints cover the whole ground track); 0 when the angle is 0, an error past 2^53"}
 	metrics[ogPeriod] = engine.Metric{Name: "period", Kind: engine.Float, Unit: engine.Second,
 		Doc: "period of orbit a, 2 pi sqrt(r^3/mu) (GEO: one sidereal day)"}
 
 	return &OrbitGeometry{schema: &engine.Schema{
 		Name:    "orbit-geometry",
-		Version: 1,
+		Version: 2, // 2: an error instead of an overflowed ring_satellites below 4e-14 degrees
 		Doc: "Length, one-way delay, round trip and line of sight of a satellite link between circular orbits " +
 			"(spherical WGS-84 Earth): inter-satellite links on one orbit or between two, given by angle or length, " +
 			"and ground-to-satellite slant ranges at an elevation. Document 000's Fig. 1 and Table 2; the GEO and " +
@@ -156,8 +156,8 @@ func (m *OrbitGeometry) Run(_ context.Context, p engine.Params, _ uint64) (engin
 		graze = 0 // the station, on the surface, is the lowest point when e >= 0
 		inSight = e >= 0
 		longest = orbit.SlantRange(ha, 0)
-		if theta > 0 {
-			ring = orbit.RingSize(2 * theta)
+		if ring, err = ringSize(2 * theta); err != nil {
+			return engine.Result{}, err
 		}
 	case "ring", "cross", "chord":
 		switch link {
@@ -175,8 +175,8 @@ func (m *OrbitGeometry) Run(_ context.Context, p engine.Params, _ uint64) (engin
 		graze = orbit.GrazingHeight(ha, hb, theta)
 		inSight = graze >= margin
 		longest = orbit.MaxRange(ha, hb, margin)
-		if theta > 0 {
-			ring = orbit.RingSize(theta)
+		if ring, err = ringSize(theta); err != nil {
+			return engine.Result{}, err
 		}
 	default:
 		return engine.Result{}, fmt.Errorf("models: orbit-geometry: unknown link %q (want ring, cross, chord or ground)", link)
@@ -195,4 +195,18 @@ func (m *OrbitGeometry) Run(_ context.Context, p engine.Params, _ uint64) (engin
 	out[ogRingSatellites] = engine.I(int64(ring))
 	out[ogPeriod] = engine.F(orbit.Period(ha))
 	return engine.Result{Metrics: out}, nil
+}
+
+// ringSize is orbit.RingSize for the ring_satellites metric: 0 for a zero
+// angle, and an error for an angle so small (separation_deg is any
+// float down to 0) that 2 pi/theta satellites pass 2^53, where the count
+// is no longer exact and soon overflows an int64.
+func ringSize(theta float64) (int, error) {
+	if theta <= 0 {
+		return 0, nil
+	}
+	if 2*math.Pi/theta > 1<<53 {
+		return 0, fmt.Errorf("models: orbit-geometry: a central angle of %g degrees needs more than 2^53 satellites in a ring", orbit.Degrees(theta))
+	}
+	return orbit.RingSize(theta), nil
 }

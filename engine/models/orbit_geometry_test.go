@@ -190,6 +190,12 @@ func TestOrbitGeometryErrors(t *testing.T) {
 	if _, err := m.Run(context.Background(), p, 0); err == nil {
 		t.Errorf("orbit-geometry(chord 85000 km on GEO) succeeded, want an error")
 	}
+	// 1e-20 degrees is in range, but a ring of 3.6e22 satellites overflows
+	// the int64 column (it read -9223372036854775808).
+	p = m.Schema().Defaults().With("separation_deg", engine.F(1e-20))
+	if res, err := m.Run(context.Background(), p, 0); err == nil {
+		t.Errorf("orbit-geometry(separation 1e-20°) = ring_satellites %d, want an error", res.Metrics[ogRingSatellites].Int())
+	}
 	if _, err := engine.NewRegistry(m); err != nil {
 		t.Errorf("NewRegistry(orbit-geometry) = %v", err)
 	}
