@@ -142,7 +142,7 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 			panels[i].unit, panels[i].label = "Mbps", "total goodput (Mbit/s)"
 		case "probe_goodput":
 			panels[i].unit, panels[i].label = "Mbps", "80 MB probe goodput (Mbit/s)"
-		case "flows_per_s":
+		case "flows_completed":
 			panels[i].label = "flows completed per second"
 		case "payload_loss":
 			panels[i].label = "payload lost at the satellite input (%)"

@@ -149,7 +149,7 @@ func satIslandSchema() *engine.Schema {
 	F, I := engine.Float, engine.Int
 	m(siGoodput, "goodput", F, engine.BitPerSecond, "response bytes delivered to island clients after warm-up (channels and probe) per second")
 	m(siChannelGoodput, "channel_goodput", F, engine.BitPerSecond, "the channels' share of goodput")
-	m(siFlowsPerS, "flows_per_s", F, engine.PerSecond, "channel flows completed per second after warm-up")
+	m(siFlowsPerS, "flows_completed", F, engine.PerSecond, "channel flows completed per second after warm-up")
 	m(siFlows, "flows", I, engine.Dimensionless, "channel flows completed after warm-up")
 	m(siProbeGoodput, "probe_goodput", F, engine.BitPerSecond, "probe bytes over its completion time, or delivered bytes over the time since it started if unfinished")
 	m(siProbeTime, "probe_completion_time", F, engine.Second, "probe's first SYN to its last byte; NaN if unfinished")
@@ -170,7 +170,7 @@ func satIslandSchema() *engine.Schema {
 	m(siEvents, "events", I, engine.Dimensionless, "simulation events processed")
 	return &engine.Schema{
 		Name:    "sat-island",
-		Version: 4, // 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 5, // 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",

@@ -93,7 +93,7 @@ func TestShapes(t *testing.T) {
 			"warmup": engine.F(5), "probe_start": engine.F(5), "sample_interval": engine.F(0)}
 	}
 	geo, meo := runSat(t, set("geo"), 3), runSat(t, set("meo"), 3)
-	for _, name := range []string{"flows_per_s", "goodput", "payload_loss"} {
+	for _, name := range []string{"flows_completed", "goodput", "payload_loss"} {
 		if !(meo[name] > geo[name]) {
 			t.Errorf("%s: meo %g <= geo %g, want meo higher", name, meo[name], geo[name])
 		}
