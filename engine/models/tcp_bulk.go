@@ -105,7 +105,7 @@ func tcpBulkSchema() *engine.Schema {
 	)
 	return &engine.Schema{
 		Name:    "tcp-bulk",
-		Version: 5, // 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
+		Version: 6, // 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,
@@ -176,6 +176,7 @@ const (
 	tmDropsCorrupt
 	tmRTTMean
 	tmRTTMax
+	tmRTO
 	tmQueueDelayMean
 	tmQueueDelayMax
 	tmCompletion
@@ -202,6 +203,8 @@ func tcpMetrics() []engine.Metric {
 	m[tmDropsCorrupt] = engine.Metric{Name: "drops_corrupt", Kind: engine.Int, Unit: engine.Packet}
 	m[tmRTTMean] = engine.Metric{Name: "rtt_mean", Kind: engine.Float, Unit: engine.Second}
 	m[tmRTTMax] = engine.Metric{Name: "rtt_max", Kind: engine.Float, Unit: engine.Second}
+	m[tmRTO] = engine.Metric{Name: "rto", Kind: engine.Float, Unit: engine.Second,
+		Doc: "retransmission timeout at the end of the run (RFC 6298, with any back-off), mean over flows: the T0 of Padhye et al. 1998"}
 	m[tmQueueDelayMean] = engine.Metric{Name: "queue_delay_mean", Kind: engine.Float, Unit: engine.Second}
 	m[tmQueueDelayMax] = engine.Metric{Name: "queue_delay_max", Kind: engine.Float, Unit: engine.Second}
 	m[tmCompletion] = engine.Metric{Name: "completion_time", Kind: engine.Float, Unit: engine.Second,
@@ -498,6 +501,7 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]engine.Value
 	out := make([]engine.Value, tmCount)
 	var delivered, after int64
 	var st tcp.Stats
+	rtoSum := 0.0
 	completion, response := 0.0, 0.0
 	finished := true
 	for _, f := range sc.flows {
@@ -514,6 +518,7 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]engine.Value
 		st.RTTSamples += fs.RTTSamples
 		st.RTTSum += fs.RTTSum
 		st.RTTMax = max(st.RTTMax, fs.RTTMax)
+		rtoSum += float64(f.src.RTO()) / 1e9
 		if f.source.Finished() {
 			completion = max(completion, (f.source.DoneAt - f.source.StartAt).Seconds())
 			response = max(response, (f.sink.LastAt - f.source.StartAt).Seconds())
@@ -569,6 +574,7 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]engine.Value
 	out[tmDropsCorrupt] = engine.I(corrupt)
 	out[tmRTTMean] = engine.F(rttMean)
 	out[tmRTTMax] = engine.F(float64(st.RTTMax) / 1e9)
+	out[tmRTO] = engine.F(rtoSum / float64(max(len(sc.flows), 1)))
 	out[tmQueueDelayMean] = engine.F(qdMean)
 	out[tmQueueDelayMax] = engine.F(qdMax.Seconds())
 	out[tmCompletion] = engine.F(completion)

@@ -78,36 +78,49 @@ func TestBulkInvariants(t *testing.T) {
 // gives the larger constant). Each run lasts long enough for about 60 loss
 // events.
 //
-// Padhye, Firoiu, Towsley, Kurose, "Modeling TCP throughput", SIGCOMM
-// 1998, Eq. (31) (b = 1, T0 = 1 s, the RTO floor of RFC 6298 2.4) is
-// logged, not asserted: it assumes that once a segment of a round is lost
-// the rest of the round is lost too (its section 2.2), which makes a
-// timeout likely (min(1, 3 sqrt(3bp/8)) = 18 % of loss events at p = 1e-2).
-// With independent (Bernoulli) loss, NewReno and limited transmit, the
-// simulated flow times out on about 1 % of loss events, so at p = 1e-2
-// it runs 10 % (RTT 560 ms) to 116 % (RTT 20 ms) above Padhye's figure and
-// stays within 10 % of Mathis'.
+// At p = 1e-2, where timeouts start to matter, goodput is also checked
+// within 25 % of Padhye, Firoiu, Towsley, Kurose, "Modeling TCP
+// throughput", SIGCOMM 1998, Eq. (31), with b = 1 (no delayed ACKs) and T0
+// the retransmission timeout the simulated sender actually uses (the rto
+// metric, RFC 6298 with Linux's 200 ms floor): Padhye's T0 is "the
+// duration of the first timeout", a property of the sender, not a
+// constant. Eq. (31) assumes that once a segment of a round is lost the
+// rest of the round is lost too (its section 2.2), so it predicts a
+// timeout on min(1, 3 sqrt(3bp/8)) = 18 % of loss events at p = 1e-2; with
+// independent loss, NewReno and limited transmit far fewer happen, and the
+// simulation runs above Eq. (31) by an amount that grows with T0/RTT. With
+// the RFC 6298 floor of 1 s the gap at RTT 20 ms is about 2x, which is why
+// these runs use 200 ms. Even so, at RTT 20 ms (T0/RTT = 10) the
+// simulation is about 34 % above Eq. (31) while within 10 % of Mathis: that
+// point is logged, not asserted; at 120 and 560 ms it is asserted.
 func TestBulkLossLimited(t *testing.T) {
 	const mss = 1460.0
 	for _, p := range []float64{1e-4, 1e-3, 1e-2} {
 		for _, rtt := range []float64{0.020, 0.120, 0.560} {
 			mathis := mss * 8 / rtt * math.Sqrt(1.5) / math.Sqrt(p)
-			const b, t0 = 1.0, 1.0
-			padhye := mss * 8 / (rtt*math.Sqrt(2*b*p/3) + t0*math.Min(1, 3*math.Sqrt(3*b*p/8))*p*(1+32*p*p))
-			want, name := mathis, "Mathis"
-			pktRate := want / (mss * 8)
+			const b = 1.0
+			pktRate := mathis / (mss * 8)
 			dur := 60 / p / pktRate
 			warm := 20 * rtt
+			minRTO := 1.0 // RFC 6298 section 2.4
+			if p >= 1e-2 {
+				minRTO = 0.2 // Linux's floor, see above
+			}
 			r := runModel(t, NewTCPBulk(), map[string]engine.Value{
 				"rate": engine.F(1e9), "delay": engine.F(rtt / 2), "window": engine.I(64 << 20),
-				"window_scaling": engine.B(true), "per": engine.F(p),
+				"window_scaling": engine.B(true), "per": engine.F(p), "min_rto": engine.F(minRTO),
 				"duration": engine.F(warm + dur), "warmup": engine.F(warm),
 			}, 11)
 			got := r.Metrics[tmGoodput].Float()
-			t.Logf("p %g rtt %g: goodput %.4g, Mathis %.4g, Padhye %.4g, RTOs %d, fast recoveries %d",
-				p, rtt, got, mathis, padhye, r.Metrics[tmRTOs].Int(), r.Metrics[tmFastRecoveries].Int())
-			if math.Abs(got-want)/want > 0.25 {
-				t.Errorf("goodput(p %g, rtt %g) = %.4g bit/s, want %.4g (%s, 25 %%)", p, rtt, got, want, name)
+			t0 := r.Metrics[tmRTO].Float()
+			padhye := mss * 8 / (rtt*math.Sqrt(2*b*p/3) + t0*math.Min(1, 3*math.Sqrt(3*b*p/8))*p*(1+32*p*p))
+			t.Logf("p %g rtt %g: goodput %.4g, Mathis %.4g, Padhye %.4g (T0 %.3g s), RTOs %d, fast recoveries %d",
+				p, rtt, got, mathis, padhye, t0, r.Metrics[tmRTOs].Int(), r.Metrics[tmFastRecoveries].Int())
+			if math.Abs(got-mathis)/mathis > 0.25 {
+				t.Errorf("goodput(p %g, rtt %g) = %.4g bit/s, want %.4g (Mathis, 25 %%)", p, rtt, got, mathis)
+			}
+			if p >= 1e-2 && rtt >= 0.1 && math.Abs(got-padhye)/padhye > 0.25 {
+				t.Errorf("goodput(p %g, rtt %g) = %.4g bit/s, want %.4g (Padhye with T0 %.3g s, 25 %%)", p, rtt, got, padhye, t0)
 			}
 		}
 	}
