@@ -25,12 +25,19 @@ import (
 // faultDirEnv names the dataset of the child in TestKillTwenty.
 const faultDirEnv = "CROSSLINK_SWEEP_FAULT_DIR"
 
-// twentySweep is the sweep of TestKillTwenty: 1000 scenarios of 1 ms on
-// two workers, 10 rows a part, a panicking and a failing scenario among
-// them.
+// twentyScenarios is the size of TestKillTwenty's sweep. Each kill lands
+// 10 to 20 rows after the previous one plus however far the child got
+// while the parent polled, often 50 rows on a loaded machine, so the
+// sweep must hold far more than 20 x 50 rows for every kill to come
+// before the child finishes.
+const twentyScenarios = 3000
+
+// twentySweep is the sweep of TestKillTwenty: twentyScenarios scenarios
+// of 1 ms on two workers, 10 rows a part, a panicking and a failing
+// scenario among them.
 func twentySweep(dir string, delay time.Duration) Config {
 	m := newInverseSquare(delay)
-	return Config{Model: m, Source: scenarios(m, 1000, map[int]string{77: "panic", 401: "error"}),
+	return Config{Model: m, Source: scenarios(m, twentyScenarios, map[int]string{77: "panic", 401: "error"}),
 		Dir: dir, Meta: testMeta(), Workers: 2, PartRows: 10}
 }
 
@@ -106,7 +113,7 @@ func TestKillTwenty(t *testing.T) {
 		if after.Len() < before.Len() {
 			t.Fatalf("kill %d: rows went from %d to %d", k, before.Len(), after.Len())
 		}
-		t.Logf("kill %d: %d of 1000 scenarios on disk", k, after.Len())
+		t.Logf("kill %d: %d of %d scenarios on disk", k, after.Len(), twentyScenarios)
 	}
 	if killed != 20 {
 		t.Errorf("%d of 20 children were killed mid-sweep; make the sweep slower", killed)
@@ -120,8 +127,8 @@ func TestKillTwenty(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, got := rows(t, full, true), rows(t, dir, true)
-	if len(got) != 1000 {
-		t.Errorf("resumed dataset has %d rows, want 1000 (0 lost, 0 duplicated)", len(got))
+	if len(got) != twentyScenarios {
+		t.Errorf("resumed dataset has %d rows, want %d (0 lost, 0 duplicated)", len(got), twentyScenarios)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("dataset after 20 kills (-uninterrupted +killed and resumed):\n%s", diff)
@@ -130,8 +137,8 @@ func TestKillTwenty(t *testing.T) {
 	if diff := cmp.Diff(wantS, gotS); diff != "" {
 		t.Errorf("samples after 20 kills (-uninterrupted +killed and resumed):\n%s", diff)
 	}
-	t.Logf("%d kills; final dataset: %d rows (want 1000), %d sample rows (want %d), values identical: %v",
-		killed, len(got), len(gotS), len(wantS), cmp.Equal(want, got) && cmp.Equal(wantS, gotS))
+	t.Logf("%d kills; final dataset: %d rows (want %d), %d sample rows (want %d), values identical: %v",
+		killed, len(got), twentyScenarios, len(gotS), len(wantS), cmp.Equal(want, got) && cmp.Equal(wantS, gotS))
 }
 
 // mountTmpfs mounts a tmpfs of size bytes (options appended) at dir and
