@@ -35,12 +35,9 @@ func Partitions(dir string) ([]string, error) {
 	out := []string{dir}
 	var walk func(d string) error
 	walk = func(d string) error {
-		ents, err := os.ReadDir(d)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
+		ents, err := readDir(d)
 		if err != nil {
-			return fmt.Errorf("dataset: %w", err)
+			return err
 		}
 		for _, e := range ents {
 			if e.IsDir() && isPartition(e.Name()) {

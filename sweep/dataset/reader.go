@@ -38,14 +38,25 @@ func Parts(dir string) ([]string, error) {
 	return paths, nil
 }
 
-// ownParts returns the part files directly in dir, in sorted order.
-func ownParts(dir string) ([]string, error) {
+// readDir lists dir; a directory that does not exist is empty, since a
+// dataset, a partition or a second table that nothing wrote yet has no
+// parts.
+func readDir(dir string) ([]os.DirEntry, error) {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	return ents, nil
+}
+
+// ownParts returns the part files directly in dir, in sorted order.
+func ownParts(dir string) ([]string, error) {
+	ents, err := readDir(dir)
+	if err != nil {
+		return nil, err
 	}
 	var paths []string
 	for _, e := range ents {

@@ -153,12 +153,9 @@ func openCheck(path string) error {
 // tableDirs returns the second-table directories of a dataset (see
 // TableDir), by directory name.
 func tableDirs(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+	ents, err := readDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
+		return nil, err
 	}
 	var names []string
 	for _, e := range ents {
