@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/crosslink-sim/crosslink/engine/models"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
 )
@@ -20,20 +18,7 @@ func TestDatasetsDoc(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("crosslink docs: exit %d: %s", code, stderr)
 	}
-	const path = "docs/datasets.md"
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestDatasetsDoc -update . to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s is stale: run crosslink docs (or go test -run TestDatasetsDoc -update .); diff (-file +generated):\n%s", path, diff)
-	}
+	goldenFile(t, "docs/datasets.md", got)
 	reg, err := models.Registry()
 	if err != nil {
 		t.Fatal(err)

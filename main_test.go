@@ -28,7 +28,13 @@ func crosslink(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // golden compares got with testdata/<name>, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
+	goldenFile(t, filepath.Join("testdata", name), got)
+}
+
+// goldenFile compares got with the file at path, or rewrites it with
+// -update.
+func goldenFile(t *testing.T, path, got string) {
+	t.Helper()
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -43,7 +49,7 @@ func golden(t *testing.T, name, got string) {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}
 	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
+		t.Errorf("%s is stale or wrong (go test -update . rewrites it; review the diff) (-want +got):\n%s", path, diff)
 	}
 }
 
