@@ -56,6 +56,8 @@ func tcpLinkParams() []engine.Param {
 		{Name: "iw", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(0), Min: 0, Max: 100,
 			Doc: "initial window in segments; 0 is RFC 3390's min(4*MSS, max(2*MSS, 4380))"},
 		{Name: "delayed_ack", Kind: engine.Bool, Default: engine.B(false), Doc: "delayed ACKs (RFC 1122 4.2.3.2, 200 ms, every second segment)"},
+		{Name: "limited_transmit", Kind: engine.Bool, Default: engine.B(true),
+			Doc: "RFC 3042 limited transmit: a new segment on each of the first two duplicate ACKs (off: the 1998 Reno that Padhye et al. model)"},
 		{Name: "min_rto", Kind: engine.Float, Unit: engine.Second, Default: engine.F(1), Min: 0.001, Max: 60,
 			Doc: "minimum RTO (RFC 6298 2.4 says 1 s; Linux uses 0.2 s)"},
 		{Name: "loss_detection", Kind: engine.String, Default: engine.S("dupthresh"), Choices: lossDetectionChoices,
@@ -105,7 +107,7 @@ func tcpBulkSchema() *engine.Schema {
 	)
 	return &engine.Schema{
 		Name:    "tcp-bulk",
-		Version: 6, // 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
+		Version: 7, // 7: limited_transmit parameter; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,
@@ -266,7 +268,7 @@ func readTCPConfig(p engine.Params) tcpRunConfig {
 		SACK:            p.Bool("sack"),
 		DelayedACK:      p.Bool("delayed_ack"),
 		MinRTO:          des.FromSeconds(p.Float("min_rto")),
-		LimitedTransmit: true,
+		LimitedTransmit: p.Bool("limited_transmit"),
 		Recovery:        tcp.RecoveryNewReno,
 	}
 	if c.cca == "reno" {

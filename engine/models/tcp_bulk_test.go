@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat"
 )
 
 // Window-limited goodput (document 000 Fig. 7, "conventional" TCP): with a
@@ -77,34 +79,15 @@ func TestBulkInvariants(t *testing.T) {
 // between 0.87 and 1.31 depending on ACK and loss pattern; random loss
 // gives the larger constant). Each run lasts long enough for about 60 loss
 // events.
-//
-// At p = 1e-2, where timeouts start to matter, goodput is also checked
-// within 25 % of Padhye, Firoiu, Towsley, Kurose, "Modeling TCP
-// throughput", SIGCOMM 1998, Eq. (31), with b = 1 (no delayed ACKs) and T0
-// the retransmission timeout the simulated sender actually uses (the rto
-// metric, RFC 6298 with Linux's 200 ms floor): Padhye's T0 is "the
-// duration of the first timeout", a property of the sender, not a
-// constant. Eq. (31) assumes that once a segment of a round is lost the
-// rest of the round is lost too (its section 2.2), so it predicts a
-// timeout on min(1, 3 sqrt(3bp/8)) = 18 % of loss events at p = 1e-2; with
-// independent loss, NewReno and limited transmit far fewer happen, and the
-// simulation runs above Eq. (31) by an amount that grows with T0/RTT. With
-// the RFC 6298 floor of 1 s the gap at RTT 20 ms is about 2x, which is why
-// these runs use 200 ms. Even so, at RTT 20 ms (T0/RTT = 10) the
-// simulation is about 34 % above Eq. (31) while within 10 % of Mathis: that
-// point is logged, not asserted; at 120 and 560 ms it is asserted.
 func TestBulkLossLimited(t *testing.T) {
 	const mss = 1460.0
 	for _, p := range []float64{1e-4, 1e-3, 1e-2} {
 		for _, rtt := range []float64{0.020, 0.120, 0.560} {
 			mathis := mss * 8 / rtt * math.Sqrt(1.5) / math.Sqrt(p)
-			const b = 1.0
-			pktRate := mathis / (mss * 8)
-			dur := 60 / p / pktRate
-			warm := 20 * rtt
+			warm, dur := lossLimitedRun(p, rtt, 60)
 			minRTO := 1.0 // RFC 6298 section 2.4
 			if p >= 1e-2 {
-				minRTO = 0.2 // Linux's floor, see above
+				minRTO = 0.2 // Linux's floor: T0 matters at this loss rate
 			}
 			r := runModel(t, NewTCPBulk(), map[string]engine.Value{
 				"rate": engine.F(1e9), "delay": engine.F(rtt / 2), "window": engine.I(64 << 20),
@@ -112,15 +95,76 @@ func TestBulkLossLimited(t *testing.T) {
 				"duration": engine.F(warm + dur), "warmup": engine.F(warm),
 			}, 11)
 			got := r.Metrics[tmGoodput].Float()
-			t0 := r.Metrics[tmRTO].Float()
-			padhye := mss * 8 / (rtt*math.Sqrt(2*b*p/3) + t0*math.Min(1, 3*math.Sqrt(3*b*p/8))*p*(1+32*p*p))
-			t.Logf("p %g rtt %g: goodput %.4g, Mathis %.4g, Padhye %.4g (T0 %.3g s), RTOs %d, fast recoveries %d",
-				p, rtt, got, mathis, padhye, t0, r.Metrics[tmRTOs].Int(), r.Metrics[tmFastRecoveries].Int())
+			t.Logf("p %g rtt %g: goodput %.4g, Mathis %.4g (%+.1f %%), RTOs %d, fast recoveries %d",
+				p, rtt, got, mathis, 100*(got/mathis-1), r.Metrics[tmRTOs].Int(), r.Metrics[tmFastRecoveries].Int())
 			if math.Abs(got-mathis)/mathis > 0.25 {
 				t.Errorf("goodput(p %g, rtt %g) = %.4g bit/s, want %.4g (Mathis, 25 %%)", p, rtt, got, mathis)
 			}
-			if p >= 1e-2 && rtt >= 0.1 && math.Abs(got-padhye)/padhye > 0.25 {
-				t.Errorf("goodput(p %g, rtt %g) = %.4g bit/s, want %.4g (Padhye with T0 %.3g s, 25 %%)", p, rtt, got, padhye, t0)
+		}
+	}
+}
+
+// lossLimitedRun returns a warm-up of 20 RTTs and a run long enough for
+// about events loss events at Mathis's packet rate.
+func lossLimitedRun(p, rtt float64, events int) (warm, dur float64) {
+	pktRate := math.Sqrt(1.5) / math.Sqrt(p) / rtt
+	return 20 * rtt, float64(events) / p / pktRate
+}
+
+// At p = 1e-2, where timeouts matter, goodput against Padhye, Firoiu,
+// Towsley, Kurose, "Modeling TCP throughput: a simple model and its
+// empirical validation", SIGCOMM 1998, Eq. (31):
+//
+//	B(p) = MSS / (RTT sqrt(2bp/3) + T0 min(1, 3 sqrt(3bp/8)) p (1 + 32 p^2))
+//
+// with b = 1 (no delayed ACKs) and T0 the retransmission timeout the
+// sender actually uses (the rto metric; RFC 6298 with Linux's 200 ms
+// floor): Padhye's T0 is "the duration of the first timeout", a property
+// of the sender. Tolerance 25 %.
+//
+// The model is of the TCP Reno of 1998, which had no RFC 3042 limited
+// transmit: its timeout term counts the windows in which fewer than three
+// duplicate ACKs come back (its section 2.2), the very timeouts limited
+// transmit was designed to remove (RFC 3042 section 1). So the senders
+// here run without it, both as Reno (RFC 5681 recovery, the variant the
+// paper models: about 16 % of its loss events end in a timeout at RTT
+// 20 ms, where Eq. (31) assumes 18 %) and NewReno (RFC 6582, which
+// recovers several losses of a window without one and so runs above the
+// model where T0/RTT is large). With limited transmit on as well, NewReno
+// at RTT 20 ms (T0/RTT = 10) runs about 30 % above Eq. (31) while within
+// 10 % of Mathis; that run is logged as a reference. Each point is the
+// mean of 6 seeds of about 180 loss events each (single runs spread by
+// about +-8 %).
+func TestBulkPadhye(t *testing.T) {
+	const mss, p, b, seeds = 1460.0, 1e-2, 1.0, 6
+	for _, tc := range []struct {
+		cca     string
+		limited bool
+		assert  bool
+	}{
+		{"reno", false, true},
+		{"newreno", false, true},
+		{"newreno", true, false},
+	} {
+		for _, rtt := range []float64{0.020, 0.120, 0.560} {
+			warm, dur := lossLimitedRun(p, rtt, 180)
+			var got, t0 []float64
+			for seed := uint64(1); seed <= seeds; seed++ {
+				r := runModel(t, NewTCPBulk(), map[string]engine.Value{
+					"rate": engine.F(1e9), "delay": engine.F(rtt / 2), "window": engine.I(64 << 20),
+					"window_scaling": engine.B(true), "per": engine.F(p), "min_rto": engine.F(0.2),
+					"duration": engine.F(warm + dur), "warmup": engine.F(warm),
+					"cca": engine.S(tc.cca), "limited_transmit": engine.B(tc.limited),
+				}, seed)
+				got = append(got, r.Metrics[tmGoodput].Float())
+				t0 = append(t0, r.Metrics[tmRTO].Float())
+			}
+			mean, T0 := stat.Mean(got, nil), stat.Mean(t0, nil)
+			padhye := mss * 8 / (rtt*math.Sqrt(2*b*p/3) + T0*math.Min(1, 3*math.Sqrt(3*b*p/8))*p*(1+32*p*p))
+			t.Logf("%s, limited transmit %v, rtt %g: goodput %.4g (%d seeds, %.4g..%.4g), Padhye %.4g (%+.1f %%, T0 %.3g s)",
+				tc.cca, tc.limited, rtt, mean, seeds, floats.Min(got), floats.Max(got), padhye, 100*(mean/padhye-1), T0)
+			if tc.assert && math.Abs(mean-padhye)/padhye > 0.25 {
+				t.Errorf("%s goodput(rtt %g) = %.4g bit/s, want %.4g (Padhye Eq. 31 with T0 %.3g s, 25 %%)", tc.cca, rtt, mean, padhye, T0)
 			}
 		}
 	}
