@@ -32,6 +32,23 @@ type LinkConfig struct {
 	// leaves out (a host's interrupt and scheduling latency, a switch's
 	// forwarding). 0 means none.
 	Jitter des.Duration
+	// NetemLimit, when > 0, makes the link behave like Linux netem's
+	// delay line in front of a rate shaper, the way a Mininet TCLink with
+	// delay and max_queue_size is built (an HTB class at Rate whose leaf
+	// qdisc is "netem delay Delay loss L limit NetemLimit"). netem counts
+	// against its limit every packet it holds, those still being delayed
+	// included (sch_netem.c, netem_enqueue: qlen >= limit drops), so a
+	// packet arriving when the link holds NetemLimit packets in all
+	// (queued, being transmitted and propagating) is dropped as overflow:
+	// the propagation delay takes room from the buffer, and a limit below
+	// Rate x Delay caps the link's throughput at NetemLimit packets per
+	// Delay. The loss process then acts on arrival, before the limit, as
+	// netem's does, so lost packets take no transmission time. A constant
+	// delay before a FIFO shaper gives the same departure times as the
+	// shaper followed by the delay, which is how the link models it; the
+	// count differs from netem's by at most the packet being transmitted.
+	// The queue's own limit still applies.
+	NetemLimit int
 }
 
 // Link is one direction of a point-to-point link: a queue, a transmitter
@@ -61,6 +78,8 @@ type Link struct {
 	txStart   des.Time // when tx started
 	busyStart des.Time // start of the current busy period
 	busyBits  uint64   // bits of the busy period up to and including tx
+
+	netemLimit int
 
 	// Propagation.
 	flight     fifo
@@ -137,6 +156,20 @@ func (l *Link) Send(p *Packet) {
 	l.st.sent++
 	l.st.sentBytes += int64(p.Size)
 	l.trace(now, TraceSend, p, 0)
+	if l.netemLimit > 0 {
+		if l.loss != nil && l.loss.Lose(p, l.rng) {
+			l.Drop(now, p, DropCorrupt)
+			return
+		}
+		held := l.queue.Len() + l.flight.n
+		if l.tx != nil {
+			held++
+		}
+		if held >= l.netemLimit {
+			l.Drop(now, p, DropOverflow)
+			return
+		}
+	}
 	l.queueChange(now)
 	p.enqueued = now
 	l.queue.Enqueue(now, p, l)
@@ -202,7 +235,7 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 		l.st.busy += now.Sub(l.txStart)
 		l.st.transmitted++
 		l.st.transmittedBytes += int64(p.Size)
-		if l.loss != nil && l.loss.Lose(p, l.rng) {
+		if l.netemLimit == 0 && l.loss != nil && l.loss.Lose(p, l.rng) {
 			l.Drop(now, p, DropCorrupt)
 		} else {
 			p.arrive = now.Add(l.delay)

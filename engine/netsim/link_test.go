@@ -1,6 +1,7 @@
 package netsim
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -258,5 +259,79 @@ func TestLinkJitter(t *testing.T) {
 		if k.got[i].At < k.got[i-1].At || k.got[i].Seq != k.got[i-1].Seq+1 {
 			t.Fatalf("packet %d (seq %d) at %v after packet seq %d at %v: reordered", i, k.got[i].Seq, k.got[i].At, k.got[i-1].Seq, k.got[i-1].At)
 		}
+	}
+}
+
+// TestNetemLimit checks the netem-style limit against what Linux's
+// sch_netem does with "delay 10ms limit N" under a 100 Mbit/s shaper
+// (netem_enqueue drops when the packets it holds, delayed ones included,
+// reach the limit): a source offering 200 Mbit/s of 1500-byte packets
+// for one second gets at most N packets into the link per 10 ms plus one
+// transmission time, so with N below the link's 83.3-packet
+// bandwidth-delay product throughput is N x 1500 B per 10.12 ms (within
+// 1 %: a freed place waits up to one 60 us source gap for the next
+// packet), and the queue peaks at N/2 in the first milliseconds, when
+// the 2:1 overload has admitted N packets and sent half of them; with N
+// above it the link runs at its rate and the queue holds the N - 84
+// packets the delay line and the transmitter leave. Queue peaks within one
+// packet; every offered packet is accounted for.
+func TestNetemLimit(t *testing.T) {
+	const (
+		rate  = 100e6
+		delay = 10 * des.Millisecond
+		size  = 1500
+		gap   = 60 * des.Microsecond
+		n     = 16667 // one second at 200 Mbit/s
+	)
+	tx := TransmissionTime(size, rate)
+	for _, tt := range []struct {
+		limit     int
+		wantRate  float64 // bit/s
+		wantQueue int     // largest queue, packets
+	}{
+		{limit: 41, wantRate: 41 * size * 8 / (delay + tx).Seconds(), wantQueue: 41 / 2},
+		{limit: 20, wantRate: 20 * size * 8 / (delay + tx).Seconds(), wantQueue: 20 / 2},
+		{limit: 184, wantRate: rate, wantQueue: 184 - 84},
+	} {
+		t.Run(fmt.Sprint(tt.limit), func(t *testing.T) {
+			net, a, b, l, k := twoNodes(t, 1, LinkConfig{Rate: rate, Delay: delay, NetemLimit: tt.limit})
+			src := &source{net: net, from: a, dst: b.ID(), flow: 1, size: size, gap: gap, n: n}
+			src.start(0)
+			run(t, net, des.Time(des.Second))
+			// Delivered in the second half, in steady state.
+			var bytes int
+			for _, g := range k.got {
+				if g.At >= des.Time(des.Second/2) {
+					bytes += g.Size
+				}
+			}
+			got := float64(bytes) * 8 / 0.5
+			if math.Abs(got-tt.wantRate)/tt.wantRate > 0.01 {
+				t.Errorf("throughput = %.4g bit/s, want %.4g (1 %%)", got, tt.wantRate)
+			}
+			st := l.Stats()
+			if d := st.QueueMax - tt.wantQueue; d < -1 || d > 1 {
+				t.Errorf("largest queue = %d packets, want %d (+-1)", st.QueueMax, tt.wantQueue)
+			}
+			if st.Sent != n || st.Sent != st.Delivered+st.Dropped()+int64(st.Queued+st.InFlight) {
+				t.Errorf("sent %d (offered %d) != delivered %d + dropped %d + queued %d + in flight %d",
+					st.Sent, n, st.Delivered, st.Dropped(), st.Queued, st.InFlight)
+			}
+		})
+	}
+}
+
+// TestNetemLossBeforeLimit: with a netem limit the loss process acts on
+// arrival, as netem's loss does, so lost packets are never transmitted and
+// never counted as overflow.
+func TestNetemLossBeforeLimit(t *testing.T) {
+	net, a, b, l, _ := twoNodes(t, 1, LinkConfig{Rate: 1e6, Delay: des.Millisecond, NetemLimit: 2, Loss: Bernoulli{P: 1}})
+	src := &source{net: net, from: a, dst: b.ID(), flow: 1, size: 100, n: 10}
+	src.start(0)
+	run(t, net, des.Forever)
+	st := l.Stats()
+	if st.Drops[DropCorrupt] != 10 || st.Drops[DropOverflow] != 0 || st.Transmitted != 0 {
+		t.Errorf("corrupt %d, overflow %d, transmitted %d; want 10, 0, 0",
+			st.Drops[DropCorrupt], st.Drops[DropOverflow], st.Transmitted)
 	}
 }

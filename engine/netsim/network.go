@@ -68,8 +68,9 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 	if from.net != n || to.net != n {
 		return nil, fmt.Errorf("netsim: connect: node of another network")
 	}
-	if cfg.Rate < 0 || cfg.Delay < 0 || cfg.Jitter < 0 {
-		return nil, fmt.Errorf("netsim: link %s->%s: negative rate %d, delay %v or jitter %v", from.name, to.name, cfg.Rate, cfg.Delay, cfg.Jitter)
+	if cfg.Rate < 0 || cfg.Delay < 0 || cfg.Jitter < 0 || cfg.NetemLimit < 0 {
+		return nil, fmt.Errorf("netsim: link %s->%s: negative rate %d, delay %v, jitter %v or netem limit %d",
+			from.name, to.name, cfg.Rate, cfg.Delay, cfg.Jitter, cfg.NetemLimit)
 	}
 	name := cfg.Name
 	if name == "" {
@@ -93,8 +94,9 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 	l := &Link{
 		net: n, name: name, from: from, to: to,
 		rate: cfg.Rate, delay: cfg.Delay,
-		queue: qm.NewQueue(),
-		rng:   n.streams.New("link/" + name),
+		netemLimit: cfg.NetemLimit,
+		queue:      qm.NewQueue(),
+		rng:        n.streams.New("link/" + name),
 	}
 	if cfg.Jitter > 0 {
 		l.jitter = cfg.Jitter
