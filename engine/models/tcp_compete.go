@@ -58,6 +58,21 @@ import (
 // sending host would be absorbed there, and the second flow of two would
 // find the backbone's queue full at every arrival.
 //
+// The backbone parameter chooses what the queue limit counts. "link" is
+// a router's output queue: the limit counts the packets waiting for the
+// transmitter, as the document's "DropTail queue" reads. "tclink" is what
+// Mininet builds for a link with bw, delay, loss and max_queue_size (its
+// TCIntf: an HTB class at the rate whose leaf is "netem delay 10ms loss
+// L limit N"): Linux's netem counts against its limit every packet it
+// holds, those still being delayed included, so the 10 ms of propagation
+// take room from the buffer (netsim.LinkConfig.NetemLimit). Then q = 100 %
+// leaves no room to queue and a smaller q caps the backbone at q % of its
+// rate, which is what "% of BDP" measures. Measured here over 200 s: with
+// tclink, BBR's share grows and Jain's index falls as q shrinks, the
+// document's shape; with link, a buffer of at most half the round trip's
+// BDP lets BBR dominate at every q and Jain's index rises slightly as
+// BBRv2 gains on BBR v1 (TestCompeteDocument002Shape).
+//
 // The main row carries the aggregates (total goodput, Jain's index over
 // flows and over algorithm groups) and, for a fixed set of columns, one
 // per algorithm the cc package knows (NaN when the algorithm is absent),
@@ -133,6 +148,8 @@ func tcpCompeteSchema(algos []string) *engine.Schema {
 			Doc: "backbone queue limit as a percentage of rate x delay (one-way) in 1500-byte packets: 8.33 x (q/100) x 10 packets at 100 Mbit/s, 10 ms"},
 		{Name: "aqm", Kind: engine.String, Default: engine.S("droptail"), Choices: []string{"droptail", "red", "codel", "fq_codel"},
 			Doc: "backbone queue discipline, each limited to the queue size: DropTail; RED (gentle, thresholds 1/4 and 3/4 of the limit); CoDel (RFC 8289 defaults); FQ-CoDel (RFC 8290 defaults)"},
+		{Name: "backbone", Kind: engine.String, Default: engine.S("link"), Choices: []string{"link", "tclink"},
+			Doc: "link: the queue holds the packets waiting for the backbone's transmitter; tclink: the backbone is a Mininet TCLink (HTB shaper under a netem delay line), whose queue limit is netem's, counting the packets being delayed too, so the limit caps the packets in flight on the backbone and its throughput at limit packets per delay"},
 		{Name: "access_queue", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(tcAccessQueue), Min: 1, Max: 1e7,
 			Doc: "DropTail limit of every access link (Linux txqueuelen 1000)"},
 		{Name: "window", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(tcWindow), Min: 1000, Max: 1 << 30,
@@ -199,7 +216,7 @@ func tcpCompeteSchema(algos []string) *engine.Schema {
 	}
 	return &engine.Schema{
 		Name:    "tcp-compete",
-		Version: 4, // 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 5, // 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
@@ -364,6 +381,10 @@ func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64,
 	if err != nil {
 		return engine.Result{}, err
 	}
+	netemLimit := 0
+	if p.Str("backbone") == "tclink" {
+		netemLimit = lim.Packets
+	}
 	var ackLoss netsim.LossModel
 	if p.Bool("ack_loss") {
 		ackLoss = loss
@@ -383,8 +404,8 @@ func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64,
 		SenderAccess:   netsim.Hop{Forward: fromHost, Reverse: toHost},
 		ReceiverAccess: netsim.Hop{Forward: toHost, Reverse: fromHost},
 		Bottleneck: netsim.Hop{
-			Forward: netsim.LinkConfig{Rate: int64(rate), Delay: delay, Queue: q, Loss: loss},
-			Reverse: netsim.LinkConfig{Rate: int64(rate), Delay: delay, Queue: q, Loss: ackLoss},
+			Forward: netsim.LinkConfig{Rate: int64(rate), Delay: delay, Queue: q, Loss: loss, NetemLimit: netemLimit},
+			Reverse: netsim.LinkConfig{Rate: int64(rate), Delay: delay, Queue: q, Loss: ackLoss, NetemLimit: netemLimit},
 		},
 	})
 	if err != nil {
