@@ -107,7 +107,7 @@ func tcpBulkSchema() *engine.Schema {
 	)
 	return &engine.Schema{
 		Name:    "tcp-bulk",
-		Version: 7, // 7: limited_transmit parameter; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
+		Version: 7, // 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,
@@ -174,11 +174,13 @@ const (
 	tmRetransBytes
 	tmFastRecoveries
 	tmRTOs
+	tmRTOEpisodes
 	tmDropsOverflow
 	tmDropsCorrupt
 	tmRTTMean
 	tmRTTMax
 	tmRTO
+	tmT0
 	tmQueueDelayMean
 	tmQueueDelayMax
 	tmCompletion
@@ -201,12 +203,16 @@ func tcpMetrics() []engine.Metric {
 	m[tmRetransBytes] = engine.Metric{Name: "retrans_bytes", Kind: engine.Int, Unit: engine.Byte}
 	m[tmFastRecoveries] = engine.Metric{Name: "fast_recoveries", Kind: engine.Int}
 	m[tmRTOs] = engine.Metric{Name: "rtos", Kind: engine.Int, Doc: "retransmission timer expiries"}
+	m[tmRTOEpisodes] = engine.Metric{Name: "rto_episodes", Kind: engine.Int,
+		Doc: "sequences of timeouts: expiries before any back-off (Padhye et al. 1998's timeout loss indications)"}
 	m[tmDropsOverflow] = engine.Metric{Name: "drops_overflow", Kind: engine.Int, Unit: engine.Packet}
 	m[tmDropsCorrupt] = engine.Metric{Name: "drops_corrupt", Kind: engine.Int, Unit: engine.Packet}
 	m[tmRTTMean] = engine.Metric{Name: "rtt_mean", Kind: engine.Float, Unit: engine.Second}
 	m[tmRTTMax] = engine.Metric{Name: "rtt_max", Kind: engine.Float, Unit: engine.Second}
 	m[tmRTO] = engine.Metric{Name: "rto", Kind: engine.Float, Unit: engine.Second,
-		Doc: "retransmission timeout at the end of the run (RFC 6298, with any back-off), mean over flows: the T0 of Padhye et al. 1998"}
+		Doc: "retransmission timeout at the end of the run (RFC 6298, with any back-off), mean over flows"}
+	m[tmT0] = engine.Metric{Name: "t0", Kind: engine.Float, Unit: engine.Second,
+		Doc: "mean duration of the first timeout of each sequence of timeouts (the timer's run from its last arming to expiry, before back-off), all flows: the T0 of Padhye et al. 1998; NaN without timeouts"}
 	m[tmQueueDelayMean] = engine.Metric{Name: "queue_delay_mean", Kind: engine.Float, Unit: engine.Second}
 	m[tmQueueDelayMax] = engine.Metric{Name: "queue_delay_max", Kind: engine.Float, Unit: engine.Second}
 	m[tmCompletion] = engine.Metric{Name: "completion_time", Kind: engine.Float, Unit: engine.Second,
@@ -517,6 +523,8 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]engine.Value
 		st.RetransBytes += fs.RetransBytes
 		st.FastRecoveries += fs.FastRecoveries
 		st.RTOs += fs.RTOs
+		st.FirstRTOs += fs.FirstRTOs
+		st.FirstRTOTime += fs.FirstRTOTime
 		st.RTTSamples += fs.RTTSamples
 		st.RTTSum += fs.RTTSum
 		st.RTTMax = max(st.RTTMax, fs.RTTMax)
@@ -577,6 +585,11 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]engine.Value
 	out[tmRTTMean] = engine.F(rttMean)
 	out[tmRTTMax] = engine.F(float64(st.RTTMax) / 1e9)
 	out[tmRTO] = engine.F(rtoSum / float64(max(len(sc.flows), 1)))
+	out[tmRTOEpisodes] = engine.I(st.FirstRTOs)
+	out[tmT0] = engine.F(math.NaN())
+	if st.FirstRTOs > 0 {
+		out[tmT0] = engine.F(float64(st.FirstRTOTime) / float64(st.FirstRTOs) / 1e9)
+	}
 	out[tmQueueDelayMean] = engine.F(qdMean)
 	out[tmQueueDelayMax] = engine.F(qdMax.Seconds())
 	out[tmCompletion] = engine.F(completion)

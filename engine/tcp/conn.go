@@ -171,9 +171,15 @@ type Stats struct {
 	RetransBytes   int64
 	FastRecoveries int64 // episodes of fast recovery entered
 	RTOs           int64 // retransmission timer expiries
-	LostRetrans    int64 // retransmissions RACK found lost (RFC 8985)
-	RACKLost       int64 // first transmissions RACK found lost (LossRACKTLP)
-	TLPProbes      int64 // tail loss probes sent (RFC 8985 section 7.3)
+	// FirstRTOs counts the expiries that start a sequence of timeouts
+	// (no back-off yet), and FirstRTOTime sums how long the timer had run
+	// at each (ns): their mean is the T0 of Padhye et al. 1998, "the
+	// duration of the first timeout in a sequence".
+	FirstRTOs    int64
+	FirstRTOTime int64
+	LostRetrans  int64 // retransmissions RACK found lost (RFC 8985)
+	RACKLost     int64 // first transmissions RACK found lost (LossRACKTLP)
+	TLPProbes    int64 // tail loss probes sent (RFC 8985 section 7.3)
 	// TLPRecoveries counts losses a probe repaired on its own, each
 	// answered by one congestion response (RFC 8985 section 7.4).
 	TLPRecoveries int64

@@ -52,9 +52,12 @@ type sender struct {
 	reducedAt   des.Time // the latest congestion response (recovery, timeout)
 	xmits       uint64   // data transmissions so far (sendRecord.xmitN)
 
-	rtoTimer   des.Timer
-	paceTimer  des.Timer
-	nextSendAt des.Time
+	rtoTimer des.Timer
+	// rtoArmedFor is the duration the retransmission timer was last
+	// armed for.
+	rtoArmedFor des.Duration
+	paceTimer   des.Timer
+	nextSendAt  des.Time
 
 	synSentAt des.Time
 	synRetx   bool
@@ -644,6 +647,10 @@ func (s *sender) onRTO(now des.Time) {
 		return
 	}
 	c.Stats.RTOs++
+	if s.rtt.backoff == 0 {
+		c.Stats.FirstRTOs++
+		c.Stats.FirstRTOTime += int64(s.rtoArmedFor)
+	}
 	s.rtt.backOff() // section 5.5
 	s.inRecovery = false
 	s.dupAcks = 0

@@ -31,6 +31,7 @@ type tlp struct {
 // replacing a probe timeout.
 func (s *sender) armRTO(d des.Duration) {
 	s.tlp.armed = false
+	s.rtoArmedFor = d
 	s.rtoTimer.ResetAfter(d)
 }
 
