@@ -36,6 +36,11 @@
 // Every drop is counted by reason; LinkStats also gives queue occupancy
 // (time-weighted), queueing delay and utilisation.
 //
+// A link with LinkConfig.NetemLimit is Linux's netem delay line in front of
+// a rate shaper, as Mininet's TCLink builds it: the limit counts the
+// packets being delayed as well as those waiting, and the loss process
+// acts when a packet is offered, before the limit.
+//
 // Each link draws from its own random stream, named after the link, so
 // adding a link or a flow leaves every other link's loss pattern unchanged.
 //

@@ -37,17 +37,19 @@ type LinkConfig struct {
 	// delay and max_queue_size is built (an HTB class at Rate whose leaf
 	// qdisc is "netem delay Delay loss L limit NetemLimit"). netem counts
 	// against its limit every packet it holds, those still being delayed
-	// included (sch_netem.c, netem_enqueue: qlen >= limit drops), so a
-	// packet arriving when the link holds NetemLimit packets in all
-	// (queued, being transmitted and propagating) is dropped as overflow:
-	// the propagation delay takes room from the buffer, and a limit below
-	// Rate x Delay caps the link's throughput at NetemLimit packets per
-	// Delay. The loss process then acts on arrival, before the limit, as
-	// netem's does, so lost packets take no transmission time. A constant
-	// delay before a FIFO shaper gives the same departure times as the
-	// shaper followed by the delay, which is how the link models it; the
-	// count differs from netem's by at most the packet being transmitted.
-	// The queue's own limit still applies.
+	// included (sch_netem.c, netem_enqueue: qlen >= limit drops), and
+	// holds a packet from its arrival until the shaper takes it, Delay
+	// later at the earliest. A constant delay before a FIFO shaper gives
+	// the same departure times as the shaper followed by the delay, which
+	// is how the link models it; so a packet counts from the moment it is
+	// offered until Delay after its transmission starts, and one offered
+	// when NetemLimit packets count is dropped as overflow. The
+	// propagation delay thus takes room from the buffer, and a limit below
+	// Rate x Delay caps the link at NetemLimit packets per Delay. The loss
+	// process acts on arrival, before the limit, as netem's does, so lost
+	// packets take no transmission time. The queue's own limit still
+	// applies. With Jitter the count runs on to the jittered arrival, so
+	// the two are not meant to be combined.
 	NetemLimit int
 }
 
@@ -79,7 +81,7 @@ type Link struct {
 	busyStart des.Time // start of the current busy period
 	busyBits  uint64   // bits of the busy period up to and including tx
 
-	netemLimit int
+	netemLimit int // LinkConfig.NetemLimit
 
 	// Propagation.
 	flight     fifo
@@ -161,11 +163,7 @@ func (l *Link) Send(p *Packet) {
 			l.Drop(now, p, DropCorrupt)
 			return
 		}
-		held := l.queue.Len() + l.flight.n
-		if l.tx != nil {
-			held++
-		}
-		if held >= l.netemLimit {
+		if l.netemHeld(now) >= l.netemLimit {
 			l.Drop(now, p, DropOverflow)
 			return
 		}
@@ -177,6 +175,21 @@ func (l *Link) Send(p *Packet) {
 	if l.tx == nil {
 		l.startNext(now)
 	}
+}
+
+// netemHeld is the number of packets netem would hold now (see
+// LinkConfig.NetemLimit): those queued, being transmitted or propagating,
+// less the ones whose transmission started Delay or more ago, which the
+// shaper has taken. Those are the oldest in flight, at most a few.
+func (l *Link) netemHeld(now des.Time) int {
+	held := l.queue.Len() + l.flight.n
+	if l.tx != nil {
+		held++
+	}
+	for p := l.flight.head; p != nil && p.arrive.Add(-TransmissionTime(p.Size, l.rate)) <= now; p = p.next {
+		held--
+	}
+	return held
 }
 
 // Drop counts a packet dropped at this link and frees it. Queues call it
@@ -289,7 +302,8 @@ const NumDropReasons = int(numDropReasons)
 
 // LinkStats is a snapshot of a link's counters.
 type LinkStats struct {
-	// Sent counts packets offered to the link (entering its queue).
+	// Sent counts packets offered to the link (entering its queue, or
+	// dropped on arrival by a netem limit or its loss).
 	Sent, SentBytes int64
 	// Transmitted counts packets whose serialisation completed.
 	Transmitted, TransmittedBytes int64

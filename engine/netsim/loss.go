@@ -147,8 +147,9 @@ func (l *geLoss) Lose(p *Packet, rng *rand.Rand) bool {
 }
 
 // DropList loses exactly the listed data packets: Data holds 1-based
-// ordinals among the packets with payload that the link transmits (Data:
-// []int{3} drops the third data packet). ACKs and other packets without
+// ordinals among the packets with payload that the link transmits (or,
+// on a link with a NetemLimit, that are offered to it; Data: []int{3}
+// drops the third data packet). ACKs and other packets without
 // payload are never dropped. Meant for tests of loss recovery.
 type DropList struct {
 	Data []int

@@ -12,7 +12,8 @@ type DropReason uint8
 
 // Drop reasons.
 const (
-	// DropOverflow: the queue in front of a link was full (tail drop).
+	// DropOverflow: the queue in front of a link was full (tail drop), or
+	// a link's netem limit was reached (LinkConfig.NetemLimit).
 	DropOverflow DropReason = iota
 	// DropAQM: an active queue manager (RED, CoDel) chose to drop.
 	DropAQM
