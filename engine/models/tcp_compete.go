@@ -70,8 +70,12 @@ import (
 // rate, which is what "% of BDP" measures. Measured here over 200 s: with
 // tclink, BBR's share grows and Jain's index falls as q shrinks, the
 // document's shape; with link, a buffer of at most half the round trip's
-// BDP lets BBR dominate at every q and Jain's index rises slightly as
-// BBRv2 gains on BBR v1 (TestCompeteDocument002Shape).
+// BDP lets BBR dominate at every q and Jain's index rises as BBRv2 gains
+// on BBR v1 (TestCompeteDocument002Shape). Mininet would put RED above
+// netem (its enable_red), where it sees netem's whole backlog; the model
+// does not build that, so tclink takes the droptail aqm only. A TCLink
+// given a loss applies it in both directions; here the loss stays on the
+// data direction unless ack_loss is set.
 //
 // The main row carries the aggregates (total goodput, Jain's index over
 // flows and over algorithm groups) and, for a fixed set of columns, one
@@ -149,7 +153,7 @@ func tcpCompeteSchema(algos []string) *engine.Schema {
 		{Name: "aqm", Kind: engine.String, Default: engine.S("droptail"), Choices: []string{"droptail", "red", "codel", "fq_codel"},
 			Doc: "backbone queue discipline, each limited to the queue size: DropTail; RED (gentle, thresholds 1/4 and 3/4 of the limit); CoDel (RFC 8289 defaults); FQ-CoDel (RFC 8290 defaults)"},
 		{Name: "backbone", Kind: engine.String, Default: engine.S("link"), Choices: []string{"link", "tclink"},
-			Doc: "link: the queue holds the packets waiting for the backbone's transmitter; tclink: the backbone is a Mininet TCLink (HTB shaper under a netem delay line), whose queue limit is netem's, counting the packets being delayed too, so the limit caps the packets in flight on the backbone and its throughput at limit packets per delay"},
+			Doc: "link: the queue holds the packets waiting for the backbone's transmitter; tclink: the backbone is a Mininet TCLink (an HTB shaper whose leaf is a netem delay line), whose queue limit is netem's, counting the packets being delayed too, so the limit caps the packets in flight on the backbone and its throughput at limit packets per delay; tclink takes aqm droptail only, and its random loss stays on the data direction unless ack_loss"},
 		{Name: "access_queue", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(tcAccessQueue), Min: 1, Max: 1e7,
 			Doc: "DropTail limit of every access link (Linux txqueuelen 1000)"},
 		{Name: "window", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(tcWindow), Min: 1000, Max: 1 << 30,
@@ -383,6 +387,9 @@ func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64,
 	}
 	netemLimit := 0
 	if p.Str("backbone") == "tclink" {
+		if aqm := p.Str("aqm"); aqm != "droptail" {
+			return engine.Result{}, fmt.Errorf("backbone tclink takes aqm droptail, not %s: Mininet puts an AQM above netem, which this model does not build; use backbone link for %s", aqm, aqm)
+		}
 		netemLimit = lim.Packets
 	}
 	var ackLoss netsim.LossModel
