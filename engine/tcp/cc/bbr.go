@@ -64,9 +64,7 @@ type BBR struct {
 	roundStart         bool
 	delivered          int64 // Ack.Delivered of the latest ACK
 
-	fullBw      float64
-	fullBwCount int
-	filledPipe  bool
+	full bbrFullPipe
 
 	cycleIndex int
 	cycleStamp int64
@@ -150,7 +148,7 @@ func (b *BBR) RTprop() int64 { return b.rtProp }
 func (b *BBR) Rounds() int64 { return b.rounds }
 
 // FilledPipe reports whether STARTUP found the bottleneck's rate.
-func (b *BBR) FilledPipe() bool { return b.filledPipe }
+func (b *BBR) FilledPipe() bool { return b.full.filled }
 
 // Init implements Controller (section 4.2.1 BBRInit).
 func (b *BBR) Init(s *State) {
@@ -209,7 +207,7 @@ func (b *BBR) OnAck(s *State, a *Ack) {
 	b.updateRound(a)
 	b.updateBtlBw(a)
 	b.updateCyclePhase(s, a)
-	b.checkFullPipe(a)
+	b.full.check(b.btlBw.Get(), b.roundStart, a.Rate.AppLimited)
 	b.checkDrain(s, a)
 	b.updateRTprop(s, a)
 	b.setPacingRate(s, a)
@@ -280,25 +278,34 @@ func (b *BBR) enterProbeBW(now int64) {
 	b.advanceCyclePhase(now)
 }
 
-// checkFullPipe is section 4.3.2.2.
-func (b *BBR) checkFullPipe(a *Ack) {
-	if b.filledPipe || !b.roundStart || a.Rate.AppLimited {
+// bbrFullPipe is STARTUP's plateau test (section 4.3.2.2), shared by BBR
+// and BBR2: the pipe is full once, over bbrFullBwCnt round starts without
+// application limits, the bandwidth estimate has not grown by
+// bbrFullBwGrow.
+type bbrFullPipe struct {
+	bw     float64 // the estimate the next must beat by bbrFullBwGrow
+	count  int     // round starts since it was beaten
+	filled bool
+}
+
+// check takes the bandwidth estimate at an ACK.
+func (f *bbrFullPipe) check(bw float64, roundStart, appLimited bool) {
+	if f.filled || !roundStart || appLimited {
 		return
 	}
-	if bw := b.btlBw.Get(); bw >= b.fullBw*bbrFullBwGrow {
-		b.fullBw = bw
-		b.fullBwCount = 0
+	if bw >= f.bw*bbrFullBwGrow {
+		f.bw, f.count = bw, 0
 		return
 	}
-	b.fullBwCount++
-	if b.fullBwCount >= bbrFullBwCnt {
-		b.filledPipe = true
+	f.count++
+	if f.count >= bbrFullBwCnt {
+		f.filled = true
 	}
 }
 
 // checkDrain is section 4.3.3.
 func (b *BBR) checkDrain(s *State, a *Ack) {
-	if b.mode == BBRStartup && b.filledPipe {
+	if b.mode == BBRStartup && b.full.filled {
 		b.mode = BBRDrain
 		b.pacingGain = bbrDrainGain
 		b.cwndGain = BBRHighGain
@@ -341,7 +348,7 @@ func (b *BBR) updateRTprop(s *State, a *Ack) {
 		if b.probeRTTRoundDone && a.Now > b.probeRTTDone {
 			b.rtPropStamp = a.Now
 			s.Cwnd = max(s.Cwnd, b.rec.priorCwnd)
-			if b.filledPipe {
+			if b.full.filled {
 				b.enterProbeBW(a.Now)
 			} else {
 				b.enterStartup()
@@ -352,7 +359,7 @@ func (b *BBR) updateRTprop(s *State, a *Ack) {
 
 // setPacingRate is section 4.2.1 (bbrPace) at BtlBw.
 func (b *BBR) setPacingRate(s *State, a *Ack) {
-	bbrPace(s, a, b.btlBw.Get(), b.pacingGain, b.filledPipe, &b.seenRTT)
+	bbrPace(s, a, b.btlBw.Get(), b.pacingGain, b.full.filled, &b.seenRTT)
 }
 
 // bbrPace is section 4.2.1, shared by BBR and BBR2 (which passes its own
@@ -378,7 +385,7 @@ func (b *BBR) setCwnd(s *State, a *Ack) {
 	if a.Acked <= 0 {
 		return
 	}
-	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, int64(b.inflight(s, b.cwndGain)), b.filledPipe, b.initCwnd)
+	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, int64(b.inflight(s, b.cwndGain)), b.full.filled, b.initCwnd)
 	if b.mode == BBRProbeRTT {
 		s.Cwnd = min(s.Cwnd, bbrMinPackets*s.SMSS)
 	}
@@ -427,6 +434,6 @@ func (b *BBR) OnExitRecovery(now int64, s *State) {
 // does for the Loss state, STARTUP's plateau test starts over.
 func (b *BBR) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
 	b.rec.timeout(s, b.mode == BBRProbeRTT)
-	b.fullBw = 0
+	b.full.bw = 0
 	s.Ssthresh = math.MaxInt64 / 2
 }

@@ -70,9 +70,7 @@ type BBR2 struct {
 	lossInRound        bool
 	lossEvents         int
 
-	fullBw      float64
-	fullBwCount int
-	filledPipe  bool
+	full bbrFullPipe
 
 	cycleStamp       int64
 	probeWait        int64
@@ -224,7 +222,7 @@ func (b *BBR2) OnAck(s *State, a *Ack) {
 	if b.mode == BBRProbeBW {
 		b.updateCyclePhase(s, a)
 	}
-	b.checkFullPipe(a)
+	b.full.check(b.MaxBw(), b.roundStart, a.Rate.AppLimited)
 	b.checkDrain(s, a)
 	b.updateMinRTT(s, a)
 	b.setPacingRate(s, a)
@@ -275,14 +273,14 @@ func tooHigh(a *Ack) bool {
 
 // startupLoss is bbr2_check_loss_too_high_in_startup.
 func (b *BBR2) startupLoss(s *State, a *Ack) {
-	if b.filledPipe {
+	if b.full.filled {
 		return
 	}
 	if a.Lost > 0 {
 		b.lossEvents++
 	}
 	if b.lossRoundStart && b.rec.state == caRecovery && b.lossEvents >= bbr2FullLossCnt && tooHigh(a) {
-		b.filledPipe = true
+		b.full.filled = true
 		b.inflightHi = b.inflight(s, b.MaxBw(), 1)
 		return
 	}
@@ -433,24 +431,9 @@ func (b *BBR2) startUp(s *State, now int64) {
 	b.raiseSlope(s)
 }
 
-// checkFullPipe is BBR v1's plateau test (draft-02 section 5.3.1.2).
-func (b *BBR2) checkFullPipe(a *Ack) {
-	if b.filledPipe || !b.roundStart || a.Rate.AppLimited {
-		return
-	}
-	if bw := b.MaxBw(); bw >= b.fullBw*bbrFullBwGrow {
-		b.fullBw, b.fullBwCount = bw, 0
-		return
-	}
-	b.fullBwCount++
-	if b.fullBwCount >= bbrFullBwCnt {
-		b.filledPipe = true
-	}
-}
-
 // checkDrain: DRAIN until inflight fits the BDP, then PROBE_BW DOWN.
 func (b *BBR2) checkDrain(s *State, a *Ack) {
-	if b.mode == BBRStartup && b.filledPipe {
+	if b.mode == BBRStartup && b.full.filled {
 		b.mode = BBRDrain
 		b.pacingGain = bbrDrainGain
 		b.cwndGain = BBRHighGain
@@ -496,7 +479,7 @@ func (b *BBR2) updateMinRTT(s *State, a *Ack) {
 			b.probeStamp = a.Now
 			s.Cwnd = max(s.Cwnd, b.rec.priorCwnd)
 			b.bwLo, b.inflightLo = math.Inf(1), math.Inf(1)
-			if b.filledPipe {
+			if b.full.filled {
 				b.startDown(a.Now)
 				b.phase = BBR2Cruise // bbr2_exit_probe_rtt: DOWN then CRUISE
 				b.pacingGain = 1
@@ -514,7 +497,7 @@ func (b *BBR2) probeRTTCwnd(s *State) float64 {
 
 // setPacingRate paces at pacing_gain * min(max_bw, bw_lo) (bbrPace).
 func (b *BBR2) setPacingRate(s *State, a *Ack) {
-	bbrPace(s, a, b.bw(), b.pacingGain, b.filledPipe, &b.seenRTT)
+	bbrPace(s, a, b.bw(), b.pacingGain, b.full.filled, &b.seenRTT)
 }
 
 // setCwnd is bbr2_set_cwnd with bbr2_bound_cwnd_for_inflight_model.
@@ -523,7 +506,7 @@ func (b *BBR2) setCwnd(s *State, a *Ack) {
 		return
 	}
 	minCwnd := bbrMinPackets * s.SMSS
-	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, int64(b.inflight(s, b.bw(), b.cwndGain)), b.filledPipe, b.initCwnd)
+	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, int64(b.inflight(s, b.bw(), b.cwndGain)), b.full.filled, b.initCwnd)
 	// The inflight model bounds cwnd in conservation too (tcp_bbr2.c
 	// applies bbr2_bound_cwnd_for_inflight_model after "done").
 	limit := math.Inf(1)
@@ -567,6 +550,6 @@ func (b *BBR2) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
 		b.inflightLo = float64(max(s.Cwnd, b.rec.priorCwnd))
 	}
 	b.rec.timeout(s, b.mode == BBRProbeRTT)
-	b.fullBw = 0
+	b.full.bw = 0
 	s.Ssthresh = math.MaxInt64 / 2
 }
