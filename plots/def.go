@@ -56,6 +56,16 @@ type Quantity struct {
 	Param        bool
 }
 
+// lookupCol resolves name as Lookup does and returns its column of f.
+func lookupCol(s *engine.Schema, table, name string, f *Frame) (Quantity, *Column, error) {
+	q, err := Lookup(s, table, name)
+	if err != nil {
+		return Quantity{}, nil, err
+	}
+	c, err := f.Col(q.Column)
+	return q, c, err
+}
+
 // Lookup resolves name in the schema s for the table called table ("" for
 // the main table): a parameter, or a metric of that table.
 func Lookup(s *engine.Schema, table, name string) (Quantity, error) {

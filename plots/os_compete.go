@@ -95,11 +95,7 @@ func drawOSTwin(ctx context.Context, in Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	xq, err := Lookup(in.Schema, d.Table, d.X)
-	if err != nil {
-		return nil, err
-	}
-	xc, err := fr.Col(xq.Column)
+	xq, xc, err := lookupCol(in.Schema, d.Table, d.X, fr)
 	if err != nil {
 		return nil, err
 	}
@@ -127,11 +123,7 @@ func drawOSTwin(ctx context.Context, in Input) (*Output, error) {
 
 	var bars, lines []*twinSeries
 	for k, name := range d.Y {
-		q, err := Lookup(in.Schema, d.Table, name)
-		if err != nil {
-			return nil, err
-		}
-		col, err := fr.Col(q.Column)
+		q, col, err := lookupCol(in.Schema, d.Table, name, fr)
 		if err != nil {
 			return nil, err
 		}

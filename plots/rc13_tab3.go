@@ -48,11 +48,7 @@ func drawRC13Tab3(ctx context.Context, in Input) (*Output, error) {
 		return nil, err
 	}
 	num := func(name string) ([]float64, error) {
-		q, err := Lookup(in.Schema, "", name)
-		if err != nil {
-			return nil, err
-		}
-		c, err := fr.Col(q.Column)
+		_, c, err := lookupCol(in.Schema, "", name, fr)
 		if err != nil {
 			return nil, err
 		}

@@ -67,11 +67,7 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 		return nil, err
 	}
 	d := in.Def
-	xq, err := Lookup(in.Schema, d.Table, d.X)
-	if err != nil {
-		return nil, err
-	}
-	xc, err := fr.Col(xq.Column)
+	_, xc, err := lookupCol(in.Schema, d.Table, d.X, fr)
 	if err != nil {
 		return nil, err
 	}
@@ -80,11 +76,7 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 	}
 	var scs []*Column
 	for _, name := range d.Series {
-		sq, err := Lookup(in.Schema, d.Table, name)
-		if err != nil {
-			return nil, err
-		}
-		c, err := fr.Col(sq.Column)
+		_, c, err := lookupCol(in.Schema, d.Table, name, fr)
 		if err != nil {
 			return nil, err
 		}
@@ -164,11 +156,7 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 	var legend plot.Legend
 	entries := 0
 	for pi, pn := range panels {
-		yq, err := Lookup(in.Schema, d.Table, pn.name)
-		if err != nil {
-			return nil, err
-		}
-		yc, err := fr.Col(yq.Column)
+		yq, yc, err := lookupCol(in.Schema, d.Table, pn.name, fr)
 		if err != nil {
 			return nil, err
 		}

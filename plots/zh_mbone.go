@@ -53,11 +53,8 @@ func drawZhMBoneTab(ctx context.Context, in Input) (*Output, error) {
 		return nil, err
 	}
 	col := func(name string) (*Column, error) {
-		q, err := Lookup(in.Schema, "", name)
-		if err != nil {
-			return nil, err
-		}
-		return fr.Col(q.Column)
+		_, c, err := lookupCol(in.Schema, "", name, fr)
+		return c, err
 	}
 	path, err := col("path")
 	if err != nil {
