@@ -251,7 +251,7 @@ func TestCorruptPart(t *testing.T) {
 			t.Errorf("warnings %q do not name %s", warn.String(), p)
 		}
 		name := filepath.Base(p)
-		for _, moved := range []string{filepath.Join(dir, dataset.CorruptDir, name+".corrupt"), filepath.Join(dir, dataset.CorruptDir, "_samples", name+".corrupt")} {
+		for _, moved := range []string{filepath.Join(dir, dataset.CorruptDir, dataset.MainTable, name+".corrupt"), filepath.Join(dir, dataset.CorruptDir, "samples", name+".corrupt")} {
 			if _, err := os.Stat(moved); err != nil {
 				t.Errorf("%s not moved aside: %v", moved, err)
 			}
@@ -395,17 +395,16 @@ func TestRetryFailed(t *testing.T) {
 	}
 	n := 0
 	parts, _ := dataset.Parts(dir)
-	for _, p := range parts {
-		d, err := dataset.ReadIDs(filepath.Dir(p))
-		if err != nil {
-			t.Fatal(err)
-		}
+	if d, err := dataset.ReadIDs(dir); err != nil {
+		t.Fatal(err)
+	} else {
 		n = d.Len()
 	}
 	raw := 0
 	for _, p := range parts {
 		tmp := t.TempDir()
-		os.Link(p, filepath.Join(tmp, filepath.Base(p)))
+		os.Mkdir(filepath.Join(tmp, dataset.MainTable), 0o755)
+		os.Link(p, filepath.Join(tmp, dataset.MainTable, filepath.Base(p)))
 		d, err := dataset.ReadIDs(tmp)
 		if err != nil {
 			t.Fatal(err)

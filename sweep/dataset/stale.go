@@ -15,9 +15,9 @@ import (
 	"github.com/crosslink-sim/crosslink/engine"
 )
 
-// StaleDir is the directory, inside a dataset (or a partition of one),
-// where SetAside keeps the parts an earlier version of the model wrote,
-// in a subdirectory per version: _stale/<model>-v<version>/.
+// StaleDir is the directory, inside a dataset and beside its tables, where
+// SetAside keeps the parts an earlier version of the model wrote, in a
+// subdirectory per version: _stale/<model>-v<version>/<table>/....
 const StaleDir = "_stale"
 
 // SetAside moves every main part of the dataset in dir that was not
@@ -33,18 +33,18 @@ const StaleDir = "_stale"
 // A part counts as this version's when its metadata names this model and
 // version and its columns have the names and types Schema(s) gives.
 func SetAside(dir string, s *engine.Schema) ([]Moved, error) {
-	leaves, err := Partitions(dir)
+	ls, err := leaves(dir)
+	if err != nil {
+		return nil, err
+	}
+	tables, err := tableDirs(dir)
 	if err != nil {
 		return nil, err
 	}
 	want := Schema(s)
 	var moved []Moved
-	for _, leaf := range leaves {
-		paths, err := ownParts(leaf)
-		if err != nil {
-			return moved, err
-		}
-		tables, err := tableDirs(leaf)
+	for _, l := range ls {
+		paths, err := ownParts(l.main())
 		if err != nil {
 			return moved, err
 		}
@@ -66,15 +66,15 @@ func SetAside(dir string, s *engine.Schema) ([]Moved, error) {
 			// a crash in between leaves the main part, moved next time.
 			group := make([]string, 0, len(tables)+1)
 			for _, t := range tables {
-				group = append(group, filepath.Join(t, name))
+				group = append(group, l.relTable(t, name))
 			}
-			group = append(group, name)
+			group = append(group, l.relMain(name))
 			for _, rel := range group {
-				from := filepath.Join(leaf, rel)
+				from := filepath.Join(l.root, rel)
 				if _, err := os.Stat(from); errors.Is(err, os.ErrNotExist) {
 					continue
 				}
-				to, err := moveInto(leaf, sub, rel, "")
+				to, err := moveInto(l.root, sub, rel, "")
 				if err != nil {
 					return moved, err
 				}
