@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -337,9 +338,31 @@ func TestMergeKillChild(t *testing.T) {
 	if dir == "" {
 		t.Skip("runs only as the child of TestMergeKill")
 	}
+	fmt.Println("merging") // the parent times its kill from here
 	if err := sweep.Merge(dir); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// startMerge starts a merge child on dir and returns once it is about to
+// merge.
+func startMerge(t *testing.T, dir string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMergeKillChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), mergeKillEnv+"="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, len("merging\n"))
+	if _, err := io.ReadFull(out, buf); err != nil {
+		t.Fatalf("merge child: %v", err)
+	}
+	go io.Copy(io.Discard, out)
+	return cmd
 }
 
 // TestMergeKill kills `merge` with SIGKILL at 20 random moments, each on a
@@ -356,34 +379,34 @@ func TestMergeKill(t *testing.T) {
 	root := t.TempDir()
 	tmpl := filepath.Join(root, "tmpl")
 	var bers []string
-	for i := range 400 {
-		bers = append(bers, fmt.Sprintf("%.6g", 1e-12*math.Pow(1.05, float64(i))))
+	for i := range 1000 {
+		bers = append(bers, fmt.Sprintf("%.6g", 1e-15*math.Pow(1.02, float64(i))))
 	}
+	// 16 shards of one spec: 16 parts.
 	const parts = 16
-	for reps := 1; reps <= parts; reps++ {
-		spec := fmt.Sprintf("name: bers\nmodel: ber-per\nseed: 1\nreplicates: %d\ngrid:\n  ber: [%s]\n  mtu: [64B, 576B, 1500B, 4000B, 9000B]\n",
-			reps, strings.Join(bers, ", "))
-		p := filepath.Join(root, "bers.yaml")
-		if err := os.WriteFile(p, []byte(spec), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if code, _, stderr := crosslink(t, "run", "-q", "-o", tmpl, p); code != exitOK {
+	spec := fmt.Sprintf("name: bers\nmodel: ber-per\nseed: 1\nreplicates: 4\ngrid:\n  ber: [%s]\n  mtu: [64B, 576B, 1500B, 4000B, 9000B]\n",
+		strings.Join(bers, ", "))
+	p := filepath.Join(root, "bers.yaml")
+	if err := os.WriteFile(p, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range parts {
+		if code, _, stderr := crosslink(t, "run", "-q", "-o", tmpl, "--shard", fmt.Sprintf("%d/%d", i, parts), p); code != exitOK {
 			t.Fatalf("run: exit %d: %s", code, stderr)
 		}
 	}
 	src := filepath.Join(tmpl, "bers")
-	total := int64(len(bers) * 5 * parts)
+	total := int64(len(bers) * 5 * 4)
 	if ps, _ := dataset.Parts(src); len(ps) != parts {
 		t.Fatalf("template has %d parts, want %d", len(ps), parts)
 	}
 	// How long an uninterrupted merge takes here, to spread the kills over.
 	probe := filepath.Join(root, "probe")
 	cp(t, src, probe)
+	cmd := startMerge(t, probe)
 	start := time.Now()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMergeKillChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), mergeKillEnv+"="+probe)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("merge: %v\n%s", err, out)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("merge: %v", err)
 	}
 	full := time.Since(start)
 	rng := rand.New(rand.NewPCG(17, 3))
@@ -392,11 +415,7 @@ func TestMergeKill(t *testing.T) {
 	for k := range 20 {
 		dir := filepath.Join(root, fmt.Sprintf("k%02d", k))
 		cp(t, src, dir)
-		cmd := exec.Command(os.Args[0], "-test.run=^TestMergeKillChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), mergeKillEnv+"="+dir)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd := startMerge(t, dir)
 		time.Sleep(time.Duration(rng.Int64N(int64(full))))
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
@@ -406,6 +425,9 @@ func TestMergeKill(t *testing.T) {
 			state = "merged"
 		} else if len(ps) == parts {
 			state = "old"
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".merge")); err == nil {
+			state += ", merge half done"
 		}
 		outcome[state]++
 		dirs = append(dirs, dataset.MainDir(dir))
