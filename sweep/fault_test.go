@@ -167,7 +167,8 @@ func TestDiskFull(t *testing.T) {
 	dir := filepath.Join(root, "ds")
 	m := newInverseSquare(0)
 	cfg := Config{Model: m, Source: scenarios(m, 30000, nil), Dir: dir, Meta: testMeta(), Workers: 2, PartRows: 2000}
-	_, err := Resume(context.Background(), cfg, os.Stderr)
+	sum, runErr := Resume(context.Background(), cfg, os.Stderr)
+	err := runErr
 	if err == nil {
 		t.Fatal("a sweep on a full disk succeeded; make it bigger than the tmpfs")
 	}
@@ -180,7 +181,11 @@ func TestDiskFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d whole rows kept of 30000", done.Len())
+	t.Logf("%d whole rows kept of 30000; summary: %s", done.Len(), sum)
+	// The summary counts what is stored, not what ran.
+	if sum.OK+sum.Failed != done.Len() || sum.Unstored == 0 || strings.Contains(runErr.Error(), "unknown error type") {
+		t.Errorf("summary %+v: want ok+failed = %d stored rows and the rest unstored; error %v", sum, done.Len(), runErr)
+	}
 }
 
 // TestReadOnlyDir expects a sweep into a read-only directory to fail at

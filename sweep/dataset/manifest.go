@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -142,25 +144,25 @@ func writePart(root, rel, dest string, props *parquet.WriterProperties, kv [][2]
 	rows, err := fill(fw)
 	if err != nil {
 		fw.Close()
-		return fmt.Errorf("dataset: %s: %w", name, err)
+		return ioError(name, err)
 	}
 	for _, p := range kv {
 		if err := fw.AppendKeyValueMetadata(p[0], p[1]); err != nil {
 			fw.Close()
-			return fmt.Errorf("dataset: %s: %w", name, err)
+			return ioError(name, err)
 		}
 	}
 	if err := fw.Close(); err != nil {
-		return fmt.Errorf("dataset: %s: %w", name, err)
+		return ioError(name, err)
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("dataset: %s: %w", name, err)
+		return ioError(name, err)
 	}
 	if err := f.Sync(); err != nil {
-		return fmt.Errorf("dataset: %s: %w", name, err)
+		return ioError(name, err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("dataset: %s: %w", name, err)
+		return ioError(name, err)
 	}
 	e := Entry{Path: filepath.ToSlash(rel), Size: sum.n, Rows: rows, SHA256: hex.EncodeToString(sum.h.Sum(nil))}
 	ep := entryPath(root, rel)
@@ -181,6 +183,37 @@ func writePart(root, rel, dest string, props *parquet.WriterProperties, kv [][2]
 	}
 	return nil
 }
+
+// ioError words an error of writing the part name. The Parquet writer
+// reports a failed write of its own as a recovered panic ("unknown error
+// type: write ...: no space left on device"); the operating system's error
+// inside says what happened, so that is what the message shows, with the
+// file: a full disk, a quota, an I/O error.
+func ioError(name string, err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("dataset: %s: %w", name, err)
+	}
+	what := pe.Err.Error()
+	switch {
+	case errors.Is(pe.Err, syscall.ENOSPC):
+		what = "disk full (no space left on device)"
+	case errors.Is(pe.Err, syscall.EDQUOT):
+		what = "disk quota exceeded"
+	case errors.Is(pe.Err, syscall.EIO):
+		what = "input/output error (a failing disk or file system)"
+	case errors.Is(pe.Err, syscall.EROFS):
+		what = "read-only file system"
+	}
+	return fmt.Errorf("dataset: writing %s: %s (%s)%w", name, what, pe.Path, ioErr{pe})
+}
+
+// ioErr keeps the operating system's error for errors.Is and errors.As
+// without repeating its text.
+type ioErr struct{ pe *fs.PathError }
+
+func (e ioErr) Error() string { return "" }
+func (e ioErr) Unwrap() error { return e.pe }
 
 // removePart removes the part root/rel and its manifest entry, and then
 // the directories that removing it left empty up to the table's, so that
