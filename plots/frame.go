@@ -2,7 +2,6 @@ package plots
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
@@ -197,10 +196,6 @@ func compareValues(a, b engine.Value) int {
 		return 0
 	}
 	return 0
-}
-
-func sortValues(vs []engine.Value) {
-	sort.SliceStable(vs, func(i, j int) bool { return compareValues(vs[i], vs[j]) < 0 })
 }
 
 // JoinParams returns f, rows of a second table, with every parameter

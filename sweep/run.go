@@ -365,7 +365,7 @@ func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, en
 		defer cancel()
 	}
 	t0 := time.Now()
-	res, err, panicked := call(sctx, r.cfg.Model, sc)
+	res, panicked, err := call(sctx, r.cfg.Model, sc)
 	end = time.Now()
 	row.WallS = end.Sub(t0).Seconds()
 	switch {
@@ -423,14 +423,14 @@ func (r *runner) check(res engine.Result) string {
 // call runs the model, turning a panic into its message and stack. The
 // stack lists functions and file:line only (no goroutine number, no
 // argument words), so the row is the same whichever worker ran it.
-func call(ctx context.Context, m engine.Model, sc plan.Scenario) (res engine.Result, err error, panicked string) {
+func call(ctx context.Context, m engine.Model, sc plan.Scenario) (res engine.Result, panicked string, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			panicked = panicText(v)
 		}
 	}()
 	res, err = m.Run(ctx, sc.Params, sc.Seed)
-	return res, err, ""
+	return res, "", err
 }
 
 func panicText(v any) string {
