@@ -21,12 +21,12 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/models"
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Exit codes.
@@ -106,7 +106,7 @@ func run(ctx context.Context, args []string, e *env) int {
 	return exitFailed
 }
 
-func newRoot(reg *engine.Registry, e *env) *cobra.Command {
+func newRoot(reg *vocab.Registry, e *env) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "crosslink",
 		Short:         "What the physical layer of satellite and optical links does to TCP",
@@ -195,7 +195,7 @@ func runJobs(ctx context.Context, jobs []*sweep.Job, f *runFlags, e *env) error 
 		return usageError{err}
 	}
 	if f.maxEvents > 0 {
-		ctx = engine.WithEventLimit(ctx, f.maxEvents)
+		ctx = vocab.WithEventLimit(ctx, f.maxEvents)
 	}
 	failed := 0
 	for _, j := range jobs {
@@ -238,7 +238,7 @@ func runJobs(ctx context.Context, jobs []*sweep.Job, f *runFlags, e *env) error 
 	return nil
 }
 
-func runCmd(reg *engine.Registry, e *env) *cobra.Command {
+func runCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var f runFlags
 	var dryRun bool
 	c := &cobra.Command{
@@ -271,7 +271,7 @@ func runCmd(reg *engine.Registry, e *env) *cobra.Command {
 	return c
 }
 
-func expandCmd(reg *engine.Registry, e *env) *cobra.Command {
+func expandCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var profile string
 	var limit int
 	c := &cobra.Command{
@@ -304,7 +304,7 @@ func drawFigures(ctx context.Context, jobs []*sweep.Job, ids []string, out strin
 	return plots.Draw(ctx, plots.NewRegistry(), filepath.Join(out, "figures"), ids, sources)
 }
 
-func plotCmd(reg *engine.Registry, e *env) *cobra.Command {
+func plotCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var pf plotFlags
 	var profile, out string
 	c := &cobra.Command{
@@ -332,7 +332,7 @@ func plotCmd(reg *engine.Registry, e *env) *cobra.Command {
 	return c
 }
 
-func figuresCmd(reg *engine.Registry, e *env) *cobra.Command {
+func figuresCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var f runFlags
 	var pf plotFlags
 	c := &cobra.Command{
@@ -367,7 +367,7 @@ func figuresCmd(reg *engine.Registry, e *env) *cobra.Command {
 	return c
 }
 
-func modelsCmd(reg *engine.Registry, e *env) *cobra.Command {
+func modelsCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "models",
 		Short: "List the models specs can use",
@@ -376,7 +376,7 @@ func modelsCmd(reg *engine.Registry, e *env) *cobra.Command {
 	}
 }
 
-func describeCmd(reg *engine.Registry, e *env) *cobra.Command {
+func describeCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "describe MODEL",
 		Short: "Show a model's parameters (type, unit, default, range) and metrics",
