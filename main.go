@@ -187,52 +187,27 @@ func (f *runFlags) register(c *cobra.Command, defaultProfile string) {
 	c.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "no progress or summary on stderr")
 }
 
-// runJobs runs each job's missing scenarios and returns failedError if any
-// scenario failed.
+// runJobs runs each job's missing scenarios (sweep.RunJobs) and returns
+// failedError if any scenario failed.
 func runJobs(ctx context.Context, jobs []*sweep.Job, f *runFlags, e *env) error {
 	shard, err := f.shardOf(e)
 	if err != nil {
 		return usageError{err}
 	}
-	if f.maxEvents > 0 {
-		ctx = vocab.WithEventLimit(ctx, f.maxEvents)
+	o := sweep.Options{
+		Workers: f.workers, FailFast: f.failFast, Timeout: f.timeout, MaxEvents: f.maxEvents,
+		Shard: shard, RetryFailed: f.retryFailed, PartitionBy: f.partitionBy, Warn: e.stderr,
 	}
-	failed := 0
-	for _, j := range jobs {
-		cfg := j.Config()
-		cfg.Workers = f.workers
-		cfg.FailFast = f.failFast
-		cfg.Timeout = f.timeout
-		if cfg.PartitionBy, cfg.Partitions, err = sweep.Partitioning(j, f.partitionBy); err != nil {
-			return usageError{err}
-		}
-		if shard != sweep.Whole {
-			if j.Spec.Adaptive == nil {
-				if cfg.Source, err = sweep.Of(j.Plan, j.Model, shard); err != nil {
-					return usageError{err}
-				}
-			}
-			cfg.Shard = shard.Infix()
-			cfg.Meta.SpecName = j.Spec.Name
-		}
-		if f.retryFailed {
-			cfg.Rerun = func(s dataset.Status) bool { return s != dataset.OK }
-		}
-		if !f.quiet {
-			cfg.Progress, cfg.Terminal = e.stderr, e.terminal
-		}
-		var sum sweep.Summary
-		if j.Spec.Adaptive != nil {
-			sum, err = sweep.Adaptive(ctx, j, cfg, shard, e.stderr)
-		} else {
-			sum, err = sweep.Resume(ctx, cfg, e.stderr)
-		}
-		failed += sum.Failed
-		if err != nil {
-			return err
-		}
+	if !f.quiet {
+		o.Progress, o.Terminal = e.stderr, e.terminal
 	}
-	if failed > 0 {
+	failed, err := sweep.RunJobs(ctx, jobs, o)
+	switch {
+	case errors.Is(err, sweep.ErrOptions):
+		return usageError{err}
+	case err != nil:
+		return err
+	case failed > 0:
 		return failedError{failed}
 	}
 	return nil
