@@ -293,6 +293,9 @@ func unitToken(u string) string {
 			return strings.ToLower(p) + "bytes_per_s"
 		}
 	}
+	if rest, ok := strings.CutPrefix(u, "1/"); ok {
+		return "per_" + snake(rest)
+	}
 	u = strings.ReplaceAll(u, "µ", "u")
 	u = strings.ReplaceAll(u, "/", " per ")
 	return snake(u)
