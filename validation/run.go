@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Side names a simulator.
@@ -34,7 +34,7 @@ func (s Scenario) metrics() []string { return append([]string{s.Metric}, s.Extra
 
 // RunCrosslink runs s in crosslink's model with the given seed and returns
 // its compared metrics.
-func RunCrosslink(ctx context.Context, reg *engine.Registry, s Scenario, seed int) ([]Sample, error) {
+func RunCrosslink(ctx context.Context, reg *vocab.Registry, s Scenario, seed int) ([]Sample, error) {
 	m, ok := reg.Lookup(s.Model)
 	if !ok {
 		return nil, fmt.Errorf("validation: %s: no model %q", s.Name, s.Model)
