@@ -197,6 +197,33 @@ func NewPartitioned(dir string, s *vocab.Schema, by []string, partitions int, op
 	return p, nil
 }
 
+// partKey is a partition key of a leaf: its column, where the column
+// stands in the main table's schema, and the leaf's value. The main parts
+// of a partitioned dataset leave the key columns out, as every Hive-style
+// writer does (pyarrow, polars and DuckDB write the same), since readers
+// take them from the directory names and refuse a column that is in both;
+// the keys are recorded in each part's metadata (KeyPartition), from which
+// ReadTable puts the columns back.
+type partKey struct {
+	Column string `json:"column"`
+	Kind   string `json:"kind"`  // int, string or bool
+	Index  int    `json:"index"` // field index in Schema
+	Value  any    `json:"value"`
+}
+
+func newPartKey(column string, param int, v vocab.Value) partKey {
+	k := partKey{Column: column, Kind: v.Kind().String(), Index: 3 + param}
+	switch v.Kind() {
+	case vocab.Int:
+		k.Value = v.Int()
+	case vocab.Bool:
+		k.Value = v.Bool()
+	default:
+		k.Value = v.Str()
+	}
+	return k
+}
+
 // Keys returns the partition keys: the parameters' column names.
 func (p *Partitioned) Keys() []string { return p.keys }
 
@@ -235,7 +262,11 @@ func (p *Partitioned) AppendRows(rows []Row) (int, error) {
 		}
 		w, ok := p.writers[path]
 		if !ok {
-			if w, err = newWriterAt(leaf{root: p.dir, rel: path}, p.schema, p.opts); err != nil {
+			keys := make([]partKey, len(p.params))
+			for k, i := range p.params {
+				keys[k] = newPartKey(p.keys[k], i, rows[0].Params[i])
+			}
+			if w, err = newWriterAt(leaf{root: p.dir, rel: path}, p.schema, p.opts, keys...); err != nil {
 				return added, err
 			}
 			p.writers[path] = w

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -53,7 +54,7 @@ func SetAside(dir string, s *vocab.Schema) ([]Moved, error) {
 			if err != nil {
 				continue // unreadable: Repair's business
 			}
-			if model == s.Name && version == s.Version && sameColumns(sc, want) {
+			if model == s.Name && version == s.Version && sameColumns(sc, withoutKeys(want, p)) {
 				continue
 			}
 			reason := fmt.Sprintf("written by %s version %d; the model is now %s version %d", model, version, s.Name, s.Version)
@@ -83,6 +84,36 @@ func SetAside(dir string, s *vocab.Schema) ([]Moved, error) {
 		}
 	}
 	return moved, nil
+}
+
+// withoutKeys returns sc less the partition key columns the part at path
+// leaves out (see partKey).
+func withoutKeys(sc *arrow.Schema, path string) *arrow.Schema {
+	kv, err := fileMeta(path)
+	if err != nil {
+		return sc
+	}
+	for _, p := range kv {
+		if p[0] != KeyPartition {
+			continue
+		}
+		var keys []partKey
+		if json.Unmarshal([]byte(p[1]), &keys) != nil {
+			return sc
+		}
+		drop := map[string]bool{}
+		for _, k := range keys {
+			drop[k.Column] = true
+		}
+		var fs []arrow.Field
+		for _, f := range sc.Fields() {
+			if !drop[f.Name] {
+				fs = append(fs, f)
+			}
+		}
+		return arrow.NewSchema(fs, nil)
+	}
+	return sc
 }
 
 // partIdentity reads the model name and version a part's metadata names

@@ -3,6 +3,7 @@ package dataset
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -33,6 +34,7 @@ const (
 	KeyGoVersion    = "crosslink.go_version"
 	KeyModel        = "crosslink.model"
 	KeyModelVersion = "crosslink.model_version"
+	KeyPartition    = "crosslink.partition"
 	KeyProfile      = "crosslink.profile"
 	KeySpec         = "crosslink.spec"
 	KeySpecName     = "crosslink.spec_name"
@@ -49,6 +51,8 @@ type Meta struct {
 	Model        string
 	ModelVersion int
 	Profile      string // "quick", "full" or empty
+
+	partition string // JSON of the partition keys of a leaf's main parts
 }
 
 // pairs returns the file key-value metadata in sorted key order.
@@ -64,6 +68,9 @@ func (m Meta) pairs(table string) [][2]string {
 		{KeySpecSHA256, hex.EncodeToString(sum[:])},
 		{KeyTable, table},
 		{KeyVersion, m.Version},
+	}
+	if m.partition != "" && table == "" {
+		kv = append(kv, [2]string{KeyPartition, m.partition})
 	}
 	sort.Slice(kv, func(i, j int) bool { return kv[i][0] < kv[j][0] })
 	return kv
@@ -103,6 +110,7 @@ func (o *Options) fill() {
 type col struct {
 	name string
 	kind vocab.Kind
+	skip bool // a partition key: its value is in the directory name, not the file
 	f    *array.Float64Builder
 	i    *array.Int64Builder
 	s    *array.StringBuilder
@@ -366,8 +374,29 @@ func NewWriter(dir string, s *vocab.Schema, opts Options) (*Writer, error) {
 }
 
 // newWriterAt is NewWriter for one leaf of a dataset; opts are filled.
-func newWriterAt(l leaf, s *vocab.Schema, opts Options) (*Writer, error) {
-	p, err := newParts(l.root, filepath.Join(MainTable, l.rel), Schema(s), categorical(s), "", opts)
+// keys are the leaf's partition keys, whose columns its main parts leave
+// out (see Partitioned).
+func newWriterAt(l leaf, s *vocab.Schema, opts Options, keys ...partKey) (*Writer, error) {
+	sc := Schema(s)
+	skip := map[string]bool{}
+	if len(keys) > 0 {
+		for _, k := range keys {
+			skip[k.Column] = true
+		}
+		var fs []arrow.Field
+		for _, f := range sc.Fields() {
+			if !skip[f.Name] {
+				fs = append(fs, f)
+			}
+		}
+		sc = arrow.NewSchema(fs, nil)
+		b, err := json.Marshal(keys)
+		if err != nil {
+			return nil, fmt.Errorf("dataset: %w", err)
+		}
+		opts.Meta.partition = string(b)
+	}
+	p, err := newParts(l.root, filepath.Join(MainTable, l.rel), sc, categorical(s), "", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -384,6 +413,10 @@ func newWriterAt(l leaf, s *vocab.Schema, opts Options) (*Writer, error) {
 	}
 	p.bld = append(p.bld, w.id, w.rep, w.seed)
 	for _, q := range s.Params {
+		if skip[q.Column()] {
+			w.params = append(w.params, col{name: q.Column(), kind: q.Kind, skip: true})
+			continue
+		}
 		c := newCol(mem, q.Column(), q.Kind)
 		w.params = append(w.params, c)
 		p.bld = append(p.bld, c.builder())
@@ -489,6 +522,9 @@ func (w *Writer) appendColumns(rows []Row) {
 	}
 	for i := range w.params {
 		c := &w.params[i]
+		if c.skip {
+			continue
+		}
 		for k := range rows {
 			c.appendReserved(rows[k].Params[i])
 		}
