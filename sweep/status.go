@@ -58,7 +58,11 @@ func Check(j *Job, shards int, deep bool) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	done, err := dataset.ReadIDs(j.Dir)
+	skip := map[string]bool{}
+	for _, d := range damaged {
+		skip[d.Path] = true
+	}
+	done, err := dataset.ReadIDsExcept(j.Dir, skip)
 	if err != nil {
 		return nil, fmt.Errorf("sweep: %w (crosslink run moves unreadable parts aside and reruns their scenarios)", err)
 	}

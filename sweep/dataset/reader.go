@@ -162,6 +162,25 @@ func ReadIDs(dir string) (*Done, error) {
 	return d, nil
 }
 
+// ReadIDsExcept is ReadIDs less the main parts whose paths skip holds
+// (damaged ones, see Verify).
+func ReadIDsExcept(dir string, skip map[string]bool) (*Done, error) {
+	paths, err := Parts(dir)
+	if err != nil {
+		return nil, err
+	}
+	d := NewDone()
+	for _, p := range paths {
+		if skip[p] {
+			continue
+		}
+		if err := readIDs(p, d); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
 func readIDs(path string, d *Done) error { return scanIDs(path, d.Add) }
 
 // scanIDs calls f with the id and status of each row of one main part, in

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -54,11 +55,15 @@ func SetAside(dir string, s *vocab.Schema) ([]Moved, error) {
 			if err != nil {
 				continue // unreadable: Repair's business
 			}
-			if model == s.Name && version == s.Version && sameColumns(sc, withoutKeys(want, p)) {
+			inFile := keysInFile(l.rel, sc)
+			if model == s.Name && version == s.Version && sameColumns(sc, withoutKeys(want, p)) && !inFile {
 				continue
 			}
 			reason := fmt.Sprintf("written by %s version %d; the model is now %s version %d", model, version, s.Name, s.Version)
-			if model == s.Name && version == s.Version {
+			switch {
+			case model == s.Name && version == s.Version && inFile:
+				reason = "written in the former partitioned layout, its partition key columns inside the file"
+			case model == s.Name && version == s.Version:
 				reason = fmt.Sprintf("its columns differ from %s version %d's although the version is the same", s.Name, s.Version)
 			}
 			sub := filepath.Join(StaleDir, fmt.Sprintf("%s-v%d", model, version))
@@ -84,6 +89,20 @@ func SetAside(dir string, s *vocab.Schema) ([]Moved, error) {
 		}
 	}
 	return moved, nil
+}
+
+// keysInFile reports whether a part in the partition rel holds a column of
+// one of its partition keys, as parts of the former layout did.
+func keysInFile(rel string, sc *arrow.Schema) bool {
+	if rel == "" {
+		return false
+	}
+	for _, seg := range strings.Split(filepath.ToSlash(rel), "/") {
+		if k, _, ok := strings.Cut(seg, "="); ok && len(sc.FieldIndices(k)) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // withoutKeys returns sc less the partition key columns the part at path
