@@ -215,6 +215,7 @@ func TestWriteRead(t *testing.T) {
 		// sha256sum.
 		KeySpecSHA256: "d3456add2852247ababd057c4d7b8580776b8a7c30f5aebfe689527f9f521872",
 		KeyTable:      "", KeyVersion: "0.0.1-test",
+		KeyModule: ReadBuild().Module, KeyRevision: ReadBuild().Revision,
 	}
 	if diff := cmp.Diff(wantMeta, md); diff != "" {
 		t.Errorf("ReadMeta (-want +got):\n%s", diff)

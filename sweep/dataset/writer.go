@@ -34,6 +34,8 @@ const (
 	KeyGoVersion    = "crosslink.go_version"
 	KeyModel        = "crosslink.model"
 	KeyModelVersion = "crosslink.model_version"
+	KeyModule       = "crosslink.module_version"
+	KeyRevision     = "crosslink.vcs_revision"
 	KeyPartition    = "crosslink.partition"
 	KeyProfile      = "crosslink.profile"
 	KeySpec         = "crosslink.spec"
@@ -58,7 +60,10 @@ type Meta struct {
 // pairs returns the file key-value metadata in sorted key order.
 func (m Meta) pairs(table string) [][2]string {
 	sum := sha256.Sum256([]byte(m.Spec))
+	b := ReadBuild()
 	kv := [][2]string{
+		{KeyModule, b.Module},
+		{KeyRevision, b.Revision},
 		{KeyGoVersion, runtime.Version()},
 		{KeyModel, m.Model},
 		{KeyModelVersion, strconv.Itoa(m.ModelVersion)},
