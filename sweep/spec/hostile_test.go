@@ -66,15 +66,21 @@ var hostileSpecs = []struct {
 }{
 	{
 		// The input that took the YAML parser 70 s and 14.7 GB.
-		"200KB of [", func() []byte { return append([]byte("name: x\nmodel: fso-ber\nd: "), bytes.Repeat([]byte("["), 200_000)...) },
+		"200KB of [", func() []byte {
+			return append([]byte("name: x\nmodel: fso-ber\nd: "), bytes.Repeat([]byte("["), 200_000)...)
+		},
 		"x.yaml:3:35: nesting deeper than the limit of 32 levels (here 33)",
 	},
 	{
-		"100,000 compact entries", func() []byte { return append([]byte("name: x\nmodel: fso-ber\nd:\n"), bytes.Repeat([]byte("- "), 100_000)...) },
+		"100,000 compact entries", func() []byte {
+			return append([]byte("name: x\nmodel: fso-ber\nd:\n"), bytes.Repeat([]byte("- "), 100_000)...)
+		},
 		"x.yaml:4:63: nesting deeper than the limit of 32 levels (here 33)",
 	},
 	{
-		"200KB of {a:", func() []byte { return append([]byte("name: x\nmodel: fso-ber\nd: "), bytes.Repeat([]byte("{a: "), 50_000)...) },
+		"200KB of {a:", func() []byte {
+			return append([]byte("name: x\nmodel: fso-ber\nd: "), bytes.Repeat([]byte("{a: "), 50_000)...)
+		},
 		"x.yaml:3:",
 	},
 	{

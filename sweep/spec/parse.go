@@ -29,11 +29,11 @@ var (
 // parser holds the state of one Parse: the errors found so far and what
 // the values are checked against.
 type parser struct {
-	file    string
-	lim     Limits
+	file string
+	lim  Limits
 	// ranges are the range axes by position, generated only once the
 	// scenario counts are known to be within the limit.
-	ranges map[Position]rangeGen
+	ranges  map[Position]rangeGen
 	tooMany bool // a scenario count is over the limit: generate no range
 	errs    ErrorList
 	anchors map[string]ast.Node
