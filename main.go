@@ -26,6 +26,7 @@ import (
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
 )
 
@@ -156,6 +157,29 @@ type runFlags struct {
 	timeout     time.Duration // per-scenario wall-clock limit
 	maxEvents   uint64        // per-scenario simulated-event limit
 	partitionBy []string      // hive-partition the dataset by these parameters
+
+	maxScenarios int // refuse specs that expand to more scenarios
+}
+
+// limits returns the spec limits the flags ask for.
+func (f *runFlags) limits() spec.Limits { return spec.Limits{MaxScenarios: f.maxScenarios} }
+
+// check validates the flags before any spec is read, so that a dry run
+// never prints counts for a command that would fail.
+func (f *runFlags) check(e *env) (sweep.Shard, error) {
+	switch {
+	case f.workers < 0:
+		return sweep.Shard{}, usageError{fmt.Errorf("--workers %d: want 0 (one per CPU) or more", f.workers)}
+	case f.timeout < 0:
+		return sweep.Shard{}, usageError{fmt.Errorf("--timeout %s: want 0 (none) or more", f.timeout)}
+	case f.maxScenarios < 1 || f.maxScenarios > spec.ScenarioCeiling:
+		return sweep.Shard{}, usageError{fmt.Errorf("--max-scenarios %d: want 1 to %d", f.maxScenarios, spec.ScenarioCeiling)}
+	}
+	shard, err := f.shardOf(e)
+	if err != nil {
+		return sweep.Shard{}, usageError{err}
+	}
+	return shard, nil
 }
 
 // registerShard adds the flags of run that figures has no use for.
@@ -185,6 +209,7 @@ func (f *runFlags) register(c *cobra.Command, defaultProfile string) {
 	c.Flags().StringVarP(&f.out, "out", "o", "out", "output root: datasets go to OUT/<spec>/")
 	c.Flags().BoolVar(&f.failFast, "fail-fast", false, "stop at the first failing scenario")
 	c.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "no progress or summary on stderr")
+	c.Flags().IntVar(&f.maxScenarios, "max-scenarios", spec.MaxScenarios, "refuse a spec (or profile) that expands to more scenarios")
 }
 
 // runJobs runs each job's missing scenarios and returns failedError if any
@@ -248,19 +273,16 @@ func runCmd(reg *engine.Registry, e *env) *cobra.Command {
 			"missing from OUT/<spec>/, so an interrupted sweep resumes where it stopped.",
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, paths []string) error {
-			jobs, err := sweep.LoadAll(paths, reg, f.profile, false, f.out)
+			shard, err := f.check(e)
+			if err != nil {
+				return err
+			}
+			jobs, err := sweep.LoadAllLimited(paths, reg, f.profile, false, f.out, f.limits())
 			if err != nil {
 				return usageError{err}
 			}
 			if dryRun {
-				for _, j := range jobs {
-					missing, err := j.Missing()
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(e.stdout, "%s: %d scenarios, %d to run, dataset %s\n", j.Spec.Name, j.Plan.Len(), missing, j.Dir)
-				}
-				return nil
+				return dryRunJobs(jobs, shard, e)
 			}
 			return runJobs(c.Context(), jobs, &f, e)
 		},
@@ -269,6 +291,33 @@ func runCmd(reg *engine.Registry, e *env) *cobra.Command {
 	f.registerShard(c)
 	c.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "validate and count, run nothing")
 	return c
+}
+
+// dryRunJobs prints each job's scenario count and how many are missing
+// from its dataset; with a shard, the shard's share of both.
+func dryRunJobs(jobs []*sweep.Job, shard sweep.Shard, e *env) error {
+	for _, j := range jobs {
+		var src plan.Source = j.Plan
+		share := ""
+		if shard != sweep.Whole {
+			if err := shard.Fits(j.Plan.Len()); err != nil {
+				return usageError{err}
+			}
+			if j.Spec.Adaptive == nil {
+				var err error
+				if src, err = sweep.Of(j.Plan, j.Model, shard); err != nil {
+					return usageError{err}
+				}
+			}
+			share = fmt.Sprintf(" in shard %s of %d", shard, j.Plan.Len())
+		}
+		missing, err := j.MissingOf(src)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "%s: %d scenarios%s, %d to run, dataset %s\n", j.Spec.Name, src.Len(), share, missing, j.Dir)
+	}
+	return nil
 }
 
 func expandCmd(reg *engine.Registry, e *env) *cobra.Command {
@@ -340,11 +389,14 @@ func figuresCmd(reg *engine.Registry, e *env) *cobra.Command {
 		Short: "Run every spec in SPECS that is missing data, then draw every figure",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
+			if _, err := f.check(e); err != nil {
+				return err
+			}
 			paths, err := sweep.SpecFiles(pf.specs)
 			if err != nil {
 				return usageError{err}
 			}
-			jobs, err := sweep.LoadAll(paths, reg, f.profile, true, f.out)
+			jobs, err := sweep.LoadAllLimited(paths, reg, f.profile, true, f.out, f.limits())
 			if err != nil {
 				return usageError{err}
 			}

@@ -19,8 +19,8 @@ type Limits struct {
 	// about 6 (profiles > name > grid > axis > range > value).
 	MaxDepth int
 	// MaxScenarios is the most scenarios a spec, or any of its profiles,
-	// may expand to. It is checked from the axis lengths before any axis
-	// is generated.
+	// may expand to, at most ScenarioCeiling. It is checked from the axis
+	// lengths before any axis is generated.
 	MaxScenarios int
 }
 
@@ -55,6 +55,7 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxScenarios <= 0 {
 		l.MaxScenarios = MaxScenarios
 	}
+	l.MaxScenarios = min(l.MaxScenarios, ScenarioCeiling)
 	return l
 }
 

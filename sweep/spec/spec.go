@@ -14,6 +14,10 @@ import (
 // before anything runs.
 const MaxScenarios = 1_000_000_000
 
+// ScenarioCeiling is the most scenarios Limits.MaxScenarios may allow:
+// shards index a plan with 32-bit integers.
+const ScenarioCeiling = 1<<31 - 1
+
 // MaxAxis is the largest number of values one grid axis may hold. Axes are
 // kept in memory (the grid they span is not), about 100 bytes a value with
 // the scenario-id parts the plan precomputes, so this bounds an axis to

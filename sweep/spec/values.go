@@ -287,19 +287,19 @@ func (p *parser) rangeAxis(prm engine.Param, e entry) (rangeGen, bool) {
 		}
 	}
 	return rangeGen{count: count, values: func() ([]engine.Value, bool) {
+		// The values never decrease, so a repeat is next to its twin and
+		// needs no set of the values seen.
 		vals := make([]engine.Value, 0, count)
-		seen := map[string]bool{}
 		for k := range count {
 			x := at(k)
 			v := engine.F(x)
 			if prm.Kind == engine.Int {
 				v = engine.I(int64(math.Round(x)))
 			}
-			if seen[v.Canonical()] {
+			if k > 0 && vals[k-1] == v {
 				p.errorf(e.pos, "%s: the range gives %s twice once rounded to whole numbers; use fewer points", what, display(v, prm.Unit))
 				return nil, false
 			}
-			seen[v.Canonical()] = true
 			if err := prm.Check(v); err != nil {
 				p.errorf(e.pos, "%s: %v", what, err)
 				return nil, false

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFlagsBeforeDryRun checks that run validates its flags before it
+// reads a spec or prints a count: each call exits 2, prints nothing on
+// stdout and creates no output directory.
+func TestFlagsBeforeDryRun(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--shard", "abc"}, `shard "abc": want i/n`},
+		{[]string{"--shard", "4/4"}, "shard 4/4: want 0 <= i < n"},
+		{[]string{"-j", "-3"}, "--workers -3: want 0 (one per CPU) or more"},
+		{[]string{"--timeout", "-1s"}, "--timeout -1s: want 0 (none) or more"},
+		{[]string{"--max-scenarios", "0"}, "--max-scenarios 0: want 1 to"},
+		{[]string{"--shard", "0/99999999999"}, "shard 0/99999999999: the plan has 1284 scenarios, so it splits into at most 1284 shards"},
+		{[]string{"--max-scenarios", "1000"}, "the spec expands to 1284 scenarios (distance 321 x bit_rate 2 x detection 2 x replicates 1), more than the limit of 1000 (--max-scenarios)"},
+	}
+	for _, tt := range tests {
+		for _, dry := range []bool{true, false} {
+			out := filepath.Join(t.TempDir(), "out")
+			args := append([]string{"run", "--quiet", "--out", out}, tt.args...)
+			if dry {
+				args = append(args, "--dry-run")
+			}
+			args = append(args, "specs/rc13-fig6.yaml")
+			t.Run(strings.Join(args[4:], " "), func(t *testing.T) {
+				code, stdout, stderr := crosslink(t, args...)
+				if code != exitUsage || stdout != "" || !strings.Contains(stderr, tt.want) {
+					t.Errorf("crosslink %q: exit %d, stdout %q, stderr %q; want exit 2, no stdout, %q", args, code, stdout, stderr, tt.want)
+				}
+				if _, err := os.Stat(out); err == nil {
+					t.Errorf("crosslink %q created %s", args, out)
+				}
+			})
+		}
+	}
+}
+
+// TestDryRunShard checks that --dry-run --shard i/n prints the shard's
+// count, and that the shards' counts add up to the spec's.
+func TestDryRunShard(t *testing.T) {
+	out := t.TempDir()
+	total := 0
+	for i := range 4 {
+		code, stdout, stderr := crosslink(t, "run", "--dry-run", "--out", out, "--shard", fmt.Sprintf("%d/4", i), "specs/rc13-fig6.yaml")
+		want := fmt.Sprintf("rc13-fig6: 321 scenarios in shard %d/4 of 1284, 321 to run, dataset %s\n", i, filepath.Join(out, "rc13-fig6"))
+		if code != exitOK || stdout != want {
+			t.Errorf("dry run of shard %d/4: exit %d, stdout %q, stderr %q; want %q", i, code, stdout, stderr, want)
+		}
+		total += 321
+	}
+	if total != 1284 {
+		t.Errorf("shards hold %d scenarios, want 1284", total)
+	}
+}
+
+// TestHugeGrid checks that a spec of about 10^21 scenarios (far beyond
+// 2^64) is refused from its axis lengths alone, naming each axis.
+func TestHugeGrid(t *testing.T) {
+	spec := filepath.Join(t.TempDir(), "huge.yaml")
+	text := "name: huge\nmodel: fso-ber\nreplicates: 1000000000\ngrid:\n" +
+		"  distance: {from: 1000km, to: 100000km, points: 1000000}\n" +
+		"  bit_rate: {from: 1Gbps, to: 4Gbps, points: 1000000}\n"
+	if err := os.WriteFile(spec, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := crosslink(t, "run", "--dry-run", spec)
+	want := spec + ":4:1: the spec expands to 1000000000000000000000 scenarios (distance 1000000 x bit_rate 1000000 x replicates 1000000000), more than the limit of 1000000000 (--max-scenarios)\n"
+	if code != exitUsage || stdout != "" || stderr != want {
+		t.Errorf("crosslink run --dry-run huge.yaml: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
+	}
+}
