@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -77,5 +78,46 @@ func TestHugeGrid(t *testing.T) {
 	want := spec + ":4:1: the spec expands to 1000000000000000000000 scenarios (distance 1000000 x bit_rate 1000000 x replicates 1000000000), more than the limit of 1000000000 (--max-scenarios)\n"
 	if code != exitUsage || stdout != "" || stderr != want {
 		t.Errorf("crosslink run --dry-run huge.yaml: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
+	}
+}
+
+// TestClosedStrings checks that free-form string parameters with a grammar
+// are checked when the spec is read, at the value's position, not when a
+// scenario runs.
+func TestClosedStrings(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ name, text, want string }{
+		{"ccas.yaml", "name: cc\nmodel: tcp-compete\nparams:\n  ccas: /etc/passwd\n",
+			`ccas.yaml:4:9: ccas = "/etc/passwd": unknown congestion control "/etc/passwd"`},
+		{"ccas-empty.yaml", "name: cc\nmodel: tcp-compete\ngrid:\n  ccas: [\"cubic,reno\", \" , \"]\n",
+			`ccas-empty.yaml:4:24: ccas = " , ": no congestion control in " , "`},
+		{"cdf.yaml", "name: cdf\nmodel: sat-island\ngrid:\n  flow_cdf: [\"1460:0.5 1e6:1\", \"1460:0.5 abc\"]\n",
+			`cdf.yaml:4:32: flow_cdf = "1460:0.5 abc": cdf point "abc" is not size:probability`},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(dir, tt.name)
+		if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := crosslink(t, "run", "--dry-run", "--out", dir, path)
+		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, filepath.Join(dir, tt.want)) {
+			t.Errorf("crosslink run -n %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", tt.name, code, stdout, stderr, tt.want)
+		}
+	}
+}
+
+func TestPlainMessage(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"sweep: open specs: no such file or directory", "open specs: no such file or directory"},
+		{"sweep: dataset: write x: no space left on device", "write x: no space left on device"},
+		{"f.yaml:4:9: ccas = \"x\": cc: unknown congestion control", "f.yaml:4:9: ccas = \"x\": unknown congestion control"},
+		{"sweep: bug: model vanished", "sweep: bug: model vanished"},
+		{"run: context canceled", "run: stopped by a signal"},
+		{"a note: planned", "a note: planned"},
+	}
+	for _, tt := range tests {
+		if got := plainMessage(errors.New(tt.in)); got != tt.want {
+			t.Errorf("plainMessage(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

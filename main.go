@@ -15,6 +15,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"syscall"
 	"time"
 
@@ -94,17 +96,31 @@ func run(ctx context.Context, args []string, e *env) int {
 	var failed failedError
 	switch {
 	case errors.As(err, &list) || errors.As(err, &usage):
-		fmt.Fprintln(e.stderr, err)
+		fmt.Fprintln(e.stderr, plainMessage(err))
 		return exitUsage
 	case errors.As(err, &failed):
-		fmt.Fprintln(e.stderr, "crosslink:", err)
+		fmt.Fprintln(e.stderr, "crosslink:", plainMessage(err))
 		return exitFailed
 	case ctx.Err() != nil:
-		fmt.Fprintln(e.stderr, "crosslink:", err)
+		fmt.Fprintln(e.stderr, "crosslink: interrupted:", plainMessage(err))
 		return exitInterrupted
 	}
-	fmt.Fprintln(e.stderr, "crosslink:", err)
+	fmt.Fprintln(e.stderr, "crosslink:", plainMessage(err))
 	return exitFailed
+}
+
+// packagePrefix matches the "package: " prefixes Go errors gather as they
+// are wrapped on their way up ("sweep: dataset: open ..."). They say where
+// in the code an error was wrapped, which a user cannot act on; bugs keep
+// theirs ("bug:" follows the package name).
+var packagePrefix = regexp.MustCompile(`(^|\n|: |\()(?:(?:sweep|spec|plan|dataset|plots|report|slurm|models|engine|workload|netsim|phy|orbit|des|tcp|tclink|cc|units|specdoc|datadoc): )+([^b]|b[^u]|bu[^g]|$)`)
+
+// plainMessage is err's text without package prefixes, and with the
+// standard library's "context canceled" said plainly.
+func plainMessage(err error) string {
+	msg := packagePrefix.ReplaceAllString(err.Error(), "$1$2")
+	msg = strings.ReplaceAll(msg, context.Canceled.Error(), "stopped by a signal")
+	return strings.ReplaceAll(msg, context.DeadlineExceeded.Error(), "time limit reached")
 }
 
 func newRoot(reg *engine.Registry, e *env) *cobra.Command {

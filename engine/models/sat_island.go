@@ -110,8 +110,8 @@ func satIslandSchema() *engine.Schema {
 		f("terr_rate", engine.BitPerSecond, 1e9, 1e5, 1e12, "rate of each server's terrestrial link"),
 		f("lan_rate", engine.BitPerSecond, 1e9, 1e5, 1e12, "island LAN rate"),
 		f("lan_delay", s, 0.5*ms, 0, 1, "island LAN one-way delay"),
-		str("flow_cdf", "", nil, "flow sizes as an empirical CDF, size:probability pairs in bytes (\"1460:0.5 14600:0.9 1e6:1\"); "+
-			"empty uses the bounded Pareto of flow_alpha, flow_min, flow_max"),
+		withSyntax(str("flow_cdf", "", nil, "flow sizes as an empirical CDF, size:probability pairs in bytes (\"1460:0.5 14600:0.9 1e6:1\"); "+
+			"empty uses the bounded Pareto of flow_alpha, flow_min, flow_max"), checkCDF),
 		f("flow_alpha", engine.Dimensionless, defaultFlowAlpha, 0.1, 10, "bounded Pareto shape of the default flow sizes"),
 		f("flow_min", engine.Byte, defaultFlowMin, 1, 1e12, "bounded Pareto smallest flow"),
 		f("flow_max", engine.Byte, defaultFlowMax, 2, 1e13, "bounded Pareto largest flow"),
@@ -615,4 +615,19 @@ func (sc *satScenario) run(ctx context.Context) (engine.Result, error) {
 	out[siResidual] = engine.F(resid)
 	out[siEvents] = engine.I(int64(sc.s.Processed()))
 	return engine.Result{Metrics: out, Tables: [][][]engine.Value{sc.series}}, nil
+}
+
+// withSyntax returns p with its Syntax check set.
+func withSyntax(p engine.Param, check func(string) error) engine.Param {
+	p.Syntax = check
+	return p
+}
+
+// checkCDF is the Syntax of flow_cdf: empty, or a CDF workload.ParseCDF reads.
+func checkCDF(text string) error {
+	if text == "" {
+		return nil
+	}
+	_, err := workload.ParseCDF(text)
+	return err
 }

@@ -140,6 +140,7 @@ func tcpCompeteSchema(algos []string) *engine.Schema {
 		{Name: "flows", Kind: engine.Int, Default: engine.I(10), Min: 1, Max: 1000,
 			Doc: "number of flows, each with its own sender and receiver host"},
 		{Name: "ccas", Kind: engine.String, Default: engine.S(PaperCCAs),
+			Syntax: func(v string) error { _, err := ParseCCAs(v); return err },
 			Doc: "comma-separated congestion controls repeated over the flows in order (10 flows of 5 names: two each); names as in cc: " +
 				strings.Join(algos, ", ")},
 		{Name: "rate", Kind: engine.Float, Unit: engine.BitPerSecond, Default: engine.F(tcRate), Min: 1e5, Max: 1e11,
