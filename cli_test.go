@@ -1,12 +1,19 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/engine/models"
+	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/sweep/units"
 )
 
 // TestFlagsBeforeDryRun checks that run validates its flags before it
@@ -119,5 +126,95 @@ func TestPlainMessage(t *testing.T) {
 		if got := plainMessage(errors.New(tt.in)); got != tt.want {
 			t.Errorf("plainMessage(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestSchemaUnits checks the quantity patterns of the JSON Schema: each
+// accepts the values the shipped specs write and the defaults as Format
+// prints them, and refuses a unit the parser does not know ("1Gbs").
+func TestSchemaUnits(t *testing.T) {
+	code, out, stderr := crosslink(t, "schema")
+	if code != exitOK {
+		t.Fatalf("crosslink schema: exit %d: %s", code, stderr)
+	}
+	var s struct {
+		AllOf []struct {
+			If struct {
+				Properties struct {
+					Model struct {
+						Const string `json:"const"`
+					} `json:"model"`
+				} `json:"properties"`
+			} `json:"if"`
+			Then struct {
+				Properties struct {
+					Params struct {
+						Properties map[string]struct {
+							Pattern string `json:"pattern"`
+						} `json:"properties"`
+					} `json:"params"`
+				} `json:"properties"`
+			} `json:"then"`
+		} `json:"allOf"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := models.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	patterns := map[string]map[string]*regexp.Regexp{} // model -> param -> pattern
+	for _, r := range s.AllOf {
+		m, _ := reg.Lookup(r.If.Properties.Model.Const)
+		patterns[m.Schema().Name] = map[string]*regexp.Regexp{}
+		for _, p := range m.Schema().Params {
+			pat := r.Then.Properties.Params.Properties[p.Name].Pattern
+			if p.Unit == engine.Dimensionless || p.Kind == engine.String || p.Kind == engine.Bool {
+				continue
+			}
+			re, err := regexp.Compile(pat)
+			if err != nil {
+				t.Fatalf("%s.%s: pattern %q: %v", m.Schema().Name, p.Name, pat, err)
+			}
+			patterns[m.Schema().Name][p.Name] = re
+			if def := units.Format(p.Default.Float(), p.Unit); !re.MatchString(def) {
+				t.Errorf("%s.%s: pattern refuses the default %q", m.Schema().Name, p.Name, def)
+			}
+		}
+	}
+	rate := patterns["fso-ber"]["bit_rate"]
+	for in, want := range map[string]bool{"1Gbps": true, "1 Gbps": true, "2.5e9bit/s": true, "1Gbs": false, "1 G": false, "16000km": false, "1Gbps; rm": false} {
+		if got := rate.MatchString(in); got != want {
+			t.Errorf("fso-ber.bit_rate pattern matches %q = %v, want %v", in, got, want)
+		}
+	}
+	files, _ := filepath.Glob("specs/*.yaml")
+	scalar := regexp.MustCompile(`^\s+([a-z_0-9]+):\s*([^\[{#\s][^#]*?)\s*(#.*)?$`)
+	checked := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, err := spec.Parse(f, data, reg)
+		if err != nil {
+			continue // a spec in progress elsewhere; TestFigures reports it
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			m := scalar.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			if re := patterns[sp.Model][m[1]]; re != nil {
+				checked++
+				if v := strings.Trim(m[2], `"'`); !re.MatchString(v) {
+					t.Errorf("%s: %s: %q is refused by the schema's pattern", f, m[1], v)
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("checked %d quantities of the shipped specs, want at least 20", checked)
 	}
 }

@@ -3,7 +3,9 @@ package specdoc
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep"
@@ -17,9 +19,17 @@ const SchemaID = "https://crosslink-sim.github.io/crosslink/spec.schema.json"
 // so the schema's bytes depend only on the registry.
 type obj = map[string]any
 
-// quantity matches a number followed by a unit: "16000km", "1 Gbps",
-// "53.3ms", "0.5%".
-const quantity = `^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*[^\s0-9.].*$`
+// quantity returns the pattern of a number followed by one of the unit
+// symbols Parse accepts for u: "16000km", "1 Gbps", "53.3ms", "0.5%";
+// "1Gbs" matches none.
+func quantity(u engine.Unit) string {
+	syms := units.Spellings(u)
+	alts := make([]string, len(syms))
+	for i, s := range syms {
+		alts[i] = regexp.QuoteMeta(s)
+	}
+	return `^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*(` + strings.Join(alts, "|") + `)\s*$`
+}
 
 // JSONSchema returns the JSON Schema of a spec for the models of reg,
 // indented for reading.
@@ -201,6 +211,6 @@ func value(p engine.Param) obj {
 		"default":     sweep.FormatValue(p.Default, p.Unit),
 		"examples":    []string{units.Format(p.Default.Float(), p.Unit)},
 		"type":        "string",
-		"pattern":     quantity,
+		"pattern":     quantity(p.Unit),
 	}
 }
