@@ -218,3 +218,137 @@ func TestSchemaUnits(t *testing.T) {
 		t.Errorf("checked %d quantities of the shipped specs, want at least 20", checked)
 	}
 }
+
+// TestOutIsADirectory checks the one meaning of -o: a directory, for the
+// commands that write files as for those that write datasets.
+func TestOutIsADirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"init", "fso-ber", "-o", filepath.Join(dir, "first.yaml")},
+		{"schema", "-o", filepath.Join(dir, "spec.schema.json")},
+		{"docs", "-o", filepath.Join(dir, "datasets.md")},
+	} {
+		code, _, stderr := crosslink(t, args...)
+		if code != exitUsage || !strings.Contains(stderr, "-o names a directory for every crosslink command") {
+			t.Errorf("crosslink %q: exit %d, stderr %q; want exit 2 and the meaning of -o", args, code, stderr)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		file string
+	}{
+		{[]string{"init", "fso-ber", "-o", dir, "--name", "first"}, "first.yaml"},
+		{[]string{"schema", "-o", dir}, "spec.schema.json"},
+		{[]string{"docs", "-o", dir}, "datasets.md"},
+	} {
+		if code, _, stderr := crosslink(t, tt.args...); code != exitOK {
+			t.Errorf("crosslink %q: exit %d: %s", tt.args, code, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, tt.file)); err != nil {
+			t.Errorf("crosslink %q: %v", tt.args, err)
+		}
+	}
+	// The starter's first line names the schema init wrote beside it.
+	b, err := os.ReadFile(filepath.Join(dir, "first.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(string(b), "\n"); first != "# yaml-language-server: $schema=spec.schema.json" {
+		t.Errorf("starter spec's first line %q, want the schema beside it", first)
+	}
+}
+
+// TestDocsWritesNothingByDefault: docs run anywhere prints the reference
+// and creates no ./docs.
+func TestDocsWritesNothingByDefault(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, stdout, stderr := crosslink(t, "docs")
+	if code != exitOK || !strings.Contains(stdout, "fso-ber") {
+		t.Fatalf("crosslink docs: exit %d, stderr %s", code, stderr)
+	}
+	if _, err := os.Stat("docs"); err == nil {
+		t.Errorf("crosslink docs created ./docs")
+	}
+}
+
+// TestCompletion asks cobra's completion entry point what it offers.
+func TestCompletion(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"__complete", "describe", "fso"}, []string{"fso-ber"}},
+		{[]string{"__complete", "init", ""}, []string{"fso-ber", "ber-per"}},
+		{[]string{"__complete", "run", "specs/rc13-fig6.yaml", "--profile", ""}, []string{"quick", "full"}},
+		{[]string{"__complete", "plot", "rc13-fig"}, []string{"rc13-fig6", "rc13-fig8"}},
+		{[]string{"__complete", "figures", "--profile", "q"}, []string{"quick"}},
+		{[]string{"__complete", "run", ""}, []string{"yaml", "yml", ":8"}}, // ShellCompDirectiveFilterFileExt
+	}
+	for _, tt := range tests {
+		code, stdout, _ := crosslink(t, tt.args...)
+		if code != exitOK {
+			t.Errorf("crosslink %q: exit %d", tt.args, code)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains("\n"+stdout, "\n"+w+"\n") {
+				t.Errorf("crosslink %q offers\n%s\nwant %q among them", tt.args, stdout, w)
+			}
+		}
+	}
+}
+
+// TestPlotDrawsHeldProfile: run at quick, then plot with no --profile
+// draws quick and says so; run at the base, and plot draws the base.
+func TestPlotDrawsHeldProfile(t *testing.T) {
+	dir := t.TempDir()
+	specs, out := filepath.Join(dir, "specs"), filepath.Join(dir, "out")
+	if err := os.MkdirAll(specs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("specs/rc13-fig6.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(specs, "rc13-fig6.yaml"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		run  []string
+		want string
+	}{
+		{[]string{"-p", "quick"}, "profile quick (as in the dataset): rc13-fig6\n"},
+		{nil, "profile base (as in the dataset): rc13-fig6\n"},
+	} {
+		if err := os.RemoveAll(out); err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"run", "-q", "-o", out}, tt.run...)
+		if code, _, stderr := crosslink(t, append(args, filepath.Join(specs, "rc13-fig6.yaml"))...); code != exitOK {
+			t.Fatalf("crosslink %q: exit %d: %s", args, code, stderr)
+		}
+		code, _, stderr := crosslink(t, "plot", "--specs", specs, "-o", out)
+		if code != exitOK || !strings.HasPrefix(stderr, tt.want) {
+			t.Errorf("plot after run %q: exit %d, stderr %q; want it to start %q", tt.run, code, stderr, tt.want)
+		}
+	}
+}
+
+// TestReportOwnSpecs: a report on a user's own specs lists their figures,
+// not the documents' as missing.
+func TestReportOwnSpecs(t *testing.T) {
+	dir := t.TempDir()
+	specs, out := filepath.Join(dir, "specs"), filepath.Join(dir, "out")
+	for _, args := range [][]string{
+		{"init", "fso-ber", "-o", specs, "--name", "first"},
+		{"run", "-q", "-o", out, filepath.Join(specs, "first.yaml")},
+		{"plot", "--specs", specs, "-o", out},
+	} {
+		if code, _, stderr := crosslink(t, args...); code != exitOK {
+			t.Fatalf("crosslink %q: exit %d: %s", args, code, stderr)
+		}
+	}
+	code, _, stderr := crosslink(t, "report", "--specs", specs, "-o", out, "--strict")
+	if code != exitOK || strings.Contains(stderr, "missing") || !strings.Contains(stderr, "1 of 1 figures drawn") {
+		t.Errorf("report on own specs: exit %d, stderr %q; want 1 of 1 drawn and nothing missing", code, stderr)
+	}
+}

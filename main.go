@@ -12,10 +12,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -145,6 +147,7 @@ func newRoot(reg *engine.Registry, e *env) *cobra.Command {
 		slurmCmd(reg, e), statusCmd(reg, e),
 		reportCmd(reg, e), docsCmd(reg, e), schemaCmd(reg, e), initCmd(reg, e),
 	)
+	registerCompletions(root, reg)
 	return root
 }
 
@@ -369,18 +372,53 @@ func drawFigures(ctx context.Context, jobs []*sweep.Job, ids []string, out strin
 	return plots.Draw(ctx, plots.NewRegistry(), filepath.Join(out, "figures"), ids, sources)
 }
 
+// loadDrawn loads the specs for plot and report: at profile when the
+// user named one, else each at the profile its dataset holds (see
+// sweep.LoadHeld), named on stderr so that nobody mistakes a quick
+// preview for the full figure.
+func loadDrawn(c *cobra.Command, paths []string, reg *engine.Registry, profile, out string, e *env) ([]*sweep.Job, error) {
+	if c.Flags().Changed("profile") {
+		return sweep.LoadAll(paths, reg, profile, true, out)
+	}
+	var jobs []*sweep.Job
+	var errs []error
+	held := map[string][]string{}
+	for _, p := range paths {
+		j, err := sweep.LoadHeld(p, reg, out)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		jobs = append(jobs, j)
+		name := j.Profile
+		if name == "" {
+			name = "base"
+		}
+		held[name] = append(held[name], j.Spec.Name)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	for _, name := range slices.Sorted(maps.Keys(held)) {
+		fmt.Fprintf(e.stderr, "profile %s (as in the dataset): %s\n", name, strings.Join(held[name], " "))
+	}
+	return jobs, nil
+}
+
 func plotCmd(reg *engine.Registry, e *env) *cobra.Command {
 	var pf plotFlags
 	var profile, out string
 	c := &cobra.Command{
 		Use:   "plot [FIGURE...]",
 		Short: "Draw figures from the datasets already in OUT (all when none is named)",
+		Long: "plot draws the figures the specs in --specs declare from the datasets in OUT. Each spec is\n" +
+			"drawn at the profile its dataset holds (what run or figures made), unless --profile names one.",
 		RunE: func(c *cobra.Command, ids []string) error {
 			paths, err := sweep.SpecFiles(pf.specs)
 			if err != nil {
 				return usageError{err}
 			}
-			jobs, err := sweep.LoadAll(paths, reg, profile, true, out)
+			jobs, err := loadDrawn(c, paths, reg, profile, out, e)
 			if err != nil {
 				return usageError{err}
 			}
@@ -392,7 +430,7 @@ func plotCmd(reg *engine.Registry, e *env) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&pf.specs, "specs", "specs", "directory of the specs that declare the figures")
-	c.Flags().StringVarP(&profile, "profile", "p", "quick", "profile whose scenarios are drawn (specs without it: their base)")
+	c.Flags().StringVarP(&profile, "profile", "p", "", "profile whose scenarios are drawn (specs without it: their base); default: the one each dataset holds")
 	c.Flags().StringVarP(&out, "out", "o", "out", "output root: datasets in OUT/<spec>/, figures in OUT/figures/")
 	return c
 }

@@ -12,6 +12,11 @@ import (
 	"github.com/crosslink-sim/crosslink/sweep/units"
 )
 
+// SchemaFile is the file name crosslink schema -o DIR and crosslink init
+// -o DIR write the schema to, and the name a starter spec's first line
+// refers to: a YAML language server resolves it beside the spec.
+const SchemaFile = "spec.schema.json"
+
 // SchemaID is the $id of the schema: a name, not a place to fetch it from.
 const SchemaID = "https://crosslink-sim.github.io/crosslink/spec.schema.json"
 
