@@ -352,3 +352,59 @@ func TestReportOwnSpecs(t *testing.T) {
 		t.Errorf("report on own specs: exit %d, stderr %q; want 1 of 1 drawn and nothing missing", code, stderr)
 	}
 }
+
+// TestJSONOutputs checks that models, describe and expand --json print
+// valid JSON holding the same facts as their tables.
+func TestJSONOutputs(t *testing.T) {
+	reg, err := models.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, _ := crosslink(t, "models", "--json")
+	var ms []struct{ Name string }
+	if err := json.Unmarshal([]byte(stdout), &ms); err != nil || len(ms) != len(reg.Names()) {
+		t.Errorf("models --json: %v, %d models, want %d", err, len(ms), len(reg.Names()))
+	}
+	_, stdout, _ = crosslink(t, "describe", "fso-ber", "--json")
+	var d struct {
+		Name   string
+		Params []struct {
+			Name, Column, Unit string
+			Default            any
+		}
+		Metrics []struct{ Column string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatalf("describe --json: %v\n%s", err, stdout)
+	}
+	m, _ := reg.Lookup("fso-ber")
+	if len(d.Params) != len(m.Schema().Params) || len(d.Metrics) != len(m.Schema().Metrics) {
+		t.Errorf("describe --json: %d params, %d metrics; want %d, %d", len(d.Params), len(d.Metrics), len(m.Schema().Params), len(m.Schema().Metrics))
+	}
+	if p := d.Params[0]; p.Name != "distance" || p.Column != "distance_m" || p.Unit != "m" || p.Default != 1.6e7 {
+		t.Errorf("describe --json: first parameter %+v, want distance, distance_m, m, 1.6e7 (16000 km in metres)", p)
+	}
+	_, stdout, _ = crosslink(t, "expand", "--json", "specs/rc13-tab2.yaml")
+	var x struct {
+		Count     int
+		Scenarios []struct {
+			ScenarioID string `json:"scenario_id"`
+			Params     map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &x); err != nil {
+		t.Fatalf("expand --json: %v\n%s", err, stdout)
+	}
+	_, text, _ := crosslink(t, "expand", "specs/rc13-tab2.yaml")
+	if x.Count != 8 || len(x.Scenarios) != 8 {
+		t.Fatalf("expand --json: count %d, %d scenarios; want 8", x.Count, len(x.Scenarios))
+	}
+	for _, sc := range x.Scenarios {
+		if !strings.Contains(text, sc.ScenarioID) {
+			t.Errorf("expand --json scenario %s is not in the table", sc.ScenarioID)
+		}
+		if _, ok := sc.Params["distance_m"]; !ok {
+			t.Errorf("expand --json scenario %s has no distance_m", sc.ScenarioID)
+		}
+	}
+}

@@ -341,21 +341,30 @@ func dryRunJobs(jobs []*sweep.Job, shard sweep.Shard, e *env) error {
 
 func expandCmd(reg *engine.Registry, e *env) *cobra.Command {
 	var profile string
-	var limit int
+	var limit, maxScenarios int
+	var asJSON bool
 	c := &cobra.Command{
 		Use:   "expand SPEC",
 		Short: "Print the scenario table of a spec and its count",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, paths []string) error {
-			j, err := sweep.Load(paths[0], reg, profile, false, "out")
+			if limit < 0 {
+				return usageError{fmt.Errorf("--limit %d: want 0 (all) or more", limit)}
+			}
+			j, err := sweep.LoadLimited(paths[0], reg, profile, false, "out", spec.Limits{MaxScenarios: maxScenarios})
 			if err != nil {
 				return usageError{err}
+			}
+			if asJSON {
+				return sweep.ExpandJSON(e.stdout, j, limit)
 			}
 			return sweep.Expand(e.stdout, j, limit)
 		},
 	}
 	c.Flags().StringVarP(&profile, "profile", "p", "", "spec profile to expand")
 	c.Flags().IntVar(&limit, "limit", 0, "print at most this many scenarios (0: all)")
+	c.Flags().IntVar(&maxScenarios, "max-scenarios", spec.MaxScenarios, "refuse a spec (or profile) that expands to more scenarios")
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON: the count and each scenario with all its parameters by column name, in SI units")
 	return c
 }
 
@@ -474,16 +483,25 @@ func figuresCmd(reg *engine.Registry, e *env) *cobra.Command {
 }
 
 func modelsCmd(reg *engine.Registry, e *env) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	c := &cobra.Command{
 		Use:   "models",
 		Short: "List the models specs can use",
 		Args:  args(cobra.NoArgs),
-		RunE:  func(*cobra.Command, []string) error { return sweep.ListModels(e.stdout, reg) },
+		RunE: func(*cobra.Command, []string) error {
+			if asJSON {
+				return sweep.ListModelsJSON(e.stdout, reg)
+			}
+			return sweep.ListModels(e.stdout, reg)
+		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of {name, version, summary}")
+	return c
 }
 
 func describeCmd(reg *engine.Registry, e *env) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	c := &cobra.Command{
 		Use:   "describe MODEL",
 		Short: "Show a model's parameters (type, unit, default, range) and metrics",
 		Args:  args(cobra.ExactArgs(1)),
@@ -492,9 +510,14 @@ func describeCmd(reg *engine.Registry, e *env) *cobra.Command {
 			if !ok {
 				return usageError{fmt.Errorf("describe: no model %q%s (crosslink models lists them)", a[0], sweep.Suggest(a[0], reg.Names()))}
 			}
+			if asJSON {
+				return sweep.DescribeJSON(e.stdout, m.Schema())
+			}
 			return sweep.Describe(e.stdout, m.Schema())
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON: parameters (column, type, unit, default, range, choices), metrics and second tables, values in SI units")
+	return c
 }
 
 func mergeCmd(e *env) *cobra.Command {
