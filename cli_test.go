@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/models"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
 	"github.com/crosslink-sim/crosslink/sweep/units"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // TestFlagsBeforeDryRun checks that run validates its flags before it
@@ -170,7 +170,7 @@ func TestSchemaUnits(t *testing.T) {
 		patterns[m.Schema().Name] = map[string]*regexp.Regexp{}
 		for _, p := range m.Schema().Params {
 			pat := r.Then.Properties.Params.Properties[p.Name].Pattern
-			if p.Unit == engine.Dimensionless || p.Kind == engine.String || p.Kind == engine.Bool {
+			if p.Unit == vocab.Dimensionless || p.Kind == vocab.String || p.Kind == vocab.Bool {
 				continue
 			}
 			re, err := regexp.Compile(pat)

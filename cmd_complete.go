@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Shell completion (crosslink completion bash|zsh|fish|powershell) of
@@ -17,7 +17,7 @@ import (
 // offers what it can.
 
 // completeModels offers the registry's model names.
-func completeModels(reg *engine.Registry) cobra.CompletionFunc {
+func completeModels(reg *vocab.Registry) cobra.CompletionFunc {
 	return func(_ *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
@@ -33,7 +33,7 @@ func completeSpecFiles(*cobra.Command, []string, string) ([]cobra.Completion, co
 
 // completeProfiles offers the profiles of the specs named on the command
 // line, or of the specs in the --specs directory.
-func completeProfiles(reg *engine.Registry) cobra.CompletionFunc {
+func completeProfiles(reg *vocab.Registry) cobra.CompletionFunc {
 	return func(c *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		seen := map[string]bool{}
 		for _, s := range specsFor(c, args, reg) {
@@ -46,7 +46,7 @@ func completeProfiles(reg *engine.Registry) cobra.CompletionFunc {
 }
 
 // completeFigures offers the plot ids of the specs in --specs.
-func completeFigures(reg *engine.Registry) cobra.CompletionFunc {
+func completeFigures(reg *vocab.Registry) cobra.CompletionFunc {
 	return func(c *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		seen := map[string]bool{}
 		for _, s := range specsFor(c, nil, reg) {
@@ -63,7 +63,7 @@ func completeFigures(reg *engine.Registry) cobra.CompletionFunc {
 
 // specsFor parses the spec files among args, or else those of the
 // command's --specs directory (default specs), skipping any that fail.
-func specsFor(c *cobra.Command, args []string, reg *engine.Registry) []*spec.Spec {
+func specsFor(c *cobra.Command, args []string, reg *vocab.Registry) []*spec.Spec {
 	paths := make([]string, 0, len(args))
 	for _, a := range args {
 		if strings.HasSuffix(a, ".yaml") || strings.HasSuffix(a, ".yml") {
@@ -107,7 +107,7 @@ func keys(m map[string]bool) []string {
 
 // registerCompletions wires the completion functions to the commands of
 // root, by command and flag name.
-func registerCompletions(root *cobra.Command, reg *engine.Registry) {
+func registerCompletions(root *cobra.Command, reg *vocab.Registry) {
 	for _, c := range root.Commands() {
 		switch c.Name() {
 		case "run", "expand", "slurm", "status":

@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/datadoc"
 	"github.com/crosslink-sim/crosslink/sweep/specdoc"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // writeOut writes b to stdout when dir is "", or else to dir/file. -o is
@@ -56,7 +56,7 @@ func checkOutDir(dir string) error {
 }
 
 // docsCmd writes the dataset reference from the model registry.
-func docsCmd(reg *engine.Registry, e *env) *cobra.Command {
+func docsCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var out string
 	c := &cobra.Command{
 		Use:   "docs",
@@ -75,7 +75,7 @@ func docsCmd(reg *engine.Registry, e *env) *cobra.Command {
 }
 
 // schemaCmd writes the JSON Schema of the spec format.
-func schemaCmd(reg *engine.Registry, e *env) *cobra.Command {
+func schemaCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var out string
 	c := &cobra.Command{
 		Use:   "schema",
@@ -102,7 +102,7 @@ func schemaCmd(reg *engine.Registry, e *env) *cobra.Command {
 const schemaFile = specdoc.SchemaFile
 
 // initCmd writes a commented starter spec for a model.
-func initCmd(reg *engine.Registry, e *env) *cobra.Command {
+func initCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var out, name string
 	var force bool
 	c := &cobra.Command{

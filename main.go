@@ -25,13 +25,13 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/models"
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Exit codes.
@@ -125,7 +125,7 @@ func plainMessage(err error) string {
 	return strings.ReplaceAll(msg, context.DeadlineExceeded.Error(), "time limit reached")
 }
 
-func newRoot(reg *engine.Registry, e *env) *cobra.Command {
+func newRoot(reg *vocab.Registry, e *env) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "crosslink",
 		Short:         "What the physical layer of satellite and optical links does to TCP",
@@ -231,58 +231,33 @@ func (f *runFlags) register(c *cobra.Command, defaultProfile string) {
 	c.Flags().IntVar(&f.maxScenarios, "max-scenarios", spec.MaxScenarios, "refuse a spec (or profile) that expands to more scenarios")
 }
 
-// runJobs runs each job's missing scenarios and returns failedError if any
-// scenario failed.
+// runJobs runs each job's missing scenarios (sweep.RunJobs) and returns
+// failedError if any scenario failed.
 func runJobs(ctx context.Context, jobs []*sweep.Job, f *runFlags, e *env) error {
 	shard, err := f.shardOf(e)
 	if err != nil {
 		return usageError{err}
 	}
-	if f.maxEvents > 0 {
-		ctx = engine.WithEventLimit(ctx, f.maxEvents)
+	o := sweep.Options{
+		Workers: f.workers, FailFast: f.failFast, Timeout: f.timeout, MaxEvents: f.maxEvents,
+		Shard: shard, RetryFailed: f.retryFailed, PartitionBy: f.partitionBy, Warn: e.stderr,
 	}
-	failed := 0
-	for _, j := range jobs {
-		cfg := j.Config()
-		cfg.Workers = f.workers
-		cfg.FailFast = f.failFast
-		cfg.Timeout = f.timeout
-		if cfg.PartitionBy, cfg.Partitions, err = sweep.Partitioning(j, f.partitionBy); err != nil {
-			return usageError{err}
-		}
-		if shard != sweep.Whole {
-			if j.Spec.Adaptive == nil {
-				if cfg.Source, err = sweep.Of(j.Plan, j.Model, shard); err != nil {
-					return usageError{err}
-				}
-			}
-			cfg.Shard = shard.Infix()
-			cfg.Meta.SpecName = j.Spec.Name
-		}
-		if f.retryFailed {
-			cfg.Rerun = func(s dataset.Status) bool { return s != dataset.OK }
-		}
-		if !f.quiet {
-			cfg.Progress, cfg.Terminal = e.stderr, e.terminal
-		}
-		var sum sweep.Summary
-		if j.Spec.Adaptive != nil {
-			sum, err = sweep.Adaptive(ctx, j, cfg, shard, e.stderr)
-		} else {
-			sum, err = sweep.Resume(ctx, cfg, e.stderr)
-		}
-		failed += sum.Failed
-		if err != nil {
-			return err
-		}
+	if !f.quiet {
+		o.Progress, o.Terminal = e.stderr, e.terminal
 	}
-	if failed > 0 {
+	failed, err := sweep.RunJobs(ctx, jobs, o)
+	switch {
+	case errors.Is(err, sweep.ErrOptions):
+		return usageError{err}
+	case err != nil:
+		return err
+	case failed > 0:
 		return failedError{failed}
 	}
 	return nil
 }
 
-func runCmd(reg *engine.Registry, e *env) *cobra.Command {
+func runCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var f runFlags
 	var dryRun bool
 	c := &cobra.Command{
@@ -339,7 +314,7 @@ func dryRunJobs(jobs []*sweep.Job, shard sweep.Shard, e *env) error {
 	return nil
 }
 
-func expandCmd(reg *engine.Registry, e *env) *cobra.Command {
+func expandCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var profile string
 	var limit, maxScenarios int
 	var asJSON bool
@@ -385,7 +360,7 @@ func drawFigures(ctx context.Context, jobs []*sweep.Job, ids []string, out strin
 // user named one, else each at the profile its dataset holds (see
 // sweep.LoadHeld), named on stderr so that nobody mistakes a quick
 // preview for the full figure.
-func loadDrawn(c *cobra.Command, paths []string, reg *engine.Registry, profile, out string, e *env) ([]*sweep.Job, error) {
+func loadDrawn(c *cobra.Command, paths []string, reg *vocab.Registry, profile, out string, e *env) ([]*sweep.Job, error) {
 	if c.Flags().Changed("profile") {
 		return sweep.LoadAll(paths, reg, profile, true, out)
 	}
@@ -414,7 +389,7 @@ func loadDrawn(c *cobra.Command, paths []string, reg *engine.Registry, profile, 
 	return jobs, nil
 }
 
-func plotCmd(reg *engine.Registry, e *env) *cobra.Command {
+func plotCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var pf plotFlags
 	var profile, out string
 	c := &cobra.Command{
@@ -444,7 +419,7 @@ func plotCmd(reg *engine.Registry, e *env) *cobra.Command {
 	return c
 }
 
-func figuresCmd(reg *engine.Registry, e *env) *cobra.Command {
+func figuresCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var f runFlags
 	var pf plotFlags
 	c := &cobra.Command{
@@ -482,7 +457,7 @@ func figuresCmd(reg *engine.Registry, e *env) *cobra.Command {
 	return c
 }
 
-func modelsCmd(reg *engine.Registry, e *env) *cobra.Command {
+func modelsCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "models",
@@ -499,7 +474,7 @@ func modelsCmd(reg *engine.Registry, e *env) *cobra.Command {
 	return c
 }
 
-func describeCmd(reg *engine.Registry, e *env) *cobra.Command {
+func describeCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "describe MODEL",

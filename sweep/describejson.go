@@ -7,7 +7,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // The --json forms of models, describe and expand: the same facts as the
@@ -21,7 +21,7 @@ type modelJSON struct {
 }
 
 // ListModelsJSON writes the models as a JSON array.
-func ListModelsJSON(w io.Writer, reg *engine.Registry) error {
+func ListModelsJSON(w io.Writer, reg *vocab.Registry) error {
 	out := []modelJSON{}
 	for _, name := range reg.Names() {
 		m, _ := reg.Lookup(name)
@@ -68,9 +68,9 @@ type schemaJSON struct {
 }
 
 // DescribeJSON writes a model's schema as one JSON object.
-func DescribeJSON(w io.Writer, s *engine.Schema) error {
+func DescribeJSON(w io.Writer, s *vocab.Schema) error {
 	out := schemaJSON{Name: s.Name, Version: s.Version, Doc: s.Doc, Params: []paramJSON{},
-		Metrics: columnsJSON(s.Metrics), Tables: []tableJSON{}, ReservedColumns: engine.ReservedColumns()}
+		Metrics: columnsJSON(s.Metrics), Tables: []tableJSON{}, ReservedColumns: vocab.ReservedColumns()}
 	for _, p := range s.Params {
 		pj := paramJSON{Name: p.Name, Column: p.Column(), Type: p.Kind.String(), Unit: string(p.Unit),
 			Default: jsonValue(p.Default), Choices: p.Choices, Doc: p.Doc}
@@ -86,7 +86,7 @@ func DescribeJSON(w io.Writer, s *engine.Schema) error {
 	return writeJSON(w, out)
 }
 
-func columnsJSON(ms []engine.Metric) []columnJSON {
+func columnsJSON(ms []vocab.Metric) []columnJSON {
 	out := []columnJSON{}
 	for _, m := range ms {
 		out = append(out, columnJSON{m.Name, m.Column(), m.Kind.String(), string(m.Unit), m.Doc})
@@ -96,16 +96,16 @@ func columnsJSON(ms []engine.Metric) []columnJSON {
 
 // jsonValue is v as a JSON value: a number, string or boolean; a
 // non-finite float (which JSON cannot hold) as its text.
-func jsonValue(v engine.Value) any {
+func jsonValue(v vocab.Value) any {
 	switch v.Kind() {
-	case engine.Float:
+	case vocab.Float:
 		if x := v.Float(); !math.IsNaN(x) && !math.IsInf(x, 0) {
 			return x
 		}
 		return v.String()
-	case engine.Int:
+	case vocab.Int:
 		return v.Int()
-	case engine.Bool:
+	case vocab.Bool:
 		return v.Bool()
 	}
 	return v.Str()

@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // LoadHeld loads the spec at path at the profile its dataset in out
@@ -17,7 +17,7 @@ import (
 // inside a full spec is quick, not an incomplete full). With no dataset
 // it is the base spec. So `plot` draws what `run` made, whichever profile
 // that was.
-func LoadHeld(path string, reg *engine.Registry, out string) (*Job, error) {
+func LoadHeld(path string, reg *vocab.Registry, out string) (*Job, error) {
 	s, err := spec.ParseFile(path, reg)
 	if err != nil {
 		return nil, err

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Job is one spec resolved at one profile and expanded: everything needed
@@ -19,7 +19,7 @@ import (
 type Job struct {
 	Spec    *spec.Spec // resolved at Profile
 	Profile string     // "" for the base spec
-	Model   engine.Model
+	Model   vocab.Model
 	Plan    *plan.Plan
 	Dir     string // <out>/<spec name>: the dataset
 }
@@ -29,13 +29,13 @@ type Job struct {
 // taken at its base values (so `figures --profile quick` can cover specs
 // that need no quick variant); otherwise that is an error. Spec mistakes
 // come back as a spec.ErrorList.
-func Load(path string, reg *engine.Registry, profile string, optional bool, out string) (*Job, error) {
+func Load(path string, reg *vocab.Registry, profile string, optional bool, out string) (*Job, error) {
 	return LoadLimited(path, reg, profile, optional, out, spec.Limits{})
 }
 
 // LoadLimited is Load with the spec read within lim (size, depth and
 // scenario count).
-func LoadLimited(path string, reg *engine.Registry, profile string, optional bool, out string, lim spec.Limits) (*Job, error) {
+func LoadLimited(path string, reg *vocab.Registry, profile string, optional bool, out string, lim spec.Limits) (*Job, error) {
 	s, err := spec.ParseFileLimited(path, reg, lim)
 	if err != nil {
 		return nil, err
@@ -60,12 +60,12 @@ func LoadLimited(path string, reg *engine.Registry, profile string, optional boo
 
 // LoadAll loads every spec in paths and returns the jobs in the given
 // order, or every error of every spec at once.
-func LoadAll(paths []string, reg *engine.Registry, profile string, optional bool, out string) ([]*Job, error) {
+func LoadAll(paths []string, reg *vocab.Registry, profile string, optional bool, out string) ([]*Job, error) {
 	return LoadAllLimited(paths, reg, profile, optional, out, spec.Limits{})
 }
 
 // LoadAllLimited is LoadAll with each spec read within lim.
-func LoadAllLimited(paths []string, reg *engine.Registry, profile string, optional bool, out string, lim spec.Limits) ([]*Job, error) {
+func LoadAllLimited(paths []string, reg *vocab.Registry, profile string, optional bool, out string, lim spec.Limits) ([]*Job, error) {
 	var jobs []*Job
 	var errs []error
 	names := map[string]string{}

@@ -12,15 +12,15 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	yamlparser "github.com/goccy/go-yaml/parser"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/units"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 var (
 	topKeys     = []string{"name", "description", "model", "seed", "replicates", "params", "grid", "cases", "profiles", "plots"}
 	profileKeys = []string{"replicates", "params", "grid", "cases"}
 	rangeKeys   = []string{"from", "to", "step", "points", "scale"}
-	plotKeys    = []string{"id", "title", "caption", "kind", "table", "x", "y", "series", "where", "xunit", "yunit", "xlabel", "ylabel", "logx", "logy", "xlim", "ylim", "labels"}
+	plotKeys    = []string{"id", "title", "caption", "kind", "table", "x", "y", "series", "where", "xunit", "yunit", "xlabel", "ylabel", "logx", "logy", "xlim", "ylim", "labels", "claims"}
 	plotKinds   = []string{"line", "table"}
 	scales      = []string{"linear", "log"}
 	namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
@@ -37,7 +37,7 @@ type parser struct {
 	tooMany bool // a scenario count is over the limit: generate no range
 	errs    ErrorList
 	anchors map[string]ast.Node
-	schema  *engine.Schema // nil when the model is missing or unknown
+	schema  *vocab.Schema // nil when the model is missing or unknown
 }
 
 // entry is one key: value of a YAML mapping.
@@ -54,18 +54,18 @@ type entry struct {
 //
 // Every profile is checked as well, so a spec that parses runs under any of
 // its profiles.
-func Parse(file string, data []byte, reg *engine.Registry) (*Spec, error) {
+func Parse(file string, data []byte, reg *vocab.Registry) (*Spec, error) {
 	return ParseLimited(file, data, reg, Limits{})
 }
 
 // ParseLimited is Parse within lim. The text is checked against the size,
 // encoding and depth limits before it is parsed, and the scenario count
 // against MaxScenarios before any range axis is generated.
-func ParseLimited(file string, data []byte, reg *engine.Registry, lim Limits) (*Spec, error) {
+func ParseLimited(file string, data []byte, reg *vocab.Registry, lim Limits) (*Spec, error) {
 	return parse(file, data, int64(len(data)), reg, lim)
 }
 
-func parse(file string, data []byte, size int64, reg *engine.Registry, lim Limits) (*Spec, error) {
+func parse(file string, data []byte, size int64, reg *vocab.Registry, lim Limits) (*Spec, error) {
 	lim = lim.withDefaults()
 	text, perr := precheck(file, data, size, lim)
 	if perr != nil {
@@ -329,7 +329,7 @@ func contains(list []string, s string) bool {
 }
 
 // spec fills s from the document body.
-func (p *parser) spec(s *Spec, root ast.Node, reg *engine.Registry) {
+func (p *parser) spec(s *Spec, root ast.Node, reg *vocab.Registry) {
 	switch p.unwrap(root).(type) {
 	case nil, *ast.NullNode, *ast.MappingNode, *ast.MappingValueNode:
 	default:
@@ -471,13 +471,13 @@ func (p *parser) paramNames() []string {
 	return names
 }
 
-func (p *parser) param(name string) (engine.Param, bool) {
+func (p *parser) param(name string) (vocab.Param, bool) {
 	if p.schema == nil {
-		return engine.Param{}, false
+		return vocab.Param{}, false
 	}
 	i := p.schema.ParamIndex(name)
 	if i < 0 {
-		return engine.Param{}, false
+		return vocab.Param{}, false
 	}
 	return p.schema.Params[i], true
 }

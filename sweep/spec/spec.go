@@ -6,7 +6,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // MaxScenarios is the largest number of scenarios a spec (or any of its
@@ -51,7 +51,7 @@ func (p Position) before(q Position) bool {
 // Setting is one parameter set to one value, in SI base units.
 type Setting struct {
 	Name  string
-	Value engine.Value
+	Value vocab.Value
 	Pos   Position
 }
 
@@ -59,7 +59,7 @@ type Setting struct {
 // order the spec lists or generates them.
 type Axis struct {
 	Name   string
-	Values []engine.Value
+	Values []vocab.Value
 	Pos    Position
 }
 
@@ -101,6 +101,9 @@ type Plot struct {
 	XLim, YLim []float64
 	// Labels renames curves in the legend: y name -> text.
 	Labels map[string]string
+	// Claims are the document's statements the figure is checked against
+	// (see Claim); the report turns them into the figure's verdict.
+	Claims []Claim
 	Pos    Position
 }
 
@@ -141,13 +144,13 @@ type Spec struct {
 }
 
 // ParseFile reads and parses the spec at path within the default Limits.
-func ParseFile(path string, reg *engine.Registry) (*Spec, error) {
+func ParseFile(path string, reg *vocab.Registry) (*Spec, error) {
 	return ParseFileLimited(path, reg, Limits{})
 }
 
 // ParseFileLimited reads and parses the spec at path within lim. It reads
 // no more than the size limit allows, so a huge file costs no memory.
-func ParseFileLimited(path string, reg *engine.Registry, lim Limits) (*Spec, error) {
+func ParseFileLimited(path string, reg *vocab.Registry, lim Limits) (*Spec, error) {
 	lim = lim.withDefaults()
 	f, err := os.Open(path)
 	if err != nil {
