@@ -104,7 +104,7 @@ func run(ctx context.Context, args []string, e *env) int {
 		fmt.Fprintln(e.stderr, "crosslink:", plainMessage(err))
 		return exitFailed
 	case ctx.Err() != nil:
-		fmt.Fprintln(e.stderr, "crosslink: interrupted:", plainMessage(err))
+		fmt.Fprintln(e.stderr, "crosslink:", plainMessage(err))
 		return exitInterrupted
 	}
 	fmt.Fprintln(e.stderr, "crosslink:", plainMessage(err))
