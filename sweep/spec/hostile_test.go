@@ -161,3 +161,36 @@ func TestNestingAccepts(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHostile measures the refusal of each generated hostile input
+// and of a spec of 10^21 scenarios (far beyond 2^64) from its axis lengths.
+//
+//	go test ./sweep/spec -run '^$' -bench Hostile -benchtime 3x
+func BenchmarkHostile(b *testing.B) {
+	reg := registry(b)
+	inputs := append([]struct {
+		name string
+		data func() []byte
+		want string
+	}{}, hostileSpecs...)
+	inputs = append(inputs, struct {
+		name string
+		data func() []byte
+		want string
+	}{"10^21 scenarios", func() []byte {
+		return []byte("name: x\nmodel: fso-ber\nreplicates: 1000000000\ngrid:\n" +
+			"  distance: {from: 1000km, to: 100000km, points: 1000000}\n  bit_rate: {from: 1Gbps, to: 4Gbps, points: 1000000}\n")
+	}, "x.yaml:4:1: the spec expands to"})
+	for _, in := range inputs {
+		data := in.data()
+		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := Parse("x.yaml", data, reg); err == nil || !strings.HasPrefix(err.Error(), in.want) {
+					b.Fatalf("Parse: %v, want %q", err, in.want)
+				}
+			}
+		})
+	}
+}
