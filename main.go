@@ -294,7 +294,12 @@ func dryRunJobs(jobs []*sweep.Job, shard sweep.Shard, e *env) error {
 		var src plan.Source = j.Plan
 		share := ""
 		if shard != sweep.Whole {
-			if err := shard.Fits(j.Plan.Len()); err != nil {
+			// An adaptive spec is sharded by points (see sweep.Adaptive).
+			n := j.Plan.Len()
+			if j.Spec.Adaptive != nil {
+				n = j.Plan.Points()
+			}
+			if err := shard.Fits(n); err != nil {
 				return usageError{err}
 			}
 			if j.Spec.Adaptive == nil {
