@@ -294,7 +294,7 @@ func competeLoss(p vocab.Params) (netsim.LossModel, float64, error) {
 	case "gosnr":
 		// The receiver and line code of optical-osnr's defaults, the
 		// calibration to document 002's three loss points.
-		rx := phy.Receiver{Modulation: phy.DPQPSK, SymbolRate: 32e9, Penalty: 1.19}
+		rx := phy.Receiver{Modulation: phy.DPQPSK, SymbolRate: 32e9, Penalty: phy.Document002Penalty}
 		ber := rx.BER(phy.FromDB(p.Float("gosnr")), phy.RefBandwidth)
 		per := func(size int) float64 { return phy.PERExact(ber, phy.LineBits(float64(size), true)) }
 		return netsim.PER{Func: per}, per(tcPacket), nil
