@@ -20,7 +20,7 @@ var (
 	topKeys     = []string{"name", "description", "model", "seed", "replicates", "params", "grid", "cases", "profiles", "plots"}
 	profileKeys = []string{"replicates", "params", "grid", "cases"}
 	rangeKeys   = []string{"from", "to", "step", "points", "scale"}
-	plotKeys    = []string{"id", "title", "caption", "kind", "table", "x", "y", "series", "where", "xunit", "yunit", "xlabel", "ylabel", "logx", "logy", "xlim", "ylim", "labels"}
+	plotKeys    = []string{"id", "title", "caption", "kind", "table", "x", "y", "series", "where", "xunit", "yunit", "xlabel", "ylabel", "logx", "logy", "xlim", "ylim", "labels", "claims"}
 	plotKinds   = []string{"line", "table"}
 	scales      = []string{"linear", "log"}
 	namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)

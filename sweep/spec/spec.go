@@ -95,6 +95,9 @@ type Plot struct {
 	XLim, YLim []float64
 	// Labels renames curves in the legend: y name -> text.
 	Labels map[string]string
+	// Claims are the document's statements the figure is checked against
+	// (see Claim); the report turns them into the figure's verdict.
+	Claims []Claim
 	Pos    Position
 }
 

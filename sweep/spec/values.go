@@ -399,6 +399,9 @@ func (p *parser) plots(n ast.Node) []Plot {
 			}
 			what = "plot " + pl.ID
 		}
+		if e, ok := has["claims"]; ok {
+			pl.Claims = p.claims(e.value, what)
+		}
 		if e, ok := has["labels"]; ok {
 			names := make([]string, 0, len(pl.Labels))
 			for name := range pl.Labels {
