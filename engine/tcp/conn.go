@@ -23,6 +23,12 @@ const (
 	// RecoverySACK is RFC 6675's conservative SACK-based recovery. It falls
 	// back to NewReno when the peer does not permit SACK.
 	RecoverySACK
+	// RecoveryPRR is RFC 6937's Proportional Rate Reduction over SACK
+	// recovery (RFC 6675, or RFC 8985 with LossRACKTLP): during the
+	// reduction cwnd follows the data the receiver reports delivered
+	// instead of dropping to ssthresh at once, the default of Linux and
+	// ns-3. It falls back to NewReno when the peer does not permit SACK.
+	RecoveryPRR
 )
 
 // LossDetection selects how the sender decides that a segment is lost.
@@ -37,8 +43,8 @@ const (
 	// LossRACKTLP is RFC 8985: RACK's time-based rule decides every loss
 	// and Tail Loss Probes replace most timeouts at the end of a flight,
 	// as Linux does by default since 4.18. It needs SACK recovery
-	// (Recovery RecoverySACK with a peer that permits SACK); without it
-	// the sender falls back to LossDupThresh.
+	// (Recovery RecoverySACK or RecoveryPRR with a peer that permits
+	// SACK); without it the sender falls back to LossDupThresh.
 	LossRACKTLP
 )
 
