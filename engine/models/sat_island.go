@@ -130,6 +130,7 @@ func satIslandSchema() *vocab.Schema {
 		b("sack", true, "SACK with RFC 6675 recovery"),
 		f("min_rto", s, 0.2, 0.001, 60, "minimum RTO (Linux: 200 ms)"),
 		str("loss_detection", "rack-tlp", lossDetectionChoices, lossDetectionDoc+"; every endpoint, proxies included (Linux's default)"),
+		prrParam(),
 		b("pep", false, "split TCP: proxies at the gateway and the island router terminate every connection"),
 		str("pep_cca", "cubic", cc.Names(), "congestion control of the proxies on the satellite hop"),
 		i("pep_window", vocab.Byte, 16<<20, 1000, 1<<30, "receive buffer of the proxies on the satellite hop"),
@@ -347,7 +348,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 		LossDetection:   lossDetection(p.Str("loss_detection")),
 	}
 	if c.conn.SACK {
-		c.conn.Recovery = tcp.RecoverySACK
+		c.conn.Recovery = sackRecovery(p.Bool("prr"))
 	}
 	c.pepConn = c.conn
 	c.pepConn.RcvBuf = p.Int("pep_window")

@@ -62,6 +62,7 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "minimum RTO (RFC 6298 2.4 says 1 s; Linux uses 0.2 s)"},
 		{Name: "loss_detection", Kind: vocab.String, Default: vocab.S("dupthresh"), Choices: lossDetectionChoices,
 			Doc: lossDetectionDoc + "; the default keeps the classic three-duplicate-ACK rule"},
+		prrParam(),
 		{Name: "cca", Kind: vocab.String, Default: vocab.S("newreno"), Choices: cc.Names(),
 			Doc: "congestion control (engine/tcp/cc): reno uses RFC 5681 loss recovery, every other controller RFC 6582 NewReno recovery, or RFC 6675 with sack"},
 		{Name: "per", Kind: vocab.Float, Default: vocab.F(0), Min: 0, Max: 1,
@@ -281,7 +282,7 @@ func readTCPConfig(p vocab.Params) tcpRunConfig {
 		c.conn.Recovery = tcp.RecoveryReno
 	}
 	if c.conn.SACK {
-		c.conn.Recovery = tcp.RecoverySACK
+		c.conn.Recovery = sackRecovery(p.Bool("prr"))
 	}
 	c.conn.LossDetection = lossDetection(p.Str("loss_detection"))
 	return c

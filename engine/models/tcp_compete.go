@@ -167,6 +167,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "minimum RTO (Linux: 200 ms)"},
 		{Name: "loss_detection", Kind: vocab.String, Default: vocab.S("rack-tlp"), Choices: lossDetectionChoices,
 			Doc: lossDetectionDoc + "; the default is Linux's"},
+		prrParam(),
 		{Name: "duration", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(200), Min: 0.01, Max: 1e5,
 			Doc: "simulated time (iperf3 -t)"},
 		{Name: "warmup", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 1e5,
@@ -428,7 +429,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		DelayedACK:      p.Bool("delayed_ack"),
 		MinRTO:          des.FromSeconds(p.Float("min_rto")),
 		LimitedTransmit: true,
-		Recovery:        tcp.RecoverySACK,
+		Recovery:        sackRecovery(p.Bool("prr")),
 		LossDetection:   lossDetection(p.Str("loss_detection")),
 	}
 	isn := net.Streams().New("tcp/isn")
