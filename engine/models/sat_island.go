@@ -130,7 +130,6 @@ func satIslandSchema() *vocab.Schema {
 		b("sack", true, "SACK with RFC 6675 recovery"),
 		f("min_rto", s, 0.2, 0.001, 60, "minimum RTO (Linux: 200 ms)"),
 		str("loss_detection", "rack-tlp", lossDetectionChoices, lossDetectionDoc+"; every endpoint, proxies included (Linux's default)"),
-		prrParam(),
 		b("pep", false, "split TCP: proxies at the gateway and the island router terminate every connection"),
 		str("pep_cca", "cubic", cc.Names(), "congestion control of the proxies on the satellite hop"),
 		i("pep_window", vocab.Byte, 16<<20, 1000, 1<<30, "receive buffer of the proxies on the satellite hop"),
@@ -175,7 +174,7 @@ func satIslandSchema() *vocab.Schema {
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
-		Params:  params,
+		Params:  append(params, hostOptionParams()...),
 		Metrics: metrics,
 		Tables: []vocab.Table{{Name: "timeseries", Doc: "every sample_interval", Columns: []vocab.Metric{
 			{Name: "time", Kind: F, Unit: vocab.Second},
@@ -350,6 +349,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	if c.conn.SACK {
 		c.conn.Recovery = sackRecovery(p.Bool("prr"))
 	}
+	c.conn = withHostOptions(c.conn, p)
 	c.pepConn = c.conn
 	c.pepConn.RcvBuf = p.Int("pep_window")
 	c.pepConn.InitialWindow = int(p.Int("pep_iw"))

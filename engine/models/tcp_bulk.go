@@ -40,7 +40,7 @@ func (m *TCPBulk) Cost(p vocab.Params) float64 {
 
 // tcpLinkParams are the parameters tcp-bulk and tcp-transfer share.
 func tcpLinkParams() []vocab.Param {
-	return []vocab.Param{
+	return append([]vocab.Param{
 		{Name: "rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(1e9), Min: 1e3, Max: 1e12,
 			Doc: "link rate (per channel)"},
 		{Name: "delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0.0533), Min: 0, Max: 10,
@@ -62,7 +62,6 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "minimum RTO (RFC 6298 2.4 says 1 s; Linux uses 0.2 s)"},
 		{Name: "loss_detection", Kind: vocab.String, Default: vocab.S("dupthresh"), Choices: lossDetectionChoices,
 			Doc: lossDetectionDoc + "; the default keeps the classic three-duplicate-ACK rule"},
-		prrParam(),
 		{Name: "cca", Kind: vocab.String, Default: vocab.S("newreno"), Choices: cc.Names(),
 			Doc: "congestion control (engine/tcp/cc): reno uses RFC 5681 loss recovery, every other controller RFC 6582 NewReno recovery, or RFC 6675 with sack"},
 		{Name: "per", Kind: vocab.Float, Default: vocab.F(0), Min: 0, Max: 1,
@@ -71,7 +70,7 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "bit error rate of the data direction, turned into a PER per packet size (64B/66B coded)"},
 		{Name: "per_formula", Kind: vocab.String, Default: vocab.S("exact"), Choices: []string{"exact", "worst"},
 			Doc: "BER to PER: exact 1-(1-BER)^bits or the worst-case linear bound (document 000 Eq. 8)"},
-	}
+	}, hostOptionParams()...)
 }
 
 func tcpBulkSchema() *vocab.Schema {
@@ -285,6 +284,7 @@ func readTCPConfig(p vocab.Params) tcpRunConfig {
 		c.conn.Recovery = sackRecovery(p.Bool("prr"))
 	}
 	c.conn.LossDetection = lossDetection(p.Str("loss_detection"))
+	c.conn = withHostOptions(c.conn, p)
 	return c
 }
 

@@ -123,6 +123,9 @@ func (s *sender) sendSyn(now des.Time, retransmit bool) {
 		p.WScale = int8(wscaleFor(c.cfg.RcvBuf))
 	}
 	p.SACKPermitted = c.cfg.SACK && (!passive || c.sackOK)
+	if c.cfg.Timestamps && (!passive || c.tsOK) {
+		c.stamp(p) // RFC 7323 section 3.2: in a SYN-ACK only if the SYN had it
+	}
 	// RFC 7323 section 2.2: the window field of a SYN is never scaled.
 	p.Window = uint32(min(c.cfg.RcvBuf, 65535))
 	p.Retransmitted = retransmit
@@ -134,7 +137,20 @@ func (s *sender) sendSyn(now des.Time, retransmit bool) {
 	s.max = s.iss + 1
 	s.nxt = s.iss + 1
 	c.transmit(p)
-	s.armRTO(des.Duration(s.rtt.current()))
+	s.armRTO(s.synTimeout())
+}
+
+// synTimeout is the timer of a SYN or SYN-ACK: Config.SYNTimeout, doubled
+// per back-off (RFC 6298 section 5.5) up to MaxRTO, or the RTO.
+func (s *sender) synTimeout() des.Duration {
+	d := s.c.cfg.SYNTimeout
+	if d <= 0 {
+		return des.Duration(s.rtt.current())
+	}
+	for i := uint(0); i < s.rtt.backoff && d < s.c.cfg.MaxRTO; i++ {
+		d *= 2
+	}
+	return min(d, s.c.cfg.MaxRTO)
 }
 
 // synAcked completes the handshake on our side: the SYN is acknowledged
