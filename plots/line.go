@@ -33,6 +33,25 @@ func Line(in Input, f *Frame) (*Output, error) {
 // for the confidence interval of replicate means, and the legend beside
 // the data area so it never covers a curve.
 func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
+	p, legend, err := linePlot(d, ld, th)
+	if err != nil {
+		return nil, err
+	}
+	return withLegend(d, ld, p, legend), nil
+}
+
+// withLegend puts the legend beside the plot, or leaves it out when one
+// unnamed curve makes it say nothing the axis label does not.
+func withLegend(d Def, ld *lineData, p *plot.Plot, legend plot.Legend) Drawer {
+	if len(ld.Curves) == 1 && len(d.Series) == 0 {
+		return p // one curve: the axis label names it
+	}
+	return &besideLegend{plot: p, legend: legend, gap: vg.Points(8)}
+}
+
+// linePlot draws the curves of ld on a plot and returns it with the
+// legend to draw beside it.
+func linePlot(d Def, ld *lineData, th Theme) (*plot.Plot, plot.Legend, error) {
 	p := th.newPlot()
 	p.Title.Text = d.Title
 	p.X.Label.Text = ld.XLabel
@@ -92,7 +111,7 @@ func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
 			}
 			band, err := plotter.NewPolygon(ring)
 			if err != nil {
-				return nil, fmt.Errorf("plots: figure %s: band: %w", d.ID, err)
+				return nil, legend, fmt.Errorf("plots: figure %s: band: %w", d.ID, err)
 			}
 			r, g, b, _ := col.RGBA()
 			band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: th.Band}
@@ -101,7 +120,7 @@ func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
 		} else if replicated {
 			eb, err := plotter.NewYErrorBars(errorBars{xys, errs})
 			if err != nil {
-				return nil, fmt.Errorf("plots: figure %s: error bars: %w", d.ID, err)
+				return nil, legend, fmt.Errorf("plots: figure %s: error bars: %w", d.ID, err)
 			}
 			eb.LineStyle.Color = col
 			eb.LineStyle.Width = th.Line
@@ -109,7 +128,7 @@ func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
 		}
 		line, pts, err := plotter.NewLinePoints(xys)
 		if err != nil {
-			return nil, fmt.Errorf("plots: figure %s: curve %q: %w", d.ID, c.Label, err)
+			return nil, legend, fmt.Errorf("plots: figure %s: curve %q: %w", d.ID, c.Label, err)
 		}
 		line.Color, line.Width, line.Dashes = col, th.Line, dash
 		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: glyph}
@@ -123,10 +142,7 @@ func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
 	if len(d.YLim) == 2 {
 		p.Y.Min, p.Y.Max = d.YLim[0], d.YLim[1]
 	}
-	if len(ld.Curves) == 1 && len(d.Series) == 0 {
-		return p, nil // one curve: the axis label names it
-	}
-	return &besideLegend{plot: p, legend: legend, gap: vg.Points(8)}, nil
+	return p, legend, nil
 }
 
 // errorBars adapts points and their asymmetric errors to plotter.YErrorBars.
@@ -145,6 +161,17 @@ type besideLegend struct {
 
 // Draw implements Drawer.
 func (b *besideLegend) Draw(c draw.Canvas) {
+	// The title is centred over the whole figure, legend column included:
+	// centred over the plot alone, a long title would run off the left
+	// edge when the legend is wide.
+	if title := b.plot.Title.Text; title != "" {
+		sty := b.plot.Title.TextStyle
+		sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+		c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y}, title)
+		c = draw.Crop(c, 0, 0, 0, -(sty.Height(title) + b.plot.Title.Padding))
+		b.plot.Title.Text = ""
+		defer func() { b.plot.Title.Text = title }()
+	}
 	b.legend.Top, b.legend.Left = true, true
 	b.legend.Padding = vg.Points(3)
 	r := b.legend.Rectangle(c)

@@ -87,7 +87,7 @@ func builtin() []Figure {
 		spCodingGoodput(),
 		spFQCoDel(),
 		spFQCoDelLoss(),
-		rc13Fig2(), rc13Fig4(), rc13Fig5(), rc13Fig7(), rc13Fig8(), rc13Tab3(),
+		rc13Fig2(), rc13Fig4(), rc13Fig5(), rc13Fig7(), rc13Fig8(), rc13Fig8Physics(), rc13Tab3(),
 		osFig2(), osFig3(), osFig4(), osFig5(), osFig6(), osFig7(), osFig8(), osFig9(),
 		osLossGOSNR(),
 		zhThr6176(), zhThr1544(), zhRT384M(), zhRT384K(), zhVariants6176(), zhVariants384(),
