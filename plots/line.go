@@ -25,7 +25,25 @@ func Line(in Input, f *Frame) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Art: art, Data: lineTable(in.Def, ld), Notes: ld.Notes}, nil
+	return &Output{Art: art, Data: lineTable(in.Def, ld), Notes: append(ld.Notes, intervalNotes(ld.Curves)...)}, nil
+}
+
+// intervalNotes says how the bands and error bars of curves were made.
+func intervalNotes(cs []Curve) []string {
+	used := map[string]bool{}
+	for _, c := range cs {
+		for _, p := range c.Points {
+			used[p.Method] = true
+		}
+	}
+	var notes []string
+	if used[IntervalBootstrap] {
+		notes = append(notes, fmt.Sprintf("bands and error bars: %g %% percentile bootstrap interval of the mean of the runs at points with 2 to %d runs (it stays inside the runs' range)", Confidence*100, BootstrapBelow-1))
+	}
+	if used[IntervalStudent] {
+		notes = append(notes, fmt.Sprintf("bands and error bars: %g %% Student-t interval of the mean at points with %d or more runs, clipped to the runs' range", Confidence*100, BootstrapBelow))
+	}
+	return notes
 }
 
 // lineArt turns curves into a gonum plot: one line with markers per curve,
@@ -206,7 +224,7 @@ func lineTable(d Def, ld *lineData) *Table {
 		c := axisColumn("", q.Name, d.YUnit, q.Unit)
 		t.Header = append(t.Header, c, c+"_lo", c+"_hi", q.Name+"_n")
 	}
-	t.Header = append(t.Header, "note")
+	t.Header = append(t.Header, "interval", "note")
 	type rowKey struct {
 		series string
 		x      float64
@@ -240,8 +258,9 @@ func lineTable(d Def, ld *lineData) *Table {
 			}
 			at := 2 + len(c.Series) + 4*yi
 			row[at], row[at+1], row[at+2], row[at+3] = formatNumber(pt.Mean), formatNumber(pt.Lo), formatNumber(pt.Hi), fmt.Sprint(pt.N)
+			row[2+len(c.Series)+4*nY] = pt.Method
 			if pt.Note != "" {
-				row[2+len(c.Series)+4*nY] = pt.Note
+				row[3+len(c.Series)+4*nY] = pt.Note
 			}
 		}
 	}
