@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -289,8 +289,8 @@ func seriesLabel(ld *lineData, c Curve) string {
 
 // formatNumberOr prints a numeric value exactly (formatNumber) and any
 // other value as its text.
-func formatNumberOr(v engine.Value) string {
-	if v.Kind() == engine.Float || v.Kind() == engine.Int {
+func formatNumberOr(v vocab.Value) string {
+	if v.Kind() == vocab.Float || v.Kind() == vocab.Int {
 		return formatNumber(v.Float())
 	}
 	return v.String()
@@ -298,7 +298,7 @@ func formatNumberOr(v engine.Value) string {
 
 // axisColumn names the tidy-data column of a quantity shown in display
 // unit display (base when empty): "distance_km", "goodput_mbps".
-func axisColumn(_ string, name, display string, base engine.Unit) string {
+func axisColumn(_ string, name, display string, base vocab.Unit) string {
 	u := display
 	if u == "" {
 		u = string(base)
