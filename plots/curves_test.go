@@ -173,7 +173,7 @@ func TestBuildCurvesLogAxes(t *testing.T) {
 	if diff := cmp.Diff([]string{"", "y <= 0 on a log axis", ""}, notes); diff != "" {
 		t.Errorf("point notes (-want +got):\n%s", diff)
 	}
-	if !contains(ld.Notes, "1 points are not positive on a log axis and not drawn") {
+	if !contains(ld.Notes, "1 points are not drawn: y <= 0 on a log axis") {
 		t.Errorf("notes = %q, want the skipped point counted", ld.Notes)
 	}
 	// The figure still draws (gonum's log scale panics on a zero; the

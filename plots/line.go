@@ -25,7 +25,8 @@ func Line(in Input, f *Frame) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Art: art, Data: lineTable(in.Def, ld), Notes: append(ld.Notes, intervalNotes(ld.Curves)...)}, nil
+	return &Output{Art: art, Data: lineTable(in.Def, ld), Notes: append(ld.Notes, intervalNotes(ld.Curves)...),
+		Problems: outsideAxes(in.Def, ld)}, nil
 }
 
 // intervalNotes says how the bands and error bars of curves were made.

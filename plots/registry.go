@@ -56,6 +56,11 @@ type Output struct {
 	Data          *Table    // the plotted numbers, written to <id>.csv
 	Markdown      bool      // also write Data to <id>.md (table figures)
 	Notes         []string  // what was left out and why
+	// Problems are what a reader of the figure would trip over: an axis
+	// without enough labelled ticks, data outside the axes. Draw adds the
+	// axis checks; the figure's sidecar lists them and the figure tests
+	// fail on any.
+	Problems []string
 	// Comparison sets numbers the source document prints beside ours
 	// (usually built with Comparison.Header and Comparison.Row). It is
 	// written to <id>.compare.md and .csv, and the reproduction report
