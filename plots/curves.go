@@ -304,7 +304,7 @@ func curveLabel(ld *lineData, series []vocab.Value, y int) string {
 		parts = append(parts, yName)
 	}
 	for j, v := range series {
-		parts = append(parts, strings.ReplaceAll(ld.Series[j].Name, "_", " ")+" "+formatValue(v, ld.Series[j].Unit))
+		parts = append(parts, legendPart(ld.Series[j], v))
 	}
 	if len(parts) == 0 {
 		return yName

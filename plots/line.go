@@ -99,7 +99,11 @@ func linePlot(d Def, ld *lineData, th Theme) (*plot.Plot, plot.Legend, error) {
 		}
 	}
 	var legend plot.Legend = p.Legend
+	same := identicalCurves(ld)
 	for i, c := range ld.Curves {
+		if _, dup := same[i]; dup {
+			continue
+		}
 		col, glyph, dash := th.style(i)
 		var xys, lo, hi plotter.XYs
 		var errs plotter.YErrors
@@ -152,7 +156,13 @@ func linePlot(d Def, ld *lineData, th Theme) (*plot.Plot, plot.Legend, error) {
 		line.Color, line.Width, line.Dashes = col, th.Line, dash
 		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: glyph}
 		p.Add(line, pts)
-		legend.Add(c.Label, line, pts)
+		label := c.Label
+		for j := range ld.Curves {
+			if k, dup := same[j]; dup && k == i {
+				label += " = " + ld.Curves[j].Label
+			}
+		}
+		legend.Add(label, line, pts)
 	}
 	// Fixed ranges go last: Add widens the axes to the data.
 	if len(d.XLim) == 2 {
@@ -283,7 +293,7 @@ func seriesLabel(ld *lineData, c Curve) string {
 	}
 	parts := make([]string, len(c.Series))
 	for j, v := range c.Series {
-		parts[j] = strings.ReplaceAll(ld.Series[j].Name, "_", " ") + " " + formatValue(v, ld.Series[j].Unit)
+		parts[j] = legendPart(ld.Series[j], v)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -364,4 +374,47 @@ func snake(s string) string {
 		gap = true
 	}
 	return b.String()
+}
+
+// identicalCurves maps each curve that repeats an earlier one exactly
+// (the same drawn x and means, within 1e-9 relative) to that earlier
+// curve, and notes it: such a curve is drawn once, its legend entry
+// naming both, rather than hidden under the other.
+func identicalCurves(ld *lineData) map[int]int {
+	same := map[int]int{}
+	eq := func(a, b Curve) bool {
+		var pa, pb []Point
+		for _, p := range a.Points {
+			if p.drawn() {
+				pa = append(pa, p)
+			}
+		}
+		for _, p := range b.Points {
+			if p.drawn() {
+				pb = append(pb, p)
+			}
+		}
+		if len(pa) != len(pb) || len(pa) == 0 {
+			return false
+		}
+		for k := range pa {
+			if pa[k].X != pb[k].X || math.Abs(pa[k].Mean-pb[k].Mean) > 1e-9*math.Max(math.Abs(pa[k].Mean), math.Abs(pb[k].Mean)) {
+				return false
+			}
+		}
+		return true
+	}
+	for j := range ld.Curves {
+		for i := 0; i < j; i++ {
+			if _, dup := same[i]; dup {
+				continue
+			}
+			if eq(ld.Curves[i], ld.Curves[j]) {
+				same[j] = i
+				ld.Notes = append(ld.Notes, fmt.Sprintf("%q is identical to %q and drawn once", ld.Curves[j].Label, ld.Curves[i].Label))
+				break
+			}
+		}
+	}
+	return same
 }
