@@ -19,6 +19,7 @@ func All() []engine.Model {
 		NewOrbitGeometry(),
 		NewSatIsland(),
 		NewMulticastVideo(),
+		NewLEOPath(),
 	}
 }
 

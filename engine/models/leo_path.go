@@ -1,0 +1,648 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/orbit"
+	"github.com/crosslink-sim/crosslink/engine/phy"
+	"github.com/crosslink-sim/crosslink/engine/tcp"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/workload"
+)
+
+// LEOPath is the "leo-path" model: TCP flows between two ground stations
+// over a moving LEO constellation with laser inter-satellite links.
+//
+// The constellation (package orbit: a Walker shell, +Grid ISLs, ground
+// links above a minimum elevation) is routed by shortest propagation
+// delay every route_interval, as Hypatia does (Kassing et al., IMC 2020).
+// The forwarding state switches atomically: a packet takes the path, and
+// the delay, in force when it leaves the source's ground link, so packets
+// in flight keep their old path and a shorter new path lets later packets
+// overtake earlier ones (the reordering of Frederiksen et al. 2024).
+//
+// Each ISL on the path has the bit error rate of document 000's link
+// budget at its current length for the chosen terminal, with a random
+// pointing fade drawn per packet and link (phy.Jitter); a packet is lost on
+// a link with its exact PER. The ground links are RF: a rate, a DropTail
+// queue and an optional random loss, with their delay from geometry. ISLs
+// add their serialisation time but no queue: at 10 Gbit/s and more they
+// are three orders of magnitude faster than the ground links.
+//
+// With flows = 0 the model only routes and samples the path (its RTT,
+// hops and worst ISL), which is how the Hypatia RTT comparison runs.
+type LEOPath struct{ schema *engine.Schema }
+
+// NewLEOPath returns the leo-path model.
+func NewLEOPath() *LEOPath { return &LEOPath{schema: leoPathSchema()} }
+
+// Schema implements engine.Model.
+func (m *LEOPath) Schema() *engine.Schema { return m.schema }
+
+// Cost is the number of route updates (each a Dijkstra over the shell)
+// plus the simulated packets, roughly.
+func (m *LEOPath) Cost(p engine.Params) float64 {
+	d := p.Float("duration")
+	return d/p.Float("route_interval")*1e3 + d*float64(p.Int("flows"))*p.Float("gsl_rate")/1e4
+}
+
+// The positions of the main-row metrics.
+const (
+	lpGoodput = iota
+	lpBytes
+	lpRetrans
+	lpSpurious
+	lpRTOs
+	lpRecoveries
+	lpReordered
+	lpPathChanges
+	lpRTTMin
+	lpRTTMean
+	lpRTTMax
+	lpHopsMin
+	lpHopsMax
+	lpWorstBER
+	lpExceedFrac
+	lpCrossExceed
+	lpISLDrops
+	lpQueueDrops
+	lpGroundDrops
+	lpUnreachable
+	lpSatellites
+	lpCount
+)
+
+func leoPathSchema() *engine.Schema {
+	sf := func(name string, def, lo, hi float64, unit engine.Unit, doc string) engine.Param {
+		return engine.Param{Name: name, Kind: engine.Float, Unit: unit, Default: engine.F(def), Min: lo, Max: hi, Doc: doc}
+	}
+	params := []engine.Param{
+		{Name: "shell", Kind: engine.String, Default: engine.S("kuiper-k1"), Choices: []string{"starlink-s1", "kuiper-k1", "telesat-t1"},
+			Doc: "Hypatia's shells: starlink-s1 72x22 at 550 km, 53 deg; kuiper-k1 34x34 at 630 km, 51.9 deg; telesat-t1 27x13 at 1015 km, 98.98 deg"},
+		{Name: "j2", Kind: engine.Bool, Default: engine.B(false), Doc: "add the secular J2 drift of nodes and argument of latitude (off: Keplerian circles)"},
+		{Name: "src", Kind: engine.String, Default: engine.S("manila"),
+			Doc: "source ground station: a built-in city (manila, dalian, istanbul, nairobi, rio-de-janeiro, saint-petersburg, london, new-york, ...) or \"lat,lon\" in degrees"},
+		{Name: "dst", Kind: engine.String, Default: engine.S("dalian"), Doc: "destination ground station, as src"},
+		{Name: "earth", Kind: engine.String, Default: engine.S("wgs72"), Choices: []string{"sphere", "wgs72", "wgs84"},
+			Doc: "surface the stations stand on (wgs72: Hypatia's); satellites keep their orbit radius from the centre"},
+		{Name: "ground_rule", Kind: engine.String, Default: engine.S("cone"), Choices: []string{"cone", "elevation"},
+			Doc: "which satellites a station uses: cone, Hypatia's range limit sqrt(cone^2+h^2) (1260 km for Kuiper at 30 deg); elevation, the true elevation over the local vertical"},
+		sf("min_elevation_deg", 0, 0, 89, engine.Dimensionless, "minimum elevation for ground_rule elevation; 0 takes the shell's (25 Starlink, 30 Kuiper, 10 Telesat)"),
+		sf("start_time", 0, 0, 1e7, engine.Second, "time after the shell's epoch (2000-01-01 00:00 UT, Hypatia's) at which the run starts"),
+		sf("duration", 200, 0.001, 1e5, engine.Second, "simulated time"),
+		sf("route_interval", 0.1, 0.001, 100, engine.Second, "period of the routing update (Hypatia: 100 ms)"),
+		sf("sample_interval", 0.1, 0, 100, engine.Second, "period of the time-series table; 0 writes none"),
+		{Name: "freeze", Kind: engine.Bool, Default: engine.B(false), Doc: "keep the geometry and path of time start_time for the whole run (the static comparison)"},
+		{Name: "flows", Kind: engine.Int, Default: engine.I(1), Min: 0, Max: 64, Doc: "TCP flows from src to dst; 0 routes and samples the path only"},
+		{Name: "cca", Kind: engine.String, Default: engine.S("newreno"), Choices: cc.Names(), Doc: "congestion control of every flow (engine/tcp/cc)"},
+		sf("gsl_rate", 10e6, 1e3, 1e11, engine.BitPerSecond, "rate of each ground-to-satellite link, both directions (Hypatia's TCP runs: 10 Mbit/s)"),
+		{Name: "queue", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(100), Min: 1, Max: 1e6,
+			Doc: "DropTail limit of each ground link's queue (Hypatia: 100 packets)"},
+		sf("gsl_loss", 0, 0, 1, engine.Dimensionless, "random loss probability of each packet on each ground link (rain, interference)"),
+		{Name: "isl_errors", Kind: engine.Bool, Default: engine.B(true), Doc: "bit errors on the ISLs from the link budget; off: delay only, as in Hypatia"},
+		{Name: "terminal", Kind: engine.String, Default: engine.S("isl-100g"), Choices: []string{"oct-10g", "isl-100g"},
+			Doc: "ISL terminal (engine/phy): document 000's Table 1 optics at 10 or 100 Gbit/s, direct detection"},
+		sf("jitter_urad", 0, 0, 100, engine.Dimensionless, "standard deviation of each axis of the transmitter's pointing error, microradians (Rayleigh radial error; 0: perfect pointing)"),
+		sf("per_threshold", 1e-6, 1e-15, 1, engine.Dimensionless, "PER above which an ISL counts as exceeding, for the exceed fractions"),
+		{Name: "mss", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(1448), Min: 88, Max: 65495, Doc: "maximum segment size"},
+		{Name: "window", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(16 << 20), Min: 1000, Max: 1 << 30,
+			Doc: "receive buffer (with window scaling)"},
+		{Name: "sack", Kind: engine.Bool, Default: engine.B(true), Doc: "SACK with RFC 6675 recovery (off: NewReno recovery)"},
+		sf("min_rto", 0.2, 0.001, 60, engine.Second, "minimum RTO (Linux 0.2 s; RFC 6298 1 s)"),
+	}
+	metrics := make([]engine.Metric, lpCount)
+	m := func(i int, name string, k engine.Kind, u engine.Unit, doc string) {
+		metrics[i] = engine.Metric{Name: name, Kind: k, Unit: u, Doc: doc}
+	}
+	m(lpGoodput, "goodput", engine.Float, engine.BitPerSecond, "in-order bytes delivered to the receivers over the duration, all flows")
+	m(lpBytes, "bytes_delivered", engine.Int, engine.Byte, "in-order bytes delivered, all flows")
+	m(lpRetrans, "retrans_segs", engine.Int, engine.Packet, "segments retransmitted, all flows, spurious ones included")
+	m(lpSpurious, "spurious_retrans", engine.Int, engine.Packet, "retransmissions whose data had already arrived (the receiver saw the segment twice)")
+	m(lpRTOs, "rtos", engine.Int, engine.Dimensionless, "retransmission timer expiries")
+	m(lpRecoveries, "fast_recoveries", engine.Int, engine.Dimensionless, "fast recovery episodes entered")
+	m(lpReordered, "reordered_segs", engine.Int, engine.Packet, "first transmissions that arrived after a segment sent later (overtaken on a path change)")
+	m(lpPathChanges, "path_changes", engine.Int, engine.Dimensionless, "routing updates that changed the sequence of satellites")
+	m(lpRTTMin, "rtt_min", engine.Float, engine.Second, "smallest path round trip (propagation only) over the routing updates")
+	m(lpRTTMean, "rtt_mean", engine.Float, engine.Second, "mean path round trip over the routing updates")
+	m(lpRTTMax, "rtt_max", engine.Float, engine.Second, "largest path round trip over the routing updates")
+	m(lpHopsMin, "hops_min", engine.Int, engine.Dimensionless, "fewest links on the path (ground links included)")
+	m(lpHopsMax, "hops_max", engine.Int, engine.Dimensionless, "most links on the path")
+	m(lpWorstBER, "worst_isl_ber", engine.Float, engine.Dimensionless, "largest fade-averaged BER of an ISL on the path over the run (0 with isl_errors off)")
+	m(lpExceedFrac, "worst_isl_exceed_frac", engine.Float, engine.Dimensionless, "fraction of routing updates at which the path's worst ISL has a fade-averaged PER (data packet) above per_threshold")
+	m(lpCrossExceed, "cross_plane_exceed_frac", engine.Float, engine.Dimensionless, "fraction of (routing update, cross-plane ISL) pairs of the whole shell above per_threshold")
+	m(lpISLDrops, "isl_error_drops", engine.Int, engine.Packet, "packets lost to ISL bit errors, both directions")
+	m(lpQueueDrops, "queue_drops", engine.Int, engine.Packet, "packets dropped by the ground links' queues")
+	m(lpGroundDrops, "ground_loss_drops", engine.Int, engine.Packet, "packets lost to gsl_loss")
+	m(lpUnreachable, "unreachable_frac", engine.Float, engine.Dimensionless, "fraction of routing updates with no path (a station sees no satellite)")
+	m(lpSatellites, "satellites", engine.Int, engine.Dimensionless, "satellites in the shell")
+	return &engine.Schema{
+		Name:    "leo-path",
+		Version: 1,
+		Doc: "TCP flows between two ground stations over a moving LEO constellation (Hypatia's Starlink, Kuiper and Telesat shells, " +
+			"+Grid laser ISLs, shortest-delay routing every route_interval with atomic switching), each ISL's BER from document 000's " +
+			"link budget at its current length with Rayleigh pointing jitter; goodput, retransmissions (spurious apart), reordering, " +
+			"path changes and the path's RTT, hops and worst ISL.",
+		Params:  params,
+		Metrics: metrics,
+		Tables: []engine.Table{{Name: "timeseries", Doc: "every sample_interval: the path and each flow's sender (one row per flow; flow -1 when flows = 0)",
+			Columns: []engine.Metric{
+				{Name: "time", Kind: engine.Float, Unit: engine.Second},
+				{Name: "flow", Kind: engine.Int},
+				{Name: "rtt", Kind: engine.Float, Unit: engine.Second, Doc: "round trip of the current path, propagation only (0 when unreachable)"},
+				{Name: "hops", Kind: engine.Int, Doc: "links on the current path, ground links included"},
+				{Name: "worst_isl_ber", Kind: engine.Float, Doc: "fade-averaged BER of the path's longest ISL"},
+				{Name: "path_changes", Kind: engine.Int, Doc: "path changes so far"},
+				{Name: "cwnd", Kind: engine.Int, Unit: engine.Byte},
+				{Name: "srtt", Kind: engine.Float, Unit: engine.Second},
+				{Name: "delivered", Kind: engine.Int, Unit: engine.Byte, Doc: "in-order bytes delivered to the receiver so far"},
+			}}},
+	}
+}
+
+// parseStation reads a city name or "lat,lon".
+func parseStation(s string) (orbit.Station, error) {
+	if lat, lon, ok := strings.Cut(s, ","); ok {
+		la, err1 := strconv.ParseFloat(strings.TrimSpace(lat), 64)
+		lo, err2 := strconv.ParseFloat(strings.TrimSpace(lon), 64)
+		if err1 != nil || err2 != nil {
+			return orbit.Station{}, fmt.Errorf("station %q: want a city or \"lat,lon\" in degrees", s)
+		}
+		return orbit.StationAt(s, la, lo)
+	}
+	return orbit.City(s)
+}
+
+// leoWorld is the moving constellation and its forwarding state.
+type leoWorld struct {
+	s        *des.Scheduler
+	router   *orbit.Router
+	cons     *orbit.Constellation
+	t0       float64
+	frozen   bool
+	interval des.Duration
+
+	cur, next orbit.Path
+	ok        bool
+	// oneWay is the current path's propagation delay, ns.
+	oneWay int64
+
+	// ISL physics.
+	errors    bool
+	term      phy.Terminal
+	jitter    phy.Jitter
+	islRate   float64
+	islSNR    []float64 // unfaded SNR of each ISL on the current path
+	islBER    []float64 // unfaded BER of each
+	exceedLen float64   // ISL length above which the mean PER passes the threshold
+	crossISLs []int     // indices of the cross-plane ISLs
+	worstBER  float64   // mean BER of the current path's longest ISL
+
+	// Statistics over routing updates.
+	updates, reachable, changes int64
+	rttMin, rttMax, rttSum      float64
+	hopsMin, hopsMax            int
+	maxWorstBER                 float64
+	exceed                      int64
+	crossExceed, crossTotal     int64
+}
+
+// Handle recomputes the route (kind 0).
+func (w *leoWorld) Handle(now des.Time, kind int, arg uint64) {
+	w.update(now)
+	if !w.frozen {
+		w.s.After(w.interval, w, 0, 0)
+	}
+}
+
+func (w *leoWorld) update(now des.Time) {
+	t := w.t0
+	if !w.frozen {
+		t += now.Seconds()
+	}
+	ok := w.router.Route(t, &w.next)
+	w.updates++
+	if ok != w.ok || (ok && !w.next.Same(&w.cur)) {
+		if w.updates > 1 {
+			w.changes++
+		}
+	}
+	w.ok = ok
+	w.cur.CopyFrom(&w.next)
+	if !ok {
+		return
+	}
+	w.reachable++
+	w.oneWay = int64(math.Round(w.cur.Length / orbit.LightSpeed * 1e9))
+	rtt := 2 * w.cur.Length / orbit.LightSpeed
+	if w.reachable == 1 || rtt < w.rttMin {
+		w.rttMin = rtt
+	}
+	w.rttMax = math.Max(w.rttMax, rtt)
+	w.rttSum += rtt
+	hops := len(w.cur.Hops)
+	if w.reachable == 1 || hops < w.hopsMin {
+		w.hopsMin = hops
+	}
+	w.hopsMax = max(w.hopsMax, hops)
+	if !w.errors {
+		return
+	}
+	w.islSNR, w.islBER = w.islSNR[:0], w.islBER[:0]
+	longest := 0.0
+	for _, k := range w.cur.ISLs {
+		z := w.router.ISLLength(k)
+		snr := w.term.SNR(z)
+		w.islSNR = append(w.islSNR, snr)
+		w.islBER = append(w.islBER, phy.BERQ(snr))
+		longest = math.Max(longest, z)
+	}
+	// Every ISL has the same terminal and jitter, so the worst is the
+	// longest (the BER grows with length).
+	w.worstBER = 0
+	if longest > 0 {
+		w.worstBER = w.term.MeanBER(longest, w.jitter)
+	}
+	w.maxWorstBER = math.Max(w.maxWorstBER, w.worstBER)
+	if longest > w.exceedLen {
+		w.exceed++
+	}
+	for _, k := range w.crossISLs {
+		if w.router.ISLLength(k) > w.exceedLen {
+			w.crossExceed++
+		}
+	}
+	w.crossTotal += int64(len(w.crossISLs))
+}
+
+// spaceHop carries packets from one ground link to the other over the
+// current path: it fixes a packet's delay and its ISL losses when the
+// packet arrives, then hands it to the far ground link when the delay has
+// passed. Arrivals are events of their own, so packets on a new, shorter
+// path overtake those still on the old one.
+type spaceHop struct {
+	w     *leoWorld
+	s     *des.Scheduler
+	net   *netsim.Network
+	down  *netsim.Link
+	rng   *rand.Rand
+	slots []*netsim.Packet
+	free  []uint64
+	lost  int64
+	noWay int64
+}
+
+// Send implements netsim.Egress.
+func (h *spaceHop) Send(p *netsim.Packet) {
+	w := h.w
+	if !w.ok {
+		h.noWay++
+		h.net.Free(p)
+		return
+	}
+	delay := w.oneWay
+	if n := len(w.cur.ISLs); n > 0 {
+		delay += int64(n) * int64(math.Round(float64(p.Size*8)/w.islRate*1e9))
+		if w.errors && h.islLoss(p.Size) {
+			h.lost++
+			h.net.Free(p)
+			return
+		}
+	}
+	var slot uint64
+	if k := len(h.free); k > 0 {
+		slot = h.free[k-1]
+		h.free = h.free[:k-1]
+		h.slots[slot] = p
+	} else {
+		slot = uint64(len(h.slots))
+		h.slots = append(h.slots, p)
+	}
+	h.s.After(des.Duration(delay), h, 0, slot)
+}
+
+// islLoss draws whether a packet of size bytes is lost on any ISL of the
+// path: on each, a pointing fade, the BER of the faded SNR and the exact
+// PER of the packet.
+func (h *spaceHop) islLoss(size int) bool {
+	w := h.w
+	bits := phy.WireBits(float64(size))
+	for i, snr := range w.islSNR {
+		ber := w.islBER[i]
+		if w.jitter.Sigma > 0 {
+			ber = phy.BERQ(w.term.FadedSNR(snr, w.jitter.Draw(h.rng)))
+		}
+		if ber == 0 {
+			continue
+		}
+		if h.rng.Float64() < phy.PERExact(ber, bits) {
+			return true
+		}
+	}
+	return false
+}
+
+// Handle delivers a packet to the far ground link.
+func (h *spaceHop) Handle(now des.Time, kind int, arg uint64) {
+	p := h.slots[arg]
+	h.slots[arg] = nil
+	h.free = append(h.free, arg)
+	h.down.Send(p)
+}
+
+// seqWatch sits in front of a receiving endpoint and classifies arriving
+// data segments by their offset in the stream: seen before (a spurious
+// retransmission), or a first transmission below the highest offset seen
+// (overtaken: reordered).
+type seqWatch struct {
+	conn      *tcp.Conn
+	isn       uint32
+	seen      []uint64 // bitmap of segment offsets / mss
+	mss       int
+	high      uint32
+	any       bool
+	dup, reor int64
+}
+
+// Receive implements netsim.Receiver.
+func (r *seqWatch) Receive(now des.Time, p *netsim.Packet) {
+	if p.Payload > 0 {
+		off := p.Seq - r.isn - 1 // the SYN takes one sequence number
+		k := int(off) / r.mss
+		for k/64 >= len(r.seen) {
+			r.seen = append(r.seen, 0)
+		}
+		bit := uint64(1) << (k % 64)
+		switch {
+		case r.seen[k/64]&bit != 0:
+			r.dup++
+		case !p.Retransmitted && r.any && int32(off-r.high) < 0:
+			r.reor++
+		}
+		r.seen[k/64] |= bit
+		if !r.any || int32(off-r.high) > 0 {
+			r.high, r.any = off, true
+		}
+	}
+	r.conn.Receive(now, p)
+}
+
+type leoFlow struct {
+	src, dst *tcp.Conn
+	source   workload.Source
+	sink     workload.Sink
+	watch    seqWatch
+}
+
+// leoScenario is one built run.
+type leoScenario struct {
+	s        *des.Scheduler
+	net      *netsim.Network
+	w        *leoWorld
+	fwd, rev *spaceHop
+	ground   []*netsim.Link
+	flows    []*leoFlow
+	sample   des.Duration
+	series   [][]engine.Value
+}
+
+// Handle samples the time series.
+func (sc *leoScenario) Handle(now des.Time, kind int, arg uint64) {
+	w := sc.w
+	rtt, hops := 0.0, 0
+	if w.ok {
+		rtt, hops = 2*w.cur.Length/orbit.LightSpeed, len(w.cur.Hops)
+	}
+	row := func(flow int, cwnd int64, srtt float64, delivered int64) []engine.Value {
+		return []engine.Value{engine.F(now.Seconds()), engine.I(int64(flow)), engine.F(rtt), engine.I(int64(hops)),
+			engine.F(w.worstBER), engine.I(w.changes), engine.I(cwnd), engine.F(srtt), engine.I(delivered)}
+	}
+	if len(sc.flows) == 0 {
+		sc.series = append(sc.series, row(-1, 0, 0, 0))
+	}
+	for i, f := range sc.flows {
+		sc.series = append(sc.series, row(i, f.src.CC().Cwnd, float64(f.src.SRTT())/1e9, f.sink.Got))
+	}
+	sc.s.After(sc.sample, sc, 0, 0)
+}
+
+func buildLEO(p engine.Params, seed uint64) (*leoScenario, error) {
+	shell, err := orbit.ShellNamed(p.Str("shell"))
+	if err != nil {
+		return nil, err
+	}
+	if e := p.Float("min_elevation_deg"); e > 0 {
+		shell.MinElevation = orbit.Radians(e)
+	}
+	cons, err := orbit.NewConstellation(shell, orbit.Motion{J2: p.Bool("j2"), GMST0: orbit.GMSTAt(-0.5)})
+	if err != nil {
+		return nil, err
+	}
+	a, err := parseStation(p.Str("src"))
+	if err != nil {
+		return nil, fmt.Errorf("src: %w", err)
+	}
+	b, err := parseStation(p.Str("dst"))
+	if err != nil {
+		return nil, fmt.Errorf("dst: %w", err)
+	}
+	earth, err := orbit.EarthNamed(p.Str("earth"))
+	if err != nil {
+		return nil, err
+	}
+	router, err := orbit.NewRouter(cons, earth, a, b, shell.Rule(p.Str("ground_rule") == "cone"))
+	if err != nil {
+		return nil, err
+	}
+	term, err := phy.TerminalNamed(p.Str("terminal"))
+	if err != nil {
+		return nil, err
+	}
+	s := des.New()
+	net := netsim.New(s, seed)
+	w := &leoWorld{s: s, router: router, cons: cons, t0: p.Float("start_time"), frozen: p.Bool("freeze"),
+		interval: des.FromSeconds(p.Float("route_interval")), errors: p.Bool("isl_errors"), term: term,
+		jitter: phy.Jitter{Sigma: p.Float("jitter_urad") * 1e-6, Gain: term.Gain()}, islRate: term.Rate,
+		exceedLen: math.Inf(1)}
+	if w.errors {
+		mss := int(p.Int("mss"))
+		w.exceedLen = exceedLength(term, w.jitter, mss+52, p.Float("per_threshold"))
+		for k, l := range router.ISLs() {
+			if !cons.IntraPlane(l[0], l[1]) {
+				w.crossISLs = append(w.crossISLs, k)
+			}
+		}
+	}
+	sc := &leoScenario{s: s, net: net, w: w, sample: des.FromSeconds(p.Float("sample_interval"))}
+	s.Schedule(0, w, 0, 0)
+
+	// Ground stations and the two ends of the space segment.
+	na, nb := net.AddNode("src"), net.AddNode("dst")
+	sa, sb := net.AddNode("space-src"), net.AddNode("space-dst")
+	gcfg := func(name string) netsim.LinkConfig {
+		c := netsim.LinkConfig{Name: name, Rate: int64(p.Float("gsl_rate")), Queue: netsim.DropTail{Packets: int(p.Int("queue"))}}
+		if l := p.Float("gsl_loss"); l > 0 {
+			c.Loss = netsim.Bernoulli{P: l}
+		}
+		return c
+	}
+	up, err := net.Connect(na, sa, gcfg("up-src"))
+	if err != nil {
+		return nil, err
+	}
+	down, err := net.Connect(sb, nb, gcfg("down-dst"))
+	if err != nil {
+		return nil, err
+	}
+	upB, err := net.Connect(nb, sb, gcfg("up-dst"))
+	if err != nil {
+		return nil, err
+	}
+	downA, err := net.Connect(sa, na, gcfg("down-src"))
+	if err != nil {
+		return nil, err
+	}
+	sc.ground = []*netsim.Link{up, down, upB, downA}
+	sc.fwd = &spaceHop{w: w, s: s, net: net, down: down, rng: net.Streams().New("leo/isl/forward")}
+	sc.rev = &spaceHop{w: w, s: s, net: net, down: downA, rng: net.Streams().New("leo/isl/reverse")}
+	na.SetRoute(nb, up)
+	sa.SetRoute(nb, sc.fwd)
+	nb.SetRoute(na, upB)
+	sb.SetRoute(na, sc.rev)
+
+	mss := int(p.Int("mss"))
+	cfg := tcp.Config{MSS: mss, RcvBuf: p.Int("window"), SndBuf: 1 << 40, WindowScaling: true,
+		SACK: p.Bool("sack"), MinRTO: des.FromSeconds(p.Float("min_rto")), LimitedTransmit: true,
+		Recovery: tcp.RecoveryNewReno}
+	if cfg.SACK {
+		cfg.Recovery = tcp.RecoverySACK
+	}
+	rng := net.Streams().New("tcp/isn")
+	for i := 0; i < int(p.Int("flows")); i++ {
+		f := &leoFlow{}
+		id := netsim.FlowID(i + 1)
+		ctrlA, err := cc.New(p.Str("cca"), cc.Options{Seed: net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()})
+		if err != nil {
+			return nil, err
+		}
+		ctrlB, _ := cc.New(p.Str("cca"), cc.Options{})
+		isnA, isnB := rng.Uint32(), rng.Uint32()
+		if f.src, err = tcp.New(s, cfg, ctrlA, tcp.NodePort{Net: net, Node: na}, &f.source, id, na.ID(), nb.ID(), isnA); err != nil {
+			return nil, err
+		}
+		if f.dst, err = tcp.New(s, cfg, ctrlB, tcp.NodePort{Net: net, Node: nb}, &f.sink, id, nb.ID(), na.ID(), isnB); err != nil {
+			return nil, err
+		}
+		f.source.Conn, f.source.Size = f.src, workload.Unlimited
+		f.watch = seqWatch{conn: f.dst, isn: isnA, mss: mss}
+		if err := na.Attach(id, f.src); err != nil {
+			return nil, err
+		}
+		if err := nb.Attach(id, &f.watch); err != nil {
+			return nil, err
+		}
+		f.dst.Listen()
+		sc.flows = append(sc.flows, f)
+	}
+	if sc.sample > 0 {
+		s.Schedule(0, sc, 0, 0)
+	}
+	return sc, nil
+}
+
+// exceedLength returns the ISL length above which the fade-averaged PER
+// of a packet of size bytes passes threshold, by bisection on the length
+// (the PER grows with it); +Inf if even 1e8 m stays below.
+func exceedLength(t phy.Terminal, j phy.Jitter, size int, threshold float64) float64 {
+	lo, hi := 1e3, 1e8
+	if t.MeanPER(hi, j, size) <= threshold {
+		return math.Inf(1)
+	}
+	if t.MeanPER(lo, j, size) > threshold {
+		return 0
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if t.MeanPER(mid, j, size) > threshold {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return lo
+}
+
+// Run implements engine.Model.
+func (m *LEOPath) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+	sc, err := buildLEO(p, seed)
+	if err != nil {
+		return engine.Result{}, fmt.Errorf("models: leo-path: %w", err)
+	}
+	for _, f := range sc.flows {
+		f.source.Start(0)
+	}
+	end := des.Time(des.FromSeconds(p.Float("duration")))
+	if err := sc.s.Run(ctx, end); err != nil {
+		return engine.Result{}, fmt.Errorf("models: leo-path: %w", err)
+	}
+	return engine.Result{Metrics: sc.metrics(end), Tables: [][][]engine.Value{sc.series}}, nil
+}
+
+func (sc *leoScenario) metrics(end des.Time) []engine.Value {
+	w := sc.w
+	out := make([]engine.Value, lpCount)
+	var got, retrans, rtos, rec, spur, reor int64
+	for _, f := range sc.flows {
+		got += f.sink.Got
+		retrans += f.src.Stats.RetransSegs
+		rtos += f.src.Stats.RTOs
+		rec += f.src.Stats.FastRecoveries
+		spur += f.watch.dup
+		reor += f.watch.reor
+	}
+	var qd, gd int64
+	for _, l := range sc.ground {
+		st := l.Stats()
+		qd += st.Drops[netsim.DropOverflow]
+		gd += st.Drops[netsim.DropCorrupt]
+	}
+	frac := func(a, b int64) float64 {
+		if b == 0 {
+			return 0
+		}
+		return float64(a) / float64(b)
+	}
+	rttMean := 0.0
+	if w.reachable > 0 {
+		rttMean = w.rttSum / float64(w.reachable)
+	}
+	out[lpGoodput] = engine.F(float64(got) * 8 / end.Seconds())
+	out[lpBytes] = engine.I(got)
+	out[lpRetrans] = engine.I(retrans)
+	out[lpSpurious] = engine.I(spur)
+	out[lpRTOs] = engine.I(rtos)
+	out[lpRecoveries] = engine.I(rec)
+	out[lpReordered] = engine.I(reor)
+	out[lpPathChanges] = engine.I(w.changes)
+	out[lpRTTMin] = engine.F(w.rttMin)
+	out[lpRTTMean] = engine.F(rttMean)
+	out[lpRTTMax] = engine.F(w.rttMax)
+	out[lpHopsMin] = engine.I(int64(w.hopsMin))
+	out[lpHopsMax] = engine.I(int64(w.hopsMax))
+	out[lpWorstBER] = engine.F(w.maxWorstBER)
+	out[lpExceedFrac] = engine.F(frac(w.exceed, w.reachable))
+	out[lpCrossExceed] = engine.F(frac(w.crossExceed, w.crossTotal))
+	out[lpISLDrops] = engine.I(sc.fwd.lost + sc.rev.lost)
+	out[lpQueueDrops] = engine.I(qd)
+	out[lpGroundDrops] = engine.I(gd)
+	out[lpUnreachable] = engine.F(1 - frac(w.reachable, w.updates))
+	out[lpSatellites] = engine.I(int64(w.cons.Len()))
+	return out
+}
