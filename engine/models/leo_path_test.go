@@ -44,3 +44,77 @@ func leoMetric(res engine.Result, name string) engine.Value {
 	}
 	panic("no metric " + name)
 }
+
+// TestLEOPathDeterministic runs the same scenario twice (bit errors and
+// jitter on, so random draws matter) and wants identical rows.
+func TestLEOPathDeterministic(t *testing.T) {
+	over := func() map[string]engine.Value {
+		return map[string]engine.Value{"duration": engine.F(20), "jitter_urad": engine.F(2), "sample_interval": engine.F(1)}
+	}
+	a, b := runLEO(t, over()), runLEO(t, over())
+	for i := range a.Metrics {
+		if a.Metrics[i] != b.Metrics[i] {
+			t.Errorf("metric %s: %v then %v", NewLEOPath().Schema().Metrics[i].Name, a.Metrics[i], b.Metrics[i])
+		}
+	}
+	if len(a.Tables[0]) != len(b.Tables[0]) {
+		t.Fatalf("time series: %d then %d rows", len(a.Tables[0]), len(b.Tables[0]))
+	}
+}
+
+// TestLEOPathMoving checks what the moving path does to one NewReno flow
+// against the frozen path of the same start: over 200 s Manila-Dalian on
+// Kuiper K1 the route changes (Hypatia's data has 5 changes for this pair
+// in these 200 s), packets overtake one another only when it does, and the
+// path RTT range is the geometry's.
+func TestLEOPathMoving(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 s of simulated TCP")
+	}
+	moving := runLEO(t, map[string]engine.Value{"isl_errors": engine.B(false), "sample_interval": engine.F(0)})
+	frozen := runLEO(t, map[string]engine.Value{"isl_errors": engine.B(false), "sample_interval": engine.F(0), "freeze": engine.B(true)})
+	if got := leoMetric(moving, "path_changes").Int(); got < 3 || got > 8 {
+		t.Errorf("moving: %d path changes, want about 5", got)
+	}
+	if got := leoMetric(frozen, "path_changes").Int(); got != 0 {
+		t.Errorf("frozen: %d path changes, want 0", got)
+	}
+	if got := leoMetric(frozen, "reordered_segs").Int(); got != 0 {
+		t.Errorf("frozen: %d reordered segments, want 0 (one path, FIFO links)", got)
+	}
+	if got := leoMetric(moving, "reordered_segs").Int(); got == 0 {
+		t.Error("moving: no segment overtaken at any path change")
+	}
+	if lo, hi := leoMetric(moving, "rtt_min").Float(), leoMetric(moving, "rtt_max").Float(); !(lo > 0.02 && hi > lo+0.005 && hi < 0.06) {
+		t.Errorf("moving: path RTT %.4f..%.4f s, want a spread of several ms between 20 and 60 ms", lo, hi)
+	}
+	if g := leoMetric(moving, "goodput").Float(); g < 8e6 || g > 10e6 {
+		t.Errorf("moving: goodput %.3g bit/s, want most of the 10 Mbit/s ground link", g)
+	}
+}
+
+// TestLEOPathBitErrors checks the ISL physics end to end: perfect pointing
+// with the 10 Gbit/s terminal loses nothing on Kuiper's ISLs (at most
+// 2,800 km, where the unfaded SNR is over 5,000: BER below 1e-300); strong
+// jitter loses packets, and the path's worst fade-averaged BER grows with
+// the jitter.
+func TestLEOPathBitErrors(t *testing.T) {
+	run := func(term string, jit float64) engine.Result {
+		return runLEO(t, map[string]engine.Value{"duration": engine.F(10), "terminal": engine.S(term),
+			"jitter_urad": engine.F(jit), "sample_interval": engine.F(0)})
+	}
+	clean := run("oct-10g", 0)
+	if got := leoMetric(clean, "isl_error_drops").Int(); got != 0 {
+		t.Errorf("oct-10g, no jitter: %d ISL drops, want 0", got)
+	}
+	mild, strong := run("isl-100g", 1), run("isl-100g", 4)
+	if got := leoMetric(strong, "isl_error_drops").Int(); got == 0 {
+		t.Error("isl-100g, 4 urad jitter: no ISL drops")
+	}
+	if a, b := leoMetric(mild, "worst_isl_ber").Float(), leoMetric(strong, "worst_isl_ber").Float(); !(b > a) {
+		t.Errorf("worst ISL BER %g at 1 urad, %g at 4 urad: want growth", a, b)
+	}
+	if g1, g4 := leoMetric(mild, "goodput").Float(), leoMetric(strong, "goodput").Float(); !(g4 < g1) {
+		t.Errorf("goodput %g at 1 urad, %g at 4 urad: want a loss", g1, g4)
+	}
+}
