@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/orbit"
@@ -16,6 +15,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/tcp"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 	"github.com/crosslink-sim/crosslink/engine/workload"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // LEOPath is the "leo-path" model: TCP flows between two ground stations
@@ -39,17 +39,17 @@ import (
 //
 // With flows = 0 the model only routes and samples the path (its RTT,
 // hops and worst ISL), which is how the Hypatia RTT comparison runs.
-type LEOPath struct{ schema *engine.Schema }
+type LEOPath struct{ schema *vocab.Schema }
 
 // NewLEOPath returns the leo-path model.
 func NewLEOPath() *LEOPath { return &LEOPath{schema: leoPathSchema()} }
 
-// Schema implements engine.Model.
-func (m *LEOPath) Schema() *engine.Schema { return m.schema }
+// Schema implements vocab.Model.
+func (m *LEOPath) Schema() *vocab.Schema { return m.schema }
 
 // Cost is the number of route updates (each a Dijkstra over the shell)
 // plus the simulated packets, roughly.
-func (m *LEOPath) Cost(p engine.Params) float64 {
+func (m *LEOPath) Cost(p vocab.Params) float64 {
 	d := p.Float("duration")
 	return d/p.Float("route_interval")*1e3 + d*float64(p.Int("flows"))*p.Float("gsl_rate")/1e4
 }
@@ -80,70 +80,70 @@ const (
 	lpCount
 )
 
-func leoPathSchema() *engine.Schema {
-	sf := func(name string, def, lo, hi float64, unit engine.Unit, doc string) engine.Param {
-		return engine.Param{Name: name, Kind: engine.Float, Unit: unit, Default: engine.F(def), Min: lo, Max: hi, Doc: doc}
+func leoPathSchema() *vocab.Schema {
+	sf := func(name string, def, lo, hi float64, unit vocab.Unit, doc string) vocab.Param {
+		return vocab.Param{Name: name, Kind: vocab.Float, Unit: unit, Default: vocab.F(def), Min: lo, Max: hi, Doc: doc}
 	}
-	params := []engine.Param{
-		{Name: "shell", Kind: engine.String, Default: engine.S("kuiper-k1"), Choices: []string{"starlink-s1", "kuiper-k1", "telesat-t1"},
+	params := []vocab.Param{
+		{Name: "shell", Kind: vocab.String, Default: vocab.S("kuiper-k1"), Choices: []string{"starlink-s1", "kuiper-k1", "telesat-t1"},
 			Doc: "Hypatia's shells: starlink-s1 72x22 at 550 km, 53 deg; kuiper-k1 34x34 at 630 km, 51.9 deg; telesat-t1 27x13 at 1015 km, 98.98 deg"},
-		{Name: "j2", Kind: engine.Bool, Default: engine.B(false), Doc: "add the secular J2 drift of nodes and argument of latitude (off: Keplerian circles)"},
-		{Name: "src", Kind: engine.String, Default: engine.S("manila"),
+		{Name: "j2", Kind: vocab.Bool, Default: vocab.B(false), Doc: "add the secular J2 drift of nodes and argument of latitude (off: Keplerian circles)"},
+		{Name: "src", Kind: vocab.String, Default: vocab.S("manila"),
 			Doc: "source ground station: a built-in city (manila, dalian, istanbul, nairobi, rio-de-janeiro, saint-petersburg, london, new-york, ...) or \"lat,lon\" in degrees"},
-		{Name: "dst", Kind: engine.String, Default: engine.S("dalian"), Doc: "destination ground station, as src"},
-		{Name: "earth", Kind: engine.String, Default: engine.S("wgs72"), Choices: []string{"sphere", "wgs72", "wgs84"},
+		{Name: "dst", Kind: vocab.String, Default: vocab.S("dalian"), Doc: "destination ground station, as src"},
+		{Name: "earth", Kind: vocab.String, Default: vocab.S("wgs72"), Choices: []string{"sphere", "wgs72", "wgs84"},
 			Doc: "surface the stations stand on (wgs72: Hypatia's); satellites keep their orbit radius from the centre"},
-		{Name: "ground_rule", Kind: engine.String, Default: engine.S("cone"), Choices: []string{"cone", "elevation"},
+		{Name: "ground_rule", Kind: vocab.String, Default: vocab.S("cone"), Choices: []string{"cone", "elevation"},
 			Doc: "which satellites a station uses: cone, Hypatia's range limit sqrt(cone^2+h^2) (1260 km for Kuiper at 30 deg); elevation, the true elevation over the local vertical"},
-		sf("min_elevation_deg", 0, 0, 89, engine.Dimensionless, "minimum elevation for ground_rule elevation; 0 takes the shell's (25 Starlink, 30 Kuiper, 10 Telesat)"),
-		sf("start_time", 0, 0, 1e7, engine.Second, "time after the shell's epoch (2000-01-01 00:00 UT, Hypatia's) at which the run starts"),
-		sf("duration", 200, 0.001, 1e5, engine.Second, "simulated time"),
-		sf("route_interval", 0.1, 0.001, 100, engine.Second, "period of the routing update (Hypatia: 100 ms)"),
-		sf("sample_interval", 0.1, 0, 100, engine.Second, "period of the time-series table; 0 writes none"),
-		{Name: "freeze", Kind: engine.Bool, Default: engine.B(false), Doc: "keep the geometry and path of time start_time for the whole run (the static comparison)"},
-		{Name: "flows", Kind: engine.Int, Default: engine.I(1), Min: 0, Max: 64, Doc: "TCP flows from src to dst; 0 routes and samples the path only"},
-		{Name: "cca", Kind: engine.String, Default: engine.S("newreno"), Choices: cc.Names(), Doc: "congestion control of every flow (engine/tcp/cc)"},
-		sf("gsl_rate", 10e6, 1e3, 1e11, engine.BitPerSecond, "rate of each ground-to-satellite link, both directions (Hypatia's TCP runs: 10 Mbit/s)"),
-		{Name: "queue", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(100), Min: 1, Max: 1e6,
+		sf("min_elevation_deg", 0, 0, 89, vocab.Dimensionless, "minimum elevation for ground_rule elevation; 0 takes the shell's (25 Starlink, 30 Kuiper, 10 Telesat)"),
+		sf("start_time", 0, 0, 1e7, vocab.Second, "time after the shell's epoch (2000-01-01 00:00 UT, Hypatia's) at which the run starts"),
+		sf("duration", 200, 0.001, 1e5, vocab.Second, "simulated time"),
+		sf("route_interval", 0.1, 0.001, 100, vocab.Second, "period of the routing update (Hypatia: 100 ms)"),
+		sf("sample_interval", 0.1, 0, 100, vocab.Second, "period of the time-series table; 0 writes none"),
+		{Name: "freeze", Kind: vocab.Bool, Default: vocab.B(false), Doc: "keep the geometry and path of time start_time for the whole run (the static comparison)"},
+		{Name: "flows", Kind: vocab.Int, Default: vocab.I(1), Min: 0, Max: 64, Doc: "TCP flows from src to dst; 0 routes and samples the path only"},
+		{Name: "cca", Kind: vocab.String, Default: vocab.S("newreno"), Choices: cc.Names(), Doc: "congestion control of every flow (engine/tcp/cc)"},
+		sf("gsl_rate", 10e6, 1e3, 1e11, vocab.BitPerSecond, "rate of each ground-to-satellite link, both directions (Hypatia's TCP runs: 10 Mbit/s)"),
+		{Name: "queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(100), Min: 1, Max: 1e6,
 			Doc: "DropTail limit of each ground link's queue (Hypatia: 100 packets)"},
-		sf("gsl_loss", 0, 0, 1, engine.Dimensionless, "random loss probability of each packet on each ground link (rain, interference)"),
-		{Name: "isl_errors", Kind: engine.Bool, Default: engine.B(true), Doc: "bit errors on the ISLs from the link budget; off: delay only, as in Hypatia"},
-		{Name: "terminal", Kind: engine.String, Default: engine.S("isl-100g"), Choices: []string{"oct-10g", "isl-100g"},
+		sf("gsl_loss", 0, 0, 1, vocab.Dimensionless, "random loss probability of each packet on each ground link (rain, interference)"),
+		{Name: "isl_errors", Kind: vocab.Bool, Default: vocab.B(true), Doc: "bit errors on the ISLs from the link budget; off: delay only, as in Hypatia"},
+		{Name: "terminal", Kind: vocab.String, Default: vocab.S("isl-100g"), Choices: []string{"oct-10g", "isl-100g"},
 			Doc: "ISL terminal (engine/phy): document 000's Table 1 optics at 10 or 100 Gbit/s, direct detection"},
-		sf("jitter_urad", 0, 0, 100, engine.Dimensionless, "standard deviation of each axis of the transmitter's pointing error, microradians (Rayleigh radial error; 0: perfect pointing)"),
-		sf("per_threshold", 1e-6, 1e-15, 1, engine.Dimensionless, "PER above which an ISL counts as exceeding, for the exceed fractions"),
-		{Name: "mss", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(1448), Min: 88, Max: 65495, Doc: "maximum segment size"},
-		{Name: "window", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(16 << 20), Min: 1000, Max: 1 << 30,
+		sf("jitter_urad", 0, 0, 100, vocab.Dimensionless, "standard deviation of each axis of the transmitter's pointing error, microradians (Rayleigh radial error; 0: perfect pointing)"),
+		sf("per_threshold", 1e-6, 1e-15, 1, vocab.Dimensionless, "PER above which an ISL counts as exceeding, for the exceed fractions"),
+		{Name: "mss", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1448), Min: 88, Max: 65495, Doc: "maximum segment size"},
+		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(16 << 20), Min: 1000, Max: 1 << 30,
 			Doc: "receive buffer (with window scaling)"},
-		{Name: "sack", Kind: engine.Bool, Default: engine.B(true), Doc: "SACK with RFC 6675 recovery (off: NewReno recovery)"},
-		sf("min_rto", 0.2, 0.001, 60, engine.Second, "minimum RTO (Linux 0.2 s; RFC 6298 1 s)"),
+		{Name: "sack", Kind: vocab.Bool, Default: vocab.B(true), Doc: "SACK with RFC 6675 recovery (off: NewReno recovery)"},
+		sf("min_rto", 0.2, 0.001, 60, vocab.Second, "minimum RTO (Linux 0.2 s; RFC 6298 1 s)"),
 	}
-	metrics := make([]engine.Metric, lpCount)
-	m := func(i int, name string, k engine.Kind, u engine.Unit, doc string) {
-		metrics[i] = engine.Metric{Name: name, Kind: k, Unit: u, Doc: doc}
+	metrics := make([]vocab.Metric, lpCount)
+	m := func(i int, name string, k vocab.Kind, u vocab.Unit, doc string) {
+		metrics[i] = vocab.Metric{Name: name, Kind: k, Unit: u, Doc: doc}
 	}
-	m(lpGoodput, "goodput", engine.Float, engine.BitPerSecond, "in-order bytes delivered to the receivers over the duration, all flows")
-	m(lpBytes, "bytes_delivered", engine.Int, engine.Byte, "in-order bytes delivered, all flows")
-	m(lpRetrans, "retrans_segs", engine.Int, engine.Packet, "segments retransmitted, all flows, spurious ones included")
-	m(lpSpurious, "spurious_retrans", engine.Int, engine.Packet, "retransmissions whose data had already arrived (the receiver saw the segment twice)")
-	m(lpRTOs, "rtos", engine.Int, engine.Dimensionless, "retransmission timer expiries")
-	m(lpRecoveries, "fast_recoveries", engine.Int, engine.Dimensionless, "fast recovery episodes entered")
-	m(lpReordered, "reordered_segs", engine.Int, engine.Packet, "first transmissions that arrived after a segment sent later (overtaken on a path change)")
-	m(lpPathChanges, "path_changes", engine.Int, engine.Dimensionless, "routing updates that changed the sequence of satellites")
-	m(lpRTTMin, "rtt_min", engine.Float, engine.Second, "smallest path round trip (propagation only) over the routing updates")
-	m(lpRTTMean, "rtt_mean", engine.Float, engine.Second, "mean path round trip over the routing updates")
-	m(lpRTTMax, "rtt_max", engine.Float, engine.Second, "largest path round trip over the routing updates")
-	m(lpHopsMin, "hops_min", engine.Int, engine.Dimensionless, "fewest links on the path (ground links included)")
-	m(lpHopsMax, "hops_max", engine.Int, engine.Dimensionless, "most links on the path")
-	m(lpWorstBER, "worst_isl_ber", engine.Float, engine.Dimensionless, "largest fade-averaged BER of an ISL on the path over the run (0 with isl_errors off)")
-	m(lpExceedFrac, "worst_isl_exceed_frac", engine.Float, engine.Dimensionless, "fraction of routing updates at which the path's worst ISL has a fade-averaged PER (data packet) above per_threshold")
-	m(lpCrossExceed, "cross_plane_exceed_frac", engine.Float, engine.Dimensionless, "fraction of (routing update, cross-plane ISL) pairs of the whole shell above per_threshold")
-	m(lpISLDrops, "isl_error_drops", engine.Int, engine.Packet, "packets lost to ISL bit errors, both directions")
-	m(lpQueueDrops, "queue_drops", engine.Int, engine.Packet, "packets dropped by the ground links' queues")
-	m(lpGroundDrops, "ground_loss_drops", engine.Int, engine.Packet, "packets lost to gsl_loss")
-	m(lpUnreachable, "unreachable_frac", engine.Float, engine.Dimensionless, "fraction of routing updates with no path (a station sees no satellite)")
-	m(lpSatellites, "satellites", engine.Int, engine.Dimensionless, "satellites in the shell")
-	return &engine.Schema{
+	m(lpGoodput, "goodput", vocab.Float, vocab.BitPerSecond, "in-order bytes delivered to the receivers over the duration, all flows")
+	m(lpBytes, "bytes_delivered", vocab.Int, vocab.Byte, "in-order bytes delivered, all flows")
+	m(lpRetrans, "retrans_segs", vocab.Int, vocab.Packet, "segments retransmitted, all flows, spurious ones included")
+	m(lpSpurious, "spurious_retrans", vocab.Int, vocab.Packet, "retransmissions whose data had already arrived (the receiver saw the segment twice)")
+	m(lpRTOs, "rtos", vocab.Int, vocab.Dimensionless, "retransmission timer expiries")
+	m(lpRecoveries, "fast_recoveries", vocab.Int, vocab.Dimensionless, "fast recovery episodes entered")
+	m(lpReordered, "reordered_segs", vocab.Int, vocab.Packet, "first transmissions that arrived after a segment sent later (overtaken on a path change)")
+	m(lpPathChanges, "path_changes", vocab.Int, vocab.Dimensionless, "routing updates that changed the sequence of satellites")
+	m(lpRTTMin, "rtt_min", vocab.Float, vocab.Second, "smallest path round trip (propagation only) over the routing updates")
+	m(lpRTTMean, "rtt_mean", vocab.Float, vocab.Second, "mean path round trip over the routing updates")
+	m(lpRTTMax, "rtt_max", vocab.Float, vocab.Second, "largest path round trip over the routing updates")
+	m(lpHopsMin, "hops_min", vocab.Int, vocab.Dimensionless, "fewest links on the path (ground links included)")
+	m(lpHopsMax, "hops_max", vocab.Int, vocab.Dimensionless, "most links on the path")
+	m(lpWorstBER, "worst_isl_ber", vocab.Float, vocab.Dimensionless, "largest fade-averaged BER of an ISL on the path over the run (0 with isl_errors off)")
+	m(lpExceedFrac, "worst_isl_exceed_frac", vocab.Float, vocab.Dimensionless, "fraction of routing updates at which the path's worst ISL has a fade-averaged PER (data packet) above per_threshold")
+	m(lpCrossExceed, "cross_plane_exceed_frac", vocab.Float, vocab.Dimensionless, "fraction of (routing update, cross-plane ISL) pairs of the whole shell above per_threshold")
+	m(lpISLDrops, "isl_error_drops", vocab.Int, vocab.Packet, "packets lost to ISL bit errors, both directions")
+	m(lpQueueDrops, "queue_drops", vocab.Int, vocab.Packet, "packets dropped by the ground links' queues")
+	m(lpGroundDrops, "ground_loss_drops", vocab.Int, vocab.Packet, "packets lost to gsl_loss")
+	m(lpUnreachable, "unreachable_frac", vocab.Float, vocab.Dimensionless, "fraction of routing updates with no path (a station sees no satellite)")
+	m(lpSatellites, "satellites", vocab.Int, vocab.Dimensionless, "satellites in the shell")
+	return &vocab.Schema{
 		Name:    "leo-path",
 		Version: 1,
 		Doc: "TCP flows between two ground stations over a moving LEO constellation (Hypatia's Starlink, Kuiper and Telesat shells, " +
@@ -152,17 +152,17 @@ func leoPathSchema() *engine.Schema {
 			"path changes and the path's RTT, hops and worst ISL.",
 		Params:  params,
 		Metrics: metrics,
-		Tables: []engine.Table{{Name: "timeseries", Doc: "every sample_interval: the path and each flow's sender (one row per flow; flow -1 when flows = 0)",
-			Columns: []engine.Metric{
-				{Name: "time", Kind: engine.Float, Unit: engine.Second},
-				{Name: "flow", Kind: engine.Int},
-				{Name: "rtt", Kind: engine.Float, Unit: engine.Second, Doc: "round trip of the current path, propagation only (0 when unreachable)"},
-				{Name: "hops", Kind: engine.Int, Doc: "links on the current path, ground links included"},
-				{Name: "worst_isl_ber", Kind: engine.Float, Doc: "fade-averaged BER of the path's longest ISL"},
-				{Name: "path_changes", Kind: engine.Int, Doc: "path changes so far"},
-				{Name: "cwnd", Kind: engine.Int, Unit: engine.Byte},
-				{Name: "srtt", Kind: engine.Float, Unit: engine.Second},
-				{Name: "delivered", Kind: engine.Int, Unit: engine.Byte, Doc: "in-order bytes delivered to the receiver so far"},
+		Tables: []vocab.Table{{Name: "timeseries", Doc: "every sample_interval: the path and each flow's sender (one row per flow; flow -1 when flows = 0)",
+			Columns: []vocab.Metric{
+				{Name: "time", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "flow", Kind: vocab.Int},
+				{Name: "rtt", Kind: vocab.Float, Unit: vocab.Second, Doc: "round trip of the current path, propagation only (0 when unreachable)"},
+				{Name: "hops", Kind: vocab.Int, Doc: "links on the current path, ground links included"},
+				{Name: "worst_isl_ber", Kind: vocab.Float, Doc: "fade-averaged BER of the path's longest ISL"},
+				{Name: "path_changes", Kind: vocab.Int, Doc: "path changes so far"},
+				{Name: "cwnd", Kind: vocab.Int, Unit: vocab.Byte},
+				{Name: "srtt", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "delivered", Kind: vocab.Int, Unit: vocab.Byte, Doc: "in-order bytes delivered to the receiver so far"},
 			}}},
 	}
 }
@@ -410,7 +410,7 @@ type leoScenario struct {
 	ground   []*netsim.Link
 	flows    []*leoFlow
 	sample   des.Duration
-	series   [][]engine.Value
+	series   [][]vocab.Value
 }
 
 // Handle samples the time series.
@@ -420,9 +420,9 @@ func (sc *leoScenario) Handle(now des.Time, kind int, arg uint64) {
 	if w.ok {
 		rtt, hops = 2*w.cur.Length/orbit.LightSpeed, len(w.cur.Hops)
 	}
-	row := func(flow int, cwnd int64, srtt float64, delivered int64) []engine.Value {
-		return []engine.Value{engine.F(now.Seconds()), engine.I(int64(flow)), engine.F(rtt), engine.I(int64(hops)),
-			engine.F(w.worstBER), engine.I(w.changes), engine.I(cwnd), engine.F(srtt), engine.I(delivered)}
+	row := func(flow int, cwnd int64, srtt float64, delivered int64) []vocab.Value {
+		return []vocab.Value{vocab.F(now.Seconds()), vocab.I(int64(flow)), vocab.F(rtt), vocab.I(int64(hops)),
+			vocab.F(w.worstBER), vocab.I(w.changes), vocab.I(cwnd), vocab.F(srtt), vocab.I(delivered)}
 	}
 	if len(sc.flows) == 0 {
 		sc.series = append(sc.series, row(-1, 0, 0, 0))
@@ -433,7 +433,7 @@ func (sc *leoScenario) Handle(now des.Time, kind int, arg uint64) {
 	sc.s.After(sc.sample, sc, 0, 0)
 }
 
-func buildLEO(p engine.Params, seed uint64) (*leoScenario, error) {
+func buildLEO(p vocab.Params, seed uint64) (*leoScenario, error) {
 	shell, err := orbit.ShellNamed(p.Str("shell"))
 	if err != nil {
 		return nil, err
@@ -579,25 +579,25 @@ func exceedLength(t phy.Terminal, j phy.Jitter, size int, threshold float64) flo
 	return lo
 }
 
-// Run implements engine.Model.
-func (m *LEOPath) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+// Run implements vocab.Model.
+func (m *LEOPath) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	sc, err := buildLEO(p, seed)
 	if err != nil {
-		return engine.Result{}, fmt.Errorf("models: leo-path: %w", err)
+		return vocab.Result{}, fmt.Errorf("models: leo-path: %w", err)
 	}
 	for _, f := range sc.flows {
 		f.source.Start(0)
 	}
 	end := des.Time(des.FromSeconds(p.Float("duration")))
 	if err := sc.s.Run(ctx, end); err != nil {
-		return engine.Result{}, fmt.Errorf("models: leo-path: %w", err)
+		return vocab.Result{}, fmt.Errorf("models: leo-path: %w", err)
 	}
-	return engine.Result{Metrics: sc.metrics(end), Tables: [][][]engine.Value{sc.series}}, nil
+	return vocab.Result{Metrics: sc.metrics(end), Tables: [][][]vocab.Value{sc.series}}, nil
 }
 
-func (sc *leoScenario) metrics(end des.Time) []engine.Value {
+func (sc *leoScenario) metrics(end des.Time) []vocab.Value {
 	w := sc.w
-	out := make([]engine.Value, lpCount)
+	out := make([]vocab.Value, lpCount)
 	var got, retrans, rtos, rec, spur, reor int64
 	for _, f := range sc.flows {
 		got += f.sink.Got
@@ -623,26 +623,26 @@ func (sc *leoScenario) metrics(end des.Time) []engine.Value {
 	if w.reachable > 0 {
 		rttMean = w.rttSum / float64(w.reachable)
 	}
-	out[lpGoodput] = engine.F(float64(got) * 8 / end.Seconds())
-	out[lpBytes] = engine.I(got)
-	out[lpRetrans] = engine.I(retrans)
-	out[lpSpurious] = engine.I(spur)
-	out[lpRTOs] = engine.I(rtos)
-	out[lpRecoveries] = engine.I(rec)
-	out[lpReordered] = engine.I(reor)
-	out[lpPathChanges] = engine.I(w.changes)
-	out[lpRTTMin] = engine.F(w.rttMin)
-	out[lpRTTMean] = engine.F(rttMean)
-	out[lpRTTMax] = engine.F(w.rttMax)
-	out[lpHopsMin] = engine.I(int64(w.hopsMin))
-	out[lpHopsMax] = engine.I(int64(w.hopsMax))
-	out[lpWorstBER] = engine.F(w.maxWorstBER)
-	out[lpExceedFrac] = engine.F(frac(w.exceed, w.reachable))
-	out[lpCrossExceed] = engine.F(frac(w.crossExceed, w.crossTotal))
-	out[lpISLDrops] = engine.I(sc.fwd.lost + sc.rev.lost)
-	out[lpQueueDrops] = engine.I(qd)
-	out[lpGroundDrops] = engine.I(gd)
-	out[lpUnreachable] = engine.F(1 - frac(w.reachable, w.updates))
-	out[lpSatellites] = engine.I(int64(w.cons.Len()))
+	out[lpGoodput] = vocab.F(float64(got) * 8 / end.Seconds())
+	out[lpBytes] = vocab.I(got)
+	out[lpRetrans] = vocab.I(retrans)
+	out[lpSpurious] = vocab.I(spur)
+	out[lpRTOs] = vocab.I(rtos)
+	out[lpRecoveries] = vocab.I(rec)
+	out[lpReordered] = vocab.I(reor)
+	out[lpPathChanges] = vocab.I(w.changes)
+	out[lpRTTMin] = vocab.F(w.rttMin)
+	out[lpRTTMean] = vocab.F(rttMean)
+	out[lpRTTMax] = vocab.F(w.rttMax)
+	out[lpHopsMin] = vocab.I(int64(w.hopsMin))
+	out[lpHopsMax] = vocab.I(int64(w.hopsMax))
+	out[lpWorstBER] = vocab.F(w.maxWorstBER)
+	out[lpExceedFrac] = vocab.F(frac(w.exceed, w.reachable))
+	out[lpCrossExceed] = vocab.F(frac(w.crossExceed, w.crossTotal))
+	out[lpISLDrops] = vocab.I(sc.fwd.lost + sc.rev.lost)
+	out[lpQueueDrops] = vocab.I(qd)
+	out[lpGroundDrops] = vocab.I(gd)
+	out[lpUnreachable] = vocab.F(1 - frac(w.reachable, w.updates))
+	out[lpSatellites] = vocab.I(int64(w.cons.Len()))
 	return out
 }

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // leoCPUSeconds returns the user and system CPU time of the process so far.
@@ -24,7 +24,7 @@ func leoCPUSeconds(b *testing.B) float64 {
 // flow at 10 Mbit/s, Manila to Dalian over Kuiper K1, 200 s with routing
 // every 100 ms, no bit errors. The budget is 3 CPU-s per run.
 func BenchmarkLEOPathNewReno(b *testing.B) {
-	p := leoParams(b, map[string]engine.Value{"isl_errors": engine.B(false), "sack": engine.B(false)})
+	p := leoParams(b, map[string]vocab.Value{"isl_errors": vocab.B(false), "sack": vocab.B(false)})
 	m := NewLEOPath()
 	b.ReportAllocs()
 	cpu0 := leoCPUSeconds(b)

@@ -4,14 +4,14 @@ import (
 	"context"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // leoParams returns leo-path's parameters with the given overrides.
-func leoParams(t testing.TB, over map[string]engine.Value) engine.Params {
+func leoParams(t testing.TB, over map[string]vocab.Value) vocab.Params {
 	t.Helper()
 	s := NewLEOPath().Schema()
-	vals := make([]engine.Value, len(s.Params))
+	vals := make([]vocab.Value, len(s.Params))
 	for i, p := range s.Params {
 		vals[i] = p.Default
 		if v, ok := over[p.Name]; ok {
@@ -22,10 +22,10 @@ func leoParams(t testing.TB, over map[string]engine.Value) engine.Params {
 	if len(over) > 0 {
 		t.Fatalf("unknown parameters %v", over)
 	}
-	return engine.NewParams(s, vals)
+	return vocab.NewParams(s, vals)
 }
 
-func runLEO(t testing.TB, over map[string]engine.Value) engine.Result {
+func runLEO(t testing.TB, over map[string]vocab.Value) vocab.Result {
 	t.Helper()
 	m := NewLEOPath()
 	res, err := m.Run(context.Background(), leoParams(t, over), 1)
@@ -35,7 +35,7 @@ func runLEO(t testing.TB, over map[string]engine.Value) engine.Result {
 	return res
 }
 
-func leoMetric(res engine.Result, name string) engine.Value {
+func leoMetric(res vocab.Result, name string) vocab.Value {
 	s := NewLEOPath().Schema()
 	for i, m := range s.Metrics {
 		if m.Name == name {
@@ -48,8 +48,8 @@ func leoMetric(res engine.Result, name string) engine.Value {
 // TestLEOPathDeterministic runs the same scenario twice (bit errors and
 // jitter on, so random draws matter) and wants identical rows.
 func TestLEOPathDeterministic(t *testing.T) {
-	over := func() map[string]engine.Value {
-		return map[string]engine.Value{"duration": engine.F(20), "jitter_urad": engine.F(2), "sample_interval": engine.F(1)}
+	over := func() map[string]vocab.Value {
+		return map[string]vocab.Value{"duration": vocab.F(20), "jitter_urad": vocab.F(2), "sample_interval": vocab.F(1)}
 	}
 	a, b := runLEO(t, over()), runLEO(t, over())
 	for i := range a.Metrics {
@@ -71,8 +71,8 @@ func TestLEOPathMoving(t *testing.T) {
 	if testing.Short() {
 		t.Skip("200 s of simulated TCP")
 	}
-	moving := runLEO(t, map[string]engine.Value{"isl_errors": engine.B(false), "sample_interval": engine.F(0)})
-	frozen := runLEO(t, map[string]engine.Value{"isl_errors": engine.B(false), "sample_interval": engine.F(0), "freeze": engine.B(true)})
+	moving := runLEO(t, map[string]vocab.Value{"isl_errors": vocab.B(false), "sample_interval": vocab.F(0)})
+	frozen := runLEO(t, map[string]vocab.Value{"isl_errors": vocab.B(false), "sample_interval": vocab.F(0), "freeze": vocab.B(true)})
 	if got := leoMetric(moving, "path_changes").Int(); got < 3 || got > 8 {
 		t.Errorf("moving: %d path changes, want about 5", got)
 	}
@@ -99,9 +99,9 @@ func TestLEOPathMoving(t *testing.T) {
 // jitter loses packets, and the path's worst fade-averaged BER grows with
 // the jitter.
 func TestLEOPathBitErrors(t *testing.T) {
-	run := func(term string, jit float64) engine.Result {
-		return runLEO(t, map[string]engine.Value{"duration": engine.F(10), "terminal": engine.S(term),
-			"jitter_urad": engine.F(jit), "sample_interval": engine.F(0)})
+	run := func(term string, jit float64) vocab.Result {
+		return runLEO(t, map[string]vocab.Value{"duration": vocab.F(10), "terminal": vocab.S(term),
+			"jitter_urad": vocab.F(jit), "sample_interval": vocab.F(0)})
 	}
 	clean := run("oct-10g", 0)
 	if got := leoMetric(clean, "isl_error_drops").Int(); got != 0 {
