@@ -110,6 +110,7 @@ func leoPathSchema() *vocab.Schema {
 		{Name: "isl_errors", Kind: vocab.Bool, Default: vocab.B(true), Doc: "bit errors on the ISLs from the link budget; off: delay only, as in Hypatia"},
 		{Name: "terminal", Kind: vocab.String, Default: vocab.S("isl-100g"), Choices: []string{"oct-10g", "isl-100g"},
 			Doc: "ISL terminal (engine/phy): document 000's Table 1 optics at 10 or 100 Gbit/s, direct detection"},
+		sf("isl_rate", 0, 0, 1e13, vocab.BitPerSecond, "rate at which each ISL serialises a packet; 0 takes the terminal's (Hypatia's TCP runs give ISLs 10 Mbit/s, like the ground links). ISLs have no queue: the ground link upstream paces packets at or below this rate"),
 		sf("jitter_urad", 0, 0, 100, vocab.Dimensionless, "standard deviation of each axis of the transmitter's pointing error, microradians (Rayleigh radial error; 0: perfect pointing)"),
 		sf("per_threshold", 1e-6, 1e-15, 1, vocab.Dimensionless, "PER above which an ISL counts as exceeding, for the exceed fractions"),
 		{Name: "mss", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1448), Min: 88, Max: 65495, Doc: "maximum segment size"},
@@ -471,6 +472,9 @@ func buildLEO(p vocab.Params, seed uint64) (*leoScenario, error) {
 		interval: des.FromSeconds(p.Float("route_interval")), errors: p.Bool("isl_errors"), term: term,
 		jitter: phy.Jitter{Sigma: p.Float("jitter_urad") * 1e-6, Gain: term.Gain()}, islRate: term.Rate,
 		exceedLen: math.Inf(1)}
+	if r := p.Float("isl_rate"); r > 0 {
+		w.islRate = r
+	}
 	if w.errors {
 		mss := int(p.Int("mss"))
 		w.exceedLen = exceedLength(term, w.jitter, mss+52, p.Float("per_threshold"))

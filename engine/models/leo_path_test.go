@@ -118,3 +118,52 @@ func TestLEOPathBitErrors(t *testing.T) {
 		t.Errorf("goodput %g at 1 urad, %g at 4 urad: want a loss", g1, g4)
 	}
 }
+
+// TestLEOPathReorderingRetransmits is the qualitative check of Hypatia's
+// TCP result (Kassing et al., IMC 2020, section 5: over a moving path,
+// RTT steps at path changes, reordering triggers retransmissions, cwnd
+// drops). One NewReno flow with SACK (ns-3's default, which Hypatia runs)
+// at 10 Mbit/s, Istanbul to Nairobi on Kuiper K1 for 200 s, no bit
+// errors, and queues too large to overflow, so that every retransmission
+// has another cause than congestion loss. The path shortens by 15.7 ms at
+// t = 147.0 s (62.6 to 46.9 ms, the step Hypatia's own series shows, see
+// engine/orbit/testdata/hypatia): segments on the new path overtake those
+// in flight on the old one, the SACK scoreboard declares them lost, and
+// the sender retransmits data that had arrived and halves its window.
+func TestLEOPathReorderingRetransmits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 s of simulated TCP")
+	}
+	res := runLEO(t, map[string]vocab.Value{"isl_errors": vocab.B(false), "src": vocab.S("istanbul"), "dst": vocab.S("nairobi"),
+		"queue": vocab.I(1 << 20), "window": vocab.I(400000), "isl_rate": vocab.F(10e6)})
+	if d := leoMetric(res, "queue_drops").Int(); d != 0 {
+		t.Fatalf("%d queue drops: the check needs a loss-free network", d)
+	}
+	retrans, spurious := leoMetric(res, "retrans_segs").Int(), leoMetric(res, "spurious_retrans").Int()
+	if retrans == 0 || spurious != retrans || leoMetric(res, "fast_recoveries").Int() == 0 {
+		t.Errorf("retransmissions %d, spurious %d, fast recoveries %d: want reordering-driven (all spurious) recoveries",
+			retrans, spurious, leoMetric(res, "fast_recoveries").Int())
+	}
+	if leoMetric(res, "reordered_segs").Int() == 0 {
+		t.Error("no segment overtaken")
+	}
+	// The time series: find the shortening step and the cwnd on each side.
+	var stepAt float64
+	var before, after int64
+	rows := res.Tables[0]
+	for i := 1; i < len(rows); i++ {
+		r0, r1 := rows[i-1][2].Float(), rows[i][2].Float()
+		if stepAt == 0 && r1 > 0 && r0-r1 > 0.010 {
+			stepAt, before = rows[i][0].Float(), rows[i-1][6].Int()
+			if i+5 < len(rows) {
+				after = rows[i+5][6].Int()
+			}
+		}
+	}
+	if stepAt < 146 || stepAt > 148 {
+		t.Fatalf("RTT drop of more than 10 ms at t = %.1f s, want the one at 147.0 s", stepAt)
+	}
+	if !(after < before*3/4) {
+		t.Errorf("cwnd %d before the step at %.1f s, %d half a second after: want a drop", before, stepAt, after)
+	}
+}
