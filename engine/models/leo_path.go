@@ -87,7 +87,8 @@ func leoPathSchema() *vocab.Schema {
 	params := []vocab.Param{
 		{Name: "shell", Kind: vocab.String, Default: vocab.S("kuiper-k1"), Choices: []string{"starlink-s1", "kuiper-k1", "telesat-t1"},
 			Doc: "Hypatia's shells: starlink-s1 72x22 at 550 km, 53 deg; kuiper-k1 34x34 at 630 km, 51.9 deg; telesat-t1 27x13 at 1015 km, 98.98 deg"},
-		{Name: "j2", Kind: vocab.Bool, Default: vocab.B(false), Doc: "add the secular J2 drift of nodes and argument of latitude (off: Keplerian circles)"},
+		{Name: "motion", Kind: vocab.String, Default: vocab.S("sgp4"), Choices: []string{"kepler", "j2", "sgp4"},
+			Doc: "how satellites move: kepler, circles fixed in inertial space; j2, with the secular J2 drift of node and argument of latitude; sgp4, the near-Earth SGP4 model without drag from the shell's mean elements, as Hypatia propagates them"},
 		{Name: "src", Kind: vocab.String, Default: vocab.S("manila"),
 			Doc: "source ground station: a built-in city (manila, dalian, istanbul, nairobi, rio-de-janeiro, saint-petersburg, london, new-york, ...) or \"lat,lon\" in degrees"},
 		{Name: "dst", Kind: vocab.String, Default: vocab.S("dalian"), Doc: "destination ground station, as src"},
@@ -442,7 +443,8 @@ func buildLEO(p vocab.Params, seed uint64) (*leoScenario, error) {
 	if e := p.Float("min_elevation_deg"); e > 0 {
 		shell.MinElevation = orbit.Radians(e)
 	}
-	cons, err := orbit.NewConstellation(shell, orbit.Motion{J2: p.Bool("j2"), GMST0: orbit.GMSTAt(-0.5)})
+	motion := p.Str("motion")
+	cons, err := orbit.NewConstellation(shell, orbit.Motion{J2: motion == "j2", SGP4: motion == "sgp4", GMST0: orbit.GMSTAt(-0.5)})
 	if err != nil {
 		return nil, err
 	}
