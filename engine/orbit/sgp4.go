@@ -52,7 +52,10 @@ func newSGP4(incl, node, ecc, argp, mean, revPerDay float64) *sgp4 {
 	ao := a1 * (1 - del1*(0.5*2.0/3.0+del1*(1+134.0/81.0*del1)))
 	delo := 1.5 * sgpCK2 * s.x3thm1 / (ao * ao * betao * betao2)
 	s.xnodp = n0 / (1 + delo)
-	s.aodp = ao / (1 - delo)
+	// The semi-major axis of the recovered mean motion, as Vallado's
+	// revision computes it ((xke/n'')^(2/3)); Spacetrack Report No. 3's
+	// ao/(1-delo) differs from it at second order in J2, 1e-6 relative.
+	s.aodp = math.Pow(sgpXKE/s.xnodp, 2.0/3.0)
 	// Secular rates.
 	theta4 := theta2 * theta2
 	pinvsq := 1 / (s.aodp * s.aodp * betao2 * betao2)
@@ -81,6 +84,10 @@ func (s *sgp4) position(t float64) Vec {
 	omega := s.omegao + s.omgdot*tsince
 	xnode := s.xnodeo + s.xnodot*tsince
 	a, e := s.aodp, s.eo
+	// Vallado's revision floors the eccentricity at 1e-6 before the
+	// periodics (sgp4.cpp, "if (em < 1.0e-6) em = 1.0e-6"); the element
+	// sets of a circular shell carry 1e-7, so this moves them by 6 m.
+	e = math.Max(e, 1e-6)
 	xl := xmp + omega + xnode
 	beta := math.Sqrt(1 - e*e)
 	// Long-period periodics.
