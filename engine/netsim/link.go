@@ -49,7 +49,10 @@ type LinkConfig struct {
 	// process acts on arrival, before the limit, as netem's does, so lost
 	// packets take no transmission time. The queue's own limit still
 	// applies. With Jitter the count runs on to the jittered arrival, so
-	// the two are not meant to be combined.
+	// the two are not meant to be combined. The limit counts skbs: the
+	// segments of a GSO aggregate (Packet.Skb) count once and are lost
+	// together; and a netem with a Delay releases what it admits from its
+	// sending socket (Packet.Owner), as Linux's orphans it (skb.go).
 	NetemLimit int
 }
 
@@ -81,7 +84,9 @@ type Link struct {
 	busyStart des.Time // start of the current busy period
 	busyBits  uint64   // bits of the busy period up to and including tx
 
-	netemLimit int // LinkConfig.NetemLimit
+	netemLimit int       // LinkConfig.NetemLimit
+	netemSkbs  int       // skbs admitted by the netem limit and not yet delivered or dropped
+	fates      []skbFate // per flow: the last skb the netem limit decided on
 
 	// Propagation.
 	flight     fifo
@@ -158,15 +163,8 @@ func (l *Link) Send(p *Packet) {
 	l.st.sent++
 	l.st.sentBytes += int64(p.Size)
 	l.trace(now, TraceSend, p, 0)
-	if l.netemLimit > 0 {
-		if l.loss != nil && l.loss.Lose(p, l.rng) {
-			l.Drop(now, p, DropCorrupt)
-			return
-		}
-		if l.netemHeld(now) >= l.netemLimit {
-			l.Drop(now, p, DropOverflow)
-			return
-		}
+	if l.netemLimit > 0 && !l.netemAdmit(now, p) {
+		return
 	}
 	l.queueChange(now)
 	p.enqueued = now
@@ -177,26 +175,12 @@ func (l *Link) Send(p *Packet) {
 	}
 }
 
-// netemHeld is the number of packets netem would hold now (see
-// LinkConfig.NetemLimit): those queued, being transmitted or propagating,
-// less the ones whose transmission started Delay or more ago, which the
-// shaper has taken. Those are the oldest in flight, at most a few.
-func (l *Link) netemHeld(now des.Time) int {
-	held := l.queue.Len() + l.flight.n
-	if l.tx != nil {
-		held++
-	}
-	for p := l.flight.head; p != nil && p.arrive.Add(-TransmissionTime(p.Size, l.rate)) <= now; p = p.next {
-		held--
-	}
-	return held
-}
-
 // Drop counts a packet dropped at this link and frees it. Queues call it
 // through the Dropper interface.
 func (l *Link) Drop(now des.Time, p *Packet, reason DropReason) {
 	l.st.drops[reason]++
 	l.st.dropBytes[reason] += int64(p.Size)
+	l.netemLeave(p)
 	l.trace(now, TraceDrop, p, reason)
 	l.net.Free(p)
 }
@@ -267,6 +251,7 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 		if h := l.flight.head; h != nil {
 			l.net.sched.Schedule(h.arrive, l, kindArrive, 0)
 		}
+		l.netemLeave(p)
 		l.st.delivered++
 		l.st.deliveredBytes += int64(p.Size)
 		l.trace(now, TraceDeliver, p, 0)
