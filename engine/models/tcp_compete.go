@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"strings"
 
 	"github.com/crosslink-sim/crosslink/engine"
@@ -113,6 +114,8 @@ const (
 	tcHostJitter  = 120e-6   // 1500 B at 100 Mbit/s
 )
 
+var debugLinks = os.Getenv("DEBUG_LINKS") != ""
+
 // PaperCCAs is document 002's algorithm mix.
 const PaperCCAs = "bbr,bbr2,cubic,bic,reno"
 
@@ -152,8 +155,9 @@ func tcpCompeteSchema(algos []string) *engine.Schema {
 			Doc: "backbone queue limit as a percentage of rate x delay (one-way) in 1500-byte packets: 8.33 x (q/100) x 10 packets at 100 Mbit/s, 10 ms"},
 		{Name: "aqm", Kind: engine.String, Default: engine.S("droptail"), Choices: []string{"droptail", "red", "codel", "fq_codel"},
 			Doc: "backbone queue discipline, each limited to the queue size: DropTail; RED (gentle, thresholds 1/4 and 3/4 of the limit); CoDel (RFC 8289 defaults); FQ-CoDel (RFC 8290 defaults)"},
-		{Name: "backbone", Kind: engine.String, Default: engine.S("link"), Choices: []string{"link", "tclink"},
-			Doc: "link: the queue holds the packets waiting for the backbone's transmitter; tclink: the backbone is a Mininet TCLink (an HTB shaper whose leaf is a netem delay line), whose queue limit is netem's, counting the packets being delayed too, so the limit caps the packets in flight on the backbone and its throughput at limit packets per delay; tclink takes aqm droptail only, and its random loss stays on the data direction unless ack_loss"},
+		{Name: "backbone", Kind: engine.String, Default: engine.S("link"), Choices: []string{"link", "tclink", "mininet"},
+			Doc: "link: the queue holds the packets waiting for the backbone's transmitter; tclink: the backbone is a Mininet TCLink (an HTB shaper whose leaf is a netem delay line), whose queue limit is netem's, counting the packets being delayed too, so the limit caps the packets in flight on the backbone and its throughput at limit packets per delay; mininet: document 002's Mininet testbed with the mechanisms of emulate (with emulate none it is tclink); tclink and mininet take aqm droptail only, and their random loss stays on the data direction unless ack_loss (or emulate's ackloss)"},
+		emulateParam(),
 		{Name: "access_queue", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(tcAccessQueue), Min: 1, Max: 1e7,
 			Doc: "DropTail limit of every access link (Linux txqueuelen 1000)"},
 		{Name: "window", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(tcWindow), Min: 1000, Max: 1 << 30,
@@ -386,43 +390,45 @@ func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64,
 		return engine.Result{}, err
 	}
 	netemLimit := 0
-	if p.Str("backbone") == "tclink" {
+	backbone := p.Str("backbone")
+	emulate := map[string]bool{}
+	if backbone == "tclink" || backbone == "mininet" {
 		if aqm := p.Str("aqm"); aqm != "droptail" {
-			return engine.Result{}, fmt.Errorf("backbone tclink takes aqm droptail, not %s: Mininet puts an AQM above netem, which this model does not build; use backbone link for %s", aqm, aqm)
+			return engine.Result{}, fmt.Errorf("backbone %s takes aqm droptail, not %s: Mininet puts an AQM above netem, which this model does not build; use backbone link for %s", backbone, aqm, aqm)
 		}
 		netemLimit = lim.Packets
 	}
+	if backbone == "mininet" {
+		if emulate, err = parseEmulate(p.Str("emulate")); err != nil {
+			return engine.Result{}, err
+		}
+	}
 	var ackLoss netsim.LossModel
-	if p.Bool("ack_loss") {
+	if p.Bool("ack_loss") || emulate["ackloss"] {
 		ackLoss = loss
 	}
 
 	s := des.New()
 	net := netsim.New(s, seed)
-	accessQ := netsim.DropTail{Packets: int(p.Int("access_queue"))}
-	adelay := des.FromSeconds(p.Float("access_delay"))
-	// Host to router: the host's jitter after its queue; router to host:
-	// none.
-	fromHost := netsim.LinkConfig{Rate: int64(rate), Delay: adelay, Queue: accessQ, Jitter: des.FromSeconds(p.Float("host_jitter"))}
-	toHost := netsim.LinkConfig{Rate: int64(rate), Delay: adelay, Queue: accessQ}
-	d, err := netsim.NewDumbbell(net, netsim.DumbbellConfig{
-		N: n,
-		// The sender's data and the receiver's ACKs leave their hosts.
-		SenderAccess:   netsim.Hop{Forward: fromHost, Reverse: toHost},
-		ReceiverAccess: netsim.Hop{Forward: toHost, Reverse: fromHost},
-		Bottleneck: netsim.Hop{
-			Forward: netsim.LinkConfig{Rate: int64(rate), Delay: delay, Queue: q, Loss: loss, NetemLimit: netemLimit},
-			Reverse: netsim.LinkConfig{Rate: int64(rate), Delay: delay, Queue: q, Loss: ackLoss, NetemLimit: netemLimit},
-		},
-	})
+	jitter := des.FromSeconds(p.Float("host_jitter"))
+	var cn *competeNet
+	if emulate["topology"] {
+		cn, err = buildTestbed(net, n, int64(rate), delay, netemLimit, loss, ackLoss, jitter)
+	} else {
+		cn, err = buildDumbbell(net, p, n, q, delay, netemLimit, loss, ackLoss, jitter)
+	}
 	if err != nil {
 		return engine.Result{}, err
+	}
+	rcvBuf, sndBuf := p.Int("window"), p.Int("window")
+	if emulate["sockbuf"] {
+		rcvBuf, sndBuf = testbedBuffers(p.Int("window"))
 	}
 	cfg := tcp.Config{
 		MSS:             int(p.Int("mss")),
 		InitialWindow:   int(p.Int("iw")),
-		RcvBuf:          p.Int("window"),
-		SndBuf:          p.Int("window"),
+		RcvBuf:          rcvBuf,
+		SndBuf:          sndBuf,
 		WindowScaling:   true,
 		SACK:            true,
 		DelayedACK:      p.Bool("delayed_ack"),
@@ -439,7 +445,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64,
 		f := &competeFlow{cca: algos[i%len(algos)]}
 		f.sink.Warmup = warmup
 		id := netsim.FlowID(i + 1)
-		a, b := d.Senders[i], d.Receivers[i]
+		a, b := cn.senders[i], cn.receivers[i]
 		ctrl, err := cc.New(f.cca, cc.Options{Seed: net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()})
 		if err != nil {
 			return engine.Result{}, err
@@ -454,6 +460,8 @@ func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64,
 		if f.dst, err = tcp.New(s, cfg, rctrl, pb, &f.sink, id, b.ID(), a.ID(), isn.Uint32()); err != nil {
 			return engine.Result{}, err
 		}
+		f.src.SetHost(testbedHost(emulate))
+		f.dst.SetHost(testbedHost(emulate))
 		f.source.Conn = f.src
 		f.source.Size = workload.Unlimited
 		if err := a.Attach(id, f.src); err != nil {
@@ -473,11 +481,43 @@ func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64,
 	if err := s.Run(ctx, duration); err != nil {
 		return engine.Result{}, err
 	}
-	return m.collect(run, d, rate, duration, warmup, lim.Packets, lossData)
+	return m.collect(run, cn, rate, duration, warmup, lim.Packets, lossData)
+}
+
+// buildDumbbell builds the dumbbell of backbones link and tclink: hosts
+// behind plain access queues, the backbone's queue (with a netem limit
+// for tclink).
+func buildDumbbell(net *netsim.Network, p engine.Params, n int, q netsim.QueueModel, delay des.Duration, netemLimit int, loss, ackLoss netsim.LossModel, jitter des.Duration) (*competeNet, error) {
+	rate := int64(p.Float("rate"))
+	accessQ := netsim.DropTail{Packets: int(p.Int("access_queue"))}
+	adelay := des.FromSeconds(p.Float("access_delay"))
+	// Host to router: the host's jitter after its queue; router to host:
+	// none.
+	fromHost := netsim.LinkConfig{Rate: rate, Delay: adelay, Queue: accessQ, Jitter: jitter}
+	toHost := netsim.LinkConfig{Rate: rate, Delay: adelay, Queue: accessQ}
+	d, err := netsim.NewDumbbell(net, netsim.DumbbellConfig{
+		N: n,
+		// The sender's data and the receiver's ACKs leave their hosts.
+		SenderAccess:   netsim.Hop{Forward: fromHost, Reverse: toHost},
+		ReceiverAccess: netsim.Hop{Forward: toHost, Reverse: fromHost},
+		Bottleneck: netsim.Hop{
+			Forward: netsim.LinkConfig{Rate: rate, Delay: delay, Queue: q, Loss: loss, NetemLimit: netemLimit},
+			Reverse: netsim.LinkConfig{Rate: rate, Delay: delay, Queue: q, Loss: ackLoss, NetemLimit: netemLimit},
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	cn := &competeNet{senders: d.Senders, receivers: d.Receivers, bottleneck: d.Bottleneck}
+	cn.links = append(cn.links, d.Bottleneck, d.BottleneckReverse)
+	for _, ls := range [][]*netsim.Link{d.SenderAccess, d.SenderAccessReverse, d.ReceiverAccess, d.ReceiverAccessReverse} {
+		cn.links = append(cn.links, ls...)
+	}
+	return cn, nil
 }
 
 // collect turns a finished run into the main row and the per-flow rows.
-func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, duration, warmup des.Time, limit int, lossData float64) (engine.Result, error) {
+func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, duration, warmup des.Time, limit int, lossData float64) (engine.Result, error) {
 	span := (duration - warmup).Seconds()
 	nAlg := len(m.algos)
 	groupThr := make([]float64, nAlg)
@@ -526,16 +566,16 @@ func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, 
 		}
 	}
 	var overflow, corrupt, aqm int64
-	links := [][]*netsim.Link{{d.Bottleneck, d.BottleneckReverse}, d.SenderAccess, d.SenderAccessReverse, d.ReceiverAccess, d.ReceiverAccessReverse}
-	for _, ls := range links {
-		for _, l := range ls {
-			st := l.Stats()
-			overflow += st.Drops[netsim.DropOverflow]
-			corrupt += st.Drops[netsim.DropCorrupt]
-			aqm += st.Drops[netsim.DropAQM]
+	for _, l := range cn.links {
+		st := l.Stats()
+		if debugLinks && st.Dropped() > 0 {
+			fmt.Printf("  %s: drops %v sent %d\n", l.Name(), st.Drops, st.Sent)
 		}
+		overflow += st.Drops[netsim.DropOverflow]
+		corrupt += st.Drops[netsim.DropCorrupt]
+		aqm += st.Drops[netsim.DropAQM]
 	}
-	bst := d.Bottleneck.Stats()
+	bst := cn.bottleneck.Stats()
 	rttMean := math.NaN()
 	if rttN > 0 {
 		rttMean = float64(rttSum) / float64(rttN) / 1e9

@@ -80,6 +80,7 @@ type Link struct {
 
 	// Transmitter.
 	tx        *Packet  // packet being serialised, nil when idle
+	batch     fifo     // the rest of tx's skb, serialised with it (skbBatch)
 	txStart   des.Time // when tx started
 	busyStart des.Time // start of the current busy period
 	busyBits  uint64   // bits of the busy period up to and including tx
@@ -185,18 +186,19 @@ func (l *Link) Drop(now des.Time, p *Packet, reason DropReason) {
 	l.net.Free(p)
 }
 
-// startNext starts serialising the next queued packet, if any.
+// startNext starts serialising the next queued packet, if any, with the
+// rest of its skb (skbBatch).
 func (l *Link) startNext(now des.Time) {
 	l.queueChange(now)
 	p := l.queue.Dequeue(now, l)
+	if p != nil {
+		l.skbBatch(now, p)
+	}
 	l.queueChanged()
 	if p == nil {
 		return
 	}
-	d := now.Sub(p.enqueued)
-	l.st.dequeued++
-	l.st.qDelay += d
-	l.st.qDelMx = max(l.st.qDelMx, d)
+	l.dequeued(now, p)
 
 	if l.tx == nil && now != l.txEndPrev() {
 		// The transmitter was idle: a new busy period starts now.
@@ -205,12 +207,27 @@ func (l *Link) startNext(now des.Time) {
 	l.tx = p
 	l.txStart = now
 	l.busyBits += uint64(p.Size) * 8
+	for b := l.batch.head; b != nil; b = b.next {
+		l.busyBits += uint64(b.Size) * 8
+	}
 	end := now
 	if l.rate > 0 {
 		end = l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.rate)))
 	}
 	l.trace(now, TraceTransmit, p, 0)
+	for b := l.batch.head; b != nil; b = b.next {
+		l.trace(now, TraceTransmit, b, 0)
+	}
 	l.net.sched.Schedule(end, l, kindTxDone, 0)
+}
+
+// dequeued counts p's waiting time and notes when its transmission starts.
+func (l *Link) dequeued(now des.Time, p *Packet) {
+	d := now.Sub(p.enqueued)
+	l.st.dequeued++
+	l.st.qDelay += d
+	l.st.qDelMx = max(l.st.qDelMx, d)
+	p.txAt = now
 }
 
 // txEndPrev is the end of the previous transmission of the current busy
@@ -230,20 +247,14 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 		p := l.tx
 		l.tx = nil
 		l.st.busy += now.Sub(l.txStart)
-		l.st.transmitted++
-		l.st.transmittedBytes += int64(p.Size)
-		if l.netemLimit == 0 && l.loss != nil && l.loss.Lose(p, l.rng) {
-			l.Drop(now, p, DropCorrupt)
-		} else {
-			p.arrive = now.Add(l.delay)
-			if l.jitter > 0 {
-				p.arrive = max(p.arrive.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
-				l.lastArrive = p.arrive
-			}
-			if l.flight.head == nil {
-				l.net.sched.Schedule(p.arrive, l, kindArrive, 0)
-			}
-			l.flight.push(p)
+		arrive := now.Add(l.delay)
+		if l.jitter > 0 {
+			arrive = max(arrive.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
+			l.lastArrive = arrive
+		}
+		l.txDone(now, p, arrive)
+		for b := l.batch.pop(); b != nil; b = l.batch.pop() {
+			l.txDone(now, b, arrive)
 		}
 		l.startNext(now)
 	case kindArrive:
@@ -259,6 +270,21 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 	default:
 		panic(fmt.Sprintf("bug: netsim: link event kind %d", kind))
 	}
+}
+
+// txDone puts a transmitted packet on the wire, to arrive at arrive.
+func (l *Link) txDone(now des.Time, p *Packet, arrive des.Time) {
+	l.st.transmitted++
+	l.st.transmittedBytes += int64(p.Size)
+	if l.netemLimit == 0 && l.loss != nil && l.loss.Lose(p, l.rng) {
+		l.Drop(now, p, DropCorrupt)
+		return
+	}
+	p.arrive = arrive
+	if l.flight.head == nil {
+		l.net.sched.Schedule(p.arrive, l, kindArrive, 0)
+	}
+	l.flight.push(p)
 }
 
 func (l *Link) trace(now des.Time, k TraceKind, p *Packet, r DropReason) {
@@ -341,7 +367,7 @@ func (l *Link) Stats() LinkStats {
 		Busy:          st.busy,
 	}
 	if l.tx != nil {
-		s.InFlight++
+		s.InFlight += 1 + l.batch.n
 		s.Busy += now.Sub(l.txStart)
 	}
 	if now > 0 {

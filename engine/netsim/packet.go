@@ -91,6 +91,7 @@ type Packet struct {
 	// Link-internal bookkeeping.
 	next     *Packet  // intrusive list: free list, queue, in-flight FIFO
 	enqueued des.Time // when the packet entered a link's queue
+	txAt     des.Time // when its transmission started
 	arrive   des.Time // when its last bit reaches the far end of a link
 	free     bool     // in the pool: guards against double frees
 	skbHead  bool     // counted as an skb by the netem limit of the link it is on

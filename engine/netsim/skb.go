@@ -98,10 +98,36 @@ func (l *Link) netemLeave(p *Packet) {
 // Those are the oldest in flight, at most a few.
 func (l *Link) netemHeld(now des.Time) int {
 	held := l.netemSkbs
-	for p := l.flight.head; p != nil && p.arrive.Add(-TransmissionTime(p.Size, l.rate)) <= now; p = p.next {
+	for p := l.flight.head; p != nil && p.txAt.Add(l.delay) <= now; p = p.next {
 		if p.skbHead {
 			held--
 		}
 	}
 	return held
+}
+
+// peeker is a queue that can show its next packet without removing it.
+type peeker interface {
+	peek() *Packet
+}
+
+// skbBatch takes the rest of p's skb from the queue into the link's batch,
+// to be serialised with p and delivered with it: an HTB class dequeues a
+// GSO aggregate whole (htb_dequeue charges its full length, going into
+// debt if it must) and veth and Open vSwitch pass it on at once, so its
+// segments never interleave with other packets downstream. Only a FIFO
+// whose head can be seen (DropTail) batches.
+func (l *Link) skbBatch(now des.Time, p *Packet) {
+	if p.Skb == 0 {
+		return
+	}
+	pk, ok := l.queue.(peeker)
+	if !ok {
+		return
+	}
+	for h := pk.peek(); h != nil && h.Skb == p.Skb; h = pk.peek() {
+		b := l.queue.Dequeue(now, l)
+		l.dequeued(now, b)
+		l.batch.push(b)
+	}
 }

@@ -159,6 +159,8 @@ type Conn struct {
 	sackOK   bool
 	wsOK     bool
 
+	host *host // Linux host model (host.go), nil: none
+
 	Stats Stats
 }
 
@@ -418,6 +420,9 @@ func (c *Conn) newPacket() *netsim.Packet {
 func (c *Conn) transmit(p *netsim.Packet) {
 	p.Size = HeaderBytes + optionBytes(p) + p.Payload
 	c.Stats.SegsSent++
+	if c.host != nil {
+		c.host.onTransmit(c.s.Now(), p)
+	}
 	c.port.Send(p)
 }
 
