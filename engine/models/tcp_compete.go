@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/crosslink-sim/crosslink/engine"
@@ -114,8 +113,6 @@ const (
 	tcHostJitter  = 120e-6   // 1500 B at 100 Mbit/s
 )
 
-var debugLinks = os.Getenv("DEBUG_LINKS") != ""
-
 // PaperCCAs is document 002's algorithm mix.
 const PaperCCAs = "bbr,bbr2,cubic,bic,reno"
 
@@ -224,7 +221,7 @@ func tcpCompeteSchema(algos []string) *engine.Schema {
 	}
 	return &engine.Schema{
 		Name:    "tcp-compete",
-		Version: 5, // 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 6, // 6: backbone mininet and emulate (document 002's testbed); netem limits count skbs; 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
@@ -568,9 +565,6 @@ func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, dura
 	var overflow, corrupt, aqm int64
 	for _, l := range cn.links {
 		st := l.Stats()
-		if debugLinks && st.Dropped() > 0 {
-			fmt.Printf("  %s: drops %v sent %d\n", l.Name(), st.Drops, st.Sent)
-		}
 		overflow += st.Drops[netsim.DropOverflow]
 		corrupt += st.Drops[netsim.DropCorrupt]
 		aqm += st.Drops[netsim.DropAQM]

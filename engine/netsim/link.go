@@ -258,15 +258,24 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 		}
 		l.startNext(now)
 	case kindArrive:
-		p := l.flight.pop()
-		if h := l.flight.head; h != nil {
-			l.net.sched.Schedule(h.arrive, l, kindArrive, 0)
+		// Packets due at the same instant (an skb's segments, sent
+		// together) are delivered by one event, in order.
+		for {
+			p := l.flight.pop()
+			h := l.flight.head
+			more := h != nil && h.arrive == now
+			if h != nil && !more {
+				l.net.sched.Schedule(h.arrive, l, kindArrive, 0)
+			}
+			l.netemLeave(p)
+			l.st.delivered++
+			l.st.deliveredBytes += int64(p.Size)
+			l.trace(now, TraceDeliver, p, 0)
+			l.to.arrive(now, p)
+			if !more {
+				break
+			}
 		}
-		l.netemLeave(p)
-		l.st.delivered++
-		l.st.deliveredBytes += int64(p.Size)
-		l.trace(now, TraceDeliver, p, 0)
-		l.to.arrive(now, p)
 	default:
 		panic(fmt.Sprintf("bug: netsim: link event kind %d", kind))
 	}
