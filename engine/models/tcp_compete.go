@@ -219,9 +219,13 @@ func tcpCompeteSchema(algos []string) *engine.Schema {
 		metrics = append(metrics, engine.Metric{Name: "retrans_" + columnSafe(a), Kind: engine.Float, Unit: engine.Packet,
 			Doc: "retransmitted segments of the " + a + " flows; NaN without such flows"})
 	}
+	for _, a := range algos {
+		metrics = append(metrics, engine.Metric{Name: "retrans_rate_" + columnSafe(a), Kind: engine.Float, Unit: engine.PerSecond,
+			Doc: "retransmitted segments per second per flow of the " + a + " flows: iperf3's Retr of each 1 s interval averaged over the run and the algorithm's flows, the quantity of document 002's Figs. 3, 5, 7 and 9; NaN without such flows"})
+	}
 	return &engine.Schema{
 		Name:    "tcp-compete",
-		Version: 6, // 6: backbone mininet and emulate (document 002's testbed); netem limits count skbs; 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 6, // 6: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
@@ -574,7 +578,7 @@ func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, dura
 	if rttN > 0 {
 		rttMean = float64(rttSum) / float64(rttN) / 1e9
 	}
-	out := make([]engine.Value, tcFixed+2*nAlg)
+	out := make([]engine.Value, tcFixed+3*nAlg)
 	out[tcThroughput] = engine.F(total)
 	out[tcUtilisation] = engine.F(total / rate)
 	out[tcJainFlows] = engine.F(Jain(thr))
@@ -591,12 +595,14 @@ func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, dura
 	out[tcQueueDelayMean] = engine.F(bst.QueueDelayMean.Seconds())
 	out[tcEvents] = engine.I(int64(run.s.Processed()))
 	for k := range m.algos {
-		t, r := math.NaN(), math.NaN()
+		t, r, rr := math.NaN(), math.NaN(), math.NaN()
 		if groupN[k] > 0 {
 			t, r = groupThr[k], groupRetr[k]
+			rr = r / float64(groupN[k]) / duration.Seconds()
 		}
 		out[tcFixed+k] = engine.F(t)
 		out[tcFixed+nAlg+k] = engine.F(r)
+		out[tcFixed+2*nAlg+k] = engine.F(rr)
 	}
 	return engine.Result{Metrics: out, Tables: [][][]engine.Value{flows}}, nil
 }
