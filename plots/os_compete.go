@@ -369,18 +369,26 @@ func twinRightLabel(lines []*twinSeries) string {
 	return right
 }
 
-// twinTable is the data behind the figure, one row per x in display
-// units.
+// twinTable is the data behind the figure, tidy: one row per x, columns
+// named with their display units (queue_pct, throughput_bbr_mbps,
+// jain_flows), each quantity's mean and the mean minus and plus one
+// standard deviation of the replicates (_lo, _hi), the height of the
+// stack (total_<unit>), for throughput stacks BBR's and BBRv2's share of
+// it and the other algorithms' (bbr_share, loss_based_share), and the
+// replicates n. Claims (specs' plots entries) select its rows and
+// columns.
 func twinTable(d Def, td *twinData) *Table {
 	t := &Table{Title: d.Title, Caption: d.Caption, Notes: td.notes}
 	all := append(append([]*twinSeries(nil), td.bars...), td.lines...)
-	t.Header = append(t.Header, td.xq.Name+" ("+string(td.xq.Unit)+")")
+	t.Header = append(t.Header, osColumn(td.xq.Name, string(td.xq.Unit)))
 	for _, s := range all {
-		u := s.unit
-		if u == "" {
-			u = "-"
-		}
-		t.Header = append(t.Header, s.q.Name+" ("+u+") mean", "mean - sd", "mean + sd")
+		c := osColumn(s.q.Name, s.unit)
+		t.Header = append(t.Header, c, c+"_lo", c+"_hi")
+	}
+	shares := td.bars[0].unit == "Mbps"
+	t.Header = append(t.Header, osColumn("total", td.bars[0].unit))
+	if shares {
+		t.Header = append(t.Header, "bbr_share", "loss_based_share")
 	}
 	t.Header = append(t.Header, "n")
 	for k, x := range td.xs {
@@ -391,10 +399,43 @@ func twinTable(d Def, td *twinData) *Table {
 			row = append(row, formatNumber(roundSig(pt.Mean, 6)), formatNumber(roundSig(pt.Lo, 6)), formatNumber(roundSig(pt.Hi, 6)))
 			n = max(n, pt.N)
 		}
+		total := stackTotal(td.bars, k)
+		row = append(row, formatNumber(roundSig(total, 6)))
+		if shares {
+			bbr := bbrTotal(td.bars, k)
+			row = append(row, formatNumber(roundSig(bbr/total, 4)), formatNumber(roundSig(1-bbr/total, 4)))
+		}
 		row = append(row, fmt.Sprint(n))
 		t.AddRow(row...)
 	}
 	return t
+}
+
+// bbrTotal is the height of BBR's and BBRv2's bars in stack k.
+func bbrTotal(bars []*twinSeries, k int) float64 {
+	var sum float64
+	for _, b := range bars {
+		if strings.HasSuffix(b.q.Name, "_bbr") || strings.HasSuffix(b.q.Name, "_bbr2") {
+			if m := b.pts[k].Mean; !math.IsNaN(m) {
+				sum += m
+			}
+		}
+	}
+	return sum
+}
+
+// osColumn names a data column after its quantity and display unit:
+// lower case, the unit spelt in letters ("Mbps" -> "mbps", "%" -> "pct",
+// "1/s" -> "per_s", "pkt" -> "pkts").
+func osColumn(name, unit string) string {
+	u := map[string]string{"": "", "Mbps": "mbps", "%": "pct", "1/s": "per_s", "pkt": "pkts", "s": "s"}[unit]
+	if u == "" && unit != "" {
+		u = strings.NewReplacer("/", "_per_", " ", "_").Replace(strings.ToLower(unit))
+	}
+	if u == "" {
+		return name
+	}
+	return name + "_" + u
 }
 
 // osComparison sets the shape document 002 describes beside ours: the
@@ -418,17 +459,7 @@ func osComparison(d Def, xs []float64, bars, lines []*twinSeries) *Table {
 	if bars[0].unit == "Mbps" {
 		t.AddRow("total throughput (Mbps), "+span, "10 flows share the 100 Mbit/s backbone",
 			formatNumber(roundSig(total(first), 3))+" -> "+formatNumber(roundSig(total(last), 3)))
-		family := func(k int) float64 { // BBR and BBRv2 together
-			var sum float64
-			for _, b := range bars {
-				if strings.HasSuffix(b.q.Name, "_bbr") || strings.HasSuffix(b.q.Name, "_bbr2") {
-					if m := b.pts[k].Mean; !math.IsNaN(m) {
-						sum += m
-					}
-				}
-			}
-			return sum / total(k)
-		}
+		family := func(k int) float64 { return bbrTotal(bars, k) / total(k) } // BBR and BBRv2 together
 		for _, b := range bars {
 			if strings.HasSuffix(b.q.Name, "_bbr") {
 				share := func(k int) string { return formatNumber(roundSig(b.pts[k].Mean/total(k), 3)) }
