@@ -7,7 +7,7 @@ PROFILE ?= quick
 # Packages with fuzz targets and the targets in them: see `make fuzz`.
 FUZZTIME ?= 60s
 
-.PHONY: all build test testdeps figures bench lint fuzz clean
+.PHONY: all build test testdeps figures bench lint fuzz clean validate ns3deps
 
 all: build
 
@@ -40,10 +40,18 @@ figures: build
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+## lint: gofmt, go vet, a tidy go.mod (`go mod tidy -diff` prints what
+## `go mod tidy` would change and fails) and staticcheck at a pinned version
+## (`go run pkg@version` verifies the download against the Go checksum database
+## and leaves the project's own go.mod untouched).
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy'"; exit 1; }
+	$(GO) run $(STATICCHECK) ./...
 
 ## fuzz: each fuzz target for FUZZTIME (60s by default).
 fuzz:
@@ -52,6 +60,30 @@ fuzz:
 	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
 	  done; \
 	done
+
+## validate: the peer comparison with ns-3 (not part of `make test`): install
+## ns-3 3.37 from Debian if it is missing, build the programs in
+## validation/ns3/, run every scenario of validation/scenarios.go in both
+## simulators (SEEDS seeds each) and write validation/results.csv and
+## docs/validation.md. ONLY=name,name reruns some scenarios.
+SEEDS ?= 5
+ONLY  ?=
+NS3_LIBS := -lns3-core -lns3-network -lns3-internet -lns3-applications -lns3-point-to-point -lns3-traffic-control
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+validate: ns3deps bin/validation/link bin/validation/dumbbell
+	$(GO) run ./validation/cmd/validate -ns3 bin/validation -seeds $(SEEDS) -only '$(ONLY)'
+
+ns3deps:
+	@if ! dpkg -s libns3-dev >/dev/null 2>&1 || ! command -v g++ >/dev/null 2>&1; then \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ns3 libns3-dev g++; \
+	fi
+
+# --no-as-needed: the programs name few symbols of some libraries whose
+# TypeIds they look up by name.
+bin/validation/%: validation/ns3/%.cc validation/ns3/tcphost.h
+	@mkdir -p bin/validation
+	g++ -O2 -std=c++17 -Wall -o $@ $< -Wl,--no-as-needed $(NS3_LIBS)
 
 clean:
 	rm -rf bin

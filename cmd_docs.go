@@ -10,10 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/datadoc"
 	"github.com/crosslink-sim/crosslink/sweep/specdoc"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // writeOut writes b to path, or to stdout when path is "" or "-".
@@ -40,7 +40,7 @@ func writeOut(e *env, path string, b []byte, force bool) error {
 }
 
 // docsCmd writes docs/datasets.md from the model registry.
-func docsCmd(reg *engine.Registry, e *env) *cobra.Command {
+func docsCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var out string
 	c := &cobra.Command{
 		Use:   "docs",
@@ -59,7 +59,7 @@ func docsCmd(reg *engine.Registry, e *env) *cobra.Command {
 }
 
 // schemaCmd writes the JSON Schema of the spec format.
-func schemaCmd(reg *engine.Registry, e *env) *cobra.Command {
+func schemaCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var out string
 	c := &cobra.Command{
 		Use:   "schema",
@@ -81,7 +81,7 @@ func schemaCmd(reg *engine.Registry, e *env) *cobra.Command {
 }
 
 // initCmd writes a commented starter spec for a model.
-func initCmd(reg *engine.Registry, e *env) *cobra.Command {
+func initCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var out, name string
 	var force bool
 	c := &cobra.Command{

@@ -7,13 +7,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/plots/report"
 	"github.com/crosslink-sim/crosslink/sweep"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // reportCmd writes the reproduction report of the figures already drawn.
-func reportCmd(reg *engine.Registry, e *env) *cobra.Command {
+func reportCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var specs, profile, out string
 	var strict bool
 	c := &cobra.Command{

@@ -21,12 +21,12 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/models"
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Exit codes.
@@ -106,7 +106,7 @@ func run(ctx context.Context, args []string, e *env) int {
 	return exitFailed
 }
 
-func newRoot(reg *engine.Registry, e *env) *cobra.Command {
+func newRoot(reg *vocab.Registry, e *env) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "crosslink",
 		Short:         "What the physical layer of satellite and optical links does to TCP",
@@ -187,58 +187,33 @@ func (f *runFlags) register(c *cobra.Command, defaultProfile string) {
 	c.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "no progress or summary on stderr")
 }
 
-// runJobs runs each job's missing scenarios and returns failedError if any
-// scenario failed.
+// runJobs runs each job's missing scenarios (sweep.RunJobs) and returns
+// failedError if any scenario failed.
 func runJobs(ctx context.Context, jobs []*sweep.Job, f *runFlags, e *env) error {
 	shard, err := f.shardOf(e)
 	if err != nil {
 		return usageError{err}
 	}
-	if f.maxEvents > 0 {
-		ctx = engine.WithEventLimit(ctx, f.maxEvents)
+	o := sweep.Options{
+		Workers: f.workers, FailFast: f.failFast, Timeout: f.timeout, MaxEvents: f.maxEvents,
+		Shard: shard, RetryFailed: f.retryFailed, PartitionBy: f.partitionBy, Warn: e.stderr,
 	}
-	failed := 0
-	for _, j := range jobs {
-		cfg := j.Config()
-		cfg.Workers = f.workers
-		cfg.FailFast = f.failFast
-		cfg.Timeout = f.timeout
-		if cfg.PartitionBy, cfg.Partitions, err = sweep.Partitioning(j, f.partitionBy); err != nil {
-			return usageError{err}
-		}
-		if shard != sweep.Whole {
-			if j.Spec.Adaptive == nil {
-				if cfg.Source, err = sweep.Of(j.Plan, j.Model, shard); err != nil {
-					return usageError{err}
-				}
-			}
-			cfg.Shard = shard.Infix()
-			cfg.Meta.SpecName = j.Spec.Name
-		}
-		if f.retryFailed {
-			cfg.Rerun = func(s dataset.Status) bool { return s != dataset.OK }
-		}
-		if !f.quiet {
-			cfg.Progress, cfg.Terminal = e.stderr, e.terminal
-		}
-		var sum sweep.Summary
-		if j.Spec.Adaptive != nil {
-			sum, err = sweep.Adaptive(ctx, j, cfg, shard, e.stderr)
-		} else {
-			sum, err = sweep.Resume(ctx, cfg, e.stderr)
-		}
-		failed += sum.Failed
-		if err != nil {
-			return err
-		}
+	if !f.quiet {
+		o.Progress, o.Terminal = e.stderr, e.terminal
 	}
-	if failed > 0 {
+	failed, err := sweep.RunJobs(ctx, jobs, o)
+	switch {
+	case errors.Is(err, sweep.ErrOptions):
+		return usageError{err}
+	case err != nil:
+		return err
+	case failed > 0:
 		return failedError{failed}
 	}
 	return nil
 }
 
-func runCmd(reg *engine.Registry, e *env) *cobra.Command {
+func runCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var f runFlags
 	var dryRun bool
 	c := &cobra.Command{
@@ -271,7 +246,7 @@ func runCmd(reg *engine.Registry, e *env) *cobra.Command {
 	return c
 }
 
-func expandCmd(reg *engine.Registry, e *env) *cobra.Command {
+func expandCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var profile string
 	var limit int
 	c := &cobra.Command{
@@ -304,7 +279,7 @@ func drawFigures(ctx context.Context, jobs []*sweep.Job, ids []string, out strin
 	return plots.Draw(ctx, plots.NewRegistry(), filepath.Join(out, "figures"), ids, sources)
 }
 
-func plotCmd(reg *engine.Registry, e *env) *cobra.Command {
+func plotCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var pf plotFlags
 	var profile, out string
 	c := &cobra.Command{
@@ -332,7 +307,7 @@ func plotCmd(reg *engine.Registry, e *env) *cobra.Command {
 	return c
 }
 
-func figuresCmd(reg *engine.Registry, e *env) *cobra.Command {
+func figuresCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var f runFlags
 	var pf plotFlags
 	c := &cobra.Command{
@@ -367,7 +342,7 @@ func figuresCmd(reg *engine.Registry, e *env) *cobra.Command {
 	return c
 }
 
-func modelsCmd(reg *engine.Registry, e *env) *cobra.Command {
+func modelsCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "models",
 		Short: "List the models specs can use",
@@ -376,7 +351,7 @@ func modelsCmd(reg *engine.Registry, e *env) *cobra.Command {
 	}
 }
 
-func describeCmd(reg *engine.Registry, e *env) *cobra.Command {
+func describeCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "describe MODEL",
 		Short: "Show a model's parameters (type, unit, default, range) and metrics",

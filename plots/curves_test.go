@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/units"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 func TestBuildCurvesGrouping(t *testing.T) {
@@ -20,13 +20,13 @@ func TestBuildCurvesGrouping(t *testing.T) {
 	}{
 		{
 			name:   "no series: one curve over every row's x",
-			def:    Def{ID: "f", X: "distance", Y: []string{"one_way_delay"}, Where: []Where{{"detection", engine.S("direct")}, {"bit_rate", engine.F(1e9)}}},
+			def:    Def{ID: "f", X: "distance", Y: []string{"one_way_delay"}, Where: []Where{{"detection", vocab.S("direct")}, {"bit_rate", vocab.F(1e9)}}},
 			labels: []string{"one way delay"},
 			points: []int{4},
 		},
 		{
 			name:   "one series parameter",
-			def:    Def{ID: "f", X: "distance", Y: []string{"ber"}, Series: []string{"detection"}, Where: []Where{{"bit_rate", engine.F(4e9)}}},
+			def:    Def{ID: "f", X: "distance", Y: []string{"ber"}, Series: []string{"detection"}, Where: []Where{{"bit_rate", vocab.F(4e9)}}},
 			labels: []string{"detection coherent", "detection direct"},
 			points: []int{4, 4},
 		},
@@ -41,12 +41,12 @@ func TestBuildCurvesGrouping(t *testing.T) {
 		},
 		{
 			name:   "several y make several curves",
-			def:    Def{ID: "f", X: "distance", Y: []string{"ber", "one_way_delay"}, Where: []Where{{"detection", engine.S("direct")}, {"bit_rate", engine.F(1e9)}}},
+			def:    Def{ID: "f", X: "distance", Y: []string{"ber", "one_way_delay"}, Where: []Where{{"detection", vocab.S("direct")}, {"bit_rate", vocab.F(1e9)}}},
 			labels: nil, // rejected: y units differ
 		},
 		{
 			name:   "int where matches a float value",
-			def:    Def{ID: "f", X: "distance", Y: []string{"ber"}, Series: []string{"bit_rate"}, Where: []Where{{"mtu", engine.F(1500)}, {"detection", engine.S("coherent")}}},
+			def:    Def{ID: "f", X: "distance", Y: []string{"ber"}, Series: []string{"bit_rate"}, Where: []Where{{"mtu", vocab.F(1500)}, {"detection", vocab.S("coherent")}}},
 			labels: []string{"bit rate 1 Gbit/s", "bit rate 4 Gbit/s"},
 			points: []int{4, 4},
 		},

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Def is one figure as a spec's plots entry declares it. Names are spec
@@ -29,7 +29,7 @@ type Def struct {
 // Where keeps the rows whose parameter Name equals Value.
 type Where struct {
 	Name  string
-	Value engine.Value
+	Value vocab.Value
 }
 
 // Kinds of figure a Def can ask for.
@@ -51,13 +51,13 @@ func (d Def) kind() string {
 // scenario) or a column of one table.
 type Quantity struct {
 	Name, Column string
-	Unit         engine.Unit
-	Kind         engine.Kind
+	Unit         vocab.Unit
+	Kind         vocab.Kind
 	Param        bool
 }
 
 // lookupCol resolves name as Lookup does and returns its column of f.
-func lookupCol(s *engine.Schema, table, name string, f *Frame) (Quantity, *Column, error) {
+func lookupCol(s *vocab.Schema, table, name string, f *Frame) (Quantity, *Column, error) {
 	q, err := Lookup(s, table, name)
 	if err != nil {
 		return Quantity{}, nil, err
@@ -68,13 +68,13 @@ func lookupCol(s *engine.Schema, table, name string, f *Frame) (Quantity, *Colum
 
 // Lookup resolves name in the schema s for the table called table ("" for
 // the main table): a parameter, or a metric of that table.
-func Lookup(s *engine.Schema, table, name string) (Quantity, error) {
+func Lookup(s *vocab.Schema, table, name string) (Quantity, error) {
 	for _, p := range s.Params {
 		if p.Name == name {
 			return Quantity{Name: name, Column: p.Column(), Unit: p.Unit, Kind: p.Kind, Param: true}, nil
 		}
 	}
-	var cols []engine.Metric
+	var cols []vocab.Metric
 	if table == "" {
 		cols = s.Metrics
 	} else {

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // siPrefixes are the prefixes a legend may print rates, times, powers and
@@ -17,14 +17,14 @@ var siPrefixes = []struct {
 // formatValue prints a parameter value for a legend or a table: strings as
 // they are, numbers with their unit, with an SI prefix for rates, times,
 // powers and frequencies and in km for long distances.
-func formatValue(v engine.Value, u engine.Unit) string {
-	if v.Kind() != engine.Float && v.Kind() != engine.Int {
+func formatValue(v vocab.Value, u vocab.Unit) string {
+	if v.Kind() != vocab.Float && v.Kind() != vocab.Int {
 		return v.String()
 	}
 	x := v.Float()
 	unit := string(u)
 	switch u {
-	case engine.BitPerSecond, engine.Second, engine.Watt, engine.Hertz:
+	case vocab.BitPerSecond, vocab.Second, vocab.Watt, vocab.Hertz:
 		if x != 0 {
 			for _, p := range siPrefixes {
 				if s := math.Pow10(p.exp); math.Abs(x) >= s*(1-1e-12) {
@@ -34,7 +34,7 @@ func formatValue(v engine.Value, u engine.Unit) string {
 				}
 			}
 		}
-	case engine.Meter:
+	case vocab.Meter:
 		if math.Abs(x) >= 1000 {
 			x /= 1000
 			unit = "km"

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/vocab"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -158,27 +161,160 @@ func (b *besideLegend) Draw(c draw.Canvas) {
 	b.legend.Draw(lc)
 }
 
-// lineTable is the plotted data of a line figure, one row per point of
-// every curve, in display units, with the replicate count and the
-// confidence interval, so readers can check the drawn numbers.
+// lineTable is the plotted data of a line figure in long ("tidy") form:
+// one row per point of every curve, the series values and x as columns,
+// then for each y its replicate mean, the interval drawn around it and
+// the replicate count, so readers can check the drawn numbers. Column
+// names carry their units (goodput_mbps, distance_km) and are unique,
+// so the CSV loads in pandas or polars without renaming; several y of one
+// figure share a row per x.
 func lineTable(d Def, ld *lineData) *Table {
 	t := &Table{Title: d.Title, Caption: d.Caption}
 	t.Header = append(t.Header, "curve")
 	for _, q := range ld.Series {
-		t.Header = append(t.Header, q.Name)
+		t.Header = append(t.Header, unitName(q.Name, string(q.Unit)))
 	}
-	t.Header = append(t.Header, "y", ld.XLabel, ld.YLabel+" mean", "ci95 low", "ci95 high", "n", "note")
+	t.Header = append(t.Header, axisColumn(d.XLabel, ld.X.Name, d.XUnit, ld.X.Unit))
+	for _, q := range ld.Y {
+		c := axisColumn("", q.Name, d.YUnit, q.Unit)
+		t.Header = append(t.Header, c, c+"_lo", c+"_hi", q.Name+"_n")
+	}
+	t.Header = append(t.Header, "note")
+	type rowKey struct {
+		series string
+		x      float64
+	}
+	rows := map[rowKey][]string{}
+	var order []rowKey
+	nY := len(ld.Y)
 	for _, c := range ld.Curves {
-		for _, pt := range c.Points {
-			row := []string{c.Label}
-			for _, v := range c.Series {
-				row = append(row, v.String())
-			}
-			row = append(row, c.Y, formatNumber(pt.X), formatNumber(pt.Mean),
-				formatNumber(pt.Lo), formatNumber(pt.Hi), fmt.Sprint(pt.N), pt.Note)
-			t.AddRow(row...)
+		var key []string
+		for _, v := range c.Series {
+			key = append(key, v.Canonical())
 		}
+		yi := 0
+		for i, q := range ld.Y {
+			if q.Name == c.Y {
+				yi = i
+			}
+		}
+		for _, pt := range c.Points {
+			k := rowKey{strings.Join(key, "\x00"), pt.X}
+			row, ok := rows[k]
+			if !ok {
+				row = make([]string, len(t.Header))
+				row[0] = seriesLabel(ld, c)
+				for j, v := range c.Series {
+					row[1+j] = formatNumberOr(v)
+				}
+				row[1+len(c.Series)] = formatNumber(pt.X)
+				rows[k] = row
+				order = append(order, k)
+			}
+			at := 2 + len(c.Series) + 4*yi
+			row[at], row[at+1], row[at+2], row[at+3] = formatNumber(pt.Mean), formatNumber(pt.Lo), formatNumber(pt.Hi), fmt.Sprint(pt.N)
+			if pt.Note != "" {
+				row[2+len(c.Series)+4*nY] = pt.Note
+			}
+		}
+	}
+	for _, k := range order {
+		t.AddRow(rows[k]...)
 	}
 	t.Notes = ld.Notes
 	return t
+}
+
+// seriesLabel is a curve's legend text without its y name: what the curve
+// column of the tidy data says.
+func seriesLabel(ld *lineData, c Curve) string {
+	if len(ld.Series) == 0 {
+		if len(ld.Y) == 1 {
+			return c.Label
+		}
+		return ""
+	}
+	parts := make([]string, len(c.Series))
+	for j, v := range c.Series {
+		parts[j] = strings.ReplaceAll(ld.Series[j].Name, "_", " ") + " " + formatValue(v, ld.Series[j].Unit)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// formatNumberOr prints a numeric value exactly (formatNumber) and any
+// other value as its text.
+func formatNumberOr(v vocab.Value) string {
+	if v.Kind() == vocab.Float || v.Kind() == vocab.Int {
+		return formatNumber(v.Float())
+	}
+	return v.String()
+}
+
+// axisColumn names the tidy-data column of a quantity shown in display
+// unit display (base when empty): "distance_km", "goodput_mbps".
+func axisColumn(_ string, name, display string, base vocab.Unit) string {
+	u := display
+	if u == "" {
+		u = string(base)
+	}
+	return unitName(name, u)
+}
+
+// unitName joins a name and a unit into a column name: lower case, words
+// joined by "_", the unit spelt with letters only ("Mbit/s" -> "mbps",
+// "%" -> "pct").
+func unitName(name, unit string) string {
+	n := snake(name)
+	if u := unitToken(unit); u != "" {
+		n += "_" + u
+	}
+	return n
+}
+
+// unitToken spells a unit for a column name.
+func unitToken(u string) string {
+	u = strings.TrimSpace(u)
+	if u == "" {
+		return ""
+	}
+	switch u {
+	case "%":
+		return "pct"
+	case "B":
+		return "bytes"
+	case "b", "bit":
+		return "bits"
+	}
+	for _, p := range []string{"", "k", "M", "G", "T"} {
+		if u == p+"bit/s" || u == p+"bps" || u == p+"b/s" {
+			return strings.ToLower(p) + "bps"
+		}
+		if u == p+"B/s" {
+			return strings.ToLower(p) + "bytes_per_s"
+		}
+	}
+	if rest, ok := strings.CutPrefix(u, "1/"); ok {
+		return "per_" + snake(rest)
+	}
+	u = strings.ReplaceAll(u, "µ", "u")
+	u = strings.ReplaceAll(u, "/", " per ")
+	return snake(u)
+}
+
+// snake lower-cases s and joins its runs of letters and digits with "_".
+func snake(s string) string {
+	var b strings.Builder
+	gap := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if gap && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r)
+			gap = false
+			continue
+		}
+		gap = true
+	}
+	return b.String()
 }

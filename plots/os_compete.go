@@ -14,7 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // The figures of document 002 ("On the interplay of congestion and OSNR
@@ -185,7 +185,7 @@ func twinCollect(ctx context.Context, in Input, d Def) (*twinData, error) {
 			}
 		}
 		s := &twinSeries{q: q, label: orDefault(d.Labels[name], strings.ReplaceAll(name, "_", " ")), factor: 1, unit: string(q.Unit)}
-		if q.Unit == engine.BitPerSecond {
+		if q.Unit == vocab.BitPerSecond {
 			s.unit = "Mbps"
 			if s.factor, err = factor(in.Scale, s.unit, q.Unit); err != nil {
 				return nil, err
@@ -255,7 +255,7 @@ func twinPlot(th Theme, d Def, td *twinData) (p *plot.Plot, rmin, rmax float64) 
 			}
 		}
 	}
-	if td.lines[0].q.Unit == engine.Dimensionless && strings.HasPrefix(td.lines[0].q.Name, "jain") {
+	if td.lines[0].q.Unit == vocab.Dimensionless && strings.HasPrefix(td.lines[0].q.Name, "jain") {
 		rmax = 1 // an index in [1/n, 1]
 	} else {
 		rmax = niceCeil(rmax * 1.08)
@@ -478,7 +478,7 @@ func osComparison(d Def, xs []float64, bars, lines []*twinSeries) *Table {
 			t.AddRow(l.label+" ("+l.unit+"), "+span, "-", at(l, first)+" -> "+at(l, last))
 		}
 	}
-	if bars[0].q.Unit == engine.Packet {
+	if bars[0].q.Unit == vocab.Packet {
 		var sf, sl float64
 		for _, b := range bars {
 			if !math.IsNaN(b.pts[first].Mean) {

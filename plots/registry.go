@@ -7,8 +7,8 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/units"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Figure is one figure or table crosslink regenerates.
@@ -27,7 +27,7 @@ type DrawFunc func(ctx context.Context, in Input) (*Output, error)
 // of the spec that declares it, and that spec's rows.
 type Input struct {
 	Def    Def
-	Schema *engine.Schema
+	Schema *vocab.Schema
 	Source *Source
 	Theme  Theme
 	Scale  Scaler

@@ -169,7 +169,7 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 		if pn.label == "" {
 			pn.label = pn.name
 		}
-		tbl.Header = append(tbl.Header, pn.label)
+		tbl.Header = append(tbl.Header, axisColumn("", pn.name, pn.unit, yq.Unit))
 		p := th.newPlot()
 		if pi == 0 {
 			p.Title.Text = d.Title + " (lines: mean, markers: runs)"

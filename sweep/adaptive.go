@@ -12,10 +12,10 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // CI95 returns the mean of x and the half-width of its Student-t 95 %
@@ -165,7 +165,7 @@ func Adaptive(ctx context.Context, j *Job, cfg Config, s Shard, warn io.Writer) 
 // pointsOf returns the points (indices < p.Points()) that shard s owns.
 // Replicate 0 of point k is scenario k of the plan, so the points are
 // dealt as Of deals those scenarios.
-func pointsOf(p *plan.Plan, m engine.Model, s Shard) ([]int, error) {
+func pointsOf(p *plan.Plan, m vocab.Model, s Shard) ([]int, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -174,7 +174,7 @@ func pointsOf(p *plan.Plan, m engine.Model, s Shard) ([]int, error) {
 		first.idx = append(first.idx, int32(k))
 	}
 	var out []int
-	if est, ok := m.(engine.CostEstimator); ok && s.N > 1 {
+	if est, ok := m.(vocab.CostEstimator); ok && s.N > 1 {
 		for _, k := range lpt(first, est, s) {
 			out = append(out, int(k))
 		}

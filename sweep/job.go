@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Job is one spec resolved at one profile and expanded: everything needed
@@ -18,7 +18,7 @@ import (
 type Job struct {
 	Spec    *spec.Spec // resolved at Profile
 	Profile string     // "" for the base spec
-	Model   engine.Model
+	Model   vocab.Model
 	Plan    *plan.Plan
 	Dir     string // <out>/<spec name>: the dataset
 }
@@ -28,7 +28,7 @@ type Job struct {
 // taken at its base values (so `figures --profile quick` can cover specs
 // that need no quick variant); otherwise that is an error. Spec mistakes
 // come back as a spec.ErrorList.
-func Load(path string, reg *engine.Registry, profile string, optional bool, out string) (*Job, error) {
+func Load(path string, reg *vocab.Registry, profile string, optional bool, out string) (*Job, error) {
 	s, err := spec.ParseFile(path, reg)
 	if err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func Load(path string, reg *engine.Registry, profile string, optional bool, out 
 
 // LoadAll loads every spec in paths and returns the jobs in the given
 // order, or every error of every spec at once.
-func LoadAll(paths []string, reg *engine.Registry, profile string, optional bool, out string) ([]*Job, error) {
+func LoadAll(paths []string, reg *vocab.Registry, profile string, optional bool, out string) ([]*Job, error) {
 	var jobs []*Job
 	var errs []error
 	names := map[string]string{}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 func testMeta() dataset.Meta {
@@ -184,7 +184,7 @@ func TestResume(t *testing.T) {
 	// it, and ReadIDs prefers the ok row.
 	fixed := scenarios(m, 120, nil)
 	fixed[30] = src[30]
-	fixed[30].Params = fixed[30].Params.With("mode", engine.S("normal"))
+	fixed[30].Params = fixed[30].Params.With("mode", vocab.S("normal"))
 	sum, err := Run(context.Background(), Config{Model: m, Source: fixed, Dir: dir, Meta: testMeta(),
 		Rerun: func(s dataset.Status) bool { return s != dataset.OK }})
 	if err != nil {
@@ -205,13 +205,13 @@ func TestResume(t *testing.T) {
 // cancelAfter wraps a model and cancels the sweep once n scenarios have
 // started, as a SIGINT would.
 type cancelAfter struct {
-	engine.Model
+	vocab.Model
 	n      int64
 	seen   atomic.Int64
 	cancel context.CancelFunc
 }
 
-func (c *cancelAfter) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+func (c *cancelAfter) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	if c.seen.Add(1) == c.n {
 		c.cancel()
 	}

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Shard is share I (0-based) of N of a plan's scenarios.
@@ -132,21 +132,21 @@ func AutoShard(getenv func(string) string, count int) (Shard, error) {
 // union is src, and the assignment depends only on src, m and s, so
 // processes that never talk to each other agree on it.
 //
-// When m estimates costs (engine.CostEstimator), scenarios are dealt by
+// When m estimates costs (vocab.CostEstimator), scenarios are dealt by
 // longest processing time first: sorted by cost, largest first (ties by
 // id), each goes to the shard with the least total cost so far (ties to
 // the lowest index). That keeps the long runs from piling up in one shard;
 // its makespan is within 4/3 of the best (Graham 1969). Otherwise shard i
 // takes every n-th scenario from i, which balances counts exactly and
 // needs no pass over the plan.
-func Of(src plan.Source, m engine.Model, s Shard) (plan.Source, error) {
+func Of(src plan.Source, m vocab.Model, s Shard) (plan.Source, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	if s.N == 1 {
 		return src, nil
 	}
-	est, ok := m.(engine.CostEstimator)
+	est, ok := m.(vocab.CostEstimator)
 	if !ok {
 		return strided{src, s}, nil
 	}
@@ -187,7 +187,7 @@ type job struct {
 
 // lpt returns the indices of src that shard s gets under longest
 // processing time first, in increasing order.
-func lpt(src plan.Source, est engine.CostEstimator, s Shard) []int32 {
+func lpt(src plan.Source, est vocab.CostEstimator, s Shard) []int32 {
 	n := src.Len()
 	jobs := make([]job, n)
 	for i := range n {

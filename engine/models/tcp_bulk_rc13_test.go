@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Document 000 (Rodriguez-Colina et al. 2013), Table 3 as printed: one-way
@@ -48,10 +48,10 @@ func TestRC13Table3WindowLimited(t *testing.T) {
 			continue
 		}
 		rtt := 2*row.delay + 1540*8/row.rate + 40*8/row.rate
-		r := runModel(t, NewTCPBulk(), map[string]engine.Value{
-			"rate": engine.F(row.rate), "delay": engine.F(row.delay), "per": engine.F(row.per),
-			"mss": engine.I(1500), "window": engine.I(rc13Window), "window_scaling": engine.B(true),
-			"warmup": engine.F(10 * rtt), "duration": engine.F(40 * rtt),
+		r := runModel(t, NewTCPBulk(), map[string]vocab.Value{
+			"rate": vocab.F(row.rate), "delay": vocab.F(row.delay), "per": vocab.F(row.per),
+			"mss": vocab.I(1500), "window": vocab.I(rc13Window), "window_scaling": vocab.B(true),
+			"warmup": vocab.F(10 * rtt), "duration": vocab.F(40 * rtt),
 		}, 5)
 		got := r.Metrics[tmGoodput].Float() / 1e6
 		if d := (got - row.goodput) / row.goodput; math.Abs(d) > 0.01 {
@@ -74,10 +74,10 @@ func TestRC13Table3WindowLimited(t *testing.T) {
 func TestRC13Table3LossLimited(t *testing.T) {
 	const d, p, mss = 0.2667, 1e-3, 1500.0
 	rtt := 2*d + 1540*8/1e9 + 40*8/1e9
-	r := runModel(t, NewTCPBulk(), map[string]engine.Value{
-		"rate": engine.F(1e9), "delay": engine.F(d), "per": engine.F(p),
-		"mss": engine.I(1500), "window": engine.I(rc13Window), "window_scaling": engine.B(true),
-		"warmup": engine.F(10 * rtt), "duration": engine.F(1500 * rtt),
+	r := runModel(t, NewTCPBulk(), map[string]vocab.Value{
+		"rate": vocab.F(1e9), "delay": vocab.F(d), "per": vocab.F(p),
+		"mss": vocab.I(1500), "window": vocab.I(rc13Window), "window_scaling": vocab.B(true),
+		"warmup": vocab.F(10 * rtt), "duration": vocab.F(1500 * rtt),
 	}, 5)
 	got := r.Metrics[tmGoodput].Float()
 	wmax := math.Floor(rc13Window/mss) * mss * 8 / rtt
@@ -109,10 +109,10 @@ func TestRC13SlowStartFillsLink(t *testing.T) {
 		n := math.Log2(bdp / mss)
 		want := n * rtt
 		warm := rtt + want + 2*rtt
-		r := runModel(t, NewTCPBulk(), map[string]engine.Value{
-			"rate": engine.F(rate), "distance": engine.F(km * 1e3), "mss": engine.I(mss), "iw": engine.I(1),
-			"window": engine.I(1 << 30), "window_scaling": engine.B(true), "sample_interval": engine.F(rtt / 32),
-			"warmup": engine.F(warm), "duration": engine.F(warm + 2*rtt),
+		r := runModel(t, NewTCPBulk(), map[string]vocab.Value{
+			"rate": vocab.F(rate), "distance": vocab.F(km * 1e3), "mss": vocab.I(mss), "iw": vocab.I(1),
+			"window": vocab.I(1 << 30), "window_scaling": vocab.B(true), "sample_interval": vocab.F(rtt / 32),
+			"warmup": vocab.F(warm), "duration": vocab.F(warm + 2*rtt),
 		}, 1)
 		full := math.NaN()
 		for _, row := range r.Tables[1] {
@@ -153,14 +153,14 @@ func TestRC13SlowStartFillsLink(t *testing.T) {
 func TestRC13WDMFourfold(t *testing.T) {
 	run := func(km, per float64, ch int64, fso bool, rtts float64) float64 {
 		rtt := 2*km*1e3/299792458 + 2*1540*8/1e9
-		set := map[string]engine.Value{
-			"rate": engine.F(1e9), "distance": engine.F(km * 1e3), "per": engine.F(per),
-			"mss": engine.I(1500), "window": engine.I(rc13Window), "window_scaling": engine.B(true),
-			"channels": engine.I(ch), "flows": engine.I(ch), "striping": engine.B(false),
-			"warmup": engine.F(10 * rtt), "duration": engine.F((10 + rtts) * rtt),
+		set := map[string]vocab.Value{
+			"rate": vocab.F(1e9), "distance": vocab.F(km * 1e3), "per": vocab.F(per),
+			"mss": vocab.I(1500), "window": vocab.I(rc13Window), "window_scaling": vocab.B(true),
+			"channels": vocab.I(ch), "flows": vocab.I(ch), "striping": vocab.B(false),
+			"warmup": vocab.F(10 * rtt), "duration": vocab.F((10 + rtts) * rtt),
 		}
 		if fso {
-			set["loss_model"] = engine.S("fso")
+			set["loss_model"] = vocab.S("fso")
 		}
 		return runModel(t, NewTCPBulk(), set, 9).Metrics[tmGoodput].Float()
 	}
@@ -198,12 +198,12 @@ func TestRC13WDMFourfold(t *testing.T) {
 func TestRC13FourGbpsLosesMore(t *testing.T) {
 	for _, km := range []float64{16000, 25000, 50000, 80000} {
 		rtt := 2 * km * 1e3 / 299792458
-		res := map[float64]engine.Result{}
+		res := map[float64]vocab.Result{}
 		for _, rate := range []float64{1e9, 4e9} {
-			res[rate] = runModel(t, NewTCPBulk(), map[string]engine.Value{
-				"rate": engine.F(rate), "distance": engine.F(km * 1e3), "loss_model": engine.S("fso"),
-				"mss": engine.I(1500), "window": engine.I(rc13Window), "window_scaling": engine.B(true),
-				"warmup": engine.F(10 * rtt), "duration": engine.F(40 * rtt),
+			res[rate] = runModel(t, NewTCPBulk(), map[string]vocab.Value{
+				"rate": vocab.F(rate), "distance": vocab.F(km * 1e3), "loss_model": vocab.S("fso"),
+				"mss": vocab.I(1500), "window": vocab.I(rc13Window), "window_scaling": vocab.B(true),
+				"warmup": vocab.F(10 * rtt), "duration": vocab.F(40 * rtt),
 			}, 13)
 		}
 		one, four := res[1e9].Metrics, res[4e9].Metrics
@@ -234,9 +234,9 @@ func TestRC13FourGbpsLosesMore(t *testing.T) {
 // the channels' transmitted counts cover it.
 func TestRC13StripeTrace(t *testing.T) {
 	const n = 200
-	r := runModel(t, NewTCPBulk(), map[string]engine.Value{
-		"rate": engine.F(1e9), "delay": engine.F(0.001), "channels": engine.I(4), "flows": engine.I(3),
-		"striping": engine.B(true), "trace_packets": engine.I(n), "duration": engine.F(0.05), "warmup": engine.F(0.01),
+	r := runModel(t, NewTCPBulk(), map[string]vocab.Value{
+		"rate": vocab.F(1e9), "delay": vocab.F(0.001), "channels": vocab.I(4), "flows": vocab.I(3),
+		"striping": vocab.B(true), "trace_packets": vocab.I(n), "duration": vocab.F(0.05), "warmup": vocab.F(0.01),
 	}, 2)
 	rows := r.Tables[2]
 	if len(rows) != n {

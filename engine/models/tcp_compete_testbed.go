@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/tcp"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Document 002's Mininet testbed (backbone: mininet), after the published
@@ -164,8 +164,8 @@ func testbedBuffers(window int64) (rcv, snd int64) {
 }
 
 // emulateParam is the emulate parameter's schema entry.
-func emulateParam() engine.Param {
-	return engine.Param{Name: "emulate", Kind: engine.String, Default: engine.S(testbedAll),
+func emulateParam() vocab.Param {
+	return vocab.Param{Name: "emulate", Kind: vocab.String, Default: vocab.S(testbedAll),
 		Doc: "with backbone mininet, the testbed mechanisms emulated, a comma-separated subset of " + testbedAll +
 			" (or none): topology (every host on its own 1000-packet TCLink, the switches joined by 42-packet TCLinks, all netem limits), " +
 			"gso (TSO/GSO aggregates of about 1 ms at the pacing rate counted as one skb by netem's limit and lost whole), " +

@@ -3,7 +3,7 @@ package models
 import (
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // TestCompeteTestbedShape pins the shape of document 002's Figs. 2 and 4
@@ -29,8 +29,8 @@ func TestCompeteTestbedShape(t *testing.T) {
 	at := func(q, loss float64) point {
 		var p point
 		for seed := uint64(1); seed <= 2; seed++ {
-			r := runModel(t, m, map[string]engine.Value{"backbone": engine.S("mininet"), "queue": engine.F(q),
-				"loss": engine.F(loss), "duration": engine.F(30)}, seed)
+			r := runModel(t, m, map[string]vocab.Value{"backbone": vocab.S("mininet"), "queue": vocab.F(q),
+				"loss": vocab.F(loss), "duration": vocab.F(30)}, seed)
 			thr := metric(t, m, r, "throughput").Float()
 			bbr := metric(t, m, r, "throughput_bbr").Float() + metric(t, m, r, "throughput_bbr2").Float()
 			p.thr += thr / 2
@@ -77,7 +77,7 @@ func TestCompeteTestbedShape(t *testing.T) {
 // the names.
 func TestEmulateRejectsUnknown(t *testing.T) {
 	m := NewTCPCompete()
-	p := m.Schema().Defaults().With("backbone", engine.S("mininet")).With("emulate", engine.S("topology,tso"))
+	p := m.Schema().Defaults().With("backbone", vocab.S("mininet")).With("emulate", vocab.S("topology,tso"))
 	if _, err := m.Run(t.Context(), p, 1); err == nil {
 		t.Fatal("emulate topology,tso: no error")
 	}

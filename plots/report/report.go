@@ -57,6 +57,8 @@ type Figure struct {
 	Files     []string
 	Notes     []string // from its drawing
 	Tables    []*Table // the figure's own table, then its comparison
+	// Verdict is the figure's claims evaluated on its data.
+	Verdict Verdict
 }
 
 // Missing says why the figure is not in the gallery, or "".
@@ -79,6 +81,16 @@ type Report struct {
 	Runs      []*Run
 }
 
+// Verdicts returns the verdict of every figure: the documents' in catalog
+// order, then the others by id.
+func (r *Report) Verdicts() []Verdict {
+	var vs []Verdict
+	for _, f := range append(append([]*Figure(nil), r.Figures...), r.Extra...) {
+		vs = append(vs, f.Verdict)
+	}
+	return vs
+}
+
 // Missing returns the ids of the catalog's figures that are missing.
 func (r *Report) Missing() []string {
 	var ids []string
@@ -97,6 +109,7 @@ func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
 	runs := map[string]*Run{}
 	declared := map[string]*Run{}
 	captions := map[string]string{}
+	claims := map[string][]spec.Claim{}
 	reg := plots.NewRegistry()
 	for _, j := range jobs {
 		run, err := runOf(j)
@@ -108,6 +121,7 @@ func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
 		for _, p := range j.Spec.Plots {
 			declared[p.ID] = run
 			captions[p.ID] = p.Caption
+			claims[p.ID] = p.Claims
 			if f, ok := reg.Lookup(p.ID); ok && p.Caption == "" {
 				captions[p.ID] = f.Caption
 			}
@@ -135,6 +149,9 @@ func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
 			return nil, err
 		}
 		r.Extra = append(r.Extra, f)
+	}
+	for _, f := range append(append([]*Figure(nil), r.Figures...), r.Extra...) {
+		f.Verdict = VerdictOf(f.ID, f.Document, claims[f.ID], figDir, f.Drawn)
 	}
 	return r, nil
 }

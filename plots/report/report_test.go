@@ -12,36 +12,36 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // lightDelay is a small real model for the test: the one-way delay of a
 // link of length distance, d/c, with c = 3e8 m/s as document 000 prints it
 // (constants: paper) or 299 792 458 m/s (codata).
-type lightDelay struct{ schema *engine.Schema }
+type lightDelay struct{ schema *vocab.Schema }
 
 func newLightDelay() *lightDelay {
-	return &lightDelay{schema: &engine.Schema{
+	return &lightDelay{schema: &vocab.Schema{
 		Name: "light-delay", Version: 1, Doc: "One-way delay d/c.",
-		Params: []engine.Param{
-			{Name: "distance", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(1e6), Min: 1, Max: 1e12, Doc: "link length"},
-			{Name: "constants", Kind: engine.String, Default: engine.S("codata"), Choices: []string{"paper", "codata"}, Doc: "speed of light"},
+		Params: []vocab.Param{
+			{Name: "distance", Kind: vocab.Float, Unit: vocab.Meter, Default: vocab.F(1e6), Min: 1, Max: 1e12, Doc: "link length"},
+			{Name: "constants", Kind: vocab.String, Default: vocab.S("codata"), Choices: []string{"paper", "codata"}, Doc: "speed of light"},
 		},
-		Metrics: []engine.Metric{{Name: "one_way_delay", Kind: engine.Float, Unit: engine.Second, Doc: "d/c"}},
+		Metrics: []vocab.Metric{{Name: "one_way_delay", Kind: vocab.Float, Unit: vocab.Second, Doc: "d/c"}},
 	}}
 }
 
-func (m *lightDelay) Schema() *engine.Schema { return m.schema }
+func (m *lightDelay) Schema() *vocab.Schema { return m.schema }
 
-func (m *lightDelay) Run(_ context.Context, p engine.Params, _ uint64) (engine.Result, error) {
+func (m *lightDelay) Run(_ context.Context, p vocab.Params, _ uint64) (vocab.Result, error) {
 	c := 299792458.0
 	if p.Str("constants") == "paper" {
 		c = 3e8
 	}
-	return engine.Result{Metrics: []engine.Value{engine.F(p.Float("distance") / c)}}, nil
+	return vocab.Result{Metrics: []vocab.Value{vocab.F(p.Float("distance") / c)}}, nil
 }
 
 const testSpec = `name: tab2
@@ -68,7 +68,7 @@ plots:
 // crosslink figures does.
 func sweepAndDraw(t *testing.T) (jobs []*sweep.Job, figDir string) {
 	t.Helper()
-	reg, err := engine.NewRegistry(newLightDelay())
+	reg, err := vocab.NewRegistry(newLightDelay())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // MaxScenarios is the largest number of scenarios a spec (or any of its
@@ -45,7 +45,7 @@ func (p Position) before(q Position) bool {
 // Setting is one parameter set to one value, in SI base units.
 type Setting struct {
 	Name  string
-	Value engine.Value
+	Value vocab.Value
 	Pos   Position
 }
 
@@ -53,7 +53,7 @@ type Setting struct {
 // order the spec lists or generates them.
 type Axis struct {
 	Name   string
-	Values []engine.Value
+	Values []vocab.Value
 	Pos    Position
 }
 
@@ -95,6 +95,9 @@ type Plot struct {
 	XLim, YLim []float64
 	// Labels renames curves in the legend: y name -> text.
 	Labels map[string]string
+	// Claims are the document's statements the figure is checked against
+	// (see Claim); the report turns them into the figure's verdict.
+	Claims []Claim
 	Pos    Position
 }
 
@@ -135,7 +138,7 @@ type Spec struct {
 }
 
 // ParseFile reads and parses the spec at path.
-func ParseFile(path string, reg *engine.Registry) (*Spec, error) {
+func ParseFile(path string, reg *vocab.Registry) (*Spec, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("spec: %w", err)

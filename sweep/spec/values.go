@@ -10,15 +10,15 @@ import (
 
 	"github.com/goccy/go-yaml/ast"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/units"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 func sortStrings(s []string) { sort.Strings(s) }
 
 // value reads one value of prm: a scalar with the parameter's unit, of its
 // kind, inside its range and choices.
-func (p *parser) value(prm engine.Param, n ast.Node) (engine.Value, bool) {
+func (p *parser) value(prm vocab.Param, n ast.Node) (vocab.Value, bool) {
 	pos := p.pos(n)
 	node := p.unwrap(n)
 	text, ok := p.scalar(node)
@@ -29,24 +29,24 @@ func (p *parser) value(prm engine.Param, n ast.Node) (engine.Value, bool) {
 		default:
 			p.errorf(pos, "%s takes one value, not %s", prm.Name, describe(node))
 		}
-		return engine.Value{}, false
+		return vocab.Value{}, false
 	}
-	var v engine.Value
+	var v vocab.Value
 	switch prm.Kind {
-	case engine.Bool:
+	case vocab.Bool:
 		b, isBool := node.(*ast.BoolNode)
 		if !isBool {
 			p.errorf(pos, "%s must be true or false, not %q", prm.Name, text)
 			return v, false
 		}
-		v = engine.B(b.Value)
-	case engine.String:
-		v = engine.S(text)
+		v = vocab.B(b.Value)
+	case vocab.String:
+		v = vocab.S(text)
 		if len(prm.Choices) > 0 && !contains(prm.Choices, text) {
 			p.errorf(pos, "%s: %q is not one of %s%s", prm.Name, text, strings.Join(prm.Choices, ", "), suggestOnly(text, prm.Choices))
 			return v, false
 		}
-	case engine.Float, engine.Int:
+	case vocab.Float, vocab.Int:
 		if _, isBool := node.(*ast.BoolNode); isBool {
 			p.errorf(pos, "%s must be a number, not %s", prm.Name, text)
 			return v, false
@@ -55,9 +55,9 @@ func (p *parser) value(prm engine.Param, n ast.Node) (engine.Value, bool) {
 		if !ok {
 			return v, false
 		}
-		v = engine.F(x)
-		if prm.Kind == engine.Int {
-			v = engine.I(int64(x))
+		v = vocab.F(x)
+		if prm.Kind == vocab.Int {
+			v = vocab.I(int64(x))
 		}
 	default:
 		p.errorf(pos, "%s has kind %s, which specs cannot set", prm.Name, prm.Kind)
@@ -72,8 +72,8 @@ func (p *parser) value(prm engine.Param, n ast.Node) (engine.Value, bool) {
 
 // number reads a quantity of prm's unit; for an Int parameter it must be
 // a whole number.
-func (p *parser) number(prm engine.Param, text string, pos Position) (float64, bool) {
-	if prm.Kind == engine.Int && prm.Unit == engine.Dimensionless {
+func (p *parser) number(prm vocab.Param, text string, pos Position) (float64, bool) {
+	if prm.Kind == vocab.Int && prm.Unit == vocab.Dimensionless {
 		if n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64); err == nil {
 			return float64(n), true
 		}
@@ -88,9 +88,9 @@ func (p *parser) number(prm engine.Param, text string, pos Position) (float64, b
 		}
 		return 0, false
 	}
-	if prm.Kind == engine.Int && (x != math.Trunc(x) || math.Abs(x) >= 1<<63) {
+	if prm.Kind == vocab.Int && (x != math.Trunc(x) || math.Abs(x) >= 1<<63) {
 		what := "whole number"
-		if prm.Unit != engine.Dimensionless {
+		if prm.Unit != vocab.Dimensionless {
 			what += " of " + string(prm.Unit)
 		}
 		p.errorf(pos, "%s: %q is not a %s", prm.Name, text, what)
@@ -167,8 +167,8 @@ func (p *parser) unwrapEntries(n ast.Node) []*ast.MappingValueNode {
 	return nil
 }
 
-func display(v engine.Value, u engine.Unit) string {
-	if v.Kind() == engine.Float || (v.Kind() == engine.Int && u != engine.Dimensionless) {
+func display(v vocab.Value, u vocab.Unit) string {
+	if v.Kind() == vocab.Float || (v.Kind() == vocab.Int && u != vocab.Dimensionless) {
 		return units.Format(v.Float(), u)
 	}
 	return v.String()
@@ -178,13 +178,13 @@ func display(v engine.Value, u engine.Unit) string {
 // Generated floats are rounded to 15 significant digits, so a range gives
 // the same values (and scenario ids) as the equivalent list: 0.1 + 2*0.1
 // is 0.3, not 0.30000000000000004.
-func (p *parser) rangeAxis(prm engine.Param, e entry) ([]engine.Value, bool) {
+func (p *parser) rangeAxis(prm vocab.Param, e entry) ([]vocab.Value, bool) {
 	what := "grid axis " + e.key
 	fs := map[string]entry{}
 	for _, f := range p.entries(e.value, what, "key", rangeKeys) {
 		fs[f.key] = f
 	}
-	if prm.Kind != engine.Float && prm.Kind != engine.Int {
+	if prm.Kind != vocab.Float && prm.Kind != vocab.Int {
 		p.errorf(e.pos, "%s is a %s; a range {from, to, ...} needs a number, so list the values", what, prm.Kind)
 		return nil, false
 	}
@@ -286,12 +286,12 @@ func (p *parser) rangeAxis(prm engine.Param, e entry) ([]engine.Value, bool) {
 			xs = append(xs, x)
 		}
 	}
-	vals := make([]engine.Value, 0, len(xs))
+	vals := make([]vocab.Value, 0, len(xs))
 	seen := map[string]bool{}
 	for _, x := range xs {
-		v := engine.F(x)
-		if prm.Kind == engine.Int {
-			v = engine.I(int64(math.Round(x)))
+		v := vocab.F(x)
+		if prm.Kind == vocab.Int {
+			v = vocab.I(int64(math.Round(x)))
 		}
 		if seen[v.Canonical()] {
 			p.errorf(e.pos, "%s: the range gives %s twice once rounded to whole numbers; use fewer points", what, display(v, prm.Unit))
@@ -399,6 +399,9 @@ func (p *parser) plots(n ast.Node) []Plot {
 			}
 			what = "plot " + pl.ID
 		}
+		if e, ok := has["claims"]; ok {
+			pl.Claims = p.claims(e.value, what)
+		}
 		if e, ok := has["labels"]; ok {
 			names := make([]string, 0, len(pl.Labels))
 			for name := range pl.Labels {
@@ -502,7 +505,7 @@ func (p *parser) plotColumns(pl *Plot, what string, has map[string]entry) {
 	// cols maps every name a plot may use to its unit; a metric name two
 	// metrics share maps to nothing, and the message points at the columns.
 	type col struct {
-		unit      engine.Unit
+		unit      vocab.Unit
 		ambiguous []string
 	}
 	cols := map[string]col{}
@@ -542,7 +545,7 @@ func (p *parser) plotColumns(pl *Plot, what string, has map[string]entry) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	lookup := func(key, name string) (engine.Unit, bool) {
+	lookup := func(key, name string) (vocab.Unit, bool) {
 		c, ok := cols[name]
 		pos := p.pos(has[key].value)
 		switch {
@@ -559,12 +562,12 @@ func (p *parser) plotColumns(pl *Plot, what string, has map[string]entry) {
 		}
 		return c.unit, true
 	}
-	var xu engine.Unit
+	var xu vocab.Unit
 	xok := false
 	if pl.X != "" {
 		xu, xok = lookup("x", pl.X)
 	}
-	var yu []engine.Unit
+	var yu []vocab.Unit
 	for _, y := range pl.Y {
 		if u, ok := lookup("y", y); ok {
 			yu = append(yu, u)
@@ -604,7 +607,7 @@ func unitMsg(err error) string {
 
 // label is the default axis label: the name and the display unit,
 // "distance (km)".
-func label(name, display string, base engine.Unit) string {
+func label(name, display string, base vocab.Unit) string {
 	u := display
 	if u == "" {
 		u = string(base)

@@ -1,4 +1,4 @@
-package engine
+package vocab
 
 import (
 	"context"
@@ -135,7 +135,7 @@ type Params struct {
 // lengths differ: that is a bug in the caller, not a user error.
 func NewParams(s *Schema, vals []Value) Params {
 	if len(vals) != len(s.Params) {
-		panic(fmt.Sprintf("engine: bug: %d values for %d parameters of %s", len(vals), len(s.Params), s.Name))
+		panic(fmt.Sprintf("vocab: bug: %d values for %d parameters of %s", len(vals), len(s.Params), s.Name))
 	}
 	return Params{schema: s, vals: vals}
 }
@@ -176,7 +176,7 @@ func (p Params) Values() []Value { return p.vals }
 func (p Params) Get(name string) Value {
 	i := p.schema.ParamIndex(name)
 	if i < 0 {
-		panic(fmt.Sprintf("engine: bug: model %s has no parameter %q", p.schema.Name, name))
+		panic(fmt.Sprintf("vocab: bug: model %s has no parameter %q", p.schema.Name, name))
 	}
 	return p.vals[i]
 }
@@ -198,7 +198,7 @@ func (p Params) With(name string, v Value) Params {
 	vals := append([]Value(nil), p.vals...)
 	i := p.schema.ParamIndex(name)
 	if i < 0 {
-		panic(fmt.Sprintf("engine: bug: model %s has no parameter %q", p.schema.Name, name))
+		panic(fmt.Sprintf("vocab: bug: model %s has no parameter %q", p.schema.Name, name))
 	}
 	vals[i] = v
 	return NewParams(p.schema, vals)

@@ -1,0 +1,113 @@
+// Command validate runs every scenario of package validation in crosslink
+// and in the ns-3 programs built in -ns3, writes the samples to -data and
+// renders the agreement table to -doc (see `make validate`).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/engine/models"
+	"github.com/crosslink-sim/crosslink/validation"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "validate:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, log io.Writer) error {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	ns3 := fs.String("ns3", "bin/validation", "directory of the built ns-3 programs (link, dumbbell)")
+	seeds := fs.Int("seeds", 5, "seeds (ns-3 RngRun 1..n, crosslink seed 1..n) per scenario")
+	data := fs.String("data", "validation/results.csv", "samples file to write")
+	doc := fs.String("doc", "docs/validation.md", "report to write")
+	only := fs.String("only", "", "comma-separated scenario names to run (default all); the others keep their samples from -data")
+	render := fs.Bool("render", false, "only render -doc from -data")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	scen := validation.Scenarios()
+	var samples []validation.Sample
+	if !*render {
+		reg, err := models.Registry()
+		if err != nil {
+			return err
+		}
+		want := map[string]bool{}
+		for _, n := range strings.Split(*only, ",") {
+			if n != "" {
+				want[n] = true
+			}
+		}
+		if len(want) > 0 {
+			old, err := readSamples(*data)
+			if err != nil {
+				return err
+			}
+			for _, s := range old {
+				if !want[s.Scenario] {
+					samples = append(samples, s)
+				}
+			}
+		}
+		for _, s := range scen {
+			if len(want) > 0 && !want[s.Name] {
+				continue
+			}
+			for seed := 1; seed <= *seeds; seed++ {
+				fmt.Fprintf(log, "%s seed %d: ns-3", s.Name, seed)
+				a, err := validation.RunNS3(ctx, *ns3, s, seed)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(log, " %g, crosslink", a[0].Value)
+				b, err := validation.RunCrosslink(ctx, reg, s, seed)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(log, " %g\n", b[0].Value)
+				samples = append(append(samples, a...), b...)
+			}
+		}
+		f, err := os.Create(*data)
+		if err != nil {
+			return err
+		}
+		if err := validation.WriteSamples(f, samples); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	samples, err := readSamples(*data)
+	if err != nil {
+		return err
+	}
+	out, err := validation.Render(scen, samples)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(*doc, out, 0o644)
+}
+
+func readSamples(path string) ([]validation.Sample, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return validation.ReadSamples(f)
+}

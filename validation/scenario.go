@@ -1,0 +1,209 @@
+package validation
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/vocab"
+)
+
+// Host is the TCP host configuration both simulators run.
+type Host struct {
+	MSS     int     // payload bytes per segment
+	IW      int     // initial window, segments
+	Window  int64   // receive buffer: the largest advertised window, bytes
+	WScale  bool    // RFC 7323 window scaling
+	SACK    bool    // RFC 2018 SACK with RFC 6675 recovery
+	DelAck  bool    // delayed ACKs: every second segment, 200 ms timer
+	MinRTO  float64 // s
+	CCA     string  // newreno or cubic
+	Compete bool    // tcp-compete's host (SACK, window scaling fixed on)
+}
+
+// Class says which agreement a scenario is held to.
+type Class string
+
+const (
+	// Exact scenarios have no random loss: the two simulators should agree
+	// within ExactTolerance.
+	Exact Class = "exact"
+	// Lossy scenarios have random loss: crosslink's mean should lie within
+	// ns-3's spread over seeds.
+	Lossy Class = "lossy"
+)
+
+// ExactTolerance is the target for the lossless cases: 1 %.
+const ExactTolerance = 0.01
+
+// Scenario is one matched set-up.
+type Scenario struct {
+	Name  string
+	Class Class
+	What  string // one line: what it checks
+	// Program is the ns-3 program: "link" or "dumbbell".
+	Program string
+	// Model is the crosslink model: tcp-bulk, tcp-transfer or tcp-compete.
+	Model string
+	Host  Host
+
+	// The link (Program link) or the backbone (Program dumbbell).
+	Rate  float64 // bit/s
+	Delay float64 // one-way, s
+	Queue int     // DropTail packets, each direction; 0 is unlimited (link only)
+	PER   float64 // packet loss probability of the data direction
+
+	Size     int64   // sized transfer, bytes (tcp-transfer); 0 is timed
+	Duration float64 // timed transfer, s
+	Warmup   float64 // s
+
+	// Dumbbell only.
+	Flows    int
+	QueuePct float64 // backbone queue, % of the one-way BDP in 1500-byte packets
+	Stagger  float64 // s
+
+	// Metric is the compared metric (a crosslink metric name, printed by
+	// the ns-3 programs under the same name); Extra are shown beside it.
+	Metric string
+	Extra  []string
+	// Notes name each known behaviour that differs between the sides.
+	Notes []string
+	// Finding traces a disagreement, or explains an agreement, once the
+	// numbers are known.
+	Finding string
+}
+
+// queuePackets is the dumbbell backbone limit in packets, as tcp-compete
+// computes it from QueuePct.
+func (s Scenario) queuePackets() (int, error) {
+	lim, err := netsim.BDPLimit(s.QueuePct/100, int64(s.Rate), des.FromSeconds(s.Delay), 1500)
+	if err != nil {
+		return 0, fmt.Errorf("validation: %s: %w", s.Name, err)
+	}
+	return lim.Packets, nil
+}
+
+// Params returns the crosslink parameter set of s for model m.
+func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
+	sc := m.Schema()
+	p := sc.Defaults()
+	set := func(name string, v any) error {
+		i := sc.ParamIndex(name)
+		if i < 0 {
+			return fmt.Errorf("validation: %s: model %s has no parameter %q", s.Name, sc.Name, name)
+		}
+		par := sc.Params[i]
+		var val vocab.Value
+		switch x := v.(type) {
+		case float64:
+			val = vocab.F(x)
+			if par.Kind == vocab.Int {
+				val = vocab.I(int64(x))
+			}
+		case int:
+			val = vocab.I(int64(x))
+			if par.Kind == vocab.Float {
+				val = vocab.F(float64(x))
+			}
+		case int64:
+			val = vocab.I(x)
+		case bool:
+			val = vocab.B(x)
+		case string:
+			val = vocab.S(x)
+		default:
+			panic(fmt.Sprintf("validation: bug: value %v of type %T", v, v))
+		}
+		if err := par.Check(val); err != nil {
+			return fmt.Errorf("validation: %s: %w", s.Name, err)
+		}
+		p = p.With(name, val)
+		return nil
+	}
+	h := s.Host
+	type kv struct {
+		k string
+		v any
+	}
+	var kvs []kv
+	switch s.Model {
+	case "tcp-bulk", "tcp-transfer":
+		kvs = []kv{
+			{"rate", s.Rate}, {"delay", s.Delay}, {"queue", s.Queue}, {"per", s.PER},
+			{"mss", h.MSS}, {"iw", h.IW}, {"window", h.Window}, {"window_scaling", h.WScale},
+			{"sack", h.SACK}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO}, {"cca", h.CCA},
+			{"loss_detection", "dupthresh"},
+		}
+		if s.Model == "tcp-bulk" {
+			kvs = append(kvs, kv{"duration", s.Duration}, kv{"warmup", s.Warmup})
+		} else {
+			kvs = append(kvs, kv{"size", s.Size})
+		}
+	case "tcp-compete":
+		kvs = []kv{
+			{"flows", s.Flows}, {"ccas", h.CCA}, {"rate", s.Rate}, {"delay", s.Delay},
+			{"queue", s.QueuePct}, {"loss", s.PER * 100}, {"mss", h.MSS}, {"iw", h.IW},
+			{"window", h.Window}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO},
+			{"loss_detection", "dupthresh"}, {"duration", s.Duration}, {"warmup", s.Warmup},
+			{"stagger", s.Stagger}, {"host_jitter", 0.0},
+		}
+	default:
+		return vocab.Params{}, fmt.Errorf("validation: %s: unknown model %q", s.Name, s.Model)
+	}
+	for _, e := range kvs {
+		if err := set(e.k, e.v); err != nil {
+			return vocab.Params{}, err
+		}
+	}
+	return p, nil
+}
+
+// NS3Args returns the command-line arguments of the ns-3 program for s and
+// run (ns-3's RngRun).
+func (s Scenario) NS3Args(run int) ([]string, error) {
+	h := s.Host
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	b := strconv.FormatBool
+	args := []string{
+		"--mss=" + strconv.Itoa(h.MSS),
+		"--iw=" + strconv.Itoa(h.IW),
+		"--rcvbuf=" + strconv.FormatInt(h.Window, 10),
+		"--wscale=" + b(h.WScale || h.Compete),
+		"--sack=" + b(h.SACK || h.Compete),
+		"--delack=" + b(h.DelAck),
+		"--minrto=" + f(h.MinRTO),
+		"--cca=" + h.CCA,
+		// What crosslink's hosts do today (see Notes): no timestamps, a
+		// SYN retransmitted after RFC 6298's initial RTO of 1 s, RFC
+		// 6582/6675 recovery without PRR, writes of whole segments.
+		"--ts=false",
+		"--synTimeout=1",
+		"--recovery=classic",
+		"--sendSize=0",
+		"--hystart=false",
+		"--run=" + strconv.Itoa(run),
+		"--rate=" + f(s.Rate),
+		"--delay=" + f(s.Delay),
+	}
+	switch s.Program {
+	case "link":
+		args = append(args, "--queue="+strconv.Itoa(s.Queue), "--per="+f(s.PER))
+		if s.Size > 0 {
+			args = append(args, "--size="+strconv.FormatInt(s.Size, 10))
+		} else {
+			args = append(args, "--duration="+f(s.Duration), "--warmup="+f(s.Warmup))
+		}
+	case "dumbbell":
+		q, err := s.queuePackets()
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--flows="+strconv.Itoa(s.Flows), "--queue="+strconv.Itoa(q),
+			"--loss="+f(s.PER), "--duration="+f(s.Duration), "--warmup="+f(s.Warmup),
+			"--stagger="+f(s.Stagger), "--accessQueue=1000")
+	default:
+		return nil, fmt.Errorf("validation: %s: unknown ns-3 program %q", s.Name, s.Program)
+	}
+	return args, nil
+}
