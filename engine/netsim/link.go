@@ -81,6 +81,7 @@ type Link struct {
 	// Transmitter.
 	tx        *Packet  // packet being serialised, nil when idle
 	batch     fifo     // the rest of tx's skb, serialised with it (skbBatch)
+	startSet  bool     // a kindStart event is pending
 	txStart   des.Time // when tx started
 	busyStart des.Time // start of the current busy period
 	busyBits  uint64   // bits of the busy period up to and including tx
@@ -118,6 +119,7 @@ type linkCounters struct {
 const (
 	kindTxDone = iota
 	kindArrive
+	kindStart // start transmitting once an skb is queued whole
 )
 
 // Name returns the link's name.
@@ -171,8 +173,15 @@ func (l *Link) Send(p *Packet) {
 	p.enqueued = now
 	l.queue.Enqueue(now, p, l)
 	l.queueChanged()
-	if l.tx == nil {
-		l.startNext(now)
+	if l.tx == nil && !l.startSet {
+		if p.Skb != 0 {
+			// The rest of the skb comes at this instant: start when it
+			// is queued, so that it goes out whole (skbBatch).
+			l.startSet = true
+			l.net.sched.Schedule(now, l, kindStart, 0)
+		} else {
+			l.startNext(now)
+		}
 	}
 }
 
@@ -257,6 +266,11 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 			l.txDone(now, b, arrive)
 		}
 		l.startNext(now)
+	case kindStart:
+		l.startSet = false
+		if l.tx == nil {
+			l.startNext(now)
+		}
 	case kindArrive:
 		// Packets due at the same instant (an skb's segments, sent
 		// together) are delivered by one event, in order.
