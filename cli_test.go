@@ -408,3 +408,26 @@ func TestJSONOutputs(t *testing.T) {
 		}
 	}
 }
+
+// TestStringParamsChecked: every string parameter of every model is
+// checked when a spec is read, by its choices or by its syntax, so that no
+// free text reaches a scenario unchecked.
+func TestStringParamsChecked(t *testing.T) {
+	reg, err := models.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range reg.Names() {
+		m, _ := reg.Lookup(name)
+		for _, p := range m.Schema().Params {
+			if p.Kind == vocab.String && len(p.Choices) == 0 && p.Syntax == nil {
+				t.Errorf("%s.%s is a string parameter with neither Choices nor Syntax", name, p.Name)
+			}
+			if p.Kind == vocab.String {
+				if err := p.Check(p.Default); err != nil {
+					t.Errorf("%s.%s: the default %q fails its own check: %v", name, p.Name, p.Default.Str(), err)
+				}
+			}
+		}
+	}
+}
