@@ -174,7 +174,7 @@ func satIslandSchema() *vocab.Schema {
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
-		Params:  params,
+		Params:  append(params, hostOptionParams()...),
 		Metrics: metrics,
 		Tables: []vocab.Table{{Name: "timeseries", Doc: "every sample_interval", Columns: []vocab.Metric{
 			{Name: "time", Kind: F, Unit: vocab.Second},
@@ -347,8 +347,9 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 		LossDetection:   lossDetection(p.Str("loss_detection")),
 	}
 	if c.conn.SACK {
-		c.conn.Recovery = tcp.RecoverySACK
+		c.conn.Recovery = sackRecovery(p.Bool("prr"))
 	}
+	c.conn = withHostOptions(c.conn, p)
 	c.pepConn = c.conn
 	c.pepConn.RcvBuf = p.Int("pep_window")
 	c.pepConn.InitialWindow = int(p.Int("pep_iw"))
