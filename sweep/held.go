@@ -14,8 +14,8 @@ import (
 // LoadHeld loads the spec at path at the profile its dataset in out
 // holds: of the base spec and its profiles, the one with the most
 // scenarios in the dataset, and of those the smallest plan (a quick run
-// inside a full spec is quick, not an incomplete full). With no dataset
-// it is the base spec. So `plot` draws what `run` made, whichever profile
+// inside a full spec is quick, not an incomplete full). With no dataset,
+// or none of its scenarios, it is the base spec. So `plot` draws what `run` made, whichever profile
 // that was.
 func LoadHeld(path string, reg *vocab.Registry, out string) (*Job, error) {
 	s, err := spec.ParseFile(path, reg)
@@ -46,6 +46,9 @@ func LoadHeld(path string, reg *vocab.Registry, out string) (*Job, error) {
 		if held > bestHeld || (held == bestHeld && j.Plan.Len() < best.Plan.Len()) {
 			best, bestHeld = j, held
 		}
+	}
+	if bestHeld == 0 { // nothing of any profile: as with no dataset
+		return Load(path, reg, "", false, out)
 	}
 	return best, nil
 }
