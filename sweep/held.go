@@ -15,8 +15,8 @@ import (
 // holds: of the base spec and its profiles, the one with the most
 // scenarios in the dataset, and of those the smallest plan (a quick run
 // inside a full spec is quick, not an incomplete full). With no dataset,
-// or none of its scenarios, it is the base spec. So `plot` draws what `run` made, whichever profile
-// that was.
+// or none of its scenarios, it is the base spec. So `plot` draws what
+// `run` made, whichever profile that was.
 func LoadHeld(path string, reg *vocab.Registry, out string) (*Job, error) {
 	s, err := spec.ParseFile(path, reg)
 	if err != nil {
