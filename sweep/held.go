@@ -17,25 +17,28 @@ import (
 // inside a full spec is quick, not an incomplete full). With no dataset,
 // or none of its scenarios, it is the base spec. So `plot` draws what
 // `run` made, whichever profile that was.
-func LoadHeld(path string, reg *vocab.Registry, out string) (*Job, error) {
+//
+// held is the number of the job's scenarios the dataset holds.
+func LoadHeld(path string, reg *vocab.Registry, out string) (j *Job, held int, err error) {
 	s, err := spec.ParseFile(path, reg)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	dir := filepath.Join(out, s.Name)
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		return Load(path, reg, "", false, out)
+		j, err := Load(path, reg, "", false, out)
+		return j, 0, err
 	}
 	done, err := dataset.ReadIDs(dir)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var best *Job
 	bestHeld := -1
 	for _, name := range append([]string{""}, profileNames(s)...) {
 		j, err := Load(path, reg, name, false, out)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		held := 0
 		for i := range j.Plan.Len() {
@@ -48,9 +51,10 @@ func LoadHeld(path string, reg *vocab.Registry, out string) (*Job, error) {
 		}
 	}
 	if bestHeld == 0 { // nothing of any profile: as with no dataset
-		return Load(path, reg, "", false, out)
+		j, err := Load(path, reg, "", false, out)
+		return j, 0, err
 	}
-	return best, nil
+	return best, bestHeld, nil
 }
 
 func profileNames(s *spec.Spec) []string {
