@@ -262,10 +262,14 @@ func spPanels(ys []string) []spPanel {
 	for i, y := range ys {
 		panels[i] = spPanel{name: y, label: y}
 		switch y {
+		// Total goodput is every byte (the probe's too) over the whole
+		// measured run; the probe's is its 80 MB over its own transfer
+		// time, so at light load it can exceed the total: the labels say
+		// over what each is averaged.
 		case "goodput":
-			panels[i].unit, panels[i].label = "Mbps", "total goodput (Mbit/s)"
+			panels[i].unit, panels[i].label = "Mbps", "total goodput, run mean (Mbit/s)"
 		case "probe_goodput":
-			panels[i].unit, panels[i].label = "Mbps", "80 MB probe goodput (Mbit/s)"
+			panels[i].unit, panels[i].label = "Mbps", "80 MB probe goodput, over its transfer (Mbit/s)"
 		case "flows_completed":
 			panels[i].label = "flows completed per second"
 		case "payload_loss":
