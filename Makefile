@@ -40,10 +40,18 @@ figures: build
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+## lint: gofmt, go vet, a tidy go.mod (`go mod tidy -diff` prints what
+## `go mod tidy` would change and fails) and staticcheck at a pinned version
+## (`go run pkg@version` verifies the download against the Go checksum database
+## and leaves the project's own go.mod untouched).
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run 'go mod tidy'"; exit 1; }
+	$(GO) run $(STATICCHECK) ./...
 
 ## fuzz: each fuzz target for FUZZTIME (60s by default).
 fuzz:

@@ -9,14 +9,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/slurm"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // slurmCmd writes (and with --submit submits) the job-array scripts of a
 // spec.
-func slurmCmd(reg *engine.Registry, e *env) *cobra.Command {
+func slurmCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var o slurm.Options
 	var submit bool
 	var scripts string
@@ -58,6 +58,9 @@ func slurmCmd(reg *engine.Registry, e *env) *cobra.Command {
 			}
 			if retry {
 				o.Run = append(o.Run, "--retry-failed")
+			}
+			if err := o.Check(); err != nil {
+				return usageError{err}
 			}
 			if o.MaxArraySize == 0 && submit {
 				if o.MaxArraySize, err = slurm.MaxArraySize(c.Context()); err != nil {
@@ -111,7 +114,7 @@ func writeScripts(ctx context.Context, o slurm.Options, submit bool, e *env) err
 }
 
 // statusCmd reports how far datasets are.
-func statusCmd(reg *engine.Registry, e *env) *cobra.Command {
+func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var profile, out string
 	var shards int
 	c := &cobra.Command{

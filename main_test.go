@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/crosslink-sim/crosslink/engine/models"
+	"github.com/crosslink-sim/crosslink/plots"
+	"github.com/crosslink-sim/crosslink/plots/report"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
@@ -184,6 +188,71 @@ func TestFigures(t *testing.T) {
 			}
 		}
 	}
+	checkDrawing(t, filepath.Join(out, "figures"))
+	checkVerdicts(t, out)
+}
+
+// checkDrawing fails for every figure whose drawing has a problem a
+// reader would trip over (plots.Output.Problems): an axis with fewer than
+// three labelled ticks, drawn points outside the axes, an empty panel.
+func checkDrawing(t *testing.T, dir string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, f := range files {
+		if filepath.Base(f) == "verdicts.json" {
+			continue
+		}
+		sc, err := plots.ReadSidecar(dir, strings.TrimSuffix(filepath.Base(f), ".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		for _, p := range sc.Problems {
+			t.Errorf("figure %s: %s", sc.ID, p)
+		}
+	}
+	if checked < 28 {
+		t.Errorf("only %d figures drawn, want every figure of the documents (28) and more", checked)
+	}
+}
+
+// checkVerdicts writes the report of the figures drawn in out and compares
+// every figure's verdict, and which of its claims hold, with
+// testdata/verdicts.quick.golden: a model change that breaks (or makes) a
+// reproduction of a document's figure shows in review as a diff of that
+// file. Numbers are left out of it, so the check does not depend on the
+// last digits a platform's floating point gives.
+func checkVerdicts(t *testing.T, out string) {
+	t.Helper()
+	code, _, stderr := crosslink(t, "report", "--out", out)
+	if code != exitOK {
+		t.Fatalf("crosslink report: exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "figures", "verdicts.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []report.Verdict
+	if err := json.Unmarshal(b, &vs); err != nil {
+		t.Fatalf("verdicts.json: %v", err)
+	}
+	var g strings.Builder
+	g.WriteString("# id: verdict, then one line per claim (holds or fails); go test -update . rewrites this file\n")
+	for _, v := range vs {
+		fmt.Fprintf(&g, "%s: %s\n", v.ID, v.Verdict)
+		for _, c := range v.Claims {
+			h := "fails"
+			if c.Holds {
+				h = "holds"
+			}
+			fmt.Fprintf(&g, "  %s: %s\n", h, c.Claim)
+		}
+	}
+	golden(t, "verdicts.quick.golden", g.String())
 }
 
 func sizeOf(fi os.FileInfo) int64 {

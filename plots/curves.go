@@ -6,19 +6,19 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Scaler returns the factor a value stored in base unit is divided by to
-// show it in the display unit ("km" of engine.Meter gives 1000).
-type Scaler func(display string, base engine.Unit) (float64, error)
+// show it in the display unit ("km" of vocab.Meter gives 1000).
+type Scaler func(display string, base vocab.Unit) (float64, error)
 
 // Curve is one line of a figure: the replicate summaries of one Y quantity
 // for one combination of series values, in display units, sorted by X.
 type Curve struct {
 	Label  string
-	Y      string         // the Y quantity's name
-	Series []engine.Value // aligned with Def.Series
+	Y      string        // the Y quantity's name
+	Series []vocab.Value // aligned with Def.Series
 	Points []Point
 }
 
@@ -52,7 +52,7 @@ const statusOK = "ok"
 // d.Where, one curve per Y and per combination of d.Series values, the
 // replicates at each X reduced to their mean and confidence interval, and
 // every value shown in the display units d names.
-func buildCurves(d Def, s *engine.Schema, f *Frame, scale Scaler) (*lineData, error) {
+func buildCurves(d Def, s *vocab.Schema, f *Frame, scale Scaler) (*lineData, error) {
 	ld := &lineData{Labels: d.Labels}
 	var err error
 	if d.X == "" || len(d.Y) == 0 {
@@ -61,7 +61,7 @@ func buildCurves(d Def, s *engine.Schema, f *Frame, scale Scaler) (*lineData, er
 	if ld.X, err = Lookup(s, d.Table, d.X); err != nil {
 		return nil, fmt.Errorf("plots: figure %s: x: %w", d.ID, err)
 	}
-	if ld.X.Kind != engine.Float && ld.X.Kind != engine.Int {
+	if ld.X.Kind != vocab.Float && ld.X.Kind != vocab.Int {
 		return nil, fmt.Errorf("plots: figure %s: x = %s is a %s, want a number", d.ID, d.X, ld.X.Kind)
 	}
 	for _, y := range d.Y {
@@ -69,7 +69,7 @@ func buildCurves(d Def, s *engine.Schema, f *Frame, scale Scaler) (*lineData, er
 		if err != nil {
 			return nil, fmt.Errorf("plots: figure %s: y: %w", d.ID, err)
 		}
-		if q.Kind != engine.Float && q.Kind != engine.Int {
+		if q.Kind != vocab.Float && q.Kind != vocab.Int {
 			return nil, fmt.Errorf("plots: figure %s: y = %s is a %s, want a number", d.ID, y, q.Kind)
 		}
 		if len(ld.Y) > 0 && q.Unit != ld.Y[0].Unit {
@@ -126,14 +126,14 @@ func buildCurves(d Def, s *engine.Schema, f *Frame, scale Scaler) (*lineData, er
 	// strings; the order of curves and points is fixed by sorting below,
 	// never by map iteration.
 	type group struct {
-		series []engine.Value
+		series []vocab.Value
 		y      int
 		xs     map[float64][]float64
 	}
 	groups := map[string]*group{}
 	nan := 0
 	for i := 0; i < f.Len(); i++ {
-		vals := make([]engine.Value, len(scs))
+		vals := make([]vocab.Value, len(scs))
 		var key strings.Builder
 		for j, c := range scs {
 			vals[j] = c.Value(i)
@@ -191,26 +191,36 @@ func buildCurves(d Def, s *engine.Schema, f *Frame, scale Scaler) (*lineData, er
 				p.Note = "x <= 0 on a log axis"
 			case d.LogY && p.Mean <= 0:
 				p.Note = "y <= 0 on a log axis"
+			case len(d.XLim) == 2 && (p.X < d.XLim[0] || p.X > d.XLim[1]):
+				p.Note = "x outside the figure's x range"
+			case len(d.YLim) == 2 && (p.Mean < d.YLim[0] || p.Mean > d.YLim[1]):
+				p.Note = "y outside the figure's y range"
 			}
 			c.Points = append(c.Points, p)
 		}
 		ld.Curves = append(ld.Curves, c)
 	}
 	skipped := 0
+	why := map[string]int{}
+	var reasons []string
 	for _, c := range ld.Curves {
 		for _, p := range c.Points {
 			if !p.drawn() {
 				skipped++
+				if why[p.Note] == 0 {
+					reasons = append(reasons, p.Note)
+				}
+				why[p.Note]++
 			}
 		}
 	}
-	if skipped > 0 {
-		ld.Notes = append(ld.Notes, fmt.Sprintf("%d points are not positive on a log axis and not drawn", skipped))
+	for _, r := range reasons {
+		ld.Notes = append(ld.Notes, fmt.Sprintf("%d points are not drawn: %s", why[r], r))
 	}
 	if len(ld.Curves) == 0 {
 		return nil, fmt.Errorf("plots: figure %s: no rows to draw", d.ID)
 	}
-	if skipped == countPoints(ld.Curves) {
+	if why["y <= 0 on a log axis"]+why["x <= 0 on a log axis"] == countPoints(ld.Curves) {
 		return nil, fmt.Errorf("plots: figure %s: every point is <= 0 on a log axis", d.ID)
 	}
 	return ld, nil
@@ -226,7 +236,7 @@ func countPoints(cs []Curve) int {
 
 // factor returns the display factor of unit display for base; "" keeps
 // the base unit.
-func factor(scale Scaler, display string, base engine.Unit) (float64, error) {
+func factor(scale Scaler, display string, base vocab.Unit) (float64, error) {
 	if display == "" || display == string(base) {
 		return 1, nil
 	}
@@ -244,9 +254,9 @@ func factor(scale Scaler, display string, base engine.Unit) (float64, error) {
 }
 
 // selectRows keeps the rows of scenarios that completed and match d.Where.
-func selectRows(d Def, s *engine.Schema, f *Frame) (*Frame, []string, error) {
+func selectRows(d Def, s *vocab.Schema, f *Frame) (*Frame, []string, error) {
 	var notes []string
-	if st, err := f.Col("status"); err == nil && st.Kind == engine.String {
+	if st, err := f.Col("status"); err == nil && st.Kind == vocab.String {
 		failed := 0
 		for _, v := range st.Str {
 			if v != statusOK {
@@ -274,8 +284,8 @@ func selectRows(d Def, s *engine.Schema, f *Frame) (*Frame, []string, error) {
 
 // sameValue compares a cell with a wanted value; an Int cell matches a
 // Float value of the same number, since specs write 1500 and 1500.0 alike.
-func sameValue(cell, want engine.Value) bool {
-	num := func(k engine.Kind) bool { return k == engine.Float || k == engine.Int }
+func sameValue(cell, want vocab.Value) bool {
+	num := func(k vocab.Kind) bool { return k == vocab.Float || k == vocab.Int }
 	if num(cell.Kind()) && num(want.Kind()) {
 		return cell.Float() == want.Float()
 	}
@@ -284,7 +294,7 @@ func sameValue(cell, want engine.Value) bool {
 
 // curveLabel names a curve in the legend: the Y name when there are
 // several, then "param value unit" for each series parameter.
-func curveLabel(ld *lineData, series []engine.Value, y int) string {
+func curveLabel(ld *lineData, series []vocab.Value, y int) string {
 	var parts []string
 	yName := strings.ReplaceAll(ld.Y[y].Name, "_", " ")
 	if text, ok := ld.Labels[ld.Y[y].Name]; ok {
@@ -294,7 +304,7 @@ func curveLabel(ld *lineData, series []engine.Value, y int) string {
 		parts = append(parts, yName)
 	}
 	for j, v := range series {
-		parts = append(parts, strings.ReplaceAll(ld.Series[j].Name, "_", " ")+" "+formatValue(v, ld.Series[j].Unit))
+		parts = append(parts, legendPart(ld.Series[j], v))
 	}
 	if len(parts) == 0 {
 		return yName

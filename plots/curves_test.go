@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/units"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 func TestBuildCurvesGrouping(t *testing.T) {
@@ -20,13 +20,13 @@ func TestBuildCurvesGrouping(t *testing.T) {
 	}{
 		{
 			name:   "no series: one curve over every row's x",
-			def:    Def{ID: "f", X: "distance", Y: []string{"one_way_delay"}, Where: []Where{{"detection", engine.S("direct")}, {"bit_rate", engine.F(1e9)}}},
+			def:    Def{ID: "f", X: "distance", Y: []string{"one_way_delay"}, Where: []Where{{"detection", vocab.S("direct")}, {"bit_rate", vocab.F(1e9)}}},
 			labels: []string{"one way delay"},
 			points: []int{4},
 		},
 		{
 			name:   "one series parameter",
-			def:    Def{ID: "f", X: "distance", Y: []string{"ber"}, Series: []string{"detection"}, Where: []Where{{"bit_rate", engine.F(4e9)}}},
+			def:    Def{ID: "f", X: "distance", Y: []string{"ber"}, Series: []string{"detection"}, Where: []Where{{"bit_rate", vocab.F(4e9)}}},
 			labels: []string{"detection coherent", "detection direct"},
 			points: []int{4, 4},
 		},
@@ -41,12 +41,12 @@ func TestBuildCurvesGrouping(t *testing.T) {
 		},
 		{
 			name:   "several y make several curves",
-			def:    Def{ID: "f", X: "distance", Y: []string{"ber", "one_way_delay"}, Where: []Where{{"detection", engine.S("direct")}, {"bit_rate", engine.F(1e9)}}},
+			def:    Def{ID: "f", X: "distance", Y: []string{"ber", "one_way_delay"}, Where: []Where{{"detection", vocab.S("direct")}, {"bit_rate", vocab.F(1e9)}}},
 			labels: nil, // rejected: y units differ
 		},
 		{
 			name:   "int where matches a float value",
-			def:    Def{ID: "f", X: "distance", Y: []string{"ber"}, Series: []string{"bit_rate"}, Where: []Where{{"mtu", engine.F(1500)}, {"detection", engine.S("coherent")}}},
+			def:    Def{ID: "f", X: "distance", Y: []string{"ber"}, Series: []string{"bit_rate"}, Where: []Where{{"mtu", vocab.F(1500)}, {"detection", vocab.S("coherent")}}},
 			labels: []string{"bit rate 1 Gbit/s", "bit rate 4 Gbit/s"},
 			points: []int{4, 4},
 		},
@@ -86,10 +86,10 @@ func TestBuildCurvesGrouping(t *testing.T) {
 }
 
 func TestBuildCurvesReplicates(t *testing.T) {
-	// Five replicates at x = 1 km with y = 1..5 and one at 2 km: the mean
-	// and interval at 1 km are those of TestSummarize's n=5 case (t =
-	// 2.776, NIST/SEMATECH Table 1.3.6.7.2), scaled to ms; one replicate
-	// has a zero-width interval.
+	// Five replicates at x = 1 km with y = 1..5 ms and one at 2 km: the
+	// mean and interval at 1 km are Summarize's of 1..5 (the scaling to ms
+	// is linear, so it commutes with the interval); one replicate has a
+	// zero-width interval.
 	var rows []row
 	for i, y := range []float64{1, 2, 3, 4, 5} {
 		rows = append(rows, row{rep: int64(i), distance: 1000, bitRate: 1e9, detection: "direct", mtu: 1500, delay: y * 1e-3})
@@ -105,11 +105,11 @@ func TestBuildCurvesReplicates(t *testing.T) {
 		t.Fatalf("buildCurves = %+v, want one curve of two points", ld.Curves)
 	}
 	p := ld.Curves[0].Points
-	half := 2.776 * math.Sqrt(2.5) / math.Sqrt(5)
-	tol := 5e-4
+	want := Summarize([]float64{1, 2, 3, 4, 5}, Confidence)
+	tol := 1e-9
 	if p[0].X != 1 || p[0].N != 5 || math.Abs(p[0].Mean-3) > 1e-12 ||
-		math.Abs(p[0].Lo-(3-half)) > tol || math.Abs(p[0].Hi-(3+half)) > tol {
-		t.Errorf("point at 1 km = %+v, want n 5, mean 3 ms, [%.4f, %.4f] ± %g", p[0], 3-half, 3+half, tol)
+		math.Abs(p[0].Lo-want.Lo) > tol || math.Abs(p[0].Hi-want.Hi) > tol || p[0].Lo < 1 || p[0].Hi > 5 {
+		t.Errorf("point at 1 km = %+v, want n 5, mean 3 ms, [%.4f, %.4f] inside [1, 5]", p[0], want.Lo, want.Hi)
 	}
 	if p[1].X != 2 || p[1].N != 1 || p[1].Lo != p[1].Mean || p[1].Hi != p[1].Mean {
 		t.Errorf("point at 2 km = %+v, want one replicate with a zero-width interval", p[1])
@@ -173,7 +173,7 @@ func TestBuildCurvesLogAxes(t *testing.T) {
 	if diff := cmp.Diff([]string{"", "y <= 0 on a log axis", ""}, notes); diff != "" {
 		t.Errorf("point notes (-want +got):\n%s", diff)
 	}
-	if !contains(ld.Notes, "1 points are not positive on a log axis and not drawn") {
+	if !contains(ld.Notes, "1 points are not drawn: y <= 0 on a log axis") {
 		t.Errorf("notes = %q, want the skipped point counted", ld.Notes)
 	}
 	// The figure still draws (gonum's log scale panics on a zero; the

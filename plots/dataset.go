@@ -8,9 +8,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // ReadFrame reads the dataset table in dir (every part file) into a
@@ -51,7 +51,7 @@ func frameOf(tbl arrow.Table) (*Frame, error) {
 			}
 			switch a := chunk.(type) {
 			case *array.Float64:
-				c.Kind = engine.Float
+				c.Kind = vocab.Float
 				for j := 0; j < a.Len(); j++ {
 					v := a.Value(j)
 					if a.IsNull(j) {
@@ -60,30 +60,30 @@ func frameOf(tbl arrow.Table) (*Frame, error) {
 					c.Float = append(c.Float, v)
 				}
 			case *array.Int64:
-				c.Kind = engine.Int
+				c.Kind = vocab.Int
 				for j := 0; j < a.Len(); j++ {
 					c.Int = append(c.Int, a.Value(j))
 				}
 			case *array.String:
-				c.Kind = engine.String
+				c.Kind = vocab.String
 				for j := 0; j < a.Len(); j++ {
 					c.Str = append(c.Str, a.Value(j))
 				}
 			case *array.Boolean:
-				c.Kind = engine.Bool
+				c.Kind = vocab.Bool
 				for j := 0; j < a.Len(); j++ {
 					c.Bool = append(c.Bool, a.Value(j))
 				}
 			default:
-				c.Kind = engine.Invalid // not drawable: skipped below
+				c.Kind = vocab.Invalid // not drawable: skipped below
 			}
 		}
-		if c.Kind == engine.Invalid {
+		if c.Kind == vocab.Invalid {
 			if tbl.NumRows() > 0 {
 				continue
 			}
 			c.Kind = kindOf(f.Type)
-			if c.Kind == engine.Invalid {
+			if c.Kind == vocab.Invalid {
 				continue
 			}
 		}
@@ -93,18 +93,18 @@ func frameOf(tbl arrow.Table) (*Frame, error) {
 }
 
 // kindOf is the column kind of an Arrow type, for empty tables.
-func kindOf(t arrow.DataType) engine.Kind {
+func kindOf(t arrow.DataType) vocab.Kind {
 	switch t.ID() {
 	case arrow.FLOAT64:
-		return engine.Float
+		return vocab.Float
 	case arrow.INT64:
-		return engine.Int
+		return vocab.Int
 	case arrow.STRING, arrow.DICTIONARY:
-		return engine.String
+		return vocab.String
 	case arrow.BOOL:
-		return engine.Bool
+		return vocab.Bool
 	}
-	return engine.Invalid
+	return vocab.Invalid
 }
 
 // appendDict appends a dictionary-encoded string chunk to c.
@@ -113,7 +113,7 @@ func appendDict(c *Column, d *array.Dictionary) error {
 	if !ok {
 		return fmt.Errorf("plots: column %s: dictionary of %s, want strings", c.Name, d.Dictionary().DataType())
 	}
-	c.Kind = engine.String
+	c.Kind = vocab.String
 	for j := 0; j < d.Len(); j++ {
 		if d.IsNull(j) {
 			c.Str = append(c.Str, "")
@@ -129,7 +129,7 @@ func appendDict(c *Column, d *array.Dictionary) error {
 // (dataset.TableDir; in each partition of a partitioned dataset),
 // each restricted to the scenarios of scenarios, the spec's plan at the
 // chosen profile.
-func DatasetSource(name, dir string, s *engine.Schema, defs []Def, scenarios plan.Source) *Source {
+func DatasetSource(name, dir string, s *vocab.Schema, defs []Def, scenarios plan.Source) *Source {
 	return &Source{
 		Name: name, Schema: s, Plots: defs,
 		Load: func(ctx context.Context, table string) (*Frame, error) {

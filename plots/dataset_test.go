@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // TestDatasetSource writes a dataset with sweep/dataset, holding the rows
@@ -24,14 +24,14 @@ func TestDatasetSource(t *testing.T) {
 	}
 	var quick plan.List
 	for _, km := range []float64{16000, 25000, 50000, 80000, 100000} {
-		vals := []engine.Value{engine.F(km * 1000), engine.F(1e9), engine.S("direct"), engine.I(1500)}
+		vals := []vocab.Value{vocab.F(km * 1000), vocab.F(1e9), vocab.S("direct"), vocab.I(1500)}
 		sc := plan.NewScenario(s, vals, 0, 1)
 		if km != 100000 { // 100000 km is in the "full" profile only
 			quick = append(quick, sc)
 		}
 		r := &dataset.Row{
 			ID: sc.ID, Seed: sc.Seed, Params: vals, Status: dataset.OK,
-			Metrics: []engine.Value{engine.F(1e-9), engine.F(km * 1000 / 299792458), engine.F(1e-6)},
+			Metrics: []vocab.Value{vocab.F(1e-9), vocab.F(km * 1000 / 299792458), vocab.F(1e-6)},
 		}
 		if err := w.Append(r); err != nil {
 			t.Fatal(err)

@@ -5,7 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/sweep/units"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Def is one figure as a spec's plots entry declares it. Names are spec
@@ -29,7 +30,7 @@ type Def struct {
 // Where keeps the rows whose parameter Name equals Value.
 type Where struct {
 	Name  string
-	Value engine.Value
+	Value vocab.Value
 }
 
 // Kinds of figure a Def can ask for.
@@ -51,13 +52,13 @@ func (d Def) kind() string {
 // scenario) or a column of one table.
 type Quantity struct {
 	Name, Column string
-	Unit         engine.Unit
-	Kind         engine.Kind
+	Unit         vocab.Unit
+	Kind         vocab.Kind
 	Param        bool
 }
 
 // lookupCol resolves name as Lookup does and returns its column of f.
-func lookupCol(s *engine.Schema, table, name string, f *Frame) (Quantity, *Column, error) {
+func lookupCol(s *vocab.Schema, table, name string, f *Frame) (Quantity, *Column, error) {
 	q, err := Lookup(s, table, name)
 	if err != nil {
 		return Quantity{}, nil, err
@@ -68,13 +69,13 @@ func lookupCol(s *engine.Schema, table, name string, f *Frame) (Quantity, *Colum
 
 // Lookup resolves name in the schema s for the table called table ("" for
 // the main table): a parameter, or a metric of that table.
-func Lookup(s *engine.Schema, table, name string) (Quantity, error) {
+func Lookup(s *vocab.Schema, table, name string) (Quantity, error) {
 	for _, p := range s.Params {
 		if p.Name == name {
 			return Quantity{Name: name, Column: p.Column(), Unit: p.Unit, Kind: p.Kind, Param: true}, nil
 		}
 	}
-	var cols []engine.Metric
+	var cols []vocab.Metric
 	if table == "" {
 		cols = s.Metrics
 	} else {
@@ -106,42 +107,10 @@ func Lookup(s *engine.Schema, table, name string) (Quantity, error) {
 	}
 	sort.Strings(names)
 	msg := fmt.Sprintf("plots: model %s has no parameter or metric %q", s.Name, name)
-	if near := nearest(name, names); near != "" {
+	if near := units.Nearest(name, names); near != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", near)
 	}
 	return Quantity{}, fmt.Errorf("%s", msg)
-}
-
-// nearest returns the name within edit distance 3 of s that is closest to
-// it, or "".
-func nearest(s string, names []string) string {
-	best, bestD := "", 4
-	for _, n := range names {
-		if d := editDistance(s, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // axisLabel returns the label of an axis showing qs in display unit

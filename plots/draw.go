@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Source is one spec's contribution to the figures: its name (the dataset
@@ -17,7 +17,7 @@ import (
 // the chosen profile (see KeepScenarios).
 type Source struct {
 	Name   string
-	Schema *engine.Schema
+	Schema *vocab.Schema
 	Plots  []Def
 	// Load returns the rows of table ("" for the main table).
 	Load func(ctx context.Context, table string) (*Frame, error)
@@ -77,6 +77,7 @@ func Draw(ctx context.Context, reg *Registry, outDir string, ids []string, sourc
 		if err != nil {
 			return fmt.Errorf("plots: figure %s (spec %s): %w", id, j.src.Name, err)
 		}
+		out.Problems = append(out.Problems, axisProblems(out.Art)...)
 		if err := Write(outDir, id, out, reg.Theme); err != nil {
 			return err
 		}

@@ -2,17 +2,16 @@ package plots
 
 import (
 	"fmt"
-	"sort"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Column is one named, typed column of a Frame. Exactly one of the slices
 // matching Kind is set; its length is the frame's row count.
 type Column struct {
 	Name  string
-	Kind  engine.Kind
+	Kind  vocab.Kind
 	Float []float64
 	Int   []int64
 	Str   []string
@@ -22,29 +21,29 @@ type Column struct {
 // Len returns the number of values in c.
 func (c *Column) Len() int {
 	switch c.Kind {
-	case engine.Float:
+	case vocab.Float:
 		return len(c.Float)
-	case engine.Int:
+	case vocab.Int:
 		return len(c.Int)
-	case engine.String:
+	case vocab.String:
 		return len(c.Str)
-	case engine.Bool:
+	case vocab.Bool:
 		return len(c.Bool)
 	}
 	return 0
 }
 
-// Value returns row i of c as an engine.Value.
-func (c *Column) Value(i int) engine.Value {
+// Value returns row i of c as an vocab.Value.
+func (c *Column) Value(i int) vocab.Value {
 	switch c.Kind {
-	case engine.Float:
-		return engine.F(c.Float[i])
-	case engine.Int:
-		return engine.I(c.Int[i])
-	case engine.String:
-		return engine.S(c.Str[i])
-	case engine.Bool:
-		return engine.B(c.Bool[i])
+	case vocab.Float:
+		return vocab.F(c.Float[i])
+	case vocab.Int:
+		return vocab.I(c.Int[i])
+	case vocab.String:
+		return vocab.S(c.Str[i])
+	case vocab.Bool:
+		return vocab.B(c.Bool[i])
 	}
 	panic(fmt.Sprintf("plots: bug: column %q has no kind", c.Name))
 }
@@ -52,9 +51,9 @@ func (c *Column) Value(i int) engine.Value {
 // Numeric returns row i of a Float or Int column as float64.
 func (c *Column) Numeric(i int) (float64, bool) {
 	switch c.Kind {
-	case engine.Float:
+	case vocab.Float:
 		return c.Float[i], true
-	case engine.Int:
+	case vocab.Int:
 		return float64(c.Int[i]), true
 	}
 	return 0, false
@@ -76,7 +75,7 @@ func NewFrame(cols ...*Column) (*Frame, error) {
 		if _, dup := f.index[c.Name]; dup {
 			return nil, fmt.Errorf("plots: frame: two columns are called %q", c.Name)
 		}
-		if c.Kind == engine.Invalid {
+		if c.Kind == vocab.Invalid {
 			return nil, fmt.Errorf("plots: frame: column %q has no kind", c.Name)
 		}
 		if i == 0 {
@@ -124,13 +123,13 @@ func (f *Frame) Filter(keep func(row int) bool) *Frame {
 		n := &Column{Name: c.Name, Kind: c.Kind}
 		for _, i := range rows {
 			switch c.Kind {
-			case engine.Float:
+			case vocab.Float:
 				n.Float = append(n.Float, c.Float[i])
-			case engine.Int:
+			case vocab.Int:
 				n.Int = append(n.Int, c.Int[i])
-			case engine.String:
+			case vocab.String:
 				n.Str = append(n.Str, c.Str[i])
-			case engine.Bool:
+			case vocab.Bool:
 				n.Bool = append(n.Bool, c.Bool[i])
 			}
 		}
@@ -151,7 +150,7 @@ func KeepScenarios(f *Frame, src plan.Source) (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.Kind != engine.String {
+	if c.Kind != vocab.String {
 		return nil, fmt.Errorf("plots: column %s is %s, want string", ScenarioColumn, c.Kind)
 	}
 	ids := make(map[string]struct{}, src.Len())
@@ -167,9 +166,9 @@ func KeepScenarios(f *Frame, src plan.Source) (*Frame, error) {
 // compareValues orders two values of the same kind: numbers numerically,
 // strings lexically, false before true. It gives curves and table rows an
 // order that does not depend on the order rows were written in.
-func compareValues(a, b engine.Value) int {
+func compareValues(a, b vocab.Value) int {
 	switch a.Kind() {
-	case engine.Float, engine.Int:
+	case vocab.Float, vocab.Int:
 		x, y := a.Float(), b.Float()
 		switch {
 		case x < y:
@@ -178,7 +177,7 @@ func compareValues(a, b engine.Value) int {
 			return 1
 		}
 		return 0
-	case engine.String:
+	case vocab.String:
 		switch {
 		case a.Str() < b.Str():
 			return -1
@@ -186,7 +185,7 @@ func compareValues(a, b engine.Value) int {
 			return 1
 		}
 		return 0
-	case engine.Bool:
+	case vocab.Bool:
 		x, y := a.Bool(), b.Bool()
 		switch {
 		case !x && y:
@@ -199,15 +198,11 @@ func compareValues(a, b engine.Value) int {
 	return 0
 }
 
-func sortValues(vs []engine.Value) {
-	sort.SliceStable(vs, func(i, j int) bool { return compareValues(vs[i], vs[j]) < 0 })
-}
-
 // JoinParams returns f, rows of a second table, with every parameter
 // column of main (and its status) added, matched by scenario id, so that a
 // figure of the table can use parameters as series or filters. Rows whose
 // scenario is not in main are dropped.
-func JoinParams(f, main *Frame, s *engine.Schema) (*Frame, error) {
+func JoinParams(f, main *Frame, s *vocab.Schema) (*Frame, error) {
 	ids, err := main.Col(ScenarioColumn)
 	if err != nil {
 		return nil, err
@@ -243,13 +238,13 @@ func JoinParams(f, main *Frame, s *engine.Schema) (*Frame, error) {
 		for _, id := range kid.Str {
 			i := row[id]
 			switch src.Kind {
-			case engine.Float:
+			case vocab.Float:
 				c.Float = append(c.Float, src.Float[i])
-			case engine.Int:
+			case vocab.Int:
 				c.Int = append(c.Int, src.Int[i])
-			case engine.String:
+			case vocab.String:
 				c.Str = append(c.Str, src.Str[i])
-			case engine.Bool:
+			case vocab.Bool:
 				c.Bool = append(c.Bool, src.Bool[i])
 			}
 		}

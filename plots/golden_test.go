@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/units"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -176,7 +176,7 @@ func TestRC13Tab2(t *testing.T) {
 }
 
 func TestDrawSelects(t *testing.T) {
-	defs := []Def{fig6Def, {ID: "delay", X: "distance", Y: []string{"one_way_delay"}, Where: []Where{{"detection", engine.S("direct")}, {"bit_rate", engine.F(1e9)}}}}
+	defs := []Def{fig6Def, {ID: "delay", X: "distance", Y: []string{"one_way_delay"}, Where: []Where{{"detection", vocab.S("direct")}, {"bit_rate", vocab.F(1e9)}}}}
 	src := memSource("rc13-fig6", testSchema(), defs, testFrame(t, berRows()))
 	reg := NewRegistry()
 	dir := t.TempDir()

@@ -6,25 +6,25 @@ import (
 	"math"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // testSchema is a schema shaped like the fso-ber model's: the parameters
 // and metrics the rc13 figures use, in the same units.
-func testSchema() *engine.Schema {
-	return &engine.Schema{
+func testSchema() *vocab.Schema {
+	return &vocab.Schema{
 		Name:    "fso-ber",
 		Version: 1,
-		Params: []engine.Param{
-			{Name: "distance", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(16e6)},
-			{Name: "bit_rate", Kind: engine.Float, Unit: engine.BitPerSecond, Default: engine.F(1e9)},
-			{Name: "detection", Kind: engine.String, Default: engine.S("direct"), Choices: []string{"direct", "coherent"}},
-			{Name: "mtu", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(1500)},
+		Params: []vocab.Param{
+			{Name: "distance", Kind: vocab.Float, Unit: vocab.Meter, Default: vocab.F(16e6)},
+			{Name: "bit_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(1e9)},
+			{Name: "detection", Kind: vocab.String, Default: vocab.S("direct"), Choices: []string{"direct", "coherent"}},
+			{Name: "mtu", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1500)},
 		},
-		Metrics: []engine.Metric{
-			{Name: "ber", Kind: engine.Float},
-			{Name: "one_way_delay", Kind: engine.Float, Unit: engine.Second},
-			{Name: "received_power", Kind: engine.Float, Unit: engine.Watt},
+		Metrics: []vocab.Metric{
+			{Name: "ber", Kind: vocab.Float},
+			{Name: "one_way_delay", Kind: vocab.Float, Unit: vocab.Second},
+			{Name: "received_power", Kind: vocab.Float, Unit: vocab.Watt},
 		},
 	}
 }
@@ -47,16 +47,16 @@ type row struct {
 func testFrame(t *testing.T, rows []row) *Frame {
 	t.Helper()
 	c := map[string]*Column{}
-	add := func(name string, k engine.Kind) *Column {
+	add := func(name string, k vocab.Kind) *Column {
 		col := &Column{Name: name, Kind: k}
 		c[name] = col
 		return col
 	}
-	id, rep := add("scenario_id", engine.String), add("replicate", engine.Int)
-	dist, rate := add("distance_m", engine.Float), add("bit_rate_bps", engine.Float)
-	det, mtu := add("detection", engine.String), add("mtu_bytes", engine.Int)
-	ber, delay, pw := add("ber", engine.Float), add("one_way_delay_s", engine.Float), add("received_power_w", engine.Float)
-	st := add("status", engine.String)
+	id, rep := add("scenario_id", vocab.String), add("replicate", vocab.Int)
+	dist, rate := add("distance_m", vocab.Float), add("bit_rate_bps", vocab.Float)
+	det, mtu := add("detection", vocab.String), add("mtu_bytes", vocab.Int)
+	ber, delay, pw := add("ber", vocab.Float), add("one_way_delay_s", vocab.Float), add("received_power_w", vocab.Float)
+	st := add("status", vocab.String)
 	for i, r := range rows {
 		if r.id == "" {
 			r.id = fmt.Sprintf("s%03d", i)
@@ -107,7 +107,7 @@ func berRows() []row {
 }
 
 // memSource serves fixed frames as a Source.
-func memSource(name string, s *engine.Schema, defs []Def, main *Frame) *Source {
+func memSource(name string, s *vocab.Schema, defs []Def, main *Frame) *Source {
 	return &Source{
 		Name: name, Schema: s, Plots: defs,
 		Load: func(ctx context.Context, table string) (*Frame, error) {

@@ -14,7 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // The figures of document 002 ("On the interplay of congestion and OSNR
@@ -135,7 +135,7 @@ func drawOSTwin(ctx context.Context, in Input) (*Output, error) {
 			}
 		}
 		s := &twinSeries{q: q, label: orDefault(d.Labels[name], strings.ReplaceAll(name, "_", " ")), factor: 1, unit: string(q.Unit)}
-		if q.Unit == engine.BitPerSecond {
+		if q.Unit == vocab.BitPerSecond {
 			s.unit = "Mbps"
 			if s.factor, err = factor(in.Scale, s.unit, q.Unit); err != nil {
 				return nil, err
@@ -211,7 +211,7 @@ func drawOSTwin(ctx context.Context, in Input) (*Output, error) {
 			}
 		}
 	}
-	if lines[0].q.Unit == engine.Dimensionless && strings.HasPrefix(lines[0].q.Name, "jain") {
+	if lines[0].q.Unit == vocab.Dimensionless && strings.HasPrefix(lines[0].q.Name, "jain") {
 		rmax = 1 // an index in [1/n, 1]
 	} else {
 		rmax = niceCeil(rmax * 1.08)
@@ -374,7 +374,7 @@ func osComparison(d Def, xs []float64, bars, lines []*twinSeries) *Table {
 			t.AddRow(l.label+" ("+l.unit+"), "+span, "-", at(l, first)+" -> "+at(l, last))
 		}
 	}
-	if bars[0].q.Unit == engine.Packet {
+	if bars[0].q.Unit == vocab.Packet {
 		var sf, sl float64
 		for _, b := range bars {
 			if !math.IsNaN(b.pts[first].Mean) {

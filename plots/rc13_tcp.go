@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // The TCP figures of document 000 (Rodriguez-Colina et al. 2013): Figs. 4,
@@ -68,7 +68,7 @@ func drawRC13Fig2(ctx context.Context, in Input) (*Output, error) {
 		if err != nil {
 			return nil, err
 		}
-		if c.Kind != engine.Int {
+		if c.Kind != vocab.Int {
 			return nil, fmt.Errorf("plots: figure rc13-fig2: column %s is %s, want int", name, c.Kind)
 		}
 		return c.Int, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"regexp"
 	"strings"
 
 	"gonum.org/v1/plot/text"
@@ -33,10 +34,12 @@ func (t *Table) AddRow(cells ...string) {
 	t.Rows = append(t.Rows, cells)
 }
 
-// WriteCSV writes the header and rows as RFC 4180 CSV.
+// WriteCSV writes the header and rows as RFC 4180 CSV. The header is
+// ColumnNames: unique, unit-bearing names a data frame library keeps as
+// they are.
 func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(t.Header); err != nil {
+	if err := cw.Write(t.ColumnNames()); err != nil {
 		return fmt.Errorf("plots: csv: %w", err)
 	}
 	if err := cw.WriteAll(t.Rows); err != nil {
@@ -196,4 +199,30 @@ func relDiff(ours, doc float64) string {
 		return fmt.Sprintf("%+.3g", ours-doc)
 	}
 	return fmt.Sprintf("%+.2f %%", 100*(ours-doc)/doc)
+}
+
+// unitInParens finds a "(unit)" in a display header.
+var unitInParens = regexp.MustCompile(`\(([^)]*)\)`)
+
+// ColumnNames returns the header as data column names: "goodput ours
+// (Mbps)" becomes goodput_ours_mbps, "loss (%)" loss_pct; a name that
+// repeats gets the suffix _2, _3.
+func (t *Table) ColumnNames() []string {
+	out := make([]string, len(t.Header))
+	seen := map[string]int{}
+	for i, h := range t.Header {
+		h = unitInParens.ReplaceAllStringFunc(h, func(m string) string {
+			return " " + unitToken(m[1:len(m)-1]) + " "
+		})
+		n := snake(h)
+		if n == "" {
+			n = fmt.Sprintf("column_%d", i+1)
+		}
+		seen[n]++
+		if k := seen[n]; k > 1 {
+			n = fmt.Sprintf("%s_%d", n, k)
+		}
+		out[i] = n
+	}
+	return out
 }

@@ -14,10 +14,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // noisy is the adaptive-replicates test model: y = 10 + sigma * N(0, 1),
@@ -25,36 +25,36 @@ import (
 // replicates of a point is known in advance. After cancelAt runs (when
 // set) it cancels the sweep, as an interrupt would.
 type noisy struct {
-	schema   *engine.Schema
+	schema   *vocab.Schema
 	runs     atomic.Int64
 	cancelAt int64
 	cancel   context.CancelFunc
 }
 
 func newNoisy() *noisy {
-	return &noisy{schema: &engine.Schema{
+	return &noisy{schema: &vocab.Schema{
 		Name:    "noisy",
 		Version: 1,
-		Params: []engine.Param{
-			{Name: "sigma", Kind: engine.Float, Default: engine.F(1), Min: 0, Max: 1000, Doc: "standard deviation of y"},
-			{Name: "group", Kind: engine.String, Default: engine.S("a"), Choices: []string{"a", "b"}, Doc: "a label that changes nothing"},
+		Params: []vocab.Param{
+			{Name: "sigma", Kind: vocab.Float, Default: vocab.F(1), Min: 0, Max: 1000, Doc: "standard deviation of y"},
+			{Name: "group", Kind: vocab.String, Default: vocab.S("a"), Choices: []string{"a", "b"}, Doc: "a label that changes nothing"},
 		},
-		Metrics: []engine.Metric{
-			{Name: "y", Kind: engine.Float, Doc: "10 plus normal noise"},
-			{Name: "label", Kind: engine.String, Doc: "the group again"},
+		Metrics: []vocab.Metric{
+			{Name: "y", Kind: vocab.Float, Doc: "10 plus normal noise"},
+			{Name: "label", Kind: vocab.String, Doc: "the group again"},
 		},
 	}}
 }
 
-func (m *noisy) Schema() *engine.Schema { return m.schema }
+func (m *noisy) Schema() *vocab.Schema { return m.schema }
 
-func (m *noisy) Run(_ context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+func (m *noisy) Run(_ context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	if n := m.runs.Add(1); m.cancel != nil && n == m.cancelAt {
 		m.cancel()
 	}
 	rng := rand.New(rand.NewPCG(seed, 1))
 	y := 10 + p.Float("sigma")*rng.NormFloat64()
-	return engine.Result{Metrics: []engine.Value{engine.F(y), engine.S(p.Str("group"))}}, nil
+	return vocab.Result{Metrics: []vocab.Value{vocab.F(y), vocab.S(p.Str("group"))}}, nil
 }
 
 const noisySpec = `name: noisy
@@ -67,9 +67,9 @@ grid:
 `
 
 // noisyJob parses text for m and expands it into a job writing to dir.
-func noisyJob(t *testing.T, m engine.Model, text, dir string) *Job {
+func noisyJob(t *testing.T, m vocab.Model, text, dir string) *Job {
 	t.Helper()
-	reg, err := engine.NewRegistry(m)
+	reg, err := vocab.NewRegistry(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func noisyJob(t *testing.T, m engine.Model, text, dir string) *Job {
 	return &Job{Spec: s, Model: m, Plan: p, Dir: dir}
 }
 
-func runAdaptive(t *testing.T, ctx context.Context, m engine.Model, dir string, workers int, s Shard) (Summary, error) {
+func runAdaptive(t *testing.T, ctx context.Context, m vocab.Model, dir string, workers int, s Shard) (Summary, error) {
 	t.Helper()
 	j := noisyJob(t, m, noisySpec, dir)
 	cfg := j.Config()
@@ -150,7 +150,7 @@ func pointCounts(t *testing.T, dir string) map[[2]string][]float64 {
 	return out
 }
 
-func ftoa(x float64) string { return engine.F(x).Canonical() }
+func ftoa(x float64) string { return vocab.F(x).Canonical() }
 
 func TestAdaptiveStopsWhereTheIntervalIsNarrow(t *testing.T) {
 	dir := t.TempDir()

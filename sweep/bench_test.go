@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/models"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 var benchScenarios = flag.Int("sweep.scenarios", 200_000,
@@ -46,7 +46,7 @@ func BenchmarkSweepFSOBER(b *testing.B) {
 		b.Fatalf("-sweep.scenarios=%d, want a multiple of 200", n)
 	}
 	// Only fso-ber: the benchmark should not depend on the other models.
-	reg, err := engine.NewRegistry(models.NewFSOBER())
+	reg, err := vocab.NewRegistry(models.NewFSOBER())
 	if err != nil {
 		b.Fatal(err)
 	}

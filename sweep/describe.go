@@ -6,13 +6,13 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/units"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // ListModels writes one line per model: name, version and the first
 // sentence of its documentation.
-func ListModels(w io.Writer, reg *engine.Registry) error {
+func ListModels(w io.Writer, reg *vocab.Registry) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "MODEL\tVERSION\tWHAT IT COMPUTES")
 	for _, name := range reg.Names() {
@@ -26,7 +26,7 @@ func ListModels(w io.Writer, reg *engine.Registry) error {
 // Describe writes a model's parameters (type, unit, default, range, doc),
 // its metrics and its second tables, as a user needs them to write a spec
 // or read the dataset.
-func Describe(w io.Writer, s *engine.Schema) error {
+func Describe(w io.Writer, s *vocab.Schema) error {
 	fmt.Fprintf(w, "%s (version %d)\n\n%s\n\nPARAMETERS (spec key, Parquet column)\n", s.Name, s.Version, wrap(s.Doc, 78))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tCOLUMN\tTYPE\tUNIT\tDEFAULT\tRANGE\tDOC")
@@ -41,11 +41,11 @@ func Describe(w io.Writer, s *engine.Schema) error {
 	for _, t := range s.Tables {
 		writeColumns(w, fmt.Sprintf("\nTABLE %s (%s): scenario_id, replicate and\n", t.Name, firstSentence(t.Doc)), t.Columns)
 	}
-	fmt.Fprintf(w, "\nEvery table also has the columns %s.\n", strings.Join(engine.ReservedColumns(), ", "))
+	fmt.Fprintf(w, "\nEvery table also has the columns %s.\n", strings.Join(vocab.ReservedColumns(), ", "))
 	return nil
 }
 
-func writeColumns(w io.Writer, title string, cols []engine.Metric) {
+func writeColumns(w io.Writer, title string, cols []vocab.Metric) {
 	io.WriteString(w, title)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tCOLUMN\tTYPE\tUNIT\tDOC")
@@ -57,27 +57,27 @@ func writeColumns(w io.Writer, title string, cols []engine.Metric) {
 
 // FormatValue prints a parameter value as a spec would write it
 // ("16000km", "1Gbps", "direct").
-func FormatValue(v engine.Value, u engine.Unit) string {
-	if (v.Kind() == engine.Float || v.Kind() == engine.Int) && u != engine.Dimensionless {
+func FormatValue(v vocab.Value, u vocab.Unit) string {
+	if (v.Kind() == vocab.Float || v.Kind() == vocab.Int) && u != vocab.Dimensionless {
 		return units.Format(v.Float(), u)
 	}
 	return v.String()
 }
 
-func paramRange(p engine.Param) string {
+func paramRange(p vocab.Param) string {
 	switch {
 	case len(p.Choices) > 0:
 		return strings.Join(p.Choices, "|")
 	case p.Bounded():
-		return FormatValue(engine.F(p.Min), p.Unit) + " .. " + FormatValue(engine.F(p.Max), p.Unit)
-	case p.Kind == engine.Bool:
+		return FormatValue(vocab.F(p.Min), p.Unit) + " .. " + FormatValue(vocab.F(p.Max), p.Unit)
+	case p.Kind == vocab.Bool:
 		return "true|false"
 	}
 	return "any"
 }
 
-func unitName(u engine.Unit) string {
-	if u == engine.Dimensionless {
+func unitName(u vocab.Unit) string {
+	if u == vocab.Dimensionless {
 		return "-"
 	}
 	return string(u)

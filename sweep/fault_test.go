@@ -16,10 +16,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // faultDirEnv names the dataset of the child in TestKillTwenty.
@@ -275,37 +275,37 @@ func TestCorruptPart(t *testing.T) {
 // hang is a test model that never ends on its own: mode "sleep" waits for
 // its context, mode "events" runs a discrete-event loop that always has a
 // next event, and mode "quick" returns at once.
-type hang struct{ schema *engine.Schema }
+type hang struct{ schema *vocab.Schema }
 
 func newHang() *hang {
-	return &hang{&engine.Schema{
+	return &hang{&vocab.Schema{
 		Name: "hang", Version: 1,
-		Params: []engine.Param{
-			{Name: "mode", Kind: engine.String, Default: engine.S("quick"), Choices: []string{"quick", "sleep", "events"}},
+		Params: []vocab.Param{
+			{Name: "mode", Kind: vocab.String, Default: vocab.S("quick"), Choices: []string{"quick", "sleep", "events"}},
 		},
-		Metrics: []engine.Metric{{Name: "events", Kind: engine.Int}},
+		Metrics: []vocab.Metric{{Name: "events", Kind: vocab.Int}},
 	}}
 }
 
-func (m *hang) Schema() *engine.Schema { return m.schema }
+func (m *hang) Schema() *vocab.Schema { return m.schema }
 
 type ticker struct{ s *des.Scheduler }
 
 func (k ticker) Handle(now des.Time, kind int, arg uint64) { k.s.After(1, k, 0, 0) }
 
-func (m *hang) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+func (m *hang) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	switch p.Str("mode") {
 	case "sleep":
 		<-ctx.Done()
-		return engine.Result{}, ctx.Err()
+		return vocab.Result{}, ctx.Err()
 	case "events":
 		s := des.New()
 		s.After(1, ticker{s}, 0, 0)
 		if err := s.Run(ctx, des.Forever); err != nil {
-			return engine.Result{}, err
+			return vocab.Result{}, err
 		}
 	}
-	return engine.Result{Metrics: []engine.Value{engine.I(0)}}, nil
+	return vocab.Result{Metrics: []vocab.Value{vocab.I(0)}}, nil
 }
 
 // TestNeverEnds runs a model that never ends under a wall-clock timeout
@@ -315,12 +315,12 @@ func TestNeverEnds(t *testing.T) {
 	m := newHang()
 	s := m.Schema()
 	src := plan.List{
-		plan.NewScenario(s, []engine.Value{engine.S("quick")}, 0, 1),
-		plan.NewScenario(s, []engine.Value{engine.S("sleep")}, 0, 1),
-		plan.NewScenario(s, []engine.Value{engine.S("events")}, 0, 1),
+		plan.NewScenario(s, []vocab.Value{vocab.S("quick")}, 0, 1),
+		plan.NewScenario(s, []vocab.Value{vocab.S("sleep")}, 0, 1),
+		plan.NewScenario(s, []vocab.Value{vocab.S("events")}, 0, 1),
 	}
 	dir := t.TempDir()
-	ctx := engine.WithEventLimit(context.Background(), 100_000)
+	ctx := vocab.WithEventLimit(context.Background(), 100_000)
 	// The wall-clock limit is generous for the event loop (100k events take
 	// ~5 ms) so that only the limit that is meant to fires.
 	sum, err := Resume(ctx, Config{Model: m, Source: src, Dir: dir, Meta: testMeta(), Workers: 3, Timeout: 300 * time.Millisecond}, os.Stderr)
@@ -358,9 +358,9 @@ type flaky struct {
 	broken map[float64]bool
 }
 
-func (m flaky) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+func (m flaky) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	if m.broken[p.Float("distance")] {
-		return engine.Result{}, errors.New("flaky: node lost")
+		return vocab.Result{}, errors.New("flaky: node lost")
 	}
 	return m.inverseSquare.Run(ctx, p, seed)
 }

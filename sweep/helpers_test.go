@@ -16,9 +16,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // inverseSquare is the test model: the power received at distance d from a
@@ -26,49 +26,49 @@ import (
 // that rows depend on both the parameters and the seed. mode "panic" panics
 // and mode "error" fails; delay makes each scenario take that long.
 type inverseSquare struct {
-	schema *engine.Schema
+	schema *vocab.Schema
 	delay  time.Duration
 }
 
 func newInverseSquare(delay time.Duration) *inverseSquare {
-	return &inverseSquare{delay: delay, schema: &engine.Schema{
+	return &inverseSquare{delay: delay, schema: &vocab.Schema{
 		Name:    "inverse-square",
 		Version: 1,
-		Params: []engine.Param{
-			{Name: "distance", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(1), Min: 1e-3, Max: 1e12, Doc: "distance to the source"},
-			{Name: "mode", Kind: engine.String, Default: engine.S("normal"), Choices: []string{"normal", "panic", "error"}},
+		Params: []vocab.Param{
+			{Name: "distance", Kind: vocab.Float, Unit: vocab.Meter, Default: vocab.F(1), Min: 1e-3, Max: 1e12, Doc: "distance to the source"},
+			{Name: "mode", Kind: vocab.String, Default: vocab.S("normal"), Choices: []string{"normal", "panic", "error"}},
 		},
-		Metrics: []engine.Metric{
-			{Name: "power", Kind: engine.Float, Unit: engine.Watt, Doc: "received power"},
-			{Name: "fades", Kind: engine.Int, Doc: "draws below 0.1"},
+		Metrics: []vocab.Metric{
+			{Name: "power", Kind: vocab.Float, Unit: vocab.Watt, Doc: "received power"},
+			{Name: "fades", Kind: vocab.Int, Doc: "draws below 0.1"},
 		},
-		Tables: []engine.Table{{Name: "samples", Columns: []engine.Metric{
-			{Name: "k", Kind: engine.Int},
-			{Name: "gain", Kind: engine.Float},
+		Tables: []vocab.Table{{Name: "samples", Columns: []vocab.Metric{
+			{Name: "k", Kind: vocab.Int},
+			{Name: "gain", Kind: vocab.Float},
 		}}},
 	}}
 }
 
-func (m *inverseSquare) Schema() *engine.Schema { return m.schema }
+func (m *inverseSquare) Schema() *vocab.Schema { return m.schema }
 
-func (m *inverseSquare) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+func (m *inverseSquare) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	switch p.Str("mode") {
 	case "panic":
 		var table []int
 		_ = table[len(p.Str("mode"))] // index out of range
 	case "error":
-		return engine.Result{}, errors.New("inverse-square: the source is switched off")
+		return vocab.Result{}, errors.New("inverse-square: the source is switched off")
 	}
 	if m.delay > 0 {
 		select {
 		case <-time.After(m.delay):
 		case <-ctx.Done():
-			return engine.Result{}, ctx.Err()
+			return vocab.Result{}, ctx.Err()
 		}
 	}
 	d := p.Float("distance")
 	rng := rand.New(rand.NewPCG(seed, 1))
-	var samples [][]engine.Value
+	var samples [][]vocab.Value
 	fades := 0
 	gain := 1.0
 	for k := range 3 {
@@ -77,17 +77,17 @@ func (m *inverseSquare) Run(ctx context.Context, p engine.Params, seed uint64) (
 			fades++
 		}
 		gain *= 0.5 + g
-		samples = append(samples, []engine.Value{engine.I(int64(k)), engine.F(g)})
+		samples = append(samples, []vocab.Value{vocab.I(int64(k)), vocab.F(g)})
 	}
-	return engine.Result{
-		Metrics: []engine.Value{engine.F(gain / (4 * math.Pi * d * d)), engine.I(int64(fades))},
-		Tables:  [][][]engine.Value{samples},
+	return vocab.Result{
+		Metrics: []vocab.Value{vocab.F(gain / (4 * math.Pi * d * d)), vocab.I(int64(fades))},
+		Tables:  [][][]vocab.Value{samples},
 	}, nil
 }
 
 // scenarios returns n scenarios of m with distances 1..n m; the modes map
 // gives some of them another mode.
-func scenarios(m engine.Model, n int, modes map[int]string) plan.List {
+func scenarios(m vocab.Model, n int, modes map[int]string) plan.List {
 	s := m.Schema()
 	l := make(plan.List, n)
 	for i := range l {
@@ -95,7 +95,7 @@ func scenarios(m engine.Model, n int, modes map[int]string) plan.List {
 		if md, ok := modes[i]; ok {
 			mode = md
 		}
-		l[i] = plan.NewScenario(s, []engine.Value{engine.F(float64(i + 1)), engine.S(mode)}, i%2, 42)
+		l[i] = plan.NewScenario(s, []vocab.Value{vocab.F(float64(i + 1)), vocab.S(mode)}, i%2, 42)
 	}
 	return l
 }

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // MaxPartitions is the most hive partitions (directories) a dataset may be
@@ -53,7 +53,7 @@ func Partitioning(j *Job, by []string) ([]string, int, error) {
 			return nil, 0, fmt.Errorf("sweep: --partition-by %s: not a parameter of %s%s", b, s.Name, Suggest(b, names))
 		}
 		p := s.Params[i]
-		if p.Kind == engine.Float {
+		if p.Kind == vocab.Float {
 			return nil, 0, fmt.Errorf("sweep: --partition-by %s: a float parameter cannot name directories (its values are not few and exact); partition by string, int or bool parameters", p.Name)
 		}
 		n := j.Plan.Distinct(i)
@@ -86,7 +86,7 @@ func Partitioning(j *Job, by []string) ([]string, int, error) {
 }
 
 // columnParam returns the index of the parameter whose column is col, or -1.
-func columnParam(s *engine.Schema, col string) int {
+func columnParam(s *vocab.Schema, col string) int {
 	for i, p := range s.Params {
 		if p.Column() == col {
 			return i
@@ -95,7 +95,7 @@ func columnParam(s *engine.Schema, col string) int {
 	return -1
 }
 
-func paramNames(s *engine.Schema, cols []string) []string {
+func paramNames(s *vocab.Schema, cols []string) []string {
 	out := make([]string, len(cols))
 	for k, c := range cols {
 		out[k] = c

@@ -13,14 +13,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Config is one sweep to run.
 type Config struct {
-	Model   engine.Model
+	Model   vocab.Model
 	Source  plan.Source  // the scenarios (a Plan, a shard of one, a List)
 	Dir     string       // out/<spec>: the main table's parts; second tables in Dir/_<table>
 	Meta    dataset.Meta // spec name, text and profile; Run fills in the versions and the model
@@ -91,21 +91,21 @@ type batch struct {
 	failure error // the first failure in the batch, for FailFast
 	// vals holds the parameter values of rows (see filler); it is reused
 	// once the consumer has copied the rows out.
-	vals []engine.Value
+	vals []vocab.Value
 }
 
 // filler is a Source that writes a scenario's parameter values into a
 // slice the caller provides (plan.Plan does), which saves allocating them
 // for every scenario.
 type filler interface {
-	AtInto(i int, vals []engine.Value) plan.Scenario
+	AtInto(i int, vals []vocab.Value) plan.Scenario
 }
 
 // next returns room for n parameter values after those of the batch's
 // rows. Rows keep the slab they were given if a new one is needed.
-func (b *batch) next(n int) []engine.Value {
+func (b *batch) next(n int) []vocab.Value {
 	if len(b.vals)+n > cap(b.vals) {
-		b.vals = make([]engine.Value, 0, max(2*cap(b.vals), 64*n))
+		b.vals = make([]vocab.Value, 0, max(2*cap(b.vals), 64*n))
 	}
 	return b.vals[len(b.vals) : len(b.vals)+n : len(b.vals)+n]
 }
@@ -215,13 +215,14 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				if b.failure != nil && failure == nil {
 					failure = b.failure
 				}
-				prog.add(len(b.rows) + b.skipped)
+				prog.update(sum.OK+sum.Failed, sum.Skipped, sum.Failed)
 				b.reset()
 				pool.Put(b)
 			case <-tick.C:
 				if err := w.Tick(); err != nil {
 					return err
 				}
+				prog.tick() // the heartbeat of a log while long scenarios run
 			}
 		}
 	})
@@ -279,7 +280,7 @@ func consume(b *batch, w sink, sum *Summary) error {
 // runner holds what the workers share; it is read-only but for cancel.
 type runner struct {
 	cfg    Config
-	schema *engine.Schema
+	schema *vocab.Schema
 	done   *dataset.Done
 	cancel context.CancelFunc
 }
@@ -365,7 +366,7 @@ func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, en
 		defer cancel()
 	}
 	t0 := time.Now()
-	res, err, panicked := call(sctx, r.cfg.Model, sc)
+	res, panicked, err := call(sctx, r.cfg.Model, sc)
 	end = time.Now()
 	row.WallS = end.Sub(t0).Seconds()
 	switch {
@@ -375,8 +376,8 @@ func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, en
 		return row, end, false
 	case err != nil && errors.Is(sctx.Err(), context.DeadlineExceeded):
 		row.Status, row.Error = dataset.Timeout, fmt.Sprintf("timed out after %s: %v", r.cfg.Timeout, err)
-	case err != nil && errors.Is(err, engine.ErrEventLimit):
-		row.Status, row.Error = dataset.Timeout, fmt.Sprintf("simulated-event limit of %d reached: %v", engine.EventLimit(sctx), err)
+	case err != nil && errors.Is(err, vocab.ErrEventLimit):
+		row.Status, row.Error = dataset.Timeout, fmt.Sprintf("simulated-event limit of %d reached: %v", vocab.EventLimit(sctx), err)
 	case err != nil:
 		row.Status, row.Error = dataset.Failed, err.Error()
 	default:
@@ -391,13 +392,13 @@ func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, en
 
 // check returns what is wrong with a model's result, or "". A malformed
 // result is a bug in the model; it fails that scenario, not the sweep.
-func (r *runner) check(res engine.Result) string {
+func (r *runner) check(res vocab.Result) string {
 	s := r.schema
 	if len(res.Metrics) != len(s.Metrics) {
 		return fmt.Sprintf("sweep: bug in model %s: %d metrics, want %d", s.Name, len(res.Metrics), len(s.Metrics))
 	}
 	for i, v := range res.Metrics {
-		if v.Kind() != s.Metrics[i].Kind && v.Kind() != engine.Invalid {
+		if v.Kind() != s.Metrics[i].Kind && v.Kind() != vocab.Invalid {
 			return fmt.Sprintf("sweep: bug in model %s: metric %s is a %s, want %s", s.Name, s.Metrics[i].Name, v.Kind(), s.Metrics[i].Kind)
 		}
 	}
@@ -411,7 +412,7 @@ func (r *runner) check(res engine.Result) string {
 				return fmt.Sprintf("sweep: bug in model %s: table %s row of %d values, want %d", s.Name, s.Tables[t].Name, len(vals), len(cols))
 			}
 			for i, v := range vals {
-				if v.Kind() != cols[i].Kind && v.Kind() != engine.Invalid {
+				if v.Kind() != cols[i].Kind && v.Kind() != vocab.Invalid {
 					return fmt.Sprintf("sweep: bug in model %s: table %s column %s is a %s, want %s", s.Name, s.Tables[t].Name, cols[i].Name, v.Kind(), cols[i].Kind)
 				}
 			}
@@ -423,14 +424,14 @@ func (r *runner) check(res engine.Result) string {
 // call runs the model, turning a panic into its message and stack. The
 // stack lists functions and file:line only (no goroutine number, no
 // argument words), so the row is the same whichever worker ran it.
-func call(ctx context.Context, m engine.Model, sc plan.Scenario) (res engine.Result, err error, panicked string) {
+func call(ctx context.Context, m vocab.Model, sc plan.Scenario) (res vocab.Result, panicked string, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			panicked = panicText(v)
 		}
 	}()
 	res, err = m.Run(ctx, sc.Params, sc.Seed)
-	return res, err, ""
+	return res, "", err
 }
 
 func panicText(v any) string {

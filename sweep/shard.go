@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Shard is share I (0-based) of N of a plan's scenarios.
@@ -33,6 +33,19 @@ func ParseShard(s string) (Shard, error) {
 func (s Shard) check() error {
 	if s.N < 1 || s.I < 0 || s.I >= s.N {
 		return fmt.Errorf("sweep: shard %d/%d: want 0 <= i < n", s.I, s.N)
+	}
+	return nil
+}
+
+// Fits checks s against a plan of n scenarios: a shard count above n
+// would leave shards with nothing to run (and the cost-balanced split keeps
+// one load per shard, so 0/99999999999 would exhaust memory).
+func (s Shard) Fits(n int) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if s.N > max(n, 1) {
+		return fmt.Errorf("sweep: shard %s: the plan has %d scenarios, so it splits into at most %d shards", s, n, max(n, 1))
 	}
 	return nil
 }
@@ -132,21 +145,21 @@ func AutoShard(getenv func(string) string, count int) (Shard, error) {
 // union is src, and the assignment depends only on src, m and s, so
 // processes that never talk to each other agree on it.
 //
-// When m estimates costs (engine.CostEstimator), scenarios are dealt by
+// When m estimates costs (vocab.CostEstimator), scenarios are dealt by
 // longest processing time first: sorted by cost, largest first (ties by
 // id), each goes to the shard with the least total cost so far (ties to
 // the lowest index). That keeps the long runs from piling up in one shard;
 // its makespan is within 4/3 of the best (Graham 1969). Otherwise shard i
 // takes every n-th scenario from i, which balances counts exactly and
 // needs no pass over the plan.
-func Of(src plan.Source, m engine.Model, s Shard) (plan.Source, error) {
-	if err := s.check(); err != nil {
+func Of(src plan.Source, m vocab.Model, s Shard) (plan.Source, error) {
+	if err := s.Fits(src.Len()); err != nil {
 		return nil, err
 	}
 	if s.N == 1 {
 		return src, nil
 	}
-	est, ok := m.(engine.CostEstimator)
+	est, ok := m.(vocab.CostEstimator)
 	if !ok {
 		return strided{src, s}, nil
 	}
@@ -187,7 +200,7 @@ type job struct {
 
 // lpt returns the indices of src that shard s gets under longest
 // processing time first, in increasing order.
-func lpt(src plan.Source, est engine.CostEstimator, s Shard) []int32 {
+func lpt(src plan.Source, est vocab.CostEstimator, s Shard) []int32 {
 	n := src.Len()
 	jobs := make([]job, n)
 	for i := range n {

@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // costly is inverseSquare with a cost estimate: the distance in metres,
 // so scenario i costs i+1.
 type costly struct{ *inverseSquare }
 
-func (costly) Cost(p engine.Params) float64 { return p.Float("distance") }
+func (costly) Cost(p vocab.Params) float64 { return p.Float("distance") }
 
 // TestShardsPartition checks, for models with and without a cost estimate
 // and shard counts 1..9, that the shards are disjoint, that their union is
@@ -23,7 +23,7 @@ func (costly) Cost(p engine.Params) float64 { return p.Float("distance") }
 func TestShardsPartition(t *testing.T) {
 	base := newInverseSquare(0)
 	src := scenarios(base, 103, nil)
-	for _, m := range []engine.Model{base, costly{base}} {
+	for _, m := range []vocab.Model{base, costly{base}} {
 		for n := 1; n <= 9; n++ {
 			t.Run(fmt.Sprintf("%T/%d", m, n), func(t *testing.T) {
 				owner := map[string]int{}

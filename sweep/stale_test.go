@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // TestUpgradeSetsOldPartsAside runs a sweep, then the same sweep with the
@@ -30,7 +30,7 @@ func TestUpgradeSetsOldPartsAside(t *testing.T) {
 
 	v2 := newInverseSquare(0)
 	v2.schema.Version = 2
-	v2.schema.Metrics = append(v2.schema.Metrics, engine.Metric{Name: "margin", Kind: engine.Float, Unit: engine.Decibel})
+	v2.schema.Metrics = append(v2.schema.Metrics, vocab.Metric{Name: "margin", Kind: vocab.Float, Unit: vocab.Decibel})
 	v2m := marginModel{v2}
 	var warn bytes.Buffer
 	sum, err := Resume(context.Background(), Config{Model: v2m, Source: scenarios(v2m, 30, nil), Dir: dir, Meta: testMeta(), PartRows: 10}, &warn)
@@ -71,11 +71,11 @@ func TestUpgradeSetsOldPartsAside(t *testing.T) {
 // marginModel is inverseSquare version 2: its rows carry one more metric.
 type marginModel struct{ *inverseSquare }
 
-func (m marginModel) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+func (m marginModel) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	res, err := m.inverseSquare.Run(ctx, p, seed)
 	if err != nil {
 		return res, err
 	}
-	res.Metrics = append(res.Metrics, engine.F(3))
+	res.Metrics = append(res.Metrics, vocab.F(3))
 	return res, nil
 }

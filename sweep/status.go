@@ -10,10 +10,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Report is where a job's dataset stands against its plan.
@@ -186,7 +186,7 @@ func (r *Report) Write(out io.Writer) error {
 
 // LoadDir loads the job that wrote the dataset in dir, from the spec text
 // and profile its parts record.
-func LoadDir(dir string, reg *engine.Registry) (*Job, error) {
+func LoadDir(dir string, reg *vocab.Registry) (*Job, error) {
 	meta, err := dataset.ReadMeta(dir)
 	if err != nil {
 		return nil, fmt.Errorf("sweep: %w", err)

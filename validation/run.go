@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Side names a simulator.
@@ -36,8 +36,8 @@ func (s Scenario) metrics() []string { return append([]string{s.Metric}, s.Extra
 // scenario that change only the ns-3 side share its crosslink runs: it
 // keeps each run's result by model, parameters and seed.
 type CrosslinkRunner struct {
-	Registry *engine.Registry
-	done     map[string]engine.Result
+	Registry *vocab.Registry
+	done     map[string]vocab.Result
 }
 
 // Run runs s with the given seed and returns its compared metrics.
@@ -62,7 +62,7 @@ func (r *CrosslinkRunner) Run(ctx context.Context, s Scenario, seed int) ([]Samp
 			return nil, fmt.Errorf("validation: %s: %w", s.Name, err)
 		}
 		if r.done == nil {
-			r.done = map[string]engine.Result{}
+			r.done = map[string]vocab.Result{}
 		}
 		r.done[string(key)] = res
 	}

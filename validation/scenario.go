@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Host is the TCP host configuration both simulators run.
@@ -94,7 +94,7 @@ func (s Scenario) queuePackets() (int, error) {
 }
 
 // Params returns the crosslink parameter set of s for model m.
-func (s Scenario) Params(m engine.Model) (engine.Params, error) {
+func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 	sc := m.Schema()
 	p := sc.Defaults()
 	set := func(name string, v any) error {
@@ -103,24 +103,24 @@ func (s Scenario) Params(m engine.Model) (engine.Params, error) {
 			return fmt.Errorf("validation: %s: model %s has no parameter %q", s.Name, sc.Name, name)
 		}
 		par := sc.Params[i]
-		var val engine.Value
+		var val vocab.Value
 		switch x := v.(type) {
 		case float64:
-			val = engine.F(x)
-			if par.Kind == engine.Int {
-				val = engine.I(int64(x))
+			val = vocab.F(x)
+			if par.Kind == vocab.Int {
+				val = vocab.I(int64(x))
 			}
 		case int:
-			val = engine.I(int64(x))
-			if par.Kind == engine.Float {
-				val = engine.F(float64(x))
+			val = vocab.I(int64(x))
+			if par.Kind == vocab.Float {
+				val = vocab.F(float64(x))
 			}
 		case int64:
-			val = engine.I(x)
+			val = vocab.I(x)
 		case bool:
-			val = engine.B(x)
+			val = vocab.B(x)
 		case string:
-			val = engine.S(x)
+			val = vocab.S(x)
 		default:
 			panic(fmt.Sprintf("validation: bug: value %v of type %T", v, v))
 		}
@@ -158,11 +158,11 @@ func (s Scenario) Params(m engine.Model) (engine.Params, error) {
 			{"stagger", s.Stagger}, {"host_jitter", 0.0},
 		}
 	default:
-		return engine.Params{}, fmt.Errorf("validation: %s: unknown model %q", s.Name, s.Model)
+		return vocab.Params{}, fmt.Errorf("validation: %s: unknown model %q", s.Name, s.Model)
 	}
 	for _, e := range kvs {
 		if err := set(e.k, e.v); err != nil {
-			return engine.Params{}, err
+			return vocab.Params{}, err
 		}
 	}
 	return p, nil

@@ -2,8 +2,9 @@ package des
 
 import (
 	"context"
-	"errors"
 	"fmt"
+
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Handler receives events. kind and arg are whatever the code that
@@ -18,8 +19,10 @@ type Handler interface {
 
 // ErrMaxEvents is returned (wrapped) by Run when the scheduler has
 // processed its MaxEvents budget: a guard against scenarios that never
-// terminate, such as a timer that keeps rescheduling itself.
-var ErrMaxEvents = errors.New("event budget exhausted")
+// terminate, such as a timer that keeps rescheduling itself. It is the
+// contract's vocab.ErrEventLimit, so the sweep recognises it without
+// importing the scheduler.
+var ErrMaxEvents = vocab.ErrEventLimit
 
 // ctxCheckEvery is how many events Run processes between two looks at its
 // context. Checking a context takes a lock; every 1024 events it costs

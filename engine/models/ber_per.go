@@ -3,8 +3,8 @@ package models
 import (
 	"context"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/phy"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // BERPER is the "ber-per" model: the packet error rate that a given bit
@@ -13,7 +13,7 @@ import (
 // line code. It draws document 000's Fig. 3 with BER as the swept axis,
 // which fso-ber cannot do since there BER follows from the distance.
 type BERPER struct {
-	schema *engine.Schema
+	schema *vocab.Schema
 }
 
 const (
@@ -32,24 +32,24 @@ const (
 
 // NewBERPER returns the ber-per model.
 func NewBERPER() *BERPER {
-	params := make([]engine.Param, bpParams)
-	params[bpBER] = engine.Param{Name: "ber", Kind: engine.Float,
-		Default: engine.F(1e-9), Min: 1e-30, Max: 1,
+	params := make([]vocab.Param, bpParams)
+	params[bpBER] = vocab.Param{Name: "ber", Kind: vocab.Float,
+		Default: vocab.F(1e-9), Min: 1e-30, Max: 1,
 		Doc: "bit error rate of the line"}
-	params[bpMTU] = engine.Param{Name: "mtu", Kind: engine.Int, Unit: engine.Byte,
-		Default: engine.I(1500), Min: 1, Max: 1 << 24,
+	params[bpMTU] = vocab.Param{Name: "mtu", Kind: vocab.Int, Unit: vocab.Byte,
+		Default: vocab.I(1500), Min: 1, Max: 1 << 24,
 		Doc: "packet size in bytes before line coding (Ethernet 1500 B, jumbo 9000 B)"}
-	params[bpLineCode] = engine.Param{Name: "line_code", Kind: engine.String,
-		Default: engine.S("64b66b"), Choices: []string{"64b66b", "none"},
+	params[bpLineCode] = vocab.Param{Name: "line_code", Kind: vocab.String,
+		Default: vocab.S("64b66b"), Choices: []string{"64b66b", "none"},
 		Doc: "64b66b: 66 line bits per 64 data bits (10 Gigabit Ethernet, Eq. 8); none: 8 bits per byte"}
-	metrics := make([]engine.Metric, bpMetrics)
-	metrics[bpWireSize] = engine.Metric{Name: "wire_size", Kind: engine.Float, Unit: engine.Bit,
+	metrics := make([]vocab.Metric, bpMetrics)
+	metrics[bpWireSize] = vocab.Metric{Name: "wire_size", Kind: vocab.Float, Unit: vocab.Bit,
 		Doc: "line bits of one packet: 8 mtu 66/64 with 64b66b, 8 mtu without"}
-	metrics[bpPERWorst] = engine.Metric{Name: "per_worst", Kind: engine.Float,
+	metrics[bpPERWorst] = vocab.Metric{Name: "per_worst", Kind: vocab.Float,
 		Doc: "worst-case packet error rate ber x wire_size (Eq. 8), clamped at 1"}
-	metrics[bpPERExact] = engine.Metric{Name: "per_exact", Kind: engine.Float,
+	metrics[bpPERExact] = vocab.Metric{Name: "per_exact", Kind: vocab.Float,
 		Doc: "packet error rate with independent bit errors, 1 - (1-ber)^wire_size"}
-	return &BERPER{schema: &engine.Schema{
+	return &BERPER{schema: &vocab.Schema{
 		Name:    "ber-per",
 		Version: 1,
 		Doc: "Packet error rate from bit error rate: the worst-case linear relation of document 000 " +
@@ -60,22 +60,22 @@ func NewBERPER() *BERPER {
 }
 
 // Schema returns the model's schema.
-func (m *BERPER) Schema() *engine.Schema { return m.schema }
+func (m *BERPER) Schema() *vocab.Schema { return m.schema }
 
 // Cost returns a constant: every scenario costs the same.
-func (m *BERPER) Cost(engine.Params) float64 { return 1 }
+func (m *BERPER) Cost(vocab.Params) float64 { return 1 }
 
 // Run computes one scenario.
-func (m *BERPER) Run(_ context.Context, p engine.Params, _ uint64) (engine.Result, error) {
+func (m *BERPER) Run(_ context.Context, p vocab.Params, _ uint64) (vocab.Result, error) {
 	ber := p.Float("ber")
 	mtu := p.Float("mtu")
 	bits := 8 * mtu
 	if p.Str("line_code") == "64b66b" {
 		bits = phy.WireBits(mtu)
 	}
-	out := make([]engine.Value, bpMetrics)
-	out[bpWireSize] = engine.F(bits)
-	out[bpPERWorst] = engine.F(phy.PERWorst(ber, bits))
-	out[bpPERExact] = engine.F(phy.PERExact(ber, bits))
-	return engine.Result{Metrics: out}, nil
+	out := make([]vocab.Value, bpMetrics)
+	out[bpWireSize] = vocab.F(bits)
+	out[bpPERWorst] = vocab.F(phy.PERWorst(ber, bits))
+	out[bpPERExact] = vocab.F(phy.PERExact(ber, bits))
+	return vocab.Result{Metrics: out}, nil
 }

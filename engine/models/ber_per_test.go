@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // TestBERPER checks the model against values worked by hand from Eq. 8 of
@@ -33,9 +33,9 @@ func TestBERPER(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p := m.Schema().Defaults().
-			With("ber", engine.F(tt.ber)).
-			With("mtu", engine.I(tt.mtu)).
-			With("line_code", engine.S(tt.code))
+			With("ber", vocab.F(tt.ber)).
+			With("mtu", vocab.I(tt.mtu)).
+			With("line_code", vocab.S(tt.code))
 		res, err := m.Run(context.Background(), p, 0)
 		if err != nil {
 			t.Fatal(err)

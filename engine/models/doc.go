@@ -1,6 +1,6 @@
 // Package models holds crosslink's sweepable models. Each model declares
 // its parameters (name, kind, unit, default, range, doc) and metrics in an
-// engine.Schema and maps a parameter set and seed to one row of metrics;
+// vocab.Schema and maps a parameter set and seed to one row of metrics;
 // All lists them and Registry builds the registry the command line and the
 // sweep look models up in.
 //

@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -116,11 +116,11 @@ func TestFSOBERClosedForm(t *testing.T) {
 						name := fmt.Sprintf("%s/%s/%gGbps/%gkm/%s", k.name, det, rate/1e9, km, formula)
 						t.Run(name, func(t *testing.T) {
 							p := s.Defaults().
-								With("constants", engine.S(k.name)).
-								With("detection", engine.S(det)).
-								With("bit_rate", engine.F(rate)).
-								With("distance", engine.F(km*1e3)).
-								With("ber_formula", engine.S(formula))
+								With("constants", vocab.S(k.name)).
+								With("detection", vocab.S(det)).
+								With("bit_rate", vocab.F(rate)).
+								With("distance", vocab.F(km*1e3)).
+								With("ber_formula", vocab.S(formula))
 							res, err := m.Run(context.Background(), p, 0)
 							if err != nil {
 								t.Fatal(err)
@@ -224,7 +224,7 @@ func TestFSOBERDefaults(t *testing.T) {
 // parameters of another model are refused.
 func TestFSOBERForeignSchema(t *testing.T) {
 	m := NewFSOBER()
-	own := m.Schema().Defaults().With("distance", engine.F(30e6)).With("detection", engine.S("coherent"))
+	own := m.Schema().Defaults().With("distance", vocab.F(30e6)).With("detection", vocab.S("coherent"))
 	want, err := m.Run(context.Background(), own, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -233,17 +233,17 @@ func TestFSOBERForeignSchema(t *testing.T) {
 	for i, j := 0, len(other.Params)-1; i < j; i, j = i+1, j-1 {
 		other.Params[i], other.Params[j] = other.Params[j], other.Params[i]
 	}
-	p := other.Defaults().With("distance", engine.F(30e6)).With("detection", engine.S("coherent"))
+	p := other.Defaults().With("distance", vocab.F(30e6)).With("detection", vocab.S("coherent"))
 	got, err := m.Run(context.Background(), p, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	eq := cmp.Comparer(func(a, b engine.Value) bool { return a.Equal(b) })
+	eq := cmp.Comparer(func(a, b vocab.Value) bool { return a.Equal(b) })
 	if diff := cmp.Diff(want.Metrics, got.Metrics, eq); diff != "" {
 		t.Errorf("Run with reordered schema (-want +got):\n%s", diff)
 	}
-	stranger := &engine.Schema{Name: "other", Version: 1}
-	if _, err := m.Run(context.Background(), engine.NewParams(stranger, nil), 0); err == nil {
+	stranger := &vocab.Schema{Name: "other", Version: 1}
+	if _, err := m.Run(context.Background(), vocab.NewParams(stranger, nil), 0); err == nil {
 		t.Errorf("Run with another model's parameters succeeded, want an error")
 	}
 }
@@ -256,19 +256,19 @@ func TestRegistry(t *testing.T) {
 	if _, ok := r.Lookup("fso-ber"); !ok {
 		t.Errorf("Registry().Lookup(fso-ber) found nothing; names %v", r.Names())
 	}
-	var _ engine.CostEstimator = NewFSOBER() // sweep balances shards with it
+	var _ vocab.CostEstimator = NewFSOBER() // sweep balances shards with it
 }
 
 // BenchmarkFSOBERRun measures one scenario of fso-ber, cycling over the
 // Table 2 distances, both detections and both rates.
 func BenchmarkFSOBERRun(b *testing.B) {
 	m := NewFSOBER()
-	var ps []engine.Params
+	var ps []vocab.Params
 	for _, det := range []string{"direct", "coherent"} {
 		for _, rate := range []float64{1e9, 4e9} {
 			for _, km := range []float64{16000, 25000, 50000, 80000} {
 				ps = append(ps, m.Schema().Defaults().
-					With("detection", engine.S(det)).With("bit_rate", engine.F(rate)).With("distance", engine.F(km*1e3)))
+					With("detection", vocab.S(det)).With("bit_rate", vocab.F(rate)).With("distance", vocab.F(km*1e3)))
 			}
 		}
 	}

@@ -3,13 +3,13 @@ package models
 import (
 	"fmt"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // All returns one instance of every model, in no particular order (the
 // registry sorts names). To add a model, append its constructor.
-func All() []engine.Model {
-	return []engine.Model{
+func All() []vocab.Model {
+	return []vocab.Model{
 		NewFSOBER(),
 		NewBERPER(),
 		NewOpticalOSNR(),
@@ -19,12 +19,13 @@ func All() []engine.Model {
 		NewOrbitGeometry(),
 		NewSatIsland(),
 		NewMulticastVideo(),
+		NewLEOPath(),
 	}
 }
 
 // Registry returns a registry of every model in All.
-func Registry() (*engine.Registry, error) {
-	r, err := engine.NewRegistry(All()...)
+func Registry() (*vocab.Registry, error) {
+	r, err := vocab.NewRegistry(All()...)
 	if err != nil {
 		return nil, fmt.Errorf("models: %w", err)
 	}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/tcp"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 	"github.com/crosslink-sim/crosslink/engine/workload"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // MulticastVideo is the "multicast-video" model: document 001's MBone
@@ -23,92 +23,92 @@ import (
 // of RFC 3550 (section 6.4.1, appendix A.8), received bandwidth and the
 // rate of complete frames, over time (the timeseries table) and on
 // average.
-type MulticastVideo struct{ schema *engine.Schema }
+type MulticastVideo struct{ schema *vocab.Schema }
 
 // NewMulticastVideo returns the multicast-video model.
 func NewMulticastVideo() *MulticastVideo { return &MulticastVideo{schema: multicastVideoSchema()} }
 
-// Schema implements engine.Model.
-func (m *MulticastVideo) Schema() *engine.Schema { return m.schema }
+// Schema implements vocab.Model.
+func (m *MulticastVideo) Schema() *vocab.Schema { return m.schema }
 
 // Cost is simulated seconds times the bits the links carry per second.
-func (m *MulticastVideo) Cost(p engine.Params) float64 {
+func (m *MulticastVideo) Cost(p vocab.Params) float64 {
 	if p.Str("path") == "satellite" {
 		return p.Float("duration") * p.Float("video_rate")
 	}
 	return p.Float("duration") * p.Float("hop_rate") * float64(p.Int("hops"))
 }
 
-func multicastVideoSchema() *engine.Schema {
-	return &engine.Schema{
+func multicastVideoSchema() *vocab.Schema {
+	return &vocab.Schema{
 		Name:    "multicast-video",
 		Version: 2, // 2: the TCP cross traffic: RACK, SACK state kept over timeouts, BBR as Linux
 		Doc: "MBone video (document 001): a constant-rate UDP/RTP video stream over a terrestrial path of congested hops " +
 			"(each shared with TCP cross traffic) or one GEO satellite hop; loss, RFC 3550 jitter, received bandwidth and " +
 			"frame rate over time and on average.",
-		Params: []engine.Param{
-			{Name: "path", Kind: engine.String, Default: engine.S("terrestrial"), Choices: []string{"terrestrial", "satellite"},
+		Params: []vocab.Param{
+			{Name: "path", Kind: vocab.String, Default: vocab.S("terrestrial"), Choices: []string{"terrestrial", "satellite"},
 				Doc: "terrestrial: hops routers each shared with cross traffic; satellite: one GEO hop of its own"},
-			{Name: "duration", Kind: engine.Float, Unit: engine.Second, Default: engine.F(120), Min: 1, Max: 1e5,
+			{Name: "duration", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(120), Min: 1, Max: 1e5,
 				Doc: "how long the video is sent"},
-			{Name: "sample_interval", Kind: engine.Float, Unit: engine.Second, Default: engine.F(1), Min: 0.01, Max: 1e4,
+			{Name: "sample_interval", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(1), Min: 0.01, Max: 1e4,
 				Doc: "interval of the time series (vic and RTCP report every few seconds)"},
-			{Name: "video_rate", Kind: engine.Float, Unit: engine.BitPerSecond, Default: engine.F(128e3), Min: 1e3, Max: 1e9,
+			{Name: "video_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(128e3), Min: 1e3, Max: 1e9,
 				Doc: "video bit rate, headers excluded (document 001: 128 kbit/s)"},
-			{Name: "fps", Kind: engine.Float, Default: engine.F(8), Min: 0.1, Max: 1000,
+			{Name: "fps", Kind: vocab.Float, Default: vocab.F(8), Min: 0.1, Max: 1000,
 				Doc: "frames per second (document 001: 8)"},
-			{Name: "packet_size", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(1000), Min: 16, Max: 65000,
+			{Name: "packet_size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1000), Min: 16, Max: 65000,
 				Doc: "video bytes per packet at most; each packet adds 40 bytes of IP, UDP and RTP headers"},
-			{Name: "hops", Kind: engine.Int, Default: engine.I(10), Min: 1, Max: 100,
+			{Name: "hops", Kind: vocab.Int, Default: vocab.I(10), Min: 1, Max: 100,
 				Doc: "terrestrial hops, each a bottleneck shared with cross traffic (document 001: tens of hops)"},
-			{Name: "hop_rate", Kind: engine.Float, Unit: engine.BitPerSecond, Default: engine.F(1.544e6), Min: 1e3, Max: 1e12,
+			{Name: "hop_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(1.544e6), Min: 1e3, Max: 1e12,
 				Doc: "rate of each terrestrial hop (T1)"},
-			{Name: "hop_delay", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0.005), Min: 0, Max: 1,
+			{Name: "hop_delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0.005), Min: 0, Max: 1,
 				Doc: "one-way propagation delay of each terrestrial hop"},
-			{Name: "hop_queue", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(50), Min: 1, Max: 1e6,
+			{Name: "hop_queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(50), Min: 1, Max: 1e6,
 				Doc: "DropTail limit of each router's output queue"},
-			{Name: "cross", Kind: engine.String, Default: engine.S("bulk"), Choices: []string{"none", "bulk", "onoff"},
+			{Name: "cross", Kind: vocab.String, Default: vocab.S("bulk"), Choices: []string{"none", "bulk", "onoff"},
 				Doc: "TCP cross traffic per hop: none, greedy bulk flows, or on/off flows (Poisson bursts of exponential size)"},
-			{Name: "cross_flows", Kind: engine.Int, Default: engine.I(4), Min: 0, Max: 1000,
+			{Name: "cross_flows", Kind: vocab.Int, Default: vocab.I(4), Min: 0, Max: 1000,
 				Doc: "TCP cross-traffic flows on each hop (each enters before the hop and leaves after it)"},
-			{Name: "cross_load", Kind: engine.Float, Default: engine.F(0.9), Min: 0, Max: 10,
+			{Name: "cross_load", Kind: vocab.Float, Default: vocab.F(0.9), Min: 0, Max: 10,
 				Doc: "on/off cross traffic: offered load of each hop's flows together, as a fraction of hop_rate"},
-			{Name: "cross_burst", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(50000), Min: 1, Max: 1 << 40,
+			{Name: "cross_burst", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(50000), Min: 1, Max: 1 << 40,
 				Doc: "on/off cross traffic: mean burst (transfer) size"},
-			{Name: "cross_window", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(65535), Min: 1000, Max: 1 << 30,
+			{Name: "cross_window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(65535), Min: 1000, Max: 1 << 30,
 				Doc: "receive window of the cross-traffic TCPs"},
-			{Name: "cross_cca", Kind: engine.String, Default: engine.S("newreno"), Choices: cc.Names(),
+			{Name: "cross_cca", Kind: vocab.String, Default: vocab.S("newreno"), Choices: cc.Names(),
 				Doc: "congestion control of the cross traffic"},
-			{Name: "sat_rate", Kind: engine.Float, Unit: engine.BitPerSecond, Default: engine.F(2e6), Min: 1e3, Max: 1e12,
+			{Name: "sat_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(2e6), Min: 1e3, Max: 1e12,
 				Doc: "capacity of the satellite hop"},
-			{Name: "sat_delay", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0.25), Min: 0, Max: 10,
+			{Name: "sat_delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0.25), Min: 0, Max: 10,
 				Doc: "one-way delay of the satellite hop (GEO: at least 250 ms, document 001)"},
-			{Name: "sat_queue", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(50), Min: 1, Max: 1e6,
+			{Name: "sat_queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(50), Min: 1, Max: 1e6,
 				Doc: "DropTail limit of the satellite uplink queue"},
 		},
-		Metrics: []engine.Metric{
-			{Name: "loss", Kind: engine.Float, Doc: "fraction of the video packets sent that never arrived"},
-			{Name: "jitter_mean", Kind: engine.Float, Unit: engine.Second, Doc: "mean of the interval samples of RFC 3550 jitter"},
-			{Name: "jitter_max", Kind: engine.Float, Unit: engine.Second, Doc: "largest RFC 3550 jitter estimate"},
-			{Name: "bandwidth_mean", Kind: engine.Float, Unit: engine.BitPerSecond, Doc: "video bits received per second of duration"},
-			{Name: "frame_rate_mean", Kind: engine.Float, Unit: engine.PerSecond, Doc: "complete frames received per second of duration"},
-			{Name: "delay_mean", Kind: engine.Float, Unit: engine.Second, Doc: "mean one-way delay of the packets received"},
-			{Name: "delay_max", Kind: engine.Float, Unit: engine.Second, Doc: "largest one-way delay"},
-			{Name: "packets_sent", Kind: engine.Int, Unit: engine.Packet},
-			{Name: "packets_received", Kind: engine.Int, Unit: engine.Packet},
-			{Name: "cross_goodput", Kind: engine.Float, Unit: engine.BitPerSecond,
+		Metrics: []vocab.Metric{
+			{Name: "loss", Kind: vocab.Float, Doc: "fraction of the video packets sent that never arrived"},
+			{Name: "jitter_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean of the interval samples of RFC 3550 jitter"},
+			{Name: "jitter_max", Kind: vocab.Float, Unit: vocab.Second, Doc: "largest RFC 3550 jitter estimate"},
+			{Name: "bandwidth_mean", Kind: vocab.Float, Unit: vocab.BitPerSecond, Doc: "video bits received per second of duration"},
+			{Name: "frame_rate_mean", Kind: vocab.Float, Unit: vocab.PerSecond, Doc: "complete frames received per second of duration"},
+			{Name: "delay_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean one-way delay of the packets received"},
+			{Name: "delay_max", Kind: vocab.Float, Unit: vocab.Second, Doc: "largest one-way delay"},
+			{Name: "packets_sent", Kind: vocab.Int, Unit: vocab.Packet},
+			{Name: "packets_received", Kind: vocab.Int, Unit: vocab.Packet},
+			{Name: "cross_goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
 				Doc: "cross-traffic bytes delivered per second per hop, mean over hops"},
-			{Name: "hop_drops", Kind: engine.Int, Unit: engine.Packet, Doc: "packets dropped by the forward queues, all traffic"},
+			{Name: "hop_drops", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets dropped by the forward queues, all traffic"},
 		},
-		Tables: []engine.Table{
-			{Name: "timeseries", Doc: "video quality every sample_interval (interval start time)", Columns: []engine.Metric{
-				{Name: "time", Kind: engine.Float, Unit: engine.Second},
-				{Name: "loss_rate", Kind: engine.Float, Doc: "lost / sent of the packets captured in the interval"},
-				{Name: "jitter", Kind: engine.Float, Unit: engine.Second, Doc: "RFC 3550 jitter at the interval's end"},
-				{Name: "bandwidth", Kind: engine.Float, Unit: engine.BitPerSecond, Doc: "video bits received per second"},
-				{Name: "frame_rate", Kind: engine.Float, Unit: engine.PerSecond, Doc: "complete frames received per second"},
-				{Name: "packets_sent", Kind: engine.Int, Unit: engine.Packet},
-				{Name: "packets_lost", Kind: engine.Int, Unit: engine.Packet},
+		Tables: []vocab.Table{
+			{Name: "timeseries", Doc: "video quality every sample_interval (interval start time)", Columns: []vocab.Metric{
+				{Name: "time", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "loss_rate", Kind: vocab.Float, Doc: "lost / sent of the packets captured in the interval"},
+				{Name: "jitter", Kind: vocab.Float, Unit: vocab.Second, Doc: "RFC 3550 jitter at the interval's end"},
+				{Name: "bandwidth", Kind: vocab.Float, Unit: vocab.BitPerSecond, Doc: "video bits received per second"},
+				{Name: "frame_rate", Kind: vocab.Float, Unit: vocab.PerSecond, Doc: "complete frames received per second"},
+				{Name: "packets_sent", Kind: vocab.Int, Unit: vocab.Packet},
+				{Name: "packets_lost", Kind: vocab.Int, Unit: vocab.Packet},
 			}},
 		},
 	}
@@ -133,11 +133,11 @@ type crossFlow struct {
 	sink     workload.Sink
 }
 
-// Run implements engine.Model.
-func (m *MulticastVideo) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+// Run implements vocab.Model.
+func (m *MulticastVideo) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	format := workload.VideoFormat{Rate: p.Float("video_rate"), FPS: p.Float("fps"), Payload: int(p.Int("packet_size"))}
 	if err := format.Validate(); err != nil {
-		return engine.Result{}, fmt.Errorf("models: multicast-video: %w", err)
+		return vocab.Result{}, fmt.Errorf("models: multicast-video: %w", err)
 	}
 	duration := des.Time(des.FromSeconds(p.Float("duration")))
 	interval := des.FromSeconds(p.Float("sample_interval"))
@@ -159,36 +159,36 @@ func (m *MulticastVideo) Run(ctx context.Context, p engine.Params, seed uint64) 
 	}
 	path, err := netsim.NewPath(net, hops)
 	if err != nil {
-		return engine.Result{}, fmt.Errorf("models: multicast-video: %w", err)
+		return vocab.Result{}, fmt.Errorf("models: multicast-video: %w", err)
 	}
 	var cross []*crossFlow
 	if !satellite && p.Str("cross") != "none" && p.Int("cross_flows") > 0 {
 		if cross, err = addCross(net, path, p, duration); err != nil {
-			return engine.Result{}, err
+			return vocab.Result{}, err
 		}
 	}
 
 	rcv := &workload.VideoReceiver{Format: format, Net: net}
 	if err := path.Receiver.Attach(videoFlow, rcv); err != nil {
-		return engine.Result{}, fmt.Errorf("models: multicast-video: %w", err)
+		return vocab.Result{}, fmt.Errorf("models: multicast-video: %w", err)
 	}
 	video := &workload.Video{Format: format, Net: net, Node: path.Sender, Dst: path.Receiver.ID(), Flow: videoFlow}
 	// Frame k is captured at k/fps exactly; cross traffic starts within
 	// the first second.
 	if err := video.Start(s, 0, duration); err != nil {
-		return engine.Result{}, fmt.Errorf("models: multicast-video: %w", err)
+		return vocab.Result{}, fmt.Errorf("models: multicast-video: %w", err)
 	}
 	if err := s.Run(ctx, duration.Add(drainTime)); err != nil {
-		return engine.Result{}, fmt.Errorf("models: multicast-video: %w", err)
+		return vocab.Result{}, fmt.Errorf("models: multicast-video: %w", err)
 	}
 
 	series := rcv.Series(video.SentAt, video.Sent, interval, duration)
-	rows := make([][]engine.Value, len(series))
+	rows := make([][]vocab.Value, len(series))
 	jsum := 0.0
 	for i, x := range series {
-		rows[i] = []engine.Value{
-			engine.F(x.Start.Seconds()), engine.F(x.Loss), engine.F(x.Jitter.Seconds()), engine.F(x.Bandwidth),
-			engine.F(x.FrameRate), engine.I(x.Sent), engine.I(x.Lost),
+		rows[i] = []vocab.Value{
+			vocab.F(x.Start.Seconds()), vocab.F(x.Loss), vocab.F(x.Jitter.Seconds()), vocab.F(x.Bandwidth),
+			vocab.F(x.FrameRate), vocab.I(x.Sent), vocab.I(x.Lost),
 		}
 		jsum += x.Jitter.Seconds()
 	}
@@ -208,7 +208,7 @@ func (m *MulticastVideo) Run(ctx context.Context, p engine.Params, seed uint64) 
 	var crossBytes int64
 	for _, f := range cross {
 		if err := f.sink.Check(workload.Unlimited, false); err != nil {
-			return engine.Result{}, fmt.Errorf("models: multicast-video: cross flow %d: %w", f.src.Flow(), err)
+			return vocab.Result{}, fmt.Errorf("models: multicast-video: cross flow %d: %w", f.src.Flow(), err)
 		}
 		crossBytes += f.sink.Got
 	}
@@ -216,14 +216,14 @@ func (m *MulticastVideo) Run(ctx context.Context, p engine.Params, seed uint64) 
 	for _, l := range path.Forward {
 		drops += l.Stats().Dropped()
 	}
-	metrics := []engine.Value{
-		engine.F(loss), engine.F(jsum / float64(max(1, len(series)))), engine.F(rcv.MaxJitter().Seconds()),
-		engine.F(bits / sec), engine.F(frames / sec), engine.F(dMean.Seconds()), engine.F(dMax.Seconds()),
-		engine.I(video.Sent), engine.I(rcv.Received()),
-		engine.F(float64(crossBytes) * 8 / (duration.Add(drainTime)).Seconds() / float64(len(hops))),
-		engine.I(drops),
+	metrics := []vocab.Value{
+		vocab.F(loss), vocab.F(jsum / float64(max(1, len(series)))), vocab.F(rcv.MaxJitter().Seconds()),
+		vocab.F(bits / sec), vocab.F(frames / sec), vocab.F(dMean.Seconds()), vocab.F(dMax.Seconds()),
+		vocab.I(video.Sent), vocab.I(rcv.Received()),
+		vocab.F(float64(crossBytes) * 8 / (duration.Add(drainTime)).Seconds() / float64(len(hops))),
+		vocab.I(drops),
 	}
-	return engine.Result{Metrics: metrics, Tables: [][][]engine.Value{rows}}, nil
+	return vocab.Result{Metrics: metrics, Tables: [][][]vocab.Value{rows}}, nil
 }
 
 // addCross adds the cross traffic of every terrestrial hop: a sender node
@@ -231,7 +231,7 @@ func (m *MulticastVideo) Run(ctx context.Context, p engine.Params, seed uint64) 
 // access link (100 times the hop rate, 1 ms), so the hop is the flows'
 // only bottleneck; cross_flows TCP connections between them start at
 // random times in the first second.
-func addCross(net *netsim.Network, path *netsim.Path, p engine.Params, stop des.Time) ([]*crossFlow, error) {
+func addCross(net *netsim.Network, path *netsim.Path, p vocab.Params, stop des.Time) ([]*crossFlow, error) {
 	hopRate := p.Float("hop_rate")
 	access := netsim.LinkConfig{Rate: int64(100 * hopRate), Delay: des.Millisecond}
 	nodes := append(append([]*netsim.Node{path.Sender}, path.Routers...), path.Receiver)

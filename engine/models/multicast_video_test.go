@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // mv metric positions, in schema order.
@@ -16,9 +16,9 @@ const (
 	mvFrameRate
 )
 
-func runVideo(t *testing.T, set map[string]engine.Value) []engine.Value {
+func runVideo(t *testing.T, set map[string]vocab.Value) []vocab.Value {
 	t.Helper()
-	set["duration"] = engine.F(60)
+	set["duration"] = vocab.F(60)
 	return runModel(t, NewMulticastVideo(), set, 3).Metrics
 }
 
@@ -30,7 +30,7 @@ func runVideo(t *testing.T, set map[string]engine.Value) []engine.Value {
 // serialisation, 4.16 ms), and 128 kbit/s and 8 frames/s within 0.1 %
 // (every frame of the run arrives; the means divide by the duration).
 func TestVideoSatelliteAsObserved(t *testing.T) {
-	m := runVideo(t, map[string]engine.Value{"path": engine.S("satellite")})
+	m := runVideo(t, map[string]vocab.Value{"path": vocab.S("satellite")})
 	if got := m[mvLoss].Float(); got != 0 {
 		t.Errorf("satellite loss = %g, want 0", got)
 	}
@@ -57,8 +57,8 @@ func TestVideoSatelliteAsObserved(t *testing.T) {
 // over 0 to 0.5. Strict growth is the tolerance: the steps are several
 // times the seed-to-seed spread of 60 s runs.
 func TestVideoWorsensWithHopsAndLoad(t *testing.T) {
-	check := func(what string, sets []map[string]engine.Value, jitterToo int) {
-		var prev []engine.Value
+	check := func(what string, sets []map[string]vocab.Value, jitterToo int) {
+		var prev []vocab.Value
 		for i, set := range sets {
 			name := fmt.Sprint(set)
 			m := runVideo(t, set)
@@ -73,14 +73,14 @@ func TestVideoWorsensWithHopsAndLoad(t *testing.T) {
 			prev = m
 		}
 	}
-	onoff := func(hops int64, load float64) map[string]engine.Value {
-		return map[string]engine.Value{"hops": engine.I(hops), "cross": engine.S("onoff"), "cross_load": engine.F(load)}
+	onoff := func(hops int64, load float64) map[string]vocab.Value {
+		return map[string]vocab.Value{"hops": vocab.I(hops), "cross": vocab.S("onoff"), "cross_load": vocab.F(load)}
 	}
-	check("hops", []map[string]engine.Value{onoff(1, 0.6), onoff(3, 0.6), onoff(8, 0.6)}, 3)
-	check("bulk hops", []map[string]engine.Value{
-		{"hops": engine.I(1), "cross_flows": engine.I(4)}, {"hops": engine.I(4), "cross_flows": engine.I(4)}, {"hops": engine.I(10), "cross_flows": engine.I(4)},
+	check("hops", []map[string]vocab.Value{onoff(1, 0.6), onoff(3, 0.6), onoff(8, 0.6)}, 3)
+	check("bulk hops", []map[string]vocab.Value{
+		{"hops": vocab.I(1), "cross_flows": vocab.I(4)}, {"hops": vocab.I(4), "cross_flows": vocab.I(4)}, {"hops": vocab.I(10), "cross_flows": vocab.I(4)},
 	}, 3)
-	check("load", []map[string]engine.Value{
-		{"hops": engine.I(4), "cross": engine.S("none")}, onoff(4, 0.2), onoff(4, 0.5), onoff(4, 0.9),
+	check("load", []map[string]vocab.Value{
+		{"hops": vocab.I(4), "cross": vocab.S("none")}, onoff(4, 0.2), onoff(4, 0.5), onoff(4, 0.9),
 	}, 3)
 }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/phy"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // OpticalOSNR is the "optical-osnr" model: the generalised OSNR of a
@@ -45,7 +45,7 @@ import (
 // set gosnr_reference to "signal" to read document values that way (the
 // fitted DP-QPSK penalty is then 5.28 dB).
 type OpticalOSNR struct {
-	schema *engine.Schema
+	schema *vocab.Schema
 }
 
 const (
@@ -90,89 +90,89 @@ func NewOpticalOSNR() *OpticalOSNR {
 	return &OpticalOSNR{schema: opticalOSNRSchema()}
 }
 
-func opticalOSNRSchema() *engine.Schema {
-	p := make([]engine.Param, ooParams)
-	p[ooMode] = engine.Param{Name: "mode", Kind: engine.String,
-		Default: engine.S("link"), Choices: []string{"link", "gosnr"},
+func opticalOSNRSchema() *vocab.Schema {
+	p := make([]vocab.Param, ooParams)
+	p[ooMode] = vocab.Param{Name: "mode", Kind: vocab.String,
+		Default: vocab.S("link"), Choices: []string{"link", "gosnr"},
 		Doc: "link: gOSNR from the amplified line; gosnr: gOSNR given by given_gosnr (line parameters unused)"}
-	p[ooGOSNR] = engine.Param{Name: "given_gosnr", Kind: engine.Float, Unit: engine.Decibel,
-		Default: engine.F(19.45), Min: -20, Max: 80,
+	p[ooGOSNR] = vocab.Param{Name: "given_gosnr", Kind: vocab.Float, Unit: vocab.Decibel,
+		Default: vocab.F(19.45), Min: -20, Max: 80,
 		Doc: "generalised OSNR in mode gosnr, read in the bandwidth gosnr_reference names (document 002: 18.95-20 dB)"}
-	p[ooGOSNRReference] = engine.Param{Name: "gosnr_reference", Kind: engine.String,
-		Default: engine.S("0.1nm"), Choices: []string{"0.1nm", "signal"},
+	p[ooGOSNRReference] = vocab.Param{Name: "gosnr_reference", Kind: vocab.String,
+		Default: vocab.S("0.1nm"), Choices: []string{"0.1nm", "signal"},
 		Doc: "noise bandwidth of given_gosnr: 0.1nm (12.5 GHz, the OSNR convention) or signal (symbol_rate, Mininet-Optical's convention)"}
-	p[ooSpans] = engine.Param{Name: "spans", Kind: engine.Int,
-		Default: engine.I(20), Min: 1, Max: 10000,
+	p[ooSpans] = vocab.Param{Name: "spans", Kind: vocab.Int,
+		Default: vocab.I(20), Min: 1, Max: 10000,
 		Doc: "number of fibre spans, each followed by an amplifier"}
-	p[ooSpanLength] = engine.Param{Name: "span_length", Kind: engine.Float, Unit: engine.Meter,
-		Default: engine.F(80e3), Min: 100, Max: 500e3,
+	p[ooSpanLength] = vocab.Param{Name: "span_length", Kind: vocab.Float, Unit: vocab.Meter,
+		Default: vocab.F(80e3), Min: 100, Max: 500e3,
 		Doc: "length of each span"}
-	p[ooAttenuation] = engine.Param{Name: "attenuation", Kind: engine.Float, Unit: engine.DBPerKm,
-		Default: engine.F(0.2), Min: 0.01, Max: 5,
+	p[ooAttenuation] = vocab.Param{Name: "attenuation", Kind: vocab.Float, Unit: vocab.DBPerKm,
+		Default: vocab.F(0.2), Min: 0.01, Max: 5,
 		Doc: "fibre power attenuation (SSMF at 1550 nm: 0.2 dB/km)"}
-	p[ooNoiseFigure] = engine.Param{Name: "noise_figure", Kind: engine.Float, Unit: engine.Decibel,
-		Default: engine.F(5.5), Min: 0, Max: 30,
+	p[ooNoiseFigure] = vocab.Param{Name: "noise_figure", Kind: vocab.Float, Unit: vocab.Decibel,
+		Default: vocab.F(5.5), Min: 0, Max: 30,
 		Doc: "amplifier noise figure NF; ASE per amplifier NF h nu G B (high-gain form of 2 n_sp h nu (G-1) B)"}
-	p[ooGain] = engine.Param{Name: "gain", Kind: engine.Float, Unit: engine.Decibel,
-		Default: engine.F(0), Min: 0, Max: 60,
+	p[ooGain] = vocab.Param{Name: "gain", Kind: vocab.Float, Unit: vocab.Decibel,
+		Default: vocab.F(0), Min: 0, Max: 60,
 		Doc: "amplifier gain; 0 means equal to the span loss (transparent spans), other values make the channel power drift span by span"}
-	p[ooLaunchPower] = engine.Param{Name: "launch_power", Kind: engine.Float, Unit: engine.DBm,
-		Default: engine.F(0), Min: -40, Max: 30,
+	p[ooLaunchPower] = vocab.Param{Name: "launch_power", Kind: vocab.Float, Unit: vocab.DBm,
+		Default: vocab.F(0), Min: -40, Max: 30,
 		Doc: "optical power per channel into the first span"}
-	p[ooChannels] = engine.Param{Name: "channels", Kind: engine.Int,
-		Default: engine.I(90), Min: 1, Max: 10000,
+	p[ooChannels] = vocab.Param{Name: "channels", Kind: vocab.Int,
+		Default: vocab.I(90), Min: 1, Max: 10000,
 		Doc: "channels of the WDM comb; the model reports its centre (worst) channel"}
-	p[ooChannelSpacing] = engine.Param{Name: "channel_spacing", Kind: engine.Float, Unit: engine.Hertz,
-		Default: engine.F(50e9), Min: 1e8, Max: 10e12,
+	p[ooChannelSpacing] = vocab.Param{Name: "channel_spacing", Kind: vocab.Float, Unit: vocab.Hertz,
+		Default: vocab.F(50e9), Min: 1e8, Max: 10e12,
 		Doc: "WDM grid spacing; equal to symbol_rate for Nyquist WDM"}
-	p[ooSymbolRate] = engine.Param{Name: "symbol_rate", Kind: engine.Float, Unit: engine.Hertz,
-		Default: engine.F(32e9), Min: 1e8, Max: 10e12,
+	p[ooSymbolRate] = vocab.Param{Name: "symbol_rate", Kind: vocab.Float, Unit: vocab.Hertz,
+		Default: vocab.F(32e9), Min: 1e8, Max: 10e12,
 		Doc: "symbol rate R_s in baud, also the channel's noise bandwidth; at most channel_spacing"}
-	p[ooGamma] = engine.Param{Name: "gamma", Kind: engine.Float, Unit: engine.PerWattPerKm,
-		Default: engine.F(1.27), Min: 1e-3, Max: 100,
+	p[ooGamma] = vocab.Param{Name: "gamma", Kind: vocab.Float, Unit: vocab.PerWattPerKm,
+		Default: vocab.F(1.27), Min: 1e-3, Max: 100,
 		Doc: "fibre nonlinear coefficient (SSMF: 1.27 1/(W km))"}
-	p[ooDispersion] = engine.Param{Name: "dispersion", Kind: engine.Float, Unit: engine.PsPerNmKm,
-		Default: engine.F(16.7), Min: 0.1, Max: 100,
+	p[ooDispersion] = vocab.Param{Name: "dispersion", Kind: vocab.Float, Unit: vocab.PsPerNmKm,
+		Default: vocab.F(16.7), Min: 0.1, Max: 100,
 		Doc: "chromatic dispersion D, converted to beta2 = -D lambda^2/(2 pi c) (SSMF: 16.7 ps/(nm km))"}
-	p[ooWavelength] = engine.Param{Name: "wavelength", Kind: engine.Float, Unit: engine.Meter,
-		Default: engine.F(1550e-9), Min: 1200e-9, Max: 1700e-9,
+	p[ooWavelength] = vocab.Param{Name: "wavelength", Kind: vocab.Float, Unit: vocab.Meter,
+		Default: vocab.F(1550e-9), Min: 1200e-9, Max: 1700e-9,
 		Doc: "centre wavelength of the comb"}
-	p[ooModulation] = engine.Param{Name: "modulation", Kind: engine.String,
-		Default: engine.S("dp-qpsk"), Choices: []string{"ook", "dp-qpsk", "dp-16qam"},
+	p[ooModulation] = vocab.Param{Name: "modulation", Kind: vocab.String,
+		Default: vocab.S("dp-qpsk"), Choices: []string{"ook", "dp-qpsk", "dp-16qam"},
 		Doc: "ook: Q(sqrt(SNR)), one polarisation; dp-qpsk: erfc(sqrt(SNR/2))/2; dp-16qam: 3/8 erfc(sqrt(SNR/10)) (Gray coding)"}
-	p[ooPenalty] = engine.Param{Name: "penalty", Kind: engine.Float, Unit: engine.Decibel,
-		Default: engine.F(1.19), Min: -20, Max: 40,
+	p[ooPenalty] = vocab.Param{Name: "penalty", Kind: vocab.Float, Unit: vocab.Decibel,
+		Default: vocab.F(phy.Document002Penalty), Min: -20, Max: 40,
 		Doc: "implementation penalty taken off the SNR; 1.19 dB fits document 002's loss points for 32 GBd DP-QPSK"}
-	p[ooMTU] = engine.Param{Name: "mtu", Kind: engine.Int, Unit: engine.Byte,
-		Default: engine.I(1500), Min: 1, Max: 1 << 24,
+	p[ooMTU] = vocab.Param{Name: "mtu", Kind: vocab.Int, Unit: vocab.Byte,
+		Default: vocab.I(1500), Min: 1, Max: 1 << 24,
 		Doc: "packet size in bytes for the packet loss"}
-	p[ooLineCode] = engine.Param{Name: "line_code", Kind: engine.String,
-		Default: engine.S("64b66b"), Choices: []string{"64b66b", "none"},
+	p[ooLineCode] = vocab.Param{Name: "line_code", Kind: vocab.String,
+		Default: vocab.S("64b66b"), Choices: []string{"64b66b", "none"},
 		Doc: "64b66b: 66 line bits per 64 data bits (12375 bits for 1500 B); none: 8 bits per byte"}
 
-	m := make([]engine.Metric, ooMetrics)
-	m[ooASEPower] = engine.Metric{Name: "ase_power", Kind: engine.Float, Unit: engine.Watt,
+	m := make([]vocab.Metric, ooMetrics)
+	m[ooASEPower] = vocab.Metric{Name: "ase_power", Kind: vocab.Float, Unit: vocab.Watt,
 		Doc: "ASE accumulated over all amplifiers in 0.1 nm (12.5 GHz), referred to the launch; NaN in mode gosnr"}
-	m[ooNLIPower] = engine.Metric{Name: "nli_power", Kind: engine.Float, Unit: engine.Watt,
+	m[ooNLIPower] = vocab.Metric{Name: "nli_power", Kind: vocab.Float, Unit: vocab.Watt,
 		Doc: "GN-model NLI accumulated incoherently over the spans in 0.1 nm, referred to the launch; NaN in mode gosnr"}
-	m[ooGOSNRdB] = engine.Metric{Name: "gosnr", Kind: engine.Float, Unit: engine.Decibel,
+	m[ooGOSNRdB] = vocab.Metric{Name: "gosnr", Kind: vocab.Float, Unit: vocab.Decibel,
 		Doc: "generalised OSNR P_ch/(P_ASE + P_NLI) in 0.1 nm"}
-	m[ooGOSNRSignal] = engine.Metric{Name: "gosnr_signal_bw", Kind: engine.Float, Unit: engine.Decibel,
+	m[ooGOSNRSignal] = vocab.Metric{Name: "gosnr_signal_bw", Kind: vocab.Float, Unit: vocab.Decibel,
 		Doc: "gOSNR with noise in the signal bandwidth (symbol_rate): gosnr + 10 log10(12.5 GHz/R_s)"}
-	m[ooOSNRASE] = engine.Metric{Name: "osnr_ase_only", Kind: engine.Float, Unit: engine.Decibel,
+	m[ooOSNRASE] = vocab.Metric{Name: "osnr_ase_only", Kind: vocab.Float, Unit: vocab.Decibel,
 		Doc: "OSNR in 0.1 nm with ASE alone (the linear regime); NaN in mode gosnr"}
-	m[ooSNR] = engine.Metric{Name: "snr", Kind: engine.Float, Unit: engine.Decibel,
+	m[ooSNR] = vocab.Metric{Name: "snr", Kind: vocab.Float, Unit: vocab.Decibel,
 		Doc: "per-symbol SNR the receiver decides on: (2/pol) gOSNR 12.5 GHz/R_s, less the penalty"}
-	m[ooBER] = engine.Metric{Name: "ber", Kind: engine.Float,
+	m[ooBER] = vocab.Metric{Name: "ber", Kind: vocab.Float,
 		Doc: "bit error rate of the modulation at snr"}
-	m[ooPER] = engine.Metric{Name: "per", Kind: engine.Float,
+	m[ooPER] = vocab.Metric{Name: "per", Kind: vocab.Float,
 		Doc: "packet loss 1-(1-ber)^bits for one mtu-sized packet on the wire"}
-	m[ooOptimumLaunchPower] = engine.Metric{Name: "optimum_launch_power", Kind: engine.Float, Unit: engine.DBm,
+	m[ooOptimumLaunchPower] = vocab.Metric{Name: "optimum_launch_power", Kind: vocab.Float, Unit: vocab.DBm,
 		Doc: "launch power per channel that maximises gOSNR, (P_ASE/(2 eta N))^(1/3); NaN in mode gosnr"}
-	m[ooPeakGOSNR] = engine.Metric{Name: "peak_gosnr", Kind: engine.Float, Unit: engine.Decibel,
+	m[ooPeakGOSNR] = vocab.Metric{Name: "peak_gosnr", Kind: vocab.Float, Unit: vocab.Decibel,
 		Doc: "gOSNR in 0.1 nm at the optimum launch power; NaN in mode gosnr"}
 
-	return &engine.Schema{
+	return &vocab.Schema{
 		Name:    "optical-osnr",
 		Version: 1,
 		Doc: "Generalised OSNR of an amplified fibre line (ASE plus closed-form incoherent GN-model NLI, " +
@@ -185,26 +185,26 @@ func opticalOSNRSchema() *engine.Schema {
 }
 
 // Schema returns the model's schema.
-func (m *OpticalOSNR) Schema() *engine.Schema { return m.schema }
+func (m *OpticalOSNR) Schema() *vocab.Schema { return m.schema }
 
 // Cost returns a constant: a scenario is a few dozen floating-point
 // operations whatever its parameters.
-func (m *OpticalOSNR) Cost(engine.Params) float64 { return 1 }
+func (m *OpticalOSNR) Cost(vocab.Params) float64 { return 1 }
 
 var errSymbolRate = errors.New("models: optical-osnr: symbol_rate exceeds channel_spacing (channels would overlap)")
 
 // Run computes one scenario. It allocates only the metrics slice.
-func (m *OpticalOSNR) Run(_ context.Context, p engine.Params, _ uint64) (engine.Result, error) {
+func (m *OpticalOSNR) Run(_ context.Context, p vocab.Params, _ uint64) (vocab.Result, error) {
 	v := p.Values()
 	if p.Schema() != m.schema {
 		var err error
 		if v, err = alignParams(m.schema, p); err != nil {
-			return engine.Result{}, fmt.Errorf("models: optical-osnr: %w", err)
+			return vocab.Result{}, fmt.Errorf("models: optical-osnr: %w", err)
 		}
 	}
 	mod, err := phy.ParseModulation(v[ooModulation].Str())
 	if err != nil {
-		return engine.Result{}, fmt.Errorf("models: optical-osnr: %w", err)
+		return vocab.Result{}, fmt.Errorf("models: optical-osnr: %w", err)
 	}
 	var code bool
 	switch c := v[ooLineCode].Str(); c {
@@ -212,11 +212,11 @@ func (m *OpticalOSNR) Run(_ context.Context, p engine.Params, _ uint64) (engine.
 		code = true
 	case "none":
 	default:
-		return engine.Result{}, fmt.Errorf("models: optical-osnr: unknown line_code %q (want 64b66b or none)", c)
+		return vocab.Result{}, fmt.Errorf("models: optical-osnr: unknown line_code %q (want 64b66b or none)", c)
 	}
 	rs := v[ooSymbolRate].Float()
 	nan := math.NaN()
-	out := make([]engine.Value, ooMetrics)
+	out := make([]vocab.Value, ooMetrics)
 
 	var gosnr float64 // linear, 0.1 nm
 	switch mode := v[ooMode].Str(); mode {
@@ -227,14 +227,14 @@ func (m *OpticalOSNR) Run(_ context.Context, p engine.Params, _ uint64) (engine.
 		case "signal":
 			gosnr *= rs / phy.RefBandwidth
 		default:
-			return engine.Result{}, fmt.Errorf("models: optical-osnr: unknown gosnr_reference %q (want 0.1nm or signal)", ref)
+			return vocab.Result{}, fmt.Errorf("models: optical-osnr: unknown gosnr_reference %q (want 0.1nm or signal)", ref)
 		}
 		for _, i := range []int{ooASEPower, ooNLIPower, ooOSNRASE, ooOptimumLaunchPower, ooPeakGOSNR} {
-			out[i] = engine.F(nan)
+			out[i] = vocab.F(nan)
 		}
 	case "link":
 		if rs > v[ooChannelSpacing].Float() {
-			return engine.Result{}, errSymbolRate
+			return vocab.Result{}, errSymbolRate
 		}
 		l := phy.AmplifiedLink{
 			Spans: int(v[ooSpans].Int()),
@@ -256,34 +256,34 @@ func (m *OpticalOSNR) Run(_ context.Context, p engine.Params, _ uint64) (engine.
 		}
 		o := l.OSNR(1e-3 * phy.FromDB(v[ooLaunchPower].Float()))
 		gosnr = o.GOSNR
-		out[ooASEPower] = engine.F(o.ASE)
-		out[ooNLIPower] = engine.F(o.NLI)
-		out[ooOSNRASE] = engine.F(phy.DB(o.OSNRASE))
-		out[ooOptimumLaunchPower] = engine.F(phy.DBm(o.OptimumLaunchPower))
-		out[ooPeakGOSNR] = engine.F(phy.DB(o.PeakGOSNR))
+		out[ooASEPower] = vocab.F(o.ASE)
+		out[ooNLIPower] = vocab.F(o.NLI)
+		out[ooOSNRASE] = vocab.F(phy.DB(o.OSNRASE))
+		out[ooOptimumLaunchPower] = vocab.F(phy.DBm(o.OptimumLaunchPower))
+		out[ooPeakGOSNR] = vocab.F(phy.DB(o.PeakGOSNR))
 	default:
-		return engine.Result{}, fmt.Errorf("models: optical-osnr: unknown mode %q (want link or gosnr)", mode)
+		return vocab.Result{}, fmt.Errorf("models: optical-osnr: unknown mode %q (want link or gosnr)", mode)
 	}
 
 	rx := phy.Receiver{Modulation: mod, SymbolRate: rs, Penalty: v[ooPenalty].Float()}
 	snr := rx.SNR(gosnr, phy.RefBandwidth)
 	ber := mod.BER(snr)
-	out[ooGOSNRdB] = engine.F(phy.DB(gosnr))
-	out[ooGOSNRSignal] = engine.F(phy.DB(gosnr * phy.RefBandwidth / rs))
-	out[ooSNR] = engine.F(phy.DB(snr))
-	out[ooBER] = engine.F(ber)
-	out[ooPER] = engine.F(phy.PERExact(ber, phy.LineBits(v[ooMTU].Float(), code)))
-	return engine.Result{Metrics: out}, nil
+	out[ooGOSNRdB] = vocab.F(phy.DB(gosnr))
+	out[ooGOSNRSignal] = vocab.F(phy.DB(gosnr * phy.RefBandwidth / rs))
+	out[ooSNR] = vocab.F(phy.DB(snr))
+	out[ooBER] = vocab.F(ber)
+	out[ooPER] = vocab.F(phy.PERExact(ber, phy.LineBits(v[ooMTU].Float(), code)))
+	return vocab.Result{Metrics: out}, nil
 }
 
 // alignParams reads p by parameter name into the order of s, for
 // parameter sets bound to another copy of the schema.
-func alignParams(s *engine.Schema, p engine.Params) ([]engine.Value, error) {
+func alignParams(s *vocab.Schema, p vocab.Params) ([]vocab.Value, error) {
 	ps := p.Schema()
 	if ps == nil || ps.Name != s.Name {
 		return nil, errors.New("parameters of another model")
 	}
-	v := make([]engine.Value, len(s.Params))
+	v := make([]vocab.Value, len(s.Params))
 	for i, par := range s.Params {
 		j := ps.ParamIndex(par.Name)
 		if j < 0 {

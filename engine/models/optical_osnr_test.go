@@ -5,11 +5,11 @@ import (
 	"math"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 	"github.com/google/go-cmp/cmp"
 )
 
-func runOO(t *testing.T, p engine.Params) []engine.Value {
+func runOO(t *testing.T, p vocab.Params) []vocab.Value {
 	t.Helper()
 	res, err := NewOpticalOSNR().Run(context.Background(), p, 0)
 	if err != nil {
@@ -28,7 +28,7 @@ func runOO(t *testing.T, p engine.Params) []engine.Value {
 // the 0.2 % point at 20 dB.
 func TestOpticalOSNRDocument002(t *testing.T) {
 	s := NewOpticalOSNR().Schema()
-	base := s.Defaults().With("mode", engine.S("gosnr"))
+	base := s.Defaults().With("mode", vocab.S("gosnr"))
 	for _, tt := range []struct {
 		gosnr, doc, model float64
 	}{
@@ -37,7 +37,7 @@ func TestOpticalOSNRDocument002(t *testing.T) {
 		{18.95, 0.008, 0.008444},
 		{20, 0, 0.000312},
 	} {
-		got := runOO(t, base.With("given_gosnr", engine.F(tt.gosnr)))
+		got := runOO(t, base.With("given_gosnr", vocab.F(tt.gosnr)))
 		per := got[ooPER].Float()
 		if math.Abs(per-tt.model) > 1e-3*tt.model {
 			t.Errorf("per(gosnr %v dB) = %.5g, want %.5g", tt.gosnr, per, tt.model)
@@ -62,8 +62,8 @@ func TestOpticalOSNRDocument002(t *testing.T) {
 		}
 	}
 	// The same gOSNR given in the signal bandwidth is 4.08 dB lower.
-	a := runOO(t, base.With("given_gosnr", engine.F(19.45)))
-	b := runOO(t, base.With("given_gosnr", engine.F(19.45-4.0823997)).With("gosnr_reference", engine.S("signal")))
+	a := runOO(t, base.With("given_gosnr", vocab.F(19.45)))
+	b := runOO(t, base.With("given_gosnr", vocab.F(19.45-4.0823997)).With("gosnr_reference", vocab.S("signal")))
 	if math.Abs(a[ooPER].Float()-b[ooPER].Float()) > 1e-6*a[ooPER].Float() {
 		t.Errorf("per at 19.45 dB (0.1 nm) = %v, at 15.37 dB (signal) = %v, want equal", a[ooPER].Float(), b[ooPER].Float())
 	}
@@ -110,7 +110,7 @@ func TestOpticalOSNRMonotonic(t *testing.T) {
 	d := NewOpticalOSNR().Schema().Defaults()
 	prev := 0.0
 	for n := int64(10); n <= 30; n++ {
-		per := runOO(t, d.With("spans", engine.I(n)))[ooPER].Float()
+		per := runOO(t, d.With("spans", vocab.I(n)))[ooPER].Float()
 		if !(per > prev) {
 			t.Errorf("per(%d spans) = %v, want above %v", n, per, prev)
 		}
@@ -118,7 +118,7 @@ func TestOpticalOSNRMonotonic(t *testing.T) {
 	}
 	prev = 0
 	for _, nf := range []float64{4, 4.5, 5, 5.5, 6, 7} {
-		per := runOO(t, d.With("noise_figure", engine.F(nf)))[ooPER].Float()
+		per := runOO(t, d.With("noise_figure", vocab.F(nf)))[ooPER].Float()
 		if !(per > prev) {
 			t.Errorf("per(NF %v dB) = %v, want above %v", nf, per, prev)
 		}
@@ -126,15 +126,15 @@ func TestOpticalOSNRMonotonic(t *testing.T) {
 	}
 	prev = 1
 	for _, dbm := range []float64{-8, -6, -4, -2} {
-		per := runOO(t, d.With("launch_power", engine.F(dbm)))[ooPER].Float()
+		per := runOO(t, d.With("launch_power", vocab.F(dbm)))[ooPER].Float()
 		if !(per < prev) {
 			t.Errorf("per(%v dBm) = %v, want below %v", dbm, per, prev)
 		}
 		prev = per
 	}
-	g := d.With("mode", engine.S("gosnr")).With("given_gosnr", engine.F(25))
+	g := d.With("mode", vocab.S("gosnr")).With("given_gosnr", vocab.F(25))
 	q := runOO(t, g)[ooBER].Float()
-	qam := runOO(t, g.With("modulation", engine.S("dp-16qam")))[ooBER].Float()
+	qam := runOO(t, g.With("modulation", vocab.S("dp-16qam")))[ooBER].Float()
 	if !(qam > q) {
 		t.Errorf("ber(dp-16qam) = %v, want above ber(dp-qpsk) = %v at 25 dB", qam, q)
 	}
@@ -142,12 +142,12 @@ func TestOpticalOSNRMonotonic(t *testing.T) {
 
 func TestOpticalOSNRErrors(t *testing.T) {
 	m := NewOpticalOSNR()
-	p := m.Schema().Defaults().With("symbol_rate", engine.F(60e9))
+	p := m.Schema().Defaults().With("symbol_rate", vocab.F(60e9))
 	if _, err := m.Run(context.Background(), p, 0); err == nil {
 		t.Errorf("Run with symbol_rate 60 GBd on a 50 GHz grid succeeded, want an error")
 	}
-	stranger := &engine.Schema{Name: "other", Version: 1}
-	if _, err := m.Run(context.Background(), engine.NewParams(stranger, nil), 0); err == nil {
+	stranger := &vocab.Schema{Name: "other", Version: 1}
+	if _, err := m.Run(context.Background(), vocab.NewParams(stranger, nil), 0); err == nil {
 		t.Errorf("Run with another model's parameters succeeded, want an error")
 	}
 	// A reordered copy of the schema gives the same row.
@@ -155,9 +155,9 @@ func TestOpticalOSNRErrors(t *testing.T) {
 	for i, j := 0, len(other.Params)-1; i < j; i, j = i+1, j-1 {
 		other.Params[i], other.Params[j] = other.Params[j], other.Params[i]
 	}
-	want := runOO(t, m.Schema().Defaults().With("spans", engine.I(7)))
-	got := runOO(t, other.Defaults().With("spans", engine.I(7)))
-	eq := cmp.Comparer(func(a, b engine.Value) bool { return a.Equal(b) })
+	want := runOO(t, m.Schema().Defaults().With("spans", vocab.I(7)))
+	got := runOO(t, other.Defaults().With("spans", vocab.I(7)))
+	eq := cmp.Comparer(func(a, b vocab.Value) bool { return a.Equal(b) })
 	if diff := cmp.Diff(want, got, eq); diff != "" {
 		t.Errorf("Run with reordered schema (-want +got):\n%s", diff)
 	}
@@ -192,14 +192,14 @@ func TestOpticalOSNRSchema(t *testing.T) {
 	if _, ok := r.Lookup("optical-osnr"); !ok {
 		t.Errorf("Registry().Lookup(optical-osnr) found nothing")
 	}
-	var _ engine.CostEstimator = NewOpticalOSNR()
+	var _ vocab.CostEstimator = NewOpticalOSNR()
 }
 
 // BenchmarkOpticalOSNRRun measures one scenario in each mode.
 func BenchmarkOpticalOSNRRun(b *testing.B) {
 	m := NewOpticalOSNR()
 	d := m.Schema().Defaults()
-	ps := []engine.Params{d, d.With("spans", engine.I(5)), d.With("mode", engine.S("gosnr"))}
+	ps := []vocab.Params{d, d.With("spans", vocab.I(5)), d.With("mode", vocab.S("gosnr"))}
 	ctx := context.Background()
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/orbit"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // OrbitGeometry is the "orbit-geometry" model: the length, propagation
@@ -28,7 +28,7 @@ import (
 // The engine has no angle unit, so angles are plain numbers in degrees
 // whose names end in _deg.
 type OrbitGeometry struct {
-	schema *engine.Schema
+	schema *vocab.Schema
 }
 
 // The positions of the parameters in the schema.
@@ -61,61 +61,61 @@ const (
 // NewOrbitGeometry returns the orbit-geometry model.
 func NewOrbitGeometry() *OrbitGeometry {
 	const maxAltitude = 400000e3 // the Moon's distance: beyond it "orbit" stops meaning Earth orbit
-	params := make([]engine.Param, ogParams)
-	params[ogLink] = engine.Param{Name: "link", Kind: engine.String,
-		Default: engine.S("ring"), Choices: []string{"ring", "cross", "chord", "ground"},
+	params := make([]vocab.Param, ogParams)
+	params[ogLink] = vocab.Param{Name: "link", Kind: vocab.String,
+		Default: vocab.S("ring"), Choices: []string{"ring", "cross", "chord", "ground"},
 		Doc: "ring: two satellites on orbit a, separation_deg apart; cross: orbit a to orbit b (altitude_b), " +
 			"separation_deg apart; chord: two satellites on orbit a, chord apart; ground: a surface station " +
 			"seeing orbit a at elevation_deg"}
-	params[ogAltitude] = engine.Param{Name: "altitude", Kind: engine.Float, Unit: engine.Meter,
-		Default: engine.F(orbit.AltitudeGEO), Min: 0, Max: maxAltitude,
+	params[ogAltitude] = vocab.Param{Name: "altitude", Kind: vocab.Float, Unit: vocab.Meter,
+		Default: vocab.F(orbit.AltitudeGEO), Min: 0, Max: maxAltitude,
 		Doc: "altitude of orbit a above the WGS-84 equatorial radius (LEO 550 km, Iridium 780 km, O3b 8062 km, " +
 			"GPS 20200 km, GEO 35786 km)"}
-	params[ogAltitudeB] = engine.Param{Name: "altitude_b", Kind: engine.Float, Unit: engine.Meter,
-		Default: engine.F(orbit.AltitudeGEO), Min: 0, Max: maxAltitude,
+	params[ogAltitudeB] = vocab.Param{Name: "altitude_b", Kind: vocab.Float, Unit: vocab.Meter,
+		Default: vocab.F(orbit.AltitudeGEO), Min: 0, Max: maxAltitude,
 		Doc: "altitude of orbit b; only link cross uses it (ring and chord put both satellites on orbit a)"}
-	params[ogSeparation] = engine.Param{Name: "separation_deg", Kind: engine.Float,
-		Default: engine.F(120), Min: 0, Max: 180,
+	params[ogSeparation] = vocab.Param{Name: "separation_deg", Kind: vocab.Float,
+		Default: vocab.F(120), Min: 0, Max: 180,
 		Doc: "central angle between the two satellites in degrees, for ring and cross " +
 			"(120: Clarke's three geostationary satellites)"}
-	params[ogChord] = engine.Param{Name: "chord", Kind: engine.Float, Unit: engine.Meter,
-		Default: engine.F(80000e3), Min: 1, Max: 2 * (orbit.EarthRadius + maxAltitude),
+	params[ogChord] = vocab.Param{Name: "chord", Kind: vocab.Float, Unit: vocab.Meter,
+		Default: vocab.F(80000e3), Min: 1, Max: 2 * (orbit.EarthRadius + maxAltitude),
 		Doc: "distance between two satellites on orbit a, for chord (document 000 Table 2: 16000, 25000, " +
 			"50000, 80000 km); longer than the orbit's diameter is an error"}
-	params[ogElevation] = engine.Param{Name: "elevation_deg", Kind: engine.Float,
-		Default: engine.F(90), Min: 0, Max: 90,
+	params[ogElevation] = vocab.Param{Name: "elevation_deg", Kind: vocab.Float,
+		Default: vocab.F(90), Min: 0, Max: 90,
 		Doc: "elevation of the satellite seen from the ground station in degrees, for ground (90: zenith)"}
-	params[ogAtmosphere] = engine.Param{Name: "atmosphere", Kind: engine.Float, Unit: engine.Meter,
-		Default: engine.F(80e3), Min: 0, Max: 1000e3,
+	params[ogAtmosphere] = vocab.Param{Name: "atmosphere", Kind: vocab.Float, Unit: vocab.Meter,
+		Default: vocab.F(80e3), Min: 0, Max: 1000e3,
 		Doc: "height above the surface a crosslink must clear to count as in sight (80 km: about the mesopause)"}
-	params[ogLightSpeed] = engine.Param{Name: "light_speed", Kind: engine.String,
-		Default: engine.S("codata"), Choices: []string{"codata", "paper"},
+	params[ogLightSpeed] = vocab.Param{Name: "light_speed", Kind: vocab.String,
+		Default: vocab.S("codata"), Choices: []string{"codata", "paper"},
 		Doc: "codata: c = 299792458 m/s; paper: c = 3e8 m/s, with which document 000's Table 2 comes out to its printed digits"}
 
-	metrics := make([]engine.Metric, ogMetrics)
-	metrics[ogDistance] = engine.Metric{Name: "distance", Kind: engine.Float, Unit: engine.Meter,
+	metrics := make([]vocab.Metric, ogMetrics)
+	metrics[ogDistance] = vocab.Metric{Name: "distance", Kind: vocab.Float, Unit: vocab.Meter,
 		Doc: "length of the link: the chord or law-of-cosines distance between the satellites, or the slant range from the station"}
-	metrics[ogOneWayDelay] = engine.Metric{Name: "one_way_delay", Kind: engine.Float, Unit: engine.Second,
+	metrics[ogOneWayDelay] = vocab.Metric{Name: "one_way_delay", Kind: vocab.Float, Unit: vocab.Second,
 		Doc: "propagation time distance/c (Table 2 of document 000)"}
-	metrics[ogRTT] = engine.Metric{Name: "rtt", Kind: engine.Float, Unit: engine.Second,
+	metrics[ogRTT] = vocab.Metric{Name: "rtt", Kind: vocab.Float, Unit: vocab.Second,
 		Doc: "round trip over this one link, 2 distance/c; a bent-pipe station-to-station round trip crosses a ground link four times"}
-	metrics[ogCentralAngle] = engine.Metric{Name: "central_angle_deg", Kind: engine.Float,
+	metrics[ogCentralAngle] = vocab.Metric{Name: "central_angle_deg", Kind: vocab.Float,
 		Doc: "angle at the Earth's centre between the two ends in degrees: separation_deg, or the one a chord implies, " +
 			"or for ground the footprint radius at elevation_deg"}
-	metrics[ogLineOfSight] = engine.Metric{Name: "line_of_sight", Kind: engine.Bool,
+	metrics[ogLineOfSight] = vocab.Metric{Name: "line_of_sight", Kind: vocab.Bool,
 		Doc: "whether the link clears the Earth by atmosphere (ground links are in sight at any elevation >= 0)"}
-	metrics[ogGrazingHeight] = engine.Metric{Name: "grazing_height", Kind: engine.Float, Unit: engine.Meter,
+	metrics[ogGrazingHeight] = vocab.Metric{Name: "grazing_height", Kind: vocab.Float, Unit: vocab.Meter,
 		Doc: "lowest height of the straight link above the surface, negative through the Earth (0 for ground: the station)"}
-	metrics[ogMaxDistance] = engine.Metric{Name: "max_distance", Kind: engine.Float, Unit: engine.Meter,
+	metrics[ogMaxDistance] = vocab.Metric{Name: "max_distance", Kind: vocab.Float, Unit: vocab.Meter,
 		Doc: "longest link of this kind in sight: tangents to the Earth plus atmosphere between the two orbits " +
 			"(83,333 km GEO to GEO with 80 km), or for ground the slant range at the horizon"}
-	metrics[ogRingSatellites] = engine.Metric{Name: "ring_satellites", Kind: engine.Int,
+	metrics[ogRingSatellites] = vocab.Metric{Name: "ring_satellites", Kind: vocab.Int,
 		Doc: "fewest equally spaced satellites on orbit a no more than central_angle_deg apart (for ground: " +
 			"no more than twice it, so footprints cover the whole ground track); 0 when the angle is 0, an error past 2^53"}
-	metrics[ogPeriod] = engine.Metric{Name: "period", Kind: engine.Float, Unit: engine.Second,
+	metrics[ogPeriod] = vocab.Metric{Name: "period", Kind: vocab.Float, Unit: vocab.Second,
 		Doc: "period of orbit a, 2 pi sqrt(r^3/mu) (GEO: one sidereal day)"}
 
-	return &OrbitGeometry{schema: &engine.Schema{
+	return &OrbitGeometry{schema: &vocab.Schema{
 		Name:    "orbit-geometry",
 		Version: 2, // 2: an error instead of an overflowed ring_satellites below 4e-14 degrees
 		Doc: "Length, one-way delay, round trip and line of sight of a satellite link between circular orbits " +
@@ -128,22 +128,22 @@ func NewOrbitGeometry() *OrbitGeometry {
 }
 
 // Schema returns the model's schema.
-func (m *OrbitGeometry) Schema() *engine.Schema { return m.schema }
+func (m *OrbitGeometry) Schema() *vocab.Schema { return m.schema }
 
 // Cost returns a constant: every scenario is a handful of trigonometric
 // functions.
-func (m *OrbitGeometry) Cost(engine.Params) float64 { return 1 }
+func (m *OrbitGeometry) Cost(vocab.Params) float64 { return 1 }
 
 // Run computes one scenario.
-func (m *OrbitGeometry) Run(_ context.Context, p engine.Params, _ uint64) (engine.Result, error) {
+func (m *OrbitGeometry) Run(_ context.Context, p vocab.Params, _ uint64) (vocab.Result, error) {
 	c, err := orbit.LightSpeedNamed(p.Str("light_speed"))
 	if err != nil {
-		return engine.Result{}, fmt.Errorf("models: orbit-geometry: %w", err)
+		return vocab.Result{}, fmt.Errorf("models: orbit-geometry: %w", err)
 	}
 	ha := p.Float("altitude")
 	hb := ha
 	margin := p.Float("atmosphere")
-	out := make([]engine.Value, ogMetrics)
+	out := make([]vocab.Value, ogMetrics)
 
 	var d, theta, graze, longest float64
 	var inSight bool
@@ -157,7 +157,7 @@ func (m *OrbitGeometry) Run(_ context.Context, p engine.Params, _ uint64) (engin
 		inSight = e >= 0
 		longest = orbit.SlantRange(ha, 0)
 		if ring, err = ringSize(2 * theta); err != nil {
-			return engine.Result{}, err
+			return vocab.Result{}, err
 		}
 	case "ring", "cross", "chord":
 		switch link {
@@ -168,7 +168,7 @@ func (m *OrbitGeometry) Run(_ context.Context, p engine.Params, _ uint64) (engin
 			theta = orbit.Radians(p.Float("separation_deg"))
 		case "chord":
 			if theta, err = orbit.Separation(ha, p.Float("chord")); err != nil {
-				return engine.Result{}, fmt.Errorf("models: orbit-geometry: %w", err)
+				return vocab.Result{}, fmt.Errorf("models: orbit-geometry: %w", err)
 			}
 		}
 		d = orbit.Distance(ha, hb, theta)
@@ -176,25 +176,25 @@ func (m *OrbitGeometry) Run(_ context.Context, p engine.Params, _ uint64) (engin
 		inSight = graze >= margin
 		longest = orbit.MaxRange(ha, hb, margin)
 		if ring, err = ringSize(theta); err != nil {
-			return engine.Result{}, err
+			return vocab.Result{}, err
 		}
 	default:
-		return engine.Result{}, fmt.Errorf("models: orbit-geometry: unknown link %q (want ring, cross, chord or ground)", link)
+		return vocab.Result{}, fmt.Errorf("models: orbit-geometry: unknown link %q (want ring, cross, chord or ground)", link)
 	}
 	if math.IsNaN(d) {
 		panic("models: orbit-geometry: bug: NaN distance")
 	}
 
-	out[ogDistance] = engine.F(d)
-	out[ogOneWayDelay] = engine.F(orbit.Delay(d, c))
-	out[ogRTT] = engine.F(2 * orbit.Delay(d, c))
-	out[ogCentralAngle] = engine.F(orbit.Degrees(theta))
-	out[ogLineOfSight] = engine.B(inSight)
-	out[ogGrazingHeight] = engine.F(graze)
-	out[ogMaxDistance] = engine.F(longest)
-	out[ogRingSatellites] = engine.I(int64(ring))
-	out[ogPeriod] = engine.F(orbit.Period(ha))
-	return engine.Result{Metrics: out}, nil
+	out[ogDistance] = vocab.F(d)
+	out[ogOneWayDelay] = vocab.F(orbit.Delay(d, c))
+	out[ogRTT] = vocab.F(2 * orbit.Delay(d, c))
+	out[ogCentralAngle] = vocab.F(orbit.Degrees(theta))
+	out[ogLineOfSight] = vocab.B(inSight)
+	out[ogGrazingHeight] = vocab.F(graze)
+	out[ogMaxDistance] = vocab.F(longest)
+	out[ogRingSatellites] = vocab.I(int64(ring))
+	out[ogPeriod] = vocab.F(orbit.Period(ha))
+	return vocab.Result{Metrics: out}, nil
 }
 
 // ringSize is orbit.RingSize for the ring_satellites metric: 0 for a zero

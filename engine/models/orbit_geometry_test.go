@@ -6,22 +6,22 @@ import (
 	"math"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // ogRun runs orbit-geometry with the defaults changed by kv (name, value
 // pairs).
-func ogRun(t *testing.T, kv ...any) []engine.Value {
+func ogRun(t *testing.T, kv ...any) []vocab.Value {
 	t.Helper()
 	m := NewOrbitGeometry()
 	p := m.Schema().Defaults()
 	for i := 0; i < len(kv); i += 2 {
-		var v engine.Value
+		var v vocab.Value
 		switch x := kv[i+1].(type) {
 		case string:
-			v = engine.S(x)
+			v = vocab.S(x)
 		case float64:
-			v = engine.F(x)
+			v = vocab.F(x)
 		default:
 			t.Fatalf("ogRun: bad value %v", x)
 		}
@@ -186,17 +186,17 @@ func TestOrbitGeometryErrors(t *testing.T) {
 	m := NewOrbitGeometry()
 	// 85,000 km, Table 1's longest distance, exceeds the GEO diameter
 	// (84,328 km): no two GEO satellites are that far apart.
-	p := m.Schema().Defaults().With("link", engine.S("chord")).With("chord", engine.F(85000e3))
+	p := m.Schema().Defaults().With("link", vocab.S("chord")).With("chord", vocab.F(85000e3))
 	if _, err := m.Run(context.Background(), p, 0); err == nil {
 		t.Errorf("orbit-geometry(chord 85000 km on GEO) succeeded, want an error")
 	}
 	// 1e-20 degrees is in range, but a ring of 3.6e22 satellites overflows
 	// the int64 column (it read -9223372036854775808).
-	p = m.Schema().Defaults().With("separation_deg", engine.F(1e-20))
+	p = m.Schema().Defaults().With("separation_deg", vocab.F(1e-20))
 	if res, err := m.Run(context.Background(), p, 0); err == nil {
 		t.Errorf("orbit-geometry(separation 1e-20°) = ring_satellites %d, want an error", res.Metrics[ogRingSatellites].Int())
 	}
-	if _, err := engine.NewRegistry(m); err != nil {
+	if _, err := vocab.NewRegistry(m); err != nil {
 		t.Errorf("NewRegistry(orbit-geometry) = %v", err)
 	}
 	if c := m.Cost(m.Schema().Defaults()); c != 1 {
@@ -211,12 +211,12 @@ func ExampleOrbitGeometry() {
 	m := NewOrbitGeometry()
 	cases := []struct {
 		name string
-		set  map[string]engine.Value
+		set  map[string]vocab.Value
 	}{
-		{"iridium neighbours", map[string]engine.Value{"altitude": engine.F(780e3), "separation_deg": engine.F(360.0 / 11)}},
-		{"o3b to geo, 60°", map[string]engine.Value{"link": engine.S("cross"), "altitude": engine.F(8062e3), "separation_deg": engine.F(60)}},
-		{"geo, 80000 km", map[string]engine.Value{"link": engine.S("chord"), "chord": engine.F(80000e3)}},
-		{"geo, opposite", map[string]engine.Value{"separation_deg": engine.F(180)}},
+		{"iridium neighbours", map[string]vocab.Value{"altitude": vocab.F(780e3), "separation_deg": vocab.F(360.0 / 11)}},
+		{"o3b to geo, 60°", map[string]vocab.Value{"link": vocab.S("cross"), "altitude": vocab.F(8062e3), "separation_deg": vocab.F(60)}},
+		{"geo, 80000 km", map[string]vocab.Value{"link": vocab.S("chord"), "chord": vocab.F(80000e3)}},
+		{"geo, opposite", map[string]vocab.Value{"separation_deg": vocab.F(180)}},
 	}
 	for _, c := range cases {
 		p := m.Schema().Defaults()

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/orbit"
 	"github.com/crosslink-sim/crosslink/engine/tcp"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 	"github.com/crosslink-sim/crosslink/engine/workload"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // SatIsland is the "sat-island" model of document 004 (Speidel, APNIC
@@ -40,17 +40,17 @@ import (
 // the satellite hop (coding), CoDel or FQ-CoDel at the satellite input
 // (queue) and a buffer sized as a fraction of the bandwidth-delay product
 // (buffer_bdp).
-type SatIsland struct{ schema *engine.Schema }
+type SatIsland struct{ schema *vocab.Schema }
 
 // NewSatIsland returns the sat-island model.
 func NewSatIsland() *SatIsland { return &SatIsland{schema: satIslandSchema()} }
 
-// Schema implements engine.Model.
-func (m *SatIsland) Schema() *engine.Schema { return m.schema }
+// Schema implements vocab.Model.
+func (m *SatIsland) Schema() *vocab.Schema { return m.schema }
 
 // Cost is simulated seconds times the satellite rate, plus a share per
 // channel for connection churn.
-func (m *SatIsland) Cost(p engine.Params) float64 {
+func (m *SatIsland) Cost(p vocab.Params) float64 {
 	return p.Float("duration") * (p.Float("rate") + 2e4*float64(p.Int("channels")))
 }
 
@@ -77,110 +77,110 @@ const (
 	defaultFlowMax   = 100e6
 )
 
-func satIslandSchema() *engine.Schema {
-	f := func(name string, u engine.Unit, def, lo, hi float64, doc string) engine.Param {
-		return engine.Param{Name: name, Kind: engine.Float, Unit: u, Default: engine.F(def), Min: lo, Max: hi, Doc: doc}
+func satIslandSchema() *vocab.Schema {
+	f := func(name string, u vocab.Unit, def, lo, hi float64, doc string) vocab.Param {
+		return vocab.Param{Name: name, Kind: vocab.Float, Unit: u, Default: vocab.F(def), Min: lo, Max: hi, Doc: doc}
 	}
-	i := func(name string, u engine.Unit, def int64, lo, hi float64, doc string) engine.Param {
-		return engine.Param{Name: name, Kind: engine.Int, Unit: u, Default: engine.I(def), Min: lo, Max: hi, Doc: doc}
+	i := func(name string, u vocab.Unit, def int64, lo, hi float64, doc string) vocab.Param {
+		return vocab.Param{Name: name, Kind: vocab.Int, Unit: u, Default: vocab.I(def), Min: lo, Max: hi, Doc: doc}
 	}
-	b := func(name string, def bool, doc string) engine.Param {
-		return engine.Param{Name: name, Kind: engine.Bool, Default: engine.B(def), Doc: doc}
+	b := func(name string, def bool, doc string) vocab.Param {
+		return vocab.Param{Name: name, Kind: vocab.Bool, Default: vocab.B(def), Doc: doc}
 	}
-	str := func(name, def string, choices []string, doc string) engine.Param {
-		return engine.Param{Name: name, Kind: engine.String, Default: engine.S(def), Choices: choices, Doc: doc}
+	str := func(name, def string, choices []string, doc string) vocab.Param {
+		return vocab.Param{Name: name, Kind: vocab.String, Default: vocab.S(def), Choices: choices, Doc: doc}
 	}
-	s, ms := engine.Second, 1e-3
-	params := []engine.Param{
+	s, ms := vocab.Second, 1e-3
+	params := []vocab.Param{
 		str("orbit", "geo", []string{"geo", "meo"}, "satellite orbit: geo (35,786 km) or meo (O3b, 8,062 km)"),
 		f("sat_delay", s, 0, 0, 10, "one-way satellite delay; 0 derives it from the orbit, elevation_deg and sat_processing"),
-		f("elevation_deg", engine.Dimensionless, 45, 5, 90, "elevation of the satellite seen from the gateway and from the island, degrees"),
+		f("elevation_deg", vocab.Dimensionless, 45, 5, 90, "elevation of the satellite seen from the gateway and from the island, degrees"),
 		f("sat_processing", s, 5*ms, 0, 1, "modem and satellite processing added to the propagation delay"),
-		f("rate", engine.BitPerSecond, 32e6, 1e5, 1e11, "satellite rate towards the island"),
-		f("return_rate", engine.BitPerSecond, 0, 0, 1e11, "satellite rate towards the world; 0 is the same as rate"),
+		f("rate", vocab.BitPerSecond, 32e6, 1e5, 1e11, "satellite rate towards the island"),
+		f("return_rate", vocab.BitPerSecond, 0, 0, 1e11, "satellite rate towards the world; 0 is the same as rate"),
 		str("queue", "droptail", []string{"droptail", "codel", "fq_codel"}, "discipline of the satellite input queue at the gateway"),
-		i("buffer", engine.Byte, 0, 0, 1<<34, "satellite input buffer; 0 takes document 004's 250 kB (geo) or 200 kB (meo)"),
-		f("buffer_bdp", engine.Dimensionless, 0, 0, 100, "when > 0, the buffer is this fraction of rate x satellite RTT (overrides buffer)"),
+		i("buffer", vocab.Byte, 0, 0, 1<<34, "satellite input buffer; 0 takes document 004's 250 kB (geo) or 200 kB (meo)"),
+		f("buffer_bdp", vocab.Dimensionless, 0, 0, 100, "when > 0, the buffer is this fraction of rate x satellite RTT (overrides buffer)"),
 		f("codel_target", s, 0, 0, 10, "CoDel target; 0 is 5 ms (RFC 8289 section 4.4)"),
 		f("codel_interval", s, 0, 0, 60, "CoDel interval; 0 is the satellite round trip plus 100 ms, tuned to the long RTT"),
-		i("channels", engine.Dimensionless, 100, 0, 4000, "load: closed-loop client channels"),
-		i("servers", engine.Dimensionless, 50, 1, 10000, "world-side servers, each with its own terrestrial delay"),
+		i("channels", vocab.Dimensionless, 100, 0, 4000, "load: closed-loop client channels"),
+		i("servers", vocab.Dimensionless, 50, 1, 10000, "world-side servers, each with its own terrestrial delay"),
 		f("terr_delay_min", s, 10*ms, 0, 5, "smallest one-way terrestrial delay of a server (uniform distribution)"),
 		f("terr_delay_max", s, 70*ms, 0, 5, "largest one-way terrestrial delay of a server"),
-		f("terr_rate", engine.BitPerSecond, 1e9, 1e5, 1e12, "rate of each server's terrestrial link"),
-		f("lan_rate", engine.BitPerSecond, 1e9, 1e5, 1e12, "island LAN rate"),
+		f("terr_rate", vocab.BitPerSecond, 1e9, 1e5, 1e12, "rate of each server's terrestrial link"),
+		f("lan_rate", vocab.BitPerSecond, 1e9, 1e5, 1e12, "island LAN rate"),
 		f("lan_delay", s, 0.5*ms, 0, 1, "island LAN one-way delay"),
-		str("flow_cdf", "", nil, "flow sizes as an empirical CDF, size:probability pairs in bytes (\"1460:0.5 14600:0.9 1e6:1\"); "+
-			"empty uses the bounded Pareto of flow_alpha, flow_min, flow_max"),
-		f("flow_alpha", engine.Dimensionless, defaultFlowAlpha, 0.1, 10, "bounded Pareto shape of the default flow sizes"),
-		f("flow_min", engine.Byte, defaultFlowMin, 1, 1e12, "bounded Pareto smallest flow"),
-		f("flow_max", engine.Byte, defaultFlowMax, 2, 1e13, "bounded Pareto largest flow"),
-		i("request", engine.Byte, 100, 0, 1<<20, "request bytes a client sends before its half-close"),
+		withSyntax(str("flow_cdf", "", nil, "flow sizes as an empirical CDF, size:probability pairs in bytes (\"1460:0.5 14600:0.9 1e6:1\"); "+
+			"empty uses the bounded Pareto of flow_alpha, flow_min, flow_max"), checkCDF),
+		f("flow_alpha", vocab.Dimensionless, defaultFlowAlpha, 0.1, 10, "bounded Pareto shape of the default flow sizes"),
+		f("flow_min", vocab.Byte, defaultFlowMin, 1, 1e12, "bounded Pareto smallest flow"),
+		f("flow_max", vocab.Byte, defaultFlowMax, 2, 1e13, "bounded Pareto largest flow"),
+		i("request", vocab.Byte, 100, 0, 1<<20, "request bytes a client sends before its half-close"),
 		f("think", s, 0, 0, 3600, "pause of a channel between flows"),
 		f("stagger", s, 1, 0, 3600, "channels start at times drawn uniformly from [0, stagger)"),
-		i("probe_size", engine.Byte, 80e6, 0, 1<<40, "probe transfer (document 004's 80 MB iperf3); 0 runs none"),
+		i("probe_size", vocab.Byte, 80e6, 0, 1<<40, "probe transfer (document 004's 80 MB iperf3); 0 runs none"),
 		f("probe_start", s, 5, 0, 1e5, "when the probe connects"),
 		f("probe_delay", s, 10*ms, 0, 5, "one-way terrestrial delay of the probe's server"),
 		str("cca", "cubic", cc.Names(), "congestion control of the world servers (the data senders)"),
 		str("cca_island", "cubic", cc.Names(), "congestion control of the island clients"),
-		i("mss", engine.Byte, 1460, 88, 9000, "maximum segment size"),
-		i("iw", engine.Packet, 10, 1, 1000, "initial window in segments (RFC 6928's IW10 by default)"),
-		i("window", engine.Byte, 4<<20, 1000, 1<<30, "receive buffer of every endpoint (window scaling on)"),
+		i("mss", vocab.Byte, 1460, 88, 9000, "maximum segment size"),
+		i("iw", vocab.Packet, 10, 1, 1000, "initial window in segments (RFC 6928's IW10 by default)"),
+		i("window", vocab.Byte, 4<<20, 1000, 1<<30, "receive buffer of every endpoint (window scaling on)"),
 		b("hystart", true, "HyStart++ (RFC 9406) in CUBIC's slow start, as Linux runs HyStart by default"),
 		b("sack", true, "SACK with RFC 6675 recovery"),
 		f("min_rto", s, 0.2, 0.001, 60, "minimum RTO (Linux: 200 ms)"),
 		str("loss_detection", "rack-tlp", lossDetectionChoices, lossDetectionDoc+"; every endpoint, proxies included (Linux's default)"),
 		b("pep", false, "split TCP: proxies at the gateway and the island router terminate every connection"),
 		str("pep_cca", "cubic", cc.Names(), "congestion control of the proxies on the satellite hop"),
-		i("pep_window", engine.Byte, 16<<20, 1000, 1<<30, "receive buffer of the proxies on the satellite hop"),
-		i("pep_iw", engine.Packet, 10, 1, 1000, "initial window of the proxies on the satellite hop"),
+		i("pep_window", vocab.Byte, 16<<20, 1000, 1<<30, "receive buffer of the proxies on the satellite hop"),
+		i("pep_iw", vocab.Packet, 10, 1, 1000, "initial window of the proxies on the satellite hop"),
 		b("coding", false, "block code over the satellite hop: coding_k data + coding_m parity packets per block"),
-		i("coding_k", engine.Packet, 10, 1, 255, "data packets per block"),
-		i("coding_m", engine.Packet, 2, 1, 255, "parity packets per block: up to this many losses per block are recovered"),
+		i("coding_k", vocab.Packet, 10, 1, 255, "data packets per block"),
+		i("coding_m", vocab.Packet, 2, 1, 255, "parity packets per block: up to this many losses per block are recovered"),
 		f("coding_timeout", s, 5*ms, 0.0001, 10, "a partial block is closed (its parity sent) this long after its first packet"),
 		f("duration", s, 60, 1, 1e5, "simulated time"),
 		f("warmup", s, 5, 0, 1e5, "metrics count from this time"),
 		f("sample_interval", s, 1, 0, 1e5, "period of the time series; 0 writes none"),
 	}
-	metrics := make([]engine.Metric, siCount)
-	m := func(k int, name string, kind engine.Kind, u engine.Unit, doc string) {
-		metrics[k] = engine.Metric{Name: name, Kind: kind, Unit: u, Doc: doc}
+	metrics := make([]vocab.Metric, siCount)
+	m := func(k int, name string, kind vocab.Kind, u vocab.Unit, doc string) {
+		metrics[k] = vocab.Metric{Name: name, Kind: kind, Unit: u, Doc: doc}
 	}
-	F, I := engine.Float, engine.Int
-	m(siGoodput, "goodput", F, engine.BitPerSecond, "response bytes delivered to island clients after warm-up (channels and probe) per second")
-	m(siChannelGoodput, "channel_goodput", F, engine.BitPerSecond, "the channels' share of goodput")
-	m(siFlowsPerS, "flows_completed", F, engine.PerSecond, "channel flows completed per second after warm-up")
-	m(siFlows, "flows", I, engine.Dimensionless, "channel flows completed after warm-up")
-	m(siProbeGoodput, "probe_goodput", F, engine.BitPerSecond, "probe bytes over its completion time, or delivered bytes over the time since it started if unfinished")
-	m(siProbeTime, "probe_completion_time", F, engine.Second, "probe's first SYN to its last byte; NaN if unfinished")
-	m(siProbeBytes, "probe_bytes", I, engine.Byte, "probe bytes delivered")
-	m(siLoss, "payload_loss", F, engine.Percent, "TCP payload bytes dropped at the satellite input queue over those offered, after warm-up")
-	m(siOffered, "payload_offered", I, engine.Byte, "TCP payload bytes offered to the satellite input queue after warm-up")
-	m(siQueueMean, "queue_mean", F, engine.Byte, "time-weighted mean occupancy of the satellite input queue after warm-up")
-	m(siQueueP95, "queue_p95", F, engine.Byte, "95th percentile of the occupancy (to 1,500 bytes)")
-	m(siUtil, "utilisation", F, engine.Dimensionless, "busy fraction of the satellite link towards the island after warm-up")
-	m(siShortFCT, "short_fct_mean", F, engine.Second, "mean completion time (first SYN to last byte) of flows of at most 10 segments; NaN if none")
-	m(siShortN, "short_flows", I, engine.Dimensionless, "flows of at most 10 segments completed after warm-up")
-	m(siMeanSize, "mean_flow_size", F, engine.Byte, "mean size of the flows the channels started")
-	m(siSatDelay, "sat_one_way_delay", F, engine.Second, "one-way satellite delay used")
-	m(siConns, "connections", I, engine.Dimensionless, "TCP connections opened (proxied legs count separately)")
-	m(siRecovered, "coding_recovered", I, engine.Packet, "packets the block decoder rebuilt")
-	m(siOverhead, "coding_overhead", F, engine.Percent, "parity bytes over data bytes sent into the satellite queue")
-	m(siResidual, "residual_loss", F, engine.Percent, "payload_loss less the payload the block decoder rebuilt: what TCP sees lost")
-	m(siEvents, "events", I, engine.Dimensionless, "simulation events processed")
-	return &engine.Schema{
+	F, I := vocab.Float, vocab.Int
+	m(siGoodput, "goodput", F, vocab.BitPerSecond, "response bytes delivered to island clients after warm-up (channels and probe) per second")
+	m(siChannelGoodput, "channel_goodput", F, vocab.BitPerSecond, "the channels' share of goodput")
+	m(siFlowsPerS, "flows_completed", F, vocab.PerSecond, "channel flows completed per second after warm-up")
+	m(siFlows, "flows", I, vocab.Dimensionless, "channel flows completed after warm-up")
+	m(siProbeGoodput, "probe_goodput", F, vocab.BitPerSecond, "probe bytes over its completion time, or delivered bytes over the time since it started if unfinished")
+	m(siProbeTime, "probe_completion_time", F, vocab.Second, "probe's first SYN to its last byte; NaN if unfinished")
+	m(siProbeBytes, "probe_bytes", I, vocab.Byte, "probe bytes delivered")
+	m(siLoss, "payload_loss", F, vocab.Percent, "TCP payload bytes dropped at the satellite input queue over those offered, after warm-up")
+	m(siOffered, "payload_offered", I, vocab.Byte, "TCP payload bytes offered to the satellite input queue after warm-up")
+	m(siQueueMean, "queue_mean", F, vocab.Byte, "time-weighted mean occupancy of the satellite input queue after warm-up")
+	m(siQueueP95, "queue_p95", F, vocab.Byte, "95th percentile of the occupancy (to 1,500 bytes)")
+	m(siUtil, "utilisation", F, vocab.Dimensionless, "busy fraction of the satellite link towards the island after warm-up")
+	m(siShortFCT, "short_fct_mean", F, vocab.Second, "mean completion time (first SYN to last byte) of flows of at most 10 segments; NaN if none")
+	m(siShortN, "short_flows", I, vocab.Dimensionless, "flows of at most 10 segments completed after warm-up")
+	m(siMeanSize, "mean_flow_size", F, vocab.Byte, "mean size of the flows the channels started")
+	m(siSatDelay, "sat_one_way_delay", F, vocab.Second, "one-way satellite delay used")
+	m(siConns, "connections", I, vocab.Dimensionless, "TCP connections opened (proxied legs count separately)")
+	m(siRecovered, "coding_recovered", I, vocab.Packet, "packets the block decoder rebuilt")
+	m(siOverhead, "coding_overhead", F, vocab.Percent, "parity bytes over data bytes sent into the satellite queue")
+	m(siResidual, "residual_loss", F, vocab.Percent, "payload_loss less the payload the block decoder rebuilt: what TCP sees lost")
+	m(siEvents, "events", I, vocab.Dimensionless, "simulation events processed")
+	return &vocab.Schema{
 		Name:    "sat-island",
 		Version: 5, // 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
-		Params:  params,
+		Params:  append(params, hostOptionParams()...),
 		Metrics: metrics,
-		Tables: []engine.Table{{Name: "timeseries", Doc: "every sample_interval", Columns: []engine.Metric{
-			{Name: "time", Kind: F, Unit: engine.Second},
-			{Name: "queue", Kind: I, Unit: engine.Byte, Doc: "satellite input queue at the sample time"},
-			{Name: "goodput", Kind: F, Unit: engine.BitPerSecond, Doc: "bytes delivered to island clients during the interval"},
-			{Name: "probe_goodput", Kind: F, Unit: engine.BitPerSecond},
+		Tables: []vocab.Table{{Name: "timeseries", Doc: "every sample_interval", Columns: []vocab.Metric{
+			{Name: "time", Kind: F, Unit: vocab.Second},
+			{Name: "queue", Kind: I, Unit: vocab.Byte, Doc: "satellite input queue at the sample time"},
+			{Name: "goodput", Kind: F, Unit: vocab.BitPerSecond, Doc: "bytes delivered to island clients during the interval"},
+			{Name: "probe_goodput", Kind: F, Unit: vocab.BitPerSecond},
 			{Name: "utilisation", Kind: F, Doc: "satellite link towards the island, during the interval"},
 			{Name: "connections", Kind: I, Doc: "connections open at the sample time"},
 		}}},
@@ -248,7 +248,7 @@ type satConfig struct {
 	sample      des.Duration
 }
 
-func readSatConfig(p engine.Params) (satConfig, error) {
+func readSatConfig(p vocab.Params) (satConfig, error) {
 	c := satConfig{
 		rate:        int64(p.Float("rate")),
 		ret:         int64(p.Float("return_rate")),
@@ -347,8 +347,9 @@ func readSatConfig(p engine.Params) (satConfig, error) {
 		LossDetection:   lossDetection(p.Str("loss_detection")),
 	}
 	if c.conn.SACK {
-		c.conn.Recovery = tcp.RecoverySACK
+		c.conn.Recovery = sackRecovery(p.Bool("prr"))
 	}
+	c.conn = withHostOptions(c.conn, p)
 	c.pepConn = c.conn
 	c.pepConn.RcvBuf = p.Int("pep_window")
 	c.pepConn.InitialWindow = int(p.Int("pep_iw"))
@@ -370,7 +371,7 @@ type satScenario struct {
 	probe   probe
 	enc     *blockCoder
 	atWarm  netsim.LinkStats
-	series  [][]engine.Value
+	series  [][]vocab.Value
 	last    struct{ bytes, probe, tx int64 }
 	lastAt  des.Time
 	probeP  []workload.Leg
@@ -510,13 +511,13 @@ func (sc *satScenario) Handle(now des.Time, kind int, arg uint64) {
 		st := sc.fwd.Stats()
 		dt := now.Sub(sc.lastAt).Seconds()
 		bytes := sc.ch.Bytes + sc.probe.bytes
-		sc.series = append(sc.series, []engine.Value{
-			engine.F(now.Seconds()),
-			engine.I(int64(sc.q.Bytes())),
-			engine.F(float64(bytes-sc.last.bytes) * 8 / dt),
-			engine.F(float64(sc.probe.bytes-sc.last.probe) * 8 / dt),
-			engine.F(float64(st.TransmittedBytes-sc.last.tx) * 8 / dt / float64(sc.c.rate)),
-			engine.I(int64(sc.ex.Live)),
+		sc.series = append(sc.series, []vocab.Value{
+			vocab.F(now.Seconds()),
+			vocab.I(int64(sc.q.Bytes())),
+			vocab.F(float64(bytes-sc.last.bytes) * 8 / dt),
+			vocab.F(float64(sc.probe.bytes-sc.last.probe) * 8 / dt),
+			vocab.F(float64(st.TransmittedBytes-sc.last.tx) * 8 / dt / float64(sc.c.rate)),
+			vocab.I(int64(sc.ex.Live)),
 		})
 		sc.last.bytes, sc.last.probe, sc.last.tx = bytes, sc.probe.bytes, st.TransmittedBytes
 		sc.lastAt = now
@@ -524,20 +525,20 @@ func (sc *satScenario) Handle(now des.Time, kind int, arg uint64) {
 	}
 }
 
-// Run implements engine.Model.
-func (m *SatIsland) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+// Run implements vocab.Model.
+func (m *SatIsland) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	c, err := readSatConfig(p)
 	if err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	sc, err := buildSatIsland(c, seed)
 	if err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	return sc.run(ctx)
 }
 
-func (sc *satScenario) run(ctx context.Context) (engine.Result, error) {
+func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 	c := sc.c
 	sc.s.Schedule(c.warmup, sc, siEvWarmup, 0)
 	if c.probeSize > 0 {
@@ -548,15 +549,15 @@ func (sc *satScenario) run(ctx context.Context) (engine.Result, error) {
 	}
 	sc.ch.Run(c.channels)
 	if err := sc.s.Run(ctx, c.duration); err != nil {
-		return engine.Result{}, fmt.Errorf("models: sat-island: %w", err)
+		return vocab.Result{}, fmt.Errorf("models: sat-island: %w", err)
 	}
 	for _, err := range []error{sc.startEr, sc.ch.Err(), sc.ex.Err()} {
 		if err != nil {
-			return engine.Result{}, fmt.Errorf("models: sat-island: %w", err)
+			return vocab.Result{}, fmt.Errorf("models: sat-island: %w", err)
 		}
 	}
 	span := (c.duration - c.warmup).Seconds()
-	out := make([]engine.Value, siCount)
+	out := make([]vocab.Value, siCount)
 	probeGood, probeTime := math.NaN(), math.NaN()
 	if x := sc.probe.x; x != nil {
 		if x.DoneAt > 0 {
@@ -567,32 +568,32 @@ func (sc *satScenario) run(ctx context.Context) (engine.Result, error) {
 		}
 	}
 	st := sc.fwd.Stats()
-	out[siChannelGoodput] = engine.F(float64(sc.ch.BytesAfter) * 8 / span)
-	out[siGoodput] = engine.F(float64(sc.ch.BytesAfter+sc.probe.after) * 8 / span)
-	out[siFlowsPerS] = engine.F(float64(sc.ch.FlowsAfter) / span)
-	out[siFlows] = engine.I(sc.ch.FlowsAfter)
-	out[siProbeGoodput] = engine.F(probeGood)
-	out[siProbeTime] = engine.F(probeTime)
-	out[siProbeBytes] = engine.I(sc.probe.bytes)
-	out[siLoss] = engine.F(sc.q.lossPct())
-	out[siOffered] = engine.I(sc.q.offered)
+	out[siChannelGoodput] = vocab.F(float64(sc.ch.BytesAfter) * 8 / span)
+	out[siGoodput] = vocab.F(float64(sc.ch.BytesAfter+sc.probe.after) * 8 / span)
+	out[siFlowsPerS] = vocab.F(float64(sc.ch.FlowsAfter) / span)
+	out[siFlows] = vocab.I(sc.ch.FlowsAfter)
+	out[siProbeGoodput] = vocab.F(probeGood)
+	out[siProbeTime] = vocab.F(probeTime)
+	out[siProbeBytes] = vocab.I(sc.probe.bytes)
+	out[siLoss] = vocab.F(sc.q.lossPct())
+	out[siOffered] = vocab.I(sc.q.offered)
 	qm, q95 := sc.q.occupancy(sc.s.Now())
-	out[siQueueMean] = engine.F(qm)
-	out[siQueueP95] = engine.F(q95)
-	out[siUtil] = engine.F(float64(st.Busy-sc.atWarm.Busy) / float64(c.duration-c.warmup))
+	out[siQueueMean] = vocab.F(qm)
+	out[siQueueP95] = vocab.F(q95)
+	out[siUtil] = vocab.F(float64(st.Busy-sc.atWarm.Busy) / float64(c.duration-c.warmup))
 	fct := math.NaN()
 	if sc.ch.ShortN > 0 {
 		fct = sc.ch.ShortSum.Seconds() / float64(sc.ch.ShortN)
 	}
-	out[siShortFCT] = engine.F(fct)
-	out[siShortN] = engine.I(sc.ch.ShortN)
+	out[siShortFCT] = vocab.F(fct)
+	out[siShortN] = vocab.I(sc.ch.ShortN)
 	meanSize := math.NaN()
 	if sc.ch.Started > 0 {
 		meanSize = float64(sc.ch.SizeSum) / float64(sc.ch.Started)
 	}
-	out[siMeanSize] = engine.F(meanSize)
-	out[siSatDelay] = engine.F(c.satDelay.Seconds())
-	out[siConns] = engine.I(int64(sc.ex.Opened))
+	out[siMeanSize] = vocab.F(meanSize)
+	out[siSatDelay] = vocab.F(c.satDelay.Seconds())
+	out[siConns] = vocab.I(int64(sc.ex.Opened))
 	var rec int64
 	over := 0.0
 	if sc.enc != nil {
@@ -601,8 +602,8 @@ func (sc *satScenario) run(ctx context.Context) (engine.Result, error) {
 			over = 100 * float64(sc.enc.parityBytes) / float64(sc.enc.dataBytes)
 		}
 	}
-	out[siRecovered] = engine.I(rec)
-	out[siOverhead] = engine.F(over)
+	out[siRecovered] = vocab.I(rec)
+	out[siOverhead] = vocab.F(over)
 	resid := float64(sc.q.dropped)
 	if sc.enc != nil {
 		resid -= float64(sc.enc.recoveredPayload)
@@ -612,7 +613,22 @@ func (sc *satScenario) run(ctx context.Context) (engine.Result, error) {
 	} else {
 		resid = 0
 	}
-	out[siResidual] = engine.F(resid)
-	out[siEvents] = engine.I(int64(sc.s.Processed()))
-	return engine.Result{Metrics: out, Tables: [][][]engine.Value{sc.series}}, nil
+	out[siResidual] = vocab.F(resid)
+	out[siEvents] = vocab.I(int64(sc.s.Processed()))
+	return vocab.Result{Metrics: out, Tables: [][][]vocab.Value{sc.series}}, nil
+}
+
+// withSyntax returns p with its Syntax check set.
+func withSyntax(p vocab.Param, check func(string) error) vocab.Param {
+	p.Syntax = check
+	return p
+}
+
+// checkCDF is the Syntax of flow_cdf: empty, or a CDF workload.ParseCDF reads.
+func checkCDF(text string) error {
+	if text == "" {
+		return nil
+	}
+	_, err := workload.ParseCDF(text)
+	return err
 }

@@ -6,16 +6,16 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/orbit"
 	"github.com/crosslink-sim/crosslink/engine/workload"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // runSat runs sat-island with the given overrides and returns its metrics
 // by name.
-func runSat(t testing.TB, set map[string]engine.Value, seed uint64) map[string]float64 {
+func runSat(t testing.TB, set map[string]vocab.Value, seed uint64) map[string]float64 {
 	t.Helper()
 	m := NewSatIsland()
 	p := m.Schema().Defaults()
@@ -66,10 +66,10 @@ func TestSatDelay(t *testing.T) {
 func TestShortFlowIdle(t *testing.T) {
 	for _, o := range []string{"geo", "meo"} {
 		t.Run(o, func(t *testing.T) {
-			got := runSat(t, map[string]engine.Value{
-				"orbit": engine.S(o), "channels": engine.I(1), "probe_size": engine.I(0),
-				"flow_cdf": engine.S("14600:1"), "terr_delay_min": engine.F(0.02), "terr_delay_max": engine.F(0.02),
-				"duration": engine.F(20), "warmup": engine.F(2), "stagger": engine.F(0),
+			got := runSat(t, map[string]vocab.Value{
+				"orbit": vocab.S(o), "channels": vocab.I(1), "probe_size": vocab.I(0),
+				"flow_cdf": vocab.S("14600:1"), "terr_delay_min": vocab.F(0.02), "terr_delay_max": vocab.F(0.02),
+				"duration": vocab.F(20), "warmup": vocab.F(2), "stagger": vocab.F(0),
 			}, 1)
 			rtt := 2 * (got["sat_one_way_delay"] + 0.02 + 0.0005)
 			ser := float64(netsim.TransmissionTime(10*1500, 32e6)) / 1e9
@@ -88,9 +88,9 @@ func TestShortFlowIdle(t *testing.T) {
 // (30 s, one seed): MEO completes more flows and more goodput, loses more
 // payload (document: ~4.8 % vs ~2.5 %) and its probe is slower.
 func TestShapes(t *testing.T) {
-	set := func(o string) map[string]engine.Value {
-		return map[string]engine.Value{"orbit": engine.S(o), "channels": engine.I(200), "duration": engine.F(30),
-			"warmup": engine.F(5), "probe_start": engine.F(5), "sample_interval": engine.F(0)}
+	set := func(o string) map[string]vocab.Value {
+		return map[string]vocab.Value{"orbit": vocab.S(o), "channels": vocab.I(200), "duration": vocab.F(30),
+			"warmup": vocab.F(5), "probe_start": vocab.F(5), "sample_interval": vocab.F(0)}
 	}
 	geo, meo := runSat(t, set("geo"), 3), runSat(t, set("meo"), 3)
 	for _, name := range []string{"flows_completed", "goodput", "payload_loss"} {
@@ -108,13 +108,13 @@ func TestShapes(t *testing.T) {
 // leave TCP less loss than the queue dropped; the proxy and FQ-CoDel must
 // run to the end with flows completing.
 func TestOptions(t *testing.T) {
-	base := func() map[string]engine.Value {
-		return map[string]engine.Value{"orbit": engine.S("meo"), "channels": engine.I(150), "duration": engine.F(20),
-			"warmup": engine.F(3), "probe_start": engine.F(3), "sample_interval": engine.F(0)}
+	base := func() map[string]vocab.Value {
+		return map[string]vocab.Value{"orbit": vocab.S("meo"), "channels": vocab.I(150), "duration": vocab.F(20),
+			"warmup": vocab.F(3), "probe_start": vocab.F(3), "sample_interval": vocab.F(0)}
 	}
 	t.Run("coding", func(t *testing.T) {
 		s := base()
-		s["coding"] = engine.B(true)
+		s["coding"] = vocab.B(true)
 		got := runSat(t, s, 5)
 		if got["coding_recovered"] <= 0 || !(got["residual_loss"] < got["payload_loss"]) {
 			t.Errorf("coding: recovered %g, residual %g %% vs dropped %g %%; want recoveries and less residual loss",
@@ -128,8 +128,8 @@ func TestOptions(t *testing.T) {
 	for _, opt := range []struct {
 		name string
 		k    string
-		v    engine.Value
-	}{{"pep", "pep", engine.B(true)}, {"fq_codel", "queue", engine.S("fq_codel")}} {
+		v    vocab.Value
+	}{{"pep", "pep", vocab.B(true)}, {"fq_codel", "queue", vocab.S("fq_codel")}} {
 		t.Run(opt.name, func(t *testing.T) {
 			s := base()
 			s[opt.k] = opt.v
@@ -182,8 +182,8 @@ func BenchmarkSatIsland200(b *testing.B) {
 			b.ReportAllocs()
 			var ev float64
 			for b.Loop() {
-				got := runSat(b, map[string]engine.Value{"orbit": engine.S(o), "channels": engine.I(200),
-					"duration": engine.F(600), "warmup": engine.F(10)}, 1)
+				got := runSat(b, map[string]vocab.Value{"orbit": vocab.S(o), "channels": vocab.I(200),
+					"duration": vocab.F(600), "warmup": vocab.F(10)}, 1)
 				ev = got["events"]
 			}
 			b.ReportMetric(ev*float64(b.N)/b.Elapsed().Seconds(), "events/s")

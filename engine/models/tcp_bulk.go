@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/phy"
 	"github.com/crosslink-sim/crosslink/engine/tcp"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 	"github.com/crosslink-sim/crosslink/engine/workload"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // TCPBulk is the "tcp-bulk" model: one or more TCP flows sending bulk data
@@ -25,119 +25,119 @@ import (
 // It checks itself against closed forms in its tests: window-limited
 // goodput W/RTT, and the loss-limited Mathis et al. (1997) and Padhye et
 // al. (1998) formulas.
-type TCPBulk struct{ schema *engine.Schema }
+type TCPBulk struct{ schema *vocab.Schema }
 
 // NewTCPBulk returns the tcp-bulk model.
 func NewTCPBulk() *TCPBulk { return &TCPBulk{schema: tcpBulkSchema()} }
 
-// Schema implements engine.Model.
-func (m *TCPBulk) Schema() *engine.Schema { return m.schema }
+// Schema implements vocab.Model.
+func (m *TCPBulk) Schema() *vocab.Schema { return m.schema }
 
 // Cost is simulated seconds times link rate times channels.
-func (m *TCPBulk) Cost(p engine.Params) float64 {
+func (m *TCPBulk) Cost(p vocab.Params) float64 {
 	return p.Float("duration") * p.Float("rate") * float64(p.Int("channels"))
 }
 
 // tcpLinkParams are the parameters tcp-bulk and tcp-transfer share.
-func tcpLinkParams() []engine.Param {
-	return []engine.Param{
-		{Name: "rate", Kind: engine.Float, Unit: engine.BitPerSecond, Default: engine.F(1e9), Min: 1e3, Max: 1e12,
+func tcpLinkParams() []vocab.Param {
+	return append([]vocab.Param{
+		{Name: "rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(1e9), Min: 1e3, Max: 1e12,
 			Doc: "link rate (per channel)"},
-		{Name: "delay", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0.0533), Min: 0, Max: 10,
+		{Name: "delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0.0533), Min: 0, Max: 10,
 			Doc: "one-way propagation delay"},
-		{Name: "queue", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(0), Min: 0, Max: 1e7,
+		{Name: "queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(0), Min: 0, Max: 1e7,
 			Doc: "DropTail queue limit in packets; 0 is unlimited"},
-		{Name: "mss", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(1460), Min: 88, Max: 65495,
+		{Name: "mss", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1460), Min: 88, Max: 65495,
 			Doc: "maximum segment size (payload bytes)"},
-		{Name: "window", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(65535), Min: 1000, Max: 1 << 30,
+		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(65535), Min: 1000, Max: 1 << 30,
 			Doc: "receive buffer: the largest window advertised (65535 caps it without window scaling)"},
-		{Name: "window_scaling", Kind: engine.Bool, Default: engine.B(false), Doc: "RFC 7323 window scaling"},
-		{Name: "sack", Kind: engine.Bool, Default: engine.B(false), Doc: "SACK (RFC 2018) with RFC 6675 loss recovery"},
-		{Name: "iw", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(0), Min: 0, Max: 100,
+		{Name: "window_scaling", Kind: vocab.Bool, Default: vocab.B(false), Doc: "RFC 7323 window scaling"},
+		{Name: "sack", Kind: vocab.Bool, Default: vocab.B(false), Doc: "SACK (RFC 2018) with RFC 6675 loss recovery"},
+		{Name: "iw", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(0), Min: 0, Max: 100,
 			Doc: "initial window in segments; 0 is RFC 3390's min(4*MSS, max(2*MSS, 4380))"},
-		{Name: "delayed_ack", Kind: engine.Bool, Default: engine.B(false), Doc: "delayed ACKs (RFC 1122 4.2.3.2, 200 ms, every second segment)"},
-		{Name: "limited_transmit", Kind: engine.Bool, Default: engine.B(true),
+		{Name: "delayed_ack", Kind: vocab.Bool, Default: vocab.B(false), Doc: "delayed ACKs (RFC 1122 4.2.3.2, 200 ms, every second segment)"},
+		{Name: "limited_transmit", Kind: vocab.Bool, Default: vocab.B(true),
 			Doc: "RFC 3042 limited transmit: a new segment on each of the first two duplicate ACKs (off: the 1998 Reno that Padhye et al. model)"},
-		{Name: "min_rto", Kind: engine.Float, Unit: engine.Second, Default: engine.F(1), Min: 0.001, Max: 60,
+		{Name: "min_rto", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(1), Min: 0.001, Max: 60,
 			Doc: "minimum RTO (RFC 6298 2.4 says 1 s; Linux uses 0.2 s)"},
-		{Name: "loss_detection", Kind: engine.String, Default: engine.S("dupthresh"), Choices: lossDetectionChoices,
+		{Name: "loss_detection", Kind: vocab.String, Default: vocab.S("dupthresh"), Choices: lossDetectionChoices,
 			Doc: lossDetectionDoc + "; the default keeps the classic three-duplicate-ACK rule"},
-		{Name: "cca", Kind: engine.String, Default: engine.S("newreno"), Choices: cc.Names(),
+		{Name: "cca", Kind: vocab.String, Default: vocab.S("newreno"), Choices: cc.Names(),
 			Doc: "congestion control (engine/tcp/cc): reno uses RFC 5681 loss recovery, every other controller RFC 6582 NewReno recovery, or RFC 6675 with sack"},
-		{Name: "per", Kind: engine.Float, Default: engine.F(0), Min: 0, Max: 1,
+		{Name: "per", Kind: vocab.Float, Default: vocab.F(0), Min: 0, Max: 1,
 			Doc: "packet error rate of the data direction (used when ber is 0)"},
-		{Name: "ber", Kind: engine.Float, Default: engine.F(0), Min: 0, Max: 0.5,
+		{Name: "ber", Kind: vocab.Float, Default: vocab.F(0), Min: 0, Max: 0.5,
 			Doc: "bit error rate of the data direction, turned into a PER per packet size (64B/66B coded)"},
-		{Name: "per_formula", Kind: engine.String, Default: engine.S("exact"), Choices: []string{"exact", "worst"},
+		{Name: "per_formula", Kind: vocab.String, Default: vocab.S("exact"), Choices: []string{"exact", "worst"},
 			Doc: "BER to PER: exact 1-(1-BER)^bits or the worst-case linear bound (document 000 Eq. 8)"},
-	}
+	}, hostOptionParams()...)
 }
 
-func tcpBulkSchema() *engine.Schema {
+func tcpBulkSchema() *vocab.Schema {
 	params := append(tcpLinkParams(),
-		engine.Param{Name: "duration", Kind: engine.Float, Unit: engine.Second, Default: engine.F(10), Min: 0.001, Max: 1e5,
+		vocab.Param{Name: "duration", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(10), Min: 0.001, Max: 1e5,
 			Doc: "simulated time"},
-		engine.Param{Name: "warmup", Kind: engine.Float, Unit: engine.Second, Default: engine.F(1), Min: 0, Max: 1e5,
+		vocab.Param{Name: "warmup", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(1), Min: 0, Max: 1e5,
 			Doc: "goodput counts bytes delivered after this time"},
-		engine.Param{Name: "size", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(0), Min: 0, Max: 1 << 50,
+		vocab.Param{Name: "size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 50,
 			Doc: "bytes each flow sends; 0 sends for the whole duration"},
-		engine.Param{Name: "flows", Kind: engine.Int, Default: engine.I(1), Min: 1, Max: 10000, Doc: "number of TCP flows"},
-		engine.Param{Name: "channels", Kind: engine.Int, Default: engine.I(1), Min: 1, Max: 64,
+		vocab.Param{Name: "flows", Kind: vocab.Int, Default: vocab.I(1), Min: 1, Max: 10000, Doc: "number of TCP flows"},
+		vocab.Param{Name: "channels", Kind: vocab.Int, Default: vocab.I(1), Min: 1, Max: 64,
 			Doc: "parallel channels (wavelengths), each at rate"},
-		engine.Param{Name: "striping", Kind: engine.Bool, Default: engine.B(true),
+		vocab.Param{Name: "striping", Kind: vocab.Bool, Default: vocab.B(true),
 			Doc: "with several channels, stripe packets round-robin (true) or bind each flow to one channel"},
-		engine.Param{Name: "sample_interval", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0), Min: 0, Max: 1e5,
+		vocab.Param{Name: "sample_interval", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 1e5,
 			Doc: "period of the cwnd/ssthresh/RTT time series; 0 writes none"},
-		engine.Param{Name: "ssthresh", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(0), Min: 0, Max: 1 << 40,
+		vocab.Param{Name: "ssthresh", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 40,
 			Doc: "initial slow-start threshold; 0 keeps the controller's (65535 is document 000's conventional 65 KB SST)"},
-		engine.Param{Name: "loss_model", Kind: engine.String, Default: engine.S("given"), Choices: []string{"given", "fso"},
+		vocab.Param{Name: "loss_model", Kind: vocab.String, Default: vocab.S("given"), Choices: []string{"given", "fso"},
 			Doc: "given: per or ber as set; fso: BER of each channel from the FSO link budget of document 000 (Table 1, Eqs. 1-7) at distance and the channel's rate, PER per packet size in both directions"},
-		engine.Param{Name: "distance", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(0), Min: 0, Max: 1e9,
+		vocab.Param{Name: "distance", Kind: vocab.Float, Unit: vocab.Meter, Default: vocab.F(0), Min: 0, Max: 1e9,
 			Doc: "inter-satellite distance; when > 0 the one-way delay is distance/c (c of constants) and delay is ignored"},
-		engine.Param{Name: "detection", Kind: engine.String, Default: engine.S("auto"), Choices: []string{"auto", "direct", "coherent"},
+		vocab.Param{Name: "detection", Kind: vocab.String, Default: vocab.S("auto"), Choices: []string{"auto", "direct", "coherent"},
 			Doc: "fso detection: direct (thermal noise), coherent (shot noise), or auto: direct below 20,000 km and coherent above, as document 000 section 6.1 advises"},
-		engine.Param{Name: "constants", Kind: engine.String, Default: engine.S("codata"), Choices: []string{"codata", "paper"},
+		vocab.Param{Name: "constants", Kind: vocab.String, Default: vocab.S("codata"), Choices: []string{"codata", "paper"},
 			Doc: "physical constants of the fso budget and of distance/c: CODATA 2018 or document 000 Table 1 as printed"},
-		engine.Param{Name: "ber_formula", Kind: engine.String, Default: engine.S("eq7"), Choices: []string{"eq7", "q"},
+		vocab.Param{Name: "ber_formula", Kind: vocab.String, Default: vocab.S("eq7"), Choices: []string{"eq7", "q"},
 			Doc: "fso BER from SNR: eq7 = exp(-SNR/2)/sqrt(2 pi SNR) (document 000 Eq. 7) or q = Q(sqrt(SNR))"},
-		engine.Param{Name: "channel_spacing", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(0.8e-9), Min: 0, Max: 100e-9,
+		vocab.Param{Name: "channel_spacing", Kind: vocab.Float, Unit: vocab.Meter, Default: vocab.F(0.8e-9), Min: 0, Max: 100e-9,
 			Doc: "fso wavelength spacing of parallel channels around 1550 nm (0.8 nm is the ITU-T G.694.1 100 GHz grid), so each channel has its own BER"},
-		engine.Param{Name: "trace_packets", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(0), Min: 0, Max: 1e6,
+		vocab.Param{Name: "trace_packets", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(0), Min: 0, Max: 1e6,
 			Doc: "with striping over several channels, record the first this many striped packets in the stripes table"},
 	)
-	return &engine.Schema{
+	return &vocab.Schema{
 		Name:    "tcp-bulk",
 		Version: 7, // 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,
 		Metrics: append(tcpMetrics(), bulkMetrics()...),
-		Tables: []engine.Table{
-			{Name: "flows", Doc: "one row per flow", Columns: []engine.Metric{
-				{Name: "flow", Kind: engine.Int},
-				{Name: "goodput", Kind: engine.Float, Unit: engine.BitPerSecond},
-				{Name: "bytes_delivered", Kind: engine.Int, Unit: engine.Byte},
-				{Name: "retrans_segs", Kind: engine.Int, Unit: engine.Packet},
-				{Name: "fast_recoveries", Kind: engine.Int},
-				{Name: "rtos", Kind: engine.Int},
-				{Name: "rtt_mean", Kind: engine.Float, Unit: engine.Second},
-				{Name: "completion_time", Kind: engine.Float, Unit: engine.Second},
+		Tables: []vocab.Table{
+			{Name: "flows", Doc: "one row per flow", Columns: []vocab.Metric{
+				{Name: "flow", Kind: vocab.Int},
+				{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond},
+				{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte},
+				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet},
+				{Name: "fast_recoveries", Kind: vocab.Int},
+				{Name: "rtos", Kind: vocab.Int},
+				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "completion_time", Kind: vocab.Float, Unit: vocab.Second},
 			}},
-			{Name: "timeseries", Doc: "cwnd, ssthresh and smoothed RTT of every flow every sample_interval", Columns: []engine.Metric{
-				{Name: "time", Kind: engine.Float, Unit: engine.Second},
-				{Name: "flow", Kind: engine.Int},
-				{Name: "cwnd", Kind: engine.Int, Unit: engine.Byte},
-				{Name: "ssthresh", Kind: engine.Int, Unit: engine.Byte},
-				{Name: "srtt", Kind: engine.Float, Unit: engine.Second},
+			{Name: "timeseries", Doc: "cwnd, ssthresh and smoothed RTT of every flow every sample_interval", Columns: []vocab.Metric{
+				{Name: "time", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "flow", Kind: vocab.Int},
+				{Name: "cwnd", Kind: vocab.Int, Unit: vocab.Byte},
+				{Name: "ssthresh", Kind: vocab.Int, Unit: vocab.Byte},
+				{Name: "srtt", Kind: vocab.Float, Unit: vocab.Second},
 			}},
 			{Name: "stripes", Doc: "wavelength striping trace: the first trace_packets packets spread round-robin over the channels, " +
-				"one time slot per round (document 000 Fig. 2)", Columns: []engine.Metric{
-				{Name: "slot", Kind: engine.Int, Doc: "time slot: the round of the round-robin, one packet per wavelength"},
-				{Name: "wavelength", Kind: engine.Int, Doc: "channel index"},
-				{Name: "flow", Kind: engine.Int, Doc: "source flow, 0-based as in the flows table"},
-				{Name: "packet", Kind: engine.Int, Doc: "packet number within its flow, from 1 (the SYN)"},
-				{Name: "time", Kind: engine.Float, Unit: engine.Second, Doc: "when the packet was handed to its channel"},
-				{Name: "size", Kind: engine.Int, Unit: engine.Byte, Doc: "size on the wire before line coding"},
+				"one time slot per round (document 000 Fig. 2)", Columns: []vocab.Metric{
+				{Name: "slot", Kind: vocab.Int, Doc: "time slot: the round of the round-robin, one packet per wavelength"},
+				{Name: "wavelength", Kind: vocab.Int, Doc: "channel index"},
+				{Name: "flow", Kind: vocab.Int, Doc: "source flow, 0-based as in the flows table"},
+				{Name: "packet", Kind: vocab.Int, Doc: "packet number within its flow, from 1 (the SYN)"},
+				{Name: "time", Kind: vocab.Float, Unit: vocab.Second, Doc: "when the packet was handed to its channel"},
+				{Name: "size", Kind: vocab.Int, Unit: vocab.Byte, Doc: "size on the wire before line coding"},
 			}},
 		},
 	}
@@ -152,15 +152,15 @@ const (
 	bmCount
 )
 
-func bulkMetrics() []engine.Metric {
-	return []engine.Metric{
-		{Name: "link_ber", Kind: engine.Float,
+func bulkMetrics() []vocab.Metric {
+	return []vocab.Metric{
+		{Name: "link_ber", Kind: vocab.Float,
 			Doc: "bit error rate of the data direction: the given ber, or the mean over the channels of the fso budget's"},
-		{Name: "per_data", Kind: engine.Float,
+		{Name: "per_data", Kind: vocab.Float,
 			Doc: "packet error rate of a full data segment (mss + 40 header bytes), mean over the channels (the given per if set)"},
-		{Name: "per_ack", Kind: engine.Float,
+		{Name: "per_ack", Kind: vocab.Float,
 			Doc: "packet error rate of a 40-byte ACK on the return channel (0 unless loss_model is fso)"},
-		{Name: "one_way_delay", Kind: engine.Float, Unit: engine.Second,
+		{Name: "one_way_delay", Kind: vocab.Float, Unit: vocab.Second,
 			Doc: "propagation delay used: delay, or distance/c"},
 	}
 }
@@ -192,37 +192,37 @@ const (
 	tmCount
 )
 
-func tcpMetrics() []engine.Metric {
-	m := make([]engine.Metric, tmCount)
-	m[tmGoodput] = engine.Metric{Name: "goodput", Kind: engine.Float, Unit: engine.BitPerSecond,
+func tcpMetrics() []vocab.Metric {
+	m := make([]vocab.Metric, tmCount)
+	m[tmGoodput] = vocab.Metric{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
 		Doc: "application bytes delivered per second after warm-up, all flows"}
-	m[tmThroughput] = engine.Metric{Name: "throughput", Kind: engine.Float, Unit: engine.BitPerSecond,
+	m[tmThroughput] = vocab.Metric{Name: "throughput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
 		Doc: "bits transmitted on the data-direction links per second (headers and retransmissions included)"}
-	m[tmBytesDelivered] = engine.Metric{Name: "bytes_delivered", Kind: engine.Int, Unit: engine.Byte}
-	m[tmRetransSegs] = engine.Metric{Name: "retrans_segs", Kind: engine.Int, Unit: engine.Packet}
-	m[tmRetransBytes] = engine.Metric{Name: "retrans_bytes", Kind: engine.Int, Unit: engine.Byte}
-	m[tmFastRecoveries] = engine.Metric{Name: "fast_recoveries", Kind: engine.Int}
-	m[tmRTOs] = engine.Metric{Name: "rtos", Kind: engine.Int, Doc: "retransmission timer expiries"}
-	m[tmRTOEpisodes] = engine.Metric{Name: "rto_episodes", Kind: engine.Int,
+	m[tmBytesDelivered] = vocab.Metric{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte}
+	m[tmRetransSegs] = vocab.Metric{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet}
+	m[tmRetransBytes] = vocab.Metric{Name: "retrans_bytes", Kind: vocab.Int, Unit: vocab.Byte}
+	m[tmFastRecoveries] = vocab.Metric{Name: "fast_recoveries", Kind: vocab.Int}
+	m[tmRTOs] = vocab.Metric{Name: "rtos", Kind: vocab.Int, Doc: "retransmission timer expiries"}
+	m[tmRTOEpisodes] = vocab.Metric{Name: "rto_episodes", Kind: vocab.Int,
 		Doc: "sequences of timeouts: expiries before any back-off (Padhye et al. 1998's timeout loss indications)"}
-	m[tmDropsOverflow] = engine.Metric{Name: "drops_overflow", Kind: engine.Int, Unit: engine.Packet}
-	m[tmDropsCorrupt] = engine.Metric{Name: "drops_corrupt", Kind: engine.Int, Unit: engine.Packet}
-	m[tmRTTMean] = engine.Metric{Name: "rtt_mean", Kind: engine.Float, Unit: engine.Second}
-	m[tmRTTMax] = engine.Metric{Name: "rtt_max", Kind: engine.Float, Unit: engine.Second}
-	m[tmRTO] = engine.Metric{Name: "rto", Kind: engine.Float, Unit: engine.Second,
+	m[tmDropsOverflow] = vocab.Metric{Name: "drops_overflow", Kind: vocab.Int, Unit: vocab.Packet}
+	m[tmDropsCorrupt] = vocab.Metric{Name: "drops_corrupt", Kind: vocab.Int, Unit: vocab.Packet}
+	m[tmRTTMean] = vocab.Metric{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second}
+	m[tmRTTMax] = vocab.Metric{Name: "rtt_max", Kind: vocab.Float, Unit: vocab.Second}
+	m[tmRTO] = vocab.Metric{Name: "rto", Kind: vocab.Float, Unit: vocab.Second,
 		Doc: "retransmission timeout at the end of the run (RFC 6298, with any back-off), mean over flows"}
-	m[tmT0] = engine.Metric{Name: "t0", Kind: engine.Float, Unit: engine.Second,
+	m[tmT0] = vocab.Metric{Name: "t0", Kind: vocab.Float, Unit: vocab.Second,
 		Doc: "mean duration of the first timeout of each sequence of timeouts (the timer's run from its last arming to expiry, before back-off), all flows: the T0 of Padhye et al. 1998; NaN without timeouts"}
-	m[tmQueueDelayMean] = engine.Metric{Name: "queue_delay_mean", Kind: engine.Float, Unit: engine.Second}
-	m[tmQueueDelayMax] = engine.Metric{Name: "queue_delay_max", Kind: engine.Float, Unit: engine.Second}
-	m[tmCompletion] = engine.Metric{Name: "completion_time", Kind: engine.Float, Unit: engine.Second,
+	m[tmQueueDelayMean] = vocab.Metric{Name: "queue_delay_mean", Kind: vocab.Float, Unit: vocab.Second}
+	m[tmQueueDelayMax] = vocab.Metric{Name: "queue_delay_max", Kind: vocab.Float, Unit: vocab.Second}
+	m[tmCompletion] = vocab.Metric{Name: "completion_time", Kind: vocab.Float, Unit: vocab.Second,
 		Doc: "from the first SYN until the last flow's data and FIN are acknowledged; NaN if unfinished"}
-	m[tmResponse] = engine.Metric{Name: "response_time", Kind: engine.Float, Unit: engine.Second,
+	m[tmResponse] = vocab.Metric{Name: "response_time", Kind: vocab.Float, Unit: vocab.Second,
 		Doc: "from the first SYN until the last byte reaches the receiving application; NaN if unfinished"}
-	m[tmPktsSent] = engine.Metric{Name: "packets_sent", Kind: engine.Int, Unit: engine.Packet, Doc: "offered to links"}
-	m[tmPktsDelivered] = engine.Metric{Name: "packets_delivered", Kind: engine.Int, Unit: engine.Packet}
-	m[tmPktsDropped] = engine.Metric{Name: "packets_dropped", Kind: engine.Int, Unit: engine.Packet}
-	m[tmPktsInFlight] = engine.Metric{Name: "packets_in_flight", Kind: engine.Int, Unit: engine.Packet,
+	m[tmPktsSent] = vocab.Metric{Name: "packets_sent", Kind: vocab.Int, Unit: vocab.Packet, Doc: "offered to links"}
+	m[tmPktsDelivered] = vocab.Metric{Name: "packets_delivered", Kind: vocab.Int, Unit: vocab.Packet}
+	m[tmPktsDropped] = vocab.Metric{Name: "packets_dropped", Kind: vocab.Int, Unit: vocab.Packet}
+	m[tmPktsInFlight] = vocab.Metric{Name: "packets_in_flight", Kind: vocab.Int, Unit: vocab.Packet,
 		Doc: "queued or on the wire at the end: sent = delivered + dropped + in flight"}
 	return m
 }
@@ -255,7 +255,7 @@ type tcpRunConfig struct {
 	trace    int                // striped packets to record
 }
 
-func readTCPConfig(p engine.Params) tcpRunConfig {
+func readTCPConfig(p vocab.Params) tcpRunConfig {
 	c := tcpRunConfig{
 		rate:  p.Float("rate"),
 		delay: des.FromSeconds(p.Float("delay")),
@@ -281,9 +281,10 @@ func readTCPConfig(p engine.Params) tcpRunConfig {
 		c.conn.Recovery = tcp.RecoveryReno
 	}
 	if c.conn.SACK {
-		c.conn.Recovery = tcp.RecoverySACK
+		c.conn.Recovery = sackRecovery(p.Bool("prr"))
 	}
 	c.conn.LossDetection = lossDetection(p.Str("loss_detection"))
+	c.conn = withHostOptions(c.conn, p)
 	return c
 }
 
@@ -316,7 +317,7 @@ type tcpScenario struct {
 	flows    []*flow
 	forward  []*netsim.Link // data-direction links
 	all      []*netsim.Link
-	series   [][]engine.Value
+	series   [][]vocab.Value
 	interval des.Duration
 	stripes  *stripeTrace
 }
@@ -346,7 +347,7 @@ type stripeTrace struct {
 	limit int
 	n     int64   // packets striped so far
 	sent  []int64 // packets per flow id
-	rows  [][]engine.Value
+	rows  [][]vocab.Value
 }
 
 // Send implements netsim.Egress.
@@ -358,9 +359,9 @@ func (t *stripeTrace) Send(p *netsim.Packet) {
 			t.sent = append(t.sent, make([]int64, f+1-len(t.sent))...)
 		}
 		t.sent[f]++
-		t.rows = append(t.rows, []engine.Value{
-			engine.I(t.n / int64(len(t.links))), engine.I(int64(ch)), engine.I(int64(f - 1)),
-			engine.I(t.sent[f]), engine.F(t.now().Seconds()), engine.I(int64(p.Size)),
+		t.rows = append(t.rows, []vocab.Value{
+			vocab.I(t.n / int64(len(t.links))), vocab.I(int64(ch)), vocab.I(int64(f - 1)),
+			vocab.I(t.sent[f]), vocab.F(t.now().Seconds()), vocab.I(int64(p.Size)),
 		})
 	}
 	t.n++
@@ -484,9 +485,9 @@ func (sc *tcpScenario) Handle(now des.Time, kind int, arg uint64) {
 		if ss > 1<<40 {
 			ss = -1 // "infinite" initial ssthresh
 		}
-		sc.series = append(sc.series, []engine.Value{
-			engine.F(now.Seconds()), engine.I(int64(i)), engine.I(st.Cwnd), engine.I(ss),
-			engine.F(float64(f.src.SRTT()) / 1e9),
+		sc.series = append(sc.series, []vocab.Value{
+			vocab.F(now.Seconds()), vocab.I(int64(i)), vocab.I(st.Cwnd), vocab.I(ss),
+			vocab.F(float64(f.src.SRTT()) / 1e9),
 		})
 	}
 	sc.s.After(sc.interval, sc, 0, 0)
@@ -505,8 +506,8 @@ func (sc *tcpScenario) run(ctx context.Context, until des.Time) error {
 }
 
 // metrics fills the shared metric columns.
-func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]engine.Value, error) {
-	out := make([]engine.Value, tmCount)
+func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]vocab.Value, error) {
+	out := make([]vocab.Value, tmCount)
 	var delivered, after int64
 	var st tcp.Stats
 	rtoSum := 0.0
@@ -573,41 +574,41 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]engine.Value
 	if qdN > 0 {
 		qdMean = qdSum / float64(qdN) / 1e9
 	}
-	out[tmGoodput] = engine.F(goodput)
-	out[tmThroughput] = engine.F(float64(txBytes) * 8 / elapsed.Seconds())
-	out[tmBytesDelivered] = engine.I(delivered)
-	out[tmRetransSegs] = engine.I(st.RetransSegs)
-	out[tmRetransBytes] = engine.I(st.RetransBytes)
-	out[tmFastRecoveries] = engine.I(st.FastRecoveries)
-	out[tmRTOs] = engine.I(st.RTOs)
-	out[tmDropsOverflow] = engine.I(overflow)
-	out[tmDropsCorrupt] = engine.I(corrupt)
-	out[tmRTTMean] = engine.F(rttMean)
-	out[tmRTTMax] = engine.F(float64(st.RTTMax) / 1e9)
-	out[tmRTO] = engine.F(rtoSum / float64(max(len(sc.flows), 1)))
-	out[tmRTOEpisodes] = engine.I(st.FirstRTOs)
-	out[tmT0] = engine.F(math.NaN())
+	out[tmGoodput] = vocab.F(goodput)
+	out[tmThroughput] = vocab.F(float64(txBytes) * 8 / elapsed.Seconds())
+	out[tmBytesDelivered] = vocab.I(delivered)
+	out[tmRetransSegs] = vocab.I(st.RetransSegs)
+	out[tmRetransBytes] = vocab.I(st.RetransBytes)
+	out[tmFastRecoveries] = vocab.I(st.FastRecoveries)
+	out[tmRTOs] = vocab.I(st.RTOs)
+	out[tmDropsOverflow] = vocab.I(overflow)
+	out[tmDropsCorrupt] = vocab.I(corrupt)
+	out[tmRTTMean] = vocab.F(rttMean)
+	out[tmRTTMax] = vocab.F(float64(st.RTTMax) / 1e9)
+	out[tmRTO] = vocab.F(rtoSum / float64(max(len(sc.flows), 1)))
+	out[tmRTOEpisodes] = vocab.I(st.FirstRTOs)
+	out[tmT0] = vocab.F(math.NaN())
 	if st.FirstRTOs > 0 {
-		out[tmT0] = engine.F(float64(st.FirstRTOTime) / float64(st.FirstRTOs) / 1e9)
+		out[tmT0] = vocab.F(float64(st.FirstRTOTime) / float64(st.FirstRTOs) / 1e9)
 	}
-	out[tmQueueDelayMean] = engine.F(qdMean)
-	out[tmQueueDelayMax] = engine.F(qdMax.Seconds())
-	out[tmCompletion] = engine.F(completion)
-	out[tmResponse] = engine.F(response)
-	out[tmPktsSent] = engine.I(sent)
-	out[tmPktsDelivered] = engine.I(deliv)
-	out[tmPktsDropped] = engine.I(dropped)
-	out[tmPktsInFlight] = engine.I(inflight)
+	out[tmQueueDelayMean] = vocab.F(qdMean)
+	out[tmQueueDelayMax] = vocab.F(qdMax.Seconds())
+	out[tmCompletion] = vocab.F(completion)
+	out[tmResponse] = vocab.F(response)
+	out[tmPktsSent] = vocab.I(sent)
+	out[tmPktsDelivered] = vocab.I(deliv)
+	out[tmPktsDropped] = vocab.I(dropped)
+	out[tmPktsInFlight] = vocab.I(inflight)
 	return out, nil
 }
 
-// Run implements engine.Model.
-func (m *TCPBulk) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+// Run implements vocab.Model.
+func (m *TCPBulk) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	c := readTCPConfig(p)
 	c.duration = des.Time(des.FromSeconds(p.Float("duration")))
 	c.warmup = des.Time(des.FromSeconds(p.Float("warmup")))
 	if c.warmup >= c.duration {
-		return engine.Result{}, fmt.Errorf("models: tcp-bulk: warmup %v must be shorter than duration %v", c.warmup, c.duration)
+		return vocab.Result{}, fmt.Errorf("models: tcp-bulk: warmup %v must be shorter than duration %v", c.warmup, c.duration)
 	}
 	c.size = p.Int("size")
 	if c.size == 0 {
@@ -621,26 +622,26 @@ func (m *TCPBulk) Run(ctx context.Context, p engine.Params, seed uint64) (engine
 	c.trace = int(p.Int("trace_packets"))
 	phys, err := bulkPhysics(&c, p)
 	if err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	sc, err := buildTCP(c, seed)
 	if err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	if err := sc.run(ctx, c.duration); err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	metrics, err := sc.metrics(c, c.duration)
 	if err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
-	metrics = append(metrics, engine.F(phys.ber), engine.F(phys.perData), engine.F(phys.perAck), engine.F(c.delay.Seconds()))
-	var stripes [][]engine.Value
+	metrics = append(metrics, vocab.F(phys.ber), vocab.F(phys.perData), vocab.F(phys.perAck), vocab.F(c.delay.Seconds()))
+	var stripes [][]vocab.Value
 	if sc.stripes != nil {
 		stripes = sc.stripes.rows
 	}
 	span := (c.duration - c.warmup).Seconds()
-	flows := make([][]engine.Value, len(sc.flows))
+	flows := make([][]vocab.Value, len(sc.flows))
 	for i, f := range sc.flows {
 		fs := f.src.Stats
 		rtt := 0.0
@@ -651,12 +652,12 @@ func (m *TCPBulk) Run(ctx context.Context, p engine.Params, seed uint64) (engine
 		if f.source.Finished() {
 			ct = (f.source.DoneAt - f.source.StartAt).Seconds()
 		}
-		flows[i] = []engine.Value{
-			engine.I(int64(i)), engine.F(float64(f.sink.AfterWarmup) * 8 / span), engine.I(f.sink.Got),
-			engine.I(fs.RetransSegs), engine.I(fs.FastRecoveries), engine.I(fs.RTOs), engine.F(rtt), engine.F(ct),
+		flows[i] = []vocab.Value{
+			vocab.I(int64(i)), vocab.F(float64(f.sink.AfterWarmup) * 8 / span), vocab.I(f.sink.Got),
+			vocab.I(fs.RetransSegs), vocab.I(fs.FastRecoveries), vocab.I(fs.RTOs), vocab.F(rtt), vocab.F(ct),
 		}
 	}
-	return engine.Result{Metrics: metrics, Tables: [][][]engine.Value{flows, sc.series, stripes}}, nil
+	return vocab.Result{Metrics: metrics, Tables: [][][]vocab.Value{flows, sc.series, stripes}}, nil
 }
 
 // linkPhysics is what the physical layer gives a tcp-bulk scenario: the
@@ -677,7 +678,7 @@ const fsoDirectBelow = 20000e3
 // constants, electrical bandwidth 2 x the channel's rate, Table 1) and a
 // PER per packet size from it (phy.PER: 64B/66B coded bits, Eq. 8 or
 // exact), in both directions.
-func bulkPhysics(c *tcpRunConfig, p engine.Params) (linkPhysics, error) {
+func bulkPhysics(c *tcpRunConfig, p vocab.Params) (linkPhysics, error) {
 	k, err := phy.ConstantsNamed(p.Str("constants"))
 	if err != nil {
 		return linkPhysics{}, fmt.Errorf("models: tcp-bulk: %w", err)

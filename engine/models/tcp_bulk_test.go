@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
 )
@@ -20,9 +20,9 @@ func TestBulkWindowLimited(t *testing.T) {
 	for _, d := range []float64{0.0533, 0.0833, 0.1667, 0.2667} {
 		rtt := 2*d + 1500*8/1e9 + 40*8/1e9
 		warm := 15 * rtt
-		r := runModel(t, NewTCPBulk(), map[string]engine.Value{
-			"rate": engine.F(1e9), "delay": engine.F(d), "window": engine.I(65535),
-			"duration": engine.F(warm + 200*rtt), "warmup": engine.F(warm),
+		r := runModel(t, NewTCPBulk(), map[string]vocab.Value{
+			"rate": vocab.F(1e9), "delay": vocab.F(d), "window": vocab.I(65535),
+			"duration": vocab.F(warm + 200*rtt), "warmup": vocab.F(warm),
 		}, 7)
 		want := 64240 * 8 / rtt
 		got := r.Metrics[tmGoodput].Float()
@@ -40,23 +40,25 @@ func TestBulkInvariants(t *testing.T) {
 	m := NewTCPBulk()
 	for i := range 12 {
 		x := float64(i)
-		set := map[string]engine.Value{
-			"rate":           engine.F([]float64{1e6, 10e6, 100e6}[i%3]),
-			"delay":          engine.F(0.005 + 0.02*x),
-			"per":            engine.F([]float64{0, 1e-3, 1e-2, 5e-2}[i%4]),
-			"window":         engine.I([]int64{16000, 65535, 1 << 20}[i%3]),
-			"window_scaling": engine.B(i%2 == 0),
-			"sack":           engine.B(i%3 == 1),
-			"delayed_ack":    engine.B(i%4 == 2),
-			"queue":          engine.I([]int64{0, 20, 100}[i%3]),
-			"flows":          engine.I(int64(1 + i%3)),
-			"size":           engine.I([]int64{0, 200000}[i%2]),
-			"duration":       engine.F(5), "warmup": engine.F(1), "min_rto": engine.F(0.2),
+		set := map[string]vocab.Value{
+			"rate":           vocab.F([]float64{1e6, 10e6, 100e6}[i%3]),
+			"delay":          vocab.F(0.005 + 0.02*x),
+			"per":            vocab.F([]float64{0, 1e-3, 1e-2, 5e-2}[i%4]),
+			"window":         vocab.I([]int64{16000, 65535, 1 << 20}[i%3]),
+			"window_scaling": vocab.B(i%2 == 0),
+			"sack":           vocab.B(i%3 == 1),
+			"delayed_ack":    vocab.B(i%4 == 2),
+			"queue":          vocab.I([]int64{0, 20, 100}[i%3]),
+			"flows":          vocab.I(int64(1 + i%3)),
+			"size":           vocab.I([]int64{0, 200000}[i%2]),
+			"duration":       vocab.F(5), "warmup": vocab.F(1), "min_rto": vocab.F(0.2),
 		}
 		a := runModel(t, m, set, uint64(100+i))
 		b := runModel(t, m, set, uint64(100+i))
 		for k := range a.Metrics {
-			if !a.Metrics[k].Equal(b.Metrics[k]) && !math.IsNaN(a.Metrics[k].Float()) {
+			// Equal holds NaN equal to NaN, so a NaN in one run and a
+			// number in the other is a difference.
+			if !a.Metrics[k].Equal(b.Metrics[k]) {
 				t.Errorf("scenario %d: metric %s differs between runs: %v vs %v", i, m.Schema().Metrics[k].Name, a.Metrics[k], b.Metrics[k])
 			}
 		}
@@ -89,10 +91,10 @@ func TestBulkLossLimited(t *testing.T) {
 			if p >= 1e-2 {
 				minRTO = 0.2 // Linux's floor: T0 matters at this loss rate
 			}
-			r := runModel(t, NewTCPBulk(), map[string]engine.Value{
-				"rate": engine.F(1e9), "delay": engine.F(rtt / 2), "window": engine.I(64 << 20),
-				"window_scaling": engine.B(true), "per": engine.F(p), "min_rto": engine.F(minRTO),
-				"duration": engine.F(warm + dur), "warmup": engine.F(warm),
+			r := runModel(t, NewTCPBulk(), map[string]vocab.Value{
+				"rate": vocab.F(1e9), "delay": vocab.F(rtt / 2), "window": vocab.I(64 << 20),
+				"window_scaling": vocab.B(true), "per": vocab.F(p), "min_rto": vocab.F(minRTO),
+				"duration": vocab.F(warm + dur), "warmup": vocab.F(warm),
 			}, 11)
 			got := r.Metrics[tmGoodput].Float()
 			t.Logf("p %g rtt %g: goodput %.4g, Mathis %.4g (%+.1f %%), RTOs %d, fast recoveries %d",
@@ -153,11 +155,11 @@ func TestBulkPadhye(t *testing.T) {
 			var got, t0 []float64
 			var episodes, recoveries int64
 			for seed := uint64(1); seed <= seeds; seed++ {
-				r := runModel(t, NewTCPBulk(), map[string]engine.Value{
-					"rate": engine.F(1e9), "delay": engine.F(rtt / 2), "window": engine.I(64 << 20),
-					"window_scaling": engine.B(true), "per": engine.F(p), "min_rto": engine.F(0.2),
-					"duration": engine.F(warm + dur), "warmup": engine.F(warm),
-					"cca": engine.S(tc.cca), "limited_transmit": engine.B(tc.limited),
+				r := runModel(t, NewTCPBulk(), map[string]vocab.Value{
+					"rate": vocab.F(1e9), "delay": vocab.F(rtt / 2), "window": vocab.I(64 << 20),
+					"window_scaling": vocab.B(true), "per": vocab.F(p), "min_rto": vocab.F(0.2),
+					"duration": vocab.F(warm + dur), "warmup": vocab.F(warm),
+					"cca": vocab.S(tc.cca), "limited_transmit": vocab.B(tc.limited),
 				}, seed)
 				got = append(got, r.Metrics[tmGoodput].Float())
 				if v := r.Metrics[tmT0].Float(); !math.IsNaN(v) {

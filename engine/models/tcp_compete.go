@@ -6,13 +6,13 @@ import (
 	"math"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/phy"
 	"github.com/crosslink-sim/crosslink/engine/tcp"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 	"github.com/crosslink-sim/crosslink/engine/workload"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // TCPCompete is the "tcp-compete" model: N bulk TCP flows of several
@@ -83,7 +83,7 @@ import (
 // the throughput and retransmissions of each algorithm's group, so that a
 // figure needs no join with the per-flow table.
 type TCPCompete struct {
-	schema *engine.Schema
+	schema *vocab.Schema
 	algos  []string // the per-algorithm columns, in schema order
 }
 
@@ -93,12 +93,12 @@ func NewTCPCompete() *TCPCompete {
 	return &TCPCompete{schema: tcpCompeteSchema(algos), algos: algos}
 }
 
-// Schema implements engine.Model.
-func (m *TCPCompete) Schema() *engine.Schema { return m.schema }
+// Schema implements vocab.Model.
+func (m *TCPCompete) Schema() *vocab.Schema { return m.schema }
 
 // Cost is simulated seconds times the bottleneck rate: the packets the
 // scenario moves.
-func (m *TCPCompete) Cost(p engine.Params) float64 {
+func (m *TCPCompete) Cost(p vocab.Params) float64 {
 	return p.Float("duration") * p.Float("rate")
 }
 
@@ -123,6 +123,7 @@ const (
 	tcJainAlgos
 	tcRetrans
 	tcRTOs
+	tcRTOEpisodes
 	tcDropsOverflow
 	tcDropsCorrupt
 	tcDropsAQM
@@ -135,108 +136,111 @@ const (
 	tcFixed // the per-algorithm columns follow
 )
 
-func tcpCompeteSchema(algos []string) *engine.Schema {
-	params := []engine.Param{
-		{Name: "flows", Kind: engine.Int, Default: engine.I(10), Min: 1, Max: 1000,
+func tcpCompeteSchema(algos []string) *vocab.Schema {
+	params := []vocab.Param{
+		{Name: "flows", Kind: vocab.Int, Default: vocab.I(10), Min: 1, Max: 1000,
 			Doc: "number of flows, each with its own sender and receiver host"},
-		{Name: "ccas", Kind: engine.String, Default: engine.S(PaperCCAs),
+		{Name: "ccas", Kind: vocab.String, Default: vocab.S(PaperCCAs),
+			Syntax: func(v string) error { _, err := ParseCCAs(v); return err },
 			Doc: "comma-separated congestion controls repeated over the flows in order (10 flows of 5 names: two each); names as in cc: " +
 				strings.Join(algos, ", ")},
-		{Name: "rate", Kind: engine.Float, Unit: engine.BitPerSecond, Default: engine.F(tcRate), Min: 1e5, Max: 1e11,
+		{Name: "rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(tcRate), Min: 1e5, Max: 1e11,
 			Doc: "rate of every link, access and backbone"},
-		{Name: "delay", Kind: engine.Float, Unit: engine.Second, Default: engine.F(tcDelay), Min: 1e-6, Max: 10,
+		{Name: "delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(tcDelay), Min: 1e-6, Max: 10,
 			Doc: "one-way propagation delay of the backbone"},
-		{Name: "access_delay", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0), Min: 0, Max: 10,
+		{Name: "access_delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 10,
 			Doc: "one-way propagation delay of each access link"},
-		{Name: "queue", Kind: engine.Float, Unit: engine.Percent, Default: engine.F(100), Min: 0.1, Max: 1e5,
+		{Name: "queue", Kind: vocab.Float, Unit: vocab.Percent, Default: vocab.F(100), Min: 0.1, Max: 1e5,
 			Doc: "backbone queue limit as a percentage of rate x delay (one-way) in 1500-byte packets: 8.33 x (q/100) x 10 packets at 100 Mbit/s, 10 ms"},
-		{Name: "aqm", Kind: engine.String, Default: engine.S("droptail"), Choices: []string{"droptail", "red", "codel", "fq_codel"},
+		{Name: "aqm", Kind: vocab.String, Default: vocab.S("droptail"), Choices: []string{"droptail", "red", "codel", "fq_codel"},
 			Doc: "backbone queue discipline, each limited to the queue size: DropTail; RED (gentle, thresholds 1/4 and 3/4 of the limit); CoDel (RFC 8289 defaults); FQ-CoDel (RFC 8290 defaults)"},
-		{Name: "backbone", Kind: engine.String, Default: engine.S("link"), Choices: []string{"link", "tclink"},
+		{Name: "backbone", Kind: vocab.String, Default: vocab.S("link"), Choices: []string{"link", "tclink"},
 			Doc: "link: the queue holds the packets waiting for the backbone's transmitter; tclink: the backbone is a Mininet TCLink (an HTB shaper whose leaf is a netem delay line), whose queue limit is netem's, counting the packets being delayed too, so the limit caps the packets in flight on the backbone and its throughput at limit packets per delay; tclink takes aqm droptail only, and its random loss stays on the data direction unless ack_loss"},
-		{Name: "access_queue", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(tcAccessQueue), Min: 1, Max: 1e7,
+		{Name: "access_queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(tcAccessQueue), Min: 1, Max: 1e7,
 			Doc: "DropTail limit of every access link (Linux txqueuelen 1000)"},
-		{Name: "window", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(tcWindow), Min: 1000, Max: 1 << 30,
+		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(tcWindow), Min: 1000, Max: 1 << 30,
 			Doc: "socket buffers, receive and send (iperf3 -w)"},
-		{Name: "mss", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(1460), Min: 88, Max: 65495,
+		{Name: "mss", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1460), Min: 88, Max: 65495,
 			Doc: "maximum segment size"},
-		{Name: "iw", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(10), Min: 1, Max: 100,
+		{Name: "iw", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(10), Min: 1, Max: 100,
 			Doc: "initial window in segments (Linux: 10, RFC 6928)"},
-		{Name: "delayed_ack", Kind: engine.Bool, Default: engine.B(false), Doc: "delayed ACKs (RFC 1122 4.2.3.2)"},
-		{Name: "min_rto", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0.2), Min: 0.001, Max: 60,
+		{Name: "delayed_ack", Kind: vocab.Bool, Default: vocab.B(false), Doc: "delayed ACKs (RFC 1122 4.2.3.2)"},
+		{Name: "min_rto", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0.2), Min: 0.001, Max: 60,
 			Doc: "minimum RTO (Linux: 200 ms)"},
-		{Name: "loss_detection", Kind: engine.String, Default: engine.S("rack-tlp"), Choices: lossDetectionChoices,
+		{Name: "loss_detection", Kind: vocab.String, Default: vocab.S("rack-tlp"), Choices: lossDetectionChoices,
 			Doc: lossDetectionDoc + "; the default is Linux's"},
-		{Name: "duration", Kind: engine.Float, Unit: engine.Second, Default: engine.F(200), Min: 0.01, Max: 1e5,
+		{Name: "duration", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(200), Min: 0.01, Max: 1e5,
 			Doc: "simulated time (iperf3 -t)"},
-		{Name: "warmup", Kind: engine.Float, Unit: engine.Second, Default: engine.F(0), Min: 0, Max: 1e5,
+		{Name: "warmup", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 1e5,
 			Doc: "throughput counts bytes delivered after this time (iperf3 averages over the whole run: 0)"},
-		{Name: "stagger", Kind: engine.Float, Unit: engine.Second, Default: engine.F(tcStagger), Min: 0, Max: 1e4,
+		{Name: "stagger", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(tcStagger), Min: 0, Max: 1e4,
 			Doc: "flows start at independent uniform times in [0, stagger) (seeded)"},
-		{Name: "host_jitter", Kind: engine.Float, Unit: engine.Second, Default: engine.F(tcHostJitter), Min: 0, Max: 1,
+		{Name: "host_jitter", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(tcHostJitter), Min: 0, Max: 1,
 			Doc: "each host's outgoing access link delays each packet, after the link's queue, by a further uniform random time in [0, host_jitter), in order; the default is one 1500-byte packet time at 100 Mbit/s, which removes the phase effects of a deterministic simulation (Floyd and Jacobson 1992); 0 turns it off"},
-		{Name: "loss_model", Kind: engine.String, Default: engine.S("given"), Choices: []string{"given", "gosnr"},
+		{Name: "loss_model", Kind: vocab.String, Default: vocab.S("given"), Choices: []string{"given", "gosnr"},
 			Doc: "given: Bernoulli loss of probability loss per packet; gosnr: loss per packet size from gosnr through the calibrated receiver of optical-osnr"},
-		{Name: "loss", Kind: engine.Float, Unit: engine.Percent, Default: engine.F(0), Min: 0, Max: 100,
+		{Name: "loss", Kind: vocab.Float, Unit: vocab.Percent, Default: vocab.F(0), Min: 0, Max: 100,
 			Doc: "random packet loss on the backbone in loss_model given (document 002: 0, 0.2, 0.5, 0.8 %)"},
-		{Name: "gosnr", Kind: engine.Float, Unit: engine.Decibel, Default: engine.F(25), Min: -20, Max: 80,
+		{Name: "gosnr", Kind: vocab.Float, Unit: vocab.Decibel, Default: vocab.F(25), Min: -20, Max: 80,
 			Doc: "generalised OSNR (0.1 nm) of the backbone in loss_model gosnr (document 002: 19.45, 19.15, 18.95 dB)"},
-		{Name: "ack_loss", Kind: engine.Bool, Default: engine.B(false),
+		{Name: "ack_loss", Kind: vocab.Bool, Default: vocab.B(false),
 			Doc: "apply the loss process to the ACK direction of the backbone too (per packet size under gosnr)"},
 	}
-	metrics := []engine.Metric{
-		tcThroughput: {Name: "throughput", Kind: engine.Float, Unit: engine.BitPerSecond,
+	metrics := []vocab.Metric{
+		tcThroughput: {Name: "throughput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
 			Doc: "application bytes delivered per second after warm-up, all flows (iperf3's receiver sum)"},
-		tcUtilisation: {Name: "utilisation", Kind: engine.Float, Doc: "throughput / rate"},
-		tcJainFlows: {Name: "jain_flows", Kind: engine.Float,
+		tcUtilisation: {Name: "utilisation", Kind: vocab.Float, Doc: "throughput / rate"},
+		tcJainFlows: {Name: "jain_flows", Kind: vocab.Float,
 			Doc: "Jain's fairness index over the flows' throughputs, (sum x)^2 / (n sum x^2) (Jain, Chiu, Hawe 1984)"},
-		tcJainAlgos: {Name: "jain_algorithms", Kind: engine.Float,
+		tcJainAlgos: {Name: "jain_algorithms", Kind: vocab.Float,
 			Doc: "Jain's index over the algorithms present, each represented by the mean throughput of its flows"},
-		tcRetrans: {Name: "retrans_segs", Kind: engine.Int, Unit: engine.Packet, Doc: "retransmitted segments, all flows (iperf3 Retr)"},
-		tcRTOs:    {Name: "rtos", Kind: engine.Int, Doc: "retransmission timer expiries, all flows"},
-		tcDropsOverflow: {Name: "drops_overflow", Kind: engine.Int, Unit: engine.Packet,
+		tcRetrans: {Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet, Doc: "retransmitted segments, all flows (iperf3 Retr)"},
+		tcRTOs:    {Name: "rtos", Kind: vocab.Int, Doc: "retransmission timer expiries, all flows"},
+		tcRTOEpisodes: {Name: "rto_episodes", Kind: vocab.Int,
+			Doc: "sequences of timeouts, all flows: expiries before any back-off (as tcp-bulk's rto_episodes)"},
+		tcDropsOverflow: {Name: "drops_overflow", Kind: vocab.Int, Unit: vocab.Packet,
 			Doc: "packets dropped by a full queue, all links"},
-		tcDropsCorrupt: {Name: "drops_corrupt", Kind: engine.Int, Unit: engine.Packet,
+		tcDropsCorrupt: {Name: "drops_corrupt", Kind: vocab.Int, Unit: vocab.Packet,
 			Doc: "packets lost to the random (optical) loss process"},
-		tcDropsAQM: {Name: "drops_aqm", Kind: engine.Int, Unit: engine.Packet,
+		tcDropsAQM: {Name: "drops_aqm", Kind: vocab.Int, Unit: vocab.Packet,
 			Doc: "packets dropped early by the AQM (RED, CoDel, FQ-CoDel)"},
-		tcLossData: {Name: "loss_data", Kind: engine.Float,
+		tcLossData: {Name: "loss_data", Kind: vocab.Float,
 			Doc: "loss probability of a 1500-byte packet on the backbone (the given loss, or the PER at gosnr)"},
-		tcBackbonePackets: {Name: "backbone_packets", Kind: engine.Int, Unit: engine.Packet,
+		tcBackbonePackets: {Name: "backbone_packets", Kind: vocab.Int, Unit: vocab.Packet,
 			Doc: "packets offered to the backbone's data direction (the denominator of its loss)"},
-		tcQueueLimit: {Name: "queue_limit", Kind: engine.Int, Unit: engine.Packet, Doc: "backbone queue limit"},
-		tcRTTMean:    {Name: "rtt_mean", Kind: engine.Float, Unit: engine.Second, Doc: "mean RTT sample, all flows"},
-		tcQueueDelayMean: {Name: "queue_delay_mean", Kind: engine.Float, Unit: engine.Second,
+		tcQueueLimit: {Name: "queue_limit", Kind: vocab.Int, Unit: vocab.Packet, Doc: "backbone queue limit"},
+		tcRTTMean:    {Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample, all flows"},
+		tcQueueDelayMean: {Name: "queue_delay_mean", Kind: vocab.Float, Unit: vocab.Second,
 			Doc: "mean waiting time in the backbone queue (data direction)"},
-		tcEvents: {Name: "events", Kind: engine.Int, Doc: "simulation events processed"},
+		tcEvents: {Name: "events", Kind: vocab.Int, Doc: "simulation events processed"},
 	}
 	for _, a := range algos {
-		metrics = append(metrics, engine.Metric{Name: "throughput_" + columnSafe(a), Kind: engine.Float, Unit: engine.BitPerSecond,
+		metrics = append(metrics, vocab.Metric{Name: "throughput_" + columnSafe(a), Kind: vocab.Float, Unit: vocab.BitPerSecond,
 			Doc: "summed throughput of the " + a + " flows; NaN without such flows"})
 	}
 	for _, a := range algos {
-		metrics = append(metrics, engine.Metric{Name: "retrans_" + columnSafe(a), Kind: engine.Float, Unit: engine.Packet,
+		metrics = append(metrics, vocab.Metric{Name: "retrans_" + columnSafe(a), Kind: vocab.Float, Unit: vocab.Packet,
 			Doc: "retransmitted segments of the " + a + " flows; NaN without such flows"})
 	}
-	return &engine.Schema{
+	return &vocab.Schema{
 		Name:    "tcp-compete",
-		Version: 5, // 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 6, // 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
 			"retransmissions (document 002).",
-		Params:  params,
+		Params:  append(params, hostOptionParams()...),
 		Metrics: metrics,
-		Tables: []engine.Table{
-			{Name: "flows", Doc: "one row per flow", Columns: []engine.Metric{
-				{Name: "flow", Kind: engine.Int},
-				{Name: "cca", Kind: engine.String},
-				{Name: "start", Kind: engine.Float, Unit: engine.Second, Doc: "when the flow sent its SYN"},
-				{Name: "throughput", Kind: engine.Float, Unit: engine.BitPerSecond},
-				{Name: "bytes_delivered", Kind: engine.Int, Unit: engine.Byte},
-				{Name: "retrans_segs", Kind: engine.Int, Unit: engine.Packet},
-				{Name: "rtos", Kind: engine.Int},
-				{Name: "rtt_mean", Kind: engine.Float, Unit: engine.Second},
+		Tables: []vocab.Table{
+			{Name: "flows", Doc: "one row per flow", Columns: []vocab.Metric{
+				{Name: "flow", Kind: vocab.Int},
+				{Name: "cca", Kind: vocab.String},
+				{Name: "start", Kind: vocab.Float, Unit: vocab.Second, Doc: "when the flow sent its SYN"},
+				{Name: "throughput", Kind: vocab.Float, Unit: vocab.BitPerSecond},
+				{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte},
+				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet},
+				{Name: "rtos", Kind: vocab.Int},
+				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second},
 			}},
 		},
 	}
@@ -283,7 +287,7 @@ func Jain(xs []float64) float64 {
 
 // competeLoss returns the loss process of the backbone and the loss of a
 // 1500-byte packet under it.
-func competeLoss(p engine.Params) (netsim.LossModel, float64, error) {
+func competeLoss(p vocab.Params) (netsim.LossModel, float64, error) {
 	switch m := p.Str("loss_model"); m {
 	case "given":
 		l := p.Float("loss") / 100
@@ -294,7 +298,7 @@ func competeLoss(p engine.Params) (netsim.LossModel, float64, error) {
 	case "gosnr":
 		// The receiver and line code of optical-osnr's defaults, the
 		// calibration to document 002's three loss points.
-		rx := phy.Receiver{Modulation: phy.DPQPSK, SymbolRate: 32e9, Penalty: 1.19}
+		rx := phy.Receiver{Modulation: phy.DPQPSK, SymbolRate: 32e9, Penalty: phy.Document002Penalty}
 		ber := rx.BER(phy.FromDB(p.Float("gosnr")), phy.RefBandwidth)
 		per := func(size int) float64 { return phy.PERExact(ber, phy.LineBits(float64(size), true)) }
 		return netsim.PER{Func: per}, per(tcPacket), nil
@@ -341,26 +345,26 @@ func (r *competeRun) Handle(now des.Time, _ int, arg uint64) {
 	r.flows[arg].source.Start(now)
 }
 
-// Run implements engine.Model.
-func (m *TCPCompete) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+// Run implements vocab.Model.
+func (m *TCPCompete) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	res, err := m.run(ctx, p, seed)
 	if err != nil {
-		return engine.Result{}, fmt.Errorf("models: tcp-compete: %w", err)
+		return vocab.Result{}, fmt.Errorf("models: tcp-compete: %w", err)
 	}
 	return res, nil
 }
 
-func (m *TCPCompete) run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+func (m *TCPCompete) run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	return m.simulate(ctx, p, seed, nil)
 }
 
 // simulate runs a scenario. Flow i starts at starts[i] when starts is
 // given (tests set the start times), otherwise at a time drawn from the
 // scenario's "tcp-compete/start" stream.
-func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64, starts []des.Time) (engine.Result, error) {
+func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, starts []des.Time) (vocab.Result, error) {
 	algos, err := ParseCCAs(p.Str("ccas"))
 	if err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	n := int(p.Int("flows"))
 	rate := p.Float("rate")
@@ -368,27 +372,27 @@ func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64,
 	duration := des.Time(des.FromSeconds(p.Float("duration")))
 	warmup := des.Time(des.FromSeconds(p.Float("warmup")))
 	if warmup >= duration {
-		return engine.Result{}, fmt.Errorf("warmup %v must be shorter than duration %v", warmup, duration)
+		return vocab.Result{}, fmt.Errorf("warmup %v must be shorter than duration %v", warmup, duration)
 	}
 	if starts != nil && len(starts) != n {
 		panic("models: bug: tcp-compete given start times for another number of flows")
 	}
 	lim, err := netsim.BDPLimit(p.Float("queue")/100, int64(rate), delay, tcPacket)
 	if err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	q, err := competeQueue(p.Str("aqm"), lim.Packets)
 	if err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	loss, lossData, err := competeLoss(p)
 	if err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	netemLimit := 0
 	if p.Str("backbone") == "tclink" {
 		if aqm := p.Str("aqm"); aqm != "droptail" {
-			return engine.Result{}, fmt.Errorf("backbone tclink takes aqm droptail, not %s: Mininet puts an AQM above netem, which this model does not build; use backbone link for %s", aqm, aqm)
+			return vocab.Result{}, fmt.Errorf("backbone tclink takes aqm droptail, not %s: Mininet puts an AQM above netem, which this model does not build; use backbone link for %s", aqm, aqm)
 		}
 		netemLimit = lim.Packets
 	}
@@ -416,7 +420,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64,
 		},
 	})
 	if err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	cfg := tcp.Config{
 		MSS:             int(p.Int("mss")),
@@ -428,9 +432,10 @@ func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64,
 		DelayedACK:      p.Bool("delayed_ack"),
 		MinRTO:          des.FromSeconds(p.Float("min_rto")),
 		LimitedTransmit: true,
-		Recovery:        tcp.RecoverySACK,
+		Recovery:        sackRecovery(p.Bool("prr")),
 		LossDetection:   lossDetection(p.Str("loss_detection")),
 	}
+	cfg = withHostOptions(cfg, p)
 	isn := net.Streams().New("tcp/isn")
 	startRNG := net.Streams().New("tcp-compete/start")
 	stagger := p.Float("stagger")
@@ -442,25 +447,25 @@ func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64,
 		a, b := d.Senders[i], d.Receivers[i]
 		ctrl, err := cc.New(f.cca, cc.Options{Seed: net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()})
 		if err != nil {
-			return engine.Result{}, err
+			return vocab.Result{}, err
 		}
 		// The receiver sends no data; its controller is never exercised.
 		rctrl, _ := cc.New("reno", cc.Options{})
 		pa := tcp.NodePort{Net: net, Node: a}
 		pb := tcp.NodePort{Net: net, Node: b}
 		if f.src, err = tcp.New(s, cfg, ctrl, pa, &f.source, id, a.ID(), b.ID(), isn.Uint32()); err != nil {
-			return engine.Result{}, err
+			return vocab.Result{}, err
 		}
 		if f.dst, err = tcp.New(s, cfg, rctrl, pb, &f.sink, id, b.ID(), a.ID(), isn.Uint32()); err != nil {
-			return engine.Result{}, err
+			return vocab.Result{}, err
 		}
 		f.source.Conn = f.src
 		f.source.Size = workload.Unlimited
 		if err := a.Attach(id, f.src); err != nil {
-			return engine.Result{}, err
+			return vocab.Result{}, err
 		}
 		if err := b.Attach(id, f.dst); err != nil {
-			return engine.Result{}, err
+			return vocab.Result{}, err
 		}
 		f.dst.Listen()
 		f.start = des.Time(des.FromSeconds(stagger * startRNG.Float64()))
@@ -471,13 +476,13 @@ func (m *TCPCompete) simulate(ctx context.Context, p engine.Params, seed uint64,
 		run.flows = append(run.flows, f)
 	}
 	if err := s.Run(ctx, duration); err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	return m.collect(run, d, rate, duration, warmup, lim.Packets, lossData)
 }
 
 // collect turns a finished run into the main row and the per-flow rows.
-func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, duration, warmup des.Time, limit int, lossData float64) (engine.Result, error) {
+func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, duration, warmup des.Time, limit int, lossData float64) (vocab.Result, error) {
 	span := (duration - warmup).Seconds()
 	nAlg := len(m.algos)
 	groupThr := make([]float64, nAlg)
@@ -489,11 +494,11 @@ func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, 
 	}
 	var thr []float64
 	var total float64
-	var retr, rtos, rttN, rttSum int64
-	flows := make([][]engine.Value, len(run.flows))
+	var retr, rtos, episodes, rttN, rttSum int64
+	flows := make([][]vocab.Value, len(run.flows))
 	for i, f := range run.flows {
 		if err := f.sink.Check(f.source.Size, false); err != nil {
-			return engine.Result{}, fmt.Errorf("flow %d: %w", i, err)
+			return vocab.Result{}, fmt.Errorf("flow %d: %w", i, err)
 		}
 		st := f.src.Stats
 		x := float64(f.sink.AfterWarmup) * 8 / span
@@ -501,6 +506,7 @@ func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, 
 		total += x
 		retr += st.RetransSegs
 		rtos += st.RTOs
+		episodes += st.FirstRTOs
 		rttN += st.RTTSamples
 		rttSum += st.RTTSum
 		k, ok := index[f.cca]
@@ -514,9 +520,9 @@ func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, 
 		if st.RTTSamples > 0 {
 			rtt = float64(st.RTTSum) / float64(st.RTTSamples) / 1e9
 		}
-		flows[i] = []engine.Value{
-			engine.I(int64(i)), engine.S(f.cca), engine.F(f.start.Seconds()), engine.F(x),
-			engine.I(f.sink.Got), engine.I(st.RetransSegs), engine.I(st.RTOs), engine.F(rtt),
+		flows[i] = []vocab.Value{
+			vocab.I(int64(i)), vocab.S(f.cca), vocab.F(f.start.Seconds()), vocab.F(x),
+			vocab.I(f.sink.Got), vocab.I(st.RetransSegs), vocab.I(st.RTOs), vocab.F(rtt),
 		}
 	}
 	var means []float64
@@ -540,29 +546,30 @@ func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, 
 	if rttN > 0 {
 		rttMean = float64(rttSum) / float64(rttN) / 1e9
 	}
-	out := make([]engine.Value, tcFixed+2*nAlg)
-	out[tcThroughput] = engine.F(total)
-	out[tcUtilisation] = engine.F(total / rate)
-	out[tcJainFlows] = engine.F(Jain(thr))
-	out[tcJainAlgos] = engine.F(Jain(means))
-	out[tcRetrans] = engine.I(retr)
-	out[tcRTOs] = engine.I(rtos)
-	out[tcDropsOverflow] = engine.I(overflow)
-	out[tcDropsCorrupt] = engine.I(corrupt)
-	out[tcDropsAQM] = engine.I(aqm)
-	out[tcLossData] = engine.F(lossData)
-	out[tcBackbonePackets] = engine.I(bst.Sent)
-	out[tcQueueLimit] = engine.I(int64(limit))
-	out[tcRTTMean] = engine.F(rttMean)
-	out[tcQueueDelayMean] = engine.F(bst.QueueDelayMean.Seconds())
-	out[tcEvents] = engine.I(int64(run.s.Processed()))
+	out := make([]vocab.Value, tcFixed+2*nAlg)
+	out[tcThroughput] = vocab.F(total)
+	out[tcUtilisation] = vocab.F(total / rate)
+	out[tcJainFlows] = vocab.F(Jain(thr))
+	out[tcJainAlgos] = vocab.F(Jain(means))
+	out[tcRetrans] = vocab.I(retr)
+	out[tcRTOs] = vocab.I(rtos)
+	out[tcRTOEpisodes] = vocab.I(episodes)
+	out[tcDropsOverflow] = vocab.I(overflow)
+	out[tcDropsCorrupt] = vocab.I(corrupt)
+	out[tcDropsAQM] = vocab.I(aqm)
+	out[tcLossData] = vocab.F(lossData)
+	out[tcBackbonePackets] = vocab.I(bst.Sent)
+	out[tcQueueLimit] = vocab.I(int64(limit))
+	out[tcRTTMean] = vocab.F(rttMean)
+	out[tcQueueDelayMean] = vocab.F(bst.QueueDelayMean.Seconds())
+	out[tcEvents] = vocab.I(int64(run.s.Processed()))
 	for k := range m.algos {
 		t, r := math.NaN(), math.NaN()
 		if groupN[k] > 0 {
 			t, r = groupThr[k], groupRetr[k]
 		}
-		out[tcFixed+k] = engine.F(t)
-		out[tcFixed+nAlg+k] = engine.F(r)
+		out[tcFixed+k] = vocab.F(t)
+		out[tcFixed+nAlg+k] = vocab.F(r)
 	}
-	return engine.Result{Metrics: out, Tables: [][][]engine.Value{flows}}, nil
+	return vocab.Result{Metrics: out, Tables: [][][]vocab.Value{flows}}, nil
 }

@@ -8,9 +8,9 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // paperMix returns document 002's algorithm list restricted to the
@@ -28,7 +28,7 @@ func paperMix() (mix string, missing []string) {
 }
 
 // metric returns the main-table value called name.
-func metric(t testing.TB, m *TCPCompete, r engine.Result, name string) engine.Value {
+func metric(t testing.TB, m *TCPCompete, r vocab.Result, name string) vocab.Value {
 	t.Helper()
 	for i, c := range m.Schema().Metrics {
 		if c.Name == name {
@@ -36,7 +36,7 @@ func metric(t testing.TB, m *TCPCompete, r engine.Result, name string) engine.Va
 		}
 	}
 	t.Fatalf("tcp-compete has no metric %q", name)
-	return engine.Value{}
+	return vocab.Value{}
 }
 
 // Jain, Chiu and Hawe (DEC-TR-301, 1984), section 3: the index is 1 for
@@ -71,8 +71,8 @@ func TestCompeteQueueLimit(t *testing.T) {
 		q    float64
 		want int64
 	}{{100, 83}, {50, 42}, {25, 21}, {10, 8}, {5, 4}} {
-		r := runModel(t, m, map[string]engine.Value{
-			"ccas": engine.S("reno"), "flows": engine.I(1), "duration": engine.F(0.05), "queue": engine.F(tt.q),
+		r := runModel(t, m, map[string]vocab.Value{
+			"ccas": vocab.S("reno"), "flows": vocab.I(1), "duration": vocab.F(0.05), "queue": vocab.F(tt.q),
 		}, 1)
 		if got := metric(t, m, r, "queue_limit").Int(); got != tt.want {
 			t.Errorf("queue_limit(q %v %%) = %d, want %d (round(8.33 x q/100 x 10))", tt.q, got, tt.want)
@@ -90,8 +90,8 @@ func TestCompeteQueueLimit(t *testing.T) {
 func TestCompeteGOSNRLoss(t *testing.T) {
 	m := NewTCPCompete()
 	for _, tt := range []struct{ gosnr, loss float64 }{{19.45, 0.002}, {19.15, 0.005}, {18.95, 0.008}} {
-		r := runModel(t, m, map[string]engine.Value{
-			"ccas": engine.S("cubic,reno"), "duration": engine.F(5), "loss_model": engine.S("gosnr"), "gosnr": engine.F(tt.gosnr),
+		r := runModel(t, m, map[string]vocab.Value{
+			"ccas": vocab.S("cubic,reno"), "duration": vocab.F(5), "loss_model": vocab.S("gosnr"), "gosnr": vocab.F(tt.gosnr),
 		}, 3)
 		per := metric(t, m, r, "loss_data").Float()
 		if math.Abs(per-tt.loss)/tt.loss > 0.10 {
@@ -111,8 +111,8 @@ func TestCompeteGOSNRLoss(t *testing.T) {
 // not in the mix; flows take the list's names in turn.
 func TestCompeteRows(t *testing.T) {
 	m := NewTCPCompete()
-	set := map[string]engine.Value{
-		"ccas": engine.S("cubic, reno"), "flows": engine.I(5), "duration": engine.F(3), "queue": engine.F(30), "loss": engine.F(0.5),
+	set := map[string]vocab.Value{
+		"ccas": vocab.S("cubic, reno"), "flows": vocab.I(5), "duration": vocab.F(3), "queue": vocab.F(30), "loss": vocab.F(0.5),
 	}
 	a := runModel(t, m, set, 11)
 	b := runModel(t, m, set, 11)
@@ -152,15 +152,15 @@ func TestCompeteRows(t *testing.T) {
 		t.Errorf("no random loss at loss 0.5 %%")
 	}
 	for _, aqm := range []string{"red", "codel", "fq_codel"} {
-		r := runModel(t, m, map[string]engine.Value{"ccas": engine.S("cubic"), "duration": engine.F(3), "aqm": engine.S(aqm)}, 1)
+		r := runModel(t, m, map[string]vocab.Value{"ccas": vocab.S("cubic"), "duration": vocab.F(3), "aqm": vocab.S(aqm)}, 1)
 		if u := metric(t, m, r, "utilisation").Float(); u < 0.5 {
 			t.Errorf("aqm %s: utilisation %v, want a working queue (> 0.5)", aqm, u)
 		}
 	}
-	if _, err := m.Run(t.Context(), m.Schema().Defaults().With("ccas", engine.S("reno,nosuch")), 1); err == nil {
+	if _, err := m.Run(t.Context(), m.Schema().Defaults().With("ccas", vocab.S("reno,nosuch")), 1); err == nil {
 		t.Errorf("ccas reno,nosuch: no error")
 	}
-	_, err := m.Run(t.Context(), m.Schema().Defaults().With("backbone", engine.S("tclink")).With("aqm", engine.S("red")), 1)
+	_, err := m.Run(t.Context(), m.Schema().Defaults().With("backbone", vocab.S("tclink")).With("aqm", vocab.S("red")), 1)
 	if err == nil || !strings.Contains(err.Error(), "use backbone link for red") {
 		t.Errorf("backbone tclink with aqm red: error %v, want one that says to use backbone link", err)
 	}
@@ -208,7 +208,7 @@ func TestCompeteDocument002Shape(t *testing.T) {
 		const seeds = 2
 		var p point
 		for seed := uint64(1); seed <= seeds; seed++ {
-			r := runModel(t, m, map[string]engine.Value{"ccas": engine.S(mix), "queue": engine.F(q), "backbone": engine.S(backbone)}, seed)
+			r := runModel(t, m, map[string]vocab.Value{"ccas": vocab.S(mix), "queue": vocab.F(q), "backbone": vocab.S(backbone)}, seed)
 			thr := metric(t, m, r, "throughput").Float()
 			v1, v2 := metric(t, m, r, "throughput_bbr").Float(), metric(t, m, r, "throughput_bbr2").Float()
 			p.thr += thr / seeds
@@ -272,8 +272,8 @@ func TestCompeteTwoBBRFlowsShareFairly(t *testing.T) {
 	for _, cca := range []string{"bbr", "bbr2"} {
 		for _, gap := range []float64{0.1, 0.5, 1} {
 			t.Run(fmt.Sprintf("%s/%.1fs", cca, gap), func(t *testing.T) {
-				p := m.Schema().Defaults().With("ccas", engine.S(cca)).With("flows", engine.I(2)).
-					With("duration", engine.F(60)).With("warmup", engine.F(30))
+				p := m.Schema().Defaults().With("ccas", vocab.S(cca)).With("flows", vocab.I(2)).
+					With("duration", vocab.F(60)).With("warmup", vocab.F(30))
 				r, err := m.simulate(t.Context(), p, 1, []des.Time{0, des.Time(des.FromSeconds(gap))})
 				if err != nil {
 					t.Fatal(err)
@@ -317,7 +317,7 @@ func BenchmarkCompete(b *testing.B) {
 	m := NewTCPCompete()
 	for _, backbone := range []string{"link", "tclink"} {
 		b.Run(backbone, func(b *testing.B) {
-			p := m.Schema().Defaults().With("ccas", engine.S(mix)).With("backbone", engine.S(backbone))
+			p := m.Schema().Defaults().With("ccas", vocab.S(mix)).With("backbone", vocab.S(backbone))
 			b.ReportAllocs()
 			var events, pkts int64
 			cpu0 := cpuSeconds(b)

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/tcp"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // TCPTransfer is the "tcp-transfer" model: the response time and
@@ -21,16 +21,16 @@ import (
 //
 // Beside the simulated metrics it reports the window-limited bounds in
 // closed form (see transferBound), so a figure can draw both.
-type TCPTransfer struct{ schema *engine.Schema }
+type TCPTransfer struct{ schema *vocab.Schema }
 
 // NewTCPTransfer returns the tcp-transfer model.
 func NewTCPTransfer() *TCPTransfer { return &TCPTransfer{schema: tcpTransferSchema()} }
 
-// Schema implements engine.Model.
-func (m *TCPTransfer) Schema() *engine.Schema { return m.schema }
+// Schema implements vocab.Model.
+func (m *TCPTransfer) Schema() *vocab.Schema { return m.schema }
 
 // Cost is the transfer size.
-func (m *TCPTransfer) Cost(p engine.Params) float64 { return float64(p.Int("size")) }
+func (m *TCPTransfer) Cost(p vocab.Params) float64 { return float64(p.Int("size")) }
 
 // The metrics tcp-transfer adds after the shared TCP metrics.
 const (
@@ -39,19 +39,19 @@ const (
 	tmTransferCount
 )
 
-func tcpTransferSchema() *engine.Schema {
+func tcpTransferSchema() *vocab.Schema {
 	params := append(tcpLinkParams(),
-		engine.Param{Name: "size", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(10240), Min: 1, Max: 1 << 40,
+		vocab.Param{Name: "size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(10240), Min: 1, Max: 1 << 40,
 			Doc: "bytes transferred"},
-		engine.Param{Name: "handshake", Kind: engine.Bool, Default: engine.B(true),
+		vocab.Param{Name: "handshake", Kind: vocab.Bool, Default: vocab.B(true),
 			Doc: "open with the three-way handshake; false starts established (T/TCP style)"},
-		engine.Param{Name: "gateway", Kind: engine.String, Default: engine.S("droptail"), Choices: []string{"droptail", "red"},
+		vocab.Param{Name: "gateway", Kind: vocab.String, Default: vocab.S("droptail"), Choices: []string{"droptail", "red"},
 			Doc: "queue in front of the data-direction link: droptail (limit: queue) or red (hard limit: queue, 0 unlimited)"},
-		engine.Param{Name: "red_min_th", Kind: engine.Float, Unit: engine.Packet, Default: engine.F(5), Min: 0, Max: 1e6,
+		vocab.Param{Name: "red_min_th", Kind: vocab.Float, Unit: vocab.Packet, Default: vocab.F(5), Min: 0, Max: 1e6,
 			Doc: "RED minimum threshold on the average queue (ns-2's default thresh_ 5)"},
-		engine.Param{Name: "red_max_th", Kind: engine.Float, Unit: engine.Packet, Default: engine.F(15), Min: 0.001, Max: 1e6,
+		vocab.Param{Name: "red_max_th", Kind: vocab.Float, Unit: vocab.Packet, Default: vocab.F(15), Min: 0.001, Max: 1e6,
 			Doc: "RED maximum threshold on the average queue (ns-2's default maxthresh_ 15)"},
-		engine.Param{Name: "red_max_p", Kind: engine.Float, Default: engine.F(0.1), Min: 0.0001, Max: 1,
+		vocab.Param{Name: "red_max_p", Kind: vocab.Float, Default: vocab.F(0.1), Min: 0.0001, Max: 1,
 			Doc: "RED drop probability at the maximum threshold (ns-2's 1/linterm_ = 0.1)"},
 	)
 	metrics := tcpMetrics()
@@ -59,14 +59,14 @@ func tcpTransferSchema() *engine.Schema {
 	// response time, which the shared doc does not say.
 	metrics[tmGoodput].Doc = "bytes transferred x 8 over response_time: the throughput document 001 tabulates"
 	metrics = append(metrics,
-		engine.Metric{Name: "bound_throughput", Kind: engine.Float, Unit: engine.BitPerSecond,
+		vocab.Metric{Name: "bound_throughput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
 			Doc: "window-limited bound on goodput: min(rate x MSS/(MSS+40), W/RTT0), W the usable window, " +
 				"RTT0 = 2 delay + tx(MSS+40) + tx(40)"},
-		engine.Metric{Name: "bound_response_time", Kind: engine.Float, Unit: engine.Second,
+		vocab.Metric{Name: "bound_response_time", Kind: vocab.Float, Unit: vocab.Second,
 			Doc: "lossless response time by hand: handshake + slow-start rounds of RTT0 (window doubling from iw, capped at W) " +
 				"+ serialisation of the last round (or of the rest once the pipe is full) + delay"},
 	)
-	return &engine.Schema{
+	return &vocab.Schema{
 		Name:    "tcp-transfer",
 		Version: 7, // 7: limited_transmit parameter, shared with tcp-bulk; 6: rto metric, shared with tcp-bulk; 3: BBR controllers seeded per flow (shared with tcp-bulk); 4: RACK, SACK kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "One TCP transfer of a given size: response time (first SYN to last byte delivered), " +
@@ -81,8 +81,8 @@ func tcpTransferSchema() *engine.Schema {
 // that cannot finish (a PER near 1) still ends.
 const transferLimit = des.Time(86400 * des.Second)
 
-// Run implements engine.Model. goodput is size*8/response_time.
-func (m *TCPTransfer) Run(ctx context.Context, p engine.Params, seed uint64) (engine.Result, error) {
+// Run implements vocab.Model. goodput is size*8/response_time.
+func (m *TCPTransfer) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	c := readTCPConfig(p)
 	c.size = p.Int("size")
 	c.flows, c.channels = 1, 1
@@ -93,30 +93,30 @@ func (m *TCPTransfer) Run(ctx context.Context, p engine.Params, seed uint64) (en
 			LimitPackets: c.queue,
 		}
 		if err := red.Validate(); err != nil {
-			return engine.Result{}, fmt.Errorf("models: tcp-transfer: %w", err)
+			return vocab.Result{}, fmt.Errorf("models: tcp-transfer: %w", err)
 		}
 		c.fwdQueue = red
 	}
 	sc, err := buildTCP(c, seed)
 	if err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	if err := sc.run(ctx, transferLimit); err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	f := sc.flows[0]
 	if !f.source.Finished() {
-		return engine.Result{}, fmt.Errorf("models: tcp-transfer: %d of %d bytes delivered in %v", f.sink.Got, c.size, transferLimit)
+		return vocab.Result{}, fmt.Errorf("models: tcp-transfer: %d of %d bytes delivered in %v", f.sink.Got, c.size, transferLimit)
 	}
 	metrics, err := sc.metrics(c, f.source.DoneAt)
 	if err != nil {
-		return engine.Result{}, err
+		return vocab.Result{}, err
 	}
 	rt := (f.sink.LastAt - f.source.StartAt).Seconds()
-	metrics[tmGoodput] = engine.F(float64(c.size) * 8 / rt)
+	metrics[tmGoodput] = vocab.F(float64(c.size) * 8 / rt)
 	b := transferBound(c)
-	metrics = append(metrics, engine.F(b.throughput), engine.F(b.response))
-	return engine.Result{Metrics: metrics}, nil
+	metrics = append(metrics, vocab.F(b.throughput), vocab.F(b.response))
+	return vocab.Result{Metrics: metrics}, nil
 }
 
 // bound is the closed-form window-limited performance of a lossless

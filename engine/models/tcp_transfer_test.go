@@ -5,10 +5,10 @@ import (
 	"math"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
-func runModel(t *testing.T, m engine.Model, set map[string]engine.Value, seed uint64) engine.Result {
+func runModel(t *testing.T, m vocab.Model, set map[string]vocab.Value, seed uint64) vocab.Result {
 	t.Helper()
 	p := m.Schema().Defaults()
 	for k, v := range set {
@@ -51,9 +51,9 @@ func TestTransferResponseTime(t *testing.T) {
 			{10, false, 7*tx(1500) + tx(60) + d},
 		}
 		for _, tt := range tests {
-			r := runModel(t, NewTCPTransfer(), map[string]engine.Value{
-				"rate": engine.F(rate), "delay": engine.F(d), "size": engine.I(10240),
-				"iw": engine.I(tt.iw), "handshake": engine.B(tt.handshake),
+			r := runModel(t, NewTCPTransfer(), map[string]vocab.Value{
+				"rate": vocab.F(rate), "delay": vocab.F(d), "size": vocab.I(10240),
+				"iw": vocab.I(tt.iw), "handshake": vocab.B(tt.handshake),
 			}, 1)
 			got := r.Metrics[tmResponse].Float()
 			if math.Abs(got-tt.want) > 1e-3 {
@@ -84,8 +84,8 @@ func TestTransferBoundByHand(t *testing.T) {
 		}
 		for _, tt := range tests {
 			p := NewTCPTransfer().Schema().Defaults().
-				With("rate", engine.F(rate)).With("delay", engine.F(d)).With("size", engine.I(10240)).
-				With("iw", engine.I(tt.iw)).With("handshake", engine.B(tt.handshake))
+				With("rate", vocab.F(rate)).With("delay", vocab.F(d)).With("size", vocab.I(10240)).
+				With("iw", vocab.I(tt.iw)).With("handshake", vocab.B(tt.handshake))
 			c := readTCPConfig(p)
 			c.size, c.noHandshk = 10240, !tt.handshake
 			if got := transferBound(c).response; math.Abs(got-tt.want) > 1e-6 {
@@ -123,13 +123,13 @@ func TestUsableWindow(t *testing.T) {
 // variants are the TCPs document 001 discusses, as parameter sets.
 var variants = []struct {
 	name string
-	set  map[string]engine.Value
+	set  map[string]vocab.Value
 }{
-	{"reno", map[string]engine.Value{"cca": engine.S("reno")}},
-	{"sack", map[string]engine.Value{"cca": engine.S("reno"), "sack": engine.B(true)}},
-	{"vegas", map[string]engine.Value{"cca": engine.S("vegas")}},
-	{"red", map[string]engine.Value{"cca": engine.S("reno"), "gateway": engine.S("red")}},
-	{"ttcp", map[string]engine.Value{"cca": engine.S("reno"), "handshake": engine.B(false)}},
+	{"reno", map[string]vocab.Value{"cca": vocab.S("reno")}},
+	{"sack", map[string]vocab.Value{"cca": vocab.S("reno"), "sack": vocab.B(true)}},
+	{"vegas", map[string]vocab.Value{"cca": vocab.S("vegas")}},
+	{"red", map[string]vocab.Value{"cca": vocab.S("reno"), "gateway": vocab.S("red")}},
+	{"ttcp", map[string]vocab.Value{"cca": vocab.S("reno"), "handshake": vocab.B(false)}},
 }
 
 // Acceptance (issue 5, document 001): the simulated throughput never
@@ -142,9 +142,9 @@ func TestTransferNeverBeatsBound(t *testing.T) {
 			for _, d := range []float64{0.010, 0.100, 0.400} {
 				for _, w := range []int64{2048, 65536, 524288} {
 					for _, size := range []int64{1024, 10240, 200 << 10} {
-						set := map[string]engine.Value{
-							"rate": engine.F(rate), "delay": engine.F(d), "size": engine.I(size), "mss": engine.I(512),
-							"iw": engine.I(1), "window": engine.I(w), "window_scaling": engine.B(w > 65535), "queue": engine.I(50),
+						set := map[string]vocab.Value{
+							"rate": vocab.F(rate), "delay": vocab.F(d), "size": vocab.I(size), "mss": vocab.I(512),
+							"iw": vocab.I(1), "window": vocab.I(w), "window_scaling": vocab.B(w > 65535), "queue": vocab.I(50),
 						}
 						for k, x := range v.set {
 							set[k] = x
@@ -182,10 +182,10 @@ func TestTransferSteadyStateAtBound(t *testing.T) {
 			} {
 				const s1 = 2 << 20
 				run := func(size int64) (float64, float64) {
-					m := runModel(t, NewTCPTransfer(), map[string]engine.Value{
-						"rate": engine.F(c.rate), "delay": engine.F(c.delay), "size": engine.I(size), "mss": engine.I(512),
-						"iw": engine.I(1), "window": engine.I(c.window), "window_scaling": engine.B(c.window > 65535),
-						"cca": engine.S(cca), "sack": engine.B(sack),
+					m := runModel(t, NewTCPTransfer(), map[string]vocab.Value{
+						"rate": vocab.F(c.rate), "delay": vocab.F(c.delay), "size": vocab.I(size), "mss": vocab.I(512),
+						"iw": vocab.I(1), "window": vocab.I(c.window), "window_scaling": vocab.B(c.window > 65535),
+						"cca": vocab.S(cca), "sack": vocab.B(sack),
 					}, 1).Metrics
 					return m[tmResponse].Float(), m[tmBoundThroughput].Float()
 				}

@@ -22,7 +22,7 @@
 //
 // Everything is in SI units (metres, seconds, watts, bit/s, hertz, kelvin,
 // ohms, amperes; dB where a field says so) and plain float64: the package
-// knows nothing of engine.Value or of sweeps, so the packet simulator and
+// knows nothing of vocab.Value or of sweeps, so the packet simulator and
 // the sweepable models share the same formulas.
 //
 // Document 000's Table 1 has typos (Planck's constant printed as

@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Run is what the report says of one spec's dataset at the profile the
@@ -32,6 +34,9 @@ type Run struct {
 	Adaptive *spec.Adaptive
 	Rows, OK int // rows of the plan's scenarios in the dataset, and those with status ok
 	WallS    float64
+	// Settings says what the profile changes from the spec's base values
+	// ("replicates 3; duration 3006 s; mss: 4 values"), "" for none.
+	Settings string
 }
 
 // Table is a Markdown table a figure wrote (its own, or its comparison
@@ -57,6 +62,8 @@ type Figure struct {
 	Files     []string
 	Notes     []string // from its drawing
 	Tables    []*Table // the figure's own table, then its comparison
+	// Verdict is the figure's claims evaluated on its data.
+	Verdict Verdict
 }
 
 // Missing says why the figure is not in the gallery, or "".
@@ -79,6 +86,16 @@ type Report struct {
 	Runs      []*Run
 }
 
+// Verdicts returns the verdict of every figure: the documents' in catalog
+// order, then the others by id.
+func (r *Report) Verdicts() []Verdict {
+	var vs []Verdict
+	for _, f := range append(append([]*Figure(nil), r.Figures...), r.Extra...) {
+		vs = append(vs, f.Verdict)
+	}
+	return vs
+}
+
 // Missing returns the ids of the catalog's figures that are missing.
 func (r *Report) Missing() []string {
 	var ids []string
@@ -97,6 +114,7 @@ func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
 	runs := map[string]*Run{}
 	declared := map[string]*Run{}
 	captions := map[string]string{}
+	claims := map[string][]spec.Claim{}
 	reg := plots.NewRegistry()
 	for _, j := range jobs {
 		run, err := runOf(j)
@@ -108,6 +126,7 @@ func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
 		for _, p := range j.Spec.Plots {
 			declared[p.ID] = run
 			captions[p.ID] = p.Caption
+			claims[p.ID] = p.Claims
 			if f, ok := reg.Lookup(p.ID); ok && p.Caption == "" {
 				captions[p.ID] = f.Caption
 			}
@@ -135,6 +154,9 @@ func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
 			return nil, err
 		}
 		r.Extra = append(r.Extra, f)
+	}
+	for _, f := range append(append([]*Figure(nil), r.Figures...), r.Extra...) {
+		f.Verdict = VerdictOf(f.ID, f.Document, claims[f.ID], figDir, f.Drawn)
 	}
 	return r, nil
 }
@@ -179,6 +201,7 @@ func runOf(j *sweep.Job) (*Run, error) {
 		Model: s.Name, ModelVersion: s.Version,
 		Scenarios: j.Plan.Len(), Replicates: max(j.Spec.Replicates, 1),
 		Adaptive: j.Spec.Adaptive,
+		Settings: profileSettings(j.Spec, j.Profile, s),
 	}
 	if j.Spec.Adaptive != nil {
 		asked, err := sweep.AdaptiveScenarios(j)
@@ -274,4 +297,51 @@ func splitRow(line string) []string {
 		}
 	}
 	return append(cells, strings.TrimSpace(cur.String()))
+}
+
+// profileSettings lists the overrides of profile name in s: replicates,
+// parameters (with their units) and grid axes (by value count), and the
+// base values a parameter override replaces when the spec's own profile
+// "full" leaves them as they are.
+func profileSettings(s *spec.Spec, name string, schema *vocab.Schema) string {
+	if name == "" {
+		return ""
+	}
+	var parts []string
+	for _, pr := range s.Profiles {
+		if pr.Name != name {
+			continue
+		}
+		switch {
+		case pr.Adaptive != nil:
+			parts = append(parts, fmt.Sprintf("replicates %d to %d (adaptive)", pr.Adaptive.Min, pr.Adaptive.Max))
+		case pr.Replicates > 0:
+			parts = append(parts, fmt.Sprintf("replicates %d", pr.Replicates))
+		}
+		for _, st := range pr.Params {
+			parts = append(parts, st.Name+" "+settingText(schema, st))
+		}
+		for _, ax := range pr.Grid {
+			parts = append(parts, fmt.Sprintf("%s: %d values", ax.Name, len(ax.Values)))
+		}
+		if pr.HasCases {
+			parts = append(parts, fmt.Sprintf("%d cases", len(pr.Cases)))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// settingText prints a parameter value with its unit.
+func settingText(schema *vocab.Schema, st spec.Setting) string {
+	v := st.Value
+	if v.Kind() != vocab.Float && v.Kind() != vocab.Int {
+		return v.String()
+	}
+	out := strconv.FormatFloat(v.Float(), 'g', 6, 64)
+	for _, p := range schema.Params {
+		if p.Name == st.Name && p.Unit != "" {
+			out += " " + string(p.Unit)
+		}
+	}
+	return out
 }

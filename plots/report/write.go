@@ -12,8 +12,8 @@ import (
 	"github.com/crosslink-sim/crosslink/plots"
 )
 
-// Write writes r as index.html and REPORT.md into dir, each through a
-// temporary file renamed into place.
+// Write writes r as index.html, REPORT.md and verdicts.json into dir,
+// each through a temporary file renamed into place.
 func Write(dir string, r *Report) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("report: %w", err)
@@ -26,6 +26,9 @@ func Write(dir string, r *Report) error {
 		return err
 	}
 	if err := plots.WriteFile(filepath.Join(dir, "REPORT.md"), md.Bytes()); err != nil {
+		return err
+	}
+	if err := WriteVerdicts(filepath.Join(dir, "verdicts.json"), r.Verdicts()); err != nil {
 		return err
 	}
 	return plots.WriteFile(filepath.Join(dir, "index.html"), html.Bytes())
@@ -112,17 +115,17 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	for _, d := range r.Documents {
 		fmt.Fprintf(&b, "| %s | %s |\n", d.Number, mdCell(d.Title))
 	}
-	b.WriteString("\n## Figures\n\n| id | source | status | spec | profile | scenarios | run time |\n| --- | --- | --- | --- | --- | ---: | ---: |\n")
+	b.WriteString("\n## Figures\n\n| id | source | verdict | claims holding | spec | profile | scenarios | run time |\n| --- | --- | --- | ---: | --- | --- | ---: | ---: |\n")
 	for _, f := range r.Figures {
 		spec, prof, n, rt := "-", "-", "-", "-"
 		if f.Run != nil {
 			spec, prof, n, rt = f.Run.Spec, f.Run.ProfileName(), fmt.Sprint(f.Run.Scenarios), f.Run.RunTime()
 		}
-		status := "drawn"
+		status := f.Verdict.Verdict
 		if !f.Drawn {
 			status = "**missing**"
 		}
-		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s | %s | %s | %s |\n", f.ID, f.ID, f.Source(), status, spec, prof, n, rt)
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s | %s | %s | %s | %s |\n", f.ID, f.ID, f.Source(), status, f.Verdict.Holding(), spec, prof, n, rt)
 	}
 	for _, f := range r.Figures {
 		writeFigureMD(&b, f)
@@ -165,11 +168,15 @@ func writeFigureMD(b *strings.Builder, f *Figure) {
 		return
 	}
 	fmt.Fprintf(b, "![%s](%s.png)\n\n", f.ID, f.ID)
+	writeVerdictMD(b, f.Verdict)
 	if f.Caption != "" {
 		fmt.Fprintf(b, "Caption: %s\n\n", f.Caption)
 	}
 	fmt.Fprintf(b, "- spec: %s (%s), profile %s, model %s v%d\n", f.Run.Spec, f.Run.File, f.Run.ProfileName(), f.Run.Model, f.Run.ModelVersion)
 	fmt.Fprintf(b, "- %s\n- run time: %s\n", f.Run.Counts(), f.Run.RunTime())
+	if f.Run.Settings != "" {
+		fmt.Fprintf(b, "- profile %s changes the spec's base settings: %s\n", f.Run.ProfileName(), f.Run.Settings)
+	}
 	var links []string
 	for _, name := range f.Files {
 		links = append(links, fmt.Sprintf("[%s](%s)", strings.TrimPrefix(name, f.ID+"."), name))
@@ -243,6 +250,7 @@ th, td { border-bottom: 1px solid #ddd; padding: .2em .6em; text-align: right; }
 th { border-bottom: 2px solid #333; }
 .notes { font-size: .9em; color: #444; }
 .summary td, .summary th { text-align: left; }
+.claims td:nth-child(-n+3), .claims th:nth-child(-n+3) { text-align: left; }
 </style>
 </head>
 <body>
@@ -255,8 +263,8 @@ The same report as text: <a href="REPORT.md">REPORT.md</a>.</p>{{end}}
 {{range .Documents}}<tr><td>{{.Number}}</td><td>{{.Title}}</td></tr>
 {{end}}</table>
 <h2>Figures</h2>
-<table class="summary"><tr><th>id</th><th>source</th><th>status</th><th>spec</th><th>profile</th><th>scenarios</th><th>run time</th></tr>
-{{range .Figures}}<tr><td><a href="#{{.ID}}">{{.ID}}</a></td><td>{{.Source}}</td><td>{{if .Drawn}}drawn{{else}}<span class="missing-text">missing</span>{{end}}</td><td>{{with .Run}}{{.Spec}}{{end}}</td><td>{{with .Run}}{{.ProfileName}}{{end}}</td><td>{{with .Run}}{{.Scenarios}}{{end}}</td><td>{{with .Run}}{{.RunTime}}{{end}}</td></tr>
+<table class="summary"><tr><th>id</th><th>source</th><th>verdict</th><th>claims holding</th><th>spec</th><th>profile</th><th>scenarios</th><th>run time</th></tr>
+{{range .Figures}}<tr><td><a href="#{{.ID}}">{{.ID}}</a></td><td>{{.Source}}</td><td>{{if .Drawn}}{{.Verdict.Verdict}}{{else}}<span class="missing-text">missing</span>{{end}}</td><td>{{.Verdict.Holding}}</td><td>{{with .Run}}{{.Spec}}{{end}}</td><td>{{with .Run}}{{.ProfileName}}{{end}}</td><td>{{with .Run}}{{.Scenarios}}{{end}}</td><td>{{with .Run}}{{.RunTime}}{{end}}</td></tr>
 {{end}}</table>
 {{range .Figures}}{{template "card" .}}{{end}}
 {{if .Extra}}<h2>Other figures</h2><p>Declared by specs, not figures of the source documents.</p>
@@ -273,11 +281,16 @@ The same report as text: <a href="REPORT.md">REPORT.md</a>.</p>{{end}}
 {{if .Content}}<p>{{capital .Content}}.</p>{{end}}
 {{if .Drawn}}<a href="{{.ID}}.svg"><img src="{{.ID}}.png" alt="{{.ID}}: {{.Caption}}"></a>
 {{if .Caption}}<p><i>{{.Caption}}</i></p>{{end}}
+<p class="verdict"><b>Verdict: {{.Verdict.Verdict}}.</b>{{with .Verdict.Reason}} {{.}}{{end}}</p>
+{{if .Verdict.Claims}}<table class="claims"><tr><th>claim</th><th>source</th><th>rows</th><th>document</th><th>ours</th><th>holds</th></tr>
+{{range .Verdict.Claims}}<tr><td>{{.Claim}}</td><td>{{.Source}}</td><td>{{.Column}}{{with .Where}} where {{.}}{{end}}</td><td>{{.Expected}}</td><td>{{.OursText}}</td><td>{{.HoldsText}}</td></tr>
+{{end}}</table>{{end}}
 <dl>
 <dt>spec</dt><dd>{{.Run.Spec}} ({{.Run.File}}), model {{.Run.Model}} v{{.Run.ModelVersion}}</dd>
 <dt>profile</dt><dd>{{.Run.ProfileName}}</dd>
 <dt>scenarios</dt><dd>{{.Run.Counts}}</dd>
 <dt>run time</dt><dd>{{.Run.RunTime}}</dd>
+{{if .Run.Settings}}<dt>profile settings</dt><dd>profile {{.Run.ProfileName}} changes the spec's base settings: {{.Run.Settings}}</dd>{{end}}
 <dt>files</dt><dd>{{$id := .ID}}{{range $i, $f := .Files}}{{if $i}} · {{end}}<a href="{{$f}}">{{ext $id $f}}</a>{{end}}</dd>
 {{if .Deviation}}<dt>deviation</dt><dd>{{.Deviation}}</dd>{{end}}
 {{range .Notes}}<dt>note</dt><dd>{{.}}</dd>{{end}}

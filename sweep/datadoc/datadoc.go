@@ -7,9 +7,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // metaKeys documents each key-value metadata key of a part file.
@@ -27,7 +27,7 @@ var metaKeys = []struct{ key, doc string }{
 
 // Write writes the Markdown reference of the datasets of every model in
 // reg. The output depends only on the registry and this package.
-func Write(w io.Writer, reg *engine.Registry) error {
+func Write(w io.Writer, reg *vocab.Registry) error {
 	var b strings.Builder
 	b.WriteString(`# Datasets
 
@@ -84,10 +84,10 @@ Besides the model's parameters and metrics (below), each main table has:
 | --- | --- | --- | --- |
 `)
 	reserved := map[string]bool{}
-	for _, c := range engine.ReservedColumns() {
+	for _, c := range vocab.ReservedColumns() {
 		reserved[c] = true
 	}
-	empty := dataset.Schema(&engine.Schema{})
+	empty := dataset.Schema(&vocab.Schema{})
 	for _, f := range empty.Fields() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", f.Name, typeName(f), meta(f, "unit"), meta(f, "doc"))
 	}
@@ -137,7 +137,7 @@ ran; rows are never rewritten. At the end of the run ` + "`_points/part-<shard>.
 | column | type | unit | doc |
 | --- | --- | --- | --- |
 `)
-	for _, f := range dataset.PointsSchema(&engine.Schema{}).Fields() {
+	for _, f := range dataset.PointsSchema(&vocab.Schema{}).Fields() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", f.Name, typeName(f), meta(f, "unit"), meta(f, "doc"))
 	}
 	b.WriteString(`
@@ -170,7 +170,7 @@ Each part file carries these key-value metadata entries, in sorted key order:
 	return nil
 }
 
-func writeModel(b *strings.Builder, s *engine.Schema, reserved map[string]bool) {
+func writeModel(b *strings.Builder, s *vocab.Schema, reserved map[string]bool) {
 	fmt.Fprintf(b, "\n<a id=\"model-%s\"></a>\n### %s (version %d)\n\n%s\n\n", s.Name, s.Name, s.Version, s.Doc)
 	b.WriteString("Parameters (spec key, column, type, unit, default, range):\n\n| spec key | column | type | unit | default | range | doc |\n| --- | --- | --- | --- | --- | --- | --- |\n")
 	arrowFields := map[string]arrow.Field{}
@@ -217,20 +217,20 @@ func meta(f arrow.Field, key string) string {
 	return cell(f.Metadata.Values()[i])
 }
 
-func unit(u engine.Unit) string {
-	if u == engine.Dimensionless {
+func unit(u vocab.Unit) string {
+	if u == vocab.Dimensionless {
 		return "-"
 	}
 	return cell(string(u))
 }
 
-func paramRange(p engine.Param) string {
+func paramRange(p vocab.Param) string {
 	switch {
 	case len(p.Choices) > 0:
 		return strings.Join(p.Choices, ", ")
 	case p.Bounded():
-		return sweep.FormatValue(engine.F(p.Min), p.Unit) + " .. " + sweep.FormatValue(engine.F(p.Max), p.Unit)
-	case p.Kind == engine.Bool:
+		return sweep.FormatValue(vocab.F(p.Min), p.Unit) + " .. " + sweep.FormatValue(vocab.F(p.Max), p.Unit)
+	case p.Kind == vocab.Bool:
 		return "true, false"
 	}
 	return "any"

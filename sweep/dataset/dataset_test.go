@@ -16,29 +16,29 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // testSchema has a parameter and a metric of every kind and a second table.
-func testSchema() *engine.Schema {
-	return &engine.Schema{
+func testSchema() *vocab.Schema {
+	return &vocab.Schema{
 		Name:    "test-model",
 		Version: 3,
-		Params: []engine.Param{
-			{Name: "distance", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(1), Doc: "link length"},
-			{Name: "packets", Kind: engine.Int, Unit: engine.Packet, Default: engine.I(1)},
-			{Name: "cc", Kind: engine.String, Default: engine.S("cubic")},
-			{Name: "sack", Kind: engine.Bool, Default: engine.B(true)},
+		Params: []vocab.Param{
+			{Name: "distance", Kind: vocab.Float, Unit: vocab.Meter, Default: vocab.F(1), Doc: "link length"},
+			{Name: "packets", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(1)},
+			{Name: "cc", Kind: vocab.String, Default: vocab.S("cubic")},
+			{Name: "sack", Kind: vocab.Bool, Default: vocab.B(true)},
 		},
-		Metrics: []engine.Metric{
-			{Name: "ber", Kind: engine.Float, Doc: "bit error ratio"},
-			{Name: "delivered", Kind: engine.Int, Unit: engine.Packet},
-			{Name: "phase", Kind: engine.String},
-			{Name: "stalled", Kind: engine.Bool},
+		Metrics: []vocab.Metric{
+			{Name: "ber", Kind: vocab.Float, Doc: "bit error ratio"},
+			{Name: "delivered", Kind: vocab.Int, Unit: vocab.Packet},
+			{Name: "phase", Kind: vocab.String},
+			{Name: "stalled", Kind: vocab.Bool},
 		},
-		Tables: []engine.Table{{Name: "flows", Columns: []engine.Metric{
-			{Name: "flow", Kind: engine.Int},
-			{Name: "goodput", Kind: engine.Float, Unit: engine.BitPerSecond},
+		Tables: []vocab.Table{{Name: "flows", Columns: []vocab.Metric{
+			{Name: "flow", Kind: vocab.Int},
+			{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond},
 		}}},
 	}
 }
@@ -54,7 +54,7 @@ func testRows(n int) []Row {
 			ID:        id,
 			Replicate: i % 3,
 			Seed:      uint64(i) * 0xdeadbeefcafef00d, // above 2^63 for many i
-			Params:    []engine.Value{engine.F(float64(i) * 1e3), engine.I(int64(i)), engine.S(ccs[i%3]), engine.B(i%2 == 0)},
+			Params:    []vocab.Value{vocab.F(float64(i) * 1e3), vocab.I(int64(i)), vocab.S(ccs[i%3]), vocab.B(i%2 == 0)},
 			Status:    OK,
 			WallS:     float64(i) * 1e-6,
 		}
@@ -62,13 +62,13 @@ func testRows(n int) []Row {
 		case i%5 == 4:
 			r.Status, r.Error = Failed, fmt.Sprintf("model: scenario %d diverged", i)
 		default:
-			r.Metrics = []engine.Value{engine.F(math.Pow(10, -float64(i%12))), engine.I(int64(i * 2)), engine.S("steady"), engine.B(i%3 == 0)}
+			r.Metrics = []vocab.Value{vocab.F(math.Pow(10, -float64(i%12))), vocab.I(int64(i * 2)), vocab.S("steady"), vocab.B(i%3 == 0)}
 			if i%7 == 6 {
-				r.Metrics[0] = engine.Value{}
+				r.Metrics[0] = vocab.Value{}
 			}
-			r.Tables = [][][]engine.Value{{
-				{engine.I(0), engine.F(float64(i))},
-				{engine.I(1), {}},
+			r.Tables = [][][]vocab.Value{{
+				{vocab.I(0), vocab.F(float64(i))},
+				{vocab.I(1), {}},
 			}}
 		}
 		rows[i] = r
@@ -130,15 +130,15 @@ func wantValues(rows []Row) [][]any {
 	return out
 }
 
-func cell(v engine.Value) any {
+func cell(v vocab.Value) any {
 	switch v.Kind() {
-	case engine.Float:
+	case vocab.Float:
 		return v.Float()
-	case engine.Int:
+	case vocab.Int:
 		return v.Int()
-	case engine.String:
+	case vocab.String:
 		return v.Str()
-	case engine.Bool:
+	case vocab.Bool:
 		return v.Bool()
 	}
 	return nil
@@ -317,14 +317,14 @@ func TestAppendRejectsWrongKind(t *testing.T) {
 		row  Row
 		want string
 	}{
-		{"int for float param", Row{ID: "a", Params: []engine.Value{engine.I(1), engine.I(1), engine.S("x"), engine.B(true)}}, "distance_m"},
-		{"null param", Row{ID: "a", Params: []engine.Value{engine.F(1), {}, engine.S("x"), engine.B(true)}}, "packets_pkts"},
-		{"short params", Row{ID: "a", Params: []engine.Value{engine.F(1)}}, "1 parameters"},
+		{"int for float param", Row{ID: "a", Params: []vocab.Value{vocab.I(1), vocab.I(1), vocab.S("x"), vocab.B(true)}}, "distance_m"},
+		{"null param", Row{ID: "a", Params: []vocab.Value{vocab.F(1), {}, vocab.S("x"), vocab.B(true)}}, "packets_pkts"},
+		{"short params", Row{ID: "a", Params: []vocab.Value{vocab.F(1)}}, "1 parameters"},
 		{"float for bool metric", Row{ID: "a", Params: testRows(1)[0].Params,
-			Metrics: []engine.Value{engine.F(1), engine.I(1), engine.S("x"), engine.F(0)}}, "stalled"},
+			Metrics: []vocab.Value{vocab.F(1), vocab.I(1), vocab.S("x"), vocab.F(0)}}, "stalled"},
 		{"string in a table", Row{ID: "a", Params: testRows(1)[0].Params,
-			Tables: [][][]engine.Value{{{engine.I(1), engine.S("fast")}}}}, "goodput_bps"},
-		{"two tables", Row{ID: "a", Params: testRows(1)[0].Params, Tables: make([][][]engine.Value, 2)}, "2 second tables"},
+			Tables: [][][]vocab.Value{{{vocab.I(1), vocab.S("fast")}}}}, "goodput_bps"},
+		{"two tables", Row{ID: "a", Params: testRows(1)[0].Params, Tables: make([][][]vocab.Value, 2)}, "2 second tables"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

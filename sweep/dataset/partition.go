@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // A hive-partitioned dataset splits the main table by the values of a few
@@ -107,13 +107,13 @@ func PartitionKeys(dir string) ([]string, error) {
 // integers in decimal, true/false, strings with every byte outside
 // [A-Za-z0-9._+-] percent-encoded as Hive does (so "/" and "=" cannot
 // break the path). Floats cannot partition a dataset.
-func PartitionValue(v engine.Value) (string, error) {
+func PartitionValue(v vocab.Value) (string, error) {
 	switch v.Kind() {
-	case engine.Int:
+	case vocab.Int:
 		return strconv.FormatInt(v.Int(), 10), nil
-	case engine.Bool:
+	case vocab.Bool:
 		return strconv.FormatBool(v.Bool()), nil
-	case engine.String:
+	case vocab.String:
 		var sb strings.Builder
 		for _, c := range []byte(v.Str()) {
 			switch {
@@ -136,7 +136,7 @@ func PartitionValue(v engine.Value) (string, error) {
 // arrives. It appends, ticks and closes like a Writer.
 type Partitioned struct {
 	dir     string
-	schema  *engine.Schema
+	schema  *vocab.Schema
 	params  []int    // parameter index of each key
 	keys    []string // column names
 	opts    Options
@@ -151,7 +151,7 @@ type Partitioned struct {
 // partitions expected; each partition's parts hold at most
 // max(256, MaxRows/partitions) rows, so the builders of all partitions
 // together take about the memory of one Writer.
-func NewPartitioned(dir string, s *engine.Schema, by []string, partitions int, opts Options) (*Partitioned, error) {
+func NewPartitioned(dir string, s *vocab.Schema, by []string, partitions int, opts Options) (*Partitioned, error) {
 	if len(by) == 0 {
 		return nil, fmt.Errorf("dataset: no partition keys")
 	}
@@ -166,7 +166,7 @@ func NewPartitioned(dir string, s *engine.Schema, by []string, partitions int, o
 			return nil, fmt.Errorf("dataset: partition key %q given twice", name)
 		}
 		seen[name] = true
-		if k := s.Params[i].Kind; k == engine.Float {
+		if k := s.Params[i].Kind; k == vocab.Float {
 			return nil, fmt.Errorf("dataset: cannot partition by %s: it is a float parameter, and partitions need a few exact values (a string, int or bool parameter)", name)
 		}
 		p.params = append(p.params, i)

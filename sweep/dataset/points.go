@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // PointsTable is the name of the per-point summary an adaptive sweep
@@ -33,31 +33,31 @@ const (
 // Point is one row of the points table: a combination of parameter values
 // and how many replicates it needed.
 type Point struct {
-	Params  []engine.Value // aligned with Schema.Params, as in the main table
-	Metric  string         // column name of the metric the rule watches
-	Needed  int            // replicates run: the count at which the rule stopped
-	OK      int            // of those, the ones with status ok
-	Mean    float64        // mean of the metric over the ok replicates
-	CI95Rel float64        // half-width of the 95 % interval / |mean|; NaN or Inf when undefined
-	Met     bool           // CI95Rel reached the target (else Needed is the maximum)
+	Params  []vocab.Value // aligned with Schema.Params, as in the main table
+	Metric  string        // column name of the metric the rule watches
+	Needed  int           // replicates run: the count at which the rule stopped
+	OK      int           // of those, the ones with status ok
+	Mean    float64       // mean of the metric over the ok replicates
+	CI95Rel float64       // half-width of the 95 % interval / |mean|; NaN or Inf when undefined
+	Met     bool          // CI95Rel reached the target (else Needed is the maximum)
 }
 
 // PointsDir returns the directory of the points table of the dataset dir.
 func PointsDir(dir string) string { return filepath.Join(dir, tablePrefix+PointsTable) }
 
 // PointsSchema returns the Arrow schema of the points table of model s.
-func PointsSchema(s *engine.Schema) *arrow.Schema {
+func PointsSchema(s *vocab.Schema) *arrow.Schema {
 	fs := make([]arrow.Field, 0, len(s.Params)+6)
 	for _, p := range s.Params {
 		fs = append(fs, field(p.Column(), arrowType(p.Kind), false, p.Unit, p.Doc))
 	}
 	fs = append(fs,
-		field(ColMetric, arrow.BinaryTypes.String, false, engine.Dimensionless, "column of the metric whose confidence interval decides"),
-		field(ColReplicatesNeeded, arrow.PrimitiveTypes.Int64, false, engine.Dimensionless, "replicates run for this point: 0..replicates_needed-1"),
-		field(ColReplicatesOK, arrow.PrimitiveTypes.Int64, false, engine.Dimensionless, "of those, replicates with status ok (the interval uses these)"),
-		field(ColMean, arrow.PrimitiveTypes.Float64, true, engine.Dimensionless, "mean of the metric over the ok replicates, in the metric's unit"),
-		field(ColCI95Rel, arrow.PrimitiveTypes.Float64, true, engine.Dimensionless, "half-width of the Student-t 95 % interval divided by |mean|; null with fewer than two ok replicates or a zero mean"),
-		field(ColTargetMet, arrow.FixedWidthTypes.Boolean, false, engine.Dimensionless, "ci95_rel reached the spec's target; false: the maximum count stopped it"))
+		field(ColMetric, arrow.BinaryTypes.String, false, vocab.Dimensionless, "column of the metric whose confidence interval decides"),
+		field(ColReplicatesNeeded, arrow.PrimitiveTypes.Int64, false, vocab.Dimensionless, "replicates run for this point: 0..replicates_needed-1"),
+		field(ColReplicatesOK, arrow.PrimitiveTypes.Int64, false, vocab.Dimensionless, "of those, replicates with status ok (the interval uses these)"),
+		field(ColMean, arrow.PrimitiveTypes.Float64, true, vocab.Dimensionless, "mean of the metric over the ok replicates, in the metric's unit"),
+		field(ColCI95Rel, arrow.PrimitiveTypes.Float64, true, vocab.Dimensionless, "half-width of the Student-t 95 % interval divided by |mean|; null with fewer than two ok replicates or a zero mean"),
+		field(ColTargetMet, arrow.FixedWidthTypes.Boolean, false, vocab.Dimensionless, "ci95_rel reached the spec's target; false: the maximum count stopped it"))
 	return arrow.NewSchema(fs, nil)
 }
 
@@ -65,7 +65,7 @@ func PointsSchema(s *engine.Schema) *arrow.Schema {
 // dir/_points/part-<shard>.parquet, replacing that file: it is a summary,
 // recomputed from the main table at the end of every adaptive run, so the
 // last run's is the truth. mem may be nil.
-func WritePoints(dir string, s *engine.Schema, pts []Point, opts Options) error {
+func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 	opts.fill()
 	sc := PointsSchema(s)
 	cols := make([]col, 0, len(s.Params))

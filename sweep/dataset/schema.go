@@ -6,7 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Status is the outcome of one scenario, stored in the status column.
@@ -37,32 +37,32 @@ type Row struct {
 	ID        string
 	Replicate int
 	Seed      uint64
-	Params    []engine.Value // aligned with Schema.Params
-	Metrics   []engine.Value // aligned with Schema.Metrics; nil gives nulls
+	Params    []vocab.Value // aligned with Schema.Params
+	Metrics   []vocab.Value // aligned with Schema.Metrics; nil gives nulls
 	Status    Status
 	Error     string
 	WallS     float64
 	// Tables[i] holds the scenario's rows of Schema.Tables[i], each
-	// aligned with that table's Columns (engine.Result.Tables).
-	Tables [][][]engine.Value
+	// aligned with that table's Columns (vocab.Result.Tables).
+	Tables [][][]vocab.Value
 }
 
 // arrowType maps an engine kind onto its Arrow type.
-func arrowType(k engine.Kind) arrow.DataType {
+func arrowType(k vocab.Kind) arrow.DataType {
 	switch k {
-	case engine.Float:
+	case vocab.Float:
 		return arrow.PrimitiveTypes.Float64
-	case engine.Int:
+	case vocab.Int:
 		return arrow.PrimitiveTypes.Int64
-	case engine.String:
+	case vocab.String:
 		return arrow.BinaryTypes.String
-	case engine.Bool:
+	case vocab.Bool:
 		return arrow.FixedWidthTypes.Boolean
 	}
 	panic(fmt.Sprintf("dataset: bug: no Arrow type for kind %s", k))
 }
 
-func field(name string, t arrow.DataType, nullable bool, unit engine.Unit, doc string) arrow.Field {
+func field(name string, t arrow.DataType, nullable bool, unit vocab.Unit, doc string) arrow.Field {
 	return arrow.Field{
 		Name:     name,
 		Type:     t,
@@ -72,15 +72,15 @@ func field(name string, t arrow.DataType, nullable bool, unit engine.Unit, doc s
 }
 
 var (
-	idField        = field(ColID, arrow.BinaryTypes.String, false, engine.Dimensionless, "scenario id: 128-bit hash of model, version, parameters and replicate, in hex")
-	replicateField = field(ColReplicate, arrow.PrimitiveTypes.Int64, false, engine.Dimensionless, "replicate number, 0-based")
+	idField        = field(ColID, arrow.BinaryTypes.String, false, vocab.Dimensionless, "scenario id: 128-bit hash of model, version, parameters and replicate, in hex")
+	replicateField = field(ColReplicate, arrow.PrimitiveTypes.Int64, false, vocab.Dimensionless, "replicate number, 0-based")
 )
 
 // Schema returns the Arrow schema of the main table of model s.
-func Schema(s *engine.Schema) *arrow.Schema {
+func Schema(s *vocab.Schema) *arrow.Schema {
 	fs := make([]arrow.Field, 0, 3+len(s.Params)+len(s.Metrics)+3)
 	fs = append(fs, idField, replicateField,
-		field(ColSeed, arrow.PrimitiveTypes.Uint64, false, engine.Dimensionless, "random seed of the scenario, derived from the spec seed and the scenario id"))
+		field(ColSeed, arrow.PrimitiveTypes.Uint64, false, vocab.Dimensionless, "random seed of the scenario, derived from the spec seed and the scenario id"))
 	for _, p := range s.Params {
 		fs = append(fs, field(p.Column(), arrowType(p.Kind), false, p.Unit, p.Doc))
 	}
@@ -88,14 +88,14 @@ func Schema(s *engine.Schema) *arrow.Schema {
 		fs = append(fs, field(m.Column(), arrowType(m.Kind), true, m.Unit, m.Doc))
 	}
 	fs = append(fs,
-		field(ColStatus, arrow.BinaryTypes.String, false, engine.Dimensionless, "ok, failed, panic, timeout or canceled"),
-		field(ColError, arrow.BinaryTypes.String, false, engine.Dimensionless, "error text, empty when ok"),
-		field(ColWall, arrow.PrimitiveTypes.Float64, false, engine.Second, "wall-clock time of the scenario; differs between runs"))
+		field(ColStatus, arrow.BinaryTypes.String, false, vocab.Dimensionless, "ok, failed, panic, timeout or canceled"),
+		field(ColError, arrow.BinaryTypes.String, false, vocab.Dimensionless, "error text, empty when ok"),
+		field(ColWall, arrow.PrimitiveTypes.Float64, false, vocab.Second, "wall-clock time of the scenario; differs between runs"))
 	return arrow.NewSchema(fs, nil)
 }
 
 // TableSchema returns the Arrow schema of second table t of model s.
-func TableSchema(t engine.Table) *arrow.Schema {
+func TableSchema(t vocab.Table) *arrow.Schema {
 	fs := make([]arrow.Field, 0, 2+len(t.Columns))
 	fs = append(fs, idField, replicateField)
 	for _, c := range t.Columns {
@@ -106,10 +106,10 @@ func TableSchema(t engine.Table) *arrow.Schema {
 
 // categorical returns the columns of the main table worth dictionary
 // encoding: string parameters (few distinct values each) and status.
-func categorical(s *engine.Schema) []string {
+func categorical(s *vocab.Schema) []string {
 	var cols []string
 	for _, p := range s.Params {
-		if p.Kind == engine.String {
+		if p.Kind == vocab.String {
 			cols = append(cols, p.Column())
 		}
 	}
@@ -118,10 +118,10 @@ func categorical(s *engine.Schema) []string {
 
 // tableCategorical returns the string columns of a second table, which hold
 // names (congestion controller, flow kind) rather than free text.
-func tableCategorical(t engine.Table) []string {
+func tableCategorical(t vocab.Table) []string {
 	var cols []string
 	for _, c := range t.Columns {
-		if c.Kind == engine.String {
+		if c.Kind == vocab.String {
 			cols = append(cols, c.Column())
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // StaleDir is the directory, inside a dataset (or a partition of one),
@@ -32,7 +32,7 @@ const StaleDir = "_stale"
 //
 // A part counts as this version's when its metadata names this model and
 // version and its columns have the names and types Schema(s) gives.
-func SetAside(dir string, s *engine.Schema) ([]Moved, error) {
+func SetAside(dir string, s *vocab.Schema) ([]Moved, error) {
 	leaves, err := Partitions(dir)
 	if err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Defaults of Options.
@@ -106,23 +106,23 @@ func (o *Options) fill() {
 // cell instead of boxing values in interfaces.
 type col struct {
 	name string
-	kind engine.Kind
+	kind vocab.Kind
 	f    *array.Float64Builder
 	i    *array.Int64Builder
 	s    *array.StringBuilder
 	b    *array.BooleanBuilder
 }
 
-func newCol(mem memory.Allocator, name string, k engine.Kind) col {
+func newCol(mem memory.Allocator, name string, k vocab.Kind) col {
 	c := col{name: name, kind: k}
 	switch k {
-	case engine.Float:
+	case vocab.Float:
 		c.f = array.NewFloat64Builder(mem)
-	case engine.Int:
+	case vocab.Int:
 		c.i = array.NewInt64Builder(mem)
-	case engine.String:
+	case vocab.String:
 		c.s = array.NewStringBuilder(mem)
-	case engine.Bool:
+	case vocab.Bool:
 		c.b = array.NewBooleanBuilder(mem)
 	default:
 		panic(fmt.Sprintf("dataset: bug: column %s has kind %s", name, k))
@@ -132,11 +132,11 @@ func newCol(mem memory.Allocator, name string, k engine.Kind) col {
 
 func (c *col) builder() array.Builder {
 	switch c.kind {
-	case engine.Float:
+	case vocab.Float:
 		return c.f
-	case engine.Int:
+	case vocab.Int:
 		return c.i
-	case engine.String:
+	case vocab.String:
 		return c.s
 	}
 	return c.b
@@ -144,26 +144,26 @@ func (c *col) builder() array.Builder {
 
 // check reports whether v fits c: a value of c's kind, or (for nullable
 // columns) an Invalid value meaning null.
-func (c *col) check(v engine.Value, nullable bool) error {
-	if v.Kind() == c.kind || (nullable && v.Kind() == engine.Invalid) {
+func (c *col) check(v vocab.Value, nullable bool) error {
+	if v.Kind() == c.kind || (nullable && v.Kind() == vocab.Invalid) {
 		return nil
 	}
 	return fmt.Errorf("dataset: column %s: %s value in a %s column", c.name, v.Kind(), c.kind)
 }
 
-func (c *col) append(v engine.Value) {
-	if v.Kind() == engine.Invalid {
+func (c *col) append(v vocab.Value) {
+	if v.Kind() == vocab.Invalid {
 		c.builder().AppendNull()
 		return
 	}
 	switch c.kind {
-	case engine.Float:
+	case vocab.Float:
 		c.f.Append(v.Float())
-	case engine.Int:
+	case vocab.Int:
 		c.i.Append(v.Int())
-	case engine.String:
+	case vocab.String:
 		c.s.Append(v.Str())
-	case engine.Bool:
+	case vocab.Bool:
 		c.b.Append(v.Bool())
 	}
 }
@@ -171,15 +171,15 @@ func (c *col) append(v engine.Value) {
 // appendReserved is append for a main-table column, whose builder has room
 // for a whole part (see parts.reserve), so that fixed-width cells skip the
 // capacity check. v has passed check: its kind is c's, or Invalid (null).
-func (c *col) appendReserved(v engine.Value) {
+func (c *col) appendReserved(v vocab.Value) {
 	switch v.Kind() {
-	case engine.Float:
+	case vocab.Float:
 		c.f.UnsafeAppend(v.Float())
-	case engine.Int:
+	case vocab.Int:
 		c.i.UnsafeAppend(v.Int())
-	case engine.Bool:
+	case vocab.Bool:
 		c.b.UnsafeAppend(v.Bool())
-	case engine.String:
+	case vocab.String:
 		c.s.Append(v.Str())
 	default:
 		c.builder().AppendNull()
@@ -432,7 +432,7 @@ type tableWriter struct {
 // NewWriter returns a writer of the main table of model s into dir and of
 // its second tables into dir/_<table>. Parts are numbered after those of the
 // same shard already in dir.
-func NewWriter(dir string, s *engine.Schema, opts Options) (*Writer, error) {
+func NewWriter(dir string, s *vocab.Schema, opts Options) (*Writer, error) {
 	opts.fill()
 	p, err := newParts(dir, Schema(s), categorical(s), "", opts)
 	if err != nil {
@@ -473,7 +473,7 @@ func NewWriter(dir string, s *engine.Schema, opts Options) (*Writer, error) {
 	return w, nil
 }
 
-func newTableWriter(dir string, t engine.Table, seq int, opts Options) (*tableWriter, error) {
+func newTableWriter(dir string, t vocab.Table, seq int, opts Options) (*tableWriter, error) {
 	p, err := newParts(dir, TableSchema(t), tableCategorical(t), t.Name, opts)
 	if err != nil {
 		return nil, err
@@ -615,7 +615,7 @@ func (w *Writer) check(r *Row) error {
 		}
 	}
 	for i := range r.Metrics {
-		if k := r.Metrics[i].Kind(); k != w.metrics[i].kind && k != engine.Invalid {
+		if k := r.Metrics[i].Kind(); k != w.metrics[i].kind && k != vocab.Invalid {
 			return w.metrics[i].check(r.Metrics[i], true)
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Plan is the list of scenarios a resolved spec expands to. It stores the
@@ -18,7 +18,7 @@ import (
 // outermost means a partial run covers the whole grid once before it
 // repeats any point. Ids and seeds do not depend on this order.
 type Plan struct {
-	schema     *engine.Schema
+	schema     *vocab.Schema
 	specSeed   uint64
 	replicates int
 	gridSize   int
@@ -30,7 +30,7 @@ type Plan struct {
 // caseVals is the full parameter set of one case before the grid axes are
 // laid over it: defaults, then params, then the case's settings.
 type caseVals struct {
-	vals []engine.Value
+	vals []vocab.Value
 	// key is the id key text of the case (see ID) cut at the grid axes:
 	// each piece's text, then the key part of its axis' value, in name
 	// order. Building a key is then a few copies, with no formatting.
@@ -46,7 +46,7 @@ type piece struct {
 
 type axis struct {
 	param  int
-	vals   []engine.Value
+	vals   []vocab.Value
 	parts  []string // "name=canonical\x00" of each value, the axis' part of the key
 	stride int      // how many grid indices one step of this axis spans
 }
@@ -54,12 +54,12 @@ type axis struct {
 // New expands s (already resolved to a profile, see spec.Resolve) for
 // model m. It checks that s names m and that every value suits m's schema;
 // spec.Parse has checked the rest.
-func New(s *spec.Spec, m engine.Model) (*Plan, error) {
+func New(s *spec.Spec, m vocab.Model) (*Plan, error) {
 	schema := m.Schema()
 	if s.Model != schema.Name {
 		return nil, fmt.Errorf("plan: spec %s is for model %q, not %q", s.Name, s.Model, schema.Name)
 	}
-	index := func(name string, v engine.Value) (int, error) {
+	index := func(name string, v vocab.Value) (int, error) {
 		i := schema.ParamIndex(name)
 		if i < 0 {
 			return -1, fmt.Errorf("plan: model %s has no parameter %q", schema.Name, name)
@@ -70,7 +70,7 @@ func New(s *spec.Spec, m engine.Model) (*Plan, error) {
 		return i, nil
 	}
 	base := schema.Defaults().Values()
-	vals := append([]engine.Value(nil), base...)
+	vals := append([]vocab.Value(nil), base...)
 	for _, st := range s.Params {
 		i, err := index(st.Name, st.Value)
 		if err != nil {
@@ -89,7 +89,7 @@ func New(s *spec.Spec, m engine.Model) (*Plan, error) {
 		cases = [][]spec.Setting{nil}
 	}
 	for _, c := range cases {
-		cv := append([]engine.Value(nil), vals...)
+		cv := append([]vocab.Value(nil), vals...)
 		for _, st := range c {
 			i, err := index(st.Name, st.Value)
 			if err != nil {
@@ -127,8 +127,8 @@ func New(s *spec.Spec, m engine.Model) (*Plan, error) {
 		p.axes = append(p.axes, axis{param: pi, vals: a.Values, parts: parts})
 		size *= float64(len(a.Values))
 	}
-	if size > spec.MaxScenarios {
-		return nil, fmt.Errorf("plan: spec %s expands to %.0f scenarios, more than %d", s.Name, size, spec.MaxScenarios)
+	if size > spec.ScenarioCeiling {
+		return nil, fmt.Errorf("plan: spec %s expands to %.0f scenarios, more than %d", s.Name, size, spec.ScenarioCeiling)
 	}
 	stride := 1
 	for k := len(p.axes) - 1; k >= 0; k-- {
@@ -162,13 +162,13 @@ func New(s *spec.Spec, m engine.Model) (*Plan, error) {
 func (p *Plan) Len() int { return p.n }
 
 // Schema returns the schema of the plan's model.
-func (p *Plan) Schema() *engine.Schema { return p.schema }
+func (p *Plan) Schema() *vocab.Schema { return p.schema }
 
 // At returns scenario i, 0 <= i < Len(). It allocates the scenario's value
 // slice and its id string, nothing else, and its cost grows with the number
 // of parameters, not with the size of the grid.
 func (p *Plan) At(i int) Scenario {
-	return p.AtInto(i, make([]engine.Value, len(p.schema.Params)))
+	return p.AtInto(i, make([]vocab.Value, len(p.schema.Params)))
 }
 
 // AtInto is At with the parameter values written into vals, which must
@@ -176,7 +176,7 @@ func (p *Plan) At(i int) Scenario {
 // then share. A runner that copies each scenario's row out before it runs
 // the next can so reuse one slice of values for many scenarios; the id
 // string is then the only allocation.
-func (p *Plan) AtInto(i int, vals []engine.Value) Scenario {
+func (p *Plan) AtInto(i int, vals []vocab.Value) Scenario {
 	if i < 0 || i >= p.n {
 		panic(fmt.Sprintf("plan: bug: scenario %d of %d", i, p.n))
 	}
@@ -213,7 +213,7 @@ func (p *Plan) AtInto(i int, vals []engine.Value) Scenario {
 		ID:        id,
 		Replicate: rep,
 		Seed:      Seed(p.specSeed, id),
-		Params:    engine.NewParams(p.schema, vals),
+		Params:    vocab.NewParams(p.schema, vals),
 	}
 }
 

@@ -12,37 +12,37 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // fakeModel stands in for engine/models (written separately): parameters
 // of each kind the plan handles, and a trivial but real Run.
-type fakeModel struct{ schema *engine.Schema }
+type fakeModel struct{ schema *vocab.Schema }
 
-func (m fakeModel) Schema() *engine.Schema { return m.schema }
+func (m fakeModel) Schema() *vocab.Schema { return m.schema }
 
-func (m fakeModel) Run(_ context.Context, p engine.Params, _ uint64) (engine.Result, error) {
-	return engine.Result{Metrics: []engine.Value{engine.F(p.Float("distance") / 299792458)}}, nil
+func (m fakeModel) Run(_ context.Context, p vocab.Params, _ uint64) (vocab.Result, error) {
+	return vocab.Result{Metrics: []vocab.Value{vocab.F(p.Float("distance") / 299792458)}}, nil
 }
 
-var model = fakeModel{&engine.Schema{
+var model = fakeModel{&vocab.Schema{
 	Name:    "fso-ber",
 	Version: 1,
-	Params: []engine.Param{
-		{Name: "distance", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(16e6), Min: 1, Max: 1e12},
-		{Name: "bit_rate", Kind: engine.Float, Unit: engine.BitPerSecond, Default: engine.F(1e9), Min: 1, Max: 1e13},
-		{Name: "detection", Kind: engine.String, Default: engine.S("direct"), Choices: []string{"direct", "coherent"}},
-		{Name: "power", Kind: engine.Float, Unit: engine.Watt, Default: engine.F(0.9), Min: 1e-12, Max: 100},
-		{Name: "mtu", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(1500), Min: 64, Max: 65536},
-		{Name: "scaling", Kind: engine.Bool, Default: engine.B(false)},
+	Params: []vocab.Param{
+		{Name: "distance", Kind: vocab.Float, Unit: vocab.Meter, Default: vocab.F(16e6), Min: 1, Max: 1e12},
+		{Name: "bit_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(1e9), Min: 1, Max: 1e13},
+		{Name: "detection", Kind: vocab.String, Default: vocab.S("direct"), Choices: []string{"direct", "coherent"}},
+		{Name: "power", Kind: vocab.Float, Unit: vocab.Watt, Default: vocab.F(0.9), Min: 1e-12, Max: 100},
+		{Name: "mtu", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1500), Min: 64, Max: 65536},
+		{Name: "scaling", Kind: vocab.Bool, Default: vocab.B(false)},
 	},
-	Metrics: []engine.Metric{{Name: "one_way_delay", Kind: engine.Float, Unit: engine.Second}},
+	Metrics: []vocab.Metric{{Name: "one_way_delay", Kind: vocab.Float, Unit: vocab.Second}},
 }}
 
 func parse(t testing.TB, text string) *spec.Spec {
 	t.Helper()
-	reg, err := engine.NewRegistry(model)
+	reg, err := vocab.NewRegistry(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func rows(p Source) map[string]row {
 // oracleID and oracleSeed restate the id and seed formulas of ID and Seed
 // from their documentation, written independently (streaming hash, no
 // shared helpers), so a change to the key text shows up here.
-func oracleID(s *engine.Schema, vals []engine.Value, rep int) string {
+func oracleID(s *vocab.Schema, vals []vocab.Value, rep int) string {
 	type kv struct{ k, v string }
 	var kvs []kv
 	for i, p := range s.Params {
@@ -330,11 +330,11 @@ func TestConcurrentAt(t *testing.T) {
 
 func TestNewErrors(t *testing.T) {
 	s := parse(t, fig6)
-	other := fakeModel{&engine.Schema{Name: "other", Version: 1}}
+	other := fakeModel{&vocab.Schema{Name: "other", Version: 1}}
 	if _, err := New(s, other); err == nil {
 		t.Error("New(spec of fso-ber, model other) succeeded, want an error")
 	}
-	s.Params = append(s.Params, spec.Setting{Name: "nope", Value: engine.F(1)})
+	s.Params = append(s.Params, spec.Setting{Name: "nope", Value: vocab.F(1)})
 	if _, err := New(s, model); err == nil {
 		t.Error("New with an unknown parameter succeeded, want an error")
 	}

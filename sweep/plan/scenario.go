@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Scenario is one run of a model: a full parameter set and a replicate
@@ -17,7 +17,7 @@ type Scenario struct {
 	ID        string // 32 hex digits, see ID
 	Replicate int    // 0-based
 	Seed      uint64 // see Seed
-	Params    engine.Params
+	Params    vocab.Params
 }
 
 // ID returns the scenario id: the SHA-256 of the model name, the model
@@ -28,7 +28,7 @@ type Scenario struct {
 // Defaults are included, so a spec that spells out a default value and one
 // that omits it name the same scenario. Changing a model's results requires
 // bumping its Version, which changes every id of that model.
-func ID(s *engine.Schema, vals []engine.Value, replicate int) string {
+func ID(s *vocab.Schema, vals []vocab.Value, replicate int) string {
 	// The name order and the key live on the stack for schemas of usual
 	// size, so an id costs one allocation: its string.
 	var orderArr [64]int
@@ -52,7 +52,7 @@ func ID(s *engine.Schema, vals []engine.Value, replicate int) string {
 // canonical values): "name\x00version\x00" then "param=value\x00" per
 // parameter in name order, then "replicate=N".
 
-func appendHeader(buf []byte, s *engine.Schema) []byte {
+func appendHeader(buf []byte, s *vocab.Schema) []byte {
 	buf = append(buf, s.Name...)
 	buf = append(buf, 0)
 	buf = strconv.AppendInt(buf, int64(s.Version), 10)
@@ -93,13 +93,13 @@ func Seed(specSeed uint64, id string) uint64 {
 
 // NewScenario builds a Scenario from a full parameter set aligned with
 // s.Params. (New builds a Plan from a spec.)
-func NewScenario(s *engine.Schema, vals []engine.Value, replicate int, specSeed uint64) Scenario {
+func NewScenario(s *vocab.Schema, vals []vocab.Value, replicate int, specSeed uint64) Scenario {
 	id := ID(s, vals, replicate)
 	return Scenario{
 		ID:        id,
 		Replicate: replicate,
 		Seed:      Seed(specSeed, id),
-		Params:    engine.NewParams(s, vals),
+		Params:    vocab.NewParams(s, vals),
 	}
 }
 

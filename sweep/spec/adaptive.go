@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 var (
@@ -92,7 +92,7 @@ func (p *parser) adaptiveMetric(f entry) (string, bool) {
 		return name, true // the unknown model is reported already
 	}
 	var names, match []string
-	var kinds []engine.Kind
+	var kinds []vocab.Kind
 	for _, m := range p.schema.Metrics {
 		names = append(names, m.Name)
 		if m.Column() != m.Name {
@@ -115,7 +115,7 @@ func (p *parser) adaptiveMetric(f entry) (string, bool) {
 	case len(match) > 1:
 		p.errorf(p.pos(f.value), "replicates until: metric %q names several columns; write one of %s", name, strings.Join(match, ", "))
 		return "", false
-	case kinds[0] != engine.Float && kinds[0] != engine.Int:
+	case kinds[0] != vocab.Float && kinds[0] != vocab.Int:
 		p.errorf(p.pos(f.value), "replicates until: metric %s is a %s; a confidence interval needs a number", name, kinds[0])
 		return "", false
 	}

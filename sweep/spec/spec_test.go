@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/bad/*.golden from the current messages")
@@ -21,50 +21,50 @@ var update = flag.Bool("update", false, "rewrite testdata/bad/*.golden from the 
 // parser treats differently. It stands in for engine/models, which is
 // written separately; its Run is a real (trivial) function so the registry
 // holds a working model.
-type fakeModel struct{ schema *engine.Schema }
+type fakeModel struct{ schema *vocab.Schema }
 
-func (m fakeModel) Schema() *engine.Schema { return m.schema }
+func (m fakeModel) Schema() *vocab.Schema { return m.schema }
 
-func (m fakeModel) Run(_ context.Context, p engine.Params, _ uint64) (engine.Result, error) {
+func (m fakeModel) Run(_ context.Context, p vocab.Params, _ uint64) (vocab.Result, error) {
 	d := p.Float("distance")
-	return engine.Result{Metrics: []engine.Value{
-		engine.F(math.Exp(-d / 1e7)), engine.F(1e-6), engine.F(-30), engine.F(d / 299792458),
+	return vocab.Result{Metrics: []vocab.Value{
+		vocab.F(math.Exp(-d / 1e7)), vocab.F(1e-6), vocab.F(-30), vocab.F(d / 299792458),
 	}}, nil
 }
 
 func newFake() fakeModel {
-	return fakeModel{&engine.Schema{
+	return fakeModel{&vocab.Schema{
 		Name:    "fso-ber",
 		Version: 1,
-		Params: []engine.Param{
-			{Name: "distance", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(16e6), Min: 1e3, Max: 1e9},
-			{Name: "bit_rate", Kind: engine.Float, Unit: engine.BitPerSecond, Default: engine.F(1e9), Min: 1e3, Max: 1e12},
-			{Name: "detection", Kind: engine.String, Default: engine.S("direct"), Choices: []string{"direct", "coherent"}},
-			{Name: "power", Kind: engine.Float, Unit: engine.Watt, Default: engine.F(0.9), Min: 1e-12, Max: 100},
-			{Name: "wavelength", Kind: engine.Float, Unit: engine.Meter, Default: engine.F(1550e-9), Min: 1e-7, Max: 1e-5},
-			{Name: "mtu", Kind: engine.Int, Unit: engine.Byte, Default: engine.I(1500), Min: 64, Max: 65536},
-			{Name: "constants", Kind: engine.String, Default: engine.S("codata"), Choices: []string{"codata", "paper"}},
-			{Name: "scaling", Kind: engine.Bool, Default: engine.B(false)},
-			{Name: "loss", Kind: engine.Float, Unit: engine.Percent, Default: engine.F(0), Min: 0, Max: 100},
-			{Name: "gain", Kind: engine.Float, Unit: engine.Decibel, Default: engine.F(0)},
-			{Name: "flows", Kind: engine.Int, Default: engine.I(1), Min: 1, Max: 1000},
+		Params: []vocab.Param{
+			{Name: "distance", Kind: vocab.Float, Unit: vocab.Meter, Default: vocab.F(16e6), Min: 1e3, Max: 1e9},
+			{Name: "bit_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(1e9), Min: 1e3, Max: 1e12},
+			{Name: "detection", Kind: vocab.String, Default: vocab.S("direct"), Choices: []string{"direct", "coherent"}},
+			{Name: "power", Kind: vocab.Float, Unit: vocab.Watt, Default: vocab.F(0.9), Min: 1e-12, Max: 100},
+			{Name: "wavelength", Kind: vocab.Float, Unit: vocab.Meter, Default: vocab.F(1550e-9), Min: 1e-7, Max: 1e-5},
+			{Name: "mtu", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1500), Min: 64, Max: 65536},
+			{Name: "constants", Kind: vocab.String, Default: vocab.S("codata"), Choices: []string{"codata", "paper"}},
+			{Name: "scaling", Kind: vocab.Bool, Default: vocab.B(false)},
+			{Name: "loss", Kind: vocab.Float, Unit: vocab.Percent, Default: vocab.F(0), Min: 0, Max: 100},
+			{Name: "gain", Kind: vocab.Float, Unit: vocab.Decibel, Default: vocab.F(0)},
+			{Name: "flows", Kind: vocab.Int, Default: vocab.I(1), Min: 1, Max: 1000},
 		},
-		Metrics: []engine.Metric{
-			{Name: "ber", Kind: engine.Float},
-			{Name: "received_power", Kind: engine.Float, Unit: engine.Watt},
-			{Name: "received_power", Kind: engine.Float, Unit: engine.DBm},
-			{Name: "one_way_delay", Kind: engine.Float, Unit: engine.Second},
+		Metrics: []vocab.Metric{
+			{Name: "ber", Kind: vocab.Float},
+			{Name: "received_power", Kind: vocab.Float, Unit: vocab.Watt},
+			{Name: "received_power", Kind: vocab.Float, Unit: vocab.DBm},
+			{Name: "one_way_delay", Kind: vocab.Float, Unit: vocab.Second},
 		},
-		Tables: []engine.Table{{Name: "flows", Columns: []engine.Metric{
-			{Name: "flow", Kind: engine.Int},
-			{Name: "goodput", Kind: engine.Float, Unit: engine.BitPerSecond},
+		Tables: []vocab.Table{{Name: "flows", Columns: []vocab.Metric{
+			{Name: "flow", Kind: vocab.Int},
+			{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond},
 		}}},
 	}}
 }
 
-func registry(t testing.TB) *engine.Registry {
+func registry(t testing.TB) *vocab.Registry {
 	t.Helper()
-	reg, err := engine.NewRegistry(newFake())
+	reg, err := vocab.NewRegistry(newFake())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,14 +166,14 @@ func TestFig6(t *testing.T) {
 		Model:       "fso-ber",
 		Seed:        1,
 		Replicates:  1,
-		Params:      []Setting{{Name: "power", Value: engine.F(0.9), Pos: pos(7, 3)}},
+		Params:      []Setting{{Name: "power", Value: vocab.F(0.9), Pos: pos(7, 3)}},
 		Grid: []Axis{
 			{Name: "distance", Values: fs(16e6, 25e6, 50e6, 80e6), Pos: pos(9, 3)},
 			{Name: "bit_rate", Values: fs(1e9, 2e9, 3e9, 4e9), Pos: pos(10, 3)},
 		},
 		Cases: [][]Setting{
-			{{Name: "detection", Value: engine.S("direct"), Pos: pos(12, 6)}},
-			{{Name: "detection", Value: engine.S("coherent"), Pos: pos(13, 6)}, {Name: "wavelength", Value: engine.F(1.55e-6), Pos: pos(13, 27)}},
+			{{Name: "detection", Value: vocab.S("direct"), Pos: pos(12, 6)}},
+			{{Name: "detection", Value: vocab.S("coherent"), Pos: pos(13, 6)}, {Name: "wavelength", Value: vocab.F(1.55e-6), Pos: pos(13, 27)}},
 		},
 		Profiles: []Profile{
 			{Name: "quick", Replicates: 1, Grid: []Axis{{Name: "distance", Values: linspace(1e7, 9e7, 41), Pos: pos(15, 33)}}, Pos: pos(15, 3)},
@@ -182,11 +182,11 @@ func TestFig6(t *testing.T) {
 		Plots: []Plot{{
 			ID: "rc13-fig6", Title: "BER vs distance", Caption: "Document 000, Fig. 6", Kind: "line",
 			X: "distance", Y: []string{"ber"}, Series: []string{"detection", "bit_rate"},
-			Where: []Setting{{Name: "constants", Value: engine.S("codata"), Pos: pos(24, 13)}},
+			Where: []Setting{{Name: "constants", Value: vocab.S("codata"), Pos: pos(24, 13)}},
 			XUnit: "km", XLabel: "distance (km)", YLabel: "ber", LogY: true, Pos: pos(18, 5),
 		}},
 	}
-	opts := []cmp.Option{cmp.Comparer(func(a, b engine.Value) bool { return a.Equal(b) }), cmp.FilterPath(func(p cmp.Path) bool {
+	opts := []cmp.Option{cmp.Comparer(func(a, b vocab.Value) bool { return a.Equal(b) }), cmp.FilterPath(func(p cmp.Path) bool {
 		return p.Last().String() == ".Text"
 	}, cmp.Ignore())}
 	if diff := cmp.Diff(want, s, opts...); diff != "" {
@@ -211,20 +211,20 @@ func TestFig6(t *testing.T) {
 	}
 }
 
-func fs(xs ...float64) []engine.Value {
-	out := make([]engine.Value, len(xs))
+func fs(xs ...float64) []vocab.Value {
+	out := make([]vocab.Value, len(xs))
 	for i, x := range xs {
-		out[i] = engine.F(x)
+		out[i] = vocab.F(x)
 	}
 	return out
 }
 
-func linspace(a, b float64, n int) []engine.Value {
-	out := make([]engine.Value, n)
+func linspace(a, b float64, n int) []vocab.Value {
+	out := make([]vocab.Value, n)
 	for i := range out {
-		out[i] = engine.F(round15(a + float64(i)*(b-a)/float64(n-1)))
+		out[i] = vocab.F(round15(a + float64(i)*(b-a)/float64(n-1)))
 	}
-	out[n-1] = engine.F(b)
+	out[n-1] = vocab.F(b)
 	return out
 }
 
@@ -240,46 +240,8 @@ func TestRangeMatchesList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eq := cmp.Comparer(func(x, y engine.Value) bool { return x.Canonical() == y.Canonical() })
+	eq := cmp.Comparer(func(x, y vocab.Value) bool { return x.Canonical() == y.Canonical() })
 	if diff := cmp.Diff(b.Grid[0].Values, a.Grid[0].Values, eq); diff != "" {
 		t.Errorf("range values differ from the list (-list +range):\n%s", diff)
 	}
-}
-
-// FuzzParse: Parse never panics, and every error it reports has a position.
-func FuzzParse(f *testing.F) {
-	for _, dir := range []string{"testdata/good", "testdata/bad"} {
-		files, _ := filepath.Glob(dir + "/*.yaml")
-		for _, file := range files {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(data)
-		}
-	}
-	reg := registry(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := Parse("f.yaml", data, reg)
-		if err == nil {
-			if s == nil {
-				t.Fatal("Parse returned neither a spec nor an error")
-			}
-			for _, p := range s.Profiles {
-				if _, err := s.Resolve(p.Name); err != nil {
-					t.Fatalf("Resolve(%q) of a valid spec: %v", p.Name, err)
-				}
-			}
-			return
-		}
-		var list ErrorList
-		if !errors.As(err, &list) || len(list) == 0 {
-			t.Fatalf("Parse error %v is not a non-empty ErrorList", err)
-		}
-		for _, e := range list {
-			if e.Pos.Line < 1 || e.Pos.Column < 1 || e.Pos.File != "f.yaml" {
-				t.Fatalf("error without a position: %v", e)
-			}
-		}
-	})
 }

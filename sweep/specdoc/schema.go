@@ -3,12 +3,19 @@ package specdoc
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
+	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/units"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
+
+// SchemaFile is the file name crosslink schema -o DIR and crosslink init
+// -o DIR write the schema to, and the name a starter spec's first line
+// refers to: a YAML language server resolves it beside the spec.
+const SchemaFile = "spec.schema.json"
 
 // SchemaID is the $id of the schema: a name, not a place to fetch it from.
 const SchemaID = "https://crosslink-sim.github.io/crosslink/spec.schema.json"
@@ -17,13 +24,21 @@ const SchemaID = "https://crosslink-sim.github.io/crosslink/spec.schema.json"
 // so the schema's bytes depend only on the registry.
 type obj = map[string]any
 
-// quantity matches a number followed by a unit: "16000km", "1 Gbps",
-// "53.3ms", "0.5%".
-const quantity = `^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*[^\s0-9.].*$`
+// quantity returns the pattern of a number followed by one of the unit
+// symbols Parse accepts for u: "16000km", "1 Gbps", "53.3ms", "0.5%";
+// "1Gbs" matches none.
+func quantity(u vocab.Unit) string {
+	syms := units.Spellings(u)
+	alts := make([]string, len(syms))
+	for i, s := range syms {
+		alts[i] = regexp.QuoteMeta(s)
+	}
+	return `^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*(` + strings.Join(alts, "|") + `)\s*$`
+}
 
 // JSONSchema returns the JSON Schema of a spec for the models of reg,
 // indented for reading.
-func JSONSchema(reg *engine.Registry) ([]byte, error) {
+func JSONSchema(reg *vocab.Registry) ([]byte, error) {
 	names := reg.Names()
 	var perModel []any
 	for _, name := range names {
@@ -49,6 +64,20 @@ func JSONSchema(reg *engine.Registry) ([]byte, error) {
 		"xlim":    obj{"type": "array", "items": obj{"type": "number"}, "minItems": 2, "maxItems": 2},
 		"ylim":    obj{"type": "array", "items": obj{"type": "number"}, "minItems": 2, "maxItems": 2},
 		"labels":  obj{"type": "object", "additionalProperties": obj{"type": "string"}, "description": "legend text per y name"},
+		"claims": obj{"type": "array", "description": "the document's statements the figure is checked against; crosslink report gives the verdict", "items": obj{
+			"type": "object", "additionalProperties": false, "required": []string{"claim", "source", "y"},
+			"properties": obj{
+				"claim":       obj{"type": "string", "description": "the statement, one sentence"},
+				"source":      obj{"type": "string", "description": "document and figure or table it is read from"},
+				"where":       obj{"type": "object", "description": "rows of the figure's CSV: column: value"},
+				"relative_to": obj{"type": "object", "description": "ours becomes the ratio of where's rows to these (where with these columns replaced)"},
+				"y":           obj{"type": "string", "description": "the CSV column compared"},
+				"document":    obj{"type": "number", "description": "the document's value"},
+				"op":          obj{"enum": []string{"approx", "ge", "le", "between"}, "default": "approx"},
+				"tol":         obj{"type": "object", "additionalProperties": false, "properties": obj{"rel": obj{"type": "number", "minimum": 0}, "abs": obj{"type": "number", "minimum": 0}}},
+				"bounds":      obj{"type": "array", "items": obj{"type": "number"}, "minItems": 2, "maxItems": 2},
+				"agg":         obj{"enum": []string{"mean", "min", "max"}, "default": "mean"},
+			}}},
 	}
 	s := obj{
 		"$schema":     "https://json-schema.org/draft/2020-12/schema",
@@ -124,7 +153,7 @@ func JSONSchema(reg *engine.Registry) ([]byte, error) {
 // modelRule is the if/then of one model: when model is this one, params,
 // grid, cases and profiles may name only its parameters, with values of
 // their type and range.
-func modelRule(s *engine.Schema) obj {
+func modelRule(s *vocab.Schema) obj {
 	values := obj{}
 	axes := obj{}
 	for _, p := range s.Params {
@@ -137,7 +166,7 @@ func modelRule(s *engine.Schema) obj {
 	}
 	var metrics []string
 	for _, m := range s.Metrics {
-		if m.Kind == engine.Float || m.Kind == engine.Int {
+		if m.Kind == vocab.Float || m.Kind == vocab.Int {
 			metrics = append(metrics, m.Name)
 			if m.Column() != m.Name {
 				metrics = append(metrics, m.Column())
@@ -163,33 +192,33 @@ func modelRule(s *engine.Schema) obj {
 }
 
 // value is the schema of one value of parameter p.
-func value(p engine.Param) obj {
+func value(p vocab.Param) obj {
 	doc := p.Doc
-	if p.Unit != engine.Dimensionless {
+	if p.Unit != vocab.Dimensionless {
 		doc += fmt.Sprintf(" [%s]", p.Unit)
 	}
 	doc += fmt.Sprintf(" default %s", sweep.FormatValue(p.Default, p.Unit))
 	if p.Bounded() {
-		doc += fmt.Sprintf(", range %s .. %s", sweep.FormatValue(engine.F(p.Min), p.Unit), sweep.FormatValue(engine.F(p.Max), p.Unit))
+		doc += fmt.Sprintf(", range %s .. %s", sweep.FormatValue(vocab.F(p.Min), p.Unit), sweep.FormatValue(vocab.F(p.Max), p.Unit))
 	}
 	switch p.Kind {
-	case engine.String:
+	case vocab.String:
 		v := obj{"type": "string", "description": doc, "default": p.Default.Str()}
 		if len(p.Choices) > 0 {
 			v["enum"] = p.Choices
 		}
 		return v
-	case engine.Bool:
+	case vocab.Bool:
 		return obj{"type": "boolean", "description": doc, "default": p.Default.Bool()}
 	}
 	num := obj{"type": "number"}
-	if p.Kind == engine.Int {
+	if p.Kind == vocab.Int {
 		num["type"] = "integer"
 	}
 	if p.Bounded() {
 		num["minimum"], num["maximum"] = p.Min, p.Max
 	}
-	if p.Unit == engine.Dimensionless {
+	if p.Unit == vocab.Dimensionless {
 		num["description"] = doc
 		num["default"] = p.Default.Float()
 		return num
@@ -201,6 +230,6 @@ func value(p engine.Param) obj {
 		"default":     sweep.FormatValue(p.Default, p.Unit),
 		"examples":    []string{units.Format(p.Default.Float(), p.Unit)},
 		"type":        "string",
-		"pattern":     quantity,
+		"pattern":     quantity(p.Unit),
 	}
 }

@@ -5,17 +5,17 @@ import (
 	"io"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
 	"github.com/crosslink-sim/crosslink/sweep"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Starter writes a starter spec for model s named name: every parameter
 // with its default, unit, range and documentation as comments, one grid
 // axis over the first numeric parameter it can vary, and a line plot of
 // the first numeric metric against it. It parses and runs as written.
-func Starter(w io.Writer, s *engine.Schema, name string) error {
+func Starter(w io.Writer, s *vocab.Schema, name string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# yaml-language-server: $schema=%s\n", "spec.schema.json")
+	fmt.Fprintf(&b, "# yaml-language-server: $schema=%s\n", SchemaFile)
 	fmt.Fprintf(&b, "#\n# A starter spec for model %s (version %d), written by crosslink init.\n", s.Name, s.Version)
 	comment(&b, "", s.Doc)
 	fmt.Fprintf(&b, "#\n# Run it:   crosslink run %s.yaml          (rows in out/%s/)\n", name, name)
@@ -54,7 +54,7 @@ func Starter(w io.Writer, s *engine.Schema, name string) error {
 	b.WriteString("\n# Metrics (columns of out/" + name + "/part-*.parquet):\n")
 	for _, m := range s.Metrics {
 		u := ""
-		if m.Unit != engine.Dimensionless {
+		if m.Unit != vocab.Dimensionless {
 			u = " [" + string(m.Unit) + "]"
 		}
 		comment(&b, "", fmt.Sprintf("  %s%s: %s", m.Column(), u, m.Doc))
@@ -70,18 +70,18 @@ func Starter(w io.Writer, s *engine.Schema, name string) error {
 }
 
 type axisChoice struct {
-	param  engine.Param
+	param  vocab.Param
 	values []string
-	metric *engine.Metric
+	metric *vocab.Metric
 }
 
 // gridAxis picks the first Float parameter with a positive default it
 // can double twice within range, or the first String parameter with
 // choices, as the example axis, and the first Float metric to plot.
-func gridAxis(s *engine.Schema) *axisChoice {
+func gridAxis(s *vocab.Schema) *axisChoice {
 	var a *axisChoice
 	for _, p := range s.Params {
-		if p.Kind != engine.Float || p.Default.Float() <= 0 {
+		if p.Kind != vocab.Float || p.Default.Float() <= 0 {
 			continue
 		}
 		d := p.Default.Float()
@@ -90,13 +90,13 @@ func gridAxis(s *engine.Schema) *axisChoice {
 		}
 		a = &axisChoice{param: p}
 		for _, x := range []float64{d, 2 * d, 4 * d} {
-			a.values = append(a.values, sweep.FormatValue(engine.F(x), p.Unit))
+			a.values = append(a.values, sweep.FormatValue(vocab.F(x), p.Unit))
 		}
 		break
 	}
 	if a == nil {
 		for _, p := range s.Params {
-			if p.Kind == engine.String && len(p.Choices) > 1 {
+			if p.Kind == vocab.String && len(p.Choices) > 1 {
 				a = &axisChoice{param: p, values: p.Choices}
 				break
 			}
@@ -106,7 +106,7 @@ func gridAxis(s *engine.Schema) *axisChoice {
 		return nil
 	}
 	for i, m := range s.Metrics {
-		if m.Kind == engine.Float || m.Kind == engine.Int {
+		if m.Kind == vocab.Float || m.Kind == vocab.Int {
 			a.metric = &s.Metrics[i]
 			break
 		}
@@ -114,9 +114,9 @@ func gridAxis(s *engine.Schema) *axisChoice {
 	return a
 }
 
-func paramComment(b *strings.Builder, p engine.Param) {
+func paramComment(b *strings.Builder, p vocab.Param) {
 	var facts []string
-	if p.Unit != engine.Dimensionless {
+	if p.Unit != vocab.Dimensionless {
 		facts = append(facts, "unit "+string(p.Unit))
 	}
 	facts = append(facts, "default "+sweep.FormatValue(p.Default, p.Unit))
@@ -124,15 +124,15 @@ func paramComment(b *strings.Builder, p engine.Param) {
 	case len(p.Choices) > 0:
 		facts = append(facts, "one of "+strings.Join(p.Choices, ", "))
 	case p.Bounded():
-		facts = append(facts, "range "+sweep.FormatValue(engine.F(p.Min), p.Unit)+" .. "+sweep.FormatValue(engine.F(p.Max), p.Unit))
+		facts = append(facts, "range "+sweep.FormatValue(vocab.F(p.Min), p.Unit)+" .. "+sweep.FormatValue(vocab.F(p.Max), p.Unit))
 	}
 	comment(b, "  ", fmt.Sprintf("%s (%s, %s): %s", p.Name, p.Kind, strings.Join(facts, ", "), p.Doc))
 }
 
 // yamlValue writes a default so the parser reads it back as the same
 // value: strings quoted, quantities with their unit.
-func yamlValue(v engine.Value, u engine.Unit) string {
-	if v.Kind() == engine.String {
+func yamlValue(v vocab.Value, u vocab.Unit) string {
+	if v.Kind() == vocab.String {
 		return fmt.Sprintf("%q", v.Str())
 	}
 	return sweep.FormatValue(v, u)
@@ -159,7 +159,7 @@ func comment(b *strings.Builder, indent, text string) {
 
 // metricRef is how a plot names m: its name, or its column when another
 // metric shares the name (received_power in W and in dBm).
-func metricRef(s *engine.Schema, m engine.Metric) string {
+func metricRef(s *vocab.Schema, m vocab.Metric) string {
 	for _, o := range s.Metrics {
 		if o.Name == m.Name && o.Column() != m.Column() {
 			return m.Column()

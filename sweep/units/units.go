@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // dimension groups the units that convert into each other by a factor.
@@ -69,7 +69,7 @@ type symbol struct {
 	offset float64 // added after scaling: dBW is dBm + 30
 }
 
-// info is how an engine.Unit sits in its dimension, and an example for
+// info is how an vocab.Unit sits in its dimension, and an example for
 // messages.
 type info struct {
 	dim     dimension
@@ -79,26 +79,26 @@ type info struct {
 	display []string // symbols Format may choose, smallest first
 }
 
-var unitInfo = map[engine.Unit]info{
-	engine.Dimensionless: {plain, 0, 1, "0.5", nil},
-	engine.Percent:       {plain, -2, 1, "0.5%", []string{"%"}},
-	engine.Meter:         {length, 0, 1, "16000km", []string{"nm", "um", "mm", "m", "km"}},
-	engine.Second:        {duration, 0, 1, "53.3ms", []string{"ps", "ns", "us", "ms", "s"}},
-	engine.BitPerSecond:  {bitRate, 0, 1, "1Gbps", []string{"bps", "kbps", "Mbps", "Gbps", "Tbps"}},
-	engine.Byte:          {dataSize, 0, 8, "1500B", []string{"B", "kB", "MB", "GB", "TB"}},
-	engine.Bit:           {dataSize, 0, 1, "12000bit", []string{"bit", "kbit", "Mbit", "Gbit", "Tbit"}},
-	engine.Watt:          {power, 0, 1, "0.9W", []string{"pW", "nW", "uW", "mW", "W", "kW"}},
-	engine.DBm:           {powerLevel, 0, 1, "3dBm", []string{"dBm"}},
-	engine.Decibel:       {decibels, 0, 1, "19.45dB", []string{"dB"}},
-	engine.Hertz:         {frequency, 0, 1, "50GHz", []string{"Hz", "kHz", "MHz", "GHz", "THz"}},
-	engine.Kelvin:        {temperature, 0, 1, "500K", []string{"K"}},
-	engine.Ohm:           {resistance, 0, 1, "50kohm", []string{"ohm", "kohm", "Mohm"}},
-	engine.AmperePerWatt: {responsivity, 0, 1, "0.8A/W", []string{"A/W"}},
-	engine.Packet:        {packets, 0, 1, "100pkt", []string{"pkt"}},
-	engine.PerSecond:     {perSecond, 0, 1, "100/s", []string{"/s"}},
-	engine.DBPerKm:       {attenuation, 0, 1, "0.2dB/km", []string{"dB/km"}},
-	engine.PerWattPerKm:  {nonlinearity, 0, 1, "1.3/(W km)", []string{"/(W km)"}},
-	engine.PsPerNmKm:     {dispersion, 0, 1, "17ps/(nm km)", []string{"ps/(nm km)"}},
+var unitInfo = map[vocab.Unit]info{
+	vocab.Dimensionless: {plain, 0, 1, "0.5", nil},
+	vocab.Percent:       {plain, -2, 1, "0.5%", []string{"%"}},
+	vocab.Meter:         {length, 0, 1, "16000km", []string{"nm", "um", "mm", "m", "km"}},
+	vocab.Second:        {duration, 0, 1, "53.3ms", []string{"ps", "ns", "us", "ms", "s"}},
+	vocab.BitPerSecond:  {bitRate, 0, 1, "1Gbps", []string{"bps", "kbps", "Mbps", "Gbps", "Tbps"}},
+	vocab.Byte:          {dataSize, 0, 8, "1500B", []string{"B", "kB", "MB", "GB", "TB"}},
+	vocab.Bit:           {dataSize, 0, 1, "12000bit", []string{"bit", "kbit", "Mbit", "Gbit", "Tbit"}},
+	vocab.Watt:          {power, 0, 1, "0.9W", []string{"pW", "nW", "uW", "mW", "W", "kW"}},
+	vocab.DBm:           {powerLevel, 0, 1, "3dBm", []string{"dBm"}},
+	vocab.Decibel:       {decibels, 0, 1, "19.45dB", []string{"dB"}},
+	vocab.Hertz:         {frequency, 0, 1, "50GHz", []string{"Hz", "kHz", "MHz", "GHz", "THz"}},
+	vocab.Kelvin:        {temperature, 0, 1, "500K", []string{"K"}},
+	vocab.Ohm:           {resistance, 0, 1, "50kohm", []string{"ohm", "kohm", "Mohm"}},
+	vocab.AmperePerWatt: {responsivity, 0, 1, "0.8A/W", []string{"A/W"}},
+	vocab.Packet:        {packets, 0, 1, "100pkt", []string{"pkt"}},
+	vocab.PerSecond:     {perSecond, 0, 1, "100/s", []string{"/s"}},
+	vocab.DBPerKm:       {attenuation, 0, 1, "0.2dB/km", []string{"dB/km"}},
+	vocab.PerWattPerKm:  {nonlinearity, 0, 1, "1.3/(W km)", []string{"/(W km)"}},
+	vocab.PsPerNmKm:     {dispersion, 0, 1, "17ps/(nm km)", []string{"ps/(nm km)"}},
 }
 
 // Prefix sets. Bytes and bits take only multiplying prefixes (a millibyte is
@@ -202,10 +202,10 @@ func errorf(text, format string, args ...any) error {
 }
 
 // Parse reads a number with an optional unit and returns it in the base
-// unit want names (metres for engine.Meter, bit/s for engine.BitPerSecond,
-// bytes for engine.Byte, percent for engine.Percent, ...). See the package
+// unit want names (metres for vocab.Meter, bit/s for vocab.BitPerSecond,
+// bytes for vocab.Byte, percent for vocab.Percent, ...). See the package
 // documentation for the accepted forms.
-func Parse(text string, want engine.Unit) (float64, error) {
+func Parse(text string, want vocab.Unit) (float64, error) {
 	w, ok := unitInfo[want]
 	if !ok {
 		return 0, errorf(text, "no parser for unit %q", string(want))
@@ -213,14 +213,14 @@ func Parse(text string, want engine.Unit) (float64, error) {
 	s := strings.TrimSpace(text)
 	mant, exp, rest, ok := splitNumber(s)
 	if !ok {
-		if w.dim == plain && want == engine.Dimensionless {
+		if w.dim == plain && want == vocab.Dimensionless {
 			return 0, errorf(text, "%q is not a number", text)
 		}
 		return 0, errorf(text, "%q is not a quantity; want a number and a unit of %s, e.g. %s", text, w.dim, w.example)
 	}
 	name := strings.TrimSpace(rest)
 	if name == "" {
-		if want == engine.Percent {
+		if want == vocab.Percent {
 			return 0, errorf(text, "needs a percent sign, e.g. %s", w.example)
 		}
 		if w.dim != plain {
@@ -378,19 +378,24 @@ func ambiguous(name string) string {
 }
 
 // Format prints x (in the base unit u) with the prefix that keeps the
-// number readable: Format(1.6e7, engine.Meter) is "16000km", Format(0.0533,
-// engine.Second) is "53.3ms". Parse reads the text back to x within one
+// number readable: Format(1.6e7, vocab.Meter) is "16000km", Format(0.0533,
+// vocab.Second) is "53.3ms". Parse reads the text back to x within one
 // rounding of a decimal shift (exactly for decimal prefixes).
-func Format(x float64, u engine.Unit) string {
+func Format(x float64, u vocab.Unit) string {
 	w, ok := unitInfo[u]
 	if !ok {
 		return strconv.FormatFloat(x, 'g', -1, 64) + " " + string(u)
 	}
-	if u == engine.Dimensionless {
+	if u == vocab.Dimensionless {
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return strconv.FormatFloat(x, 'g', -1, 64) + string(u)
+	}
+	if u == vocab.Byte {
+		if s, ok := formatBytes(x); ok {
+			return s
+		}
 	}
 	name := w.display[0]
 	if len(w.display) > 1 {
@@ -412,6 +417,46 @@ func Format(x float64, u engine.Unit) string {
 	}
 	s := symbols[name]
 	return shift(x, s.dec-w.dec) + name
+}
+
+// formatBytes writes a whole number of bytes exactly, as a person writes
+// buffer and segment sizes: with the binary or decimal prefix whose
+// mantissa is a whole number with the fewest digits, binary first on a
+// tie, else in bytes ("1460 B", "64 KiB", "80 MB", "65535 B"). ok is false
+// for a fraction of a byte or beyond 2^53, which Format writes as other
+// quantities.
+func formatBytes(x float64) (string, bool) {
+	if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+		return "", false
+	}
+	n := int64(x)
+	best, bestDigits := strconv.FormatInt(n, 10)+" B", len(strconv.FormatInt(abs64(n), 10))
+	if n == 0 {
+		return best, true
+	}
+	for _, p := range []struct {
+		size int64
+		name string
+	}{
+		{1 << 40, "TiB"}, {1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"},
+		{1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"},
+	} {
+		if n%p.size != 0 {
+			continue
+		}
+		m := strconv.FormatInt(n/p.size, 10)
+		if d := len(strconv.FormatInt(abs64(n/p.size), 10)); d < bestDigits {
+			best, bestDigits = m+" "+p.name, d
+		}
+	}
+	return best, true
+}
+
+func abs64(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // shift writes x×10^-dec as decimal text without rounding, by moving the
@@ -446,11 +491,11 @@ func shift(x float64, dec int) string {
 }
 
 // Scale returns how many base units of dim one display unit is, for plots
-// that divide by it: Scale("km", engine.Meter) is 1000, Scale("Mbps",
-// engine.BitPerSecond) is 1e6. The empty display unit is the base unit.
+// that divide by it: Scale("km", vocab.Meter) is 1000, Scale("Mbps",
+// vocab.BitPerSecond) is 1e6. The empty display unit is the base unit.
 // Logarithmic conversions (dBm for a Watt quantity) have no scale and are
 // an error.
-func Scale(display string, dim engine.Unit) (float64, error) {
+func Scale(display string, dim vocab.Unit) (float64, error) {
 	w, ok := unitInfo[dim]
 	if !ok {
 		if display == "" || display == string(dim) {

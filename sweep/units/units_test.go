@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crosslink-sim/crosslink/engine"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // dec parses decimal text the way strconv does: the reference for values
@@ -27,53 +27,53 @@ func TestParse(t *testing.T) {
 	// (the definition of dBm); tolerance 1e-15 relative.
 	tests := []struct {
 		in   string
-		unit engine.Unit
+		unit vocab.Unit
 		want float64
 	}{
-		{"1Gbps", engine.BitPerSecond, 1e9},
-		{"1 Gbit/s", engine.BitPerSecond, 1e9},
-		{"6.176Mbps", engine.BitPerSecond, dec("6176000")},
-		{"128kbps", engine.BitPerSecond, 128000},
-		{"1MB/s", engine.BitPerSecond, 8e6},
-		{"53.3ms", engine.Second, dec("0.0533")},
-		{"10us", engine.Second, dec("1e-5")},
-		{"10µs", engine.Second, dec("1e-5")},
-		{"2min", engine.Second, 120},
-		{"1h", engine.Second, 3600},
-		{"16000km", engine.Meter, 1.6e7},
-		{"1550nm", engine.Meter, dec("1.55e-6")},
-		{"0.15m", engine.Meter, dec("0.15")},
-		{"1.5e3 km", engine.Meter, 1.5e6},
-		{"-3mm", engine.Meter, dec("-0.003")},
-		{"1500B", engine.Byte, 1500},
-		{"64KiB", engine.Byte, 65536},
-		{"16MB", engine.Byte, 16e6},
-		{"2kB", engine.Byte, 2000},
-		{"12000bit", engine.Byte, 1500},
-		{"1500B", engine.Bit, 12000},
-		{"0.9W", engine.Watt, dec("0.9")},
-		{"10mW", engine.Watt, dec("0.01")},
-		{"0dBW", engine.Watt, 1},
-		{"30dBm", engine.Watt, 1},
-		{"3dBm", engine.Watt, 1e-3 * math.Pow(10, 0.3)},
-		{"3dBm", engine.DBm, 3},
-		{"0dBW", engine.DBm, 30},
-		{"2mW", engine.DBm, 10 * math.Log10(2e-3/1e-3)},
-		{"19.45dB", engine.Decibel, dec("19.45")},
-		{"50GHz", engine.Hertz, 5e10},
-		{"500K", engine.Kelvin, 500},
-		{"50kohm", engine.Ohm, 50000},
-		{"50kΩ", engine.Ohm, 50000},
-		{"0.5%", engine.Percent, 0.5},
-		{"0.5%", engine.Dimensionless, dec("0.005")},
-		{"0.25", engine.Dimensionless, 0.25},
-		{"1e-9", engine.Dimensionless, 1e-9},
-		{"100pkt", engine.Packet, 100},
-		{"0.2dB/km", engine.DBPerKm, dec("0.2")},
-		{"1.3/(W km)", engine.PerWattPerKm, dec("1.3")},
-		{"17ps/(nm km)", engine.PsPerNmKm, 17},
-		{"0.8A/W", engine.AmperePerWatt, dec("0.8")},
-		{"100/s", engine.PerSecond, 100},
+		{"1Gbps", vocab.BitPerSecond, 1e9},
+		{"1 Gbit/s", vocab.BitPerSecond, 1e9},
+		{"6.176Mbps", vocab.BitPerSecond, dec("6176000")},
+		{"128kbps", vocab.BitPerSecond, 128000},
+		{"1MB/s", vocab.BitPerSecond, 8e6},
+		{"53.3ms", vocab.Second, dec("0.0533")},
+		{"10us", vocab.Second, dec("1e-5")},
+		{"10µs", vocab.Second, dec("1e-5")},
+		{"2min", vocab.Second, 120},
+		{"1h", vocab.Second, 3600},
+		{"16000km", vocab.Meter, 1.6e7},
+		{"1550nm", vocab.Meter, dec("1.55e-6")},
+		{"0.15m", vocab.Meter, dec("0.15")},
+		{"1.5e3 km", vocab.Meter, 1.5e6},
+		{"-3mm", vocab.Meter, dec("-0.003")},
+		{"1500B", vocab.Byte, 1500},
+		{"64KiB", vocab.Byte, 65536},
+		{"16MB", vocab.Byte, 16e6},
+		{"2kB", vocab.Byte, 2000},
+		{"12000bit", vocab.Byte, 1500},
+		{"1500B", vocab.Bit, 12000},
+		{"0.9W", vocab.Watt, dec("0.9")},
+		{"10mW", vocab.Watt, dec("0.01")},
+		{"0dBW", vocab.Watt, 1},
+		{"30dBm", vocab.Watt, 1},
+		{"3dBm", vocab.Watt, 1e-3 * math.Pow(10, 0.3)},
+		{"3dBm", vocab.DBm, 3},
+		{"0dBW", vocab.DBm, 30},
+		{"2mW", vocab.DBm, 10 * math.Log10(2e-3/1e-3)},
+		{"19.45dB", vocab.Decibel, dec("19.45")},
+		{"50GHz", vocab.Hertz, 5e10},
+		{"500K", vocab.Kelvin, 500},
+		{"50kohm", vocab.Ohm, 50000},
+		{"50kΩ", vocab.Ohm, 50000},
+		{"0.5%", vocab.Percent, 0.5},
+		{"0.5%", vocab.Dimensionless, dec("0.005")},
+		{"0.25", vocab.Dimensionless, 0.25},
+		{"1e-9", vocab.Dimensionless, 1e-9},
+		{"100pkt", vocab.Packet, 100},
+		{"0.2dB/km", vocab.DBPerKm, dec("0.2")},
+		{"1.3/(W km)", vocab.PerWattPerKm, dec("1.3")},
+		{"17ps/(nm km)", vocab.PsPerNmKm, 17},
+		{"0.8A/W", vocab.AmperePerWatt, dec("0.8")},
+		{"100/s", vocab.PerSecond, 100},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in+"/"+string(tt.unit), func(t *testing.T) {
@@ -84,7 +84,7 @@ func TestParse(t *testing.T) {
 			if !close(got, tt.want, 1e-15) {
 				t.Errorf("Parse(%q, %q) = %v, want %v", tt.in, tt.unit, got, tt.want)
 			}
-			if !strings.Contains(tt.in, "dB") && tt.unit != engine.DBm && got != tt.want {
+			if !strings.Contains(tt.in, "dB") && tt.unit != vocab.DBm && got != tt.want {
 				t.Errorf("Parse(%q, %q) = %v, want exactly %v", tt.in, tt.unit, got, tt.want)
 			}
 		})
@@ -101,26 +101,26 @@ func close(got, want, rel float64) bool {
 func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		in   string
-		unit engine.Unit
+		unit vocab.Unit
 		want string // the Error's Msg
 	}{
-		{"16000", engine.Meter, "needs a unit of length, e.g. 16000km"},
-		{"9000", engine.Byte, "needs a unit of data size, e.g. 1500B"},
-		{"0.5", engine.Percent, "needs a percent sign, e.g. 0.5%"},
-		{"16000kn", engine.Meter, `unknown unit "kn"; did you mean "km"?`},
-		{"4Gbs", engine.BitPerSecond, `unit "Gbs" is ambiguous: write "Gbps" or "Gbit/s" for bits per second, "GB/s" for bytes per second`},
-		{"4Gpbs", engine.BitPerSecond, `unknown unit "Gpbs"; did you mean "Gbps"?`},
-		{"1Gb", engine.BitPerSecond, `unit "Gb" is ambiguous: write "GB" for bytes or "Gbit" for bits`},
-		{"1500b", engine.Byte, `unit "b" is ambiguous: write "B" for bytes or "bit" for bits`},
-		{"64KB", engine.Byte, `unit "KB" is ambiguous: write "kB" for 1000 bytes or "KiB" for 1024 bytes`},
-		{"53.3ms", engine.Meter, `"53.3ms" is a time, but a length is wanted, e.g. 16000km`},
-		{"1Gbps", engine.Byte, `"1Gbps" is a bit rate, but a data size is wanted, e.g. 1500B`},
-		{"5km", engine.Dimensionless, `"5km" is a length, but a plain number is wanted, e.g. 0.5`},
-		{"fast", engine.BitPerSecond, `"fast" is not a quantity; want a number and a unit of bit rate, e.g. 1Gbps`},
-		{"x", engine.Dimensionless, `"x" is not a number`},
-		{"3zz", engine.Second, `unknown unit "zz"; a time takes ps, ns, us, ms, s, e.g. 53.3ms`},
-		{"1e999m", engine.Meter, `"1e999m" is out of range`},
-		{"-1mW", engine.DBm, `"-1mW" is not a positive power, so it has no level in dBm`},
+		{"16000", vocab.Meter, "needs a unit of length, e.g. 16000km"},
+		{"9000", vocab.Byte, "needs a unit of data size, e.g. 1500B"},
+		{"0.5", vocab.Percent, "needs a percent sign, e.g. 0.5%"},
+		{"16000kn", vocab.Meter, `unknown unit "kn"; did you mean "km"?`},
+		{"4Gbs", vocab.BitPerSecond, `unit "Gbs" is ambiguous: write "Gbps" or "Gbit/s" for bits per second, "GB/s" for bytes per second`},
+		{"4Gpbs", vocab.BitPerSecond, `unknown unit "Gpbs"; did you mean "Gbps"?`},
+		{"1Gb", vocab.BitPerSecond, `unit "Gb" is ambiguous: write "GB" for bytes or "Gbit" for bits`},
+		{"1500b", vocab.Byte, `unit "b" is ambiguous: write "B" for bytes or "bit" for bits`},
+		{"64KB", vocab.Byte, `unit "KB" is ambiguous: write "kB" for 1000 bytes or "KiB" for 1024 bytes`},
+		{"53.3ms", vocab.Meter, `"53.3ms" is a time, but a length is wanted, e.g. 16000km`},
+		{"1Gbps", vocab.Byte, `"1Gbps" is a bit rate, but a data size is wanted, e.g. 1500B`},
+		{"5km", vocab.Dimensionless, `"5km" is a length, but a plain number is wanted, e.g. 0.5`},
+		{"fast", vocab.BitPerSecond, `"fast" is not a quantity; want a number and a unit of bit rate, e.g. 1Gbps`},
+		{"x", vocab.Dimensionless, `"x" is not a number`},
+		{"3zz", vocab.Second, `unknown unit "zz"; a time takes ps, ns, us, ms, s, e.g. 53.3ms`},
+		{"1e999m", vocab.Meter, `"1e999m" is out of range`},
+		{"-1mW", vocab.DBm, `"-1mW" is not a positive power, so it has no level in dBm`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -142,29 +142,42 @@ func TestParseErrors(t *testing.T) {
 func TestFormat(t *testing.T) {
 	tests := []struct {
 		x    float64
-		unit engine.Unit
+		unit vocab.Unit
 		want string
 	}{
-		{1.6e7, engine.Meter, "16000km"},
-		{0.15, engine.Meter, "150mm"},
-		{1.55e-6, engine.Meter, "1.55um"},
-		{0, engine.Meter, "0m"},
-		{0.0533, engine.Second, "53.3ms"},
-		{120, engine.Second, "120s"},
-		{1e9, engine.BitPerSecond, "1Gbps"},
-		{6.176e6, engine.BitPerSecond, "6.176Mbps"},
-		{1500, engine.Byte, "1.5kB"},
-		{512, engine.Byte, "512B"},
-		{0.9, engine.Watt, "900mW"},
-		{19.45, engine.Decibel, "19.45dB"},
-		{0.5, engine.Percent, "0.5%"},
-		{1e-9, engine.Dimensionless, "1e-09"},
-		{-2.5e-4, engine.Second, "-250us"},
-		{1e30, engine.Meter, "1e27km"},
+		{1.6e7, vocab.Meter, "16000km"},
+		{0.15, vocab.Meter, "150mm"},
+		{1.55e-6, vocab.Meter, "1.55um"},
+		{0, vocab.Meter, "0m"},
+		{0.0533, vocab.Second, "53.3ms"},
+		{120, vocab.Second, "120s"},
+		{1e9, vocab.BitPerSecond, "1Gbps"},
+		{6.176e6, vocab.BitPerSecond, "6.176Mbps"},
+		{1500, vocab.Byte, "1500 B"},
+		{1460, vocab.Byte, "1460 B"},
+		{512, vocab.Byte, "512 B"},
+		{65535, vocab.Byte, "65535 B"},
+		{65536, vocab.Byte, "64 KiB"},
+		{4 << 20, vocab.Byte, "4 MiB"},
+		{80e6, vocab.Byte, "80 MB"},
+		{1 << 40, vocab.Byte, "1 TiB"},
+		{1000, vocab.Byte, "1 kB"},
+		{0, vocab.Byte, "0 B"},
+		{-2048, vocab.Byte, "-2 KiB"},
+		{0.5, vocab.Byte, "0.5B"},
+		{0.9, vocab.Watt, "900mW"},
+		{19.45, vocab.Decibel, "19.45dB"},
+		{0.5, vocab.Percent, "0.5%"},
+		{1e-9, vocab.Dimensionless, "1e-09"},
+		{-2.5e-4, vocab.Second, "-250us"},
+		{1e30, vocab.Meter, "1e27km"},
 	}
 	for _, tt := range tests {
 		if got := Format(tt.x, tt.unit); got != tt.want {
 			t.Errorf("Format(%v, %q) = %q, want %q", tt.x, tt.unit, got, tt.want)
+		}
+		if back, err := Parse(tt.want, tt.unit); err != nil || back != tt.x {
+			t.Errorf("Parse(%q, %q) = %v, %v; want %v back", tt.want, tt.unit, back, err, tt.x)
 		}
 	}
 }
@@ -172,17 +185,17 @@ func TestFormat(t *testing.T) {
 func TestScale(t *testing.T) {
 	tests := []struct {
 		display string
-		unit    engine.Unit
+		unit    vocab.Unit
 		want    float64
 	}{
-		{"km", engine.Meter, 1000},
-		{"", engine.Meter, 1},
-		{"ms", engine.Second, 1e-3},
-		{"Mbps", engine.BitPerSecond, 1e6},
-		{"KiB", engine.Byte, 1024},
-		{"kbit", engine.Byte, 125},
-		{"%", engine.Dimensionless, 0.01},
-		{"mW", engine.Watt, 1e-3},
+		{"km", vocab.Meter, 1000},
+		{"", vocab.Meter, 1},
+		{"ms", vocab.Second, 1e-3},
+		{"Mbps", vocab.BitPerSecond, 1e6},
+		{"KiB", vocab.Byte, 1024},
+		{"kbit", vocab.Byte, 125},
+		{"%", vocab.Dimensionless, 0.01},
+		{"mW", vocab.Watt, 1e-3},
 	}
 	for _, tt := range tests {
 		got, err := Scale(tt.display, tt.unit)
@@ -192,8 +205,8 @@ func TestScale(t *testing.T) {
 	}
 	for _, bad := range []struct {
 		display string
-		unit    engine.Unit
-	}{{"ms", engine.Meter}, {"dBm", engine.Watt}, {"dBW", engine.DBm}, {"kn", engine.Meter}} {
+		unit    vocab.Unit
+	}{{"ms", vocab.Meter}, {"dBm", vocab.Watt}, {"dBW", vocab.DBm}, {"kn", vocab.Meter}} {
 		if got, err := Scale(bad.display, bad.unit); err == nil {
 			t.Errorf("Scale(%q, %q) = %v, want an error", bad.display, bad.unit, got)
 		}
@@ -216,10 +229,10 @@ func TestNearest(t *testing.T) {
 	}
 }
 
-var fuzzUnits = []engine.Unit{
-	engine.Dimensionless, engine.Percent, engine.Meter, engine.Second, engine.BitPerSecond,
-	engine.Byte, engine.Bit, engine.Watt, engine.DBm, engine.Decibel, engine.Hertz,
-	engine.Kelvin, engine.Ohm, engine.Packet, engine.DBPerKm, engine.PsPerNmKm,
+var fuzzUnits = []vocab.Unit{
+	vocab.Dimensionless, vocab.Percent, vocab.Meter, vocab.Second, vocab.BitPerSecond,
+	vocab.Byte, vocab.Bit, vocab.Watt, vocab.DBm, vocab.Decibel, vocab.Hertz,
+	vocab.Kelvin, vocab.Ohm, vocab.Packet, vocab.DBPerKm, vocab.PsPerNmKm,
 }
 
 // FuzzParse checks that Parse never panics and that Parse(Format(x)) gives

@@ -1,4 +1,4 @@
-package engine
+package vocab
 
 import (
 	"context"
@@ -48,7 +48,11 @@ type Param struct {
 	Min     float64  // inclusive range for Float and Int; both 0 means unbounded
 	Max     float64  //
 	Choices []string // the allowed values of a String parameter; empty = any
-	Doc     string
+	// Syntax checks a String parameter that is not one of a few choices
+	// but has a grammar (a list of algorithm names, an empirical CDF), so
+	// that a spec is refused when it is read, not when a scenario runs.
+	Syntax func(string) error
+	Doc    string
 }
 
 // Column returns the parameter's Parquet column name ("distance_m").
@@ -73,6 +77,11 @@ func (p Param) Check(v Value) error {
 				FormatQuantity(x, p.Unit), FormatQuantity(p.Min, p.Unit), FormatQuantity(p.Max, p.Unit))
 		}
 	case String:
+		if p.Syntax != nil {
+			if err := p.Syntax(v.Str()); err != nil {
+				return fmt.Errorf("%s = %q: %w", p.Name, v.Str(), err)
+			}
+		}
 		if len(p.Choices) == 0 {
 			return nil
 		}
@@ -135,7 +144,7 @@ type Params struct {
 // lengths differ: that is a bug in the caller, not a user error.
 func NewParams(s *Schema, vals []Value) Params {
 	if len(vals) != len(s.Params) {
-		panic(fmt.Sprintf("engine: bug: %d values for %d parameters of %s", len(vals), len(s.Params), s.Name))
+		panic(fmt.Sprintf("vocab: bug: %d values for %d parameters of %s", len(vals), len(s.Params), s.Name))
 	}
 	return Params{schema: s, vals: vals}
 }
@@ -176,7 +185,7 @@ func (p Params) Values() []Value { return p.vals }
 func (p Params) Get(name string) Value {
 	i := p.schema.ParamIndex(name)
 	if i < 0 {
-		panic(fmt.Sprintf("engine: bug: model %s has no parameter %q", p.schema.Name, name))
+		panic(fmt.Sprintf("vocab: bug: model %s has no parameter %q", p.schema.Name, name))
 	}
 	return p.vals[i]
 }
@@ -198,7 +207,7 @@ func (p Params) With(name string, v Value) Params {
 	vals := append([]Value(nil), p.vals...)
 	i := p.schema.ParamIndex(name)
 	if i < 0 {
-		panic(fmt.Sprintf("engine: bug: model %s has no parameter %q", p.schema.Name, name))
+		panic(fmt.Sprintf("vocab: bug: model %s has no parameter %q", p.schema.Name, name))
 	}
 	vals[i] = v
 	return NewParams(p.schema, vals)

@@ -1,4 +1,4 @@
-package engine
+package vocab
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func NewRegistry(models ...Model) (*Registry, error) {
 			return nil, err
 		}
 		if _, dup := r.models[s.Name]; dup {
-			return nil, fmt.Errorf("engine: two models are called %q", s.Name)
+			return nil, fmt.Errorf("vocab: two models are called %q", s.Name)
 		}
 		r.models[s.Name] = m
 	}
@@ -49,7 +49,7 @@ func (r *Registry) Names() []string {
 // clash with the columns sweep adds, defaults of the declared kind and range.
 func (s *Schema) validate() error {
 	if s.Name == "" || s.Version <= 0 {
-		return fmt.Errorf("engine: model %q needs a name and a positive version", s.Name)
+		return fmt.Errorf("vocab: model %q needs a name and a positive version", s.Name)
 	}
 	seen := map[string]string{}
 	for _, c := range ReservedColumns() {
@@ -57,7 +57,7 @@ func (s *Schema) validate() error {
 	}
 	add := func(col, what string) error {
 		if prev, dup := seen[col]; dup {
-			return fmt.Errorf("engine: model %s: column %q of %s clashes with %s", s.Name, col, what, prev)
+			return fmt.Errorf("vocab: model %s: column %q of %s clashes with %s", s.Name, col, what, prev)
 		}
 		seen[col] = what
 		return nil
@@ -67,7 +67,7 @@ func (s *Schema) validate() error {
 			return err
 		}
 		if err := p.Check(p.Default); err != nil {
-			return fmt.Errorf("engine: model %s: default: %w", s.Name, err)
+			return fmt.Errorf("vocab: model %s: default: %w", s.Name, err)
 		}
 	}
 	for _, m := range s.Metrics {
@@ -75,12 +75,12 @@ func (s *Schema) validate() error {
 			return err
 		}
 		if m.Kind == Invalid {
-			return fmt.Errorf("engine: model %s: metric %s has no kind", s.Name, m.Name)
+			return fmt.Errorf("vocab: model %s: metric %s has no kind", s.Name, m.Name)
 		}
 	}
 	for _, t := range s.Tables {
 		if t.Name == "" {
-			return fmt.Errorf("engine: model %s: a second table has no name", s.Name)
+			return fmt.Errorf("vocab: model %s: a second table has no name", s.Name)
 		}
 	}
 	return nil

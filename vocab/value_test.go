@@ -1,4 +1,4 @@
-package engine
+package vocab
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package engine
+package vocab
 
 import (
 	"fmt"
@@ -72,13 +72,13 @@ func (v Value) Float() float64 {
 	case Int:
 		return float64(v.i)
 	}
-	panic(fmt.Sprintf("engine: bug: Float() of %s value", v.kind))
+	panic(fmt.Sprintf("vocab: bug: Float() of %s value", v.kind))
 }
 
 // Int returns the integer of an Int value; other kinds panic.
 func (v Value) Int() int64 {
 	if v.kind != Int {
-		panic(fmt.Sprintf("engine: bug: Int() of %s value", v.kind))
+		panic(fmt.Sprintf("vocab: bug: Int() of %s value", v.kind))
 	}
 	return v.i
 }
@@ -86,7 +86,7 @@ func (v Value) Int() int64 {
 // Str returns the string of a String value; other kinds panic.
 func (v Value) Str() string {
 	if v.kind != String {
-		panic(fmt.Sprintf("engine: bug: Str() of %s value", v.kind))
+		panic(fmt.Sprintf("vocab: bug: Str() of %s value", v.kind))
 	}
 	return v.str
 }
@@ -94,7 +94,7 @@ func (v Value) Str() string {
 // Bool returns the boolean of a Bool value; other kinds panic.
 func (v Value) Bool() bool {
 	if v.kind != Bool {
-		panic(fmt.Sprintf("engine: bug: Bool() of %s value", v.kind))
+		panic(fmt.Sprintf("vocab: bug: Bool() of %s value", v.kind))
 	}
 	return v.i != 0
 }

@@ -1,4 +1,4 @@
-package engine
+package vocab
 
 // Unit is the SI base unit (or the dimensionless scale) a parameter or metric
 // is stored in. The sweep spec parser accepts prefixed forms of it ("16000km",

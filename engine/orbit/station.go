@@ -1,0 +1,146 @@
+package orbit
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Station is a ground station: geodetic latitude and longitude (rad) and
+// height above the reference surface (m).
+type Station struct {
+	Name     string
+	Lat, Lon float64
+	Height   float64
+}
+
+// StationAt returns a station at the given latitude and longitude in
+// degrees, at height 0.
+func StationAt(name string, latDeg, lonDeg float64) (Station, error) {
+	if math.IsNaN(latDeg) || latDeg < -90 || latDeg > 90 {
+		return Station{}, fmt.Errorf("orbit: station %q: latitude %g outside -90..90 degrees", name, latDeg)
+	}
+	if math.IsNaN(lonDeg) || lonDeg < -180 || lonDeg > 360 {
+		return Station{}, fmt.Errorf("orbit: station %q: longitude %g outside -180..360 degrees", name, lonDeg)
+	}
+	return Station{Name: name, Lat: Radians(latDeg), Lon: Radians(lonDeg)}, nil
+}
+
+// cities are major cities with their GeoNames coordinates in degrees (the
+// same as Hypatia's ground_stations_cities_sorted_by_estimated_2025_pop
+// list for the cities both have).
+var cities = []struct {
+	name     string
+	lat, lon float64
+}{
+	{"tokyo", 35.6895, 139.69171},
+	{"delhi", 28.65195, 77.23149},
+	{"shanghai", 31.22222, 121.45806},
+	{"sao-paulo", -23.5475, -46.63611},
+	{"mexico-city", 19.42847, -99.12766},
+	{"cairo", 30.06263, 31.24967},
+	{"mumbai", 19.07283, 72.88261},
+	{"beijing", 39.9075, 116.39723},
+	{"dhaka", 23.7104, 90.40744},
+	{"new-york", 40.71427, -74.00597},
+	{"karachi", 24.8608, 67.0104},
+	{"buenos-aires", -34.61315, -58.37723},
+	{"istanbul", 41.0138, 28.9497},
+	{"lagos", 6.45407, 3.39467},
+	{"manila", 14.6042, 120.9822},
+	{"rio-de-janeiro", -22.90278, -43.2075},
+	{"moscow", 55.754996, 37.621849},
+	{"paris", 48.85341, 2.3488},
+	{"london", 51.50853, -0.12574},
+	{"los-angeles", 34.05223, -118.24368},
+	{"nairobi", -1.28333, 36.81667},
+	{"saint-petersburg", 59.929858, 30.326228},
+	{"dalian", 38.913811, 121.602322},
+	{"singapore", 1.28967, 103.85007},
+	{"sydney", -33.86785, 151.20732},
+	{"johannesburg", -26.20227, 28.04363},
+	{"zurich", 47.36667, 8.55},
+	{"san-francisco", 37.77493, -122.41942},
+}
+
+// Cities returns the built-in ground stations, at height 0.
+func Cities() []Station {
+	out := make([]Station, len(cities))
+	for i, c := range cities {
+		out[i] = Station{Name: c.name, Lat: Radians(c.lat), Lon: Radians(c.lon)}
+	}
+	return out
+}
+
+// City returns the built-in station called name (lower case, words joined
+// by hyphens: "new-york", "rio-de-janeiro").
+func City(name string) (Station, error) {
+	for _, s := range Cities() {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	names := make([]string, len(cities))
+	for i, c := range cities {
+		names[i] = c.name
+	}
+	return Station{}, fmt.Errorf("orbit: unknown city %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// Earth is a reference surface for ground stations: a sphere, or an
+// ellipsoid of revolution with equatorial radius A and flattening F.
+type Earth struct {
+	Name string
+	A, F float64
+}
+
+// Reference surfaces. Satellites are placed by their orbit radius from the
+// centre whatever the surface; the surface only places stations and gives
+// their local vertical.
+var (
+	// Sphere is the sphere of the WGS-84 equatorial radius, the Earth of
+	// the rest of this package.
+	Sphere = Earth{Name: "sphere", A: EarthRadius}
+	// WGS72 is the ellipsoid of Hypatia's ground stations (satgenpy's
+	// geodetic2cartesian: a = 6378135 m, f = 1/298.26).
+	WGS72 = Earth{Name: "wgs72", A: 6378135, F: 1 / 298.26}
+	// WGS84 is the WGS-84 ellipsoid (NIMA TR8350.2 table 3.1).
+	WGS84 = Earth{Name: "wgs84", A: EarthRadius, F: 1 / 298.257223563}
+)
+
+// EarthNamed returns the surface called name: sphere, wgs72 or wgs84.
+func EarthNamed(name string) (Earth, error) {
+	for _, e := range []Earth{Sphere, WGS72, WGS84} {
+		if e.Name == name {
+			return e, nil
+		}
+	}
+	return Earth{}, fmt.Errorf("orbit: unknown earth %q (want sphere, wgs72 or wgs84)", name)
+}
+
+// Position returns the Earth-fixed position of s: the standard geodetic
+// to Cartesian conversion with the prime-vertical radius
+// N = A / sqrt(1 - e^2 sin^2 lat), e^2 = F (2 - F).
+func (e Earth) Position(s Station) Vec {
+	e2 := e.F * (2 - e.F)
+	sl, cl := math.Sincos(s.Lat)
+	so, co := math.Sincos(s.Lon)
+	n := e.A / math.Sqrt(1-e2*sl*sl)
+	return Vec{(n + s.Height) * cl * co, (n + s.Height) * cl * so, (n*(1-e2) + s.Height) * sl}
+}
+
+// Up returns the unit normal of the surface at s (the local vertical from
+// which elevation is measured).
+func (e Earth) Up(s Station) Vec {
+	sl, cl := math.Sincos(s.Lat)
+	so, co := math.Sincos(s.Lon)
+	return Vec{cl * co, cl * so, sl}
+}
+
+// Elevation returns the elevation (rad) of a point at sat seen from a
+// station at g with local vertical up: asin of the component of the unit
+// line of sight along up.
+func Elevation(g, up, sat Vec) float64 {
+	d := sat.Sub(g)
+	return math.Asin(math.Max(-1, math.Min(1, d.Dot(up)/d.Norm())))
+}

@@ -1,0 +1,400 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/plots"
+	"github.com/crosslink-sim/crosslink/sweep/spec"
+)
+
+// Verdicts a figure can get.
+const (
+	Reproduced    = "reproduced"
+	Partly        = "partly"
+	NotReproduced = "not reproduced"
+	NoPublished   = "no published value"
+	NotDrawn      = "not drawn"
+)
+
+// Verdict is how a figure compares with its document: every claim of its
+// spec's plots entry evaluated on the figure's tidy data (<id>.csv). It is
+// what out/figures/verdicts.json lists, one per figure.
+type Verdict struct {
+	ID       string `json:"id"`
+	Document string `json:"document"` // "000"; "" for figures of no document
+	Verdict  string `json:"verdict"`
+	// Reason says in one sentence why the verdict is not "reproduced",
+	// generated from the claims that fail.
+	Reason string        `json:"reason,omitempty"`
+	Claims []ClaimResult `json:"claims"`
+}
+
+// ClaimResult is one claim with our value beside the document's.
+type ClaimResult struct {
+	Claim         string    `json:"claim"`
+	Source        string    `json:"source"`
+	Column        string    `json:"column"`
+	Where         string    `json:"where,omitempty"` // "curve=1 Gbps, distance_km=16000"
+	Op            string    `json:"op"`
+	DocumentValue *float64  `json:"document_value"`
+	Bounds        []float64 `json:"bounds,omitempty"`
+	Ours          *float64  `json:"ours"`
+	Tolerance     string    `json:"tolerance"`
+	Holds         bool      `json:"holds"`
+	Rows          int       `json:"rows"`            // data rows the value is computed from
+	Error         string    `json:"error,omitempty"` // why ours could not be computed
+}
+
+// VerdictOf evaluates the claims of figure id against its data file
+// (dir/<id>.csv). drawn false gives "not drawn".
+func VerdictOf(id, document string, claims []spec.Claim, dir string, drawn bool) Verdict {
+	v := Verdict{ID: id, Document: document, Claims: []ClaimResult{}}
+	if !drawn {
+		v.Verdict = NotDrawn
+		v.Reason = "the figure has not been drawn, so no claim could be checked."
+		return v
+	}
+	if len(claims) == 0 {
+		v.Verdict = NoPublished
+		v.Reason = "no claim of the document is checked against this figure: the document prints no number for it, or none is transcribed into its spec yet."
+		return v
+	}
+	data, err := readCSV(filepath.Join(dir, id+".csv"))
+	for _, c := range claims {
+		r := ClaimResult{
+			Claim: c.Claim, Source: c.Source, Column: c.Y, Op: c.Op,
+			DocumentValue: c.Document, Bounds: c.Bounds, Tolerance: tolText(c),
+			Where: matchText(c.Where),
+		}
+		if len(c.RelativeTo) > 0 {
+			r.Where += " relative to " + matchText(c.RelativeTo)
+		}
+		if err != nil {
+			r.Error = err.Error()
+		} else {
+			ours, rows, err := data.evaluate(c)
+			r.Rows = rows
+			if err != nil {
+				r.Error = fmt.Sprintf("%s: %v", c.Pos, err)
+			} else {
+				r.Ours = &ours
+				r.Holds = holds(c, ours)
+			}
+		}
+		v.Claims = append(v.Claims, r)
+	}
+	v.Verdict, v.Reason = judge(v.Claims)
+	return v
+}
+
+// judge turns claim results into a verdict and its reason.
+func judge(rs []ClaimResult) (string, string) {
+	var failed []string
+	for _, r := range rs {
+		if !r.Holds {
+			failed = append(failed, failText(r))
+		}
+	}
+	switch {
+	case len(failed) == 0:
+		return Reproduced, ""
+	case len(failed) == len(rs):
+		return NotReproduced, fmt.Sprintf("%s: %s.", failCount(len(failed), len(rs)), strings.Join(failed, "; "))
+	}
+	return Partly, fmt.Sprintf("%s: %s.", failCount(len(failed), len(rs)), strings.Join(failed, "; "))
+}
+
+// failCount is "1 of 3 claims fails" or "2 of 3 claims fail".
+func failCount(n, of int) string {
+	if n == 1 {
+		return fmt.Sprintf("1 of %d claims fails", of)
+	}
+	return fmt.Sprintf("%d of %d claims fail", n, of)
+}
+
+// failText says what a failing claim found: "goodput at 80000 km: ours
+// 0.001, document 0.291 (within 10 %)".
+func failText(r ClaimResult) string {
+	if r.Error != "" {
+		return fmt.Sprintf("%s (not computed: %s)", r.Claim, r.Error)
+	}
+	return fmt.Sprintf("%s (ours %s, document %s)", r.Claim, num(*r.Ours), expected(r))
+}
+
+// expected is the document's side of a claim as text: "0.291 within 10 %",
+// ">= 4", "between 0 and 1".
+func expected(r ClaimResult) string {
+	doc := ""
+	if r.DocumentValue != nil {
+		doc = num(*r.DocumentValue)
+	}
+	switch r.Op {
+	case "ge":
+		return ">= " + doc + slack(r.Tolerance)
+	case "le":
+		return "<= " + doc + slack(r.Tolerance)
+	case "between":
+		return fmt.Sprintf("between %s and %s", num(r.Bounds[0]), num(r.Bounds[1]))
+	}
+	return doc + " " + r.Tolerance
+}
+
+func slack(tol string) string {
+	if tol == "" {
+		return ""
+	}
+	return " " + tol
+}
+
+// tolText is the tolerance of a claim as text: "within 10 %", "within
+// 0.02", "" when there is none.
+func tolText(c spec.Claim) string {
+	var parts []string
+	if c.Rel > 0 {
+		parts = append(parts, num(c.Rel*100)+" %")
+	}
+	if c.Abs > 0 {
+		parts = append(parts, num(c.Abs))
+	}
+	if len(parts) == 0 {
+		if c.Op == "approx" {
+			return "exactly"
+		}
+		return ""
+	}
+	return "within " + strings.Join(parts, " or ")
+}
+
+func matchText(ms []spec.ClaimMatch) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = m.Column + "=" + m.Value
+	}
+	return strings.Join(parts, ", ")
+}
+
+// num prints a number with four significant digits.
+func num(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+
+// holds reports whether ours satisfies the claim.
+func holds(c spec.Claim, ours float64) bool {
+	if math.IsNaN(ours) {
+		return false
+	}
+	slack := 0.0
+	if c.Document != nil {
+		slack = math.Max(c.Rel*math.Abs(*c.Document), c.Abs)
+	}
+	switch c.Op {
+	case "ge":
+		return ours >= *c.Document-slack
+	case "le":
+		return ours <= *c.Document+slack
+	case "between":
+		return ours >= c.Bounds[0] && ours <= c.Bounds[1]
+	}
+	return math.Abs(ours-*c.Document) <= slack
+}
+
+// csvData is a figure's tidy data: a header and rows of text cells.
+type csvData struct {
+	header []string
+	rows   [][]string
+}
+
+func readCSV(path string) (*csvData, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("the figure wrote no data file %s", filepath.Base(path))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("report: %s: %w", filepath.Base(path), err)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("report: %s is empty", filepath.Base(path))
+	}
+	return &csvData{header: recs[0], rows: recs[1:]}, nil
+}
+
+func (d *csvData) col(name string) (int, error) {
+	for i, h := range d.header {
+		if h == name {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("the figure's data has no column %q (columns: %s)", name, strings.Join(d.header, ", "))
+}
+
+// evaluate computes ours for c: the aggregate of column c.Y over the rows
+// c.Where selects, divided by that over the rows of c.RelativeTo when set.
+func (d *csvData) evaluate(c spec.Claim) (float64, int, error) {
+	x, n, err := d.aggregate(c.Y, c.Where, c.Agg)
+	if err != nil || len(c.RelativeTo) == 0 {
+		return x, n, err
+	}
+	ref := append([]spec.ClaimMatch(nil), c.Where...)
+	for _, m := range c.RelativeTo {
+		replaced := false
+		for i := range ref {
+			if ref[i].Column == m.Column {
+				ref[i].Value, replaced = m.Value, true
+			}
+		}
+		if !replaced {
+			ref = append(ref, m)
+		}
+	}
+	y, m, err := d.aggregate(c.Y, ref, c.Agg)
+	if err != nil {
+		return 0, n + m, fmt.Errorf("relative_to: %w", err)
+	}
+	if y == 0 {
+		return 0, n + m, fmt.Errorf("relative_to: the reference value is 0")
+	}
+	return x / y, n + m, nil
+}
+
+// aggregate is the mean, min or max of column y over the rows matching
+// where; rows whose cell is empty or not a number are left out.
+func (d *csvData) aggregate(y string, where []spec.ClaimMatch, agg string) (float64, int, error) {
+	yi, err := d.col(y)
+	if err != nil {
+		return 0, 0, err
+	}
+	idx := make([]int, len(where))
+	for i, m := range where {
+		if idx[i], err = d.col(m.Column); err != nil {
+			return 0, 0, err
+		}
+	}
+	var vals []float64
+	matched := 0
+rows:
+	for _, r := range d.rows {
+		for i, m := range where {
+			if !sameCell(r[idx[i]], m.Value) {
+				continue rows
+			}
+		}
+		matched++
+		if x, err := strconv.ParseFloat(strings.TrimSpace(r[yi]), 64); err == nil && !math.IsNaN(x) {
+			vals = append(vals, x)
+		}
+	}
+	if len(vals) == 0 {
+		if matched > 0 {
+			return 0, 0, fmt.Errorf("the %d rows where %s have no number in %s", matched, matchText(where), y)
+		}
+		return 0, 0, fmt.Errorf("no row of the figure's data has %s", matchText(where))
+	}
+	out := vals[0]
+	switch agg {
+	case "min":
+		for _, v := range vals {
+			out = math.Min(out, v)
+		}
+	case "max":
+		for _, v := range vals {
+			out = math.Max(out, v)
+		}
+	default:
+		out = 0
+		for _, v := range vals {
+			out += v
+		}
+		out /= float64(len(vals))
+	}
+	return out, len(vals), nil
+}
+
+// sameCell compares a data cell with a claim's value: as numbers when
+// both are numbers (1e4 matches 10000), else as trimmed text.
+func sameCell(cell, want string) bool {
+	cell, want = strings.TrimSpace(cell), strings.TrimSpace(want)
+	if cell == want {
+		return true
+	}
+	a, errA := strconv.ParseFloat(cell, 64)
+	b, errB := strconv.ParseFloat(want, 64)
+	if errA != nil || errB != nil {
+		return false
+	}
+	return a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b))
+}
+
+// WriteVerdicts writes the verdicts as indented JSON.
+func WriteVerdicts(path string, vs []Verdict) error {
+	b, err := json.MarshalIndent(vs, "", "  ")
+	if err != nil {
+		return fmt.Errorf("report: verdicts: %w", err)
+	}
+	return plots.WriteFile(path, append(b, '\n'))
+}
+
+// Holding is "2 of 3", or "-" when the figure has no claims.
+func (v Verdict) Holding() string {
+	if len(v.Claims) == 0 {
+		return "-"
+	}
+	n := 0
+	for _, c := range v.Claims {
+		if c.Holds {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d of %d", n, len(v.Claims))
+}
+
+// Expected is the document's side of the claim as text.
+func (r ClaimResult) Expected() string { return expected(r) }
+
+// OursText is our value as text, or why there is none.
+func (r ClaimResult) OursText() string {
+	if r.Ours == nil {
+		return "not computed: " + r.Error
+	}
+	return num(*r.Ours)
+}
+
+// HoldsText is "yes" or "no".
+func (r ClaimResult) HoldsText() string {
+	if r.Holds {
+		return "yes"
+	}
+	return "no"
+}
+
+// writeVerdictMD writes a figure's verdict, its reason and its claims as
+// a table.
+func writeVerdictMD(b *strings.Builder, v Verdict) {
+	fmt.Fprintf(b, "**Verdict: %s.**", v.Verdict)
+	if v.Reason != "" {
+		fmt.Fprintf(b, " %s", v.Reason)
+	}
+	b.WriteString("\n\n")
+	if len(v.Claims) == 0 {
+		return
+	}
+	b.WriteString("| claim | source | rows | document | ours | holds |\n| --- | --- | --- | ---: | ---: | --- |\n")
+	for _, c := range v.Claims {
+		rows := c.Column
+		if c.Where != "" {
+			rows += " where " + c.Where
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", mdCell(c.Claim), mdCell(c.Source), mdCell(rows), mdCell(c.Expected()), mdCell(c.OursText()), c.HoldsText())
+	}
+	b.WriteString("\n")
+}
