@@ -183,8 +183,9 @@ func Render(scen []Scenario, samples []Sample) ([]byte, error) {
 	p("**lossy** scenarios agree when crosslink's mean lies within ns-3's range over its seeds.\n")
 	p("Cells give the mean over seeds and [min, max]; the difference is (crosslink - ns-3) / ns-3.\n\n")
 	p("## Agreement\n\n")
-	p("Base scenarios set ns-3 to crosslink's host; `+flightsize` variants also give ns-3's NewReno\n")
-	p("RFC 5681's ssthresh (see the findings).\n\n")
+	p("Base scenarios run crosslink's default host on both sides (no timestamps, no PRR, 1 s SYN\n")
+	p("timeout); `+ns3opts` runs ns-3's defaults for these on both sides (timestamps, PRR, 3 s SYN\n")
+	p("timeout); `+flightsize` also gives ns-3's NewReno RFC 5681's ssthresh (see the findings).\n\n")
 	p("| scenario | class | model | metric | seeds | ns-3 | crosslink | difference | verdict |\n")
 	p("|---|---|---|---|---|---|---|---|---|\n")
 	pass := map[Class]int{}
@@ -210,8 +211,9 @@ func Render(scen []Scenario, samples []Sample) ([]byte, error) {
 	p("\n%d of %d exact scenarios agree within %g %%; %d of %d lossy scenarios agree within ns-3's seed range.\n\n",
 		pass[Exact], total[Exact], ExactTolerance*100, pass[Lossy], total[Lossy])
 	p("## Effects of ns-3 defaults crosslink lacks\n\n")
-	p("Each row turns on one ns-3 default (or all of them) that crosslink cannot set yet; crosslink runs\n")
-	p("the base scenario unchanged, so the difference is that default's effect. Not judged.\n\n")
+	p("Each row turns on ns-3 defaults that crosslink cannot set (the application's write size and\n")
+	p("send buffer, the access links' rate); crosslink runs the scenario unchanged, so the difference\n")
+	p("is those defaults' effect. Not judged.\n\n")
 	p("| scenario | ns-3 setting | metric | seeds | ns-3 | crosslink | difference |\n|---|---|---|---|---|---|---|\n")
 	for _, s := range scen {
 		if s.Class != Effect {
@@ -241,7 +243,7 @@ func Render(scen []Scenario, samples []Sample) ([]byte, error) {
 	}
 	p("\n## Scenarios and findings\n\n")
 	for _, s := range scen {
-		p("### %s\n\n%s. crosslink model %s, ns-3 program %s.\n\n", s.Name, s.What, s.Model, s.Program)
+		p("### %s\n\n%s. crosslink model %s, ns-3 program %s.\n\nHost: %s.\n\n", s.Name, s.What, s.Model, s.Program, s.Host)
 		if s.Finding != "" {
 			p("Finding: %s\n\n", s.Finding)
 		}
