@@ -243,7 +243,7 @@ func Render(scen []Scenario, samples []Sample) ([]byte, error) {
 	}
 	p("\n## Scenarios and findings\n\n")
 	for _, s := range scen {
-		p("### %s\n\n%s. crosslink model %s, ns-3 program %s.\n\nHost: %s.\n\n", s.Name, s.What, s.Model, s.Program, s.Host)
+		p("### %s\n\n%s. crosslink model %s, ns-3 program %s.\n\nHost: %s.\n\n", s.Name, capitalize(s.What), s.Model, s.Program, s.Host)
 		if s.Finding != "" {
 			p("Finding: %s\n\n", s.Finding)
 		}
@@ -292,3 +292,11 @@ both simulators run the same host:
 | dumbbell start times | - | uniform in [0, 100 ms) from ns-3's stream | stagger 100 ms (crosslink's own stream) |
 | host jitter | none | none | host_jitter 0 |
 `
+
+// capitalize returns s with its first letter upper-case.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -100,8 +100,9 @@ func Scenarios() []Scenario {
 		}
 		out = append(out, variant(b, e.suffix, Effect, e.what, mergeSet(b.NS3Set, e.set)))
 	}
+	findings := variantFindings()
 	for i := range out {
-		if f, ok := variantFindings[out[i].Name]; ok {
+		if f, ok := findings[out[i].Name]; ok {
 			out[i].Finding = f
 		}
 	}
@@ -159,7 +160,7 @@ func baseScenarios() []Scenario {
 			Name: "pipe-q40", Class: Exact, Program: "link", Model: "tcp-bulk", Host: linkHost,
 			What: "bulk goodput filling 10 Mbit/s, 25 ms through a 40-packet DropTail (about one BDP): overflow losses only",
 			Rate: 10e6, Delay: 0.025, Queue: 40, Duration: 30, Warmup: 5,
-			Metric: "goodput", Extra: []string{"retrans_segs", "fast_recoveries", "rto_episodes"}, Finding: "traced to ns-3 3.37's loss recovery without SACK, which emulates SACK by counting duplicate ACKs as SACKed segments and sends by that pipe estimate (BytesInFlight): in seed 1 it stays in one recovery episode from 2.10 s to 3.20 s with 9-10 segments in flight and leaves it by a timeout (`bin/validation/link --rate=1e7 --delay=0.025 --queue=40 --sack=false --ts=false --synTimeout=1 --recovery=classic --duration=30 --warmup=5 --trace=true` prints the trace). ns-3 ends with 13 timeout episodes and 3125 retransmissions (18 % of its segments) against crosslink's 2 and 623. With SACK (pipe-q40-sack) the two agree within 0.43 %, with 10 fast recoveries each and 86 against 85 retransmissions. crosslink's 9.61 Mbit/s is 98.8 % of the 9.73 Mbit/s of payload a full link carries in 1488-byte packets, what NewReno reaches with a queue of about one bandwidth-delay product.",
+			Metric: "goodput", Extra: []string{"retrans_segs", "fast_recoveries", "rto_episodes"}, Finding: "traced to ns-3 3.37's loss recovery without SACK, which emulates SACK by counting duplicate ACKs as SACKed segments and sends by that pipe estimate (BytesInFlight): in seed 1 it stays in one recovery episode from 2.10 s to 3.20 s with 9-10 segments in flight and leaves it by a timeout (`bin/validation/link --rate=1e7 --delay=0.025 --queue=40 --rcvbuf=4194304 --sack=false --delack=false --ts=false --synTimeout=1 --recovery=classic --duration=30 --warmup=5 --trace=true` prints the trace). ns-3 ends with 13 timeout episodes and 3125 retransmissions (18 % of its segments) against crosslink's 2 and 623. With SACK (pipe-q40-sack) the two agree within 0.43 %, with 10 fast recoveries each and 86 against 85 retransmissions. crosslink's 9.61 Mbit/s is 98.8 % of the 9.73 Mbit/s of payload a full link carries in 1488-byte packets, what NewReno reaches with a queue of about one bandwidth-delay product.",
 			Notes: link,
 		},
 		{
@@ -239,23 +240,25 @@ func baseScenarios() []Scenario {
 	}
 }
 
-// variantFindings trace the differences of the variants, once measured.
-var variantFindings = map[string]string{
-	"rt-100KB+ns3opts":                                   "timestamps lengthen the response time on both sides by the same 0.45 ms (12 more bytes a segment); the 0.1 ms between them is ns-3's PPP header again. PRR and the SYN timeout do not act without loss.",
-	"rt-1MB-delack+ns3opts":                              "0.35 ms apart, as without the options.",
-	"wl-64KB+ns3opts":                                    "the window bounds both; timestamps cost both the same 12 bytes a segment (0.01 % apart).",
-	"wl-64KB-delack+ns3opts":                             "as wl-64KB+ns3opts, 0.01 % apart.",
-	"pipe-q40-sack+ns3opts":                              "with PRR and timestamps on both sides: +0.27 %.",
-	"per1%-sack+ns3opts":                                 "PRR on both sides leaves per1%-sack's ssthresh difference: +23 %, and +6.0 %, inside ns-3's range, with FlightSize in ns-3 (per1%-sack+ns3opts+flightsize).",
-	"per0.1%-sack+ns3opts":                               "inside ns-3's wide range.",
-	"rt-1MB-per1%+ns3opts":                               "inside ns-3's wide range; with a 3 s SYN timeout on both sides a lost SYN would cost both the same.",
-	"db10-newreno+ns3opts":                               "the ssthresh choice of db10-newreno: +6.25 %; +0.13 % with FlightSize in ns-3 (db10-newreno+ns3opts+flightsize), and +0.06 % with ns-3's 512-byte writes and 10x access links on top (the last effect row).",
-	"db10-cubic+ns3opts":                                 "agree to 0.00 %; 10x access links in ns-3 move it by 0.10 % (db10-cubic+ns3opts+access10x).",
-	"db10-newreno-loss0.5%+ns3opts":                      "+3.96 %, outside ns-3's narrow range; +0.11 % with FlightSize in ns-3: the ssthresh choice again.",
-	"pipe-q40+flightsize":                                "FlightSize lifts ns-3 from 5.66 to 7.41 Mbit/s; the remaining 23 % is ns-3's recovery without SACK (see pipe-q40).",
-	"per1%-newreno+flightsize":                           "still bimodal: ns-3's recovery without SACK (see per1%-newreno).",
-	"rt-1MB-delack+ns3opts+write512":                     "512-byte writes into a 128 KiB send buffer make ns-3 send partial segments (835 segments for 1 MB instead of 691): +0.46 % response time.",
-	"wl-64KB-delack+ns3opts+write512":                    "no effect where the window, not the send buffer, limits.",
-	"db10-newreno+ns3opts+access10x":                     "10x access links cost ns-3's NewReno another 1.2 %.",
-	"db10-newreno+ns3opts+flightsize+write512+access10x": "every ns-3 default and ns-3's NewReno with RFC 5681's ssthresh: 0.06 % from crosslink.",
+// variantFindings returns the findings that trace the differences of the variants, once measured.
+func variantFindings() map[string]string {
+	return map[string]string{
+		"rt-100KB+ns3opts":                                   "timestamps lengthen the response time on both sides by the same 0.45 ms (12 more bytes a segment); the 0.1 ms between them is ns-3's PPP header again. PRR and the SYN timeout do not act without loss.",
+		"rt-1MB-delack+ns3opts":                              "0.35 ms apart, as without the options.",
+		"wl-64KB+ns3opts":                                    "the window bounds both; timestamps cost both the same 12 bytes a segment (0.01 % apart).",
+		"wl-64KB-delack+ns3opts":                             "as wl-64KB+ns3opts, 0.01 % apart.",
+		"pipe-q40-sack+ns3opts":                              "with PRR and timestamps on both sides: +0.27 %.",
+		"per1%-sack+ns3opts":                                 "PRR on both sides leaves per1%-sack's ssthresh difference: +23 %, and +6.0 %, inside ns-3's range, with FlightSize in ns-3 (per1%-sack+ns3opts+flightsize).",
+		"per0.1%-sack+ns3opts":                               "inside ns-3's wide range.",
+		"rt-1MB-per1%+ns3opts":                               "inside ns-3's wide range; with a 3 s SYN timeout on both sides a lost SYN would cost both the same.",
+		"db10-newreno+ns3opts":                               "the ssthresh choice of db10-newreno: +6.25 %; +0.13 % with FlightSize in ns-3 (db10-newreno+ns3opts+flightsize), and +0.06 % with ns-3's 512-byte writes and 10x access links on top (the last effect row).",
+		"db10-cubic+ns3opts":                                 "agree to 0.00 %; 10x access links in ns-3 move it by 0.10 % (db10-cubic+ns3opts+access10x).",
+		"db10-newreno-loss0.5%+ns3opts":                      "+3.96 %, outside ns-3's narrow range; +0.11 % with FlightSize in ns-3: the ssthresh choice again.",
+		"pipe-q40+flightsize":                                "FlightSize lifts ns-3 from 5.66 to 7.41 Mbit/s; the remaining 23 % is ns-3's recovery without SACK (see pipe-q40).",
+		"per1%-newreno+flightsize":                           "still bimodal: ns-3's recovery without SACK (see per1%-newreno).",
+		"rt-1MB-delack+ns3opts+write512":                     "512-byte writes into a 128 KiB send buffer make ns-3 send partial segments (835 segments for 1 MB instead of 691): +0.46 % response time.",
+		"wl-64KB-delack+ns3opts+write512":                    "no effect where the window, not the send buffer, limits.",
+		"db10-newreno+ns3opts+access10x":                     "10x access links cost ns-3's NewReno another 1.2 %.",
+		"db10-newreno+ns3opts+flightsize+write512+access10x": "every ns-3 default and ns-3's NewReno with RFC 5681's ssthresh: 0.06 % from crosslink.",
+	}
 }
