@@ -44,6 +44,7 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 		if err != nil {
 			return err
 		}
+		cl := &validation.CrosslinkRunner{Registry: reg}
 		want := map[string]bool{}
 		for _, n := range strings.Split(*only, ",") {
 			if n != "" {
@@ -55,8 +56,12 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 			if err != nil {
 				return err
 			}
+			known := map[string]bool{}
+			for _, s := range scen {
+				known[s.Name] = true
+			}
 			for _, s := range old {
-				if !want[s.Scenario] {
+				if known[s.Scenario] && !want[s.Scenario] {
 					samples = append(samples, s)
 				}
 			}
@@ -72,7 +77,7 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 					return err
 				}
 				fmt.Fprintf(log, " %g, crosslink", a[0].Value)
-				b, err := validation.RunCrosslink(ctx, reg, s, seed)
+				b, err := cl.Run(ctx, s, seed)
 				if err != nil {
 					return err
 				}
