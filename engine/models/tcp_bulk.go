@@ -70,7 +70,7 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "bit error rate of the data direction, turned into a PER per packet size (64B/66B coded)"},
 		{Name: "per_formula", Kind: vocab.String, Default: vocab.S("exact"), Choices: []string{"exact", "worst"},
 			Doc: "BER to PER: exact 1-(1-BER)^bits or the worst-case linear bound (document 000 Eq. 8)"},
-	}, hostOptionParams()...)
+	}, append(hostOptionParams(), hystartParam(false), byteCountingParam(false))...)
 }
 
 func tcpBulkSchema() *vocab.Schema {
@@ -252,6 +252,7 @@ type tcpRunConfig struct {
 	chanLoss []netsim.LossModel // per-channel forward loss, overriding loss()
 	revLoss  netsim.LossModel   // loss on the reverse (ACK) link
 	ssthresh int64              // initial ssthresh; 0 keeps the controller's
+	params   vocab.Params       // for the controllers' options (ccOptions)
 	trace    int                // striped packets to record
 }
 
@@ -285,6 +286,7 @@ func readTCPConfig(p vocab.Params) tcpRunConfig {
 	}
 	c.conn.LossDetection = lossDetection(p.Str("loss_detection"))
 	c.conn = withHostOptions(c.conn, p)
+	c.params = p
 	return c
 }
 
@@ -443,7 +445,7 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 		f := &flow{}
 		f.sink.Warmup = des.Time(c.warmup)
 		id := netsim.FlowID(i + 1)
-		ctrlA, err := cc.New(c.cca, cc.Options{Seed: net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()})
+		ctrlA, err := cc.New(c.cca, ccOptions(c.params, net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()))
 		if err != nil {
 			return nil, fmt.Errorf("models: %w", err)
 		}

@@ -144,9 +144,11 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "comma-separated congestion controls repeated over the flows in order (10 flows of 5 names: two each); names as in cc: " +
 				strings.Join(algos, ", ")},
 		{Name: "rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(tcRate), Min: 1e5, Max: 1e11,
-			Doc: "rate of every link, access and backbone"},
+			Doc: "rate of the backbone, and of the access links unless access_rate is set"},
 		{Name: "delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(tcDelay), Min: 1e-6, Max: 10,
 			Doc: "one-way propagation delay of the backbone"},
+		{Name: "access_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(0), Min: 0, Max: 1e12,
+			Doc: "rate of every access link; 0: the backbone's rate, as document 002's Mininet set-up (ns-3's dumbbell examples use 10 times the bottleneck)"},
 		{Name: "access_delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 10,
 			Doc: "one-way propagation delay of each access link"},
 		{Name: "queue", Kind: vocab.Float, Unit: vocab.Percent, Default: vocab.F(100), Min: 0.1, Max: 1e5,
@@ -223,12 +225,12 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 	}
 	return &vocab.Schema{
 		Name:    "tcp-compete",
-		Version: 6, // 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 6, // 6: rto_episodes, access_rate; prr, timestamps, syn_timeout, hystart, byte_counting (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
 			"retransmissions (document 002).",
-		Params:  append(params, hostOptionParams()...),
+		Params:  append(params, append(hostOptionParams(), hystartParam(false), byteCountingParam(false))...),
 		Metrics: metrics,
 		Tables: []vocab.Table{
 			{Name: "flows", Doc: "one row per flow", Columns: []vocab.Metric{
@@ -406,8 +408,12 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 	adelay := des.FromSeconds(p.Float("access_delay"))
 	// Host to router: the host's jitter after its queue; router to host:
 	// none.
-	fromHost := netsim.LinkConfig{Rate: int64(rate), Delay: adelay, Queue: accessQ, Jitter: des.FromSeconds(p.Float("host_jitter"))}
-	toHost := netsim.LinkConfig{Rate: int64(rate), Delay: adelay, Queue: accessQ}
+	arate := rate
+	if a := p.Float("access_rate"); a > 0 {
+		arate = a
+	}
+	fromHost := netsim.LinkConfig{Rate: int64(arate), Delay: adelay, Queue: accessQ, Jitter: des.FromSeconds(p.Float("host_jitter"))}
+	toHost := netsim.LinkConfig{Rate: int64(arate), Delay: adelay, Queue: accessQ}
 	d, err := netsim.NewDumbbell(net, netsim.DumbbellConfig{
 		N: n,
 		// The sender's data and the receiver's ACKs leave their hosts.
@@ -444,7 +450,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		f.sink.Warmup = warmup
 		id := netsim.FlowID(i + 1)
 		a, b := d.Senders[i], d.Receivers[i]
-		ctrl, err := cc.New(f.cca, cc.Options{Seed: net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()})
+		ctrl, err := cc.New(f.cca, ccOptions(p, net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()))
 		if err != nil {
 			return vocab.Result{}, err
 		}

@@ -3,6 +3,7 @@ package models
 import (
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/tcp"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -34,6 +35,26 @@ func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
 	cfg.Timestamps = p.Bool("timestamps")
 	cfg.SYNTimeout = des.FromSeconds(p.Float("syn_timeout"))
 	return cfg
+}
+
+// hystartParam and byteCountingParam are the slow-start options of the
+// congestion controllers, one name and doc in every TCP model; def is the
+// model's default, kept from before the options were shared (Linux runs
+// HyStart and counts acknowledged segments rather than ACKs).
+func hystartParam(def bool) vocab.Param {
+	return vocab.Param{Name: "hystart", Kind: vocab.Bool, Default: vocab.B(def),
+		Doc: "HyStart++ (RFC 9406) in CUBIC's initial slow start (Linux: on); other controllers ignore it"}
+}
+
+func byteCountingParam(def bool) vocab.Param {
+	return vocab.Param{Name: "byte_counting", Kind: vocab.Bool, Default: vocab.B(def),
+		Doc: "appropriate byte counting (RFC 3465, L = 2 SMSS): cwnd grows by the bytes an ACK covers, not per ACK, so delayed ACKs do not slow growth (Linux counts acknowledged segments, to the same effect)"}
+}
+
+// ccOptions reads hystart and byte_counting; seed is the controller's own
+// random stream.
+func ccOptions(p vocab.Params, seed uint64) cc.Options {
+	return cc.Options{HyStart: p.Bool("hystart"), ABC: p.Bool("byte_counting"), Seed: seed}
 }
 
 // sackRecovery returns the loss recovery of a connection that offers SACK
