@@ -281,27 +281,6 @@ func TestCancelLeavesWholeFiles(t *testing.T) {
 	}
 }
 
-func TestProgressLines(t *testing.T) {
-	var buf bytes.Buffer
-	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := newProgress(&buf, false, "rc13-fig6", 5000, 5*time.Second, func() time.Time { return now })
-	for _, step := range []struct {
-		after time.Duration
-		n     int
-	}{{time.Second, 200}, {2500 * time.Millisecond, 500}, {1500 * time.Millisecond, 500}, {time.Second, 700}} {
-		now = now.Add(step.after)
-		p.add(step.n)
-	}
-	// 1200 scenarios in 5 s is 240/s; 3800 left take 15.83 s, shown as 16s.
-	want := "rc13-fig6: 1200/5000 scenarios, 240/s, ETA 16s\n"
-	if got := buf.String(); got != want {
-		t.Errorf("progress output = %q, want %q", got, want)
-	}
-	if newProgress(nil, false, "x", 1, 0, time.Now) != (quiet{}) {
-		t.Errorf("a nil writer does not give quiet progress")
-	}
-}
-
 func TestSummaryLine(t *testing.T) {
 	var buf bytes.Buffer
 	m := newInverseSquare(0)

@@ -110,8 +110,8 @@ func satIslandSchema() *vocab.Schema {
 		f("terr_rate", vocab.BitPerSecond, 1e9, 1e5, 1e12, "rate of each server's terrestrial link"),
 		f("lan_rate", vocab.BitPerSecond, 1e9, 1e5, 1e12, "island LAN rate"),
 		f("lan_delay", s, 0.5*ms, 0, 1, "island LAN one-way delay"),
-		str("flow_cdf", "", nil, "flow sizes as an empirical CDF, size:probability pairs in bytes (\"1460:0.5 14600:0.9 1e6:1\"); "+
-			"empty uses the bounded Pareto of flow_alpha, flow_min, flow_max"),
+		withSyntax(str("flow_cdf", "", nil, "flow sizes as an empirical CDF, size:probability pairs in bytes (\"1460:0.5 14600:0.9 1e6:1\"); "+
+			"empty uses the bounded Pareto of flow_alpha, flow_min, flow_max"), checkCDF),
 		f("flow_alpha", vocab.Dimensionless, defaultFlowAlpha, 0.1, 10, "bounded Pareto shape of the default flow sizes"),
 		f("flow_min", vocab.Byte, defaultFlowMin, 1, 1e12, "bounded Pareto smallest flow"),
 		f("flow_max", vocab.Byte, defaultFlowMax, 2, 1e13, "bounded Pareto largest flow"),
@@ -617,4 +617,19 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 	out[siResidual] = vocab.F(resid)
 	out[siEvents] = vocab.I(int64(sc.s.Processed()))
 	return vocab.Result{Metrics: out, Tables: [][][]vocab.Value{sc.series}}, nil
+}
+
+// withSyntax returns p with its Syntax check set.
+func withSyntax(p vocab.Param, check func(string) error) vocab.Param {
+	p.Syntax = check
+	return p
+}
+
+// checkCDF is the Syntax of flow_cdf: empty, or a CDF workload.ParseCDF reads.
+func checkCDF(text string) error {
+	if text == "" {
+		return nil
+	}
+	_, err := workload.ParseCDF(text)
+	return err
 }

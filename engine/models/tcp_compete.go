@@ -141,6 +141,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 		{Name: "flows", Kind: vocab.Int, Default: vocab.I(10), Min: 1, Max: 1000,
 			Doc: "number of flows, each with its own sender and receiver host"},
 		{Name: "ccas", Kind: vocab.String, Default: vocab.S(PaperCCAs),
+			Syntax: func(v string) error { _, err := ParseCCAs(v); return err },
 			Doc: "comma-separated congestion controls repeated over the flows in order (10 flows of 5 names: two each); names as in cc: " +
 				strings.Join(algos, ", ")},
 		{Name: "rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(tcRate), Min: 1e5, Max: 1e11,
