@@ -291,16 +291,20 @@ func readTCPConfig(p vocab.Params) tcpRunConfig {
 }
 
 // lossDetectionChoices are the values of the loss_detection parameter.
-var lossDetectionChoices = []string{"dupthresh", "rack-tlp"}
+var lossDetectionChoices = []string{"dupthresh", "rack-tlp", "dupthresh-only"}
 
 const lossDetectionDoc = "loss detection: dupthresh, RFC 5681/6675's duplicate-ACK threshold (RACK only for lost retransmissions); " +
-	"rack-tlp, RFC 8985's RACK for every segment and Tail Loss Probes, Linux's default since 4.18 (needs sack, else dupthresh)"
+	"rack-tlp, RFC 8985's RACK for every segment and Tail Loss Probes, Linux's default since 4.18 (needs sack, else dupthresh); " +
+	"dupthresh-only, the threshold without RACK, so a lost retransmission waits for the timer (ns-3 up to 3.37)"
 
 // lossDetection maps a loss_detection value to the sender's setting; the
 // schema's choices have been checked.
 func lossDetection(v string) tcp.LossDetection {
-	if v == "rack-tlp" {
+	switch v {
+	case "rack-tlp":
 		return tcp.LossRACKTLP
+	case "dupthresh-only":
+		return tcp.LossDupThreshOnly
 	}
 	return tcp.LossDupThresh
 }
