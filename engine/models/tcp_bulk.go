@@ -70,7 +70,7 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "bit error rate of the data direction, turned into a PER per packet size (64B/66B coded)"},
 		{Name: "per_formula", Kind: vocab.String, Default: vocab.S("exact"), Choices: []string{"exact", "worst"},
 			Doc: "BER to PER: exact 1-(1-BER)^bits or the worst-case linear bound (document 000 Eq. 8)"},
-	}, append(hostOptionParams(), hystartParam(false), byteCountingParam(false))...)
+	}, append(hostOptionParams(), hystartParam(false), byteCountingParam(false), writeSizeParam())...)
 }
 
 func tcpBulkSchema() *vocab.Schema {
@@ -466,6 +466,7 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 		}
 		f.source.Conn = f.src
 		f.source.Size = c.size
+		f.source.WriteSize = c.params.Int("write_size")
 		f.source.Close = c.size < workload.Unlimited
 		if err := a.Attach(id, f.src); err != nil {
 			return nil, fmt.Errorf("models: %w", err)

@@ -226,12 +226,12 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 	}
 	return &vocab.Schema{
 		Name:    "tcp-compete",
-		Version: 6, // 6: rto_episodes, access_rate; prr, timestamps, syn_timeout, hystart, byte_counting (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 6, // 6: rto_episodes, access_rate; prr, timestamps, syn_timeout, hystart, byte_counting, write_size (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
 			"retransmissions (document 002).",
-		Params:  append(params, append(hostOptionParams(), hystartParam(false), byteCountingParam(false))...),
+		Params:  append(params, append(hostOptionParams(), hystartParam(false), byteCountingParam(false), writeSizeParam())...),
 		Metrics: metrics,
 		Tables: []vocab.Table{
 			{Name: "flows", Doc: "one row per flow", Columns: []vocab.Metric{
@@ -467,6 +467,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		}
 		f.source.Conn = f.src
 		f.source.Size = workload.Unlimited
+		f.source.WriteSize = p.Int("write_size")
 		if err := a.Attach(id, f.src); err != nil {
 			return vocab.Result{}, err
 		}

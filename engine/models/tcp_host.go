@@ -37,6 +37,14 @@ func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
 	return cfg
 }
 
+// writeSizeParam is the application's write size of the models whose
+// sources are bulk or sized transfers (workload.Source.WriteSize).
+func writeSizeParam() vocab.Param {
+	return vocab.Param{Name: "write_size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 40,
+		Doc: "bytes the application writes at a time once connected; each write the window admits leaves as its own segment (no Nagle), so the first flight is of write_size segments " +
+			"(ns-3's BulkSend: 512 B); 0 hands the whole transfer over at once (full segments)"}
+}
+
 // hystartParam and byteCountingParam are the slow-start options of the
 // congestion controllers, one name and doc in every TCP model; def is the
 // model's default, kept from before the options were shared (Linux runs

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"math"
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -122,5 +123,25 @@ func TestByteCountingReachesTheController(t *testing.T) {
 	t.Logf("completion: %.3f s counting ACKs, %.3f s counting bytes", done[0], done[1])
 	if !(done[1] < done[0]-0.1) {
 		t.Errorf("completion with byte counting %.3f s, without %.3f s: want at least one 100 ms round sooner", done[1], done[0])
+	}
+}
+
+// TestWriteSize: a 5120-byte transfer (IW 10 admits it whole) written
+// 512 bytes at a time leaves as ten 552-byte packets, as ns-3's BulkSend
+// sends it, instead of three 1488-byte packets and one of 816 B: 240 more
+// bytes through the 1 Mbit/s link, so the response time grows by
+// 240 x 8 / 1e6 = 1.92 ms (tolerance 0.05 ms for rounding of the event
+// times).
+func TestWriteSize(t *testing.T) {
+	var rt [2]float64
+	for i, w := range []int64{0, 512} {
+		r := runModel(t, NewTCPTransfer(), map[string]vocab.Value{
+			"rate": vocab.F(1e6), "delay": vocab.F(0.01), "mss": vocab.I(1448), "size": vocab.I(5120),
+			"iw": vocab.I(10), "write_size": vocab.I(w),
+		}, 1)
+		rt[i] = r.Metrics[tmTransferResponse(t)].Float()
+	}
+	if d := rt[1] - rt[0]; math.Abs(d-0.00192) > 0.00005 {
+		t.Errorf("response time with 512-byte writes - whole = %.5f s, want 0.00192 (+-0.00005)", d)
 	}
 }
