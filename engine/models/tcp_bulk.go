@@ -77,8 +77,8 @@ func tcpBulkSchema() *vocab.Schema {
 	params := append(tcpLinkParams(),
 		vocab.Param{Name: "duration", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(10), Min: 0.001, Max: 1e5,
 			Doc: "simulated time"},
-		vocab.Param{Name: "warmup", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(1), Min: 0, Max: 1e5,
-			Doc: "goodput counts bytes delivered after this time"},
+		vocab.Param{Name: "warmup", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 1e5,
+			Doc: "goodput counts bytes delivered from this time on; 0, the default, counts the whole run (a warm-up is asked for, never implied)"},
 		vocab.Param{Name: "size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 50,
 			Doc: "bytes each flow sends; 0 sends for the whole duration"},
 		vocab.Param{Name: "flows", Kind: vocab.Int, Default: vocab.I(1), Min: 1, Max: 10000, Doc: "number of TCP flows"},
@@ -107,7 +107,7 @@ func tcpBulkSchema() *vocab.Schema {
 	)
 	return &vocab.Schema{
 		Name:    "tcp-bulk",
-		Version: 7, // 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
+		Version: 8, // 8: warmup defaults to 0 (was 1 s); the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,
@@ -195,9 +195,9 @@ const (
 func tcpMetrics() []vocab.Metric {
 	m := make([]vocab.Metric, tmCount)
 	m[tmGoodput] = vocab.Metric{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
-		Doc: "application bytes delivered per second after warm-up, all flows"}
+		Doc: "application bytes delivered per second from warmup on, all flows (the application's goodput)"}
 	m[tmThroughput] = vocab.Metric{Name: "throughput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
-		Doc: "bits transmitted on the data-direction links per second (headers and retransmissions included)"}
+		Doc: "bits transmitted on the data-direction links per second over the whole run, warmup not applied (the wire rate: headers and retransmissions included)"}
 	m[tmBytesDelivered] = vocab.Metric{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte}
 	m[tmRetransSegs] = vocab.Metric{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet}
 	m[tmRetransBytes] = vocab.Metric{Name: "retrans_bytes", Kind: vocab.Int, Unit: vocab.Byte}
