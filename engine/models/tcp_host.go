@@ -15,6 +15,39 @@ func prrParam() vocab.Param {
 			"(the default of Linux and ns-3); needs SACK, without which recovery is NewReno"}
 }
 
+// The host parameters every TCP model has had under its own doc: one
+// definition each, the model's default kept (Linux's value in the doc).
+
+func mssParam(def int64) vocab.Param {
+	return vocab.Param{Name: "mss", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(def), Min: 88, Max: 65495,
+		Doc: "maximum segment size: payload bytes per segment (Linux in a 1500-byte MTU: 1460, or 1448 with timestamps)"}
+}
+
+func iwParam(def int64) vocab.Param {
+	return vocab.Param{Name: "iw", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(def), Min: 0, Max: 1000,
+		Doc: "initial window in segments; 0 is RFC 3390's min(4*MSS, max(2*MSS, 4380 B)) (Linux: 10, RFC 6928)"}
+}
+
+func delayedACKParam(def bool) vocab.Param {
+	return vocab.Param{Name: "delayed_ack", Kind: vocab.Bool, Default: vocab.B(def),
+		Doc: "delayed ACKs (RFC 1122 4.2.3.2): an ACK for every second full segment or after 200 ms (Linux: on)"}
+}
+
+func minRTOParam(def float64) vocab.Param {
+	return vocab.Param{Name: "min_rto", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(def), Min: 0.001, Max: 60,
+		Doc: "minimum RTO (RFC 6298 2.4: 1 s; Linux: 200 ms)"}
+}
+
+func sackParam(def bool) vocab.Param {
+	return vocab.Param{Name: "sack", Kind: vocab.Bool, Default: vocab.B(def),
+		Doc: "SACK (RFC 2018) with RFC 6675 loss recovery (Linux: on)"}
+}
+
+func lossDetectionParam(def string) vocab.Param {
+	return vocab.Param{Name: "loss_detection", Kind: vocab.String, Default: vocab.S(def), Choices: lossDetectionChoices,
+		Doc: lossDetectionDoc + " (Linux: rack-tlp)"}
+}
+
 // hostOptionParams are the host options every TCP model takes with one
 // name, unit, default and doc: RFC 6937 PRR, RFC 7323 timestamps and the
 // SYN timeout. The defaults keep each model's earlier results (no PRR, no

@@ -2,6 +2,7 @@ package models
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -143,5 +144,25 @@ func TestWriteSize(t *testing.T) {
 	}
 	if d := rt[1] - rt[0]; math.Abs(d-0.00192) > 0.00005 {
 		t.Errorf("response time with 512-byte writes - whole = %.5f s, want 0.00192 (+-0.00005)", d)
+	}
+}
+
+// TestHostParamsShared: the host parameters the TCP models have in common
+// are one definition each: the same kind, unit, range, choices and doc in
+// every model that has them (defaults may differ and are each model's).
+func TestHostParamsShared(t *testing.T) {
+	shared := []vocab.Param{mssParam(0), iwParam(0), delayedACKParam(false), minRTOParam(1), sackParam(false), lossDetectionParam("dupthresh")}
+	for _, m := range []vocab.Model{NewTCPBulk(), NewTCPTransfer(), NewTCPCompete(), NewSatIsland()} {
+		s := m.Schema()
+		for _, want := range shared {
+			i := s.ParamIndex(want.Name)
+			if i < 0 {
+				continue // tcp-compete always offers SACK
+			}
+			g := s.Params[i]
+			if g.Kind != want.Kind || g.Unit != want.Unit || g.Min != want.Min || g.Max != want.Max || g.Doc != want.Doc || strings.Join(g.Choices, ",") != strings.Join(want.Choices, ",") {
+				t.Errorf("model %s: parameter %s is not the shared definition", s.Name, want.Name)
+			}
+		}
 	}
 }
