@@ -19,6 +19,7 @@ func All() []vocab.Model {
 		NewOrbitGeometry(),
 		NewSatIsland(),
 		NewMulticastVideo(),
+		NewLEOPath(),
 	}
 }
 

@@ -151,6 +151,11 @@ type Motion struct {
 	// GMST0 is the Greenwich sidereal angle at time 0, rad: the angle from
 	// the inertial x axis to the prime meridian. GMSTAt gives it for a date.
 	GMST0 float64
+	// SGP4 moves each satellite by the near-Earth SGP4 model without drag
+	// instead (secular J2 and J4, long-period J3, short-period J2 terms),
+	// from mean elements with the shell's mean motion and eccentricity
+	// 1e-7, as Hypatia's element sets do; the shell needs a MeanMotion.
+	SGP4 bool
 }
 
 // Constellation is a shell in motion: satellite positions in the
@@ -164,6 +169,7 @@ type Constellation struct {
 	raan       []float64 // per plane, rad
 	u0         []float64 // per satellite, rad
 	cosI, sinI float64
+	sgp        []*sgp4 // with Motion.SGP4
 }
 
 // NewConstellation puts shell s in motion.
@@ -203,6 +209,16 @@ func NewConstellation(s Shell, m Motion) (*Constellation, error) {
 			c.u0[p*S+j] = 2*math.Pi*float64(j)/float64(S) + shift
 		}
 	}
+	if m.SGP4 {
+		if s.MeanMotion <= 0 {
+			return nil, fmt.Errorf("orbit: shell %q: SGP4 needs a mean motion", s.Name)
+		}
+		c.sgp = make([]*sgp4, len(c.u0))
+		for k, u := range c.u0 {
+			c.sgp[k] = newSGP4(s.Inclination, c.raan[k/S], 1e-7, 0, u, s.MeanMotion)
+		}
+		c.uRate = (c.sgp[0].xmdot + c.sgp[0].omgdot) / 60
+	}
 	return c, nil
 }
 
@@ -240,6 +256,14 @@ func (c *Constellation) Positions(t float64, dst []Vec) []Vec {
 	}
 	dst = dst[:n]
 	theta := c.gmst0 + EarthRotation*t
+	if c.sgp != nil {
+		st, ct := math.Sincos(theta)
+		for k, m := range c.sgp {
+			v := m.position(t)
+			dst[k] = Vec{ct*v[0] + st*v[1], -st*v[0] + ct*v[1], v[2]}
+		}
+		return dst
+	}
 	S := c.shell.PerPlane
 	du := c.uRate * t
 	for p, raan := range c.raan {

@@ -29,4 +29,25 @@
 //
 // Document 000 computes its Table 2 delays with c = 3e8 m/s; PaperLightSpeed
 // reproduces those four digits exactly, LightSpeed is the SI value.
+//
+// # Constellations
+//
+// A Shell is a Walker-delta shell (planes, satellites per plane,
+// altitude or mean motion, inclination, phasing); ShellPresets are the
+// three shells Hypatia simulates (Starlink shell 1, Kuiper K1, Telesat
+// T1). A Constellation moves a shell on circular orbits, optionally with
+// the secular J2 drift, and gives every satellite's Earth-fixed position
+// at a time (constellation.go). Ground stations are built-in cities or
+// coordinates on a sphere or an ellipsoid (station.go). The +Grid
+// inter-satellite links join each satellite to its two neighbours in the
+// plane and the two in the same slot of the adjacent planes; a Router
+// (route.go) finds the shortest path by propagation delay between two
+// stations over them, with ground links admitted by minimum elevation or
+// by Hypatia's range limit.
+//
+// The geometry is checked against closed forms (period, the constant
+// intra-plane link 2 r sin(pi/S), the cross-plane link at the equator and
+// at the highest latitude, the slant range at the minimum elevation) and
+// the path round trips against Hypatia's satgenpy for the same shell,
+// stations and times (testdata/hypatia).
 package orbit

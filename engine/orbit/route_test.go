@@ -100,27 +100,3 @@ func TestRouterShortest(t *testing.T) {
 		}
 	}
 }
-
-// BenchmarkRouteStarlink times one routing update of a Starlink-size shell
-// (1,584 satellites): all positions, all 3,168 ISL lengths, both stations'
-// visible satellites and Dijkstra. Issue 16 asks for at most 2 ms.
-func BenchmarkRouteStarlink(b *testing.B) {
-	sh := mustShell(b, "starlink-s1")
-	c, _ := NewConstellation(sh, Motion{J2: true})
-	a, _ := City("london")
-	z, _ := City("singapore")
-	r, err := NewRouter(c, WGS84, a, z, sh.Rule(false))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var p Path
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if !r.Route(float64(i)*0.1, &p) {
-			b.Fatal("no path")
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "us/update")
-	b.ReportMetric(float64(c.Len()), "satellites")
-}

@@ -1,0 +1,169 @@
+package models
+
+import (
+	"context"
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/vocab"
+)
+
+// leoParams returns leo-path's parameters with the given overrides.
+func leoParams(t testing.TB, over map[string]vocab.Value) vocab.Params {
+	t.Helper()
+	s := NewLEOPath().Schema()
+	vals := make([]vocab.Value, len(s.Params))
+	for i, p := range s.Params {
+		vals[i] = p.Default
+		if v, ok := over[p.Name]; ok {
+			vals[i] = v
+			delete(over, p.Name)
+		}
+	}
+	if len(over) > 0 {
+		t.Fatalf("unknown parameters %v", over)
+	}
+	return vocab.NewParams(s, vals)
+}
+
+func runLEO(t testing.TB, over map[string]vocab.Value) vocab.Result {
+	t.Helper()
+	m := NewLEOPath()
+	res, err := m.Run(context.Background(), leoParams(t, over), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func leoMetric(res vocab.Result, name string) vocab.Value {
+	s := NewLEOPath().Schema()
+	for i, m := range s.Metrics {
+		if m.Name == name {
+			return res.Metrics[i]
+		}
+	}
+	panic("no metric " + name)
+}
+
+// TestLEOPathDeterministic runs the same scenario twice (bit errors and
+// jitter on, so random draws matter) and wants identical rows.
+func TestLEOPathDeterministic(t *testing.T) {
+	over := func() map[string]vocab.Value {
+		return map[string]vocab.Value{"duration": vocab.F(20), "jitter_urad": vocab.F(2), "sample_interval": vocab.F(1)}
+	}
+	a, b := runLEO(t, over()), runLEO(t, over())
+	for i := range a.Metrics {
+		if a.Metrics[i] != b.Metrics[i] {
+			t.Errorf("metric %s: %v then %v", NewLEOPath().Schema().Metrics[i].Name, a.Metrics[i], b.Metrics[i])
+		}
+	}
+	if len(a.Tables[0]) != len(b.Tables[0]) {
+		t.Fatalf("time series: %d then %d rows", len(a.Tables[0]), len(b.Tables[0]))
+	}
+}
+
+// TestLEOPathMoving checks what the moving path does to one NewReno flow
+// against the frozen path of the same start: over 200 s Manila-Dalian on
+// Kuiper K1 the route changes (Hypatia's data has 5 changes for this pair
+// in these 200 s), packets overtake one another only when it does, and the
+// path RTT range is the geometry's.
+func TestLEOPathMoving(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 s of simulated TCP")
+	}
+	moving := runLEO(t, map[string]vocab.Value{"isl_errors": vocab.B(false), "sample_interval": vocab.F(0)})
+	frozen := runLEO(t, map[string]vocab.Value{"isl_errors": vocab.B(false), "sample_interval": vocab.F(0), "freeze": vocab.B(true)})
+	if got := leoMetric(moving, "path_changes").Int(); got < 3 || got > 8 {
+		t.Errorf("moving: %d path changes, want about 5", got)
+	}
+	if got := leoMetric(frozen, "path_changes").Int(); got != 0 {
+		t.Errorf("frozen: %d path changes, want 0", got)
+	}
+	if got := leoMetric(frozen, "reordered_segs").Int(); got != 0 {
+		t.Errorf("frozen: %d reordered segments, want 0 (one path, FIFO links)", got)
+	}
+	if got := leoMetric(moving, "reordered_segs").Int(); got == 0 {
+		t.Error("moving: no segment overtaken at any path change")
+	}
+	if lo, hi := leoMetric(moving, "rtt_min").Float(), leoMetric(moving, "rtt_max").Float(); !(lo > 0.02 && hi > lo+0.005 && hi < 0.06) {
+		t.Errorf("moving: path RTT %.4f..%.4f s, want a spread of several ms between 20 and 60 ms", lo, hi)
+	}
+	if g := leoMetric(moving, "goodput").Float(); g < 8e6 || g > 10e6 {
+		t.Errorf("moving: goodput %.3g bit/s, want most of the 10 Mbit/s ground link", g)
+	}
+}
+
+// TestLEOPathBitErrors checks the ISL physics end to end: perfect pointing
+// with the 10 Gbit/s terminal loses nothing on Kuiper's ISLs (at most
+// 2,800 km, where the unfaded SNR is over 5,000: BER below 1e-300); strong
+// jitter loses packets, and the path's worst fade-averaged BER grows with
+// the jitter.
+func TestLEOPathBitErrors(t *testing.T) {
+	run := func(term string, jit float64) vocab.Result {
+		return runLEO(t, map[string]vocab.Value{"duration": vocab.F(10), "terminal": vocab.S(term),
+			"jitter_urad": vocab.F(jit), "sample_interval": vocab.F(0)})
+	}
+	clean := run("oct-10g", 0)
+	if got := leoMetric(clean, "isl_error_drops").Int(); got != 0 {
+		t.Errorf("oct-10g, no jitter: %d ISL drops, want 0", got)
+	}
+	mild, strong := run("isl-100g", 1), run("isl-100g", 4)
+	if got := leoMetric(strong, "isl_error_drops").Int(); got == 0 {
+		t.Error("isl-100g, 4 urad jitter: no ISL drops")
+	}
+	if a, b := leoMetric(mild, "worst_isl_ber").Float(), leoMetric(strong, "worst_isl_ber").Float(); !(b > a) {
+		t.Errorf("worst ISL BER %g at 1 urad, %g at 4 urad: want growth", a, b)
+	}
+	if g1, g4 := leoMetric(mild, "goodput").Float(), leoMetric(strong, "goodput").Float(); !(g4 < g1) {
+		t.Errorf("goodput %g at 1 urad, %g at 4 urad: want a loss", g1, g4)
+	}
+}
+
+// TestLEOPathReorderingRetransmits is the qualitative check of Hypatia's
+// TCP result (Kassing et al., IMC 2020, section 5: over a moving path,
+// RTT steps at path changes, reordering triggers retransmissions, cwnd
+// drops). One NewReno flow with SACK (ns-3's default, which Hypatia runs)
+// at 10 Mbit/s, Istanbul to Nairobi on Kuiper K1 for 200 s, no bit
+// errors, and queues too large to overflow, so that every retransmission
+// has another cause than congestion loss. The path shortens by 15.8 ms at
+// t = 145.2 s (62.7 to 46.9 ms, the step Hypatia's own series shows, see
+// engine/orbit/testdata/hypatia): segments on the new path overtake those
+// in flight on the old one, the SACK scoreboard declares them lost, and
+// the sender retransmits data that had arrived and halves its window.
+func TestLEOPathReorderingRetransmits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 s of simulated TCP")
+	}
+	res := runLEO(t, map[string]vocab.Value{"isl_errors": vocab.B(false), "src": vocab.S("istanbul"), "dst": vocab.S("nairobi"),
+		"queue": vocab.I(1 << 20), "window": vocab.I(400000), "isl_rate": vocab.F(10e6)})
+	if d := leoMetric(res, "queue_drops").Int(); d != 0 {
+		t.Fatalf("%d queue drops: the check needs a loss-free network", d)
+	}
+	retrans, spurious := leoMetric(res, "retrans_segs").Int(), leoMetric(res, "spurious_retrans").Int()
+	if retrans == 0 || spurious != retrans || leoMetric(res, "fast_recoveries").Int() == 0 {
+		t.Errorf("retransmissions %d, spurious %d, fast recoveries %d: want reordering-driven (all spurious) recoveries",
+			retrans, spurious, leoMetric(res, "fast_recoveries").Int())
+	}
+	if leoMetric(res, "reordered_segs").Int() == 0 {
+		t.Error("no segment overtaken")
+	}
+	// The time series: find the shortening step and the cwnd on each side.
+	var stepAt float64
+	var before, after int64
+	rows := res.Tables[0]
+	for i := 1; i < len(rows); i++ {
+		r0, r1 := rows[i-1][2].Float(), rows[i][2].Float()
+		if stepAt == 0 && r1 > 0 && r0-r1 > 0.010 {
+			stepAt, before = rows[i][0].Float(), rows[i-1][6].Int()
+			if i+5 < len(rows) {
+				after = rows[i+5][6].Int()
+			}
+		}
+	}
+	if stepAt < 145 || stepAt > 145.5 {
+		t.Fatalf("RTT drop of more than 10 ms at t = %.1f s, want the one at 145.2 s", stepAt)
+	}
+	if !(after < before*3/4) {
+		t.Errorf("cwnd %d before the step at %.1f s, %d half a second after: want a drop", before, stepAt, after)
+	}
+}

@@ -1,0 +1,147 @@
+package orbit
+
+import "math"
+
+// WGS-72 constants of SGP4 (Hoots and Roehrich, "Spacetrack Report No.
+// 3", 1980, section 12; Vallado et al. 2006, AIAA 2006-6753, table 1), in
+// Earth radii and minutes as the model is written.
+const (
+	sgpRadius = 6378.135            // km
+	sgpJ2     = 0.001082616         // J2
+	sgpJ3     = -0.00000253881      // J3
+	sgpJ4     = -0.00000165597      // J4
+	sgpCK2    = 0.5 * sgpJ2         // k2
+	sgpCK4    = -0.375 * sgpJ4      // k4
+	sgpA3OVK2 = -sgpJ3 / sgpCK2     // A3,0 / k2
+	sgpTwoPi  = 2 * math.Pi         //
+	sgpMinDay = 1440.0              // minutes per day
+	sgpXKE    = 0.07436691613317342 // 60/sqrt(Re^3/mu) with mu = 398600.8 km^3/s^2: er^1.5/min
+)
+
+// sgp4 is the near-Earth SGP4 model of one satellite without drag (B* =
+// 0): the secular effects of J2 and J4 on the node, perigee and mean
+// anomaly, the long-period J3 terms and the short-period J2 terms
+// (Spacetrack Report No. 3, section 6). It is the propagator Hypatia's
+// satellites move by (satgenpy writes two-line element sets that PyEphem
+// propagates), so that the routes compared with Hypatia's see the same
+// periodic wobble of a few kilometres that circular orbits leave out.
+type sgp4 struct {
+	xmo, omegao, xnodeo, eo, xincl float64
+	aodp, xnodp                    float64
+	xmdot, omgdot, xnodot          float64
+	cosio, sinio, x3thm1, x1mth2   float64
+	x7thm1, xlcof, aycof           float64
+}
+
+// newSGP4 initialises the model from mean elements: inclination, node,
+// eccentricity, argument of perigee and mean anomaly (rad), and the
+// (Kozai) mean motion in revolutions per day.
+func newSGP4(incl, node, ecc, argp, mean, revPerDay float64) *sgp4 {
+	s := &sgp4{xmo: mean, omegao: argp, xnodeo: node, eo: ecc, xincl: incl}
+	n0 := revPerDay * sgpTwoPi / sgpMinDay // rad/min
+	// Recover the original mean motion and semi-major axis from the
+	// Kozai mean motion of the element set.
+	a1 := math.Pow(sgpXKE/n0, 2.0/3.0)
+	s.cosio, s.sinio = math.Cos(incl), math.Sin(incl)
+	theta2 := s.cosio * s.cosio
+	s.x3thm1 = 3*theta2 - 1
+	eosq := ecc * ecc
+	betao2 := 1 - eosq
+	betao := math.Sqrt(betao2)
+	del1 := 1.5 * sgpCK2 * s.x3thm1 / (a1 * a1 * betao * betao2)
+	ao := a1 * (1 - del1*(0.5*2.0/3.0+del1*(1+134.0/81.0*del1)))
+	delo := 1.5 * sgpCK2 * s.x3thm1 / (ao * ao * betao * betao2)
+	s.xnodp = n0 / (1 + delo)
+	// The semi-major axis of the recovered mean motion, as Vallado's
+	// revision computes it ((xke/n'')^(2/3)); Spacetrack Report No. 3's
+	// ao/(1-delo) differs from it at second order in J2, 1e-6 relative.
+	s.aodp = math.Pow(sgpXKE/s.xnodp, 2.0/3.0)
+	// Secular rates.
+	theta4 := theta2 * theta2
+	pinvsq := 1 / (s.aodp * s.aodp * betao2 * betao2)
+	temp1 := 3 * sgpCK2 * pinvsq * s.xnodp
+	temp2 := temp1 * sgpCK2 * pinvsq
+	temp3 := 1.25 * sgpCK4 * pinvsq * pinvsq * s.xnodp
+	x1m5th := 1 - 5*theta2
+	s.xmdot = s.xnodp + 0.5*temp1*betao*s.x3thm1 + 0.0625*temp2*betao*(13-78*theta2+137*theta4)
+	s.omgdot = -0.5*temp1*x1m5th + 0.0625*temp2*(7-114*theta2+395*theta4) + temp3*(3-36*theta2+49*theta4)
+	xhdot1 := -temp1 * s.cosio
+	s.xnodot = xhdot1 + (0.5*temp2*(4-19*theta2)+2*temp3*(3-7*theta2))*s.cosio
+	// Long-period (J3) and short-period (J2) coefficients.
+	s.xlcof = 0.125 * sgpA3OVK2 * s.sinio * (3 + 5*s.cosio) / (1 + s.cosio)
+	s.aycof = 0.25 * sgpA3OVK2 * s.sinio
+	s.x7thm1 = 7*theta2 - 1
+	s.x1mth2 = 1 - theta2
+	return s
+}
+
+// position returns the satellite's position in metres in the true-equator
+// mean-equinox frame of SGP4, t seconds after the epoch.
+func (s *sgp4) position(t float64) Vec {
+	tsince := t / 60
+	// Secular gravity (no drag: the drag terms are zero with B* = 0).
+	xmp := s.xmo + s.xmdot*tsince
+	omega := s.omegao + s.omgdot*tsince
+	xnode := s.xnodeo + s.xnodot*tsince
+	a, e := s.aodp, s.eo
+	// Vallado's revision floors the eccentricity at 1e-6 before the
+	// periodics (sgp4.cpp, "if (em < 1.0e-6) em = 1.0e-6"); the element
+	// sets of a circular shell carry 1e-7, so this moves them by 6 m.
+	e = math.Max(e, 1e-6)
+	xl := xmp + omega + xnode
+	beta := math.Sqrt(1 - e*e)
+	// Long-period periodics.
+	axn := e * math.Cos(omega)
+	temp := 1 / (a * beta * beta)
+	xll := temp * s.xlcof * axn
+	aynl := temp * s.aycof
+	xlt := xl + xll
+	ayn := e*math.Sin(omega) + aynl
+	// Kepler's equation for the modified eccentric longitude.
+	capu := math.Mod(xlt-xnode, sgpTwoPi)
+	epw := capu
+	var sinepw, cosepw, temp3, temp4, temp5, temp6 float64
+	for i := 0; i < 10; i++ {
+		sinepw, cosepw = math.Sincos(epw)
+		temp3, temp4 = axn*sinepw, ayn*cosepw
+		temp5, temp6 = axn*cosepw, ayn*sinepw
+		next := (capu-temp4+temp3-epw)/(1-temp5-temp6) + epw
+		if math.Abs(next-epw) <= 1e-12 {
+			epw = next
+			sinepw, cosepw = math.Sincos(epw)
+			temp3, temp4 = axn*sinepw, ayn*cosepw
+			temp5, temp6 = axn*cosepw, ayn*sinepw
+			break
+		}
+		epw = next
+	}
+	// Short-period preliminaries.
+	ecose := temp5 + temp6
+	esine := temp3 - temp4
+	elsq := axn*axn + ayn*ayn
+	pl := a * (1 - elsq)
+	r := a * (1 - ecose)
+	t2 := a / r
+	betal := math.Sqrt(1 - elsq)
+	t3 := 1 / (1 + betal)
+	cosu := t2 * (cosepw - axn + ayn*esine*t3)
+	sinu := t2 * (sinepw - ayn - axn*esine*t3)
+	u := math.Atan2(sinu, cosu)
+	sin2u := 2 * sinu * cosu
+	cos2u := 2*cosu*cosu - 1
+	tp := 1 / pl
+	tk1 := sgpCK2 * tp
+	tk2 := tk1 * tp
+	// Short-period periodics of J2.
+	rk := r*(1-1.5*tk2*betal*s.x3thm1) + 0.5*tk1*s.x1mth2*cos2u
+	uk := u - 0.25*tk2*s.x7thm1*sin2u
+	xnodek := xnode + 1.5*tk2*s.cosio*sin2u
+	xinck := s.xincl + 1.5*tk2*s.cosio*s.sinio*cos2u
+	sinuk, cosuk := math.Sincos(uk)
+	sinik, cosik := math.Sincos(xinck)
+	sinnok, cosnok := math.Sincos(xnodek)
+	xmx := -sinnok * cosik
+	xmy := cosnok * cosik
+	k := rk * sgpRadius * 1e3
+	return Vec{k * (xmx*sinuk + cosnok*cosuk), k * (xmy*sinuk + sinnok*cosuk), k * sinik * sinuk}
+}
