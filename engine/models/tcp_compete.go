@@ -88,13 +88,14 @@ import (
 // 2 replicates) shows which makes which feature of the document's
 // figures: gso alone the flat total at q >= 50 % (93 Mbit/s at q = 50 %
 // against 47 without it); tsq, with topology and gso, the loss-based
-// flows' dominance there (share 0.72 against 0.18 without it) and the
-// near-zero retransmissions (about 900 per minute against 28,000);
-// sockbuf Jain's index of about 1 with 0.2 % loss (0.97 at q = 100 %);
-// and all together the BBR take-over below q = 45 % (share 0.99 at
-// q = 30 %). Not reproduced: the lossless index at large q (0.94 against
-// the document's 0.68) and the total at q = 30-15 %, about 25 % above the
-// document's (TestCompeteTestbedShape).
+// flows' dominance there (share 0.80 against 0.19 without it) and the
+// absence of retransmissions (none per minute against 26,000); sockbuf
+// Jain's index of about 1 with 0.2 % loss (0.97 at q = 100 %); and all
+// together the BBR take-over below q = 45 % (share 0.98 at q = 30 %). Not
+// reproduced: the lossless index at large q (0.85 against the document's
+// 0.68; 0.67 without sockbuf, whose cap makes the loss-based flows
+// equal) and the total at q = 45-15 %, 13-38 % above the document's
+// (TestCompeteTestbedShape pins what is).
 //
 // The main row carries the aggregates (total goodput, Jain's index over
 // flows and over algorithm groups) and, for a fixed set of columns, one
