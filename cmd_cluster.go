@@ -59,6 +59,9 @@ func slurmCmd(reg *vocab.Registry, e *env) *cobra.Command {
 			if retry {
 				o.Run = append(o.Run, "--retry-failed")
 			}
+			if err := o.Check(); err != nil {
+				return usageError{err}
+			}
 			if o.MaxArraySize == 0 && submit {
 				if o.MaxArraySize, err = slurm.MaxArraySize(c.Context()); err != nil {
 					return err

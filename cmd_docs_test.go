@@ -14,7 +14,7 @@ import (
 // TestDatasetsDoc fails when docs/datasets.md is not what crosslink docs
 // writes from the current model registry; -update rewrites it.
 func TestDatasetsDoc(t *testing.T) {
-	code, got, stderr := crosslink(t, "docs", "-o", "-")
+	code, got, stderr := crosslink(t, "docs")
 	if code != exitOK {
 		t.Fatalf("crosslink docs: exit %d: %s", code, stderr)
 	}
@@ -51,7 +51,7 @@ func TestInitRunPlot(t *testing.T) {
 			dir := t.TempDir()
 			specs := filepath.Join(dir, "specs")
 			path := filepath.Join(specs, "first.yaml")
-			if code, _, stderr := crosslink(t, "init", name, "-o", path); code != exitOK {
+			if code, _, stderr := crosslink(t, "init", name, "-o", specs, "--name", "first"); code != exitOK {
 				t.Fatalf("crosslink init %s: exit %d: %s", name, code, stderr)
 			}
 			s, err := spec.ParseFile(path, reg)
@@ -62,7 +62,10 @@ func TestInitRunPlot(t *testing.T) {
 			if s.Name != "first" || s.Model != name {
 				t.Errorf("starter spec: name %q model %q, want first and %s", s.Name, s.Model, name)
 			}
-			if code, _, _ := crosslink(t, "init", name, "-o", path); code != exitUsage {
+			if _, err := os.Stat(filepath.Join(specs, "spec.schema.json")); err != nil {
+				t.Errorf("init -o did not write the schema its spec refers to: %v", err)
+			}
+			if code, _, _ := crosslink(t, "init", name, "-o", specs, "--name", "first"); code != exitUsage {
 				t.Errorf("crosslink init over an existing file: exit %d, want %d", code, exitUsage)
 			}
 			if name != "fso-ber" {

@@ -29,7 +29,7 @@ func reportCmd(reg *vocab.Registry, e *env) *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			jobs, err := sweep.LoadAll(paths, reg, profile, true, out)
+			jobs, err := loadDrawn(c, paths, reg, profile, out, e)
 			if err != nil {
 				return usageError{err}
 			}
@@ -38,10 +38,19 @@ func reportCmd(reg *vocab.Registry, e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			ownSpecs(r)
 			if err := report.Write(dir, r); err != nil {
 				return err
 			}
 			drawn, total := r.Count()
+			if r.Figures == nil { // own specs: count theirs
+				for _, f := range r.Extra {
+					if f.Drawn {
+						drawn++
+					}
+				}
+				total = len(r.Extra)
+			}
 			fmt.Fprintf(e.stderr, "report written to %s and %s: %d of %d figures drawn\n",
 				filepath.Join(dir, "index.html"), filepath.Join(dir, "REPORT.md"), drawn, total)
 			if miss := r.Missing(); len(miss) > 0 {
@@ -54,8 +63,20 @@ func reportCmd(reg *vocab.Registry, e *env) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&specs, "specs", "specs", "directory of the specs that declare the figures")
-	c.Flags().StringVarP(&profile, "profile", "p", "quick", "profile the figures were drawn at (specs without it: their base)")
+	c.Flags().StringVarP(&profile, "profile", "p", "", "profile the figures were drawn at (specs without it: their base); default: the one each dataset holds")
 	c.Flags().StringVarP(&out, "out", "o", "out", "output root: datasets in OUT/<spec>/, figures and report in OUT/figures/")
 	c.Flags().BoolVar(&strict, "strict", false, "exit 1 when a figure of the documents is missing")
 	return c
+}
+
+// ownSpecs drops the documents' catalog from a report on specs that
+// declare none of its figures (a user's own study): they are not missing,
+// they were never asked for.
+func ownSpecs(r *report.Report) {
+	for _, f := range r.Figures {
+		if f.Declared {
+			return
+		}
+	}
+	r.Figures = nil
 }

@@ -12,9 +12,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -25,6 +29,7 @@ import (
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -93,17 +98,31 @@ func run(ctx context.Context, args []string, e *env) int {
 	var failed failedError
 	switch {
 	case errors.As(err, &list) || errors.As(err, &usage):
-		fmt.Fprintln(e.stderr, err)
+		fmt.Fprintln(e.stderr, plainMessage(err))
 		return exitUsage
 	case errors.As(err, &failed):
-		fmt.Fprintln(e.stderr, "crosslink:", err)
+		fmt.Fprintln(e.stderr, "crosslink:", plainMessage(err))
 		return exitFailed
 	case ctx.Err() != nil:
-		fmt.Fprintln(e.stderr, "crosslink:", err)
+		fmt.Fprintln(e.stderr, "crosslink:", plainMessage(err))
 		return exitInterrupted
 	}
-	fmt.Fprintln(e.stderr, "crosslink:", err)
+	fmt.Fprintln(e.stderr, "crosslink:", plainMessage(err))
 	return exitFailed
+}
+
+// packagePrefix matches the "package: " prefixes Go errors gather as they
+// are wrapped on their way up ("sweep: dataset: open ..."). They say where
+// in the code an error was wrapped, which a user cannot act on; bugs keep
+// theirs ("bug:" follows the package name).
+var packagePrefix = regexp.MustCompile(`(^|\n|: |\()(?:(?:sweep|spec|plan|dataset|plots|report|slurm|models|engine|workload|netsim|phy|orbit|des|tcp|tclink|cc|units|specdoc|datadoc): )+([^b]|b[^u]|bu[^g]|$)`)
+
+// plainMessage is err's text without package prefixes, and with the
+// standard library's "context canceled" said plainly.
+func plainMessage(err error) string {
+	msg := packagePrefix.ReplaceAllString(err.Error(), "$1$2")
+	msg = strings.ReplaceAll(msg, context.Canceled.Error(), "stopped by a signal")
+	return strings.ReplaceAll(msg, context.DeadlineExceeded.Error(), "time limit reached")
 }
 
 func newRoot(reg *vocab.Registry, e *env) *cobra.Command {
@@ -128,6 +147,7 @@ func newRoot(reg *vocab.Registry, e *env) *cobra.Command {
 		slurmCmd(reg, e), statusCmd(reg, e),
 		reportCmd(reg, e), docsCmd(reg, e), schemaCmd(reg, e), initCmd(reg, e),
 	)
+	registerCompletions(root, reg)
 	return root
 }
 
@@ -156,6 +176,29 @@ type runFlags struct {
 	timeout     time.Duration // per-scenario wall-clock limit
 	maxEvents   uint64        // per-scenario simulated-event limit
 	partitionBy []string      // hive-partition the dataset by these parameters
+
+	maxScenarios int // refuse specs that expand to more scenarios
+}
+
+// limits returns the spec limits the flags ask for.
+func (f *runFlags) limits() spec.Limits { return spec.Limits{MaxScenarios: f.maxScenarios} }
+
+// check validates the flags before any spec is read, so that a dry run
+// never prints counts for a command that would fail.
+func (f *runFlags) check(e *env) (sweep.Shard, error) {
+	switch {
+	case f.workers < 0:
+		return sweep.Shard{}, usageError{fmt.Errorf("--workers %d: want 0 (one per CPU) or more", f.workers)}
+	case f.timeout < 0:
+		return sweep.Shard{}, usageError{fmt.Errorf("--timeout %s: want 0 (none) or more", f.timeout)}
+	case f.maxScenarios < 1 || f.maxScenarios > spec.ScenarioCeiling:
+		return sweep.Shard{}, usageError{fmt.Errorf("--max-scenarios %d: want 1 to %d", f.maxScenarios, spec.ScenarioCeiling)}
+	}
+	shard, err := f.shardOf(e)
+	if err != nil {
+		return sweep.Shard{}, usageError{err}
+	}
+	return shard, nil
 }
 
 // registerShard adds the flags of run that figures has no use for.
@@ -185,6 +228,7 @@ func (f *runFlags) register(c *cobra.Command, defaultProfile string) {
 	c.Flags().StringVarP(&f.out, "out", "o", "out", "output root: datasets go to OUT/<spec>/")
 	c.Flags().BoolVar(&f.failFast, "fail-fast", false, "stop at the first failing scenario")
 	c.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "no progress or summary on stderr")
+	c.Flags().IntVar(&f.maxScenarios, "max-scenarios", spec.MaxScenarios, "refuse a spec (or profile) that expands to more scenarios")
 }
 
 // runJobs runs each job's missing scenarios (sweep.RunJobs) and returns
@@ -223,19 +267,16 @@ func runCmd(reg *vocab.Registry, e *env) *cobra.Command {
 			"missing from OUT/<spec>/, so an interrupted sweep resumes where it stopped.",
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, paths []string) error {
-			jobs, err := sweep.LoadAll(paths, reg, f.profile, false, f.out)
+			shard, err := f.check(e)
+			if err != nil {
+				return err
+			}
+			jobs, err := sweep.LoadAllLimited(paths, reg, f.profile, false, f.out, f.limits())
 			if err != nil {
 				return usageError{err}
 			}
 			if dryRun {
-				for _, j := range jobs {
-					missing, err := j.Missing()
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(e.stdout, "%s: %d scenarios, %d to run, dataset %s\n", j.Spec.Name, j.Plan.Len(), missing, j.Dir)
-				}
-				return nil
+				return dryRunJobs(jobs, shard, e)
 			}
 			return runJobs(c.Context(), jobs, &f, e)
 		},
@@ -246,23 +287,64 @@ func runCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	return c
 }
 
+// dryRunJobs prints each job's scenario count and how many are missing
+// from its dataset; with a shard, the shard's share of both.
+func dryRunJobs(jobs []*sweep.Job, shard sweep.Shard, e *env) error {
+	for _, j := range jobs {
+		var src plan.Source = j.Plan
+		share := ""
+		if shard != sweep.Whole {
+			// An adaptive spec is sharded by points (see sweep.Adaptive).
+			n := j.Plan.Len()
+			if j.Spec.Adaptive != nil {
+				n = j.Plan.Points()
+			}
+			if err := shard.Fits(n); err != nil {
+				return usageError{err}
+			}
+			if j.Spec.Adaptive == nil {
+				var err error
+				if src, err = sweep.Of(j.Plan, j.Model, shard); err != nil {
+					return usageError{err}
+				}
+			}
+			share = fmt.Sprintf(" in shard %s of %d", shard, j.Plan.Len())
+		}
+		missing, err := j.MissingOf(src)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "%s: %d scenarios%s, %d to run, dataset %s\n", j.Spec.Name, src.Len(), share, missing, j.Dir)
+	}
+	return nil
+}
+
 func expandCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var profile string
-	var limit int
+	var limit, maxScenarios int
+	var asJSON bool
 	c := &cobra.Command{
 		Use:   "expand SPEC",
 		Short: "Print the scenario table of a spec and its count",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, paths []string) error {
-			j, err := sweep.Load(paths[0], reg, profile, false, "out")
+			if limit < 0 {
+				return usageError{fmt.Errorf("--limit %d: want 0 (all) or more", limit)}
+			}
+			j, err := sweep.LoadLimited(paths[0], reg, profile, false, "out", spec.Limits{MaxScenarios: maxScenarios})
 			if err != nil {
 				return usageError{err}
+			}
+			if asJSON {
+				return sweep.ExpandJSON(e.stdout, j, limit)
 			}
 			return sweep.Expand(e.stdout, j, limit)
 		},
 	}
 	c.Flags().StringVarP(&profile, "profile", "p", "", "spec profile to expand")
 	c.Flags().IntVar(&limit, "limit", 0, "print at most this many scenarios (0: all)")
+	c.Flags().IntVar(&maxScenarios, "max-scenarios", spec.MaxScenarios, "refuse a spec (or profile) that expands to more scenarios")
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON: the count and each scenario with all its parameters by column name, in SI units")
 	return c
 }
 
@@ -279,18 +361,53 @@ func drawFigures(ctx context.Context, jobs []*sweep.Job, ids []string, out strin
 	return plots.Draw(ctx, plots.NewRegistry(), filepath.Join(out, "figures"), ids, sources)
 }
 
+// loadDrawn loads the specs for plot and report: at profile when the
+// user named one, else each at the profile its dataset holds (see
+// sweep.LoadHeld), named on stderr so that nobody mistakes a quick
+// preview for the full figure.
+func loadDrawn(c *cobra.Command, paths []string, reg *vocab.Registry, profile, out string, e *env) ([]*sweep.Job, error) {
+	if c.Flags().Changed("profile") {
+		return sweep.LoadAll(paths, reg, profile, true, out)
+	}
+	var jobs []*sweep.Job
+	var errs []error
+	held := map[string][]string{}
+	for _, p := range paths {
+		j, err := sweep.LoadHeld(p, reg, out)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		jobs = append(jobs, j)
+		name := j.Profile
+		if name == "" {
+			name = "base"
+		}
+		held[name] = append(held[name], j.Spec.Name)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	for _, name := range slices.Sorted(maps.Keys(held)) {
+		fmt.Fprintf(e.stderr, "profile %s (as in the dataset): %s\n", name, strings.Join(held[name], " "))
+	}
+	return jobs, nil
+}
+
 func plotCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var pf plotFlags
 	var profile, out string
 	c := &cobra.Command{
 		Use:   "plot [FIGURE...]",
 		Short: "Draw figures from the datasets already in OUT (all when none is named)",
+		Long: "plot draws the figures the specs in --specs declare from the datasets in OUT. Each spec is\n" +
+			"drawn at the profile its dataset holds (what run or figures made), unless --profile names one.",
 		RunE: func(c *cobra.Command, ids []string) error {
 			paths, err := sweep.SpecFiles(pf.specs)
 			if err != nil {
 				return usageError{err}
 			}
-			jobs, err := sweep.LoadAll(paths, reg, profile, true, out)
+			jobs, err := loadDrawn(c, paths, reg, profile, out, e)
 			if err != nil {
 				return usageError{err}
 			}
@@ -302,7 +419,7 @@ func plotCmd(reg *vocab.Registry, e *env) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&pf.specs, "specs", "specs", "directory of the specs that declare the figures")
-	c.Flags().StringVarP(&profile, "profile", "p", "quick", "profile whose scenarios are drawn (specs without it: their base)")
+	c.Flags().StringVarP(&profile, "profile", "p", "", "profile whose scenarios are drawn (specs without it: their base); default: the one each dataset holds")
 	c.Flags().StringVarP(&out, "out", "o", "out", "output root: datasets in OUT/<spec>/, figures in OUT/figures/")
 	return c
 }
@@ -315,11 +432,14 @@ func figuresCmd(reg *vocab.Registry, e *env) *cobra.Command {
 		Short: "Run every spec in SPECS that is missing data, then draw every figure",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
+			if _, err := f.check(e); err != nil {
+				return err
+			}
 			paths, err := sweep.SpecFiles(pf.specs)
 			if err != nil {
 				return usageError{err}
 			}
-			jobs, err := sweep.LoadAll(paths, reg, f.profile, true, f.out)
+			jobs, err := sweep.LoadAllLimited(paths, reg, f.profile, true, f.out, f.limits())
 			if err != nil {
 				return usageError{err}
 			}
@@ -343,16 +463,25 @@ func figuresCmd(reg *vocab.Registry, e *env) *cobra.Command {
 }
 
 func modelsCmd(reg *vocab.Registry, e *env) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	c := &cobra.Command{
 		Use:   "models",
 		Short: "List the models specs can use",
 		Args:  args(cobra.NoArgs),
-		RunE:  func(*cobra.Command, []string) error { return sweep.ListModels(e.stdout, reg) },
+		RunE: func(*cobra.Command, []string) error {
+			if asJSON {
+				return sweep.ListModelsJSON(e.stdout, reg)
+			}
+			return sweep.ListModels(e.stdout, reg)
+		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of {name, version, summary}")
+	return c
 }
 
 func describeCmd(reg *vocab.Registry, e *env) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	c := &cobra.Command{
 		Use:   "describe MODEL",
 		Short: "Show a model's parameters (type, unit, default, range) and metrics",
 		Args:  args(cobra.ExactArgs(1)),
@@ -361,9 +490,14 @@ func describeCmd(reg *vocab.Registry, e *env) *cobra.Command {
 			if !ok {
 				return usageError{fmt.Errorf("describe: no model %q%s (crosslink models lists them)", a[0], sweep.Suggest(a[0], reg.Names()))}
 			}
+			if asJSON {
+				return sweep.DescribeJSON(e.stdout, m.Schema())
+			}
 			return sweep.Describe(e.stdout, m.Schema())
 		},
 	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON: parameters (column, type, unit, default, range, choices), metrics and second tables, values in SI units")
+	return c
 }
 
 func mergeCmd(e *env) *cobra.Command {

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/crosslink-sim/crosslink/engine/models"
+	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/plots/report"
 )
 
@@ -187,7 +188,36 @@ func TestFigures(t *testing.T) {
 			}
 		}
 	}
+	checkDrawing(t, filepath.Join(out, "figures"))
 	checkVerdicts(t, out)
+}
+
+// checkDrawing fails for every figure whose drawing has a problem a
+// reader would trip over (plots.Output.Problems): an axis with fewer than
+// three labelled ticks, drawn points outside the axes, an empty panel.
+func checkDrawing(t *testing.T, dir string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, f := range files {
+		if filepath.Base(f) == "verdicts.json" {
+			continue
+		}
+		sc, err := plots.ReadSidecar(dir, strings.TrimSuffix(filepath.Base(f), ".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		for _, p := range sc.Problems {
+			t.Errorf("figure %s: %s", sc.ID, p)
+		}
+	}
+	if checked < 28 {
+		t.Errorf("only %d figures drawn, want every figure of the documents (28) and more", checked)
+	}
 }
 
 // checkVerdicts writes the report of the figures drawn in out and compares

@@ -191,26 +191,36 @@ func buildCurves(d Def, s *vocab.Schema, f *Frame, scale Scaler) (*lineData, err
 				p.Note = "x <= 0 on a log axis"
 			case d.LogY && p.Mean <= 0:
 				p.Note = "y <= 0 on a log axis"
+			case len(d.XLim) == 2 && (p.X < d.XLim[0] || p.X > d.XLim[1]):
+				p.Note = "x outside the figure's x range"
+			case len(d.YLim) == 2 && (p.Mean < d.YLim[0] || p.Mean > d.YLim[1]):
+				p.Note = "y outside the figure's y range"
 			}
 			c.Points = append(c.Points, p)
 		}
 		ld.Curves = append(ld.Curves, c)
 	}
 	skipped := 0
+	why := map[string]int{}
+	var reasons []string
 	for _, c := range ld.Curves {
 		for _, p := range c.Points {
 			if !p.drawn() {
 				skipped++
+				if why[p.Note] == 0 {
+					reasons = append(reasons, p.Note)
+				}
+				why[p.Note]++
 			}
 		}
 	}
-	if skipped > 0 {
-		ld.Notes = append(ld.Notes, fmt.Sprintf("%d points are not positive on a log axis and not drawn", skipped))
+	for _, r := range reasons {
+		ld.Notes = append(ld.Notes, fmt.Sprintf("%d points are not drawn: %s", why[r], r))
 	}
 	if len(ld.Curves) == 0 {
 		return nil, fmt.Errorf("plots: figure %s: no rows to draw", d.ID)
 	}
-	if skipped == countPoints(ld.Curves) {
+	if why["y <= 0 on a log axis"]+why["x <= 0 on a log axis"] == countPoints(ld.Curves) {
 		return nil, fmt.Errorf("plots: figure %s: every point is <= 0 on a log axis", d.ID)
 	}
 	return ld, nil
@@ -294,7 +304,7 @@ func curveLabel(ld *lineData, series []vocab.Value, y int) string {
 		parts = append(parts, yName)
 	}
 	for j, v := range series {
-		parts = append(parts, strings.ReplaceAll(ld.Series[j].Name, "_", " ")+" "+formatValue(v, ld.Series[j].Unit))
+		parts = append(parts, legendPart(ld.Series[j], v))
 	}
 	if len(parts) == 0 {
 		return yName

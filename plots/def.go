@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/crosslink-sim/crosslink/sweep/units"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -106,42 +107,10 @@ func Lookup(s *vocab.Schema, table, name string) (Quantity, error) {
 	}
 	sort.Strings(names)
 	msg := fmt.Sprintf("plots: model %s has no parameter or metric %q", s.Name, name)
-	if near := nearest(name, names); near != "" {
+	if near := units.Nearest(name, names); near != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", near)
 	}
 	return Quantity{}, fmt.Errorf("%s", msg)
-}
-
-// nearest returns the name within edit distance 3 of s that is closest to
-// it, or "".
-func nearest(s string, names []string) string {
-	best, bestD := "", 4
-	for _, n := range names {
-		if d := editDistance(s, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // axisLabel returns the label of an axis showing qs in display unit

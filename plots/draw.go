@@ -77,6 +77,7 @@ func Draw(ctx context.Context, reg *Registry, outDir string, ids []string, sourc
 		if err != nil {
 			return fmt.Errorf("plots: figure %s (spec %s): %w", id, j.src.Name, err)
 		}
+		out.Problems = append(out.Problems, axisProblems(out.Art)...)
 		if err := Write(outDir, id, out, reg.Theme); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package plots
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -64,4 +65,53 @@ func roundSig(x float64, n int) float64 {
 // back to the same float64, so a reader checking numbers gets them exactly.
 func formatNumber(x float64) string {
 	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// choiceNames are the legend texts of parameter values that are names
+// rather than words.
+var choiceNames = map[string]string{
+	"scalingup": "scaling up", "newreno": "NewReno", "reno": "Reno", "cubic": "CUBIC",
+	"bbr": "BBR", "bbr2": "BBRv2", "bic": "BIC", "htcp": "H-TCP", "highspeed": "HighSpeed",
+	"hybla": "Hybla", "scalable": "Scalable", "vegas": "Vegas", "westwood": "Westwood",
+	"droptail": "DropTail", "red": "RED", "fq_codel": "fq_codel", "geo": "GEO", "meo": "MEO", "leo": "LEO",
+}
+
+// legendPart is how a curve's legend names one series value: "window 512
+// KiB", "scaling up", "no window scaling", "cca CUBIC". Booleans read as
+// the parameter's name or "no" and the name; byte counts that are whole
+// KiB, MiB or GiB use those units.
+func legendPart(q Quantity, v vocab.Value) string {
+	name := strings.ReplaceAll(q.Name, "_", " ")
+	switch v.Kind() {
+	case vocab.Bool:
+		if v.Bool() {
+			return name
+		}
+		return "no " + name
+	case vocab.String:
+		if n, ok := choiceNames[v.Str()]; ok {
+			return name + " " + n
+		}
+		return name + " " + v.Str()
+	}
+	if q.Unit == vocab.Byte {
+		if s, ok := binaryBytes(v.Float()); ok {
+			return name + " " + s
+		}
+	}
+	return name + " " + formatValue(v, q.Unit)
+}
+
+// binaryBytes prints a byte count that is a whole number of KiB, MiB or
+// GiB (of at least 1 KiB) in that unit.
+func binaryBytes(x float64) (string, bool) {
+	for _, u := range []struct {
+		f    float64
+		name string
+	}{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}} {
+		if x >= u.f && math.Mod(x, u.f) == 0 {
+			return strconv.FormatFloat(x/u.f, 'f', -1, 64) + " " + u.name, true
+		}
+	}
+	return "", false
 }

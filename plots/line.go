@@ -25,7 +25,26 @@ func Line(in Input, f *Frame) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Art: art, Data: lineTable(in.Def, ld), Notes: ld.Notes}, nil
+	return &Output{Art: art, Data: lineTable(in.Def, ld), Notes: append(ld.Notes, intervalNotes(ld.Curves)...),
+		Problems: outsideAxes(in.Def, ld)}, nil
+}
+
+// intervalNotes says how the bands and error bars of curves were made.
+func intervalNotes(cs []Curve) []string {
+	used := map[string]bool{}
+	for _, c := range cs {
+		for _, p := range c.Points {
+			used[p.Method] = true
+		}
+	}
+	var notes []string
+	if used[IntervalBootstrap] {
+		notes = append(notes, fmt.Sprintf("bands and error bars: %g %% percentile bootstrap interval of the mean of the runs at points with 2 to %d runs (it stays inside the runs' range)", Confidence*100, BootstrapBelow-1))
+	}
+	if used[IntervalStudent] {
+		notes = append(notes, fmt.Sprintf("bands and error bars: %g %% Student-t interval of the mean at points with %d or more runs, clipped to the runs' range", Confidence*100, BootstrapBelow))
+	}
+	return notes
 }
 
 // lineArt turns curves into a gonum plot: one line with markers per curve,
@@ -33,6 +52,25 @@ func Line(in Input, f *Frame) (*Output, error) {
 // for the confidence interval of replicate means, and the legend beside
 // the data area so it never covers a curve.
 func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
+	p, legend, err := linePlot(d, ld, th)
+	if err != nil {
+		return nil, err
+	}
+	return withLegend(d, ld, p, legend), nil
+}
+
+// withLegend puts the legend beside the plot, or leaves it out when one
+// unnamed curve makes it say nothing the axis label does not.
+func withLegend(d Def, ld *lineData, p *plot.Plot, legend plot.Legend) Drawer {
+	if len(ld.Curves) == 1 && len(d.Series) == 0 {
+		return p // one curve: the axis label names it
+	}
+	return &besideLegend{plot: p, legend: legend, gap: vg.Points(8)}
+}
+
+// linePlot draws the curves of ld on a plot and returns it with the
+// legend to draw beside it.
+func linePlot(d Def, ld *lineData, th Theme) (*plot.Plot, plot.Legend, error) {
 	p := th.newPlot()
 	p.Title.Text = d.Title
 	p.X.Label.Text = ld.XLabel
@@ -61,7 +99,11 @@ func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
 		}
 	}
 	var legend plot.Legend = p.Legend
+	same := identicalCurves(ld)
 	for i, c := range ld.Curves {
+		if _, dup := same[i]; dup {
+			continue
+		}
 		col, glyph, dash := th.style(i)
 		var xys, lo, hi plotter.XYs
 		var errs plotter.YErrors
@@ -92,7 +134,7 @@ func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
 			}
 			band, err := plotter.NewPolygon(ring)
 			if err != nil {
-				return nil, fmt.Errorf("plots: figure %s: band: %w", d.ID, err)
+				return nil, legend, fmt.Errorf("plots: figure %s: band: %w", d.ID, err)
 			}
 			r, g, b, _ := col.RGBA()
 			band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: th.Band}
@@ -101,7 +143,7 @@ func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
 		} else if replicated {
 			eb, err := plotter.NewYErrorBars(errorBars{xys, errs})
 			if err != nil {
-				return nil, fmt.Errorf("plots: figure %s: error bars: %w", d.ID, err)
+				return nil, legend, fmt.Errorf("plots: figure %s: error bars: %w", d.ID, err)
 			}
 			eb.LineStyle.Color = col
 			eb.LineStyle.Width = th.Line
@@ -109,12 +151,18 @@ func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
 		}
 		line, pts, err := plotter.NewLinePoints(xys)
 		if err != nil {
-			return nil, fmt.Errorf("plots: figure %s: curve %q: %w", d.ID, c.Label, err)
+			return nil, legend, fmt.Errorf("plots: figure %s: curve %q: %w", d.ID, c.Label, err)
 		}
 		line.Color, line.Width, line.Dashes = col, th.Line, dash
 		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: glyph}
 		p.Add(line, pts)
-		legend.Add(c.Label, line, pts)
+		label := c.Label
+		for j := range ld.Curves {
+			if k, dup := same[j]; dup && k == i {
+				label += " = " + ld.Curves[j].Label
+			}
+		}
+		legend.Add(label, line, pts)
 	}
 	// Fixed ranges go last: Add widens the axes to the data.
 	if len(d.XLim) == 2 {
@@ -123,10 +171,7 @@ func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
 	if len(d.YLim) == 2 {
 		p.Y.Min, p.Y.Max = d.YLim[0], d.YLim[1]
 	}
-	if len(ld.Curves) == 1 && len(d.Series) == 0 {
-		return p, nil // one curve: the axis label names it
-	}
-	return &besideLegend{plot: p, legend: legend, gap: vg.Points(8)}, nil
+	return p, legend, nil
 }
 
 // errorBars adapts points and their asymmetric errors to plotter.YErrorBars.
@@ -145,6 +190,17 @@ type besideLegend struct {
 
 // Draw implements Drawer.
 func (b *besideLegend) Draw(c draw.Canvas) {
+	// The title is centred over the whole figure, legend column included:
+	// centred over the plot alone, a long title would run off the left
+	// edge when the legend is wide.
+	if title := b.plot.Title.Text; title != "" {
+		sty := b.plot.Title.TextStyle
+		sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+		c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y}, title)
+		c = draw.Crop(c, 0, 0, 0, -(sty.Height(title) + b.plot.Title.Padding))
+		b.plot.Title.Text = ""
+		defer func() { b.plot.Title.Text = title }()
+	}
 	b.legend.Top, b.legend.Left = true, true
 	b.legend.Padding = vg.Points(3)
 	r := b.legend.Rectangle(c)
@@ -179,7 +235,7 @@ func lineTable(d Def, ld *lineData) *Table {
 		c := axisColumn("", q.Name, d.YUnit, q.Unit)
 		t.Header = append(t.Header, c, c+"_lo", c+"_hi", q.Name+"_n")
 	}
-	t.Header = append(t.Header, "note")
+	t.Header = append(t.Header, "interval", "note")
 	type rowKey struct {
 		series string
 		x      float64
@@ -213,8 +269,9 @@ func lineTable(d Def, ld *lineData) *Table {
 			}
 			at := 2 + len(c.Series) + 4*yi
 			row[at], row[at+1], row[at+2], row[at+3] = formatNumber(pt.Mean), formatNumber(pt.Lo), formatNumber(pt.Hi), fmt.Sprint(pt.N)
+			row[2+len(c.Series)+4*nY] = pt.Method
 			if pt.Note != "" {
-				row[2+len(c.Series)+4*nY] = pt.Note
+				row[3+len(c.Series)+4*nY] = pt.Note
 			}
 		}
 	}
@@ -236,7 +293,7 @@ func seriesLabel(ld *lineData, c Curve) string {
 	}
 	parts := make([]string, len(c.Series))
 	for j, v := range c.Series {
-		parts[j] = strings.ReplaceAll(ld.Series[j].Name, "_", " ") + " " + formatValue(v, ld.Series[j].Unit)
+		parts[j] = legendPart(ld.Series[j], v)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -317,4 +374,47 @@ func snake(s string) string {
 		gap = true
 	}
 	return b.String()
+}
+
+// identicalCurves maps each curve that repeats an earlier one exactly
+// (the same drawn x and means, within 1e-9 relative) to that earlier
+// curve, and notes it: such a curve is drawn once, its legend entry
+// naming both, rather than hidden under the other.
+func identicalCurves(ld *lineData) map[int]int {
+	same := map[int]int{}
+	eq := func(a, b Curve) bool {
+		var pa, pb []Point
+		for _, p := range a.Points {
+			if p.drawn() {
+				pa = append(pa, p)
+			}
+		}
+		for _, p := range b.Points {
+			if p.drawn() {
+				pb = append(pb, p)
+			}
+		}
+		if len(pa) != len(pb) || len(pa) == 0 {
+			return false
+		}
+		for k := range pa {
+			if pa[k].X != pb[k].X || math.Abs(pa[k].Mean-pb[k].Mean) > 1e-9*math.Max(math.Abs(pa[k].Mean), math.Abs(pb[k].Mean)) {
+				return false
+			}
+		}
+		return true
+	}
+	for j := range ld.Curves {
+		for i := 0; i < j; i++ {
+			if _, dup := same[i]; dup {
+				continue
+			}
+			if eq(ld.Curves[i], ld.Curves[j]) {
+				same[j] = i
+				ld.Notes = append(ld.Notes, fmt.Sprintf("%q is identical to %q and drawn once", ld.Curves[j].Label, ld.Curves[i].Label))
+				break
+			}
+		}
+	}
+	return same
 }

@@ -56,6 +56,11 @@ type Output struct {
 	Data          *Table    // the plotted numbers, written to <id>.csv
 	Markdown      bool      // also write Data to <id>.md (table figures)
 	Notes         []string  // what was left out and why
+	// Problems are what a reader of the figure would trip over: an axis
+	// without enough labelled ticks, data outside the axes. Draw adds the
+	// axis checks; the figure's sidecar lists them and the figure tests
+	// fail on any.
+	Problems []string
 	// Comparison sets numbers the source document prints beside ours
 	// (usually built with Comparison.Header and Comparison.Row). It is
 	// written to <id>.compare.md and .csv, and the reproduction report
@@ -87,7 +92,7 @@ func builtin() []Figure {
 		spCodingGoodput(),
 		spFQCoDel(),
 		spFQCoDelLoss(),
-		rc13Fig2(), rc13Fig4(), rc13Fig5(), rc13Fig7(), rc13Fig8(), rc13Tab3(),
+		rc13Fig2(), rc13Fig4(), rc13Fig5(), rc13Fig7(), rc13Fig8(), rc13Fig8Physics(), rc13Tab3(),
 		osFig2(), osFig3(), osFig4(), osFig5(), osFig6(), osFig7(), osFig8(), osFig9(),
 		osLossGOSNR(),
 		zhThr6176(), zhThr1544(), zhRT384M(), zhRT384K(), zhVariants6176(), zhVariants384(),

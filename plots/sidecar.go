@@ -16,6 +16,8 @@ type Sidecar struct {
 	Spec    string   `json:"spec"`
 	Caption string   `json:"caption,omitempty"`
 	Notes   []string `json:"notes,omitempty"`
+	// Problems are the figure's drawing defects (Output.Problems).
+	Problems []string `json:"problems,omitempty"`
 	// Files are the names written for the figure, in a fixed order:
 	// images, then data (csv), then Markdown tables.
 	Files []string `json:"files"`
@@ -40,7 +42,7 @@ func ReadSidecar(dir, id string) (*Sidecar, error) {
 }
 
 func writeSidecar(dir, id, spec, caption string, out *Output) error {
-	s := Sidecar{ID: id, Spec: spec, Caption: caption, Notes: out.Notes}
+	s := Sidecar{ID: id, Spec: spec, Caption: caption, Notes: out.Notes, Problems: out.Problems}
 	for _, f := range formats {
 		s.Files = append(s.Files, id+"."+f)
 	}

@@ -180,7 +180,6 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 		}
 		p.Y.Label.Text = pn.label
 		p.Y.Min = 0
-		p.Y.Tick.Marker = plainTicks{} // "25", not gonum's "25.00"
 		grid := plotter.NewGrid()
 		grid.Vertical.Color = color.Gray{Y: 0xDD}
 		grid.Horizontal.Color = color.Gray{Y: 0xDD}

@@ -6,41 +6,34 @@ import (
 )
 
 func TestSummarize(t *testing.T) {
-	// t quantiles from the NIST/SEMATECH e-Handbook of Statistical Methods,
-	// Table 1.3.6.7.2 "Critical values of Student's t distribution", upper
-	// tail 0.025 (two-sided 95 %), printed to 3 decimals: ν=4: 2.776,
-	// ν=1: 12.706, ν=9: 2.262. The tolerance 5e-4 covers that rounding.
-	tests := []struct {
-		name         string
-		xs           []float64
-		mean, sd, tq float64
-	}{
-		// 1..5: mean 3, s² = (4+1+0+1+4)/4 = 2.5.
-		{"n=5", []float64{1, 2, 3, 4, 5}, 3, math.Sqrt(2.5), 2.776},
-		// 10, 12: mean 11, s² = (1+1)/1 = 2.
-		{"n=2", []float64{10, 12}, 11, math.Sqrt(2), 12.706},
-		// 0..9: mean 4.5, s² = 82.5/9.
-		{"n=10", []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 4.5, math.Sqrt(82.5 / 9), 2.262},
+	// Large samples get Student's t: 0..39 has mean 19.5 and s² = 40·41/12 (the
+	// variance of 0..n-1 is n(n+1)/12); t_{0.975, 39} = 2.023 from the
+	// NIST/SEMATECH e-Handbook, Table 1.3.6.7.2, to its 3 decimals.
+	var big []float64
+	for i := range 40 {
+		big = append(big, float64(i))
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := Summarize(tt.xs, 0.95)
-			n := float64(len(tt.xs))
-			half := tt.tq * tt.sd / math.Sqrt(n)
-			if got.N != len(tt.xs) || math.Abs(got.Mean-tt.mean) > 1e-12 || math.Abs(got.StdDev-tt.sd) > 1e-12 {
-				t.Errorf("Summarize(%v) = n %d mean %g sd %g, want n %d mean %g sd %g",
-					tt.xs, got.N, got.Mean, got.StdDev, len(tt.xs), tt.mean, tt.sd)
-			}
-			tol := 5e-4 * tt.sd / math.Sqrt(n)
-			if math.Abs(got.Lo-(tt.mean-half)) > tol || math.Abs(got.Hi-(tt.mean+half)) > tol {
-				t.Errorf("Summarize(%v) = [%g, %g], want [%g, %g] ± %g",
-					tt.xs, got.Lo, got.Hi, tt.mean-half, tt.mean+half, tol)
-			}
-		})
+	got := Summarize(big, 0.95)
+	half := 2.023 * math.Sqrt(40*41/12.0) / math.Sqrt(40)
+	if got.Method != IntervalStudent || got.Mean != 19.5 || math.Abs(got.StdDev-math.Sqrt(40*41/12.0)) > 1e-12 ||
+		math.Abs(got.Lo-(19.5-half)) > 1e-3 || math.Abs(got.Hi-(19.5+half)) > 1e-3 {
+		t.Errorf("Summarize(0..39) = %+v, want student-t 19.5 ± %.4f", got, half)
+	}
+	// Small samples get the bootstrap, inside the runs' range even where
+	// the t interval (11 ± 12.706 s/√2) would reach below 0.
+	for _, xs := range [][]float64{{10, 12}, {0.1, 3.9, 0.2}, {1, 2, 3, 4, 5}} {
+		got := Summarize(xs, 0.95)
+		lo, hi := xs[0], xs[0]
+		for _, x := range xs {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		if got.Method != IntervalBootstrap || got.Lo < lo || got.Hi > hi || got.Lo > got.Mean || got.Hi < got.Mean {
+			t.Errorf("Summarize(%v) = %+v, want a bootstrap interval around the mean inside [%g, %g]", xs, got, lo, hi)
+		}
 	}
 	t.Run("n=1", func(t *testing.T) {
 		got := Summarize([]float64{7}, 0.95)
-		if got != (Summary{N: 1, Mean: 7, Lo: 7, Hi: 7}) {
+		if got != (Summary{N: 1, Mean: 7, Lo: 7, Hi: 7, Method: IntervalNone}) {
 			t.Errorf("Summarize([7]) = %+v, want a zero-width interval at 7", got)
 		}
 	})

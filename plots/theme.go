@@ -110,6 +110,7 @@ func (th Theme) newPlot() *plot.Plot {
 	p := plot.New()
 	p.Title.TextStyle.Font = font.From(th.Font, th.TitleSize)
 	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		ax.Tick.Marker = linear{}
 		ax.Label.TextStyle.Font = font.From(th.Font, th.FontSize)
 		ax.Tick.Label.Font = font.From(th.Font, th.FontSize-1)
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/crosslink-sim/crosslink/sweep/ci"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
@@ -29,9 +29,7 @@ func CI95(x []float64) (mean, rel float64) {
 	if len(x) < 2 {
 		return x[0], math.Inf(1)
 	}
-	mean, sd := stat.MeanStdDev(x, nil)
-	n := float64(len(x))
-	half := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975) * sd / math.Sqrt(n)
+	mean, _, half := ci.Student(x, 0.95)
 	switch {
 	case half == 0:
 		return mean, 0
@@ -56,7 +54,7 @@ func nextCount(x []float64, n int, a *spec.Adaptive) int {
 	if mean == 0 || math.IsNaN(sd) {
 		return hi
 	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(x) - 1)}.Quantile(0.975)
+	t := ci.T(0.95, len(x))
 	est := math.Pow(t*sd/(a.CI95Rel*math.Abs(mean)), 2)
 	want := n + 1
 	if est > float64(want) {
@@ -166,7 +164,7 @@ func Adaptive(ctx context.Context, j *Job, cfg Config, s Shard, warn io.Writer) 
 // Replicate 0 of point k is scenario k of the plan, so the points are
 // dealt as Of deals those scenarios.
 func pointsOf(p *plan.Plan, m vocab.Model, s Shard) ([]int, error) {
-	if err := s.check(); err != nil {
+	if err := s.Fits(p.Points()); err != nil {
 		return nil, err
 	}
 	first := subset{p, nil}

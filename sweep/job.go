@@ -3,6 +3,7 @@ package sweep
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -29,7 +30,13 @@ type Job struct {
 // that need no quick variant); otherwise that is an error. Spec mistakes
 // come back as a spec.ErrorList.
 func Load(path string, reg *vocab.Registry, profile string, optional bool, out string) (*Job, error) {
-	s, err := spec.ParseFile(path, reg)
+	return LoadLimited(path, reg, profile, optional, out, spec.Limits{})
+}
+
+// LoadLimited is Load with the spec read within lim (size, depth and
+// scenario count).
+func LoadLimited(path string, reg *vocab.Registry, profile string, optional bool, out string, lim spec.Limits) (*Job, error) {
+	s, err := spec.ParseFileLimited(path, reg, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -54,11 +61,16 @@ func Load(path string, reg *vocab.Registry, profile string, optional bool, out s
 // LoadAll loads every spec in paths and returns the jobs in the given
 // order, or every error of every spec at once.
 func LoadAll(paths []string, reg *vocab.Registry, profile string, optional bool, out string) ([]*Job, error) {
+	return LoadAllLimited(paths, reg, profile, optional, out, spec.Limits{})
+}
+
+// LoadAllLimited is LoadAll with each spec read within lim.
+func LoadAllLimited(paths []string, reg *vocab.Registry, profile string, optional bool, out string, lim spec.Limits) ([]*Job, error) {
 	var jobs []*Job
 	var errs []error
 	names := map[string]string{}
 	for _, path := range paths {
-		j, err := Load(path, reg, profile, optional, out)
+		j, err := LoadLimited(path, reg, profile, optional, out, lim)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -111,12 +123,19 @@ func (j *Job) Config() Config {
 // dataset yet (0 when the dataset is complete). For an adaptive job these
 // are the scenarios of the rounds the rows so far call for (see
 // AdaptiveScenarios); later rounds may add more.
-func (j *Job) Missing() (int, error) {
+func (j *Job) Missing() (int, error) { return j.MissingOf(j.Plan) }
+
+// MissingOf is Missing for the scenarios of src, a share of the job's plan
+// (see Of); an adaptive job counts its whole plan.
+func (j *Job) MissingOf(src plan.Source) (int, error) {
+	if _, err := os.Stat(j.Dir); errors.Is(err, fs.ErrNotExist) && j.Spec.Adaptive == nil {
+		return src.Len(), nil // no dataset: everything is missing, and nothing to read
+	}
 	done, err := dataset.ReadIDs(j.Dir)
 	if err != nil {
 		return 0, err
 	}
-	var want plan.Source = j.Plan
+	want := src
 	if j.Spec.Adaptive != nil {
 		if want, err = AdaptiveScenarios(j); err != nil {
 			return 0, err

@@ -3,19 +3,32 @@ package sweep
 import (
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 )
 
 // DefaultProgressEvery is how often a sweep whose progress writer is not a
-// terminal prints a progress line.
-const DefaultProgressEvery = 5 * time.Second
+// terminal prints a progress line, whether or not a scenario finished in
+// between: a log of an overnight run shows the sweep alive while a long
+// scenario runs.
+const DefaultProgressEvery = 10 * time.Second
+
+// MaxProgressEvery is the longest interval between progress lines: a log
+// reader (or a watchdog) can take a minute without a line as a hung job.
+const MaxProgressEvery = time.Minute
 
 // progress reports how many scenarios are done: a live bar on a terminal,
-// a plain line every few seconds in a log, nothing when quiet.
+// a time-stamped line every few seconds in a log, nothing when quiet.
 type progress interface {
-	add(n int)
+	// update takes the running totals: scenarios run (ok or failed),
+	// skipped (already in the dataset) and failed.
+	update(ran, skipped, failed int)
+	// tick is called about once a second while the sweep runs; a log
+	// prints its heartbeat line from here when one is due.
+	tick()
 	finish()
 }
 
@@ -24,7 +37,7 @@ func newProgress(w io.Writer, terminal bool, name string, total int, every time.
 	case w == nil:
 		return quiet{}
 	case terminal:
-		return &bar{progressbar.NewOptions(total,
+		return &bar{b: progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionSetDescription(name),
 			progressbar.OptionShowCount(),
@@ -39,33 +52,54 @@ func newProgress(w io.Writer, terminal bool, name string, total int, every time.
 	if every <= 0 {
 		every = DefaultProgressEvery
 	}
+	every = min(every, MaxProgressEvery)
 	t := now()
 	return &lines{w: w, name: name, total: total, every: every, now: now, start: t, last: t}
 }
 
 type quiet struct{}
 
-func (quiet) add(int) {}
-func (quiet) finish() {}
+func (quiet) update(int, int, int) {}
+func (quiet) tick()                {}
+func (quiet) finish()              {}
 
-type bar struct{ b *progressbar.ProgressBar }
-
-func (b *bar) add(n int) { b.b.Add(n) }
-func (b *bar) finish()   { b.b.Finish() }
-
-// lines prints "name: done/total scenarios, rate/s, ETA d" at most once per
-// every, for logs and batch jobs where a redrawn bar would be noise.
-type lines struct {
-	w           io.Writer
-	name        string
-	total, done int
-	every       time.Duration
-	now         func() time.Time
-	start, last time.Time
+type bar struct {
+	b    *progressbar.ProgressBar
+	done int
 }
 
-func (l *lines) add(n int) {
-	l.done += n
+func (b *bar) update(ran, skipped, _ int) {
+	if d := ran + skipped; d > b.done {
+		b.b.Add(d - b.done)
+		b.done = d
+	}
+}
+func (b *bar) tick()   {}
+func (b *bar) finish() { b.b.Finish() }
+
+// lines prints, at most and at least once per every,
+//
+//	2026-12-01T03:04:05Z os-backbone: 16/40 scenarios, 1 failed, 0.25/s, elapsed 1m4s, ETA 1m36s
+//
+// for logs and batch jobs where a redrawn bar would be noise. The rate
+// counts the scenarios run here, not those skipped as already done, so the
+// ETA of a resumed sweep is not flattered by its skips.
+type lines struct {
+	w                    io.Writer
+	name                 string
+	total                int
+	ran, skipped, failed int
+	every                time.Duration
+	now                  func() time.Time
+	start, last          time.Time
+}
+
+func (l *lines) update(ran, skipped, failed int) {
+	l.ran, l.skipped, l.failed = ran, skipped, failed
+	l.tick()
+}
+
+func (l *lines) tick() {
 	t := l.now()
 	if t.Sub(l.last) < l.every {
 		return
@@ -75,13 +109,30 @@ func (l *lines) add(n int) {
 }
 
 func (l *lines) line(t time.Time) string {
-	el := t.Sub(l.start).Seconds()
-	if el <= 0 || l.done == 0 {
-		return fmt.Sprintf("%s: %d/%d scenarios", l.name, l.done, l.total)
+	el := t.Sub(l.start)
+	done := l.ran + l.skipped
+	s := fmt.Sprintf("%s %s: %d/%d scenarios, %d failed", t.Format(time.RFC3339), l.name, done, l.total, l.failed)
+	if l.ran == 0 || el <= 0 {
+		return s + fmt.Sprintf(", elapsed %s, ETA unknown", el.Round(time.Second))
 	}
-	rate := float64(l.done) / el
-	eta := time.Duration(float64(l.total-l.done) / rate * float64(time.Second))
-	return fmt.Sprintf("%s: %d/%d scenarios, %.0f/s, ETA %s", l.name, l.done, l.total, rate, eta.Round(time.Second))
+	rate := float64(l.ran) / el.Seconds()
+	eta := time.Duration(float64(l.total-done) / rate * float64(time.Second))
+	return s + fmt.Sprintf(", %s/s, elapsed %s, ETA %s", sig2(rate), el.Round(time.Second), eta.Round(time.Second))
 }
 
 func (l *lines) finish() {}
+
+// sig2 formats x > 0 to two significant digits without an exponent:
+// 240, 2.4, 0.031.
+func sig2(x float64) string {
+	if !(x > 0) || math.IsInf(x, 0) {
+		return strconv.FormatFloat(x, 'g', 2, 64)
+	}
+	e := int(math.Floor(math.Log10(x)))
+	unit := math.Pow(10, float64(e-1))
+	r := math.Round(x/unit) * unit
+	if r >= math.Pow(10, float64(e+1)) { // 9.96 rounds to 10: one digit fewer after the point
+		e++
+	}
+	return strconv.FormatFloat(r, 'f', max(0, 1-e), 64)
+}

@@ -215,13 +215,14 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				if b.failure != nil && failure == nil {
 					failure = b.failure
 				}
-				prog.add(len(b.rows) + b.skipped)
+				prog.update(sum.OK+sum.Failed, sum.Skipped, sum.Failed)
 				b.reset()
 				pool.Put(b)
 			case <-tick.C:
 				if err := w.Tick(); err != nil {
 					return err
 				}
+				prog.tick() // the heartbeat of a log while long scenarios run
 			}
 		}
 	})

@@ -37,6 +37,19 @@ func (s Shard) check() error {
 	return nil
 }
 
+// Fits checks s against a plan of n scenarios: a shard count above n
+// would leave shards with nothing to run (and the cost-balanced split keeps
+// one load per shard, so 0/99999999999 would exhaust memory).
+func (s Shard) Fits(n int) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if s.N > max(n, 1) {
+		return fmt.Errorf("sweep: shard %s: the plan has %d scenarios, so it splits into at most %d shards", s, n, max(n, 1))
+	}
+	return nil
+}
+
 // String returns "i/n".
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.I, s.N) }
 
@@ -140,7 +153,7 @@ func AutoShard(getenv func(string) string, count int) (Shard, error) {
 // takes every n-th scenario from i, which balances counts exactly and
 // needs no pass over the plan.
 func Of(src plan.Source, m vocab.Model, s Shard) (plan.Source, error) {
-	if err := s.check(); err != nil {
+	if err := s.Fits(src.Len()); err != nil {
 		return nil, err
 	}
 	if s.N == 1 {

@@ -48,7 +48,11 @@ type Param struct {
 	Min     float64  // inclusive range for Float and Int; both 0 means unbounded
 	Max     float64  //
 	Choices []string // the allowed values of a String parameter; empty = any
-	Doc     string
+	// Syntax checks a String parameter that is not one of a few choices
+	// but has a grammar (a list of algorithm names, an empirical CDF), so
+	// that a spec is refused when it is read, not when a scenario runs.
+	Syntax func(string) error
+	Doc    string
 }
 
 // Column returns the parameter's Parquet column name ("distance_m").
@@ -73,6 +77,11 @@ func (p Param) Check(v Value) error {
 				FormatQuantity(x, p.Unit), FormatQuantity(p.Min, p.Unit), FormatQuantity(p.Max, p.Unit))
 		}
 	case String:
+		if p.Syntax != nil {
+			if err := p.Syntax(v.Str()); err != nil {
+				return fmt.Errorf("%s = %q: %w", p.Name, v.Str(), err)
+			}
+		}
 		if len(p.Choices) == 0 {
 			return nil
 		}

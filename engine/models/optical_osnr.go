@@ -141,7 +141,7 @@ func opticalOSNRSchema() *vocab.Schema {
 		Default: vocab.S("dp-qpsk"), Choices: []string{"ook", "dp-qpsk", "dp-16qam"},
 		Doc: "ook: Q(sqrt(SNR)), one polarisation; dp-qpsk: erfc(sqrt(SNR/2))/2; dp-16qam: 3/8 erfc(sqrt(SNR/10)) (Gray coding)"}
 	p[ooPenalty] = vocab.Param{Name: "penalty", Kind: vocab.Float, Unit: vocab.Decibel,
-		Default: vocab.F(1.19), Min: -20, Max: 40,
+		Default: vocab.F(phy.Document002Penalty), Min: -20, Max: 40,
 		Doc: "implementation penalty taken off the SNR; 1.19 dB fits document 002's loss points for 32 GBd DP-QPSK"}
 	p[ooMTU] = vocab.Param{Name: "mtu", Kind: vocab.Int, Unit: vocab.Byte,
 		Default: vocab.I(1500), Min: 1, Max: 1 << 24,

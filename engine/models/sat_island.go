@@ -110,8 +110,8 @@ func satIslandSchema() *vocab.Schema {
 		f("terr_rate", vocab.BitPerSecond, 1e9, 1e5, 1e12, "rate of each server's terrestrial link"),
 		f("lan_rate", vocab.BitPerSecond, 1e9, 1e5, 1e12, "island LAN rate"),
 		f("lan_delay", s, 0.5*ms, 0, 1, "island LAN one-way delay"),
-		str("flow_cdf", "", nil, "flow sizes as an empirical CDF, size:probability pairs in bytes (\"1460:0.5 14600:0.9 1e6:1\"); "+
-			"empty uses the bounded Pareto of flow_alpha, flow_min, flow_max"),
+		withSyntax(str("flow_cdf", "", nil, "flow sizes as an empirical CDF, size:probability pairs in bytes (\"1460:0.5 14600:0.9 1e6:1\"); "+
+			"empty uses the bounded Pareto of flow_alpha, flow_min, flow_max"), checkCDF),
 		f("flow_alpha", vocab.Dimensionless, defaultFlowAlpha, 0.1, 10, "bounded Pareto shape of the default flow sizes"),
 		f("flow_min", vocab.Byte, defaultFlowMin, 1, 1e12, "bounded Pareto smallest flow"),
 		f("flow_max", vocab.Byte, defaultFlowMax, 2, 1e13, "bounded Pareto largest flow"),
@@ -174,7 +174,7 @@ func satIslandSchema() *vocab.Schema {
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
-		Params:  params,
+		Params:  append(params, hostOptionParams()...),
 		Metrics: metrics,
 		Tables: []vocab.Table{{Name: "timeseries", Doc: "every sample_interval", Columns: []vocab.Metric{
 			{Name: "time", Kind: F, Unit: vocab.Second},
@@ -347,8 +347,9 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 		LossDetection:   lossDetection(p.Str("loss_detection")),
 	}
 	if c.conn.SACK {
-		c.conn.Recovery = tcp.RecoverySACK
+		c.conn.Recovery = sackRecovery(p.Bool("prr"))
 	}
+	c.conn = withHostOptions(c.conn, p)
 	c.pepConn = c.conn
 	c.pepConn.RcvBuf = p.Int("pep_window")
 	c.pepConn.InitialWindow = int(p.Int("pep_iw"))
@@ -615,4 +616,19 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 	out[siResidual] = vocab.F(resid)
 	out[siEvents] = vocab.I(int64(sc.s.Processed()))
 	return vocab.Result{Metrics: out, Tables: [][][]vocab.Value{sc.series}}, nil
+}
+
+// withSyntax returns p with its Syntax check set.
+func withSyntax(p vocab.Param, check func(string) error) vocab.Param {
+	p.Syntax = check
+	return p
+}
+
+// checkCDF is the Syntax of flow_cdf: empty, or a CDF workload.ParseCDF reads.
+func checkCDF(text string) error {
+	if text == "" {
+		return nil
+	}
+	_, err := workload.ParseCDF(text)
+	return err
 }

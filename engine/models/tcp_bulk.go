@@ -40,7 +40,7 @@ func (m *TCPBulk) Cost(p vocab.Params) float64 {
 
 // tcpLinkParams are the parameters tcp-bulk and tcp-transfer share.
 func tcpLinkParams() []vocab.Param {
-	return []vocab.Param{
+	return append([]vocab.Param{
 		{Name: "rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(1e9), Min: 1e3, Max: 1e12,
 			Doc: "link rate (per channel)"},
 		{Name: "delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0.0533), Min: 0, Max: 10,
@@ -70,7 +70,7 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "bit error rate of the data direction, turned into a PER per packet size (64B/66B coded)"},
 		{Name: "per_formula", Kind: vocab.String, Default: vocab.S("exact"), Choices: []string{"exact", "worst"},
 			Doc: "BER to PER: exact 1-(1-BER)^bits or the worst-case linear bound (document 000 Eq. 8)"},
-	}
+	}, hostOptionParams()...)
 }
 
 func tcpBulkSchema() *vocab.Schema {
@@ -281,9 +281,10 @@ func readTCPConfig(p vocab.Params) tcpRunConfig {
 		c.conn.Recovery = tcp.RecoveryReno
 	}
 	if c.conn.SACK {
-		c.conn.Recovery = tcp.RecoverySACK
+		c.conn.Recovery = sackRecovery(p.Bool("prr"))
 	}
 	c.conn.LossDetection = lossDetection(p.Str("loss_detection"))
+	c.conn = withHostOptions(c.conn, p)
 	return c
 }
 

@@ -123,6 +123,7 @@ const (
 	tcJainAlgos
 	tcRetrans
 	tcRTOs
+	tcRTOEpisodes
 	tcDropsOverflow
 	tcDropsCorrupt
 	tcDropsAQM
@@ -140,6 +141,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 		{Name: "flows", Kind: vocab.Int, Default: vocab.I(10), Min: 1, Max: 1000,
 			Doc: "number of flows, each with its own sender and receiver host"},
 		{Name: "ccas", Kind: vocab.String, Default: vocab.S(PaperCCAs),
+			Syntax: func(v string) error { _, err := ParseCCAs(v); return err },
 			Doc: "comma-separated congestion controls repeated over the flows in order (10 flows of 5 names: two each); names as in cc: " +
 				strings.Join(algos, ", ")},
 		{Name: "rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(tcRate), Min: 1e5, Max: 1e11,
@@ -194,6 +196,8 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "Jain's index over the algorithms present, each represented by the mean throughput of its flows"},
 		tcRetrans: {Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet, Doc: "retransmitted segments, all flows (iperf3 Retr)"},
 		tcRTOs:    {Name: "rtos", Kind: vocab.Int, Doc: "retransmission timer expiries, all flows"},
+		tcRTOEpisodes: {Name: "rto_episodes", Kind: vocab.Int,
+			Doc: "sequences of timeouts, all flows: expiries before any back-off (as tcp-bulk's rto_episodes)"},
 		tcDropsOverflow: {Name: "drops_overflow", Kind: vocab.Int, Unit: vocab.Packet,
 			Doc: "packets dropped by a full queue, all links"},
 		tcDropsCorrupt: {Name: "drops_corrupt", Kind: vocab.Int, Unit: vocab.Packet,
@@ -220,12 +224,12 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 	}
 	return &vocab.Schema{
 		Name:    "tcp-compete",
-		Version: 5, // 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 6, // 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
 			"retransmissions (document 002).",
-		Params:  params,
+		Params:  append(params, hostOptionParams()...),
 		Metrics: metrics,
 		Tables: []vocab.Table{
 			{Name: "flows", Doc: "one row per flow", Columns: []vocab.Metric{
@@ -294,7 +298,7 @@ func competeLoss(p vocab.Params) (netsim.LossModel, float64, error) {
 	case "gosnr":
 		// The receiver and line code of optical-osnr's defaults, the
 		// calibration to document 002's three loss points.
-		rx := phy.Receiver{Modulation: phy.DPQPSK, SymbolRate: 32e9, Penalty: 1.19}
+		rx := phy.Receiver{Modulation: phy.DPQPSK, SymbolRate: 32e9, Penalty: phy.Document002Penalty}
 		ber := rx.BER(phy.FromDB(p.Float("gosnr")), phy.RefBandwidth)
 		per := func(size int) float64 { return phy.PERExact(ber, phy.LineBits(float64(size), true)) }
 		return netsim.PER{Func: per}, per(tcPacket), nil
@@ -428,9 +432,10 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		DelayedACK:      p.Bool("delayed_ack"),
 		MinRTO:          des.FromSeconds(p.Float("min_rto")),
 		LimitedTransmit: true,
-		Recovery:        tcp.RecoverySACK,
+		Recovery:        sackRecovery(p.Bool("prr")),
 		LossDetection:   lossDetection(p.Str("loss_detection")),
 	}
+	cfg = withHostOptions(cfg, p)
 	isn := net.Streams().New("tcp/isn")
 	startRNG := net.Streams().New("tcp-compete/start")
 	stagger := p.Float("stagger")
@@ -489,7 +494,7 @@ func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, 
 	}
 	var thr []float64
 	var total float64
-	var retr, rtos, rttN, rttSum int64
+	var retr, rtos, episodes, rttN, rttSum int64
 	flows := make([][]vocab.Value, len(run.flows))
 	for i, f := range run.flows {
 		if err := f.sink.Check(f.source.Size, false); err != nil {
@@ -501,6 +506,7 @@ func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, 
 		total += x
 		retr += st.RetransSegs
 		rtos += st.RTOs
+		episodes += st.FirstRTOs
 		rttN += st.RTTSamples
 		rttSum += st.RTTSum
 		k, ok := index[f.cca]
@@ -547,6 +553,7 @@ func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, 
 	out[tcJainAlgos] = vocab.F(Jain(means))
 	out[tcRetrans] = vocab.I(retr)
 	out[tcRTOs] = vocab.I(rtos)
+	out[tcRTOEpisodes] = vocab.I(episodes)
 	out[tcDropsOverflow] = vocab.I(overflow)
 	out[tcDropsCorrupt] = vocab.I(corrupt)
 	out[tcDropsAQM] = vocab.I(aqm)

@@ -2,6 +2,8 @@ package tcp
 
 import (
 	"context"
+	"runtime"
+	"syscall"
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -20,14 +22,17 @@ func (a *sinkApp) Done(des.Time)                    {}
 // bottleneck with a 1000-packet DropTail queue for dur, and returns the
 // scheduler and the data packets sent.
 func dumbbell(tb testing.TB, nFlows int, dur des.Duration) (events uint64, dataPkts int64, delivered int64) {
-	events, dataPkts, delivered, _ = dumbbellWith(tb, nFlows, dur, false)
+	events, dataPkts, delivered, _ = dumbbellWith(tb, nFlows, dur, false, newReno)
 	return events, dataPkts, delivered
 }
 
-// dumbbellWith runs the dumbbell, with SACK recovery and RACK-TLP when
-// rackTLP is set; pool is the packets the network's pool created (its
-// high-water mark of packets alive).
-func dumbbellWith(tb testing.TB, nFlows int, dur des.Duration, rackTLP bool) (events uint64, dataPkts int64, delivered int64, pool int64) {
+func newCubic() cc.Controller { return cc.NewCubic(false, false) }
+
+// dumbbellWith runs the dumbbell with the senders' controllers from
+// newCC, with SACK recovery and RACK-TLP when rackTLP is set; pool is the
+// packets the network's pool created (its high-water mark of packets
+// alive).
+func dumbbellWith(tb testing.TB, nFlows int, dur des.Duration, rackTLP bool, newCC func() cc.Controller) (events uint64, dataPkts int64, delivered int64, pool int64) {
 	s := des.New()
 	net := netsim.New(s, 1)
 	access := netsim.Hop{
@@ -54,7 +59,7 @@ func dumbbellWith(tb testing.TB, nFlows int, dur des.Duration, rackTLP bool) (ev
 		id := netsim.FlowID(i + 1)
 		a, b := d.Senders[i], d.Receivers[i]
 		app := &sinkApp{}
-		src, err := New(s, cfg, cc.NewReno(false), NodePort{net, a}, &sinkApp{}, id, a.ID(), b.ID(), uint32(i*7919))
+		src, err := New(s, cfg, newCC(), NodePort{net, a}, &sinkApp{}, id, a.ID(), b.ID(), uint32(i*7919))
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -99,8 +104,49 @@ func BenchmarkDumbbell(b *testing.B) {
 	b.ReportMetric(float64(pkts)/float64(b.N), "datapkts/op")
 }
 
-// TestDumbbellSteadyStateAllocs checks, with the duplicate-ACK threshold
-// and with SACK and RACK-TLP, that allocations do not grow with
+// BenchmarkProbeCubic is the performance probe of the loss-recovery
+// seam: 10 CUBIC flows over the 1 Gbit/s, 25 ms bottleneck with a
+// 1000-packet DropTail queue, 30 simulated seconds per op, recovering by
+// duplicate ACKs (NewReno) or by SACK with RACK-TLP. cpu-s/op is the
+// process's user+system CPU time per op; allocs/pkt is heap allocations
+// per data packet sent over the whole op (set-up included, so it tends
+// to 0 rather than being 0; TestDumbbellSteadyStateAllocs checks the
+// steady state).
+func BenchmarkProbeCubic(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		rack bool
+	}{{"dupack", false}, {"rack-tlp", true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var pkts int64
+			var ms0, ms1 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
+			cpu0 := cpuSeconds(b)
+			for b.Loop() {
+				_, p, _, _ := dumbbellWith(b, 10, 30*des.Second, tc.rack, newCubic)
+				pkts += p
+			}
+			cpu := cpuSeconds(b) - cpu0
+			runtime.ReadMemStats(&ms1)
+			b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
+			b.ReportMetric(float64(pkts)/cpu, "pkts/cpu-s")
+			b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(pkts), "allocs/pkt")
+		})
+	}
+}
+
+// cpuSeconds returns the user plus system CPU time of this process.
+func cpuSeconds(tb testing.TB) float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// TestDumbbellSteadyStateAllocs checks, for NewReno and CUBIC, with the
+// duplicate-ACK threshold and with SACK and RACK-TLP, that allocations do not grow with
 // simulated time: 6 s and 12 s runs allocate about the same (pools and
 // rings reach their size early), although the second sends twice the
 // packets.
@@ -108,10 +154,15 @@ func TestDumbbellSteadyStateAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 18 simulated seconds")
 	}
-	for _, rack := range []bool{false, true} {
+	for _, tc := range []struct {
+		name  string
+		newCC func() cc.Controller
+		rack  bool
+	}{{"newreno", newReno, false}, {"newreno", newReno, true}, {"cubic", newCubic, false}, {"cubic", newCubic, true}} {
+		rack := tc.rack
 		measure := func(d des.Duration) (float64, int64) {
 			var pkts, pool int64
-			a := testing.AllocsPerRun(1, func() { _, pkts, _, pool = dumbbellWith(t, 10, d, rack) })
+			a := testing.AllocsPerRun(1, func() { _, pkts, _, pool = dumbbellWith(t, 10, d, rack, tc.newCC) })
 			// Packets the pool creates as the windows, still growing,
 			// put more of them in flight are not per-packet costs.
 			return a - float64(pool), pkts
@@ -120,7 +171,7 @@ func TestDumbbellSteadyStateAllocs(t *testing.T) {
 		a2, p2 := measure(12 * des.Second)
 		perPkt := (a2 - a1) / float64(p2-p1)
 		if perPkt > 0.001 {
-			t.Errorf("rack-tlp %v: allocations per extra data packet = %.4f (%v allocs for %d pkts, %v for %d), want 0", rack, perPkt, a1, p1, a2, p2)
+			t.Errorf("%s, rack-tlp %v: allocations per extra data packet = %.4f (%v allocs for %d pkts, %v for %d), want 0", tc.name, rack, perPkt, a1, p1, a2, p2)
 		}
 	}
 }

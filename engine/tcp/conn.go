@@ -23,6 +23,12 @@ const (
 	// RecoverySACK is RFC 6675's conservative SACK-based recovery. It falls
 	// back to NewReno when the peer does not permit SACK.
 	RecoverySACK
+	// RecoveryPRR is RFC 6937's Proportional Rate Reduction over SACK
+	// recovery (RFC 6675, or RFC 8985 with LossRACKTLP): during the
+	// reduction cwnd follows the data the receiver reports delivered
+	// instead of dropping to ssthresh at once, the default of Linux and
+	// ns-3. It falls back to NewReno when the peer does not permit SACK.
+	RecoveryPRR
 )
 
 // LossDetection selects how the sender decides that a segment is lost.
@@ -37,8 +43,8 @@ const (
 	// LossRACKTLP is RFC 8985: RACK's time-based rule decides every loss
 	// and Tail Loss Probes replace most timeouts at the end of a flight,
 	// as Linux does by default since 4.18. It needs SACK recovery
-	// (Recovery RecoverySACK with a peer that permits SACK); without it
-	// the sender falls back to LossDupThresh.
+	// (Recovery RecoverySACK or RecoveryPRR with a peer that permits
+	// SACK); without it the sender falls back to LossDupThresh.
 	LossRACKTLP
 )
 
@@ -70,6 +76,18 @@ type Config struct {
 	// NoHandshake opens both ends established with the options already
 	// agreed, as transaction TCP (RFC 1644) saves the handshake round trip.
 	NoHandshake bool
+	// Timestamps offers the timestamps option (RFC 7323 section 3); when
+	// both ends do, every segment carries it: 10 option bytes padded to
+	// 12 (Linux's NOP, NOP, TSopt), so a full segment is MSS + 52 bytes
+	// on the wire. RTT is still measured per RFC 6298 with Karn's rule
+	// (RFC 7323 section 4's RTTM is not used). Linux offers it by default
+	// and, with a 1500-byte MTU, sends 1448-byte payloads: MSS is the
+	// payload, so set 1448 for that.
+	Timestamps bool
+	// SYNTimeout is the retransmission timeout of a SYN or SYN-ACK before
+	// back-off; 0 means RFC 6298 section 2.1's initial RTO of 1 s (also
+	// Linux's). ns-3's ConnTimeout is 3 s.
+	SYNTimeout des.Duration
 }
 
 func (c *Config) fill() error {
@@ -158,6 +176,8 @@ type Conn struct {
 	rcvShift uint8 // shift applied to windows we advertise
 	sackOK   bool
 	wsOK     bool
+	tsOK     bool // both ends send timestamps (RFC 7323 section 3.2)
+	tsRecent uint32
 
 	Stats Stats
 }
@@ -252,6 +272,7 @@ func (c *Conn) openWithoutHandshake() {
 		c.wsOK = true
 	}
 	c.sackOK = c.cfg.SACK
+	c.tsOK = c.cfg.Timestamps
 	c.snd.established(0, int64(c.cfg.MSS), false)
 	c.snd.una, c.snd.nxt, c.snd.max = 1, 1, 1
 	c.snd.iss = 0
@@ -319,6 +340,12 @@ func (c *Conn) Receive(now des.Time, p *netsim.Packet) {
 }
 
 func (c *Conn) input(now des.Time, p *netsim.Packet) {
+	if p.HasTS {
+		// RFC 7323 section 4.3 keeps TS.Recent from the segment that
+		// advances the left window edge; segments arrive in order of
+		// sending here but for losses, so the latest value stands in.
+		c.tsRecent = p.TSval
+	}
 	switch c.state {
 	case stateClosed:
 		return
@@ -393,6 +420,7 @@ func (c *Conn) negotiate(p *netsim.Packet) {
 		c.rcvShift = wscaleFor(c.cfg.RcvBuf)
 	}
 	c.sackOK = c.cfg.SACK && p.SACKPermitted
+	c.tsOK = c.cfg.Timestamps && p.HasTS
 	peerMSS := 536
 	if p.MSS != 0 {
 		peerMSS = int(p.MSS)
@@ -406,12 +434,23 @@ func (c *Conn) negotiate(p *netsim.Packet) {
 func (c *Conn) newPacket() *netsim.Packet {
 	p := c.port.NewPacket()
 	p.Flow, p.Src, p.Dst = c.flow, c.src, c.dst
+	if c.tsOK {
+		c.stamp(p)
+	}
 	if c.rcv.nxtSet {
 		p.Flags |= netsim.ACK
 		p.Ack = uint32(c.rcv.nxt)
 		p.Window = uint32(c.rcv.advertised() >> c.rcvShift)
 	}
 	return p
+}
+
+// stamp fills the timestamps option: TSval from a 1 ms clock (Linux's
+// tick), TSecr echoing the peer's latest (RFC 7323 section 3.2).
+func (c *Conn) stamp(p *netsim.Packet) {
+	p.HasTS = true
+	p.TSval = uint32(c.s.Now() / des.Time(des.Millisecond))
+	p.TSecr = c.tsRecent
 }
 
 // transmit sets the wire size and hands p to the network.

@@ -13,10 +13,14 @@
 //   - rto.go: RTT estimation and the RTO (RFC 6298);
 //   - sack_scoreboard.go: the RFC 6675 scoreboard (IsLost, SetPipe,
 //     NextSeg);
-//   - newreno_recovery.go and sack_recovery.go: the two loss-recovery
-//     algorithms (RFC 5681/6582 and RFC 6675), chosen by Config.Recovery;
-//     with SACK the scoreboard survives a timeout, after which only
-//     unSACKed data is resent (RFC 6675 section 5.1, as Linux does);
+//   - recovery.go: the loss-recovery seam, one implementation per file,
+//     chosen once per connection from Config.Recovery, Config.LossDetection
+//     and the peer's SACK-permitted option:
+//     newreno_recovery.go (RFC 5681/6582), sack_recovery.go (RFC 6675;
+//     the scoreboard survives a timeout, after which only unSACKed data is
+//     resent, section 5.1, as Linux does), rack_recovery.go (RFC 8985
+//     RACK-TLP) and prr.go (RFC 6937 Proportional Rate Reduction over
+//     either SACK-based one);
 //   - rack.go: RACK's time-based loss detection (RFC 8985 section 6): of
 //     lost retransmissions always, with the second congestion response
 //     they call for (RFC 5681 section 4.3), and of every segment under

@@ -40,7 +40,10 @@ func TestMemory4000Conns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dst, _ := New(s, cfg, cc.NewReno(false), NodePort{net, b}, &sinkApp{}, id, b.ID(), a.ID(), uint32(i))
+		dst, err := New(s, cfg, cc.NewReno(false), NodePort{net, b}, &sinkApp{}, id, b.ID(), a.ID(), uint32(i))
+		if err != nil {
+			t.Fatal(err)
+		}
 		a.Attach(id, src)
 		b.Attach(id, dst)
 		dst.Listen()
@@ -61,6 +64,9 @@ func TestMemory4000Conns(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	heap := float64(after.HeapAlloc) - float64(before.HeapAlloc)
 	t.Logf("%d connections (%d with data in flight): live heap %.1f MB", n, active, heap/1e6)
+	if active != n {
+		t.Errorf("%d of %d senders have data in flight at 2 s, want all: the heap measured is not that of busy connections", active, n)
+	}
 	if heap > 100e6 {
 		t.Errorf("live heap = %.1f MB, want under 100 MB", heap/1e6)
 	}

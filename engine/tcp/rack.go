@@ -28,6 +28,10 @@ import (
 // which section 6.2 step 5 examines them, so detection stops at the first
 // that is not yet late.
 type rack struct {
+	// all: RACK judges every segment (RACK-TLP), not only
+	// retransmissions; set once by newRecovery.
+	all bool
+
 	xmit   des.Time     // RACK.xmit_ts: latest send time of a delivered segment
 	xmitN  uint64       // its transmission count (RACK.end_seq's role)
 	rtt    int64        // RACK.rtt: the RTT of that delivery, ns
@@ -113,7 +117,7 @@ func (s *sender) rackUpdate(now des.Time) {
 	}
 	k.cand = false
 	k.rtt = int64(now - k.candAt)
-	if s.rackTLP() && !k.candRetx && !k.cumSample {
+	if k.all && !k.candRetx && !k.cumSample {
 		// A segment SACKed without a cumulative sample still measures
 		// the path: Linux feeds the SACK RTT (tcp_ack_update_rtt) to the
 		// RTO estimator. Without it a long recovery, whose ACKs are
@@ -178,7 +182,7 @@ func (s *sender) rackDetect(now des.Time) {
 		s.c.Stats.LostRetrans++
 		again = again || r.sentAt >= s.reducedAt
 	}
-	if s.rackTLP() {
+	if k.all {
 		if remaining := s.rackDetectFirst(now, reo); remaining > 0 && (wait == 0 || remaining < wait) {
 			wait = remaining
 		}
@@ -240,7 +244,7 @@ func (s *sender) markLost(r *sendRecord) {
 // duplicate ACKs). Outside recovery the plain output loop never resends
 // them, so the recovery must start now.
 func (s *sender) rackRecover(now des.Time) {
-	if !s.rackTLP() || s.inRecovery || s.inLoss {
+	if !s.rack.all || s.inRecovery || s.inLoss {
 		return
 	}
 	if _, ok := s.nextRelost(); ok {

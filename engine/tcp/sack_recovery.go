@@ -5,56 +5,161 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
 )
 
-// enterSACKRecovery is RFC 6675 section 5 step (4): RecoveryPoint is set
-// (by enterRecovery), cwnd = ssthresh (by the controller), the first
-// segment presumed lost is retransmitted (4.3) and the transmission loop
-// (C) runs. HighRxt is kept when the previous recovery already
-// retransmitted beyond SND.UNA: RFC 6675 restarts it at HighACK, which
-// resends holes above the old RecoveryPoint whose retransmissions are
-// still in flight; those count in pipe as retransmitted, and RACK finds
-// any that are lost (Linux keeps the per-segment retransmitted flag the
-// same way).
-func (s *sender) enterSACKRecovery(now des.Time, fastRetransmit bool) {
+// sackRecovery is RFC 6675's conservative SACK-based loss recovery: the
+// scoreboard's IsLost (DupThresh SACKed segments above) decides a first
+// loss, SetPipe estimates the bytes in the network, and NextSeg's loop
+// sends while cwnd - pipe allows. RACK (rack.go) finds lost
+// retransmissions, which IsLost cannot see. After a timeout the
+// scoreboard is kept and only unSACKed data is resent (section 5.1, as
+// Linux does). rackTLPRecovery reuses it with dupThresh and rule3 off.
+type sackRecovery struct {
+	s *sender
+	// dupThresh: IsLost's DupThresh rule marks losses (RFC 6675 section
+	// 4); off under RACK-TLP, where RACK alone does (RFC 8985 section
+	// 6.2, as in Linux).
+	dupThresh bool
+	// rule3: NextSeg's rule (3) resends unSACKed data below the highest
+	// SACKed byte; off under RACK-TLP, whose probe covers the tail.
+	rule3 bool
+}
+
+// lostBound returns L such that an unSACKed byte below L is lost: RFC 6675
+// section 4's IsLost, or during a timeout's recovery (inLoss) everything
+// outstanding at the timeout; ok is false when nothing is lost.
+func (r *sackRecovery) lostBound() (seqnum.Value, bool) {
+	s := r.s
+	var l seqnum.Value
+	ok := false
+	if r.dupThresh {
+		l, ok = s.sb.lostBelow(s.c.cfg.DupThresh, seqnum.Size(s.smss))
+	}
+	if s.inLoss && (!ok || l.LessThan(s.lossHigh)) {
+		return s.lossHigh, true
+	}
+	return l, ok
+}
+
+// pipe is RFC 6675 section 4's SetPipe, less the retransmissions RACK
+// found lost.
+func (r *sackRecovery) pipe() int64 {
+	s := r.s
+	l, ok := r.lostBound()
+	return int64(s.sb.pipe(s.una, s.max, s.rxtNext, l, ok)) - s.relostBytes
+}
+
+// dupAck is RFC 6675 section 5 steps (1)-(4): recovery starts at the
+// DupThresh-th duplicate ACK or when IsLost(HighACK + 1) holds; in
+// recovery, cwnd is not inflated (pipe counts what left the network).
+func (r *sackRecovery) dupAck(now des.Time) {
+	s := r.s
+	if s.inRecovery {
+		return
+	}
+	if s.dupAcks >= s.c.cfg.DupThresh || s.sb.IsLost(s.una, s.c.cfg.DupThresh, seqnum.Size(s.smss)) {
+		s.enterRecovery(now, true)
+	}
+}
+
+// enter is RFC 6675 section 5 step (4): RecoveryPoint is set (by
+// enterRecovery), cwnd = ssthresh (by the controller), the first segment
+// presumed lost is retransmitted (4.3) and the transmission loop (C) runs.
+// HighRxt is kept when the previous recovery already retransmitted beyond
+// SND.UNA: RFC 6675 restarts it at HighACK, which resends holes above the
+// old RecoveryPoint whose retransmissions are still in flight; those count
+// in pipe as retransmitted, and RACK finds any that are lost (Linux keeps
+// the per-segment retransmitted flag the same way).
+func (r *sackRecovery) enter(now des.Time, fastRetransmit bool) {
+	s := r.s
 	if s.rxtNext.LessThan(s.una) {
 		s.rxtNext = s.una
 	}
 	if fastRetransmit && s.rxtNext == s.una {
 		s.rxtNext = s.retransmit(now, s.una)
 	}
-	s.sackOutput(now)
+	r.send(now)
 }
 
-// sackRecoveryAck handles a cumulative ACK in SACK recovery: once it covers
-// RecoveryPoint, recovery ends (RFC 6675 section 5, step (A) ... and the
-// paragraph after (C)); otherwise the loop (C) continues from output.
-func (s *sender) sackRecoveryAck(now des.Time, ack seqnum.Value) {
-	if !ack.LessThan(s.recover) {
-		s.exitRecovery(now)
+// ack ends recovery once a cumulative ACK covers RecoveryPoint (RFC 6675
+// section 5, step (A) and the paragraph after (C)); otherwise the loop (C)
+// continues from output.
+func (r *sackRecovery) ack(now des.Time, ack seqnum.Value, _ int64) {
+	if !ack.LessThan(r.s.recover) {
+		r.s.exitRecovery(now)
 	}
 }
 
-// sackOutput is RFC 6675 section 5 step (C): while cwnd - pipe >= 1 SMSS,
-// send what NextSeg() names: (1) a lost segment, (2) new data, (3) an
-// unSACKed segment below the highest SACKed byte. Rule (4), the rescue
+// rearmOnAck: RFC 6298 section 5.3, every ACK of new data restarts the
+// timer.
+func (r *sackRecovery) rearmOnAck() bool { return true }
+
+func (r *sackRecovery) output(now des.Time) bool {
+	r.send(now)
+	return true
+}
+
+// retransmitted queues the retransmission for RACK's check of lost
+// retransmissions (RFC 8985 section 6.2 step 5).
+func (r *sackRecovery) retransmitted(seq seqnum.Value, xmitN uint64, _ bool) {
+	r.s.rack.rxq.push(rxEntry{seq: seq, n: xmitN})
+}
+
+func (r *sackRecovery) delivered(now des.Time, rec *sendRecord) { r.s.rackDelivered(now, rec) }
+
+// afterAck runs RACK over the ACK's deliveries (RFC 8985 section 6.2).
+func (r *sackRecovery) afterAck(now des.Time, _ seqnum.Value, _, _ bool) {
+	r.s.rackUpdate(now)
+	r.s.rackDetect(now)
+}
+
+// timeout keeps the SACK scoreboard over a timeout and resends only what
+// the receiver does not hold: every unSACKed segment below HighData is
+// lost (lossHigh), retransmissions then in flight included, and the loop
+// of RFC 6675 section 5 (C) resends them from SND.UNA as cwnd grows again
+// from one segment. RFC 2018 section 8 advises dropping SACK state in case
+// the receiver reneged (discarded SACKed data); RFC 6675 section 5.1
+// leaves it to the implementation, and Linux keeps it
+// (tcp_timeout_mark_lost), dropping it only on evidence of reneging: a
+// SACKed segment at SND.UNA, which the receiver would have acknowledged
+// cumulatively had it kept it. This receiver never reneges, but the rule
+// costs nothing. Forgetting SACK state instead makes the go-back-N resend
+// whole windows the receiver already holds; at a full queue those resends
+// are lost in turn, give no RTT samples (Karn) and back the timer off.
+func (r *sackRecovery) timeout() {
+	s := r.s
+	if s.sb.IsSacked(s.una) {
+		s.sb.Reset()
+		for i := 0; i < s.recs.len(); i++ {
+			s.recs.at(i).sacked = false
+		}
+	}
+	// RACK's queues describe retransmissions the timeout has now judged
+	// lost; their state starts anew.
+	s.rackForget()
+}
+
+// send is RFC 6675 section 5 step (C): while cwnd - pipe >= 1 SMSS, send
+// what NextSeg() names: (1) a lost segment, (2) new data, (3) an unSACKed
+// segment below the highest SACKed byte. Rule (4), the rescue
 // retransmission, is optional and not implemented. Two additions: a
 // segment whose retransmission RACK found lost (RFC 8985 section 6.2) is
 // resent first, and its lost retransmission no longer counts in pipe;
 // after a timeout every unSACKed byte below its HighData is lost.
-func (s *sender) sackOutput(now des.Time) {
+func (r *sackRecovery) send(now des.Time) {
+	s := r.s
 	// The scoreboard does not change while the loop sends, so IsLost's
 	// bound stays and pipe grows by exactly what each send adds: a resent
 	// relost segment its payload (it leaves relostBytes), a retransmission
 	// of a hole its length (HighRxt moves over it and the SACKed bytes
 	// before it), new data its length (HighData moves).
-	lost, hasLost := s.lostBound()
+	lost, hasLost := r.lostBound()
 	pipe := int64(s.sb.pipe(s.una, s.max, s.rxtNext, lost, hasLost)) - s.relostBytes
 	for {
 		if !s.paceOK(now) || s.cc.Cwnd-pipe < s.smss {
 			return
 		}
 		if seq, ok := s.nextRelost(); ok {
-			r := s.recs.at(s.recs.find(seq))
-			pipe += int64(r.payload)
+			rec := s.recs.at(s.recs.find(seq))
+			pipe += int64(rec.payload)
 			s.retransmit(now, seq)
 			continue
 		}
@@ -75,10 +180,7 @@ func (s *sender) sackOutput(now des.Time) {
 				continue
 			}
 		}
-		if s.rackTLP() {
-			// RACK-TLP resends only what RACK (or a timeout) marked
-			// lost; the probe of section 7 covers the tail that rule
-			// (3) would.
+		if !r.rule3 {
 			return
 		}
 		if start, _, ok := s.sb.nextUnsacked(from); ok {

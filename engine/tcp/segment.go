@@ -9,7 +9,7 @@ const HeaderBytes = 40
 // optionBytes returns the TCP option space a packet uses, padded to a
 // multiple of 4 bytes (RFC 9293 section 3.1): MSS 4 bytes (section 3.2),
 // window scale 3 (RFC 7323 section 2.2), SACK-permitted 2 and SACK 2+8n
-// (RFC 2018 sections 2 and 3).
+// (RFC 2018 sections 2 and 3), timestamps 10 (RFC 7323 section 3.2).
 func optionBytes(p *netsim.Packet) int {
 	n := 0
 	if p.MSS != 0 {
@@ -23,6 +23,9 @@ func optionBytes(p *netsim.Packet) int {
 	}
 	if p.NSACK > 0 {
 		n += 2 + 8*p.NSACK
+	}
+	if p.HasTS {
+		n += 10
 	}
 	return (n + 3) &^ 3
 }

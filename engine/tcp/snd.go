@@ -32,12 +32,14 @@ type sender struct {
 
 	recs records
 	sb   *Scoreboard
+	// rec is the connection's loss recovery, chosen when it opens
+	// (newRecovery); nil before.
+	rec recovery
 
 	dupAcks    int
 	inRecovery bool
 	recover    seqnum.Value // RFC 6582 "recover", RFC 6675 RecoveryPoint
 	rxtNext    seqnum.Value // RFC 6675 HighRxt + 1
-	partials   int          // partial ACKs in this recovery (RFC 6582 3.2 step 5)
 	rtoRepeat  bool         // the timer already retransmitted the oldest segment
 	// inLoss is set from a timeout until SND.UNA reaches lossHigh, the
 	// HighData of the latest timeout (Linux's CA_Loss state; RFC 6675
@@ -64,7 +66,12 @@ type sender struct {
 	done      bool
 
 	ackedBytes int64 // payload bytes cumulatively acknowledged
-	rate       rateState
+	// acks counts the ACKs processed; delivMark is deliveredTotal before
+	// the one being processed (RFC 6937's DeliveredData is the
+	// difference).
+	acks      uint64
+	delivMark int64
+	rate      rateState
 
 	// Scratch values reused on every ACK so that passing them to the
 	// controller through an interface does not allocate.
@@ -73,32 +80,15 @@ type sender struct {
 	priorPipe int64 // pipe before the ACK being processed
 }
 
-// lostBound returns L such that an unSACKed byte below L is lost: RFC 6675
-// section 4's IsLost, or during a timeout's recovery (inLoss) everything
-// outstanding at the timeout; ok is false when nothing is lost.
-func (s *sender) lostBound() (seqnum.Value, bool) {
-	var l seqnum.Value
-	ok := false
-	if !s.rackTLP() {
-		// With RACK-TLP, RACK alone marks segments lost (RFC 8985
-		// section 6.2): the DupThresh rule is off, as in Linux.
-		l, ok = s.sb.lostBelow(s.c.cfg.DupThresh, seqnum.Size(s.smss))
-	}
-	if s.inLoss && (!ok || l.LessThan(s.lossHigh)) {
-		return s.lossHigh, true
-	}
-	return l, ok
-}
-
 // pipe is the bytes in the network as the sender estimates them: RFC 6675
-// section 4's SetPipe under SACK recovery, less the retransmissions RACK
-// found lost; FlightSize (RFC 5681 section 2) otherwise.
-func (s *sender) pipe() int64 {
-	if !s.sackRecovery() {
-		return s.flight()
-	}
-	l, ok := s.lostBound()
-	return int64(s.sb.pipe(s.una, s.max, s.rxtNext, l, ok)) - s.relostBytes
+// section 4's SetPipe under SACK recovery, FlightSize (RFC 5681 section 2)
+// otherwise.
+func (s *sender) pipe() int64 { return s.rec.pipe() }
+
+// deliveredTotal is the bytes the peer holds as the sender knows it: the
+// cumulatively acknowledged sequence space and the SACKed bytes above it.
+func (s *sender) deliveredTotal() int64 {
+	return int64(s.iss.Size(s.una)) + int64(s.sb.Sacked())
 }
 
 func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
@@ -133,6 +123,9 @@ func (s *sender) sendSyn(now des.Time, retransmit bool) {
 		p.WScale = int8(wscaleFor(c.cfg.RcvBuf))
 	}
 	p.SACKPermitted = c.cfg.SACK && (!passive || c.sackOK)
+	if c.cfg.Timestamps && (!passive || c.tsOK) {
+		c.stamp(p) // RFC 7323 section 3.2: in a SYN-ACK only if the SYN had it
+	}
 	// RFC 7323 section 2.2: the window field of a SYN is never scaled.
 	p.Window = uint32(min(c.cfg.RcvBuf, 65535))
 	p.Retransmitted = retransmit
@@ -144,7 +137,20 @@ func (s *sender) sendSyn(now des.Time, retransmit bool) {
 	s.max = s.iss + 1
 	s.nxt = s.iss + 1
 	c.transmit(p)
-	s.armRTO(des.Duration(s.rtt.current()))
+	s.armRTO(s.synTimeout())
+}
+
+// synTimeout is the timer of a SYN or SYN-ACK: Config.SYNTimeout, doubled
+// per back-off (RFC 6298 section 5.5) up to MaxRTO, or the RTO.
+func (s *sender) synTimeout() des.Duration {
+	d := s.c.cfg.SYNTimeout
+	if d <= 0 {
+		return des.Duration(s.rtt.current())
+	}
+	for i := uint(0); i < s.rtt.backoff && d < s.c.cfg.MaxRTO; i++ {
+		d *= 2
+	}
+	return min(d, s.c.cfg.MaxRTO)
 }
 
 // synAcked completes the handshake on our side: the SYN is acknowledged
@@ -173,6 +179,7 @@ func (s *sender) synAcked(now des.Time, p *netsim.Packet) {
 func (s *sender) established(now des.Time, smss int64, synLost bool) {
 	s.smss = smss
 	s.cc.SMSS = smss
+	s.rec = newRecovery(s)
 	switch iw := int64(s.c.cfg.InitialWindow); {
 	case synLost:
 		s.cc.Cwnd = smss
@@ -204,8 +211,7 @@ func (s *sender) output(now des.Time) {
 	if c.state != stateEstablished || s.done {
 		return
 	}
-	if (s.inRecovery || s.inLoss) && s.sackRecovery() {
-		s.sackOutput(now)
+	if (s.inRecovery || s.inLoss) && s.rec.output(now) {
 		return
 	}
 	for {
@@ -302,9 +308,6 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 			r.relost = false
 			s.relostBytes -= int64(r.payload)
 		}
-		if s.sackRecovery() {
-			s.rack.rxq.push(rxEntry{seq: seq, n: s.xmits + 1})
-		}
 		if !s.tlp.probing {
 			// A probe is not a loss (RFC 8985 section 7.3).
 			s.rate.lost += n
@@ -338,15 +341,12 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 	c.rcv.onAckSent()
 	c.transmit(p)
 	// RFC 6298 section 5.1: start the timer if it is not running.
-	if !s.rtoTimer.Pending() {
+	armed := !s.rtoTimer.Pending()
+	if armed {
 		s.armRTO(des.Duration(s.rtt.current()))
-	} else if retx && seq == s.una && s.rackTLP() {
-		// Linux re-arms the timer when it resends the segment at
-		// SND.UNA (tcp_xmit_retransmit_queue), giving that
-		// retransmission a whole RTO to be answered; otherwise a timer
-		// started by an older ACK can expire before the resent
-		// segment's round trip is over.
-		s.armRTO(des.Duration(s.rtt.current()))
+	}
+	if retx {
+		s.rec.retransmitted(seq, r.xmitN, armed)
 	}
 	s.ctrl.OnPacketSent(int64(now), &s.cc, n, inflight+n, retx)
 	if s.cc.PacingRate > 0 {
@@ -383,6 +383,8 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 	}
 	// RFC 7323 section 2.3: scale the window field.
 	s.wnd = int64(p.Window) << c.sndShift
+	s.acks++
+	s.delivMark = s.deliveredTotal()
 	s.priorPipe = s.pipe()
 	s.rackAckStart()
 	if c.sackOK {
@@ -396,14 +398,7 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 		c.Stats.DupAcksRecv++
 		s.dupAck(now)
 	}
-	if s.rackTLP() && s.tlp.endSet {
-		s.tlpAck(now, ack, !advanced && p.NSACK == 0 && p.Payload == 0)
-	}
-	if s.sackRecovery() {
-		s.rackUpdate(now)
-		s.rackDetect(now)
-		s.rackRecover(now)
-	}
+	s.rec.afterAck(now, ack, advanced, !advanced && p.NSACK == 0 && p.Payload == 0)
 	s.rack.cumSample = false
 	s.output(now)
 	s.tlpSchedule(now)
@@ -453,9 +448,7 @@ func (s *sender) markSacked(now des.Time, hs, he, l, r seqnum.Value) {
 			rec.relost = false
 			s.relostBytes -= int64(rec.payload)
 		}
-		if s.sackRecovery() {
-			s.rackDelivered(now, rec)
-		}
+		s.rec.delivered(now, rec)
 	}
 }
 
@@ -475,8 +468,8 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 		if r.relost {
 			s.relostBytes -= int64(r.payload)
 		}
-		if !r.sacked && s.sackRecovery() {
-			s.rackDelivered(now, r)
+		if !r.sacked {
+			s.rec.delivered(now, r)
 		}
 		s.lastAcked = *r
 		last = &s.lastAcked
@@ -507,16 +500,14 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	// RFC 6298 sections 5.2 and 5.3.
 	if s.una == s.max {
 		s.stopRTO()
-	} else if !s.inRecovery || s.sackRecovery() || s.partials == 0 {
-		// RFC 6582 section 3.2 step 5 resets the timer only for the first
-		// partial ACK (the "Impatient" variant of section 4).
+	} else if !s.inRecovery || s.rec.rearmOnAck() {
 		s.armRTO(des.Duration(s.rtt.current()))
 	}
 	s.tlp.restart = true // RFC 8985 section 7.2: a cumulative ACK restarts the PTO
 
 	inRecovery := s.inRecovery
 	if s.inRecovery {
-		s.recoveryAck(now, ack, acked)
+		s.rec.ack(now, ack, acked)
 	} else {
 		s.dupAcks = 0
 	}
@@ -547,37 +538,11 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	}
 }
 
-// dupAck handles a duplicate ACK: RFC 5681 section 3.2 steps 1-4, RFC 3042,
-// and RFC 6675 section 5 steps (1)-(4).
+// dupAck handles a duplicate ACK: RFC 5681 section 3.2 steps 1-4 and
+// RFC 3042 count it (limitedTransmit), the recovery decides.
 func (s *sender) dupAck(now des.Time) {
 	s.dupAcks++
-	if s.inRecovery {
-		if !s.sackRecovery() {
-			// RFC 5681 section 3.2 step 4: inflate cwnd by one segment.
-			s.cc.Cwnd += s.smss
-		}
-		return
-	}
-	if s.rackTLP() {
-		// RFC 8985: RACK, not the count of duplicate ACKs, decides
-		// (rackDetect and rackRecover run after this).
-		return
-	}
-	lost := s.sackRecovery() && s.sb.IsLost(s.una, s.c.cfg.DupThresh, seqnum.Size(s.smss))
-	if s.dupAcks >= s.c.cfg.DupThresh || lost {
-		s.enterRecovery(now, true)
-	}
-}
-
-// sackRecovery reports whether loss recovery follows RFC 6675.
-func (s *sender) sackRecovery() bool {
-	return s.c.cfg.Recovery == RecoverySACK && s.c.sackOK
-}
-
-// rackTLP reports whether RACK-TLP (RFC 8985) decides losses: it is asked
-// for and SACK recovery runs.
-func (s *sender) rackTLP() bool {
-	return s.c.cfg.LossDetection == LossRACKTLP && s.sackRecovery()
+	s.rec.dupAck(now)
 }
 
 // enterRecovery is fast retransmit: RFC 5681 section 3.2 step 2, RFC 6582
@@ -599,26 +564,12 @@ func (s *sender) enterRecovery(now des.Time, fastRetransmit bool) {
 	// tcp_init_cwnd_reduction), so a probe that led to it causes no
 	// second one (RFC 8985 section 7.4).
 	s.tlp.endSet = false
-	s.partials = 0
 	s.recover = s.max
 	s.reducedAt = now
 	s.cc.Pipe = s.pipe()
 	s.ctrl.OnCongestionEvent(int64(now), &s.cc, int64(s.una.Size(s.max)))
 	s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
-	if s.sackRecovery() {
-		s.enterSACKRecovery(now, fastRetransmit && !s.rackTLP())
-		return
-	}
-	s.enterNewRenoRecovery(now)
-}
-
-// recoveryAck handles an ACK advancing SND.UNA during recovery.
-func (s *sender) recoveryAck(now des.Time, ack seqnum.Value, acked int64) {
-	if s.sackRecovery() {
-		s.sackRecoveryAck(now, ack)
-		return
-	}
-	s.newRenoAck(now, ack, acked)
+	s.rec.enter(now, fastRetransmit)
 }
 
 // exitRecovery leaves fast recovery.
@@ -665,41 +616,9 @@ func (s *sender) onRTO(now des.Time) {
 	s.nextSendAt = now
 	s.tlp.endSet = false
 	s.armRTO(des.Duration(s.rtt.current())) // section 5.6
-	if s.sackRecovery() {
-		s.sackTimeout()
-	} else {
-		// Go-back-N: RFC 2018 section 8 has the sender forget SACK state
-		// after a timeout, and without SACK recovery nothing uses it.
-		s.sb.Reset()
-		s.nxt = s.una
-	}
+	s.rec.timeout()
 	s.cc.Pipe = s.pipe()
 	s.ctrl.OnRTO(int64(now), &s.cc, int64(s.una.Size(s.max)), s.rtoRepeat)
 	s.rtoRepeat = true
 	s.output(now)
-}
-
-// sackTimeout keeps the SACK scoreboard over a timeout and resends only
-// what the receiver does not hold: every unSACKed segment below HighData
-// is lost (lossHigh), retransmissions then in flight included, and the
-// loop of RFC 6675 section 5 (C) resends them from SND.UNA as cwnd grows
-// again from one segment. RFC 2018 section 8 advises dropping SACK state
-// in case the receiver reneged (discarded SACKed data); RFC 6675 section
-// 5.1 leaves it to the implementation, and Linux keeps it
-// (tcp_timeout_mark_lost), dropping it only on evidence of reneging: a
-// SACKed segment at SND.UNA, which the receiver would have acknowledged
-// cumulatively had it kept it. This receiver never reneges, but the rule
-// costs nothing. Forgetting SACK state instead makes the go-back-N resend
-// whole windows the receiver already holds; at a full queue those resends
-// are lost in turn, give no RTT samples (Karn) and back the timer off.
-func (s *sender) sackTimeout() {
-	if s.sb.IsSacked(s.una) {
-		s.sb.Reset()
-		for i := 0; i < s.recs.len(); i++ {
-			s.recs.at(i).sacked = false
-		}
-	}
-	// RACK's queues describe retransmissions the timeout has now judged
-	// lost; their state starts anew.
-	s.rackForget()
 }

@@ -15,6 +15,8 @@ const WCDelAckT = 200 * des.Millisecond
 // set the timer holds the PTO, and rtoAt keeps the retransmission
 // timeout it stands in for, which caps it (section 7.2).
 type tlp struct {
+	on bool // probes are sent (RACK-TLP); set once by newRecovery
+
 	armed   bool
 	rtoAt   des.Time
 	restart bool // new data sent or a cumulative ACK since the last schedule
@@ -51,7 +53,7 @@ func (s *sender) tlpSchedule(now des.Time) {
 	t := &s.tlp
 	restart := t.restart
 	t.restart = false
-	if !s.rackTLP() {
+	if !t.on {
 		return
 	}
 	if s.c.state != stateEstablished || s.done || s.una == s.max || s.inRecovery || s.inLoss ||

@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Run is what the report says of one spec's dataset at the profile the
@@ -32,6 +34,9 @@ type Run struct {
 	Adaptive *spec.Adaptive
 	Rows, OK int // rows of the plan's scenarios in the dataset, and those with status ok
 	WallS    float64
+	// Settings says what the profile changes from the spec's base values
+	// ("replicates 3; duration 3006 s; mss: 4 values"), "" for none.
+	Settings string
 }
 
 // Table is a Markdown table a figure wrote (its own, or its comparison
@@ -196,6 +201,7 @@ func runOf(j *sweep.Job) (*Run, error) {
 		Model: s.Name, ModelVersion: s.Version,
 		Scenarios: j.Plan.Len(), Replicates: max(j.Spec.Replicates, 1),
 		Adaptive: j.Spec.Adaptive,
+		Settings: profileSettings(j.Spec, j.Profile, s),
 	}
 	if j.Spec.Adaptive != nil {
 		asked, err := sweep.AdaptiveScenarios(j)
@@ -291,4 +297,51 @@ func splitRow(line string) []string {
 		}
 	}
 	return append(cells, strings.TrimSpace(cur.String()))
+}
+
+// profileSettings lists the overrides of profile name in s: replicates,
+// parameters (with their units) and grid axes (by value count), and the
+// base values a parameter override replaces when the spec's own profile
+// "full" leaves them as they are.
+func profileSettings(s *spec.Spec, name string, schema *vocab.Schema) string {
+	if name == "" {
+		return ""
+	}
+	var parts []string
+	for _, pr := range s.Profiles {
+		if pr.Name != name {
+			continue
+		}
+		switch {
+		case pr.Adaptive != nil:
+			parts = append(parts, fmt.Sprintf("replicates %d to %d (adaptive)", pr.Adaptive.Min, pr.Adaptive.Max))
+		case pr.Replicates > 0:
+			parts = append(parts, fmt.Sprintf("replicates %d", pr.Replicates))
+		}
+		for _, st := range pr.Params {
+			parts = append(parts, st.Name+" "+settingText(schema, st))
+		}
+		for _, ax := range pr.Grid {
+			parts = append(parts, fmt.Sprintf("%s: %d values", ax.Name, len(ax.Values)))
+		}
+		if pr.HasCases {
+			parts = append(parts, fmt.Sprintf("%d cases", len(pr.Cases)))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// settingText prints a parameter value with its unit.
+func settingText(schema *vocab.Schema, st spec.Setting) string {
+	v := st.Value
+	if v.Kind() != vocab.Float && v.Kind() != vocab.Int {
+		return v.String()
+	}
+	out := strconv.FormatFloat(v.Float(), 'g', 6, 64)
+	for _, p := range schema.Params {
+		if p.Name == st.Name && p.Unit != "" {
+			out += " " + string(p.Unit)
+		}
+	}
+	return out
 }

@@ -174,6 +174,9 @@ func writeFigureMD(b *strings.Builder, f *Figure) {
 	}
 	fmt.Fprintf(b, "- spec: %s (%s), profile %s, model %s v%d\n", f.Run.Spec, f.Run.File, f.Run.ProfileName(), f.Run.Model, f.Run.ModelVersion)
 	fmt.Fprintf(b, "- %s\n- run time: %s\n", f.Run.Counts(), f.Run.RunTime())
+	if f.Run.Settings != "" {
+		fmt.Fprintf(b, "- profile %s changes the spec's base settings: %s\n", f.Run.ProfileName(), f.Run.Settings)
+	}
 	var links []string
 	for _, name := range f.Files {
 		links = append(links, fmt.Sprintf("[%s](%s)", strings.TrimPrefix(name, f.ID+"."), name))
@@ -287,6 +290,7 @@ The same report as text: <a href="REPORT.md">REPORT.md</a>.</p>{{end}}
 <dt>profile</dt><dd>{{.Run.ProfileName}}</dd>
 <dt>scenarios</dt><dd>{{.Run.Counts}}</dd>
 <dt>run time</dt><dd>{{.Run.RunTime}}</dd>
+{{if .Run.Settings}}<dt>profile settings</dt><dd>profile {{.Run.ProfileName}} changes the spec's base settings: {{.Run.Settings}}</dd>{{end}}
 <dt>files</dt><dd>{{$id := .ID}}{{range $i, $f := .Files}}{{if $i}} · {{end}}<a href="{{$f}}">{{ext $id $f}}</a>{{end}}</dd>
 {{if .Deviation}}<dt>deviation</dt><dd>{{.Deviation}}</dd>{{end}}
 {{range .Notes}}<dt>note</dt><dd>{{.}}</dd>{{end}}

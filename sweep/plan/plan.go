@@ -127,8 +127,8 @@ func New(s *spec.Spec, m vocab.Model) (*Plan, error) {
 		p.axes = append(p.axes, axis{param: pi, vals: a.Values, parts: parts})
 		size *= float64(len(a.Values))
 	}
-	if size > spec.MaxScenarios {
-		return nil, fmt.Errorf("plan: spec %s expands to %.0f scenarios, more than %d", s.Name, size, spec.MaxScenarios)
+	if size > spec.ScenarioCeiling {
+		return nil, fmt.Errorf("plan: spec %s expands to %.0f scenarios, more than %d", s.Name, size, spec.ScenarioCeiling)
 	}
 	stride := 1
 	for k := len(p.axes) - 1; k >= 0; k-- {

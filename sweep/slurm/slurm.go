@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/crosslink-sim/crosslink/sweep"
 )
@@ -70,6 +72,9 @@ func Scripts(o Options) ([]Script, error) {
 	if !filepath.IsAbs(o.Binary) || !filepath.IsAbs(o.Spec) || !filepath.IsAbs(o.Out) || !filepath.IsAbs(o.Dir) {
 		return nil, errors.New("slurm: bug: the binary, spec, output and script paths must be absolute (tasks start in another directory)")
 	}
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
 	maxArray := o.MaxArraySize
 	if maxArray <= 0 {
 		maxArray = DefaultMaxArraySize
@@ -86,6 +91,9 @@ func Scripts(o Options) ([]Script, error) {
 		s := Script{Path: filepath.Join(o.Dir, name+".sbatch"), Offset: off, Count: count, Shards: n}
 		var b strings.Builder
 		fmt.Fprintf(&b, "#!/bin/bash\n")
+		// Values on #SBATCH lines are checked by Check (no line breaks,
+		// nothing sbatch would split or expand); the one path among them
+		// is double-quoted, which sbatch's directive parser honours.
 		fmt.Fprintf(&b, "#SBATCH --job-name=crosslink-%s\n", name)
 		fmt.Fprintf(&b, "#SBATCH --array=0-%d\n", count-1)
 		fmt.Fprintf(&b, "#SBATCH --ntasks=1\n")
@@ -96,7 +104,7 @@ func Scripts(o Options) ([]Script, error) {
 		if o.Time != "" {
 			fmt.Fprintf(&b, "#SBATCH --time=%s\n", o.Time)
 		}
-		fmt.Fprintf(&b, "#SBATCH --output=%s\n", filepath.Join(o.Dir, name+"-%A_%a.log"))
+		fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n", filepath.Join(o.Dir, name+"-%A_%a.log"))
 		fmt.Fprintf(&b, "#\n# Shards %d..%d of %d of spec %s (%d scenarios): array task t runs\n",
 			off, off+count-1, n, o.Name, o.Scenarios)
 		fmt.Fprintf(&b, "# shard t+%d. A task rerun (sbatch --array=T %s) runs only what its\n", off, filepath.Base(s.Path))
@@ -117,6 +125,50 @@ func Scripts(o Options) ([]Script, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+var (
+	// namePattern is a spec name (spec.namePattern): it names the job.
+	namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	// partitionPattern is a Slurm partition name, or a comma-separated
+	// list of them (sbatch --partition).
+	partitionPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$`)
+	// timePattern is every form sbatch --time takes: minutes, MM:SS,
+	// HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or no limit.
+	timePattern = regexp.MustCompile(`^([0-9]+(:[0-9]+){0,2}|[0-9]+-[0-9]+(:[0-9]+){0,2}|UNLIMITED|INFINITE|unlimited|infinite)$`)
+)
+
+// Check refuses values that would not stay one word of the line they are
+// written into: a line break in --time would start a shell command.
+func (o *Options) Check() error {
+	if !namePattern.MatchString(o.Name) {
+		return fmt.Errorf("slurm: spec name %q: want a-z, 0-9 and -", o.Name)
+	}
+	if o.Partition != "" && !partitionPattern.MatchString(o.Partition) {
+		return fmt.Errorf("slurm: --partition %q: want a partition name (letters, digits, _ . -) or a comma-separated list of them", o.Partition)
+	}
+	if o.Time != "" && !timePattern.MatchString(o.Time) {
+		return fmt.Errorf("slurm: --time %q: want minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS, as sbatch --time takes", o.Time)
+	}
+	if o.Profile != "" && !namePattern.MatchString(o.Profile) {
+		return fmt.Errorf("slurm: --profile %q: want a-z, 0-9 and -", o.Profile)
+	}
+	for _, p := range []struct{ what, path string }{{"binary", o.Binary}, {"spec", o.Spec}, {"output", o.Out}, {"scripts directory", o.Dir}} {
+		if i := strings.IndexFunc(p.path, unicode.IsControl); i >= 0 {
+			return fmt.Errorf("slurm: the %s path %q holds a control character; sbatch scripts are line-based", p.what, p.path)
+		}
+	}
+	// The log path is the one path on an #SBATCH line: sbatch reads % as
+	// a file name pattern and ends a quoted word at ".
+	if strings.ContainsAny(o.Dir, `"%\`) {
+		return fmt.Errorf("slurm: the scripts directory %q holds \", %% or \\, which sbatch's --output cannot take; pick another with --scripts", o.Dir)
+	}
+	for _, a := range o.Run {
+		if strings.IndexFunc(a, unicode.IsControl) >= 0 {
+			return fmt.Errorf("slurm: run argument %q holds a control character", a)
+		}
+	}
+	return nil
 }
 
 // quote returns s as one shell word.

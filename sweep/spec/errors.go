@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -18,11 +19,16 @@ func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 // CLI prints one line per Error and exits 2.
 type ErrorList []*Error
 
-// Error returns every error, one "file:line:col: message" per line.
+// Error returns the errors, one "file:line:col: message" per line: the
+// first MaxErrorLines, then a count of the rest.
 func (l ErrorList) Error() string {
-	lines := make([]string, len(l))
-	for i, e := range l {
+	n := min(len(l), MaxErrorLines)
+	lines := make([]string, n, n+1)
+	for i, e := range l[:n] {
 		lines[i] = e.Error()
+	}
+	if rest := len(l) - n; rest > 0 {
+		lines = append(lines, fmt.Sprintf("%s: and %d more errors", l[n].Pos, rest))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -29,7 +29,12 @@ var (
 // parser holds the state of one Parse: the errors found so far and what
 // the values are checked against.
 type parser struct {
-	file    string
+	file string
+	lim  Limits
+	// ranges are the range axes by position, generated only once the
+	// scenario counts are known to be within the limit.
+	ranges  map[Position]rangeGen
+	tooMany bool // a scenario count is over the limit: generate no range
 	errs    ErrorList
 	anchors map[string]ast.Node
 	schema  *vocab.Schema // nil when the model is missing or unknown
@@ -43,23 +48,77 @@ type entry struct {
 }
 
 // Parse reads a spec from data (file names it in positions) and validates
-// it against the model it names in reg. On failure the error is an
-// ErrorList holding every problem found, sorted by position.
+// it against the model it names in reg, within the default Limits. On
+// failure the error is an ErrorList holding every problem found, sorted by
+// position.
 //
 // Every profile is checked as well, so a spec that parses runs under any of
 // its profiles.
 func Parse(file string, data []byte, reg *vocab.Registry) (*Spec, error) {
-	p := &parser{file: file, anchors: map[string]ast.Node{}}
-	s := &Spec{File: file, Text: bytes.Clone(data), Seed: 1, Replicates: 1}
-	root, ok := p.yaml(data)
+	return ParseLimited(file, data, reg, Limits{})
+}
+
+// ParseLimited is Parse within lim. The text is checked against the size,
+// encoding and depth limits before it is parsed, and the scenario count
+// against MaxScenarios before any range axis is generated.
+func ParseLimited(file string, data []byte, reg *vocab.Registry, lim Limits) (*Spec, error) {
+	return parse(file, data, int64(len(data)), reg, lim)
+}
+
+func parse(file string, data []byte, size int64, reg *vocab.Registry, lim Limits) (*Spec, error) {
+	lim = lim.withDefaults()
+	text, perr := precheck(file, data, size, lim)
+	if perr != nil {
+		return nil, ErrorList{perr}
+	}
+	p := &parser{file: file, lim: lim, anchors: map[string]ast.Node{}, ranges: map[Position]rangeGen{}}
+	s := &Spec{File: file, Text: bytes.Clone(text), Seed: 1, Replicates: 1}
+	root, ok := p.yaml(text)
 	if !ok {
 		return nil, p.errs.sort()
 	}
 	p.spec(s, root, reg)
+	if !p.tooMany {
+		p.generate(s.Grid)
+		for i := range s.Profiles {
+			p.generate(s.Profiles[i].Grid)
+		}
+	}
 	if len(p.errs) > 0 {
 		return nil, p.errs.sort()
 	}
 	return s, nil
+}
+
+// generate makes the values of the range axes, once the scenario counts
+// are known to be within the limit.
+func (p *parser) generate(axes []Axis) {
+	for i := range axes {
+		a := &axes[i]
+		if g, ok := p.ranges[a.Pos]; ok && a.Values == nil {
+			a.Values, _ = g.values()
+		}
+	}
+}
+
+// axisLen returns the number of values of a, generated or not.
+func (p *parser) axisLen(a Axis) int {
+	if g, ok := p.ranges[a.Pos]; ok && a.Values == nil {
+		return g.count
+	}
+	return len(a.Values)
+}
+
+// size is Spec.Size for a spec whose range axes may not be generated yet.
+func (p *parser) size(s *Spec) float64 {
+	n := float64(max(s.Replicates, 1))
+	for _, a := range s.Grid {
+		n *= float64(p.axisLen(a))
+	}
+	if len(s.Cases) > 0 {
+		n *= float64(len(s.Cases))
+	}
+	return n
 }
 
 // yaml parses the text into one document body; a syntax error ends the
@@ -287,7 +346,9 @@ func (p *parser) spec(s *Spec, root ast.Node, reg *vocab.Registry) {
 		s.Model = p.text(e)
 		if m, found := reg.Lookup(s.Model); found {
 			p.schema = m.Schema()
-		} else if s.Model != "" {
+		} else if s.Model == "" {
+			p.errorf(p.pos(e.value), "model is empty; name one of %s", strings.Join(reg.Names(), ", "))
+		} else {
 			p.errorf(p.pos(e.value), "unknown model %q%s (crosslink models lists them)", s.Model, suggestOnly(s.Model, reg.Names()))
 		}
 	} else {
@@ -295,9 +356,7 @@ func (p *parser) spec(s *Spec, root ast.Node, reg *vocab.Registry) {
 	}
 	if e, ok := top["name"]; ok {
 		s.Name = p.text(e)
-		if s.Name != "" && !namePattern.MatchString(s.Name) {
-			p.errorf(p.pos(e.value), "name %q may use only a-z, 0-9 and - (it names the directory out/<name>/)", s.Name)
-		}
+		p.checkName(p.pos(e.value), "name", s.Name, "names the directory out/<name>/", true)
 	} else {
 		p.errorf(start, "missing key \"name\": it names the output directory out/<name>/")
 	}
@@ -469,9 +528,7 @@ func (p *parser) profiles(n ast.Node) []Profile {
 	var out []Profile
 	for _, e := range p.entries(n, "profiles", "profile", nil) {
 		pr := Profile{Name: e.key, Pos: e.pos}
-		if !namePattern.MatchString(e.key) {
-			p.errorf(e.pos, "profile name %q may use only a-z, 0-9 and -", e.key)
-		}
+		p.checkName(e.pos, "profile name", e.key, "is what --profile takes", false)
 		what := "profile " + e.key
 		for _, f := range p.entries(e.value, what, "key", profileKeys) {
 			switch f.key {
@@ -543,16 +600,17 @@ func (p *parser) combination(s *Spec, what string, pos Position, base map[Positi
 			seen[key] = i
 		}
 	}
-	if n := s.Size(); n > MaxScenarios {
+	if n := p.size(s); n > float64(p.lim.MaxScenarios) {
+		p.tooMany = true
 		var dims []string
 		for _, a := range s.Grid {
-			dims = append(dims, fmt.Sprintf("%s %d", a.Name, len(a.Values)))
+			dims = append(dims, fmt.Sprintf("%s %d", a.Name, p.axisLen(a)))
 		}
 		if len(s.Cases) > 0 {
 			dims = append(dims, fmt.Sprintf("cases %d", len(s.Cases)))
 		}
 		dims = append(dims, fmt.Sprintf("replicates %d", s.Replicates))
-		p.errorf(pos, "%s expands to %.0f scenarios (%s), more than the limit of %d", what, n, strings.Join(dims, " x "), MaxScenarios)
+		p.errorf(pos, "%s expands to %.0f scenarios (%s), more than the limit of %d (--max-scenarios)", what, n, strings.Join(dims, " x "), p.lim.MaxScenarios)
 	}
 }
 

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 
@@ -13,10 +14,15 @@ import (
 // before anything runs.
 const MaxScenarios = 1_000_000_000
 
+// ScenarioCeiling is the most scenarios Limits.MaxScenarios may allow:
+// shards index a plan with 32-bit integers.
+const ScenarioCeiling = 1<<31 - 1
+
 // MaxAxis is the largest number of values one grid axis may hold. Axes are
-// kept in memory (the grid they span is not), so this bounds the memory of
-// a spec to a few hundred MB.
-const MaxAxis = 10_000_000
+// kept in memory (the grid they span is not), about 100 bytes a value with
+// the scenario-id parts the plan precomputes, so this bounds an axis to
+// about 100 MB.
+const MaxAxis = 1_000_000
 
 // Position is a place in a spec file; lines and columns count from 1.
 type Position struct {
@@ -137,13 +143,33 @@ type Spec struct {
 	Profile string
 }
 
-// ParseFile reads and parses the spec at path.
+// ParseFile reads and parses the spec at path within the default Limits.
 func ParseFile(path string, reg *vocab.Registry) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	return ParseFileLimited(path, reg, Limits{})
+}
+
+// ParseFileLimited reads and parses the spec at path within lim. It reads
+// no more than the size limit allows, so a huge file costs no memory.
+func ParseFileLimited(path string, reg *vocab.Registry, lim Limits) (*Spec, error) {
+	lim = lim.withDefaults()
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("spec: %w", err)
 	}
-	return Parse(path, data, reg)
+	defer f.Close()
+	var size int64
+	if st, err := f.Stat(); err == nil {
+		if st.IsDir() {
+			return nil, fmt.Errorf("spec: %s is a directory, not a spec file", path)
+		}
+		size = st.Size()
+	}
+	// One byte past the limit (and a BOM) shows a file that grew since Stat.
+	data, err := io.ReadAll(io.LimitReader(f, int64(lim.MaxBytes)+int64(len(bom))+1))
+	if err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	return parse(path, data, size, reg, lim)
 }
 
 // Size returns the number of scenarios s expands to: the product of the

@@ -141,11 +141,11 @@ func (p *parser) grid(n ast.Node) []Axis {
 				continue
 			}
 		case *ast.MappingNode, *ast.MappingValueNode:
-			vals, ok := p.rangeAxis(prm, e)
+			g, ok := p.rangeAxis(prm, e)
 			if !ok {
 				continue
 			}
-			axis.Values = vals
+			p.ranges[e.pos] = g
 		default:
 			p.errorf(p.pos(e.value), "grid axis %s must be a list [a, b, ...] or a range {from, to, step or points}, not %s; a single value belongs in params", e.key, describe(m))
 			continue
@@ -174,11 +174,13 @@ func display(v vocab.Value, u vocab.Unit) string {
 	return v.String()
 }
 
-// rangeAxis expands {from, to, step} or {from, to, points, scale}.
+// rangeAxis reads {from, to, step} or {from, to, points, scale} and
+// returns its length and generator; values are made only after the
+// scenario count is checked, so that an absurd grid costs no memory.
 // Generated floats are rounded to 15 significant digits, so a range gives
 // the same values (and scenario ids) as the equivalent list: 0.1 + 2*0.1
 // is 0.3, not 0.30000000000000004.
-func (p *parser) rangeAxis(prm vocab.Param, e entry) ([]vocab.Value, bool) {
+func (p *parser) rangeAxis(prm vocab.Param, e entry) (rangeGen, bool) {
 	what := "grid axis " + e.key
 	fs := map[string]entry{}
 	for _, f := range p.entries(e.value, what, "key", rangeKeys) {
@@ -186,7 +188,7 @@ func (p *parser) rangeAxis(prm vocab.Param, e entry) ([]vocab.Value, bool) {
 	}
 	if prm.Kind != vocab.Float && prm.Kind != vocab.Int {
 		p.errorf(e.pos, "%s is a %s; a range {from, to, ...} needs a number, so list the values", what, prm.Kind)
-		return nil, false
+		return rangeGen{}, false
 	}
 	ok := true
 	num := func(key string) float64 {
@@ -220,91 +222,100 @@ func (p *parser) rangeAxis(prm vocab.Param, e entry) ([]vocab.Value, bool) {
 	switch {
 	case hasStep && hasPoints:
 		p.errorf(e.pos, "%s: give step or points, not both", what)
-		return nil, false
+		return rangeGen{}, false
 	case !hasStep && !hasPoints:
 		p.errorf(e.pos, "%s: range needs step or points", what)
-		return nil, false
+		return rangeGen{}, false
 	}
 	if !ok {
-		return nil, false
+		return rangeGen{}, false
 	}
 	if from > to {
 		p.errorf(e.pos, "%s: from %s is above to %s", what, units.Format(from, prm.Unit), units.Format(to, prm.Unit))
-		return nil, false
+		return rangeGen{}, false
 	}
-	var xs []float64
+	var count int
+	var at func(k int) float64
 	if hasStep {
 		if scale == "log" {
 			p.errorf(p.pos(step.value), "%s: a log scale takes points, not step", what)
-			return nil, false
+			return rangeGen{}, false
 		}
 		st := num("step")
 		if !ok {
-			return nil, false
+			return rangeGen{}, false
 		}
 		if !(st > 0) {
 			p.errorf(p.pos(step.value), "%s: step must be above zero", what)
-			return nil, false
+			return rangeGen{}, false
 		}
-		count := math.Floor((to-from)/st+1e-9) + 1
-		if count > MaxAxis {
-			p.errorf(p.pos(step.value), "%s: range has %.0f values, more than the limit of %d per axis", what, count, MaxAxis)
-			return nil, false
+		c := math.Floor((to-from)/st+1e-9) + 1
+		if c > MaxAxis {
+			p.errorf(p.pos(step.value), "%s: range has %.0f values, more than the limit of %d per axis", what, c, MaxAxis)
+			return rangeGen{}, false
 		}
-		for k := range int(count) {
-			xs = append(xs, round15(from+float64(k)*st))
-		}
+		count = int(c)
+		at = func(k int) float64 { return round15(from + float64(k)*st) }
 	} else {
 		text, _ := p.scalar(points.value)
 		np, err := strconv.ParseInt(text, 10, 64)
 		switch {
 		case err != nil || np < 1:
 			p.errorf(p.pos(points.value), "%s: points must be a whole number of at least 1, not %s", what, quoteNode(p, points.value))
-			return nil, false
+			return rangeGen{}, false
 		case np > MaxAxis:
 			p.errorf(p.pos(points.value), "%s: %d points is more than the limit of %d per axis", what, np, MaxAxis)
-			return nil, false
+			return rangeGen{}, false
 		case np == 1 && from != to:
 			p.errorf(p.pos(points.value), "%s: 1 point cannot reach from %s to %s; use at least 2", what, units.Format(from, prm.Unit), units.Format(to, prm.Unit))
-			return nil, false
+			return rangeGen{}, false
 		case scale == "log" && !(from > 0):
 			p.errorf(e.pos, "%s: a log scale needs from and to above zero", what)
-			return nil, false
+			return rangeGen{}, false
 		}
-		for k := range int(np) {
-			var x float64
+		count = int(np)
+		at = func(k int) float64 {
 			switch {
 			case k == 0:
-				x = from
-			case k == int(np)-1:
-				x = to
+				return from
+			case k == count-1:
+				return to
 			case scale == "log":
-				x = round15(math.Exp(math.Log(from) + float64(k)*(math.Log(to)-math.Log(from))/float64(np-1)))
-			default:
-				x = round15(from + float64(k)*(to-from)/float64(np-1))
+				return round15(math.Exp(math.Log(from) + float64(k)*(math.Log(to)-math.Log(from))/float64(count-1)))
 			}
-			xs = append(xs, x)
+			return round15(from + float64(k)*(to-from)/float64(count-1))
 		}
 	}
-	vals := make([]vocab.Value, 0, len(xs))
-	seen := map[string]bool{}
-	for _, x := range xs {
-		v := vocab.F(x)
-		if prm.Kind == vocab.Int {
-			v = vocab.I(int64(math.Round(x)))
+	return rangeGen{count: count, values: func() ([]vocab.Value, bool) {
+		// The values never decrease, so a repeat is next to its twin and
+		// needs no set of the values seen.
+		vals := make([]vocab.Value, 0, count)
+		for k := range count {
+			x := at(k)
+			v := vocab.F(x)
+			if prm.Kind == vocab.Int {
+				v = vocab.I(int64(math.Round(x)))
+			}
+			if k > 0 && vals[k-1] == v {
+				p.errorf(e.pos, "%s: the range gives %s twice once rounded to whole numbers; use fewer points", what, display(v, prm.Unit))
+				return nil, false
+			}
+			if err := prm.Check(v); err != nil {
+				p.errorf(e.pos, "%s: %v", what, err)
+				return nil, false
+			}
+			vals = append(vals, v)
 		}
-		if seen[v.Canonical()] {
-			p.errorf(e.pos, "%s: the range gives %s twice once rounded to whole numbers; use fewer points", what, display(v, prm.Unit))
-			return nil, false
-		}
-		seen[v.Canonical()] = true
-		if err := prm.Check(v); err != nil {
-			p.errorf(e.pos, "%s: %v", what, err)
-			return nil, false
-		}
-		vals = append(vals, v)
-	}
-	return vals, true
+		return vals, true
+	}}, true
+}
+
+// rangeGen is a range axis before its values are generated: its length,
+// which the scenario count needs, and the function that generates them
+// once the count is known to be within the limit.
+type rangeGen struct {
+	count  int
+	values func() ([]vocab.Value, bool)
 }
 
 // round15 rounds x to 15 significant decimal digits, removing the noise of
@@ -388,10 +399,7 @@ func (p *parser) plots(n ast.Node) []Plot {
 				p.errorf(pl.Pos, "%s needs %q", what, req)
 			}
 		}
-		if e, ok := has["id"]; ok && pl.ID != "" {
-			if !namePattern.MatchString(pl.ID) {
-				p.errorf(p.pos(e.value), "plot id %q may use only a-z, 0-9 and - (it names the figure files)", pl.ID)
-			}
+		if e, ok := has["id"]; ok && p.checkName(p.pos(e.value), "plot id", pl.ID, "names the figure files", false) {
 			if first, dup := ids[pl.ID]; dup {
 				p.errorf(p.pos(e.value), "duplicate plot id %q (first at %d:%d)", pl.ID, first.Line, first.Column)
 			} else {

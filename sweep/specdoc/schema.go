@@ -3,12 +3,19 @@ package specdoc
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/units"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
+
+// SchemaFile is the file name crosslink schema -o DIR and crosslink init
+// -o DIR write the schema to, and the name a starter spec's first line
+// refers to: a YAML language server resolves it beside the spec.
+const SchemaFile = "spec.schema.json"
 
 // SchemaID is the $id of the schema: a name, not a place to fetch it from.
 const SchemaID = "https://crosslink-sim.github.io/crosslink/spec.schema.json"
@@ -17,9 +24,17 @@ const SchemaID = "https://crosslink-sim.github.io/crosslink/spec.schema.json"
 // so the schema's bytes depend only on the registry.
 type obj = map[string]any
 
-// quantity matches a number followed by a unit: "16000km", "1 Gbps",
-// "53.3ms", "0.5%".
-const quantity = `^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*[^\s0-9.].*$`
+// quantity returns the pattern of a number followed by one of the unit
+// symbols Parse accepts for u: "16000km", "1 Gbps", "53.3ms", "0.5%";
+// "1Gbs" matches none.
+func quantity(u vocab.Unit) string {
+	syms := units.Spellings(u)
+	alts := make([]string, len(syms))
+	for i, s := range syms {
+		alts[i] = regexp.QuoteMeta(s)
+	}
+	return `^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*(` + strings.Join(alts, "|") + `)\s*$`
+}
 
 // JSONSchema returns the JSON Schema of a spec for the models of reg,
 // indented for reading.
@@ -215,6 +230,6 @@ func value(p vocab.Param) obj {
 		"default":     sweep.FormatValue(p.Default, p.Unit),
 		"examples":    []string{units.Format(p.Default.Float(), p.Unit)},
 		"type":        "string",
-		"pattern":     quantity,
+		"pattern":     quantity(p.Unit),
 	}
 }

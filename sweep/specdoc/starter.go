@@ -15,7 +15,7 @@ import (
 // the first numeric metric against it. It parses and runs as written.
 func Starter(w io.Writer, s *vocab.Schema, name string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# yaml-language-server: $schema=%s\n", "spec.schema.json")
+	fmt.Fprintf(&b, "# yaml-language-server: $schema=%s\n", SchemaFile)
 	fmt.Fprintf(&b, "#\n# A starter spec for model %s (version %d), written by crosslink init.\n", s.Name, s.Version)
 	comment(&b, "", s.Doc)
 	fmt.Fprintf(&b, "#\n# Run it:   crosslink run %s.yaml          (rows in out/%s/)\n", name, name)

@@ -392,6 +392,11 @@ func Format(x float64, u vocab.Unit) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return strconv.FormatFloat(x, 'g', -1, 64) + string(u)
 	}
+	if u == vocab.Byte {
+		if s, ok := formatBytes(x); ok {
+			return s
+		}
+	}
 	name := w.display[0]
 	if len(w.display) > 1 {
 		// The largest prefix not above |x|; the base unit for zero.
@@ -412,6 +417,46 @@ func Format(x float64, u vocab.Unit) string {
 	}
 	s := symbols[name]
 	return shift(x, s.dec-w.dec) + name
+}
+
+// formatBytes writes a whole number of bytes exactly, as a person writes
+// buffer and segment sizes: with the binary or decimal prefix whose
+// mantissa is a whole number with the fewest digits, binary first on a
+// tie, else in bytes ("1460 B", "64 KiB", "80 MB", "65535 B"). ok is false
+// for a fraction of a byte or beyond 2^53, which Format writes as other
+// quantities.
+func formatBytes(x float64) (string, bool) {
+	if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+		return "", false
+	}
+	n := int64(x)
+	best, bestDigits := strconv.FormatInt(n, 10)+" B", len(strconv.FormatInt(abs64(n), 10))
+	if n == 0 {
+		return best, true
+	}
+	for _, p := range []struct {
+		size int64
+		name string
+	}{
+		{1 << 40, "TiB"}, {1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"},
+		{1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"},
+	} {
+		if n%p.size != 0 {
+			continue
+		}
+		m := strconv.FormatInt(n/p.size, 10)
+		if d := len(strconv.FormatInt(abs64(n/p.size), 10)); d < bestDigits {
+			best, bestDigits = m+" "+p.name, d
+		}
+	}
+	return best, true
+}
+
+func abs64(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // shift writes x×10^-dec as decimal text without rounding, by moving the

@@ -153,8 +153,18 @@ func TestFormat(t *testing.T) {
 		{120, vocab.Second, "120s"},
 		{1e9, vocab.BitPerSecond, "1Gbps"},
 		{6.176e6, vocab.BitPerSecond, "6.176Mbps"},
-		{1500, vocab.Byte, "1.5kB"},
-		{512, vocab.Byte, "512B"},
+		{1500, vocab.Byte, "1500 B"},
+		{1460, vocab.Byte, "1460 B"},
+		{512, vocab.Byte, "512 B"},
+		{65535, vocab.Byte, "65535 B"},
+		{65536, vocab.Byte, "64 KiB"},
+		{4 << 20, vocab.Byte, "4 MiB"},
+		{80e6, vocab.Byte, "80 MB"},
+		{1 << 40, vocab.Byte, "1 TiB"},
+		{1000, vocab.Byte, "1 kB"},
+		{0, vocab.Byte, "0 B"},
+		{-2048, vocab.Byte, "-2 KiB"},
+		{0.5, vocab.Byte, "0.5B"},
 		{0.9, vocab.Watt, "900mW"},
 		{19.45, vocab.Decibel, "19.45dB"},
 		{0.5, vocab.Percent, "0.5%"},
@@ -165,6 +175,9 @@ func TestFormat(t *testing.T) {
 	for _, tt := range tests {
 		if got := Format(tt.x, tt.unit); got != tt.want {
 			t.Errorf("Format(%v, %q) = %q, want %q", tt.x, tt.unit, got, tt.want)
+		}
+		if back, err := Parse(tt.want, tt.unit); err != nil || back != tt.x {
+			t.Errorf("Parse(%q, %q) = %v, %v; want %v back", tt.want, tt.unit, back, err, tt.x)
 		}
 	}
 }

@@ -5,6 +5,17 @@ import (
 	"testing"
 )
 
+// The constants of RFC 9438, written out here rather than taken from the
+// package (cubicC, cubicBeta), so that a wrong constant in the controller
+// fails these tests: section 5 ("C SHOULD be set to 0.4", "beta_cubic
+// SHOULD be set to 0.7") and section 4.3, equation (4), alpha_cubic =
+// 3 (1 - beta_cubic) / (1 + beta_cubic).
+const (
+	rfcC     = 0.4 // segments/s^3
+	rfcBeta  = 0.7
+	rfcAlpha = 3 * (1 - rfcBeta) / (1 + rfcBeta)
+)
+
 // RFC 9438 equations (1) and (2): after a loss at W_max the window follows
 // W_cubic(t) = C (t - K)^3 + W_max with K = cbrt(W_max (1 - beta_cubic) / C),
 // C = 0.4, beta_cubic = 0.7. The controller is driven by the ACK clock of a
@@ -25,12 +36,12 @@ func TestCubicFollowsWCubic(t *testing.T) {
 	s := State{Cwnd: wMax * smss, SMSS: smss}
 	c.Init(&s)
 	c.OnCongestionEvent(0, &s, s.Cwnd)
-	if want := int64(cubicBeta * wMax * smss); s.Cwnd != want || s.Ssthresh != want {
+	if want := int64(rfcBeta * wMax * smss); s.Cwnd != want || s.Ssthresh != want {
 		t.Fatalf("after the loss: cwnd, ssthresh = %d, %d, want %d (beta_cubic * W_max)", s.Cwnd, s.Ssthresh, want)
 	}
 	p := pipeFrom(t, c, s, 0, fixedRTT(100e6))
 	p.step() // the first ACK starts the epoch
-	wantK := math.Cbrt(wMax * (1 - cubicBeta) / cubicC)
+	wantK := math.Cbrt(wMax * (1 - rfcBeta) / rfcC)
 	if math.Abs(c.K()-wantK) > 1e-3 {
 		t.Fatalf("K = %.4f s, want %.4f s", c.K(), wantK)
 	}
@@ -38,7 +49,7 @@ func TestCubicFollowsWCubic(t *testing.T) {
 	for _, ts := range []float64{0.5, 1, 2, 3, 4, 4.217, 5, 6} {
 		p.runUntil(t0 + int64(ts*1e9))
 		got := segs(&p.s)
-		want := cubicC*math.Pow(ts-wantK, 3) + wMax
+		want := rfcC*math.Pow(ts-wantK, 3) + wMax
 		t.Logf("t = %.3f s: cwnd %.2f, W_cubic %.2f segments", ts, got, want)
 		if tol := 0.02*wMax + 1; math.Abs(got-want) > tol {
 			t.Errorf("W(%.3f s) = %.2f segments, want %.2f (+-%.1f)", ts, got, want, tol)
@@ -61,7 +72,7 @@ func TestCubicRenoFriendly(t *testing.T) {
 	p := pipeFrom(t, c, s, 0, fixedRTT(1e6))
 	p.runRounds(50)
 	got := segs(&p.s)
-	want := 70 + 50*cubicAlpha
+	want := 70 + 50*rfcAlpha
 	if math.Abs(got-want) > 1 {
 		t.Errorf("cwnd after 50 RTTs = %.2f segments, want %.2f (+-1)", got, want)
 	}
@@ -91,7 +102,7 @@ func TestCubicReductions(t *testing.T) {
 	}
 	s.Cwnd = 150 * smss // a second loss before regaining W_max
 	c.OnCongestionEvent(1e9, &s, s.Cwnd)
-	if want := 150 * (1 + cubicBeta) / 2; math.Abs(c.WMax()-want) > 1e-9 {
+	if want := 150 * (1 + rfcBeta) / 2; math.Abs(c.WMax()-want) > 1e-9 {
 		t.Errorf("fast convergence: W_max = %v, want %v", c.WMax(), want)
 	}
 	if want := int64(105 * smss); s.Cwnd != want {

@@ -1,0 +1,107 @@
+package tcp
+
+import (
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+)
+
+// sendsPerAck runs RFC 6937 section 5's example: a window of 20 segments
+// of which the first is lost, so the receiver answers the other 19 with
+// duplicate ACKs (no delayed ACKs, no limited transmit), under Reno's
+// halving (ssthresh = 10 segments). It returns, for k = 1..19, how many
+// segments the sender had sent since the fast retransmit (the
+// retransmission included) once it had processed the k-th duplicate ACK,
+// and the number of fast recoveries.
+func sendsPerAck(t *testing.T, rec Recovery) (sent [20]int, recoveries int64) {
+	t.Helper()
+	const mss = 1000
+	cfg := baseConfig()
+	cfg.Recovery = rec
+	cfg.InitialWindow = 20
+	cfg.LimitedTransmit = false
+	pr := newPair(t, cfg, 100e6, 50*des.Millisecond, newReno)
+	var inRecovery bool
+	counts := map[uint64]int{}
+	pr.w.drop = func(dir int, p *netsim.Packet) bool {
+		if dir != 0 || p.Payload == 0 {
+			return false
+		}
+		snd := &pr.client.snd
+		if p.Retransmitted {
+			inRecovery = true
+		}
+		if inRecovery && snd.acks <= 19 {
+			counts[snd.acks]++
+		}
+		off := int64(p.Seq-1000-1) / mss
+		return off == 0 && !p.Retransmitted
+	}
+	pr.client.Write(0, 40*mss)
+	pr.client.Close(0)
+	pr.client.Connect(0)
+	// The handshake takes one 100 ms RTT, the duplicate ACKs arrive
+	// after the second, the retransmission's ACK before 3.6 RTT.
+	if err := pr.w.s.Run(t.Context(), des.Time(360*des.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if pr.client.snd.inRecovery {
+		t.Fatalf("still in recovery at 360 ms")
+	}
+	total := 0
+	for k := 1; k <= 19; k++ {
+		total += counts[uint64(k)]
+		sent[k] = total
+	}
+	return sent, pr.client.Stats.FastRecoveries
+}
+
+// TestPRRExample checks PRR against RFC 6937's single-loss example
+// (section 5): a Reno halving (ssthresh = 10 segments) with RecoverFS =
+// 20 segments. The expected sends come from the RFC's per-ACK pseudo-code
+// (section 3.1, PRR-SSRB) run over the example's accounting in segments:
+// recovery starts at the third duplicate ACK (DupThresh, RFC 5681), each
+// duplicate ACK SACKs one segment (DeliveredData = 1), and pipe is RFC
+// 6675's: the 20 outstanding, less those SACKed, less the lost one, plus
+// what was sent since. While pipe > ssthresh PRR sends on every second
+// ACK; by the last it has sent ssthresh = 10 (the retransmission and 9 new
+// segments). RFC 6675, which sets cwnd = ssthresh at once, sends the
+// retransmission, then nothing until pipe falls below 10, then one
+// segment per ACK, and also ends at 10.
+func TestPRRExample(t *testing.T) {
+	const ss, recoverFS = 10, 20
+	var want [20]int
+	sent, delivered := 0, 0
+	for k := 3; k <= 19; k++ {
+		delivered++
+		pipe := recoverFS - k - 1 + sent
+		var sndcnt int
+		if pipe > ss {
+			sndcnt = (delivered*ss+recoverFS-1)/recoverFS - sent
+		} else {
+			sndcnt = min(ss-pipe, max(delivered-sent, 1)+1)
+		}
+		if sent == 0 {
+			sndcnt = max(sndcnt, 1)
+		}
+		sent += max(sndcnt, 0)
+		want[k] = sent
+	}
+	if want[19] != ss {
+		t.Fatalf("the RFC's pseudo-code ends at %d segments, want ssthresh = %d", want[19], ss)
+	}
+	prr, n := sendsPerAck(t, RecoveryPRR)
+	if n != 1 {
+		t.Fatalf("PRR: %d fast recoveries, want 1", n)
+	}
+	if prr != want {
+		t.Errorf("PRR: segments sent by duplicate ACK 3..19 = %v, want %v (RFC 6937 section 3.1)", prr[3:], want[3:])
+	}
+	sack, _ := sendsPerAck(t, RecoverySACK)
+	for k := 3; k <= 19; k++ {
+		if w := max(1, k-9); sack[k] != w {
+			t.Errorf("RFC 6675: sent %d segments by duplicate ACK %d, want %d (all: %v)", sack[k], k, w, sack[3:])
+		}
+	}
+}

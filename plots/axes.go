@@ -1,0 +1,93 @@
+package plots
+
+import (
+	"fmt"
+
+	"gonum.org/v1/plot"
+)
+
+// MinTickLabels is the fewest labelled ticks an axis may have: with fewer
+// a reader cannot tell the scale (one labelled decade on a log axis says
+// nothing of its span).
+const MinTickLabels = 3
+
+// plotsOf returns the gonum plots a figure's art draws, for the checks of
+// axisProblems; tables and other art without axes give none.
+func plotsOf(d Drawer) []*plot.Plot {
+	switch a := d.(type) {
+	case *plot.Plot:
+		return []*plot.Plot{a}
+	case *besideLegend:
+		return []*plot.Plot{a.plot}
+	case *stackArt:
+		var ps []*plot.Plot
+		for _, row := range a.rows {
+			ps = append(ps, row...)
+		}
+		return ps
+	case *twinArt:
+		return []*plot.Plot{a.plot}
+	}
+	return nil
+}
+
+// axisProblems lists what makes a figure's axes hard to read: an axis
+// with fewer than MinTickLabels labelled ticks over the range it shows.
+func axisProblems(d Drawer) []string {
+	var out []string
+	for i, p := range plotsOf(d) {
+		for _, ax := range []struct {
+			name string
+			a    *plot.Axis
+		}{{"x", &p.X}, {"y", &p.Y}} {
+			if ax.a.Min >= ax.a.Max {
+				continue // an empty panel has no scale to read
+			}
+			n := 0
+			for _, t := range ax.a.Tick.Marker.Ticks(ax.a.Min, ax.a.Max) {
+				if t.Label != "" && t.Value >= ax.a.Min && t.Value <= ax.a.Max {
+					n++
+				}
+			}
+			if n < MinTickLabels {
+				out = append(out, fmt.Sprintf("panel %d: the %s axis (%q, %g to %g) has %d labelled ticks, want at least %d",
+					i+1, ax.name, ax.a.Label.Text, ax.a.Min, ax.a.Max, n, MinTickLabels))
+			}
+		}
+	}
+	return out
+}
+
+// outsideAxes lists the drawn points of curves that fall outside the
+// fixed axis ranges of d (xlim, ylim), which gonum would clip unseen.
+func outsideAxes(d Def, ld *lineData) []string {
+	var out []string
+	drawn := 0
+	for _, c := range ld.Curves {
+		for _, pt := range c.Points {
+			if pt.drawn() {
+				drawn++
+			}
+		}
+	}
+	if drawn == 0 {
+		out = append(out, "no point of any curve is drawn (the notes say why): the panel is empty")
+	}
+	for _, c := range ld.Curves {
+		n := 0
+		for _, pt := range c.Points {
+			if !pt.drawn() {
+				continue
+			}
+			if len(d.XLim) == 2 && (pt.X < d.XLim[0] || pt.X > d.XLim[1]) {
+				n++
+			} else if len(d.YLim) == 2 && (pt.Mean < d.YLim[0] || pt.Mean > d.YLim[1]) {
+				n++
+			}
+		}
+		if n > 0 {
+			out = append(out, fmt.Sprintf("curve %q: %d drawn points fall outside the fixed axis range", c.Label, n))
+		}
+	}
+	return out
+}

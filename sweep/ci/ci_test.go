@@ -1,0 +1,59 @@
+package ci
+
+import (
+	"math"
+	"testing"
+)
+
+// TestT checks the t quantiles against a printed table (NIST/SEMATECH
+// e-Handbook of Statistical Methods, Sect. 1.3.6.7.2, upper critical
+// values of Student's t, alpha = 0.025), to the table's three decimals.
+func TestT(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want float64
+	}{{2, 12.706}, {3, 4.303}, {5, 2.776}, {10, 2.262}, {30, 2.045}, {101, 1.984}} {
+		if got := T(0.95, tt.n); math.Abs(got-tt.want) > 5e-4 {
+			t.Errorf("T(0.95, %d) = %.4f, want %.3f", tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestStudent(t *testing.T) {
+	// x = 1..5: mean 3, s = sqrt(2.5), half = 2.776 * s / sqrt(5).
+	mean, sd, half := Student([]float64{1, 2, 3, 4, 5}, 0.95)
+	if mean != 3 || math.Abs(sd-math.Sqrt(2.5)) > 1e-12 || math.Abs(half-2.776*math.Sqrt(2.5)/math.Sqrt(5)) > 1e-3 {
+		t.Errorf("Student(1..5) = %g, %g, %g", mean, sd, half)
+	}
+	if _, _, half := Student([]float64{7}, 0.95); !math.IsInf(half, 1) {
+		t.Errorf("one value: half %g, want +Inf", half)
+	}
+}
+
+// TestBootstrap checks that the interval stays inside the data (two runs
+// of a loss rate, where a t interval goes below 0), covers the mean, is
+// reproducible, and for a large normal-looking sample comes close to the
+// t interval (both estimate the same thing; within 15 % of its width).
+func TestBootstrap(t *testing.T) {
+	x := []float64{0.1, 3.9}
+	lo, hi := Bootstrap(x, 0.95)
+	if lo < 0.1 || hi > 3.9 || lo > 2 || hi < 2 {
+		t.Errorf("Bootstrap(%v) = [%g, %g], want inside the data around the mean 2", x, lo, hi)
+	}
+	if mean, _, half := Student(x, 0.95); mean-half >= 0 {
+		t.Fatalf("t interval %g ± %g does not leave the physical range: the case is not tested", mean, half)
+	}
+	if lo2, hi2 := Bootstrap(x, 0.95); lo2 != lo || hi2 != hi {
+		t.Errorf("not reproducible: [%g, %g] then [%g, %g]", lo, hi, lo2, hi2)
+	}
+	// 200 values of a smooth, symmetric sequence.
+	var y []float64
+	for i := range 200 {
+		y = append(y, 10+math.Sin(float64(i)*1.7)*3)
+	}
+	mean, _, half := Student(y, 0.95)
+	lo, hi = Bootstrap(y, 0.95)
+	if math.Abs((hi-lo)-2*half) > 0.15*2*half || lo > mean || hi < mean {
+		t.Errorf("large sample: bootstrap [%g, %g], t %g ± %g", lo, hi, mean, half)
+	}
+}

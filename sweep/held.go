@@ -1,0 +1,59 @@
+package sweep
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
+)
+
+// LoadHeld loads the spec at path at the profile its dataset in out
+// holds: of the base spec and its profiles, the one with the most
+// scenarios in the dataset, and of those the smallest plan (a quick run
+// inside a full spec is quick, not an incomplete full). With no dataset
+// it is the base spec. So `plot` draws what `run` made, whichever profile
+// that was.
+func LoadHeld(path string, reg *vocab.Registry, out string) (*Job, error) {
+	s, err := spec.ParseFile(path, reg)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(out, s.Name)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return Load(path, reg, "", false, out)
+	}
+	done, err := dataset.ReadIDs(dir)
+	if err != nil {
+		return nil, err
+	}
+	var best *Job
+	bestHeld := -1
+	for _, name := range append([]string{""}, profileNames(s)...) {
+		j, err := Load(path, reg, name, false, out)
+		if err != nil {
+			return nil, err
+		}
+		held := 0
+		for i := range j.Plan.Len() {
+			if _, ok := done.Status(j.Plan.At(i).ID); ok {
+				held++
+			}
+		}
+		if held > bestHeld || (held == bestHeld && j.Plan.Len() < best.Plan.Len()) {
+			best, bestHeld = j, held
+		}
+	}
+	return best, nil
+}
+
+func profileNames(s *spec.Spec) []string {
+	names := make([]string, len(s.Profiles))
+	for i, p := range s.Profiles {
+		names[i] = p.Name
+	}
+	return names
+}

@@ -1,0 +1,196 @@
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestHostile checks each spec of testdata/hostile (inputs meant to break
+// the loader: bad encodings, deep nesting, empty and reserved names, alias
+// bombs) against its golden messages. The files are read with ParseFile,
+// so their bytes reach the loader as a user's would.
+func TestHostile(t *testing.T) {
+	reg := registry(t)
+	files, err := filepath.Glob("testdata/hostile/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 15 {
+		t.Fatalf("only %d hostile specs, want at least 15", len(files))
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			s, err := ParseFile(f, reg)
+			var list ErrorList
+			if !errors.As(err, &list) {
+				t.Fatalf("ParseFile(%s) = %+v, %v; want an ErrorList", f, s, err)
+			}
+			for _, e := range list {
+				if e.Pos.Line < 1 || e.Pos.Column < 1 || e.Pos.File != f {
+					t.Errorf("error %q has no position in %s", e.Msg, f)
+				}
+			}
+			got := err.Error() + "\n"
+			golden := strings.TrimSuffix(f, ".yaml") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("ParseFile(%s) errors differ from %s (-want +got):\n%s", f, golden, diff)
+			}
+		})
+	}
+}
+
+// hostileSpecs are inputs too large to keep in testdata, each with the
+// message it must get and where.
+var hostileSpecs = []struct {
+	name string
+	data func() []byte
+	want string
+}{
+	{
+		// The input that took the YAML parser 70 s and 14.7 GB.
+		"200KB of [", func() []byte {
+			return append([]byte("name: x\nmodel: fso-ber\nd: "), bytes.Repeat([]byte("["), 200_000)...)
+		},
+		"x.yaml:3:35: nesting deeper than the limit of 32 levels (here 33)",
+	},
+	{
+		"100,000 compact entries", func() []byte {
+			return append([]byte("name: x\nmodel: fso-ber\nd:\n"), bytes.Repeat([]byte("- "), 100_000)...)
+		},
+		"x.yaml:4:63: nesting deeper than the limit of 32 levels (here 33)",
+	},
+	{
+		"200KB of {a:", func() []byte {
+			return append([]byte("name: x\nmodel: fso-ber\nd: "), bytes.Repeat([]byte("{a: "), 50_000)...)
+		},
+		"x.yaml:3:",
+	},
+	{
+		"20MB of comments", func() []byte { return bytes.Repeat([]byte("# a comment line of forty bytes ......\n"), 20<<20/40) },
+		"x.yaml:6722:26: the spec is 20447232 bytes, more than the limit of 262144",
+	},
+	{
+		"20MB of values", func() []byte {
+			return append([]byte("name: x\nmodel: fso-ber\ngrid:\n  distance: ["), bytes.Repeat([]byte("1e99km, "), 20<<20/8)...)
+		},
+		"x.yaml:4:262116: the spec is 20971562 bytes, more than the limit of 262144",
+	},
+}
+
+// TestHostileGenerated feeds the loader the inputs of hostileSpecs and
+// checks the message and the memory the refusal allocates: the limits are
+// checked before parsing, so it stays under a few times the input read.
+func TestHostileGenerated(t *testing.T) {
+	reg := registry(t)
+	for _, tt := range hostileSpecs {
+		t.Run(tt.name, func(t *testing.T) {
+			data := tt.data()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := Parse("x.yaml", data, reg)
+			runtime.ReadMemStats(&after)
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("Parse(%s) error %v, want it to start with %q", tt.name, err, tt.want)
+			}
+			// 16 MB: the 100 MB bound of the issue less the binary and
+			// the input; the unbounded parser took 14.7 GB.
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+				t.Errorf("Parse(%s) allocated %d bytes, want at most 16 MB", tt.name, alloc)
+			}
+		})
+	}
+}
+
+// TestHostileFile checks the size limit when the spec is read from a file:
+// ParseFile reads no more than the limit.
+func TestHostileFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.yaml")
+	if err := os.WriteFile(path, bytes.Repeat([]byte("# forty bytes of comment ..............\n"), 20<<20/40), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := ParseFile(path, registry(t))
+	runtime.ReadMemStats(&after)
+	want := path + ":6554:25: the spec is 20971520 bytes, more than the limit of 262144"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("ParseFile(20 MB) error %v, want %q", err, want)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+		t.Errorf("ParseFile(20 MB) allocated %d bytes, want at most 4 MB", alloc)
+	}
+}
+
+// TestNestingAccepts checks that the depth scan does not count what is not
+// nesting: brackets in plain and quoted scalars, comments and block
+// scalars.
+func TestNestingAccepts(t *testing.T) {
+	deep := strings.Repeat("[", 40)
+	tests := []string{
+		"a: x" + deep + "\n",
+		"a: '" + deep + "'\n",
+		"a: \"" + deep + "\\\"\"\n",
+		"a: 1 # " + deep + "\n",
+		"# " + deep + "\n",
+		"a: |\n  " + deep + "\n  " + deep + "\nb: 1\n",
+		"a: >-\n  " + deep + "\n",
+		"a: 'it''s " + deep + "'\n",
+		"a: \"multi\n  line " + deep + "\"\nb: [1, [2]]\n",
+	}
+	for _, in := range tests {
+		if off, d := nesting([]byte(in), 32); off >= 0 {
+			t.Errorf("nesting(%q) = offset %d depth %d, want no excess", in, off, d)
+		}
+	}
+}
+
+// BenchmarkHostile measures the refusal of each generated hostile input
+// and of a spec of 10^21 scenarios (far beyond 2^64) from its axis lengths.
+//
+//	go test ./sweep/spec -run '^$' -bench Hostile -benchtime 3x
+func BenchmarkHostile(b *testing.B) {
+	reg := registry(b)
+	inputs := append([]struct {
+		name string
+		data func() []byte
+		want string
+	}{}, hostileSpecs...)
+	inputs = append(inputs, struct {
+		name string
+		data func() []byte
+		want string
+	}{"10^21 scenarios", func() []byte {
+		return []byte("name: x\nmodel: fso-ber\nreplicates: 1000000000\ngrid:\n" +
+			"  distance: {from: 1000km, to: 100000km, points: 1000000}\n  bit_rate: {from: 1Gbps, to: 4Gbps, points: 1000000}\n")
+	}, "x.yaml:4:1: the spec expands to"})
+	for _, in := range inputs {
+		data := in.data()
+		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := Parse("x.yaml", data, reg); err == nil || !strings.HasPrefix(err.Error(), in.want) {
+					b.Fatalf("Parse: %v, want %q", err, in.want)
+				}
+			}
+		})
+	}
+}
