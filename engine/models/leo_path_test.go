@@ -2,8 +2,10 @@ package models
 
 import (
 	"context"
+	"math"
 	"testing"
 
+	"github.com/crosslink-sim/crosslink/engine/phy"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -165,5 +167,24 @@ func TestLEOPathReorderingRetransmits(t *testing.T) {
 	}
 	if !(after < before*3/4) {
 		t.Errorf("cwnd %d before the step at %.1f s, %d half a second after: want a drop", before, stepAt, after)
+	}
+}
+
+// TestExceedLength checks the bisection behind the exceed fractions: at
+// the length it returns the fade-averaged PER is at most the threshold,
+// and a few metres farther it is above.
+func TestExceedLength(t *testing.T) {
+	for _, name := range []string{"oct-10g", "isl-100g"} {
+		term, _ := phy.TerminalNamed(name)
+		for _, sigma := range []float64{0.5e-6, 1e-6, 2e-6} {
+			j := phy.Jitter{Sigma: sigma, Gain: term.Gain()}
+			l := exceedLength(term, j, 1500, 1e-6)
+			if math.IsInf(l, 1) || l <= 0 {
+				t.Fatalf("%s, sigma %g: exceed length %g", name, sigma, l)
+			}
+			if below, above := term.MeanPER(l, j, 1500), term.MeanPER(l+2, j, 1500); !(below <= 1e-6 && above > 1e-6) {
+				t.Errorf("%s, sigma %g: PER %.3g at %.0f m and %.3g 2 m farther, want the 1e-6 crossing between", name, sigma, below, l, above)
+			}
+		}
 	}
 }
