@@ -18,14 +18,30 @@ build:
 test: lint testdeps
 	$(GO) test -count=1 ./...
 
-## testdeps: DuckDB for node (notebooks/test), which the notebook-query test
-## uses as an independent Parquet reader; skipped where npm is missing.
+## testdeps: DuckDB for node (notebooks/test), which the notebook-query and
+## reader tests use as an independent Parquet reader; skipped where npm is
+## missing. Then a Python virtual environment, notebooks/test/.venv, with the
+## readers of notebooks/test/requirements.txt (pyarrow, polars, pandas,
+## duckdb, matplotlib, nbclient, ipykernel) for the reader tests and the
+## notebook; skipped with a note where python3 or its venv module is missing
+## (the tests then skip, and fail under CI=true).
 ## `npm install` with the committed lock file rather than `npm ci`: the lock
 ## names DuckDB's bindings for every platform, and `npm ci` refuses to run
 ## when a registry mirror lacks the ones for other platforms.
+VENV := notebooks/test/.venv
+
 testdeps:
 	@if command -v npm >/dev/null 2>&1 && [ ! -d notebooks/test/node_modules ]; then \
 	  cd notebooks/test && npm install --no-audit --no-fund; \
+	fi
+	@if [ ! -f $(VENV)/.installed ] || [ notebooks/test/requirements.txt -nt $(VENV)/.installed ]; then \
+	  if command -v python3 >/dev/null 2>&1 && python3 -c 'import venv, ensurepip' 2>/dev/null; then \
+	    python3 -m venv $(VENV) && \
+	    $(VENV)/bin/pip install -q --disable-pip-version-check -r notebooks/test/requirements.txt && \
+	    touch $(VENV)/.installed || { echo "testdeps: pip install failed"; [ "$$CI" != true ]; }; \
+	  else \
+	    echo "testdeps: no python3 with the venv module: the Python reader and notebook tests skip"; \
+	  fi; \
 	fi
 
 ## figures: run every spec in specs/ at the quick profile (only scenarios

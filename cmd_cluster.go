@@ -117,19 +117,31 @@ func writeScripts(ctx context.Context, o slurm.Options, submit bool, e *env) err
 func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	var profile, out string
 	var shards int
+	var deep, asJSON bool
 	c := &cobra.Command{
 		Use:   "status DIR|SPEC...",
-		Short: "Report scenarios done, failed and missing per dataset, and incomplete shards",
+		Short: "Report scenarios done, failed and missing per dataset, incomplete shards and damaged parts",
 		Long: "status compares each dataset with its plan: for a dataset directory, the spec and\n" +
-			"profile recorded in its parts; for a spec file, OUT/<spec> at --profile.\n" +
-			"It exits 1 when a dataset is not complete.",
+			"profile recorded in its parts; for a spec file, OUT/<spec> at --profile. It verifies\n" +
+			"every part against the dataset's manifest (SHA-256; --deep also decodes every page)\n" +
+			"and names damaged parts and files that are no part. Directories that hold no dataset\n" +
+			"(out/figures/) are skipped with a note when several are given.\n" +
+			"It exits 1 when a dataset is not complete or a file is damaged.",
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(_ *cobra.Command, a []string) error {
 			incomplete := 0
+			var reports []*sweep.Report
 			for _, p := range a {
 				var j *sweep.Job
 				var err error
 				if sweep.IsDir(p) {
+					if !sweep.IsDataset(p) {
+						if len(a) > 1 {
+							fmt.Fprintf(e.stderr, "crosslink: %s holds no dataset; skipped\n", p)
+							continue
+						}
+						return usageError{fmt.Errorf("%s holds no dataset (no scenarios/ table)", p)}
+					}
 					j, err = sweep.LoadDir(p, reg)
 				} else {
 					j, err = sweep.Load(p, reg, profile, false, out)
@@ -137,15 +149,23 @@ func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
 				if err != nil {
 					return usageError{err}
 				}
-				r, err := sweep.Check(j, shards)
+				r, err := sweep.Check(j, shards, deep)
 				if err != nil {
 					return err
 				}
-				if err := r.Write(e.stdout); err != nil {
-					return err
+				reports = append(reports, r)
+				if !asJSON {
+					if err := r.Write(e.stdout); err != nil {
+						return err
+					}
 				}
 				if !r.Complete() {
 					incomplete++
+				}
+			}
+			if asJSON {
+				if err := sweep.WriteReportsJSON(e.stdout, reports); err != nil {
+					return err
 				}
 			}
 			if incomplete > 0 {
@@ -157,6 +177,8 @@ func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	c.Flags().StringVarP(&profile, "profile", "p", "", "profile of the specs named")
 	c.Flags().StringVarP(&out, "out", "o", "out", "output root of the specs named")
 	c.Flags().IntVar(&shards, "shards", 0, "shard count to check (default: from the part names)")
+	c.Flags().BoolVar(&deep, "deep", false, "decode every page of every part, not only check the manifest hashes")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the reports as one JSON array")
 	return c
 }
 

@@ -28,7 +28,6 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/models"
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
-	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -506,7 +505,7 @@ func mergeCmd(e *env) *cobra.Command {
 		Short: "Compact a dataset's part files into one, rows unchanged",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(_ *cobra.Command, a []string) error {
-			if err := dataset.Merge(a[0], nil); err != nil {
+			if err := sweep.Merge(a[0]); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stderr, "merged %s\n", a[0])

@@ -83,7 +83,7 @@ func TestNotebookQueries(t *testing.T) {
 			t.Fatalf("crosslink %q: exit %d: %s", a, code, stderr)
 		}
 	}
-	qs := notebookQueries(t, filepath.Join(out, "explore"), filepath.Join(out, "rc13-fig6"))
+	qs := notebookQueries(t, filepath.Join(out, "explore", "scenarios"), filepath.Join(out, "rc13-fig6", "scenarios"))
 	if len(qs) != 3 {
 		t.Fatalf("found %d DuckDB queries in the notebook, want 3 (status, confidence intervals, Fig. 6)", len(qs))
 	}

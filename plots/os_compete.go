@@ -69,6 +69,28 @@ func osFig9() Figure {
 	return osFig(9, "Retransmission and throughput average per queue variation with 0.8 % losses, gOSNR ~ 18.95 dB")
 }
 
+// The second set draws the same figures from a physical network: the
+// backbone a router whose output buffer holds q % of the BDP, without the
+// testbed's emulation (specs/os-network.yaml).
+func osNetFig(n int, what string) Figure {
+	return Figure{ID: fmt.Sprintf("os-net-fig%d", n), Caption: fmt.Sprintf("Document 002's Fig. %d on a physical network (router buffer of q %% of the BDP): %s", n, what), Draw: drawOSTwin}
+}
+
+func osNetFig2() Figure { return osNetFig(2, "throughput by algorithm and Jain's index, lossless") }
+func osNetFig3() Figure { return osNetFig(3, "retransmissions and throughput by algorithm, lossless") }
+func osNetFig4() Figure { return osNetFig(4, "throughput by algorithm and Jain's index, 0.2 % loss") }
+func osNetFig5() Figure {
+	return osNetFig(5, "retransmissions and throughput by algorithm, 0.2 % loss")
+}
+func osNetFig6() Figure { return osNetFig(6, "throughput by algorithm and Jain's index, 0.5 % loss") }
+func osNetFig7() Figure {
+	return osNetFig(7, "retransmissions and throughput by algorithm, 0.5 % loss")
+}
+func osNetFig8() Figure { return osNetFig(8, "throughput by algorithm and Jain's index, 0.8 % loss") }
+func osNetFig9() Figure {
+	return osNetFig(9, "retransmissions and throughput by algorithm, 0.8 % loss")
+}
+
 // twinSeries is one quantity of a twin-axis figure, summarised per X.
 type twinSeries struct {
 	q      Quantity
@@ -76,6 +98,15 @@ type twinSeries struct {
 	factor float64 // display = base / factor
 	unit   string
 	pts    []Summary // aligned with the figure's xs
+}
+
+// twinData is what a twin-axis figure draws: the x values (largest
+// first), the stacked quantities and the lines of the right axis.
+type twinData struct {
+	xq          Quantity
+	xs          []float64
+	bars, lines []*twinSeries
+	notes       []string
 }
 
 // drawOSTwin draws stacked bars with lines on a right-hand axis.
@@ -87,6 +118,26 @@ func drawOSTwin(ctx context.Context, in Input) (*Output, error) {
 	if len(d.Y) < 2 {
 		return nil, fmt.Errorf("plots: figure %s: y needs the stacked quantities and at least one line", d.ID)
 	}
+	td, err := twinCollect(ctx, in, d)
+	if err != nil {
+		return nil, err
+	}
+	p, rmin, rmax := twinPlot(in.Theme, d, td)
+	legend := twinBars(p, in.Theme, d, td)
+	toLeft := func(v float64) float64 { return p.Y.Min + (v-rmin)/(rmax-rmin)*(p.Y.Max-p.Y.Min) }
+	if err := twinLines(p, &legend, in.Theme, td, rmin, rmax, toLeft); err != nil {
+		return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
+	}
+	art := &twinArt{plot: p, legend: legend, label: twinRightLabel(td.lines), min: rmin, max: rmax, theme: in.Theme}
+	return &Output{Art: art, Width: 18 * vg.Centimeter, Height: 10 * vg.Centimeter, Data: twinTable(d, td), Notes: td.notes,
+		Comparison: osComparison(d, td.xs, td.bars, td.lines)}, nil
+}
+
+// twinCollect selects the figure's rows and summarises every quantity of
+// y per x: the first quantity's unit, and every later one of that unit,
+// are stacked bars; the rest are lines. Quantities with no value (an
+// algorithm not in the mix) are left out with a note.
+func twinCollect(ctx context.Context, in Input, d Def) (*twinData, error) {
 	fr, err := in.Frame(ctx)
 	if err != nil {
 		return nil, err
@@ -120,8 +171,7 @@ func drawOSTwin(ctx context.Context, in Input) (*Output, error) {
 	for i, x := range xs {
 		pos[x] = i
 	}
-
-	var bars, lines []*twinSeries
+	td := &twinData{xq: xq, xs: xs, notes: notes}
 	for k, name := range d.Y {
 		q, col, err := lookupCol(in.Schema, d.Table, name, fr)
 		if err != nil {
@@ -158,72 +208,84 @@ func drawOSTwin(ctx context.Context, in Input) (*Output, error) {
 			any = any || sm.N > 0
 		}
 		if !any {
-			notes = append(notes, fmt.Sprintf("%s has no values (not in the mix)", name))
+			td.notes = append(td.notes, fmt.Sprintf("%s has no values (not in the mix)", name))
 			continue
 		}
-		if k == 0 || (len(bars) > 0 && q.Unit == bars[0].q.Unit) {
-			bars = append(bars, s)
+		if k == 0 || (len(td.bars) > 0 && q.Unit == td.bars[0].q.Unit) {
+			td.bars = append(td.bars, s)
 		} else {
-			lines = append(lines, s)
+			td.lines = append(td.lines, s)
 		}
 	}
-	if len(bars) == 0 || len(lines) == 0 {
+	if len(td.bars) == 0 || len(td.lines) == 0 {
 		return nil, fmt.Errorf("plots: figure %s: needs stacked bars and lines with values", d.ID)
 	}
+	return td, nil
+}
 
-	th := in.Theme
-	p := th.newPlot()
+// twinPlot makes the plot with its axes: the left range from 0 to the
+// tallest stack (or the spec's ylim), and returns the right axis's range:
+// [0, 1] for Jain's index, else 0 to the highest upper error bar.
+func twinPlot(th Theme, d Def, td *twinData) (p *plot.Plot, rmin, rmax float64) {
+	p = th.newPlot()
 	p.Title.Text = d.Title
 	p.X.Label.Text = orDefault(d.XLabel, "queue size (% of BDP)")
-	p.Y.Label.Text = orDefault(d.YLabel, bars[0].q.Name+" ("+bars[0].unit+")")
+	p.Y.Label.Text = orDefault(d.YLabel, td.bars[0].q.Name+" ("+td.bars[0].unit+")")
 	grid := plotter.NewGrid()
 	grid.Vertical.Color = nil
 	grid.Horizontal.Color = color.Gray{Y: 0xDD}
 	p.Add(grid)
-	labels := make([]string, len(xs))
-	for i, x := range xs {
+	labels := make([]string, len(td.xs))
+	for i, x := range td.xs {
 		labels[i] = formatNumber(roundSig(x, 4))
 	}
 	p.NominalX(labels...)
-
-	// Left range: 0 to the tallest stack, or the spec's ylim.
 	top := 0.0
-	for i := range xs {
-		var sum float64
-		for _, b := range bars {
-			if m := b.pts[i].Mean; !math.IsNaN(m) {
-				sum += m
-			}
-		}
-		top = math.Max(top, sum)
+	for i := range td.xs {
+		top = math.Max(top, stackTotal(td.bars, i))
 	}
 	lmin, lmax := 0.0, niceCeil(top*1.08)
 	if len(d.YLim) == 2 {
 		lmin, lmax = d.YLim[0], d.YLim[1]
 	}
-	// Right range: [0, 1] for dimensionless indices, else 0 to the
-	// highest upper confidence bound.
-	rmin, rmax := 0.0, 0.0
-	for _, l := range lines {
+	for _, l := range td.lines {
 		for _, pt := range l.pts {
 			if pt.N > 0 {
 				rmax = math.Max(rmax, pt.Hi)
 			}
 		}
 	}
-	if lines[0].q.Unit == vocab.Dimensionless && strings.HasPrefix(lines[0].q.Name, "jain") {
+	if td.lines[0].q.Unit == vocab.Dimensionless && strings.HasPrefix(td.lines[0].q.Name, "jain") {
 		rmax = 1 // an index in [1/n, 1]
 	} else {
 		rmax = niceCeil(rmax * 1.08)
 	}
-	toLeft := func(v float64) float64 { return lmin + (v-rmin)/(rmax-rmin)*(lmax-lmin) }
+	p.X.Min, p.X.Max = -0.6, float64(len(td.xs))-0.4
+	p.Y.Tick.Marker = plainTicks{}
+	p.Y.Min, p.Y.Max = lmin, lmax
+	return p, 0, rmax
+}
 
+// stackTotal is the height of stack k: the sum of the bars' means.
+func stackTotal(bars []*twinSeries, k int) float64 {
+	var sum float64
+	for _, b := range bars {
+		if m := b.pts[k].Mean; !math.IsNaN(m) {
+			sum += m
+		}
+	}
+	return sum
+}
+
+// twinBars adds the stacked bars, bottom first, and returns the legend
+// with their entries.
+func twinBars(p *plot.Plot, th Theme, d Def, td *twinData) plot.Legend {
 	legend := plot.NewLegend()
 	legend.TextStyle.Font = p.Legend.TextStyle.Font
-	width := vg.Length(math.Min(16, 240/float64(len(xs)))) * vg.Millimeter / 2
+	width := vg.Length(math.Min(16, 240/float64(len(td.xs)))) * vg.Millimeter / 2
 	var below *plotter.BarChart
-	for i, b := range bars {
-		vs := make(plotter.Values, len(xs))
+	for i, b := range td.bars {
+		vs := make(plotter.Values, len(td.xs))
 		for k, pt := range b.pts {
 			if pt.N > 0 {
 				vs[k] = pt.Mean
@@ -231,7 +293,7 @@ func drawOSTwin(ctx context.Context, in Input) (*Output, error) {
 		}
 		bc, err := plotter.NewBarChart(vs, width)
 		if err != nil {
-			return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
+			panic("plots: bug: bar chart of finite means: " + err.Error())
 		}
 		col, _, _ := th.style(i)
 		bc.Color = col
@@ -244,9 +306,16 @@ func drawOSTwin(ctx context.Context, in Input) (*Output, error) {
 		p.Add(bc)
 		legend.Add(b.label, bc)
 	}
-	for i, l := range lines {
+	return legend
+}
+
+// twinLines adds the right-axis quantities as lines with points and,
+// over replicates, error bars of one standard deviation, mapped onto the
+// left axis by toLeft.
+func twinLines(p *plot.Plot, legend *plot.Legend, th Theme, td *twinData, rmin, rmax float64, toLeft func(float64) float64) error {
+	for i, l := range td.lines {
 		col, glyph, dash := th.style(i)
-		if len(lines) == 1 {
+		if len(td.lines) == 1 {
 			col, glyph, dash = color.Black, draw.CircleGlyph{}, nil
 		}
 		var xys plotter.XYs
@@ -265,28 +334,29 @@ func drawOSTwin(ctx context.Context, in Input) (*Output, error) {
 		if replicated {
 			eb, err := plotter.NewYErrorBars(errorBars{xys, errs})
 			if err != nil {
-				return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
+				return err
 			}
 			eb.LineStyle.Color, eb.LineStyle.Width = col, th.Line
 			p.Add(eb)
 		}
 		line, pts, err := plotter.NewLinePoints(xys)
 		if err != nil {
-			return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
+			return err
 		}
 		line.Color, line.Width, line.Dashes = col, th.Line, dash
 		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: glyph}
-		if len(lines) > 1 {
+		if len(td.lines) > 1 {
 			pts.GlyphStyle.Color = color.Black
 			line.Width = th.Line * 1.3
 		}
 		p.Add(line, pts)
 		legend.Add(l.label+" (right)", line, pts)
 	}
-	p.X.Min, p.X.Max = -0.6, float64(len(xs))-0.4
-	p.Y.Tick.Marker = plainTicks{}
-	p.Y.Min, p.Y.Max = lmin, lmax
+	return nil
+}
 
+// twinRightLabel names the right axis from its quantities.
+func twinRightLabel(lines []*twinSeries) string {
 	right := strings.ReplaceAll(lines[0].q.Name, "_", " ")
 	switch {
 	case strings.HasPrefix(lines[0].q.Name, "jain"):
@@ -296,32 +366,76 @@ func drawOSTwin(ctx context.Context, in Input) (*Output, error) {
 	case lines[0].unit != "":
 		right += " (" + lines[0].unit + ")"
 	}
-	art := &twinArt{plot: p, legend: legend, label: right, min: rmin, max: rmax, theme: th}
+	return right
+}
 
-	// The data behind the figure, one row per x in display units.
-	t := &Table{Title: d.Title, Caption: d.Caption, Notes: notes}
-	t.Header = append(t.Header, xq.Name+" ("+string(xq.Unit)+")")
-	for _, s := range append(append([]*twinSeries(nil), bars...), lines...) {
-		u := s.unit
-		if u == "" {
-			u = "-"
-		}
-		t.Header = append(t.Header, s.q.Name+" ("+u+") mean", "ci95 low", "ci95 high")
+// twinTable is the data behind the figure, tidy: one row per x, columns
+// named with their display units (queue_pct, throughput_bbr_mbps,
+// jain_flows), each quantity's mean and the mean minus and plus one
+// standard deviation of the replicates (_lo, _hi), the height of the
+// stack (total_<unit>), for throughput stacks BBR's and BBRv2's share of
+// it and the other algorithms' (bbr_share, loss_based_share), and the
+// replicates n. Claims (specs' plots entries) select its rows and
+// columns.
+func twinTable(d Def, td *twinData) *Table {
+	t := &Table{Title: d.Title, Caption: d.Caption, Notes: td.notes}
+	all := append(append([]*twinSeries(nil), td.bars...), td.lines...)
+	t.Header = append(t.Header, osColumn(td.xq.Name, string(td.xq.Unit)))
+	for _, s := range all {
+		c := osColumn(s.q.Name, s.unit)
+		t.Header = append(t.Header, c, c+"_lo", c+"_hi")
+	}
+	shares := td.bars[0].unit == "Mbps"
+	t.Header = append(t.Header, osColumn("total", td.bars[0].unit))
+	if shares {
+		t.Header = append(t.Header, "bbr_share", "loss_based_share")
 	}
 	t.Header = append(t.Header, "n")
-	for k, x := range xs {
+	for k, x := range td.xs {
 		row := []string{formatNumber(x)}
 		n := 0
-		for _, s := range append(append([]*twinSeries(nil), bars...), lines...) {
+		for _, s := range all {
 			pt := s.pts[k]
 			row = append(row, formatNumber(roundSig(pt.Mean, 6)), formatNumber(roundSig(pt.Lo, 6)), formatNumber(roundSig(pt.Hi, 6)))
 			n = max(n, pt.N)
 		}
+		total := stackTotal(td.bars, k)
+		row = append(row, formatNumber(roundSig(total, 6)))
+		if shares {
+			bbr := bbrTotal(td.bars, k)
+			row = append(row, formatNumber(roundSig(bbr/total, 4)), formatNumber(roundSig(1-bbr/total, 4)))
+		}
 		row = append(row, fmt.Sprint(n))
 		t.AddRow(row...)
 	}
-	return &Output{Art: art, Width: 18 * vg.Centimeter, Height: 10 * vg.Centimeter, Data: t, Notes: notes,
-		Comparison: osComparison(d, xs, bars, lines)}, nil
+	return t
+}
+
+// bbrTotal is the height of BBR's and BBRv2's bars in stack k.
+func bbrTotal(bars []*twinSeries, k int) float64 {
+	var sum float64
+	for _, b := range bars {
+		if strings.HasSuffix(b.q.Name, "_bbr") || strings.HasSuffix(b.q.Name, "_bbr2") {
+			if m := b.pts[k].Mean; !math.IsNaN(m) {
+				sum += m
+			}
+		}
+	}
+	return sum
+}
+
+// osColumn names a data column after its quantity and display unit:
+// lower case, the unit spelt in letters ("Mbps" -> "mbps", "%" -> "pct",
+// "1/s" -> "per_s", "pkt" -> "pkts").
+func osColumn(name, unit string) string {
+	u := map[string]string{"": "", "Mbps": "mbps", "%": "pct", "1/s": "per_s", "pkt": "pkts", "s": "s"}[unit]
+	if u == "" && unit != "" {
+		u = strings.NewReplacer("/", "_per_", " ", "_").Replace(strings.ToLower(unit))
+	}
+	if u == "" {
+		return name
+	}
+	return name + "_" + u
 }
 
 // osComparison sets the shape document 002 describes beside ours: the
@@ -345,17 +459,7 @@ func osComparison(d Def, xs []float64, bars, lines []*twinSeries) *Table {
 	if bars[0].unit == "Mbps" {
 		t.AddRow("total throughput (Mbps), "+span, "10 flows share the 100 Mbit/s backbone",
 			formatNumber(roundSig(total(first), 3))+" -> "+formatNumber(roundSig(total(last), 3)))
-		family := func(k int) float64 { // BBR and BBRv2 together
-			var sum float64
-			for _, b := range bars {
-				if strings.HasSuffix(b.q.Name, "_bbr") || strings.HasSuffix(b.q.Name, "_bbr2") {
-					if m := b.pts[k].Mean; !math.IsNaN(m) {
-						sum += m
-					}
-				}
-			}
-			return sum / total(k)
-		}
+		family := func(k int) float64 { return bbrTotal(bars, k) / total(k) } // BBR and BBRv2 together
 		for _, b := range bars {
 			if strings.HasSuffix(b.q.Name, "_bbr") {
 				share := func(k int) string { return formatNumber(roundSig(b.pts[k].Mean/total(k), 3)) }

@@ -167,7 +167,8 @@ func TestDiskFull(t *testing.T) {
 	dir := filepath.Join(root, "ds")
 	m := newInverseSquare(0)
 	cfg := Config{Model: m, Source: scenarios(m, 30000, nil), Dir: dir, Meta: testMeta(), Workers: 2, PartRows: 2000}
-	_, err := Resume(context.Background(), cfg, os.Stderr)
+	sum, runErr := Resume(context.Background(), cfg, os.Stderr)
+	err := runErr
 	if err == nil {
 		t.Fatal("a sweep on a full disk succeeded; make it bigger than the tmpfs")
 	}
@@ -180,7 +181,11 @@ func TestDiskFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d whole rows kept of 30000", done.Len())
+	t.Logf("%d whole rows kept of 30000; summary: %s", done.Len(), sum)
+	// The summary counts what is stored, not what ran.
+	if sum.OK+sum.Failed != done.Len() || sum.Unstored == 0 || strings.Contains(runErr.Error(), "unknown error type") {
+		t.Errorf("summary %+v: want ok+failed = %d stored rows and the rest unstored; error %v", sum, done.Len(), runErr)
+	}
 }
 
 // TestReadOnlyDir expects a sweep into a read-only directory to fail at
@@ -251,7 +256,7 @@ func TestCorruptPart(t *testing.T) {
 			t.Errorf("warnings %q do not name %s", warn.String(), p)
 		}
 		name := filepath.Base(p)
-		for _, moved := range []string{filepath.Join(dir, dataset.CorruptDir, name+".corrupt"), filepath.Join(dir, dataset.CorruptDir, "_samples", name+".corrupt")} {
+		for _, moved := range []string{filepath.Join(dir, dataset.CorruptDir, dataset.MainTable, name+".corrupt"), filepath.Join(dir, dataset.CorruptDir, "samples", name+".corrupt")} {
 			if _, err := os.Stat(moved); err != nil {
 				t.Errorf("%s not moved aside: %v", moved, err)
 			}
@@ -395,17 +400,16 @@ func TestRetryFailed(t *testing.T) {
 	}
 	n := 0
 	parts, _ := dataset.Parts(dir)
-	for _, p := range parts {
-		d, err := dataset.ReadIDs(filepath.Dir(p))
-		if err != nil {
-			t.Fatal(err)
-		}
+	if d, err := dataset.ReadIDs(dir); err != nil {
+		t.Fatal(err)
+	} else {
 		n = d.Len()
 	}
 	raw := 0
 	for _, p := range parts {
 		tmp := t.TempDir()
-		os.Link(p, filepath.Join(tmp, filepath.Base(p)))
+		os.Mkdir(filepath.Join(tmp, dataset.MainTable), 0o755)
+		os.Link(p, filepath.Join(tmp, dataset.MainTable, filepath.Base(p)))
 		d, err := dataset.ReadIDs(tmp)
 		if err != nil {
 			t.Fatal(err)

@@ -105,7 +105,16 @@ func scenarios(m vocab.Model, n int, modes map[int]string) plan.List {
 // if a main-table id appears twice.
 func rows(t *testing.T, dir string, main bool) [][]any {
 	t.Helper()
-	tbl, err := dataset.ReadTable(dir, nil)
+	var tbl arrow.Table
+	var err error
+	switch parent, base := filepath.Split(filepath.Clean(dir)); {
+	case main:
+		tbl, err = dataset.ReadTable(dir, nil)
+	case base == dataset.PointsTable:
+		tbl, err = dataset.ReadPoints(parent, nil)
+	default:
+		tbl, err = dataset.ReadSecond(parent, base, nil)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +176,7 @@ func wholeFiles(t *testing.T, dir string) {
 		if err != nil {
 			return err
 		}
-		if strings.HasSuffix(path, ".tmp") {
+		if !d.IsDir() && strings.HasSuffix(path, ".tmp") {
 			t.Errorf("temporary file %s left behind", path)
 		}
 		return nil

@@ -53,12 +53,16 @@ func TestPartitionedEqualsUnpartitioned(t *testing.T) {
 	if sum := part(40); sum.Skipped != 20 || sum.OK+sum.Failed != 20 {
 		t.Errorf("resumed partitioned run: %+v, want 20 skipped and 20 run", sum)
 	}
-	for _, p := range []string{"mode=normal", "mode=error", "mode=error/_samples"} {
+	for _, p := range []string{"scenarios/mode=normal", "scenarios/mode=error", "samples/mode=normal"} {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
 			t.Errorf("partition directory: %v", err)
 		}
 	}
-	if top, _ := filepath.Glob(filepath.Join(dir, "part-*")); len(top) > 0 {
+	// The error scenarios fail and have no samples: no directory without rows.
+	if _, err := os.Stat(filepath.Join(dir, "samples", "mode=error")); !os.IsNotExist(err) {
+		t.Errorf("samples/mode=error exists without rows (%v)", err)
+	}
+	if top, _ := filepath.Glob(filepath.Join(dir, "scenarios", "part-*")); len(top) > 0 {
 		t.Errorf("partitioned dataset has parts at the top: %v", top)
 	}
 	if keys, err := dataset.PartitionKeys(dir); err != nil || !cmp.Equal(keys, []string{"mode"}) {
@@ -79,24 +83,24 @@ func TestPartitionedEqualsUnpartitioned(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"mode=normal", "mode=error"} {
-		parts, _ := filepath.Glob(filepath.Join(dir, p, "part-*.parquet"))
+		parts, _ := filepath.Glob(filepath.Join(dir, "scenarios", p, "part-*.parquet"))
 		if len(parts) != 1 {
 			t.Errorf("merged partition %s has %d parts, want 1", p, len(parts))
 		}
 	}
 	check("merged")
 
-	// A damaged part in one partition goes to that partition's _corrupt,
+	// A damaged part in one partition goes to _corrupt/ under its path,
 	// and its scenarios run again.
-	bad, _ := filepath.Glob(filepath.Join(dir, "mode=error", "part-*.parquet"))
+	bad, _ := filepath.Glob(filepath.Join(dir, "scenarios", "mode=error", "part-*.parquet"))
 	if err := os.WriteFile(bad[0], []byte("not parquet"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if sum := part(40); sum.Failed != 2 || sum.Skipped != 38 {
 		t.Errorf("after damage: %+v, want the 2 error scenarios rerun", sum)
 	}
-	if c, _ := filepath.Glob(filepath.Join(dir, "mode=error", dataset.CorruptDir, "*.corrupt")); len(c) != 1 {
-		t.Errorf("damaged part moved to %v, want one file in mode=error/_corrupt", c)
+	if c, _ := filepath.Glob(filepath.Join(dir, dataset.CorruptDir, "scenarios", "mode=error", "*.corrupt")); len(c) != 1 {
+		t.Errorf("damaged part moved to %v, want one file in _corrupt/scenarios/mode=error", c)
 	}
 	check("repaired")
 }

@@ -33,6 +33,11 @@ func Resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 		return sum, err
 	}
 	defer lock.Unlock()
+	if n, err := dataset.Migrate(cfg.Dir); err != nil {
+		return sum, fmt.Errorf("sweep: moving %s into the present dataset layout: %w", cfg.Dir, err)
+	} else if n > 0 {
+		fmt.Fprintf(warn, "crosslink: moved %d parts of %s into the present layout (one directory per table)\n", n, cfg.Dir)
+	}
 	stale, err := dataset.SetAside(cfg.Dir, cfg.Model.Schema())
 	for _, m := range stale {
 		fmt.Fprintf(warn, "crosslink: %s was %s; moved to %s, its scenarios run again\n", m.Path, m.Reason, m.To)
@@ -61,6 +66,23 @@ func Resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 		}
 	}
 	return sum, err
+}
+
+// Merge compacts the dataset in dir (dataset.Merge) under its lock, after
+// moving a dataset of the former layout into the present one.
+func Merge(dir string) error {
+	if !IsDir(dir) {
+		return fmt.Errorf("%s is not a dataset directory", dir)
+	}
+	lock, err := LockDir(dir, "", time.Now())
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	if _, err := dataset.Migrate(dir); err != nil {
+		return fmt.Errorf("sweep: moving %s into the present dataset layout: %w", dir, err)
+	}
+	return dataset.Merge(dir, nil)
 }
 
 // writable checks that dir can take new files, creating it if needed, so

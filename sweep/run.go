@@ -62,12 +62,16 @@ type Config struct {
 // Summary is the outcome of a sweep.
 type Summary struct {
 	Name    string
-	Total   int           // scenarios in the source
-	OK      int           // run now and ok
-	Failed  int           // run now and failed, panicked or timed out
-	Skipped int           // already in the dataset
-	Wall    time.Duration // wall time of Run
-	Dir     string
+	Total   int // scenarios in the source
+	OK      int // run now and ok, and stored
+	Failed  int // run now and failed, panicked or timed out, and stored
+	Skipped int // already in the dataset
+	// Unstored counts the scenarios run now whose rows never reached a
+	// part file because writing failed (a full disk, an I/O error): they
+	// run again next time.
+	Unstored int
+	Wall     time.Duration // wall time of Run
+	Dir      string
 }
 
 // String is the summary line printed at the end of a sweep.
@@ -76,8 +80,12 @@ func (s Summary) String() string {
 	if sec := s.Wall.Seconds(); sec > 0 {
 		rate = float64(s.OK+s.Failed) / sec
 	}
-	return fmt.Sprintf("%s: %d scenarios: %d ok, %d failed, %d skipped in %s (%.0f/s) -> %s",
-		s.Name, s.Total, s.OK, s.Failed, s.Skipped, s.Wall.Round(time.Millisecond), rate, s.Dir)
+	lost := ""
+	if s.Unstored > 0 {
+		lost = fmt.Sprintf(", %d run but not stored (the write failed; they run again next time)", s.Unstored)
+	}
+	return fmt.Sprintf("%s: %d scenarios: %d ok, %d failed, %d skipped%s in %s (%.0f/s) -> %s",
+		s.Name, s.Total, s.OK, s.Failed, s.Skipped, lost, s.Wall.Round(time.Millisecond), rate, s.Dir)
 }
 
 // span is a run of scenario indices [lo, hi) handed to one worker.
@@ -229,6 +237,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	err = g.Wait()
 	prog.finish()
 	sum.Wall = time.Since(start)
+	if err != nil {
+		stored(&sum, cfg.Dir, done)
+	}
 	if cfg.Progress != nil {
 		fmt.Fprintln(cfg.Progress, sum)
 	}
@@ -242,6 +253,22 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			sum.OK+sum.Failed+sum.Skipped, sum.Total, ctx.Err())
 	}
 	return sum, nil
+}
+
+// stored corrects sum after a failed write: it counts the rows that are
+// in the dataset's part files now and were not before (done), which is
+// what a rerun will skip, and calls the rest of the scenarios run now
+// unstored.
+func stored(sum *Summary, dir string, before *dataset.Done) {
+	after, err := dataset.ReadIDs(dir)
+	if err != nil {
+		return // the error of the run says why; the counts stay as run
+	}
+	ok := max(0, after.Count(dataset.OK)-before.Count(dataset.OK))
+	failed := max(0, after.Len()-before.Len()-ok)
+	run := sum.OK + sum.Failed
+	sum.OK, sum.Failed = min(ok, run), min(failed, run-min(ok, run))
+	sum.Unstored = run - sum.OK - sum.Failed
 }
 
 func (b *batch) reset() {

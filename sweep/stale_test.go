@@ -46,7 +46,7 @@ func TestUpgradeSetsOldPartsAside(t *testing.T) {
 	staleDir := filepath.Join(dir, dataset.StaleDir, "inverse-square-v1")
 	for _, p := range old {
 		name := filepath.Base(p)
-		for _, moved := range []string{filepath.Join(staleDir, name), filepath.Join(staleDir, "_samples", name)} {
+		for _, moved := range []string{filepath.Join(staleDir, dataset.MainTable, name), filepath.Join(staleDir, "samples", name)} {
 			if _, err := os.Stat(moved); err != nil {
 				t.Errorf("old part not set aside: %v", err)
 			}

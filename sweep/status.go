@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -27,6 +28,7 @@ type Report struct {
 	Missing int                    // with no row
 	Extra   int                    // ids in the dataset that the plan lacks (another profile)
 	Corrupt []string               // parts moved aside to _corrupt/
+	Damaged []dataset.Damage       // parts failing verification, files that are no part
 	Shards  int                    // the shard count Incomplete is for; 0 when unsharded
 	// Incomplete lists the shards with missing or failed scenarios.
 	Incomplete []ShardReport
@@ -39,15 +41,28 @@ type ShardReport struct {
 	Failed  int
 }
 
-// Complete reports whether every scenario has an ok row.
-func (r *Report) Complete() bool { return r.OK == r.Total }
+// Complete reports whether every scenario has an ok row and every file
+// of the dataset verifies.
+func (r *Report) Complete() bool { return r.OK == r.Total && len(r.Damaged) == 0 }
 
 // Check compares the job's dataset with its plan. shards is the shard count
 // to report incomplete shards for; 0 takes it from the part file names
 // (the largest count there), and no shards are reported when the parts
-// are unsharded.
-func Check(j *Job, shards int) (*Report, error) {
-	done, err := dataset.ReadIDs(j.Dir)
+// are unsharded. Every part is verified against the dataset's manifest
+// (its SHA-256); deep also decodes every page (dataset.Verify).
+func Check(j *Job, shards int, deep bool) (*Report, error) {
+	if dataset.NeedsMigration(j.Dir) {
+		return nil, fmt.Errorf("%s is in the former dataset layout (parts beside the lock file): crosslink run or crosslink merge moves it into the present one", j.Dir)
+	}
+	damaged, err := dataset.Verify(j.Dir, deep, nil)
+	if err != nil {
+		return nil, err
+	}
+	skip := map[string]bool{}
+	for _, d := range damaged {
+		skip[d.Path] = true
+	}
+	done, err := dataset.ReadIDsExcept(j.Dir, skip)
 	if err != nil {
 		return nil, fmt.Errorf("sweep: %w (crosslink run moves unreadable parts aside and reruns their scenarios)", err)
 	}
@@ -59,7 +74,7 @@ func Check(j *Job, shards int) (*Report, error) {
 			return nil, fmt.Errorf("sweep: %w", err)
 		}
 	}
-	r := &Report{Spec: j.Spec.Name, Profile: j.Profile, Dir: j.Dir, Total: want.Len(), Failed: map[dataset.Status]int{}}
+	r := &Report{Spec: j.Spec.Name, Profile: j.Profile, Dir: j.Dir, Total: want.Len(), Failed: map[dataset.Status]int{}, Damaged: damaged}
 	if r.Corrupt, err = corruptParts(j.Dir); err != nil {
 		return nil, err
 	}
@@ -110,19 +125,22 @@ func Check(j *Job, shards int) (*Report, error) {
 	return r, nil
 }
 
-// corruptParts returns the parts Repair moved aside in dir and, for a
-// hive-partitioned dataset, in each partition (<partition>/_corrupt/).
+// corruptParts returns the files Repair moved aside to dir/_corrupt/.
 func corruptParts(dir string) ([]string, error) {
-	leaves, err := dataset.Partitions(dir)
-	if err != nil {
-		return nil, err
-	}
 	var out []string
-	for _, l := range leaves {
-		m, _ := filepath.Glob(filepath.Join(l, dataset.CorruptDir, "*.corrupt*")) // the pattern is valid
-		out = append(out, m...)
-	}
-	return out, nil
+	err := filepath.WalkDir(filepath.Join(dir, dataset.CorruptDir), func(p string, e os.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil
+			}
+			return err
+		}
+		if !e.IsDir() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
 }
 
 var shardInfix = regexp.MustCompile(`^part-(\d+)of(\d+)-\d+\.parquet$`)
@@ -158,7 +176,9 @@ func (r *Report) Write(out io.Writer) error {
 	}
 	sort.Strings(kinds)
 	state := "complete"
-	if !r.Complete() {
+	if len(r.Damaged) > 0 {
+		state = "damaged"
+	} else if !r.Complete() {
 		state = "incomplete"
 	}
 	fmt.Fprintf(&w, "%s%s: %d scenarios: %d done, %d failed", r.Spec, profile, r.Total, r.OK, failed)
@@ -171,6 +191,9 @@ func (r *Report) Write(out io.Writer) error {
 	}
 	for _, c := range r.Corrupt {
 		fmt.Fprintf(&w, "  unreadable part set aside: %s\n", c)
+	}
+	for _, d := range r.Damaged {
+		fmt.Fprintf(&w, "  damaged: %s: %s (crosslink run sets it aside and reruns its scenarios)\n", d.Path, d.Reason)
 	}
 	if r.Shards > 1 {
 		if len(r.Incomplete) == 0 {
@@ -213,6 +236,61 @@ func LoadDir(dir string, reg *vocab.Registry) (*Job, error) {
 		return nil, err
 	}
 	return &Job{Spec: r, Profile: profile, Model: m, Plan: p, Dir: dir}, nil
+}
+
+// IsDataset reports whether dir holds a dataset: a main table, a lock
+// file of a run, or parts in the former layout.
+func IsDataset(dir string) bool {
+	for _, n := range []string{dataset.MainTable, lockName, dataset.ManifestDir} {
+		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+			return true
+		}
+	}
+	return dataset.NeedsMigration(dir)
+}
+
+// reportJSON is the JSON form of a Report.
+type reportJSON struct {
+	Spec       string           `json:"spec"`
+	Profile    string           `json:"profile"`
+	Dir        string           `json:"dir"`
+	Total      int              `json:"total"`
+	OK         int              `json:"ok"`
+	Failed     map[string]int   `json:"failed"`
+	Missing    int              `json:"missing"`
+	Extra      int              `json:"extra"`
+	Complete   bool             `json:"complete"`
+	Corrupt    []string         `json:"set_aside"`
+	Damaged    []dataset.Damage `json:"damaged"`
+	Shards     int              `json:"shards"`
+	Incomplete []shardJSON      `json:"incomplete_shards"`
+}
+
+type shardJSON struct {
+	Shard   string `json:"shard"`
+	Missing int    `json:"missing"`
+	Failed  int    `json:"failed"`
+}
+
+// WriteReportsJSON prints the reports as one JSON array.
+func WriteReportsJSON(out io.Writer, rs []*Report) error {
+	js := make([]reportJSON, 0, len(rs))
+	for _, r := range rs {
+		j := reportJSON{Spec: r.Spec, Profile: r.Profile, Dir: r.Dir, Total: r.Total, OK: r.OK,
+			Failed: map[string]int{}, Missing: r.Missing, Extra: r.Extra, Complete: r.Complete(),
+			Corrupt: append([]string{}, r.Corrupt...), Damaged: append([]dataset.Damage{}, r.Damaged...),
+			Shards: r.Shards, Incomplete: []shardJSON{}}
+		for st, n := range r.Failed {
+			j.Failed[string(st)] = n
+		}
+		for _, s := range r.Incomplete {
+			j.Incomplete = append(j.Incomplete, shardJSON{Shard: s.Shard.String(), Missing: s.Missing, Failed: s.Failed})
+		}
+		js = append(js, j)
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(js)
 }
 
 // IsDir reports whether path is a directory (a dataset rather than a spec).

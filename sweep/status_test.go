@@ -32,14 +32,14 @@ func TestReportWriteError(t *testing.T) {
 }
 
 // TestCorruptPartsInPartitions checks that status lists the parts Repair
-// set aside inside hive partitions (<partition>/_corrupt/), not only those
-// of an unpartitioned dataset.
+// set aside from hive partitions (_corrupt/<table>/<partition>/), not only
+// those of an unpartitioned dataset.
 func TestCorruptPartsInPartitions(t *testing.T) {
 	dir := t.TempDir()
 	want := []string{
-		filepath.Join(dir, dataset.CorruptDir, "part-0of1-000001.parquet.corrupt"),
-		filepath.Join(dir, "mode=error", dataset.CorruptDir, "part-0of1-000002.parquet.corrupt"),
-		filepath.Join(dir, "mode=normal", dataset.CorruptDir, "part-0of1-000003.parquet.corrupt.1"),
+		filepath.Join(dir, dataset.CorruptDir, "scenarios", "mode=error", "part-0of1-000002.parquet.corrupt"),
+		filepath.Join(dir, dataset.CorruptDir, "scenarios", "mode=normal", "part-0of1-000003.parquet.corrupt.1"),
+		filepath.Join(dir, dataset.CorruptDir, "scenarios", "part-0of1-000001.parquet.corrupt"),
 	}
 	for _, p := range want {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

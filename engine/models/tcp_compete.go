@@ -77,6 +77,25 @@ import (
 // given a loss applies it in both directions; here the loss stays on the
 // data direction unless ack_loss is set.
 //
+// "mininet" is the testbed the document ran, built from its published
+// scripts link by link (tcp_compete_testbed.go): every host on its own
+// TCLink, the switches joined by 42-packet TCLinks, the backbone TCLink,
+// all netem limits; and the Linux hosts' mechanisms, each switched by
+// name in emulate: topology, gso (TSO/GSO aggregates that netem counts
+// and loses as one skb, acknowledged once), tsq (TCP Small Queues),
+// sockbuf (iperf3's 16 MB windows capped at rmem_max/wmem_max) and
+// ackloss. The ablation (specs/os-testbed.yaml, docs/os-testbed.md, 60 s,
+// 2 replicates) shows which makes which feature of the document's
+// figures: gso alone the flat total at q >= 50 % (93 Mbit/s at q = 50 %
+// against 47 without it); tsq, with topology and gso, the loss-based
+// flows' dominance there (share 0.72 against 0.18 without it) and the
+// near-zero retransmissions (about 900 per minute against 28,000);
+// sockbuf Jain's index of about 1 with 0.2 % loss (0.97 at q = 100 %);
+// and all together the BBR take-over below q = 45 % (share 0.99 at
+// q = 30 %). Not reproduced: the lossless index at large q (0.94 against
+// the document's 0.68) and the total at q = 30-15 %, about 25 % above the
+// document's (TestCompeteTestbedShape).
+//
 // The main row carries the aggregates (total goodput, Jain's index over
 // flows and over algorithm groups) and, for a fixed set of columns, one
 // per algorithm the cc package knows (NaN when the algorithm is absent),
@@ -154,8 +173,9 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "backbone queue limit as a percentage of rate x delay (one-way) in 1500-byte packets: 8.33 x (q/100) x 10 packets at 100 Mbit/s, 10 ms"},
 		{Name: "aqm", Kind: vocab.String, Default: vocab.S("droptail"), Choices: []string{"droptail", "red", "codel", "fq_codel"},
 			Doc: "backbone queue discipline, each limited to the queue size: DropTail; RED (gentle, thresholds 1/4 and 3/4 of the limit); CoDel (RFC 8289 defaults); FQ-CoDel (RFC 8290 defaults)"},
-		{Name: "backbone", Kind: vocab.String, Default: vocab.S("link"), Choices: []string{"link", "tclink"},
-			Doc: "link: the queue holds the packets waiting for the backbone's transmitter; tclink: the backbone is a Mininet TCLink (an HTB shaper whose leaf is a netem delay line), whose queue limit is netem's, counting the packets being delayed too, so the limit caps the packets in flight on the backbone and its throughput at limit packets per delay; tclink takes aqm droptail only, and its random loss stays on the data direction unless ack_loss"},
+		{Name: "backbone", Kind: vocab.String, Default: vocab.S("link"), Choices: []string{"link", "tclink", "mininet"},
+			Doc: "link: the queue holds the packets waiting for the backbone's transmitter; tclink: the backbone is a Mininet TCLink (an HTB shaper whose leaf is a netem delay line), whose queue limit is netem's, counting the packets being delayed too, so the limit caps the packets in flight on the backbone and its throughput at limit packets per delay; mininet: document 002's Mininet testbed with the mechanisms of emulate (with emulate none it is tclink); tclink and mininet take aqm droptail only, and their random loss stays on the data direction unless ack_loss (or emulate's ackloss)"},
+		emulateParam(),
 		{Name: "access_queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(tcAccessQueue), Min: 1, Max: 1e7,
 			Doc: "DropTail limit of every access link (Linux txqueuelen 1000)"},
 		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(tcWindow), Min: 1000, Max: 1 << 30,
@@ -222,9 +242,13 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 		metrics = append(metrics, vocab.Metric{Name: "retrans_" + columnSafe(a), Kind: vocab.Float, Unit: vocab.Packet,
 			Doc: "retransmitted segments of the " + a + " flows; NaN without such flows"})
 	}
+	for _, a := range algos {
+		metrics = append(metrics, vocab.Metric{Name: "retrans_rate_" + columnSafe(a), Kind: vocab.Float, Unit: vocab.PerSecond,
+			Doc: "retransmitted segments per second per flow of the " + a + " flows: iperf3's Retr of each 1 s interval averaged over the run and the algorithm's flows, the quantity of document 002's Figs. 3, 5, 7 and 9; NaN without such flows"})
+	}
 	return &vocab.Schema{
 		Name:    "tcp-compete",
-		Version: 6, // 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 7, // 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
@@ -390,43 +414,45 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		return vocab.Result{}, err
 	}
 	netemLimit := 0
-	if p.Str("backbone") == "tclink" {
+	backbone := p.Str("backbone")
+	emulate := map[string]bool{}
+	if backbone == "tclink" || backbone == "mininet" {
 		if aqm := p.Str("aqm"); aqm != "droptail" {
-			return vocab.Result{}, fmt.Errorf("backbone tclink takes aqm droptail, not %s: Mininet puts an AQM above netem, which this model does not build; use backbone link for %s", aqm, aqm)
+			return vocab.Result{}, fmt.Errorf("backbone %s takes aqm droptail, not %s: Mininet puts an AQM above netem, which this model does not build; use backbone link for %s", backbone, aqm, aqm)
 		}
 		netemLimit = lim.Packets
 	}
+	if backbone == "mininet" {
+		if emulate, err = parseEmulate(p.Str("emulate")); err != nil {
+			return vocab.Result{}, err
+		}
+	}
 	var ackLoss netsim.LossModel
-	if p.Bool("ack_loss") {
+	if p.Bool("ack_loss") || emulate["ackloss"] {
 		ackLoss = loss
 	}
 
 	s := des.New()
 	net := netsim.New(s, seed)
-	accessQ := netsim.DropTail{Packets: int(p.Int("access_queue"))}
-	adelay := des.FromSeconds(p.Float("access_delay"))
-	// Host to router: the host's jitter after its queue; router to host:
-	// none.
-	fromHost := netsim.LinkConfig{Rate: int64(rate), Delay: adelay, Queue: accessQ, Jitter: des.FromSeconds(p.Float("host_jitter"))}
-	toHost := netsim.LinkConfig{Rate: int64(rate), Delay: adelay, Queue: accessQ}
-	d, err := netsim.NewDumbbell(net, netsim.DumbbellConfig{
-		N: n,
-		// The sender's data and the receiver's ACKs leave their hosts.
-		SenderAccess:   netsim.Hop{Forward: fromHost, Reverse: toHost},
-		ReceiverAccess: netsim.Hop{Forward: toHost, Reverse: fromHost},
-		Bottleneck: netsim.Hop{
-			Forward: netsim.LinkConfig{Rate: int64(rate), Delay: delay, Queue: q, Loss: loss, NetemLimit: netemLimit},
-			Reverse: netsim.LinkConfig{Rate: int64(rate), Delay: delay, Queue: q, Loss: ackLoss, NetemLimit: netemLimit},
-		},
-	})
+	jitter := des.FromSeconds(p.Float("host_jitter"))
+	var cn *competeNet
+	if emulate["topology"] {
+		cn, err = buildTestbed(net, n, int64(rate), delay, netemLimit, loss, ackLoss, jitter)
+	} else {
+		cn, err = buildDumbbell(net, p, n, q, delay, netemLimit, loss, ackLoss, jitter)
+	}
 	if err != nil {
 		return vocab.Result{}, err
+	}
+	rcvBuf, sndBuf := p.Int("window"), p.Int("window")
+	if emulate["sockbuf"] {
+		rcvBuf, sndBuf = testbedBuffers(p.Int("window"))
 	}
 	cfg := tcp.Config{
 		MSS:             int(p.Int("mss")),
 		InitialWindow:   int(p.Int("iw")),
-		RcvBuf:          p.Int("window"),
-		SndBuf:          p.Int("window"),
+		RcvBuf:          rcvBuf,
+		SndBuf:          sndBuf,
 		WindowScaling:   true,
 		SACK:            true,
 		DelayedACK:      p.Bool("delayed_ack"),
@@ -444,7 +470,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		f := &competeFlow{cca: algos[i%len(algos)]}
 		f.sink.Warmup = warmup
 		id := netsim.FlowID(i + 1)
-		a, b := d.Senders[i], d.Receivers[i]
+		a, b := cn.senders[i], cn.receivers[i]
 		ctrl, err := cc.New(f.cca, cc.Options{Seed: net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()})
 		if err != nil {
 			return vocab.Result{}, err
@@ -459,6 +485,8 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		if f.dst, err = tcp.New(s, cfg, rctrl, pb, &f.sink, id, b.ID(), a.ID(), isn.Uint32()); err != nil {
 			return vocab.Result{}, err
 		}
+		f.src.SetHost(testbedHost(emulate))
+		f.dst.SetHost(testbedHost(emulate))
 		f.source.Conn = f.src
 		f.source.Size = workload.Unlimited
 		if err := a.Attach(id, f.src); err != nil {
@@ -478,11 +506,43 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 	if err := s.Run(ctx, duration); err != nil {
 		return vocab.Result{}, err
 	}
-	return m.collect(run, d, rate, duration, warmup, lim.Packets, lossData)
+	return m.collect(run, cn, rate, duration, warmup, lim.Packets, lossData)
+}
+
+// buildDumbbell builds the dumbbell of backbones link and tclink: hosts
+// behind plain access queues, the backbone's queue (with a netem limit
+// for tclink).
+func buildDumbbell(net *netsim.Network, p vocab.Params, n int, q netsim.QueueModel, delay des.Duration, netemLimit int, loss, ackLoss netsim.LossModel, jitter des.Duration) (*competeNet, error) {
+	rate := int64(p.Float("rate"))
+	accessQ := netsim.DropTail{Packets: int(p.Int("access_queue"))}
+	adelay := des.FromSeconds(p.Float("access_delay"))
+	// Host to router: the host's jitter after its queue; router to host:
+	// none.
+	fromHost := netsim.LinkConfig{Rate: rate, Delay: adelay, Queue: accessQ, Jitter: jitter}
+	toHost := netsim.LinkConfig{Rate: rate, Delay: adelay, Queue: accessQ}
+	d, err := netsim.NewDumbbell(net, netsim.DumbbellConfig{
+		N: n,
+		// The sender's data and the receiver's ACKs leave their hosts.
+		SenderAccess:   netsim.Hop{Forward: fromHost, Reverse: toHost},
+		ReceiverAccess: netsim.Hop{Forward: toHost, Reverse: fromHost},
+		Bottleneck: netsim.Hop{
+			Forward: netsim.LinkConfig{Rate: rate, Delay: delay, Queue: q, Loss: loss, NetemLimit: netemLimit},
+			Reverse: netsim.LinkConfig{Rate: rate, Delay: delay, Queue: q, Loss: ackLoss, NetemLimit: netemLimit},
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	cn := &competeNet{senders: d.Senders, receivers: d.Receivers, bottleneck: d.Bottleneck}
+	cn.links = append(cn.links, d.Bottleneck, d.BottleneckReverse)
+	for _, ls := range [][]*netsim.Link{d.SenderAccess, d.SenderAccessReverse, d.ReceiverAccess, d.ReceiverAccessReverse} {
+		cn.links = append(cn.links, ls...)
+	}
+	return cn, nil
 }
 
 // collect turns a finished run into the main row and the per-flow rows.
-func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, duration, warmup des.Time, limit int, lossData float64) (vocab.Result, error) {
+func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, duration, warmup des.Time, limit int, lossData float64) (vocab.Result, error) {
 	span := (duration - warmup).Seconds()
 	nAlg := len(m.algos)
 	groupThr := make([]float64, nAlg)
@@ -532,21 +592,18 @@ func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, 
 		}
 	}
 	var overflow, corrupt, aqm int64
-	links := [][]*netsim.Link{{d.Bottleneck, d.BottleneckReverse}, d.SenderAccess, d.SenderAccessReverse, d.ReceiverAccess, d.ReceiverAccessReverse}
-	for _, ls := range links {
-		for _, l := range ls {
-			st := l.Stats()
-			overflow += st.Drops[netsim.DropOverflow]
-			corrupt += st.Drops[netsim.DropCorrupt]
-			aqm += st.Drops[netsim.DropAQM]
-		}
+	for _, l := range cn.links {
+		st := l.Stats()
+		overflow += st.Drops[netsim.DropOverflow]
+		corrupt += st.Drops[netsim.DropCorrupt]
+		aqm += st.Drops[netsim.DropAQM]
 	}
-	bst := d.Bottleneck.Stats()
+	bst := cn.bottleneck.Stats()
 	rttMean := math.NaN()
 	if rttN > 0 {
 		rttMean = float64(rttSum) / float64(rttN) / 1e9
 	}
-	out := make([]vocab.Value, tcFixed+2*nAlg)
+	out := make([]vocab.Value, tcFixed+3*nAlg)
 	out[tcThroughput] = vocab.F(total)
 	out[tcUtilisation] = vocab.F(total / rate)
 	out[tcJainFlows] = vocab.F(Jain(thr))
@@ -564,12 +621,14 @@ func (m *TCPCompete) collect(run *competeRun, d *netsim.Dumbbell, rate float64, 
 	out[tcQueueDelayMean] = vocab.F(bst.QueueDelayMean.Seconds())
 	out[tcEvents] = vocab.I(int64(run.s.Processed()))
 	for k := range m.algos {
-		t, r := math.NaN(), math.NaN()
+		t, r, rr := math.NaN(), math.NaN(), math.NaN()
 		if groupN[k] > 0 {
 			t, r = groupThr[k], groupRetr[k]
+			rr = r / float64(groupN[k]) / duration.Seconds()
 		}
 		out[tcFixed+k] = vocab.F(t)
 		out[tcFixed+nAlg+k] = vocab.F(r)
+		out[tcFixed+2*nAlg+k] = vocab.F(rr)
 	}
 	return vocab.Result{Metrics: out, Tables: [][][]vocab.Value{flows}}, nil
 }

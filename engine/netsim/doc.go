@@ -39,7 +39,11 @@
 // A link with LinkConfig.NetemLimit is Linux's netem delay line in front of
 // a rate shaper, as Mininet's TCLink builds it: the limit counts the
 // packets being delayed as well as those waiting, and the loss process
-// acts when a packet is offered, before the limit.
+// acts when a packet is offered, before the limit. Packets that share a
+// Packet.Skb are one GSO aggregate: a netem limit counts them once and
+// loses them together, a link sends and delivers them as one unit, and a
+// netem with a delay releases them from their sending socket
+// (Packet.Owner), which is what TCP Small Queues counts (skb.go).
 //
 // Each link draws from its own random stream, named after the link, so
 // adding a link or a flow leaves every other link's loss pattern unchanged.

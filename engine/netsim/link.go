@@ -49,7 +49,10 @@ type LinkConfig struct {
 	// process acts on arrival, before the limit, as netem's does, so lost
 	// packets take no transmission time. The queue's own limit still
 	// applies. With Jitter the count runs on to the jittered arrival, so
-	// the two are not meant to be combined.
+	// the two are not meant to be combined. The limit counts skbs: the
+	// segments of a GSO aggregate (Packet.Skb) count once and are lost
+	// together; and a netem with a Delay releases what it admits from its
+	// sending socket (Packet.Owner), as Linux's orphans it (skb.go).
 	NetemLimit int
 }
 
@@ -77,11 +80,15 @@ type Link struct {
 
 	// Transmitter.
 	tx        *Packet  // packet being serialised, nil when idle
+	batch     fifo     // the rest of tx's skb, serialised with it (skbBatch)
+	startSet  bool     // a kindStart event is pending
 	txStart   des.Time // when tx started
 	busyStart des.Time // start of the current busy period
 	busyBits  uint64   // bits of the busy period up to and including tx
 
-	netemLimit int // LinkConfig.NetemLimit
+	netemLimit int       // LinkConfig.NetemLimit
+	netemSkbs  int       // skbs admitted by the netem limit and not yet delivered or dropped
+	fates      []skbFate // per flow: the last skb the netem limit decided on
 
 	// Propagation.
 	flight     fifo
@@ -112,6 +119,7 @@ type linkCounters struct {
 const (
 	kindTxDone = iota
 	kindArrive
+	kindStart // start transmitting once an skb is queued whole
 )
 
 // Name returns the link's name.
@@ -158,38 +166,23 @@ func (l *Link) Send(p *Packet) {
 	l.st.sent++
 	l.st.sentBytes += int64(p.Size)
 	l.trace(now, TraceSend, p, 0)
-	if l.netemLimit > 0 {
-		if l.loss != nil && l.loss.Lose(p, l.rng) {
-			l.Drop(now, p, DropCorrupt)
-			return
-		}
-		if l.netemHeld(now) >= l.netemLimit {
-			l.Drop(now, p, DropOverflow)
-			return
-		}
+	if l.netemLimit > 0 && !l.netemAdmit(now, p) {
+		return
 	}
 	l.queueChange(now)
 	p.enqueued = now
 	l.queue.Enqueue(now, p, l)
 	l.queueChanged()
-	if l.tx == nil {
-		l.startNext(now)
+	if l.tx == nil && !l.startSet {
+		if p.Skb != 0 {
+			// The rest of the skb comes at this instant: start when it
+			// is queued, so that it goes out whole (skbBatch).
+			l.startSet = true
+			l.net.sched.Schedule(now, l, kindStart, 0)
+		} else {
+			l.startNext(now)
+		}
 	}
-}
-
-// netemHeld is the number of packets netem would hold now (see
-// LinkConfig.NetemLimit): those queued, being transmitted or propagating,
-// less the ones whose transmission started Delay or more ago, which the
-// shaper has taken. Those are the oldest in flight, at most a few.
-func (l *Link) netemHeld(now des.Time) int {
-	held := l.queue.Len() + l.flight.n
-	if l.tx != nil {
-		held++
-	}
-	for p := l.flight.head; p != nil && p.arrive.Add(-TransmissionTime(p.Size, l.rate)) <= now; p = p.next {
-		held--
-	}
-	return held
 }
 
 // Drop counts a packet dropped at this link and frees it. Queues call it
@@ -197,22 +190,24 @@ func (l *Link) netemHeld(now des.Time) int {
 func (l *Link) Drop(now des.Time, p *Packet, reason DropReason) {
 	l.st.drops[reason]++
 	l.st.dropBytes[reason] += int64(p.Size)
+	l.netemLeave(p)
 	l.trace(now, TraceDrop, p, reason)
 	l.net.Free(p)
 }
 
-// startNext starts serialising the next queued packet, if any.
+// startNext starts serialising the next queued packet, if any, with the
+// rest of its skb (skbBatch).
 func (l *Link) startNext(now des.Time) {
 	l.queueChange(now)
 	p := l.queue.Dequeue(now, l)
+	if p != nil {
+		l.skbBatch(now, p)
+	}
 	l.queueChanged()
 	if p == nil {
 		return
 	}
-	d := now.Sub(p.enqueued)
-	l.st.dequeued++
-	l.st.qDelay += d
-	l.st.qDelMx = max(l.st.qDelMx, d)
+	l.dequeued(now, p)
 
 	if l.tx == nil && now != l.txEndPrev() {
 		// The transmitter was idle: a new busy period starts now.
@@ -221,12 +216,27 @@ func (l *Link) startNext(now des.Time) {
 	l.tx = p
 	l.txStart = now
 	l.busyBits += uint64(p.Size) * 8
+	for b := l.batch.head; b != nil; b = b.next {
+		l.busyBits += uint64(b.Size) * 8
+	}
 	end := now
 	if l.rate > 0 {
 		end = l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.rate)))
 	}
 	l.trace(now, TraceTransmit, p, 0)
+	for b := l.batch.head; b != nil; b = b.next {
+		l.trace(now, TraceTransmit, b, 0)
+	}
 	l.net.sched.Schedule(end, l, kindTxDone, 0)
+}
+
+// dequeued counts p's waiting time and notes when its transmission starts.
+func (l *Link) dequeued(now des.Time, p *Packet) {
+	d := now.Sub(p.enqueued)
+	l.st.dequeued++
+	l.st.qDelay += d
+	l.st.qDelMx = max(l.st.qDelMx, d)
+	p.txAt = now
 }
 
 // txEndPrev is the end of the previous transmission of the current busy
@@ -246,34 +256,58 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 		p := l.tx
 		l.tx = nil
 		l.st.busy += now.Sub(l.txStart)
-		l.st.transmitted++
-		l.st.transmittedBytes += int64(p.Size)
-		if l.netemLimit == 0 && l.loss != nil && l.loss.Lose(p, l.rng) {
-			l.Drop(now, p, DropCorrupt)
-		} else {
-			p.arrive = now.Add(l.delay)
-			if l.jitter > 0 {
-				p.arrive = max(p.arrive.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
-				l.lastArrive = p.arrive
-			}
-			if l.flight.head == nil {
-				l.net.sched.Schedule(p.arrive, l, kindArrive, 0)
-			}
-			l.flight.push(p)
+		arrive := now.Add(l.delay)
+		if l.jitter > 0 {
+			arrive = max(arrive.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
+			l.lastArrive = arrive
+		}
+		l.txDone(now, p, arrive)
+		for b := l.batch.pop(); b != nil; b = l.batch.pop() {
+			l.txDone(now, b, arrive)
 		}
 		l.startNext(now)
-	case kindArrive:
-		p := l.flight.pop()
-		if h := l.flight.head; h != nil {
-			l.net.sched.Schedule(h.arrive, l, kindArrive, 0)
+	case kindStart:
+		l.startSet = false
+		if l.tx == nil {
+			l.startNext(now)
 		}
-		l.st.delivered++
-		l.st.deliveredBytes += int64(p.Size)
-		l.trace(now, TraceDeliver, p, 0)
-		l.to.arrive(now, p)
+	case kindArrive:
+		// Packets due at the same instant (an skb's segments, sent
+		// together) are delivered by one event, in order.
+		for {
+			p := l.flight.pop()
+			h := l.flight.head
+			more := h != nil && h.arrive == now
+			if h != nil && !more {
+				l.net.sched.Schedule(h.arrive, l, kindArrive, 0)
+			}
+			l.netemLeave(p)
+			l.st.delivered++
+			l.st.deliveredBytes += int64(p.Size)
+			l.trace(now, TraceDeliver, p, 0)
+			l.to.arrive(now, p)
+			if !more {
+				break
+			}
+		}
 	default:
 		panic(fmt.Sprintf("bug: netsim: link event kind %d", kind))
 	}
+}
+
+// txDone puts a transmitted packet on the wire, to arrive at arrive.
+func (l *Link) txDone(now des.Time, p *Packet, arrive des.Time) {
+	l.st.transmitted++
+	l.st.transmittedBytes += int64(p.Size)
+	if l.netemLimit == 0 && l.loss != nil && l.loss.Lose(p, l.rng) {
+		l.Drop(now, p, DropCorrupt)
+		return
+	}
+	p.arrive = arrive
+	if l.flight.head == nil {
+		l.net.sched.Schedule(p.arrive, l, kindArrive, 0)
+	}
+	l.flight.push(p)
 }
 
 func (l *Link) trace(now des.Time, k TraceKind, p *Packet, r DropReason) {
@@ -356,7 +390,7 @@ func (l *Link) Stats() LinkStats {
 		Busy:          st.busy,
 	}
 	if l.tx != nil {
-		s.InFlight++
+		s.InFlight += 1 + l.batch.n
 		s.Busy += now.Sub(l.txStart)
 	}
 	if now > 0 {

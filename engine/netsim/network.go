@@ -36,8 +36,11 @@ func (n *Network) Streams() des.Streams { return n.streams }
 // NewPacket returns a zeroed packet from the pool.
 func (n *Network) NewPacket() *Packet { return n.pool.Get() }
 
-// Free returns a packet to the pool.
-func (n *Network) Free(p *Packet) { n.pool.Put(p) }
+// Free returns a packet to the pool, releasing it from its owner first.
+func (n *Network) Free(p *Packet) {
+	n.orphan(p)
+	n.pool.Put(p)
+}
 
 // Pool returns the packet pool (for its counters).
 func (n *Network) Pool() *Pool { return &n.pool }

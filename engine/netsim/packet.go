@@ -77,11 +77,24 @@ type Packet struct {
 	// Retransmitted marks a retransmission, for tracing and statistics.
 	Retransmitted bool
 
+	// Skb names the socket buffer the packet travels in when its sender
+	// hands the stack aggregates of several segments (GSO/TSO): the
+	// segments of one aggregate share the Skb of its first segment, and a
+	// netem limit counts and loses them together (see skb.go). 0 means the
+	// packet is an skb of its own.
+	Skb uint64
+	// Owner, when set, is told once when the packet stops being charged
+	// to its sending socket: when a netem qdisc with a delay orphans it
+	// or when it is freed (see skb.go).
+	Owner Owner
+
 	// Link-internal bookkeeping.
 	next     *Packet  // intrusive list: free list, queue, in-flight FIFO
 	enqueued des.Time // when the packet entered a link's queue
+	txAt     des.Time // when its transmission started
 	arrive   des.Time // when its last bit reaches the far end of a link
 	free     bool     // in the pool: guards against double frees
+	skbHead  bool     // counted as an skb by the netem limit of the link it is on
 }
 
 // IsData reports whether the packet carries payload.

@@ -95,6 +95,9 @@ func (q *dropTail) Dequeue(now des.Time, drop Dropper) *Packet {
 	return p
 }
 
+// peek implements peeker.
+func (q *dropTail) peek() *Packet { return q.q.head }
+
 func (q *dropTail) Len() int   { return q.q.n }
 func (q *dropTail) Bytes() int { return q.bytes }
 

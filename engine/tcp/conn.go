@@ -179,6 +179,8 @@ type Conn struct {
 	tsOK     bool // both ends send timestamps (RFC 7323 section 3.2)
 	tsRecent uint32
 
+	host *host // Linux host model (host.go), nil: none
+
 	Stats Stats
 }
 
@@ -457,6 +459,9 @@ func (c *Conn) stamp(p *netsim.Packet) {
 func (c *Conn) transmit(p *netsim.Packet) {
 	p.Size = HeaderBytes + optionBytes(p) + p.Payload
 	c.Stats.SegsSent++
+	if c.host != nil {
+		c.host.onTransmit(c.s.Now(), p)
+	}
 	c.port.Send(p)
 }
 

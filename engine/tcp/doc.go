@@ -43,6 +43,11 @@
 // the netsim pool, timers are embedded des.Timers, and the send record ring
 // and scoreboards grow only to the largest window.
 //
+// Conn.SetHost adds what a Linux sending host does below TCP (host.go):
+// TSO/GSO aggregates of tcp_tso_autosize's size, TCP Small Queues, and a
+// receiver that acknowledges an aggregate once; without it every segment
+// is its own packet.
+//
 // Left out: TIME-WAIT and the closing states beyond what a transfer's
 // completion needs (a FIN is sent after the data and its ACK ends the
 // transfer), RST, urgent data, timestamps (RFC 7323 section 3) and PAWS.

@@ -95,6 +95,9 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 	}
 	// RFC 5681 section 4.2: an immediate ACK when the segment fills all or
 	// part of a gap.
+	if !hadHole && r.c.host != nil && r.c.host.deferAck(now, p) {
+		return
+	}
 	if hadHole || !r.c.cfg.DelayedACK {
 		r.ackNow(now)
 		return

@@ -215,7 +215,7 @@ func (s *sender) output(now des.Time) {
 		return
 	}
 	for {
-		if !s.paceOK(now) {
+		if !s.paceOK(now) || c.host != nil && c.host.blocked(now) {
 			return
 		}
 		var n int64
@@ -356,6 +356,9 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 		// pacing_gain * BtlBw). The next send may not start before
 		// now + payload/rate.
 		gap := des.Duration(float64(n) * 1e9 / s.cc.PacingRate)
+		if c.host != nil {
+			gap = c.host.paceGap(gap)
+		}
 		s.nextSendAt = now.Add(gap)
 	}
 }

@@ -35,8 +35,9 @@ func Write(w io.Writer, reg *vocab.Registry) error {
      go test -run TestDatasetsDoc . fails when this file is stale;
      go test -run TestDatasetsDoc -update . rewrites it. -->
 
-Every spec writes one dataset: a directory of Parquet files that pandas
-(pyarrow), polars and DuckDB read as one table. This page lists every
+Every spec writes one dataset: a directory with one subdirectory per table, each
+holding nothing but that table's Parquet files, so that pyarrow, pandas, polars and DuckDB
+read a table directory as exactly that table, with no options. This page lists every
 column of every model, generated from the model registry. ` + "`crosslink describe MODEL`" + `
 prints the same for one model.
 
@@ -44,37 +45,47 @@ prints the same for one model.
 
 ` + "```" + `
 out/
-  <spec>/                                  one dataset per spec (its name: field)
-    part-<shard>-<seq>.parquet             main table: one row per scenario
-    _<table>/part-<shard>-<seq>.parquet    a model's second table (per flow, per sample)
-    _corrupt/                              damaged parts moved aside on resume
-    _stale/<model>-v<n>/                   parts of an older model version, set aside on the next run
-    _points/part-<shard>.parquet           adaptive replicates: one row per point (below)
-    <col>=<value>/.../                     with --partition-by: a hive partition, holding
-                                           part-*.parquet, _<table>/ and _corrupt/ as above
+  <spec>/                                    one dataset per spec (its name: field)
+    scenarios/part-<shard>-<seq>.parquet     main table: one row per scenario
+    <table>/part-<shard>-<seq>.parquet       a model's second table (flows, timeseries, ...)
+    points/part-<shard>.parquet              adaptive replicates: one row per point (below)
+    _manifest/<table>/<part>.json            size, rows and SHA-256 of each part
+    _corrupt/<table>/<part>.corrupt          damaged or stray files moved aside on resume
+    _stale/<model>-v<n>/<table>/             parts of an older model version, set aside on the next run
+    .lock, .tmp/, .merge/                    a run's lock, parts being written, a merge in progress
   figures/
-    <id>.png, .svg, .pdf                   each figure
-    <id>.csv                               the numbers drawn
-    <id>.md, <id>.compare.md               tables; the document's numbers beside ours
-    <id>.json                              what the report reads of a figure
-    index.html, REPORT.md                  the reproduction report
+    <id>.png, .svg, .pdf                     each figure
+    <id>.csv                                 the numbers drawn
+    <id>.md, <id>.compare.md                 tables; the document's numbers beside ours
+    <id>.json                                what the report reads of a figure
+    index.html, REPORT.md                    the reproduction report
 ` + "```" + `
 
-Second tables sit in directories named with a leading ` + "`_`" + `, which pyarrow and polars skip
-when they read ` + "`out/<spec>/`" + `, so the directory reads as the main table alone; read a second
-table from its own directory (` + "`out/<spec>/_flows/`" + `).
+A table directory exists only once it has rows. Parts are written under ` + "`.tmp/`" + `,
+synced, recorded in the manifest and then renamed into their table, so a reader never sees
+half a file; ` + "`<shard>`" + ` is ` + "`0of1`" + ` for an unsharded run and ` + "`<i>of<n>`" + ` for shard i of n.
+` + "`crosslink status`" + ` checks every part against its SHA-256 in the manifest (` + "`--deep`" + ` also
+decodes every page) and names damaged parts and files no crosslink writer made (exit 1);
+` + "`crosslink run`" + ` moves them to ` + "`_corrupt/`" + ` and reruns their scenarios.
+` + "`crosslink merge DIR`" + ` compacts each table into one part per partition: it builds the new
+table in ` + "`.merge/`" + ` a row group at a time and swaps it with the old in one rename, so a
+reader, or a merge killed at any moment, sees all the old parts or all the new ones.
 
-Part files are written to a hidden temporary name and renamed when whole, so
-a reader never sees half a file; ` + "`<shard>`" + ` is ` + "`0of1`" + ` for an unsharded run and
-` + "`<i>of<n>`" + ` for shard i of n. ` + "`crosslink merge DIR`" + ` compacts the parts into one.
-Read a dataset with:
+Read a table with one line:
 
 ` + "```python" + `
-import pandas as pd, polars as pl, duckdb
-df = pd.read_parquet("out/rc13-fig6")                  # pyarrow
-lf = pl.scan_parquet("out/rc13-fig6/*.parquet")
-duckdb.sql("SELECT * FROM 'out/rc13-fig6/*.parquet'")
+import pyarrow.dataset as ds, pyarrow.parquet as pq, pandas as pd, polars as pl, duckdb
+ds.dataset("out/os-compete/scenarios").to_table()     # pyarrow
+pq.read_table("out/os-compete/scenarios")             # pyarrow
+pd.read_parquet("out/os-compete/scenarios")           # pandas
+pl.scan_parquet("out/os-compete/scenarios")           # polars (or .../scenarios/**/*.parquet)
+duckdb.sql("SELECT * FROM read_parquet('out/os-compete/scenarios/**/*.parquet')")
+pd.read_parquet("out/os-compete/flows")               # a second table, the same way
 ` + "```" + `
+
+A dataset written by an earlier crosslink (parts beside the lock file in ` + "`out/<spec>/`" + `,
+second tables in ` + "`out/<spec>/_<table>/`" + `) is moved into this layout by the next
+` + "`crosslink run`" + ` or ` + "`crosslink merge`" + ` of it, a rename per part; ` + "`crosslink status`" + ` asks for one.
 
 ## Columns every main table has
 
@@ -100,26 +111,23 @@ every column are also stored in the file's Arrow field metadata (keys ` + "`unit
 
 ## Hive partitions
 
-` + "`crosslink run SPEC --partition-by cca,orbit`" + ` splits the dataset into directories
-` + "`out/<spec>/cca=cubic/orbit=geo/`" + `, one per combination of values of string, int or bool
-parameters (float parameters are refused, and so are more than 1000 partitions). Keys are the
-parameters' column names. Each partition directory is laid out like an unpartitioned dataset,
-its second tables and damaged parts included, so a main part and the second-table parts it
-commits stay together. The partition columns stay in the files: a reader that ignores the
-directory names loses nothing. DuckDB (checked with 1.3.2) reads the column once, taking the
-value from the directory name when hive partitioning is on (it is by default for key=value
-paths); the two agree because crosslink writes both. String values outside ` + "`[A-Za-z0-9._+-]`" + `
-are percent-encoded in directory names, as Hive does. A later run of the spec keeps the
-partitioning without the flag; a different ` + "`--partition-by`" + `, or partitioning a dataset that has
-unpartitioned parts, is refused. ` + "`crosslink merge`" + ` compacts each partition on its own.
+` + "`crosslink run SPEC --partition-by cca,orbit`" + ` splits each table into directories
+` + "`out/<spec>/scenarios/cca=cubic/orbit=geo/`" + ` (and ` + "`out/<spec>/flows/cca=cubic/orbit=geo/`" + `), one
+per combination of values of string, int or bool parameters (float parameters are refused,
+and so are more than 1000 partitions). Keys are the parameters' column names. As with every
+Hive-style writer (pyarrow, polars, DuckDB), the key columns are in the directory names, not
+in the files: pyarrow.parquet, pandas, polars given the directory and DuckDB add them (to
+second tables too); ` + "`ds.dataset(dir, partitioning=\"hive\")`" + ` and
+` + "`pl.scan_parquet(dir + \"/**/*.parquet\", hive_partitioning=True)`" + ` need to be asked. String
+values outside ` + "`[A-Za-z0-9._+-]`" + ` are percent-encoded in directory names, as Hive does, and
+every reader decodes them. A later run of the spec keeps the partitioning without the flag;
+a different ` + "`--partition-by`" + `, or partitioning a dataset that has unpartitioned parts, is
+refused. ` + "`crosslink merge`" + ` compacts each partition on its own.
 
 ` + "```python" + `
-df = pd.read_parquet("out/explore", partitioning="hive")  # skips _<table>/ and _points/
-duckdb.sql("SELECT * FROM read_parquet('out/explore/*/*.parquet', hive_partitioning=true)")
-duckdb.sql("SELECT * FROM read_parquet('out/explore/*/_flows/*.parquet')")  # a second table
+pd.read_parquet("out/explore/scenarios")                                      # with cca, orbit
+duckdb.sql("SELECT * FROM read_parquet('out/explore/flows/**/*.parquet')")    # a second table
 ` + "```" + `
-
-Use one ` + "`*/`" + ` per partition key in globs: ` + "`**/*.parquet`" + ` would also match the second tables.
 
 ## Adaptive replicates: the points table
 
@@ -130,8 +138,9 @@ more replicates of the points whose metric's Student-t 95 % interval is wider th
 target if its standard deviation held (at least one more, at most double, at most max). The
 decisions use only the rows of replicates 0..n-1 of each point, so worker count, shards and
 interrupts do not change which replicates exist. The main table holds the replicates that
-ran; rows are never rewritten. At the end of the run ` + "`_points/part-<shard>.parquet`" + ` is
-(re)written with one row per point: the point's parameter columns (as in the main table, so
+ran; rows are never rewritten. At the end of the run ` + "`points/part-<shard>.parquet`" + ` is
+(re)written with one row per point: its ` + "`point_id`" + ` (the scenario id's hash without the
+replicate), the point's parameter columns (as in the main table, so
 ` + "`JOIN ... USING (<parameter columns>)`" + ` links the two), then:
 
 | column | type | unit | doc |

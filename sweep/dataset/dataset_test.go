@@ -219,7 +219,7 @@ func TestWriteRead(t *testing.T) {
 	if diff := cmp.Diff(wantMeta, md); diff != "" {
 		t.Errorf("ReadMeta (-want +got):\n%s", diff)
 	}
-	kv, err := fileMeta(filepath.Join(dir, wantFiles[0]))
+	kv, err := fileMeta(filepath.Join(MainDir(dir), wantFiles[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func TestPartsResumeNumbering(t *testing.T) {
 	writeRows(t, dir, rows[:5], Options{MaxRows: 4, Meta: testMeta()})
 	// A killed run leaves a temporary file; readers skip it and the next
 	// writer of the shard removes it.
-	tmp := filepath.Join(dir, ".part-0of1-000003.parquet.tmp")
+	tmp := filepath.Join(dir, tmpDir, "part-0of1-000003.parquet.123.tmp")
 	if err := os.WriteFile(tmp, []byte("PAR1 torn"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -363,25 +363,35 @@ func readValues(t *testing.T, dir string, mem memory.Allocator) [][]any {
 	return tableValues(t, tbl)
 }
 
+// secondValues reads the flows table of the dataset dir.
+func secondValues(t *testing.T, dir string, mem memory.Allocator) [][]any {
+	t.Helper()
+	tbl, err := ReadSecond(dir, "flows", mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	return tableValues(t, tbl)
+}
+
 func TestSecondTable(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	dir := t.TempDir()
 	rows := testRows(12)
 	writeRows(t, dir, rows, Options{MaxRows: 5, Meta: testMeta(), Mem: mem})
-	flows := TableDir(dir, "flows")
-	paths, err := Parts(flows)
+	paths, err := TableParts(dir, "flows")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Main parts 1..3 hold rows 0-4, 5-9, 10-11; each has flows rows.
-	if len(paths) != 3 || filepath.Base(paths[2]) != "part-0of1-000003.parquet" {
-		t.Errorf("flows parts = %q, want parts 1 to 3", paths)
+	if len(paths) != 3 || filepath.Base(paths[2]) != "part-0of1-000003.parquet" || filepath.Dir(paths[2]) != filepath.Join(dir, "flows") {
+		t.Errorf("flows parts = %q, want parts 1 to 3 in %s", paths, filepath.Join(dir, "flows"))
 	}
-	if diff := cmp.Diff(wantTable(rows), readValues(t, flows, mem)); diff != "" {
+	if diff := cmp.Diff(wantTable(rows), secondValues(t, dir, mem)); diff != "" {
 		t.Errorf("flows values (-want +got):\n%s", diff)
 	}
-	tbl, err := ReadTable(flows, mem)
+	tbl, err := ReadSecond(dir, "flows", mem)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,12 +399,14 @@ func TestSecondTable(t *testing.T) {
 	if got := tbl.Schema().Field(3).Name; got != "goodput_bps" {
 		t.Errorf("column 3 = %q, want goodput_bps", got)
 	}
-	md, err := ReadMeta(flows)
+	kv, err := fileMeta(paths[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if md[KeyTable] != "flows" {
-		t.Errorf("table metadata = %q, want flows", md[KeyTable])
+	for _, p := range kv {
+		if p[0] == KeyTable && p[1] != "flows" {
+			t.Errorf("table metadata = %q, want flows", p[1])
+		}
 	}
 }
 
@@ -420,7 +432,7 @@ func TestUncommittedTablePart(t *testing.T) {
 	// overwrites the uncommitted part: the writer must remove it.
 	rerun := []Row{rows[4], rows[9]}
 	writeRows(t, dir, rerun, Options{MaxRows: 4, Meta: testMeta()})
-	if diff := cmp.Diff(wantTable(rows[:4]), readValues(t, flows, nil)); diff != "" {
+	if diff := cmp.Diff(wantTable(rows[:4]), secondValues(t, dir, nil)); diff != "" {
 		t.Errorf("flows after the rerun (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(wantValues(append(rows[:4:4], rerun...)), readValues(t, dir, nil)); diff != "" {
@@ -445,7 +457,7 @@ func TestMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{filepath.Join(dir, "part-merged-000001.parquet")}, paths); diff != "" {
+	if diff := cmp.Diff([]string{filepath.Join(dir, MainTable, "part-merged-000001.parquet")}, paths); diff != "" {
 		t.Errorf("parts after Merge (-want +got):\n%s", diff)
 	}
 	tbl, err := ReadTable(dir, mem)
@@ -453,8 +465,8 @@ func TestMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tbl.Release()
-	sorted := append([]Row(nil), rows...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
+	// Merge keeps the rows in dataset order (part by part).
+	sorted := rows
 	if diff := cmp.Diff(wantValues(sorted), tableValues(t, tbl)); diff != "" {
 		t.Errorf("merged values (-want +got):\n%s", diff)
 	}
@@ -468,11 +480,11 @@ func TestMerge(t *testing.T) {
 	if unit, _ := tbl.Schema().Field(3).Metadata.GetValue("unit"); unit != "m" {
 		t.Errorf("merged distance_m unit = %q, want m", unit)
 	}
-	flows, err := Parts(TableDir(dir, "flows"))
+	flows, err := TableParts(dir, "flows")
 	if err != nil || len(flows) != 1 {
 		t.Errorf("flows parts after Merge = %q, %v, want one", flows, err)
 	}
-	if diff := cmp.Diff(wantTable(sorted), readValues(t, TableDir(dir, "flows"), mem)); diff != "" {
+	if diff := cmp.Diff(wantTable(sorted), secondValues(t, dir, mem)); diff != "" {
 		t.Errorf("merged flows (-want +got):\n%s", diff)
 	}
 }

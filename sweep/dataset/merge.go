@@ -1,140 +1,274 @@
 package dataset
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"strings"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
-// MergedShard is the shard infix of the part Merge writes.
+// MergedShard is the shard infix of the parts Merge writes.
 const MergedShard = "merged"
 
-// Merge compacts the main table in dir and each second table under it,
-// after dropping superseded rows (Supersede); dir/_corrupt is left alone.
-// The second tables are merged first: an interrupted Merge leaves the main
-// table's parts as they were, so a later Writer of the shard finds its main
-// parts and removes no table part. See mergeDir for one table.
+// mergeDir is where Merge builds the new state of a table before it takes
+// the table's place; outside every table, so no reader lists it.
+const mergeDir = ".merge"
+
+// mergeRowGroup is the number of rows per row group of a merged part, and
+// about the number Merge holds in memory at once.
+const mergeRowGroup = 1 << 17
+
+// Merge compacts each table of the dataset in dir (the second tables, then
+// the main table) into one part per partition, after dropping superseded
+// rows (Supersede); _corrupt/ and _stale/ are left alone.
 //
-// A partitioned dataset is merged partition by partition: each keeps one
-// part of its own, so the hive layout stays as it is.
+// A table is merged into a new directory beside it (.merge/<table>), the
+// rows streamed a row group at a time (so memory is bounded by a row group,
+// not the table), parts that need no merging hard-linked; then the new
+// directory and the table's are exchanged in one rename (renameat2 with
+// RENAME_EXCHANGE), so that every reader, DuckDB and polars included, sees
+// either all the old parts or all the new ones, and a merge killed at any
+// moment leaves one of the two states. The old parts, now in .merge/, are
+// removed last; a killed merge's leftovers there are removed by the next.
 func Merge(dir string, mem memory.Allocator) error {
 	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
 	}
+	if err := isDataset(dir); err != nil {
+		return err
+	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	if err := os.RemoveAll(filepath.Join(dir, mergeDir)); err != nil {
+		return fmt.Errorf("dataset: merge: %w", err)
+	}
+	pruneManifest(dir)
 	if _, err := Supersede(dir, mem); err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
 	}
-	leaves, err := Partitions(dir)
-	if err != nil {
-		return fmt.Errorf("dataset: merge: %w", err)
-	}
-	for _, l := range leaves {
-		if err := mergeLeaf(l, mem); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// mergeLeaf merges the parts directly in dir and its second tables.
-func mergeLeaf(dir string, mem memory.Allocator) error {
 	tables, err := tableDirs(dir)
 	if err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
 	}
-	for _, t := range tables {
-		if err := mergeDir(filepath.Join(dir, t), mem); err != nil {
+	ls, err := leaves(dir)
+	if err != nil {
+		return fmt.Errorf("dataset: merge: %w", err)
+	}
+	for _, t := range append(tables, MainTable) {
+		if err := mergeTable(dir, t, ls, mem); err != nil {
 			return err
 		}
 	}
-	return mergeDir(dir, mem)
+	if err := os.RemoveAll(filepath.Join(dir, mergeDir)); err != nil {
+		return fmt.Errorf("dataset: merge: %w", err)
+	}
+	return nil
 }
 
-// mergeDir compacts every part in dir into one part, part-merged-<seq>.parquet,
-// with the same rows sorted by scenario_id (stable, so the rows of one
-// scenario in a second table keep their order) and the key-value metadata
-// of the first part. The new part is written through a temporary file and
-// renamed before the old parts are removed, so a crash in between leaves
-// every row at least once and never loses one. mem may be nil.
-func mergeDir(dir string, mem memory.Allocator) error {
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	old, err := ownParts(dir)
-	if err != nil || len(old) == 0 {
-		return err
-	}
-	kv, err := fileMeta(old[0])
-	if err != nil {
-		return err
-	}
-	tbl, err := readParts(old, mem)
-	if err != nil {
-		return err
-	}
-	defer tbl.Release()
-	rec, err := sortedRecord(tbl, mem)
-	if err != nil {
-		return err
-	}
-	defer rec.Release()
-
-	// Row groups of at most 2^20 rows (the writer's default is 64 Mi), so
-	// readers can skip through a large merged part.
-	props := partProps(tbl.Schema(), kv, mem, parquet.WithMaxRowGroupLength(1<<20))
-	seq, err := nextSeq(dir, MergedShard)
-	if err != nil {
-		return err
-	}
-	name := partName(MergedShard, seq)
-	if err := writeFile(dir, name, rec, props, kv, mem); err != nil {
-		return err
-	}
-	for _, p := range old {
-		if filepath.Base(p) == name {
-			continue
-		}
-		if err := os.Remove(p); err != nil {
+// mergeTable merges table t of the dataset root, whose leaves (partition
+// paths) are ls.
+func mergeTable(root, t string, ls []leaf, mem memory.Allocator) error {
+	live := filepath.Join(root, t)
+	stage := filepath.Join(root, mergeDir, t)
+	var old []string // relative to root
+	changed := false
+	for _, l := range ls {
+		paths, err := ownParts(filepath.Join(live, l.rel))
+		if err != nil {
 			return fmt.Errorf("dataset: merge: %w", err)
 		}
+		if len(paths) == 0 {
+			continue
+		}
+		for _, p := range paths {
+			old = append(old, filepath.Join(t, l.rel, filepath.Base(p)))
+		}
+		if len(paths) == 1 {
+			// Nothing to merge: the new state keeps the same file.
+			dst := filepath.Join(stage, l.rel, filepath.Base(paths[0]))
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return fmt.Errorf("dataset: merge: %w", err)
+			}
+			if err := os.Link(paths[0], dst); err != nil {
+				return fmt.Errorf("dataset: merge: %w", err)
+			}
+			continue
+		}
+		changed = true
+		seq, err := nextSeq(filepath.Join(live, l.rel), MergedShard)
+		if err != nil {
+			return err
+		}
+		name := partName(MergedShard, seq)
+		if err := mergeParts(root, filepath.Join(t, l.rel, name), filepath.Join(stage, l.rel, name), paths, mem); err != nil {
+			return err
+		}
 	}
-	return syncDir(dir)
+	if !changed {
+		return os.RemoveAll(stage)
+	}
+	if err := syncDir(filepath.Join(root, mergeDir)); err != nil {
+		return err
+	}
+	if err := exchange(stage, live); err != nil {
+		return fmt.Errorf("dataset: merge: %w", err)
+	}
+	if err := syncDir(root); err != nil {
+		return err
+	}
+	// The old state is in stage now. Entries of files the new state kept
+	// (hard links, same name) stay.
+	for _, rel := range old {
+		if _, err := os.Stat(filepath.Join(root, rel)); errors.Is(err, os.ErrNotExist) {
+			dropEntry(root, rel)
+		}
+	}
+	if err := os.RemoveAll(stage); err != nil {
+		return fmt.Errorf("dataset: merge: %w", err)
+	}
+	return nil
 }
 
-// sortedRecord returns the rows of tbl as one record, stably sorted by
-// scenario_id.
-func sortedRecord(tbl arrow.Table, mem memory.Allocator) (arrow.RecordBatch, error) {
-	idx := tbl.Schema().FieldIndices(ColID)
-	if len(idx) != 1 {
-		return nil, fmt.Errorf("dataset: merge: no %s column", ColID)
+// exchange swaps the directories a and b in one step. Where the file
+// system cannot (RENAME_EXCHANGE is Linux's, and not every file system
+// has it), b is renamed away and a put in its place: a reader in between
+// finds no table (and fails) rather than a mix.
+func exchange(a, b string) error {
+	err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+	if err == nil {
+		return nil
 	}
-	n := int(tbl.NumRows())
-	ids := make([]string, 0, n)
-	for _, c := range tbl.Column(idx[0]).Data().Chunks() {
-		s, ok := c.(*array.String)
-		if !ok {
-			return nil, fmt.Errorf("dataset: merge: %s is not a string column", ColID)
-		}
-		for i := 0; i < s.Len(); i++ {
-			ids = append(ids, s.Value(i))
-		}
+	if !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EOPNOTSUPP) {
+		return fmt.Errorf("exchanging %s and %s: %w", a, b, err)
 	}
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = i
+	aside := a + ".old"
+	if err := os.Rename(b, aside); err != nil {
+		return err
 	}
-	sort.SliceStable(perm, func(a, b int) bool { return ids[perm[a]] < ids[perm[b]] })
-	rec, err := takeRecord(tbl, perm, mem)
+	if err := os.Rename(a, b); err != nil {
+		return err
+	}
+	return os.Rename(aside, a)
+}
+
+// mergeParts writes the rows of the parts paths, in order, as one part at
+// dest (recorded in the manifest as root/rel), with the key-value metadata
+// of the first part, streaming: one record batch read, and one row group
+// buffered for writing, at a time.
+func mergeParts(root, rel, dest string, paths []string, mem memory.Allocator) error {
+	kv, err := fileMeta(paths[0])
 	if err != nil {
-		return nil, fmt.Errorf("dataset: merge: %w", err)
+		return err
 	}
-	return rec, nil
+	sc, err := fileSchema(paths[0], mem)
+	if err != nil {
+		return err
+	}
+	props := partProps(sc, kv, mem, parquet.WithMaxRowGroupLength(mergeRowGroup))
+	fill := func(fw *pqarrow.FileWriter) (int64, error) {
+		var rows, inGroup int64
+		for _, p := range paths {
+			n, err := streamPart(p, sc, mem, func(rec arrow.RecordBatch) error {
+				if inGroup >= mergeRowGroup {
+					fw.NewBufferedRowGroup()
+					inGroup = 0
+				}
+				inGroup += rec.NumRows()
+				return fw.WriteBuffered(rec)
+			})
+			rows += n
+			if err != nil {
+				return rows, err
+			}
+		}
+		return rows, nil
+	}
+	return writePart(root, rel, dest, props, kv, mem, fill, sc)
+}
+
+// fileSchema returns the Arrow schema stored in a part.
+func fileSchema(path string, mem memory.Allocator) (*arrow.Schema, error) {
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	defer rdr.Close()
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, mem)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	sc, err := fr.Schema()
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	return sc, nil
+}
+
+// streamPart calls f with the rows of one part, a record batch at a time,
+// each given the schema sc (whose column names and types it must have),
+// and returns the number of rows.
+func streamPart(path string, sc *arrow.Schema, mem memory.Allocator, f func(arrow.RecordBatch) error) (int64, error) {
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return 0, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	defer rdr.Close()
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: 1 << 14}, mem)
+	if err != nil {
+		return 0, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	if err != nil {
+		return 0, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	defer rr.Release()
+	if !sameColumns(rr.Schema(), sc) {
+		return 0, fmt.Errorf("dataset: %s: schema differs from the table's first part: a dataset holds the rows of one model version (crosslink run moves older versions' parts to %s/)", path, StaleDir)
+	}
+	var n int64
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		out := array.NewRecordBatch(sc, rec.Columns(), rec.NumRows())
+		err := f(out)
+		out.Release()
+		if err != nil {
+			return n, fmt.Errorf("dataset: %s: %w", path, err)
+		}
+		n += rec.NumRows()
+	}
+	if err := rr.Err(); err != nil {
+		return n, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	return n, nil
+}
+
+// pruneManifest drops the manifest entries whose parts are gone (a writer
+// or merge killed between writing an entry and its part).
+func pruneManifest(root string) {
+	md := filepath.Join(root, ManifestDir)
+	filepath.WalkDir(md, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(md, p)
+		rel = strings.TrimSuffix(strings.TrimSuffix(rel, ".pending"), ".json")
+		if _, err := os.Stat(filepath.Join(root, rel)); errors.Is(err, os.ErrNotExist) {
+			os.Remove(p)
+		}
+		return nil
+	})
 }
 
 // takeRecord returns the rows perm of tbl, in that order, as one record.

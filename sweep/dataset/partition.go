@@ -15,34 +15,50 @@ import (
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
-// A hive-partitioned dataset splits the main table by the values of a few
-// low-cardinality parameters: out/<spec>/cca=cubic/orbit=geo/part-*.parquet.
-// Each partition directory is a dataset of its own, second tables
-// (<partition>/_<table>/) and damaged parts (<partition>/_corrupt/)
-// included, so that a main part and the second-table parts it commits stay
-// side by side. The partition columns stay in the files too: a reader that
+// A hive-partitioned dataset splits each table by the values of a few
+// low-cardinality parameters of the main table:
+// out/<spec>/scenarios/cca=cubic/orbit=geo/part-*.parquet, and the second
+// tables the same way (out/<spec>/flows/cca=cubic/orbit=geo/part-*.parquet),
+// so that a main part and the second-table parts it commits have the same
+// partition path and name. The partition columns stay in the files too: a reader that
 // ignores the directory names loses nothing, and one that reads them
 // (DuckDB's hive_partitioning, pyarrow's partitioning="hive") finds the
 // same values. Keys are the parameters' column names.
 
-// Partitions returns dir and every hive partition directory below it
-// (names key=value, at any depth), dir first and the rest sorted: the
-// directories that may hold main parts. A missing dir gives just dir.
+// Partitions returns the directories of the main table of the dataset dir
+// that may hold main parts: MainDir(dir) and every hive partition
+// directory below it (names key=value, at any depth), MainDir(dir) first
+// and the rest sorted.
 func Partitions(dir string) ([]string, error) {
+	ls, err := leaves(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = l.main()
+	}
+	return out, nil
+}
+
+// leaves returns the leaves of the dataset dir (see leaf): the main table
+// itself and each partition directory below it. A missing dir gives just
+// the main table.
+func leaves(dir string) ([]leaf, error) {
 	if err := isDataset(dir); err != nil {
 		return nil, err
 	}
-	out := []string{dir}
-	var walk func(d string) error
-	walk = func(d string) error {
-		ents, err := readDir(d)
+	out := []leaf{{root: dir}}
+	var walk func(rel string) error
+	walk = func(rel string) error {
+		ents, err := readDir(filepath.Join(MainDir(dir), rel))
 		if err != nil {
 			return err
 		}
 		for _, e := range ents {
 			if e.IsDir() && isPartition(e.Name()) {
-				sub := filepath.Join(d, e.Name())
-				out = append(out, sub)
+				sub := filepath.Join(rel, e.Name())
+				out = append(out, leaf{root: dir, rel: sub})
 				if err := walk(sub); err != nil {
 					return err
 				}
@@ -50,10 +66,10 @@ func Partitions(dir string) ([]string, error) {
 		}
 		return nil
 	}
-	if err := walk(dir); err != nil {
+	if err := walk(""); err != nil {
 		return nil, err
 	}
-	sort.Strings(out[1:])
+	sort.Slice(out[1:], func(i, j int) bool { return out[1+i].rel < out[1+j].rel })
 	return out, nil
 }
 
@@ -78,7 +94,7 @@ func PartitionKeys(dir string) ([]string, error) {
 		return nil, err
 	}
 	var keys []string
-	d := dir
+	d := MainDir(dir)
 	for {
 		ents, err := os.ReadDir(d)
 		if errors.Is(err, os.ErrNotExist) {
@@ -173,9 +189,39 @@ func NewPartitioned(dir string, s *vocab.Schema, by []string, partitions int, op
 		p.keys = append(p.keys, s.Params[i].Column())
 	}
 	opts.fill()
+	if err := cleanTmp(dir, opts.Shard); err != nil {
+		return nil, err
+	}
 	opts.MaxRows = max(256, opts.MaxRows/max(partitions, 1))
 	p.opts = opts
 	return p, nil
+}
+
+// partKey is a partition key of a leaf: its column, where the column
+// stands in the main table's schema, and the leaf's value. The main parts
+// of a partitioned dataset leave the key columns out, as every Hive-style
+// writer does (pyarrow, polars and DuckDB write the same), since readers
+// take them from the directory names and refuse a column that is in both;
+// the keys are recorded in each part's metadata (KeyPartition), from which
+// ReadTable puts the columns back.
+type partKey struct {
+	Column string `json:"column"`
+	Kind   string `json:"kind"`  // int, string or bool
+	Index  int    `json:"index"` // field index in Schema
+	Value  any    `json:"value"`
+}
+
+func newPartKey(column string, param int, v vocab.Value) partKey {
+	k := partKey{Column: column, Kind: v.Kind().String(), Index: 3 + param}
+	switch v.Kind() {
+	case vocab.Int:
+		k.Value = v.Int()
+	case vocab.Bool:
+		k.Value = v.Bool()
+	default:
+		k.Value = v.Str()
+	}
+	return k
 }
 
 // Keys returns the partition keys: the parameters' column names.
@@ -216,7 +262,11 @@ func (p *Partitioned) AppendRows(rows []Row) (int, error) {
 		}
 		w, ok := p.writers[path]
 		if !ok {
-			if w, err = NewWriter(filepath.Join(p.dir, path), p.schema, p.opts); err != nil {
+			keys := make([]partKey, len(p.params))
+			for k, i := range p.params {
+				keys[k] = newPartKey(p.keys[k], i, rows[0].Params[i])
+			}
+			if w, err = newWriterAt(leaf{root: p.dir, rel: path}, p.schema, p.opts, keys...); err != nil {
 				return added, err
 			}
 			p.writers[path] = w
@@ -258,13 +308,13 @@ func (p *Partitioned) Close() error {
 // TableParts returns the part files of the second table called table in
 // the dataset dir, across its partitions, in sorted order.
 func TableParts(dir, table string) ([]string, error) {
-	leaves, err := Partitions(dir)
+	ls, err := leaves(dir)
 	if err != nil {
 		return nil, err
 	}
 	var paths []string
-	for _, l := range leaves {
-		p, err := ownParts(TableDir(l, table))
+	for _, l := range ls {
+		p, err := ownParts(l.table(table))
 		if err != nil {
 			return nil, err
 		}

@@ -16,7 +16,7 @@ import (
 )
 
 // PointsTable is the name of the per-point summary an adaptive sweep
-// writes (see WritePoints). Its directory, dir/_points, is not a second
+// writes (see WritePoints). Its directory, dir/points, is not a second
 // table of the main parts: Repair, Supersede and Merge leave it alone.
 const PointsTable = "points"
 
@@ -33,6 +33,7 @@ const (
 // Point is one row of the points table: a combination of parameter values
 // and how many replicates it needed.
 type Point struct {
+	ID      string        // the point key, as in the main table's point_id column
 	Params  []vocab.Value // aligned with Schema.Params, as in the main table
 	Metric  string        // column name of the metric the rule watches
 	Needed  int           // replicates run: the count at which the rule stopped
@@ -43,11 +44,12 @@ type Point struct {
 }
 
 // PointsDir returns the directory of the points table of the dataset dir.
-func PointsDir(dir string) string { return filepath.Join(dir, tablePrefix+PointsTable) }
+func PointsDir(dir string) string { return filepath.Join(dir, PointsTable) }
 
 // PointsSchema returns the Arrow schema of the points table of model s.
 func PointsSchema(s *vocab.Schema) *arrow.Schema {
-	fs := make([]arrow.Field, 0, len(s.Params)+6)
+	fs := make([]arrow.Field, 0, len(s.Params)+7)
+	fs = append(fs, pointIDField)
 	for _, p := range s.Params {
 		fs = append(fs, field(p.Column(), arrowType(p.Kind), false, p.Unit, p.Doc))
 	}
@@ -70,6 +72,8 @@ func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 	sc := PointsSchema(s)
 	cols := make([]col, 0, len(s.Params))
 	bld := make([]array.Builder, 0, sc.NumFields())
+	pid := array.NewStringBuilder(opts.Mem)
+	bld = append(bld, pid)
 	for _, p := range s.Params {
 		c := newCol(opts.Mem, p.Column(), p.Kind)
 		cols = append(cols, c)
@@ -98,6 +102,7 @@ func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 		if len(pt.Params) != len(cols) {
 			return fmt.Errorf("dataset: point with %d parameters, want %d", len(pt.Params), len(cols))
 		}
+		pid.Append(pt.ID)
 		for i := range cols {
 			if err := cols[i].check(pt.Params[i], false); err != nil {
 				return err
@@ -120,10 +125,6 @@ func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 		a.Release()
 	}
 	defer rec.Release()
-	pd := PointsDir(dir)
-	if err := os.MkdirAll(pd, 0o755); err != nil {
-		return fmt.Errorf("dataset: %w", err)
-	}
 	props := parquet.NewWriterProperties(
 		parquet.WithAllocator(opts.Mem),
 		parquet.WithCompression(compress.Codecs.Zstd),
@@ -131,16 +132,13 @@ func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 		parquet.WithCreatedBy("crosslink "+opts.Meta.Version),
 	)
 	name := "part-" + opts.Shard + ".parquet"
-	if err := writeFile(pd, name, rec, props, opts.Meta.pairs(PointsTable), opts.Mem); err != nil {
-		return err
-	}
-	return nil
+	return writeFile(dir, filepath.Join(PointsTable, name), rec, props, opts.Meta.pairs(PointsTable), opts.Mem)
 }
 
 // ReadPoints reads the points table of the dataset dir; a dataset without
 // one (a sweep with a fixed replicate count) gives os.ErrNotExist.
 func ReadPoints(dir string, mem memory.Allocator) (arrow.Table, error) {
-	paths, err := Parts(PointsDir(dir))
+	paths, err := ownParts(PointsDir(dir))
 	if err != nil {
 		return nil, err
 	}

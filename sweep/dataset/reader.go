@@ -3,6 +3,7 @@ package dataset
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -161,6 +162,25 @@ func ReadIDs(dir string) (*Done, error) {
 	return d, nil
 }
 
+// ReadIDsExcept is ReadIDs less the main parts whose paths skip holds
+// (damaged ones, see Verify).
+func ReadIDsExcept(dir string, skip map[string]bool) (*Done, error) {
+	paths, err := Parts(dir)
+	if err != nil {
+		return nil, err
+	}
+	d := NewDone()
+	for _, p := range paths {
+		if skip[p] {
+			continue
+		}
+		if err := readIDs(p, d); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
 func readIDs(path string, d *Done) error { return scanIDs(path, d.Add) }
 
 // scanIDs calls f with the id and status of each row of one main part, in
@@ -241,6 +261,9 @@ func readParts(paths []string, mem memory.Allocator) (arrow.Table, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t, err = withPartition(t, p, mem); err != nil {
+			return nil, err
+		}
 		tables = append(tables, t)
 		if !sameColumns(t.Schema(), tables[0].Schema()) {
 			return nil, fmt.Errorf("dataset: %s: schema differs from %s: a dataset holds the rows of one model version (crosslink run moves older versions' parts to %s/)", p, paths[0], StaleDir)
@@ -268,6 +291,83 @@ func readParts(paths []string, mem memory.Allocator) (arrow.Table, error) {
 	// A scenario rerun by --retry-failed may have its older row on disk
 	// until Supersede rewrites the part: readers see one row per id.
 	return dedupe(tbl, mem)
+}
+
+// withPartition returns tbl, read from the part at path, with the
+// partition key columns its metadata records put back in their places
+// (see partKey); tbl itself when it has none (then it is not released).
+func withPartition(tbl arrow.Table, path string, mem memory.Allocator) (arrow.Table, error) {
+	kv, err := fileMeta(path)
+	if err != nil {
+		tbl.Release()
+		return nil, err
+	}
+	var keys []partKey
+	for _, p := range kv {
+		if p[0] == KeyPartition {
+			d := json.NewDecoder(strings.NewReader(p[1]))
+			d.UseNumber()
+			if err := d.Decode(&keys); err != nil {
+				tbl.Release()
+				return nil, fmt.Errorf("dataset: %s: %s: %w", path, KeyPartition, err)
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return tbl, nil
+	}
+	defer tbl.Release()
+	sort.Slice(keys, func(i, j int) bool { return keys[i].Index < keys[j].Index })
+	n := int(tbl.NumRows())
+	fields := append([]arrow.Field(nil), tbl.Schema().Fields()...)
+	cols := make([]arrow.Column, 0, len(fields)+len(keys))
+	for i := range fields {
+		cols = append(cols, *tbl.Column(i))
+	}
+	for _, k := range keys {
+		var b array.Builder
+		switch k.Kind {
+		case "int":
+			ib := array.NewInt64Builder(mem)
+			num, _ := k.Value.(json.Number)
+			v, err := num.Int64()
+			if err != nil {
+				ib.Release()
+				return nil, fmt.Errorf("dataset: %s: partition key %s: %w", path, k.Column, err)
+			}
+			for range n {
+				ib.Append(v)
+			}
+			b = ib
+		case "bool":
+			bb := array.NewBooleanBuilder(mem)
+			v, _ := k.Value.(bool)
+			for range n {
+				bb.Append(v)
+			}
+			b = bb
+		default:
+			sb := array.NewStringBuilder(mem)
+			v, _ := k.Value.(string)
+			for range n {
+				sb.Append(v)
+			}
+			b = sb
+		}
+		arr := b.NewArray()
+		b.Release()
+		f := arrow.Field{Name: k.Column, Type: arr.DataType()}
+		ch := arrow.NewChunked(arr.DataType(), []arrow.Array{arr})
+		arr.Release()
+		col := arrow.NewColumn(f, ch)
+		ch.Release()
+		at := min(max(k.Index, 0), len(fields))
+		fields = append(fields[:at], append([]arrow.Field{f}, fields[at:]...)...)
+		cols = append(cols[:at], append([]arrow.Column{*col}, cols[at:]...)...)
+		defer col.Release()
+	}
+	out := array.NewTable(arrow.NewSchema(fields, nil), cols, int64(n))
+	return out, nil
 }
 
 func readFile(path string, mem memory.Allocator) (arrow.Table, error) {

@@ -25,60 +25,79 @@ type Moved struct {
 
 // Repair checks every part of the dataset in dir before a resume and
 // returns the ids and statuses in the parts that read back. A main part
-// that cannot be opened (a truncated file has no footer) or whose
-// scenario_id and status columns do not decode is moved to
-// dir/_corrupt/, with the second-table parts of the same name (they belong
-// to it), so its scenarios are missing and run again. A second-table part
-// that cannot be opened takes its main part with it for the same reason.
-// The parts written by a Writer are whole (temporary file, fsync, rename),
-// so these are files damaged afterwards: a disk error, a bad copy, an
-// editor.
-//
-// In a partitioned dataset each partition is repaired on its own: its
-// parts move to <partition>/_corrupt/.
+// whose content differs from its manifest entry, that cannot be opened (a
+// truncated file has no footer) or whose scenario_id and status columns do
+// not decode is moved to dir/_corrupt/ (keeping its path: _corrupt/scenarios/
+// part-....parquet.corrupt), with the second-table parts of the same name
+// (they belong to it), so its scenarios are missing and run again. A
+// second-table part that fails takes its main part with it for the same
+// reason. The parts written by a Writer are whole (temporary file, fsync,
+// rename), so these are files damaged afterwards: a disk error, a bad copy,
+// an editor. A file in a table directory that no crosslink writer made (a
+// stray file, which would break every other reader of the table) is moved
+// to _corrupt/ as well.
 func Repair(dir string) (*Done, []Moved, error) {
-	leaves, err := Partitions(dir)
+	ls, err := leaves(dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	d := NewDone()
 	var moved []Moved
-	for _, l := range leaves {
-		ld, lm, err := repairLeaf(l)
+	tables, err := tableDirs(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, l := range ls {
+		ld, lm, err := repairLeaf(l, tables)
 		moved = append(moved, lm...)
 		if err != nil {
 			return nil, moved, err
 		}
 		d.merge(ld)
 	}
+	strays, err := Strays(dir)
+	if err != nil {
+		return nil, moved, err
+	}
+	for _, rel := range strays {
+		to, err := moveAside(dir, rel)
+		if err != nil {
+			return nil, moved, err
+		}
+		moved = append(moved, Moved{Path: filepath.Join(dir, rel), To: to, Reason: "not a part file of this dataset"})
+	}
 	return d, moved, nil
 }
 
-// repairLeaf is Repair of the parts directly in dir.
-func repairLeaf(dir string) (*Done, []Moved, error) {
-	paths, err := ownParts(dir)
+// checkPart verifies a part against the manifest and opens it.
+func checkPart(root, rel string) error {
+	if err := verifyHash(root, rel); err != nil {
+		return err
+	}
+	return openCheck(filepath.Join(root, rel))
+}
+
+// repairLeaf is Repair of the parts of one leaf.
+func repairLeaf(l leaf, tables []string) (*Done, []Moved, error) {
+	paths, err := ownParts(l.main())
 	if err != nil {
 		return nil, nil, err
 	}
-	tables, err := tableDirs(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	bad := map[string]string{} // main part name -> reason
+	bad := map[string]string{} // main part name, or table/name of an orphan -> reason
 	for _, t := range tables {
-		tparts, err := ownParts(filepath.Join(dir, t))
+		tparts, err := ownParts(l.table(t))
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, p := range tparts {
-			if err := openCheck(p); err != nil {
-				name := filepath.Base(p)
-				if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			name := filepath.Base(p)
+			if err := checkPart(l.root, l.relTable(t, name)); err != nil {
+				if _, err := os.Stat(filepath.Join(l.main(), name)); err == nil {
 					bad[name] = fmt.Sprintf("its %s part is unreadable: %v", t, err)
 				} else {
 					// No main part: an orphan the next Writer of its shard
 					// removes anyway; move it so it is not read meanwhile.
-					bad[filepath.Join(t, name)] = err.Error()
+					bad[t+"\x00"+name] = err.Error()
 				}
 			}
 		}
@@ -87,6 +106,10 @@ func repairLeaf(dir string) (*Done, []Moved, error) {
 	for _, p := range paths {
 		name := filepath.Base(p)
 		if _, ok := bad[name]; ok {
+			continue
+		}
+		if err := checkPart(l.root, l.relMain(name)); err != nil {
+			bad[name] = err.Error()
 			continue
 		}
 		part := NewDone()
@@ -104,20 +127,23 @@ func repairLeaf(dir string) (*Done, []Moved, error) {
 	var moved []Moved
 	for _, name := range names {
 		reason := bad[name]
-		group := []string{name}
-		if !strings.Contains(name, string(filepath.Separator)) {
+		var group []string
+		if t, n, orphan := strings.Cut(name, "\x00"); orphan {
+			group = []string{l.relTable(t, n)}
+		} else {
+			// Second-table parts first, the main part last: a crash in
+			// between leaves the main part, which the next Repair moves.
 			for _, t := range tables {
-				group = append([]string{filepath.Join(t, name)}, group...)
+				group = append(group, l.relTable(t, name))
 			}
+			group = append(group, l.relMain(name))
 		}
-		// Second-table parts first, the main part last: a crash in
-		// between leaves the main part, which the next Repair moves.
 		for _, rel := range group {
-			from := filepath.Join(dir, rel)
+			from := filepath.Join(l.root, rel)
 			if _, err := os.Stat(from); errors.Is(err, os.ErrNotExist) {
 				continue
 			}
-			to, err := moveAside(dir, rel)
+			to, err := moveAside(l.root, rel)
 			if err != nil {
 				return nil, moved, err
 			}
@@ -125,6 +151,45 @@ func repairLeaf(dir string) (*Done, []Moved, error) {
 		}
 	}
 	return d, moved, nil
+}
+
+// Strays returns the files inside the table directories of the dataset dir
+// (relative to dir) that are not parts of the dataset: not named
+// part-*.parquet, or not in the manifest. Every other reader of a table
+// directory would read them as part of the table (or fail on them).
+func Strays(dir string) ([]string, error) {
+	tables, err := tableDirs(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, t := range append([]string{MainTable, PointsTable}, tables...) {
+		err := filepath.WalkDir(filepath.Join(dir, t), func(p string, e os.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, os.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			if e.IsDir() {
+				return nil
+			}
+			rel, _ := filepath.Rel(dir, p)
+			n := e.Name()
+			if strings.HasPrefix(n, "part-") && strings.HasSuffix(n, ".parquet") {
+				if final, pending := readEntry(dir, rel); final != nil || pending != nil {
+					return nil
+				}
+			}
+			out = append(out, rel)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("dataset: %w", err)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
 }
 
 // merge adds the ids of o to d (ok wins, as in Add).
@@ -150,8 +215,10 @@ func openCheck(path string) error {
 	return rdr.Close()
 }
 
-// tableDirs returns the second-table directories of a dataset (see
-// TableDir), by directory name.
+// tableDirs returns the names of the second tables of the dataset dir:
+// the directories beside the main table other than the points table and
+// those starting with "_" or "." (set-aside parts, the manifest, temporary
+// files).
 func tableDirs(dir string) ([]string, error) {
 	ents, err := readDir(dir)
 	if err != nil {
@@ -159,8 +226,9 @@ func tableDirs(dir string) ([]string, error) {
 	}
 	var names []string
 	for _, e := range ents {
-		if e.IsDir() && e.Name() != CorruptDir && e.Name() != StaleDir && e.Name() != tablePrefix+PointsTable && strings.HasPrefix(e.Name(), tablePrefix) {
-			names = append(names, e.Name())
+		n := e.Name()
+		if e.IsDir() && n != MainTable && n != PointsTable && !strings.HasPrefix(n, "_") && !strings.HasPrefix(n, ".") {
+			names = append(names, n)
 		}
 	}
 	return names, nil
@@ -173,7 +241,8 @@ func moveAside(dir, rel string) (string, error) {
 }
 
 // moveInto renames dir/rel to dir/sub/rel+suffix, numbering it if a file
-// of that name is there already.
+// of that name is there already, drops its manifest entry and removes the
+// directories the move left empty.
 func moveInto(dir, sub, rel, suffix string) (string, error) {
 	to := filepath.Join(dir, sub, rel+suffix)
 	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
@@ -192,5 +261,7 @@ func moveInto(dir, sub, rel, suffix string) (string, error) {
 	if err := syncDir(filepath.Dir(filepath.Join(dir, rel))); err != nil {
 		return "", err
 	}
+	dropEntry(dir, rel)
+	pruneEmpty(dir, filepath.Dir(rel))
 	return to, nil
 }

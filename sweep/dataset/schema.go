@@ -25,6 +25,7 @@ const (
 // Names of the columns every main table has, besides parameters and metrics.
 const (
 	ColID        = "scenario_id"
+	ColPoint     = "point_id"
 	ColReplicate = "replicate"
 	ColSeed      = "seed"
 	ColStatus    = "status"
@@ -73,6 +74,7 @@ func field(name string, t arrow.DataType, nullable bool, unit vocab.Unit, doc st
 
 var (
 	idField        = field(ColID, arrow.BinaryTypes.String, false, vocab.Dimensionless, "scenario id: 128-bit hash of model, version, parameters and replicate, in hex")
+	pointIDField   = field(ColPoint, arrow.BinaryTypes.String, false, vocab.Dimensionless, "point id: 128-bit hash of model, version and parameters (the scenario id without the replicate), in hex; joins the main table, its replicates and the points table")
 	replicateField = field(ColReplicate, arrow.PrimitiveTypes.Int64, false, vocab.Dimensionless, "replicate number, 0-based")
 )
 
@@ -128,14 +130,38 @@ func tableCategorical(t vocab.Table) []string {
 	return cols
 }
 
-// tablePrefix starts the directory name of a second table. pyarrow and
-// polars skip files and directories whose names start with "_" or "." when
-// they read a dataset directory, so out/<spec>/ reads as the main table
-// alone even though its second tables live inside it.
-const tablePrefix = "_"
+// MainTable is the directory name of the main table of a dataset:
+// out/<spec>/scenarios/. Every table of a dataset, the main one and each
+// second table, is a directory of its own directly under the dataset
+// directory, holding nothing but its Parquet parts (in hive partitions for
+// a partitioned dataset), so that pyarrow, pandas, polars and DuckDB read
+// each as exactly that table with no options. Everything else a dataset
+// holds (locks, the manifest, set-aside parts, temporary files) lives in
+// names starting with "_" or "." beside the tables, never inside one.
+const MainTable = "scenarios"
+
+// MainDir returns the main table's directory of the dataset dir.
+func MainDir(dir string) string { return filepath.Join(dir, MainTable) }
 
 // TableDir returns the directory of the second table called table in the
-// dataset dir: dir/_<table>.
+// dataset dir: dir/<table>.
 func TableDir(dir, table string) string {
-	return filepath.Join(dir, tablePrefix+table)
+	return filepath.Join(dir, table)
+}
+
+// tmpDir is where parts are written before they are renamed into their
+// table: outside every table, so that no reader lists a half-written file.
+const tmpDir = ".tmp"
+
+// leaf is a directory of main parts, rel below the main table of the
+// dataset root ("" or a hive partition path such as "cca=cubic"); the
+// second-table parts a main part commits are at the same rel below each
+// table's directory.
+type leaf struct{ root, rel string }
+
+func (l leaf) main() string            { return filepath.Join(MainDir(l.root), l.rel) }
+func (l leaf) table(t string) string   { return filepath.Join(TableDir(l.root, t), l.rel) }
+func (l leaf) relMain(n string) string { return filepath.Join(MainTable, l.rel, n) }
+func (l leaf) relTable(t, n string) string {
+	return filepath.Join(t, l.rel, n)
 }

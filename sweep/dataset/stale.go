@@ -1,11 +1,13 @@
 package dataset
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -15,9 +17,9 @@ import (
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
-// StaleDir is the directory, inside a dataset (or a partition of one),
-// where SetAside keeps the parts an earlier version of the model wrote,
-// in a subdirectory per version: _stale/<model>-v<version>/.
+// StaleDir is the directory, inside a dataset and beside its tables, where
+// SetAside keeps the parts an earlier version of the model wrote, in a
+// subdirectory per version: _stale/<model>-v<version>/<table>/....
 const StaleDir = "_stale"
 
 // SetAside moves every main part of the dataset in dir that was not
@@ -33,18 +35,18 @@ const StaleDir = "_stale"
 // A part counts as this version's when its metadata names this model and
 // version and its columns have the names and types Schema(s) gives.
 func SetAside(dir string, s *vocab.Schema) ([]Moved, error) {
-	leaves, err := Partitions(dir)
+	ls, err := leaves(dir)
+	if err != nil {
+		return nil, err
+	}
+	tables, err := tableDirs(dir)
 	if err != nil {
 		return nil, err
 	}
 	want := Schema(s)
 	var moved []Moved
-	for _, leaf := range leaves {
-		paths, err := ownParts(leaf)
-		if err != nil {
-			return moved, err
-		}
-		tables, err := tableDirs(leaf)
+	for _, l := range ls {
+		paths, err := ownParts(l.main())
 		if err != nil {
 			return moved, err
 		}
@@ -53,11 +55,15 @@ func SetAside(dir string, s *vocab.Schema) ([]Moved, error) {
 			if err != nil {
 				continue // unreadable: Repair's business
 			}
-			if model == s.Name && version == s.Version && sameColumns(sc, want) {
+			inFile := keysInFile(l.rel, sc)
+			if model == s.Name && version == s.Version && sameColumns(sc, withoutKeys(want, p)) && !inFile {
 				continue
 			}
 			reason := fmt.Sprintf("written by %s version %d; the model is now %s version %d", model, version, s.Name, s.Version)
-			if model == s.Name && version == s.Version {
+			switch {
+			case model == s.Name && version == s.Version && inFile:
+				reason = "written in the former partitioned layout, its partition key columns inside the file"
+			case model == s.Name && version == s.Version:
 				reason = fmt.Sprintf("its columns differ from %s version %d's although the version is the same", s.Name, s.Version)
 			}
 			sub := filepath.Join(StaleDir, fmt.Sprintf("%s-v%d", model, version))
@@ -66,15 +72,15 @@ func SetAside(dir string, s *vocab.Schema) ([]Moved, error) {
 			// a crash in between leaves the main part, moved next time.
 			group := make([]string, 0, len(tables)+1)
 			for _, t := range tables {
-				group = append(group, filepath.Join(t, name))
+				group = append(group, l.relTable(t, name))
 			}
-			group = append(group, name)
+			group = append(group, l.relMain(name))
 			for _, rel := range group {
-				from := filepath.Join(leaf, rel)
+				from := filepath.Join(l.root, rel)
 				if _, err := os.Stat(from); errors.Is(err, os.ErrNotExist) {
 					continue
 				}
-				to, err := moveInto(leaf, sub, rel, "")
+				to, err := moveInto(l.root, sub, rel, "")
 				if err != nil {
 					return moved, err
 				}
@@ -83,6 +89,50 @@ func SetAside(dir string, s *vocab.Schema) ([]Moved, error) {
 		}
 	}
 	return moved, nil
+}
+
+// keysInFile reports whether a part in the partition rel holds a column of
+// one of its partition keys, as parts of the former layout did.
+func keysInFile(rel string, sc *arrow.Schema) bool {
+	if rel == "" {
+		return false
+	}
+	for _, seg := range strings.Split(filepath.ToSlash(rel), "/") {
+		if k, _, ok := strings.Cut(seg, "="); ok && len(sc.FieldIndices(k)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutKeys returns sc less the partition key columns the part at path
+// leaves out (see partKey).
+func withoutKeys(sc *arrow.Schema, path string) *arrow.Schema {
+	kv, err := fileMeta(path)
+	if err != nil {
+		return sc
+	}
+	for _, p := range kv {
+		if p[0] != KeyPartition {
+			continue
+		}
+		var keys []partKey
+		if json.Unmarshal([]byte(p[1]), &keys) != nil {
+			return sc
+		}
+		drop := map[string]bool{}
+		for _, k := range keys {
+			drop[k.Column] = true
+		}
+		var fs []arrow.Field
+		for _, f := range sc.Fields() {
+			if !drop[f.Name] {
+				fs = append(fs, f)
+			}
+		}
+		return arrow.NewSchema(fs, nil)
+	}
+	return sc
 }
 
 // partIdentity reads the model name and version a part's metadata names

@@ -140,13 +140,17 @@ func Supersede(dir string, mem memory.Allocator) (int, error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	leaves, err := Partitions(dir)
+	ls, err := leaves(dir)
+	if err != nil {
+		return 0, err
+	}
+	tables, err := tableDirs(dir)
 	if err != nil {
 		return 0, err
 	}
 	removed := 0
-	for _, l := range leaves {
-		n, err := supersedeLeaf(l, mem)
+	for _, l := range ls {
+		n, err := supersedeLeaf(l, tables, mem)
 		removed += n
 		if err != nil {
 			return removed, err
@@ -155,13 +159,13 @@ func Supersede(dir string, mem memory.Allocator) (int, error) {
 	return removed, nil
 }
 
-// supersedeLeaf is Supersede of the parts directly in dir.
-func supersedeLeaf(dir string, mem memory.Allocator) (int, error) {
-	paths, err := ownParts(dir)
+// supersedeLeaf is Supersede of the parts of one leaf.
+func supersedeLeaf(l leaf, tables []string, mem memory.Allocator) (int, error) {
+	paths, err := ownParts(l.main())
 	if err != nil || len(paths) == 0 {
 		return 0, err
 	}
-	lf, err := os.OpenFile(filepath.Join(dir, ".lock-supersede"), os.O_RDWR|os.O_CREATE, 0o644)
+	lf, err := os.OpenFile(filepath.Join(l.root, ".lock-supersede"), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return 0, fmt.Errorf("dataset: %w", err)
 	}
@@ -172,7 +176,7 @@ func supersedeLeaf(dir string, mem memory.Allocator) (int, error) {
 	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
 	// Read the parts again under the lock: another process may have
 	// rewritten some.
-	if paths, err = ownParts(dir); err != nil {
+	if paths, err = ownParts(l.main()); err != nil {
 		return 0, err
 	}
 	var ids []string
@@ -196,10 +200,6 @@ func supersedeLeaf(dir string, mem memory.Allocator) (int, error) {
 	// Per part, its rows' keep flags, and the ids whose rows it loses.
 	start := 0
 	removed := 0
-	tables, err := tableDirs(dir)
-	if err != nil {
-		return 0, err
-	}
 	for pi, p := range paths {
 		end := start
 		for end < len(part) && part[end] == pi {
@@ -219,15 +219,15 @@ func supersedeLeaf(dir string, mem memory.Allocator) (int, error) {
 		}
 		if n := countFalse(k); n > 0 {
 			for _, t := range tables {
-				tp := filepath.Join(dir, t, filepath.Base(p))
-				if _, err := os.Stat(tp); err != nil {
+				rel := l.relTable(t, filepath.Base(p))
+				if _, err := os.Stat(filepath.Join(l.root, rel)); err != nil {
 					continue
 				}
-				if err := rewriteWithout(tp, nil, lost, mem); err != nil {
+				if err := rewriteWithout(l.root, rel, nil, lost, mem); err != nil {
 					return removed, err
 				}
 			}
-			if err := rewriteWithout(p, k, nil, mem); err != nil {
+			if err := rewriteWithout(l.root, l.relMain(filepath.Base(p)), k, nil, mem); err != nil {
 				return removed, err
 			}
 			removed += n
@@ -256,7 +256,8 @@ type partIDs struct {
 // rewriteWithout rewrites the part at path keeping the rows keep marks
 // (main table) or dropping the rows whose id is in lost (second table),
 // or removes the file when no row is left.
-func rewriteWithout(path string, keep []bool, lost map[string]bool, mem memory.Allocator) error {
+func rewriteWithout(root, rel string, keep []bool, lost map[string]bool, mem memory.Allocator) error {
+	path := filepath.Join(root, rel)
 	kv, err := fileMeta(path)
 	if err != nil {
 		return err
@@ -282,19 +283,18 @@ func rewriteWithout(path string, keep []bool, lost map[string]bool, mem memory.A
 	if countFalse(keep) == 0 {
 		return nil
 	}
-	dir, name := filepath.Split(path)
 	if countFalse(keep) == len(keep) {
-		if err := os.Remove(path); err != nil {
-			return fmt.Errorf("dataset: %w", err)
+		if err := removePart(root, rel); err != nil {
+			return err
 		}
-		return syncDir(dir)
+		return syncDir(filepath.Dir(path))
 	}
 	rec, err := filterRecord(tbl, keep, mem)
 	if err != nil {
 		return fmt.Errorf("dataset: %s: %w", path, err)
 	}
 	defer rec.Release()
-	return writeFile(filepath.Clean(dir), name, rec, partProps(tbl.Schema(), kv, mem), kv, mem)
+	return writeFile(root, rel, rec, partProps(tbl.Schema(), kv, mem), kv, mem)
 }
 
 // partProps are the writer properties of a rewritten or merged part: those

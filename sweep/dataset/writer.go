@@ -1,12 +1,10 @@
 package dataset
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
+	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -20,7 +18,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -37,6 +34,7 @@ const (
 	KeyGoVersion    = "crosslink.go_version"
 	KeyModel        = "crosslink.model"
 	KeyModelVersion = "crosslink.model_version"
+	KeyPartition    = "crosslink.partition"
 	KeyProfile      = "crosslink.profile"
 	KeySpec         = "crosslink.spec"
 	KeySpecName     = "crosslink.spec_name"
@@ -53,6 +51,8 @@ type Meta struct {
 	Model        string
 	ModelVersion int
 	Profile      string // "quick", "full" or empty
+
+	partition string // JSON of the partition keys of a leaf's main parts
 }
 
 // pairs returns the file key-value metadata in sorted key order.
@@ -68,6 +68,9 @@ func (m Meta) pairs(table string) [][2]string {
 		{KeySpecSHA256, hex.EncodeToString(sum[:])},
 		{KeyTable, table},
 		{KeyVersion, m.Version},
+	}
+	if m.partition != "" && table == "" {
+		kv = append(kv, [2]string{KeyPartition, m.partition})
 	}
 	sort.Slice(kv, func(i, j int) bool { return kv[i][0] < kv[j][0] })
 	return kv
@@ -107,6 +110,7 @@ func (o *Options) fill() {
 type col struct {
 	name string
 	kind vocab.Kind
+	skip bool // a partition key: its value is in the directory name, not the file
 	f    *array.Float64Builder
 	i    *array.Int64Builder
 	s    *array.StringBuilder
@@ -190,7 +194,8 @@ func (c *col) appendReserved(v vocab.Value) {
 // part files.
 type parts struct {
 	table  string // "" for the main table
-	dir    string
+	root   string // the dataset directory
+	rel    string // the directory of the parts, relative to root
 	opts   Options
 	schema *arrow.Schema
 	props  *parquet.WriterProperties
@@ -202,11 +207,8 @@ type parts struct {
 	files  []string        // parts written by this writer
 }
 
-func newParts(dir string, sc *arrow.Schema, dict []string, table string, opts Options) (*parts, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
-	}
-	seq, err := nextSeq(dir, opts.Shard)
+func newParts(root, rel string, sc *arrow.Schema, dict []string, table string, opts Options) (*parts, error) {
+	seq, err := nextSeq(filepath.Join(root, rel), opts.Shard)
 	if err != nil {
 		return nil, err
 	}
@@ -220,13 +222,15 @@ func newParts(dir string, sc *arrow.Schema, dict []string, table string, opts Op
 		parquet.WithCompressionLevel(1),
 		parquet.WithDictionaryDefault(false),
 		parquet.WithCreatedBy("crosslink " + opts.Meta.Version),
+		parquet.WithStats(true),
 	}
 	for _, c := range dict {
 		wp = append(wp, parquet.WithDictionaryFor(c, true))
 	}
 	return &parts{
 		table:  table,
-		dir:    dir,
+		root:   root,
+		rel:    rel,
 		opts:   opts,
 		schema: sc,
 		props:  parquet.NewWriterProperties(wp...),
@@ -241,23 +245,16 @@ func partName(shard string, seq int) string {
 }
 
 // nextSeq returns the number after the highest existing part of shard in
-// dir, and removes the shard's temporary files, which only a killed run
-// leaves behind.
+// dir (1 when there is none, or no dir).
 func nextSeq(dir, shard string) (int, error) {
-	ents, err := os.ReadDir(dir)
+	ents, err := readDir(dir)
 	if err != nil {
-		return 0, fmt.Errorf("dataset: %w", err)
+		return 0, err
 	}
 	prefix := "part-" + shard + "-"
 	seq := 1
 	for _, e := range ents {
 		name := e.Name()
-		if strings.HasPrefix(name, "."+prefix) && strings.HasSuffix(name, ".tmp") {
-			if err := os.Remove(filepath.Join(dir, name)); err != nil {
-				return 0, fmt.Errorf("dataset: removing a leftover part: %w", err)
-			}
-			continue
-		}
 		if !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, ".parquet") {
 			continue
 		}
@@ -318,7 +315,7 @@ type pending struct {
 // write writes the part (see writeFile) and releases its record.
 func (q *pending) write() error {
 	defer q.rec.Release()
-	return writeFile(q.p.dir, q.name, q.rec, q.p.props, q.p.kv, q.p.opts.Mem)
+	return writeFile(q.p.root, filepath.Join(q.p.rel, q.name), q.rec, q.p.props, q.p.kv, q.p.opts.Mem)
 }
 
 func (p *parts) release() {
@@ -326,71 +323,6 @@ func (p *parts) release() {
 		b.Release()
 	}
 	p.bld = nil
-}
-
-// writeFile writes the records as dir/name via a temporary file.
-func writeFile(dir, name string, rec arrow.RecordBatch, props *parquet.WriterProperties, kv [][2]string, mem memory.Allocator) (err error) {
-	tmp := filepath.Join(dir, "."+name+".tmp")
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
-	if err != nil {
-		return fmt.Errorf("dataset: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	// bufio.Writer has no Close, so the Parquet writer leaves the file open
-	// for the sync below.
-	bw := bufio.NewWriterSize(f, 1<<20)
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), bw, props,
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
-	if err != nil {
-		return fmt.Errorf("dataset: %s: %w", name, err)
-	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
-		return fmt.Errorf("dataset: %s: %w", name, err)
-	}
-	for _, p := range kv {
-		if err := fw.AppendKeyValueMetadata(p[0], p[1]); err != nil {
-			fw.Close()
-			return fmt.Errorf("dataset: %s: %w", name, err)
-		}
-	}
-	if err := fw.Close(); err != nil {
-		return fmt.Errorf("dataset: %s: %w", name, err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("dataset: %s: %w", name, err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("dataset: %s: %w", name, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("dataset: %s: %w", name, err)
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
-		return fmt.Errorf("dataset: %w", err)
-	}
-	return syncDir(dir)
-}
-
-// syncDir makes a rename durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("dataset: %w", err)
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil && !errors.Is(err, os.ErrInvalid) {
-		return fmt.Errorf("dataset: syncing %s: %w", dir, err)
-	}
-	return nil
 }
 
 // Writer writes the main table of a sweep and its second tables as part
@@ -429,12 +361,42 @@ type tableWriter struct {
 	cols []col
 }
 
-// NewWriter returns a writer of the main table of model s into dir and of
-// its second tables into dir/_<table>. Parts are numbered after those of the
-// same shard already in dir.
+// NewWriter returns a writer of the main table of model s into
+// MainDir(dir) and of its second tables into TableDir(dir, table). Parts
+// are numbered after those of the same shard already there. Temporary
+// files a killed writer of the shard left behind are removed.
 func NewWriter(dir string, s *vocab.Schema, opts Options) (*Writer, error) {
 	opts.fill()
-	p, err := newParts(dir, Schema(s), categorical(s), "", opts)
+	if err := cleanTmp(dir, opts.Shard); err != nil {
+		return nil, err
+	}
+	return newWriterAt(leaf{root: dir}, s, opts)
+}
+
+// newWriterAt is NewWriter for one leaf of a dataset; opts are filled.
+// keys are the leaf's partition keys, whose columns its main parts leave
+// out (see Partitioned).
+func newWriterAt(l leaf, s *vocab.Schema, opts Options, keys ...partKey) (*Writer, error) {
+	sc := Schema(s)
+	skip := map[string]bool{}
+	if len(keys) > 0 {
+		for _, k := range keys {
+			skip[k.Column] = true
+		}
+		var fs []arrow.Field
+		for _, f := range sc.Fields() {
+			if !skip[f.Name] {
+				fs = append(fs, f)
+			}
+		}
+		sc = arrow.NewSchema(fs, nil)
+		b, err := json.Marshal(keys)
+		if err != nil {
+			return nil, fmt.Errorf("dataset: %w", err)
+		}
+		opts.Meta.partition = string(b)
+	}
+	p, err := newParts(l.root, filepath.Join(MainTable, l.rel), sc, categorical(s), "", opts)
 	if err != nil {
 		return nil, err
 	}
@@ -451,6 +413,10 @@ func NewWriter(dir string, s *vocab.Schema, opts Options) (*Writer, error) {
 	}
 	p.bld = append(p.bld, w.id, w.rep, w.seed)
 	for _, q := range s.Params {
+		if skip[q.Column()] {
+			w.params = append(w.params, col{name: q.Column(), kind: q.Kind, skip: true})
+			continue
+		}
 		c := newCol(mem, q.Column(), q.Kind)
 		w.params = append(w.params, c)
 		p.bld = append(p.bld, c.builder())
@@ -463,7 +429,7 @@ func NewWriter(dir string, s *vocab.Schema, opts Options) (*Writer, error) {
 	p.bld = append(p.bld, w.status, w.errs, w.wall)
 	p.reserve()
 	for _, t := range s.Tables {
-		tw, err := newTableWriter(TableDir(dir, t.Name), t, p.seq, opts)
+		tw, err := newTableWriter(l, t, p.seq, opts)
 		if err != nil {
 			w.Close()
 			return nil, err
@@ -473,16 +439,15 @@ func NewWriter(dir string, s *vocab.Schema, opts Options) (*Writer, error) {
 	return w, nil
 }
 
-func newTableWriter(dir string, t vocab.Table, seq int, opts Options) (*tableWriter, error) {
-	p, err := newParts(dir, TableSchema(t), tableCategorical(t), t.Name, opts)
+func newTableWriter(l leaf, t vocab.Table, seq int, opts Options) (*tableWriter, error) {
+	p, err := newParts(l.root, filepath.Join(t.Name, l.rel), TableSchema(t), tableCategorical(t), t.Name, opts)
 	if err != nil {
 		return nil, err
 	}
 	// Parts numbered seq or above belong to main parts that were never
 	// committed.
 	for n := seq; n < p.seq; n++ {
-		err := os.Remove(filepath.Join(dir, partName(opts.Shard, n)))
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := removePart(l.root, filepath.Join(p.rel, partName(opts.Shard, n))); err != nil {
 			return nil, fmt.Errorf("dataset: removing an uncommitted part: %w", err)
 		}
 	}
@@ -557,6 +522,9 @@ func (w *Writer) appendColumns(rows []Row) {
 	}
 	for i := range w.params {
 		c := &w.params[i]
+		if c.skip {
+			continue
+		}
 		for k := range rows {
 			c.appendReserved(rows[k].Params[i])
 		}

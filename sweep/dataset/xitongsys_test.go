@@ -20,7 +20,7 @@ func TestReadWithParquetGo(t *testing.T) {
 	if len(w.Files()) != 1 {
 		t.Fatalf("wrote %d parts, want 1", len(w.Files()))
 	}
-	fr, err := local.NewLocalFileReader(filepath.Join(dir, w.Files()[0]))
+	fr, err := local.NewLocalFileReader(filepath.Join(MainDir(dir), w.Files()[0]))
 	if err != nil {
 		t.Fatal(err)
 	}

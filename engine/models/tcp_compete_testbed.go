@@ -1,0 +1,174 @@
+package models
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/tcp"
+	"github.com/crosslink-sim/crosslink/vocab"
+)
+
+// Document 002's Mininet testbed (backbone: mininet), after the published
+// scripts (nerds-ufes/IP_TCPoDWDM_IMOC2025, scripts/Case 0N/
+// tcp_cc_mn_iperf4.py, SimpleLinkTopo.build): hosts h10-h19 hang off
+// switch s3 and h20-h29 off s4, each by its own TCLink (bw 100, delay 0,
+// max_queue_size 100 x d = 1000); s3-s1 and s4-s2 are TCLinks of bw 100,
+// delay 0 and max_queue_size 21 x d x 20/100 = 42; the backbone s1-s2 is
+// a TCLink of bw 100, delay d = 10 ms, max_queue_size 8.33 x (q/100) x d
+// and loss l/10 %. Mininet's TCIntf (mininet/link.py, config, bwCmds and
+// delayCmds) builds every such link on both of its interfaces as "htb
+// rate 100Mbit burst 15k" with the leaf "netem delay D loss L limit N"
+// (%d: the limit truncates, 83.3 x q/100 packets becomes an integer).
+// The switches are Open vSwitch bridges with STP; in Case 01 (the only
+// one whose path is all TCLinks) the switches form a line, so STP blocks
+// nothing and leaves the traffic on s1-s2 once the ports forward, which
+// they do long before the measured run (the script pings all pairs and
+// runs a 50 s capacity test first). iperf3 -w 16m asks for 16 MB socket
+// buffers, which Linux caps at net.core.rmem_max/wmem_max.
+//
+// Each mechanism that can decide the shape is switched on by name in the
+// emulate parameter, so that each can be tried alone (the ablation of
+// the model's doc and docs/os-testbed.md):
+//
+//   - topology: the links above, each a netem limit counting what it
+//     holds (netsim.LinkConfig.NetemLimit), instead of the dumbbell whose
+//     access links are plain 1000-packet queues; the first queue the ten
+//     flows share is then s3-s1's 42, not the backbone's.
+//   - gso: TCP hands the stack aggregates of tcp_tso_autosize's size
+//     (about 1 ms at the pacing rate, at least 2 segments), which veth
+//     and Open vSwitch pass on whole, so every netem limit counts them as
+//     one skb and netem's loss drops them whole (tcp.Host.TSO,
+//     netsim.Packet.Skb).
+//   - tsq: TCP Small Queues holds a socket's bytes below TCP to about
+//     1 ms at its pacing rate until a delaying netem orphans them
+//     (tcp.Host.TSQ, netsim.Packet.Owner): the host and s3-s1 queues
+//     stay short and a flow with more data waits in its socket.
+//   - sockbuf: setsockopt caps SO_SNDBUF/SO_RCVBUF at wmem_max/rmem_max
+//     (212992 bytes, SK_WMEM_MAX/SK_RMEM_MAX) and doubles the value
+//     (sock_setsockopt); the receiver advertises the buffer less
+//     1/2^tcp_adv_win_scale of it (tcp_win_from_space, tcp_adv_win_scale
+//     = 1 before Linux 6.6), 212992 bytes.
+//   - ackloss: the TCLink's netem, on both interfaces, loses ACKs too.
+//
+// Not modelled: HTB's 15 kB burst (ten packets at once after an idle
+// period: on a saturated link it never accumulates), Linux's TSO
+// deferral (tcp_tso_should_defer), GRO at the receivers (ACKs are one per
+// segment here).
+
+// Linux and Mininet quantities of the testbed emulation.
+const (
+	// SK_RMEM_MAX/SK_WMEM_MAX, net.core.rmem_max/wmem_max's defaults
+	// (include/net/sock.h: _SK_MEM_PACKETS 256 x _SK_MEM_OVERHEAD 832).
+	linuxMemMax = 212992
+	// Mininet script: hi_params max_queue_size = 100 x d (d = 10).
+	mnHostQueue = 1000
+	// Mininet script: ar_params max_queue_size = 21 x d x 20/100.
+	mnAccessQueue = 42
+)
+
+// testbedMechanisms are the emulate names, in ablation order.
+var testbedMechanisms = []string{"topology", "gso", "tsq", "sockbuf", "ackloss"}
+
+// testbedAll is the emulate default: every mechanism.
+var testbedAll = strings.Join(testbedMechanisms, ",")
+
+// parseEmulate reads the emulate list ("" or "none": none).
+func parseEmulate(list string) (map[string]bool, error) {
+	on := map[string]bool{}
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" || f == "none" {
+			continue
+		}
+		if !slices.Contains(testbedMechanisms, f) {
+			return nil, fmt.Errorf("emulate: unknown mechanism %q (want a comma-separated subset of %s, or none)", f, testbedAll)
+		}
+		on[f] = true
+	}
+	return on, nil
+}
+
+// competeNet is the built network of a scenario.
+type competeNet struct {
+	senders, receivers []*netsim.Node
+	bottleneck         *netsim.Link   // backbone, data direction
+	links              []*netsim.Link // every link, for the drop counts
+}
+
+// buildTestbed builds the Mininet topology of the scripts.
+func buildTestbed(net *netsim.Network, n int, rate int64, delay des.Duration, limit int, loss, ackLoss netsim.LossModel, jitter des.Duration) (*competeNet, error) {
+	cn := &competeNet{}
+	s1, s2, s3, s4 := net.AddNode("s1"), net.AddNode("s2"), net.AddNode("s3"), net.AddNode("s4")
+	// A TCLink: netem is the only queue (HTB's class has no other), so
+	// the link's own queue is unlimited and the netem limit governs.
+	tclink := func(name string, lim int, d des.Duration, l netsim.LossModel) netsim.LinkConfig {
+		return netsim.LinkConfig{Name: name, Rate: rate, Delay: d, Queue: netsim.DropTail{}, Loss: l, NetemLimit: lim}
+	}
+	connect := func(a, b *netsim.Node, fwd, rev netsim.LinkConfig) (*netsim.Link, error) {
+		f, err := net.Connect(a, b, fwd)
+		if err != nil {
+			return nil, err
+		}
+		r, err := net.Connect(b, a, rev)
+		if err != nil {
+			return nil, err
+		}
+		cn.links = append(cn.links, f, r)
+		return f, nil
+	}
+	var err error
+	if cn.bottleneck, err = connect(s1, s2, tclink("s1-s2", limit, delay, loss), tclink("s2-s1", limit, delay, ackLoss)); err != nil {
+		return nil, err
+	}
+	if _, err = connect(s3, s1, tclink("s3-s1", mnAccessQueue, 0, nil), tclink("s1-s3", mnAccessQueue, 0, nil)); err != nil {
+		return nil, err
+	}
+	if _, err = connect(s2, s4, tclink("s2-s4", mnAccessQueue, 0, nil), tclink("s4-s2", mnAccessQueue, 0, nil)); err != nil {
+		return nil, err
+	}
+	for i := range n {
+		h := net.AddNode(fmt.Sprintf("h%d", 10+i))
+		r := net.AddNode(fmt.Sprintf("h%d", 20+i))
+		cn.senders = append(cn.senders, h)
+		cn.receivers = append(cn.receivers, r)
+		up := tclink(h.Name()+"-s3", mnHostQueue, 0, nil)
+		up.Jitter = jitter
+		if _, err = connect(h, s3, up, tclink("s3-"+h.Name(), mnHostQueue, 0, nil)); err != nil {
+			return nil, err
+		}
+		back := tclink(r.Name()+"-s4", mnHostQueue, 0, nil)
+		back.Jitter = jitter
+		if _, err = connect(s4, r, tclink("s4-"+r.Name(), mnHostQueue, 0, nil), back); err != nil {
+			return nil, err
+		}
+	}
+	net.ComputeRoutes()
+	return cn, nil
+}
+
+// testbedHost is the Linux host model the emulate list asks for.
+func testbedHost(on map[string]bool) tcp.Host {
+	return tcp.Host{TSO: on["gso"], TSQ: on["tsq"], GRO: on["gso"]}
+}
+
+// testbedBuffers returns the receive window and send buffer iperf3 -w
+// window gets under sockbuf.
+func testbedBuffers(window int64) (rcv, snd int64) {
+	c := min(window, linuxMemMax)
+	// sock_setsockopt doubles; tcp_win_from_space keeps half of the
+	// receive buffer for the window (tcp_adv_win_scale 1).
+	return 2 * c / 2, 2 * c
+}
+
+// emulateParam is the emulate parameter's schema entry.
+func emulateParam() vocab.Param {
+	return vocab.Param{Name: "emulate", Kind: vocab.String, Default: vocab.S(testbedAll),
+		Doc: "with backbone mininet, the testbed mechanisms emulated, a comma-separated subset of " + testbedAll +
+			" (or none): topology (every host on its own 1000-packet TCLink, the switches joined by 42-packet TCLinks, all netem limits), " +
+			"gso (TSO/GSO aggregates of about 1 ms at the pacing rate counted as one skb by netem's limit and lost whole), " +
+			"tsq (TCP Small Queues), sockbuf (16 MB socket buffers capped at rmem_max/wmem_max 212992 bytes), " +
+			"ackloss (the backbone's loss on the ACK direction too)"}
+}

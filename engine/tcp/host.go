@@ -1,0 +1,257 @@
+package tcp
+
+import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+)
+
+// Host is what a Linux sending host does between TCP and the wire that
+// decides how a flow's packets meet a queue counted in skbs (a netem
+// limit): segmentation offload and TCP Small Queues. The zero value turns
+// both off (every segment its own packet, sent as soon as the windows
+// and pacing allow), the behaviour of every model that does not set it.
+type Host struct {
+	// TSO groups the segments TCP sends at one instant into GSO/TSO
+	// aggregates of tcp_tso_autosize's size (net/ipv4/tcp_output.c): the
+	// bytes of about 1 ms at the socket's pacing rate (sk_pacing_rate >>
+	// sk_pacing_shift, shift 10), at least MinTSOSegs segments and at
+	// most 64 KB. The aggregate travels as one skb (netsim.Packet.Skb)
+	// and a paced flow sends one per pacing interval of its length.
+	TSO bool
+	// TSQ is TCP Small Queues (tcp_output.c, tcp_small_queue_check): the
+	// socket sends no more while the bytes it has below TCP (sk_wmem_alloc,
+	// skb truesize, until a delaying netem orphans them or they are freed)
+	// exceed max(2 skb truesizes, pacing rate x 1 ms), capped at
+	// LimitOutputBytes; freeing them wakes the socket (tcp_tasklet_func).
+	TSQ bool
+	// LimitOutputBytes is net.ipv4.tcp_limit_output_bytes; 0 means
+	// 1 MiB, the default since Linux 5.3 (256 KiB before; at 100 Mbit/s
+	// the 1 ms term, 12.5 kB, is far below either).
+	LimitOutputBytes int64
+	// GRO acknowledges an aggregate once: it reaches the receiving
+	// socket as one skb, and tcp_input.c's __tcp_ack_snd_check sends one
+	// ACK for it ("more than one full frame received"), so the segments
+	// of one Skb arriving at one instant are answered by one ACK, sent
+	// when they all are in.
+	GRO bool
+	// MinTSOSegs is the smallest aggregate (net.ipv4.tcp_min_tso_segs,
+	// default 2); 0 means 2. BBR asks for 1 below 1.2 Mbit/s
+	// (bbr_min_tso_segs); the model keeps 2.
+	MinTSOSegs int
+}
+
+// Linux constants of the host model.
+const (
+	// skbOverhead is the truesize of an skb beyond its payload:
+	// SKB_TRUESIZE(MAX_TCP_HEADER), the sk_buff and skb_shared_info
+	// structures and the header room TCP reserves (include/linux/skbuff.h,
+	// include/net/tcp.h), about 256 + 320 + 320 bytes on x86-64.
+	skbOverhead = 896
+	// gsoMaxBytes is GSO_MAX_SIZE (64 KiB) less the header room
+	// (tcp_tso_autosize: sk_gso_max_size - 1 - MAX_TCP_HEADER).
+	gsoMaxBytes = 65536 - 1 - 320
+	// pacingShift is sk_pacing_shift's default, 10: about 1 ms of data.
+	pacingShift = 10
+	// Linux's pacing rate of a socket whose controller does not pace
+	// (tcp_update_pacing_rate, tcp_input.c): cwnd x mss / srtt times
+	// tcp_pacing_ss_ratio (200 %) while cwnd < ssthresh/2, else
+	// tcp_pacing_ca_ratio (120 %).
+	pacingSSRatio = 2.0
+	pacingCARatio = 1.2
+)
+
+// host is a connection's state of the Host model.
+type host struct {
+	cfg Host
+	c   *Conn
+
+	// TSO: the open aggregate.
+	skb     uint64   // Skb of the aggregate being filled, 0: none
+	skbAt   des.Time // when it was started
+	skbSegs int      // segments in it
+	skbGoal int      // its tcp_tso_autosize size
+	paceDue des.Duration
+
+	// GRO: an ACK owed for the aggregate arriving now.
+	ackOwed bool
+	ackSet  bool
+
+	// TSQ.
+	charged  int64 // truesize bytes sent and not yet released
+	wakeSet  bool  // a wake-up event is pending
+	wakeNeed bool  // the sender stopped on the limit
+}
+
+// SetHost gives the connection a Linux host model; call it before the
+// connection sends.
+func (c *Conn) SetHost(h Host) {
+	if h.LimitOutputBytes == 0 {
+		h.LimitOutputBytes = 1 << 20
+	}
+	if h.MinTSOSegs == 0 {
+		h.MinTSOSegs = 2
+	}
+	if !h.TSO && !h.TSQ && !h.GRO {
+		c.host = nil
+		return
+	}
+	c.host = &host{cfg: h, c: c}
+}
+
+// pacingRate is sk_pacing_rate in bytes per second: the controller's
+// when it paces, Linux's default otherwise.
+func (h *host) pacingRate() float64 {
+	s := &h.c.snd
+	if r := s.cc.PacingRate; r > 0 {
+		return r
+	}
+	srtt := s.rtt.srtt
+	if srtt <= 0 {
+		return 0
+	}
+	ratio := pacingCARatio
+	if s.cc.Cwnd < s.cc.Ssthresh/2 {
+		ratio = pacingSSRatio
+	}
+	// Linux grows cwnd only while the flow is cwnd-limited
+	// (tcp_is_cwnd_limited), so a flow the receive window holds back keeps
+	// a cwnd near that window; the controllers here grow it regardless,
+	// so the window the sender can use stands in for it.
+	cwnd := min(s.cc.Cwnd, s.wnd, h.c.cfg.SndBuf)
+	return ratio * float64(max(cwnd, s.flight())) * 1e9 / float64(srtt)
+}
+
+// autosize is tcp_tso_autosize's segment count.
+func (h *host) autosize() int {
+	mss := max(h.c.snd.smss, 1)
+	bytes := min(int64(h.pacingRate())>>pacingShift, gsoMaxBytes)
+	return int(max(bytes/mss, int64(h.cfg.MinTSOSegs)))
+}
+
+// onTransmit tags a data packet with its aggregate and charges it to the
+// socket.
+func (h *host) onTransmit(now des.Time, p *netsim.Packet) {
+	if p.Payload == 0 {
+		return
+	}
+	head := true
+	if h.cfg.TSO {
+		if h.skb != 0 && h.skbAt == now && h.skbSegs < h.skbGoal && !p.Retransmitted {
+			p.Skb = h.skb
+			h.skbSegs++
+			head = false
+		} else {
+			h.skb, h.skbAt, h.skbSegs = p.ID, now, 1
+			h.skbGoal = 1
+			if !p.Retransmitted {
+				h.skbGoal = h.autosize()
+			}
+			p.Skb = p.ID
+		}
+	}
+	if h.cfg.TSQ {
+		size := int64(p.Payload)
+		if head {
+			size += skbOverhead
+		}
+		h.charged += size
+		p.Owner = h
+	}
+}
+
+// Release implements netsim.Owner: the packet's truesize leaves
+// sk_wmem_alloc, and a socket TSQ stopped is woken (tcp_wfree schedules
+// the TSQ tasklet, which calls tcp_write_xmit).
+func (h *host) Release(now des.Time, p *netsim.Packet) {
+	size := int64(p.Payload)
+	if p.Skb == 0 || p.Skb == p.ID {
+		size += skbOverhead
+	}
+	h.charged -= size
+	if h.wakeNeed && !h.wakeSet && !h.over() {
+		h.wakeSet = true
+		h.c.s.Schedule(now, h, hostWake, 0)
+	}
+}
+
+// Event kinds of a host.
+const (
+	hostWake = iota // TSQ wake-up
+	hostAck         // the ACK of an aggregate
+)
+
+// deferAck reports whether the in-order segment p is acknowledged with
+// the rest of its aggregate, by an event at the same instant that runs
+// after the aggregate's other segments, which arrive together.
+func (h *host) deferAck(now des.Time, p *netsim.Packet) bool {
+	if !h.cfg.GRO || p.Skb == 0 {
+		return false
+	}
+	h.ackOwed = true
+	if !h.ackSet {
+		h.ackSet = true
+		h.c.s.Schedule(now, h, hostAck, 0)
+	}
+	return true
+}
+
+// Handle implements des.Handler: the TSQ wake-up and the aggregate's ACK.
+func (h *host) Handle(now des.Time, kind int, _ uint64) {
+	if kind == hostAck {
+		h.ackSet = false
+		if h.ackOwed {
+			h.ackOwed = false
+			h.c.rcv.ackNow(now)
+		}
+		return
+	}
+	h.wakeSet = false
+	h.wakeNeed = false
+	h.c.snd.output(now)
+}
+
+// tsqLimit is tcp_small_queue_check's limit for the next aggregate.
+func (h *host) tsqLimit() int64 {
+	goal := int64(1)
+	if h.cfg.TSO {
+		goal = int64(h.autosize())
+	}
+	truesize := goal*h.c.snd.smss + skbOverhead
+	return min(max(2*truesize, int64(h.pacingRate())>>pacingShift), h.cfg.LimitOutputBytes)
+}
+
+func (h *host) over() bool { return h.charged > h.tsqLimit() }
+
+// blocked reports whether TSQ holds the sender back now, at the start of
+// an aggregate (an open one is completed first, as Linux checks per skb).
+// Nothing in flight is never held back: Linux sends when its
+// retransmission queue is empty rather than wait for a completion.
+func (h *host) blocked(now des.Time) bool {
+	if !h.cfg.TSQ {
+		return false
+	}
+	if h.cfg.TSO && h.skb != 0 && h.skbAt == now && h.skbSegs < h.skbGoal {
+		return false
+	}
+	if h.c.snd.flight() == 0 || !h.over() {
+		return false
+	}
+	h.wakeNeed = true
+	return true
+}
+
+// paceGap turns the per-segment pacing gap into one per aggregate: a
+// paced sender sends an aggregate at once and then waits its whole
+// length at the pacing rate (tcp_update_skb_after_send).
+func (h *host) paceGap(gap des.Duration) des.Duration {
+	if !h.cfg.TSO {
+		return gap
+	}
+	h.paceDue += gap
+	if h.skbSegs < h.skbGoal {
+		return 0
+	}
+	g := h.paceDue
+	h.paceDue = 0
+	return g
+}

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+)
+
+// TestFlipFoundAndRepaired flips 64 bytes in the middle of a part (inside
+// a column page, where only a reader decoding it would notice): `status`
+// must exit 1 naming the file, `run` must set it aside and rerun its
+// scenarios, and `status` must then call the dataset complete.
+func TestFlipFoundAndRepaired(t *testing.T) {
+	out := t.TempDir()
+	spec := filepath.Join(out, "flip.yaml")
+	text := "name: flip\nmodel: ber-per\nseed: 1\nreplicates: 1\ngrid:\n  ber: [1e-9, 1e-8, 1e-7, 1e-6, 1e-5]\n  mtu: [64B, 1500B, 9000B]\n"
+	if err := os.WriteFile(spec, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, shard := range []string{"0/2", "1/2"} { // two parts
+		if code, _, stderr := crosslink(t, "run", "-q", "-o", out, "--shard", shard, spec); code != exitOK {
+			t.Fatalf("run: exit %d: %s", code, stderr)
+		}
+	}
+	dir := filepath.Join(out, "flip")
+	ps, _ := dataset.Parts(dir)
+	if len(ps) != 2 {
+		t.Fatalf("%d parts, want 2", len(ps))
+	}
+	b, err := os.ReadFile(ps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 64 {
+		b[len(b)/2-32+i] ^= 0x5a
+	}
+	if err := os.WriteFile(ps[0], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := crosslink(t, "status", dir)
+	if code != exitFailed || !strings.Contains(stdout, ps[0]) || !strings.Contains(stdout, "damaged") {
+		t.Errorf("status after the flip: exit %d, want 1 naming %s:\n%s", code, ps[0], stdout)
+	}
+	code, stdout, stderr := crosslink(t, "run", "-o", out, spec)
+	if code != exitOK || !strings.Contains(stderr, ps[0]) {
+		t.Errorf("run after the flip: exit %d, want 0 and a warning naming %s:\n%s%s", code, ps[0], stdout, stderr)
+	}
+	code, stdout, _ = crosslink(t, "status", "--deep", dir)
+	if code != exitOK || !strings.Contains(stdout, "15 done, 0 failed, 0 missing: complete") {
+		t.Errorf("status after the rerun: exit %d, want 0 and complete:\n%s", code, stdout)
+	}
+	if _, err := os.Stat(filepath.Join(dir, dataset.CorruptDir, dataset.MainTable, filepath.Base(ps[0])+".corrupt")); err != nil {
+		t.Errorf("the damaged part was not set aside: %v", err)
+	}
+}
