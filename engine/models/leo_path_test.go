@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/phy"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -186,5 +187,40 @@ func TestExceedLength(t *testing.T) {
 				t.Errorf("%s, sigma %g: PER %.3g at %.0f m and %.3g 2 m farther, want the 1e-6 crossing between", name, sigma, below, l, above)
 			}
 		}
+	}
+}
+
+// TestSeqWatch feeds the receiver-side classifier a stream whose sequence
+// numbers wrap past 2^32: a segment overtaken by the next one counts as
+// reordered, a segment seen twice as a spurious retransmission, and a
+// retransmission that fills a hole as neither.
+func TestSeqWatch(t *testing.T) {
+	const mss = 1000
+	isn := uint32(1<<32 - 2500) // the third segment's sequence numbers wrap
+	w := seqWatch{isn: isn, mss: mss}
+	seg := func(i int, retrans bool) *netsim.Packet {
+		return &netsim.Packet{Seq: isn + 1 + uint32(i*mss), Payload: mss, Retransmitted: retrans}
+	}
+	for _, s := range []struct {
+		i       int
+		retrans bool
+	}{{0, false}, {1, false}, {3, false}, {2, false}, {4, false}, {4, true}, {6, false}, {5, true}, {7, false}} {
+		w.note(seg(s.i, s.retrans))
+	}
+	// Segment 2 arrived after 3 (reordered); 4 came twice (spurious); the
+	// retransmitted 5 filled a hole.
+	if w.reor != 1 || w.dup != 1 {
+		t.Errorf("reordered %d, duplicates %d, want 1 and 1", w.reor, w.dup)
+	}
+	if w.high != 7*mss {
+		t.Errorf("highest offset %d, want %d (unwrapped)", w.high, 7*mss)
+	}
+	// Past 4 GB of stream the relative sequence number wraps; the offset
+	// keeps growing.
+	v := seqWatch{isn: 0, mss: mss, high: 1<<32 - 2*mss, any: true}
+	v.note(&netsim.Packet{Seq: 1 + uint32(1<<32-mss), Payload: mss})
+	v.note(&netsim.Packet{Seq: 1, Payload: mss}) // offset 2^32
+	if v.high != 1<<32 || v.reor != 0 || v.dup != 0 {
+		t.Errorf("after the wrap: highest offset %d, reordered %d, duplicates %d; want 2^32, 0, 0", v.high, v.reor, v.dup)
 	}
 }
