@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/phy"
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -224,3 +225,62 @@ func TestSeqWatch(t *testing.T) {
 		t.Errorf("after the wrap: highest offset %d, reordered %d, duplicates %d; want 2^32, 0, 0", v.high, v.reor, v.dup)
 	}
 }
+
+// leoArrivals records the packets a node receives and when.
+type leoArrivals struct {
+	ids []uint64
+	at  []des.Time
+}
+
+func (a *leoArrivals) Receive(now des.Time, p *netsim.Packet) {
+	a.ids = append(a.ids, p.ID)
+	a.at = append(a.at, now)
+}
+
+// TestSpaceHopKeepsPath checks the atomic switch of the forwarding state:
+// a packet keeps the delay of the path in force when it entered the space
+// segment, so after a switch to a path 10 ms shorter a packet sent 1 ms
+// later arrives 9 ms earlier, and each arrives exactly after its own
+// path's delay.
+func TestSpaceHopKeepsPath(t *testing.T) {
+	s := des.New()
+	net := netsim.New(s, 1)
+	sb, dst := net.AddNode("space-dst"), net.AddNode("dst")
+	down, err := net.Connect(sb, dst, netsim.LinkConfig{Name: "down"}) // infinitely fast, no delay
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &leoArrivals{}
+	dst.SetDefault(rec)
+	w := &leoWorld{ok: true, oneWay: int64(50 * des.Millisecond), islRate: 1e10}
+	h := &spaceHop{w: w, s: s, net: net, down: down}
+	send := func() uint64 {
+		p := net.NewPacket()
+		p.Dst, p.Size = dst.ID(), 1500
+		h.Send(p)
+		return p.ID
+	}
+	var first, second uint64
+	s.Schedule(0, leoHandlerFunc(func(now des.Time) { first = send() }), 0, 0)
+	s.Schedule(des.Time(des.Millisecond), leoHandlerFunc(func(now des.Time) {
+		w.oneWay = int64(40 * des.Millisecond) // the new, shorter path
+		second = send()
+	}), 0, 0)
+	if err := s.Run(t.Context(), des.Time(des.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.ids) != 2 || rec.ids[0] != second || rec.ids[1] != first {
+		t.Fatalf("arrival order %v, want the second packet (%d) before the first (%d)", rec.ids, second, first)
+	}
+	if want := des.Time(41 * des.Millisecond); rec.at[0] != want {
+		t.Errorf("second packet at %v, want %v (1 ms + the new path's 40 ms)", rec.at[0], want)
+	}
+	if want := des.Time(50 * des.Millisecond); rec.at[1] != want {
+		t.Errorf("first packet at %v, want %v (the old path's 50 ms)", rec.at[1], want)
+	}
+}
+
+// leoHandlerFunc adapts a function to des.Handler.
+type leoHandlerFunc func(now des.Time)
+
+func (f leoHandlerFunc) Handle(now des.Time, kind int, arg uint64) { f(now) }
