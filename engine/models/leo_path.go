@@ -76,6 +76,7 @@ const (
 	lpQueueDrops
 	lpGroundDrops
 	lpUnreachable
+	lpNoPathDrops
 	lpSatellites
 	lpCount
 )
@@ -144,10 +145,11 @@ func leoPathSchema() *vocab.Schema {
 	m(lpQueueDrops, "queue_drops", vocab.Int, vocab.Packet, "packets dropped by the ground links' queues")
 	m(lpGroundDrops, "ground_loss_drops", vocab.Int, vocab.Packet, "packets lost to gsl_loss")
 	m(lpUnreachable, "unreachable_frac", vocab.Float, vocab.Dimensionless, "fraction of routing updates with no path (a station sees no satellite)")
+	m(lpNoPathDrops, "no_path_drops", vocab.Int, vocab.Packet, "packets dropped at the space segment while no path existed, both directions")
 	m(lpSatellites, "satellites", vocab.Int, vocab.Dimensionless, "satellites in the shell")
 	return &vocab.Schema{
 		Name:    "leo-path",
-		Version: 1,
+		Version: 2, // 2: SGP4 motion by default (motion replaces j2), isl_rate, no_path_drops
 		Doc: "TCP flows between two ground stations over a moving LEO constellation (Hypatia's Starlink, Kuiper and Telesat shells, " +
 			"+Grid laser ISLs, shortest-delay routing every route_interval with atomic switching), each ISL's BER from document 000's " +
 			"link budget at its current length with Rayleigh pointing jitter; goodput, retransmissions (spurious apart), reordering, " +
@@ -659,6 +661,7 @@ func (sc *leoScenario) metrics(end des.Time) []vocab.Value {
 	out[lpQueueDrops] = vocab.I(qd)
 	out[lpGroundDrops] = vocab.I(gd)
 	out[lpUnreachable] = vocab.F(1 - frac(w.reachable, w.updates))
+	out[lpNoPathDrops] = vocab.I(sc.fwd.noWay + sc.rev.noWay)
 	out[lpSatellites] = vocab.I(int64(w.cons.Len()))
 	return out
 }
