@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strings"
 
 	"github.com/crosslink-sim/crosslink/engine/models"
@@ -98,6 +99,22 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 				fmt.Fprintln(log)
 			}
 		}
+		// One order whatever was rerun: scenario, simulator, seed (each
+		// run's metrics in the scenario's order), so reruns diff cleanly.
+		pos := map[string]int{}
+		for i, s := range scen {
+			pos[s.Name] = i
+		}
+		sort.SliceStable(samples, func(i, j int) bool {
+			a, b := samples[i], samples[j]
+			if pos[a.Scenario] != pos[b.Scenario] {
+				return pos[a.Scenario] < pos[b.Scenario]
+			}
+			if a.Side != b.Side {
+				return a.Side == validation.NS3
+			}
+			return a.Seed < b.Seed
+		})
 		f, err := os.Create(*data)
 		if err != nil {
 			return err
