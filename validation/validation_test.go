@@ -2,6 +2,7 @@ package validation
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -134,5 +135,48 @@ func TestSamplesRoundTrip(t *testing.T) {
 		if out[i] != in[i] {
 			t.Errorf("sample %d = %+v, want %+v", i, out[i], in[i])
 		}
+	}
+}
+
+// TestLinkAgreement reruns crosslink's side of the one-flow exact
+// scenarios that agree in the committed samples (deterministic, a fraction
+// of a second each) and checks that they still agree with ns-3's committed
+// means within ExactTolerance (issue 15's 1 %): a change to the TCP engine
+// that moves crosslink away from the peer simulator fails here, before
+// anyone reruns `make validate`.
+func TestLinkAgreement(t *testing.T) {
+	f, err := os.Open("results.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	samples, err := ReadSamples(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := models.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &CrosslinkRunner{Registry: reg}
+	n := 0
+	for _, s := range Scenarios() {
+		if s.Class != Exact || s.Program != "link" || !Compare(s, s.Metric, samples).Pass {
+			continue
+		}
+		n++
+		t.Run(s.Name, func(t *testing.T) {
+			ns3 := Compare(s, s.Metric, samples).NS3
+			got, err := r.Run(t.Context(), s, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := (got[0].Value - ns3.Mean) / ns3.Mean; math.Abs(d) > ExactTolerance {
+				t.Errorf("crosslink %s = %g, ns-3 %g: %+.2f %%, beyond %g %%", s.Metric, got[0].Value, ns3.Mean, d*100, ExactTolerance*100)
+			}
+		})
+	}
+	if n < 8 {
+		t.Errorf("only %d one-flow exact scenarios agree in the committed samples, want the 8 or more of docs/validation.md", n)
 	}
 }
