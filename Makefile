@@ -16,7 +16,7 @@ build:
 
 ## test: formatting and vet checks, then every unit and integration test.
 test: lint testdeps
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 ## testdeps: DuckDB for node (notebooks/test), which the notebook-query and
 ## reader tests use as an independent Parquet reader; skipped where npm is

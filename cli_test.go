@@ -408,3 +408,55 @@ func TestJSONOutputs(t *testing.T) {
 		}
 	}
 }
+
+// TestStringParamsChecked: every string parameter of every model is
+// checked when a spec is read, by its choices or by its syntax, so that no
+// free text reaches a scenario unchecked.
+func TestStringParamsChecked(t *testing.T) {
+	reg, err := models.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range reg.Names() {
+		m, _ := reg.Lookup(name)
+		for _, p := range m.Schema().Params {
+			if p.Kind == vocab.String && len(p.Choices) == 0 && p.Syntax == nil {
+				t.Errorf("%s.%s is a string parameter with neither Choices nor Syntax", name, p.Name)
+			}
+			if p.Kind == vocab.String {
+				if err := p.Check(p.Default); err != nil {
+					t.Errorf("%s.%s: the default %q fails its own check: %v", name, p.Name, p.Default.Str(), err)
+				}
+			}
+		}
+	}
+}
+
+// TestHostileSpecsCLI runs every spec of the hostile corpus through
+// `crosslink run` against the real models: each exits 2 with every line
+// at file:line:col, and writes nothing.
+func TestHostileSpecsCLI(t *testing.T) {
+	files, err := filepath.Glob("sweep/spec/testdata/hostile/*.yaml")
+	if err != nil || len(files) < 15 {
+		t.Fatalf("hostile corpus: %d files, %v", len(files), err)
+	}
+	for _, f := range files {
+		out := t.TempDir()
+		code, stdout, stderr := crosslink(t, "run", "--quiet", "--out", out, f)
+		if code != exitUsage || stdout != "" {
+			t.Errorf("crosslink run %s: exit %d, stdout %q; want 2 and nothing", f, code, stdout)
+		}
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if len(lines) > spec.MaxErrorLines+1 {
+			t.Errorf("crosslink run %s: %d lines, want at most %d", f, len(lines), spec.MaxErrorLines+1)
+		}
+		for _, line := range lines {
+			if !strings.HasPrefix(line, f+":") {
+				t.Errorf("crosslink run %s: line %q lacks file:line:col", f, line)
+			}
+		}
+		if entries, _ := os.ReadDir(out); len(entries) != 0 {
+			t.Errorf("crosslink run %s wrote %d entries", f, len(entries))
+		}
+	}
+}

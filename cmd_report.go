@@ -39,6 +39,9 @@ func reportCmd(reg *vocab.Registry, e *env) *cobra.Command {
 				return err
 			}
 			ownSpecs(r)
+			if !c.Flags().Changed("profile") {
+				r.Profile = heldProfile(jobs)
+			}
 			if err := report.Write(dir, r); err != nil {
 				return err
 			}
@@ -79,4 +82,20 @@ func ownSpecs(r *report.Report) {
 		}
 	}
 	r.Figures = nil
+}
+
+// heldProfile names the profile of the report's header when each spec was
+// loaded at the profile its dataset holds: theirs when they agree, else
+// a pointer to the per-figure column.
+func heldProfile(jobs []*sweep.Job) string {
+	seen := map[string]bool{}
+	for _, j := range jobs {
+		seen[j.Profile] = true
+	}
+	if len(seen) == 1 {
+		for p := range seen {
+			return p
+		}
+	}
+	return "as each dataset holds (see each figure)"
 }

@@ -372,7 +372,7 @@ func loadDrawn(c *cobra.Command, paths []string, reg *vocab.Registry, profile, o
 	var errs []error
 	held := map[string][]string{}
 	for _, p := range paths {
-		j, err := sweep.LoadHeld(p, reg, out)
+		j, n, err := sweep.LoadHeld(p, reg, out)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -382,13 +382,18 @@ func loadDrawn(c *cobra.Command, paths []string, reg *vocab.Registry, profile, o
 		if name == "" {
 			name = "base"
 		}
+		if n == 0 {
+			name += " (no data yet)"
+		} else {
+			name += " (as in the dataset)"
+		}
 		held[name] = append(held[name], j.Spec.Name)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	for _, name := range slices.Sorted(maps.Keys(held)) {
-		fmt.Fprintf(e.stderr, "profile %s (as in the dataset): %s\n", name, strings.Join(held[name], " "))
+		fmt.Fprintf(e.stderr, "profile %s: %s\n", name, strings.Join(held[name], " "))
 	}
 	return jobs, nil
 }

@@ -159,7 +159,7 @@ func linePlot(d Def, ld *lineData, th Theme) (*plot.Plot, plot.Legend, error) {
 		label := c.Label
 		for j := range ld.Curves {
 			if k, dup := same[j]; dup && k == i {
-				label += " = " + ld.Curves[j].Label
+				label += " = " + distinctPart(c.Label, ld.Curves[j].Label)
 			}
 		}
 		legend.Add(label, line, pts)
@@ -417,4 +417,22 @@ func identicalCurves(ld *lineData) map[int]int {
 		}
 	}
 	return same
+}
+
+// distinctPart returns b without the words it shares with the start of a:
+// "window 512 KiB" of "bound, window 512 KiB" after "bound, window 64 KiB".
+func distinctPart(a, b string) string {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	if n == len(b) {
+		return b
+	}
+	// Back to the start of the word (or the "name value" pair) that differs.
+	cut := strings.LastIndex(b[:n], ", ")
+	if cut < 0 {
+		return b
+	}
+	return b[cut+2:]
 }

@@ -76,7 +76,7 @@ func drawOSLoss(ctx context.Context, in Input) (*Output, error) {
 	col, _, _ := th.style(0)
 	line.Color, line.Width = col, th.Line
 	p.Add(line)
-	p.Legend.Add(orDefault(d.Labels[curve.Y], "model (DP-QPSK, 32 GBd, 1.19 dB penalty)"), line)
+	p.Legend.Add(orDefault(d.Labels[curve.Y], "model (DP-QPSK, 32 GBd, penalty fitted to document 002)"), line)
 
 	yq, err := Lookup(in.Schema, d.Table, d.Y[0])
 	if err != nil {
@@ -110,7 +110,7 @@ func drawOSLoss(ctx context.Context, in Input) (*Output, error) {
 	// Ours at the document's gOSNR, interpolated linearly in log loss
 	// between the nearest computed points.
 	cmp := Comparison{Keys: []string{"gOSNR (dB)"}, Quantities: []string{"packet loss (%)"}, Digits: 3}
-	t := &Table{Title: "Packet loss at document 002's gOSNR points", Header: cmp.Header()}
+	t := &Table{Title: "Packet loss at document 002's gOSNR points: the residual of a calibration", Header: cmp.Header()}
 	for _, pt := range osLossPoints {
 		ours, ok := interpLogY(xys, pt.gosnr)
 		if !ok {
@@ -119,7 +119,8 @@ func drawOSLoss(ctx context.Context, in Input) (*Output, error) {
 		}
 		t.AddRow(cmp.Row([]string{pt.gosnrS}, []string{pt.lossS}, []float64{pt.loss}, []float64{ours * f * 100})...)
 	}
-	t.Notes = append(t.Notes, "ours: interpolated in log loss between the swept gOSNR values")
+	t.Notes = append(t.Notes, "ours: interpolated in log loss between the swept gOSNR values",
+		"calibration, not validation: the model's implementation penalty is fitted to these three points, so the difference column is the residual of that fit")
 	out, err := Line(in, fr)
 	if err != nil {
 		return nil, err

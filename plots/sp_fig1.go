@@ -6,11 +6,14 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // The figures of document 004 (Speidel, APNIC blog: GEO vs MEO satellite
@@ -53,221 +56,94 @@ func spFQCoDelLoss() Figure {
 	return Figure{ID: "sp-fqcodel-loss", Draw: drawSPFig1, Caption: "Beyond document 004: payload loss at the satellite input, FQ-CoDel vs DropTail"}
 }
 
-// spPanel is one panel of sp-fig1: a metric, its display unit and label.
+// spPanel is one panel of sp-fig1: a metric, its display unit and label,
+// and its column in the figure's data.
 type spPanel struct {
-	name, unit, label string
+	name, unit, label, column string
 }
 
 // drawSPFig1 draws one panel per y of the spec entry, stacked, with every
 // replicate as a marker and the mean of each (orbit, load) as a line, the
-// way document 004's Fig. 1 shows its ten runs per load.
+// way document 004's Fig. 1 shows its ten runs per load. The parts: the
+// series of the rows (spSeriesOf), the panels' labels (spPanels), one
+// panel per metric (drawPanel, with the link rate on the goodput panel),
+// the tidy table of means (table) and, for the loss figure, the
+// comparison with the document's numbers.
 func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 	fr, err := in.Frame(ctx)
 	if err != nil {
 		return nil, err
 	}
 	d := in.Def
-	_, xc, err := lookupCol(in.Schema, d.Table, d.X, fr)
+	ss, err := spSeriesOf(in, fr)
 	if err != nil {
 		return nil, err
 	}
-	if len(d.Series) < 1 || len(d.Series) > 2 {
-		return nil, fmt.Errorf("plots: figure %s: want the orbit and at most one option as series, got %q", d.ID, d.Series)
-	}
-	var scs []*Column
-	for _, name := range d.Series {
-		_, c, err := lookupCol(in.Schema, d.Table, name, fr)
-		if err != nil {
-			return nil, err
-		}
-		scs = append(scs, c)
-	}
-	// label returns row i's series label: "geo" or "geo, pep true".
-	label := func(i int) string {
-		l := scs[0].Value(i).String()
-		if len(scs) > 1 {
-			l += ", " + d.Series[1] + " " + scs[1].Value(i).String()
-		}
-		return l
-	}
-	// Series in sorted order, so styles do not depend on row order; the
-	// colour follows the orbit, the dashes and glyph the option.
-	var series []string
-	seen := map[string]bool{}
-	var orbits, opts []string
-	seenO, seenP := map[string]bool{}, map[string]bool{}
-	for i := range fr.Len() {
-		v := label(i)
-		if !seen[v] {
-			seen[v] = true
-			series = append(series, v)
-		}
-		if o := scs[0].Value(i).String(); !seenO[o] {
-			seenO[o] = true
-			orbits = append(orbits, o)
-		}
-		if len(scs) > 1 {
-			if o := scs[1].Value(i).String(); !seenP[o] {
-				seenP[o] = true
-				opts = append(opts, o)
-			}
-		}
-	}
-	sort.Strings(series)
-	sort.Strings(orbits)
-	sort.Strings(opts)
-	styleOf := func(i int) (int, int) {
-		oi := sort.SearchStrings(orbits, scs[0].Value(i).String())
-		pi := 0
-		if len(scs) > 1 {
-			pi = sort.SearchStrings(opts, scs[1].Value(i).String())
-		}
-		return oi, pi
-	}
-	// GEO blue and MEO red, as in the document.
-	colours := []color.Color{color.RGBA{R: 0x1f, G: 0x4e, B: 0xb4, A: 0xff}, color.RGBA{R: 0xc8, G: 0x1e, B: 0x1e, A: 0xff}}
-	panels := make([]spPanel, len(d.Y))
-	for i, y := range d.Y {
-		panels[i] = spPanel{name: y}
-		switch y {
-		case "goodput":
-			panels[i].unit, panels[i].label = "Mbps", "total goodput (Mbit/s)"
-		case "probe_goodput":
-			panels[i].unit, panels[i].label = "Mbps", "80 MB probe goodput (Mbit/s)"
-		case "flows_completed":
-			panels[i].label = "flows completed per second"
-		case "payload_loss":
-			panels[i].label = "payload lost at the satellite input (%)"
-		case "residual_loss":
-			panels[i].label = "payload lost to TCP after decoding (%)"
-		}
-	}
-	th := in.Theme
-	tbl := &Table{Title: d.Title, Header: []string{d.X, "series", "runs"}}
-	type key struct {
-		s string
-		x float64
-	}
-	means := map[key][]float64{}
-	counts := map[key]int{}
+	panels := spPanels(d.Y)
+	means := spMeans{}
 	var rows [][]*plot.Plot
 	// The top panel's legend, drawn beside the stack by stackArt: a copy
 	// of the plot's own, so the plot does not draw it on its data.
 	var legend plot.Legend
 	entries := 0
-	for pi, pn := range panels {
-		yq, yc, err := lookupCol(in.Schema, d.Table, pn.name, fr)
+	for pi := range panels {
+		p, err := ss.drawPanel(in, &panels[pi], pi, len(panels), means)
 		if err != nil {
 			return nil, err
 		}
-		f := 1.0
-		if pn.unit != "" {
-			if f, err = factor(in.Scale, pn.unit, yq.Unit); err != nil {
-				return nil, err
-			}
-		}
-		if pn.label == "" {
-			pn.label = pn.name
-		}
-		tbl.Header = append(tbl.Header, axisColumn("", pn.name, pn.unit, yq.Unit))
-		p := th.newPlot()
 		if pi == 0 {
-			p.Title.Text = d.Title + " (lines: mean, markers: runs)"
 			legend = p.Legend
-		}
-		if pi == len(panels)-1 {
-			p.X.Label.Text = orDefault(d.XLabel, "load (channels)")
-		}
-		p.Y.Label.Text = pn.label
-		p.Y.Min = 0
-		grid := plotter.NewGrid()
-		grid.Vertical.Color = color.Gray{Y: 0xDD}
-		grid.Horizontal.Color = color.Gray{Y: 0xDD}
-		p.Add(grid)
-		for _, s := range series {
-			byX := map[float64][]float64{}
-			var pts plotter.XYs
-			oi, oj := 0, 0
-			for i := range fr.Len() {
-				if label(i) != s {
-					continue
-				}
-				oi, oj = styleOf(i)
-				x, ok1 := xc.Numeric(i)
-				y, ok2 := yc.Numeric(i)
-				if !ok1 || !ok2 || math.IsNaN(y) {
-					continue
-				}
-				byX[x] = append(byX[x], y/f)
-				pts = append(pts, plotter.XY{X: x, Y: y / f})
-			}
-			xs := make([]float64, 0, len(byX))
-			for x := range byX {
-				xs = append(xs, x)
-			}
-			sort.Float64s(xs)
-			var line plotter.XYs
-			for _, x := range xs {
-				m := 0.0
-				for _, y := range byX[x] {
-					m += y
-				}
-				m /= float64(len(byX[x]))
-				line = append(line, plotter.XY{X: x, Y: m})
-				k := key{s, x}
-				means[k] = append(means[k], m)
-				counts[k] = len(byX[x])
-			}
-			col := colours[oi%len(colours)]
-			glyphs := []draw.GlyphDrawer{draw.CrossGlyph{}, draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}}
-			dashes := [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}
-			// The legend shows each series' line and marker.
-			var thumbs []plot.Thumbnailer
-			if len(pts) > 0 {
-				scat, err := plotter.NewScatter(pts)
-				if err != nil {
-					return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
-				}
-				scat.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: glyphs[oj%len(glyphs)]}
-				p.Add(scat)
-				thumbs = append(thumbs, scat)
-			}
-			if len(line) > 0 {
-				l, err := plotter.NewLine(line)
-				if err != nil {
-					return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
-				}
-				l.Color, l.Width, l.Dashes = col, th.Line, dashes[oj%len(dashes)]
-				p.Add(l)
-				if pi == 0 {
-					legend.Add(s, append(thumbs, l)...)
+			for _, s := range ss.series {
+				if th := ss.thumbs[s]; len(th) > 0 {
+					legend.Add(ss.display(s), th...)
 					entries++
 				}
 			}
-		}
-		if pn.name == "goodput" {
-			// The link rate (document 004's brown line) when the rows agree on it.
-			if rq, err := Lookup(in.Schema, d.Table, "rate"); err == nil {
-				if rc, err := fr.Col(rq.Column); err == nil && fr.Len() > 0 {
-					if r, ok := rc.Numeric(0); ok {
-						rl := plotter.NewFunction(func(float64) float64 { return r / f })
-						rl.Color = color.RGBA{R: 0x8b, G: 0x5a, B: 0x2b, A: 0xff}
-						rl.Width = th.Line
-						rl.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-						p.Add(rl)
-						p.Y.Max = math.Max(p.Y.Max, 1.08*r/f)
-						if pi == 0 {
-							legend.Add("link rate", rl)
-							entries++
-						}
-					}
-				}
+			if ss.rateLine != nil {
+				legend.Add("link rate", ss.rateLine)
+				entries++
 			}
 		}
 		rows = append(rows, []*plot.Plot{p})
 	}
-	keys := make([]key, 0, len(means))
-	for k := range means {
+	out := &Output{
+		Art:   &stackArt{rows: rows, legend: legend, entries: entries, gap: vg.Points(8)},
+		Width: 16 * vg.Centimeter, Height: vg.Length(3+7*len(rows)) * vg.Centimeter,
+		Data: ss.table(d, panels, means),
+	}
+	for pi, pn := range panels {
+		if pn.name == "payload_loss" && len(d.Series) == 1 {
+			out.Comparison = spLossComparison(func(orbit string, x float64) (float64, bool) {
+				m, ok := means[spKey{orbit, x}]
+				if !ok || pi >= len(m.y) {
+					return 0, false
+				}
+				return m.y[pi], true
+			}, means.loads("geo"))
+		}
+	}
+	return out, nil
+}
+
+// spKey is one series at one load.
+type spKey struct {
+	s string
+	x float64
+}
+
+// spMean is the mean of each panel's metric over the runs at one key.
+type spMean struct {
+	runs int
+	y    []float64
+}
+
+// spMeans collects the means the panels compute.
+type spMeans map[spKey]*spMean
+
+// sorted returns the keys by series, then load.
+func (m spMeans) sorted() []spKey {
+	keys := make([]spKey, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
@@ -276,9 +152,295 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 		}
 		return keys[i].x < keys[j].x
 	})
-	for _, k := range keys {
-		cells := []string{formatNumber(k.x), k.s, fmt.Sprint(counts[k])}
-		for _, m := range means[k] {
+	return keys
+}
+
+// loads returns the loads of series s in increasing order.
+func (m spMeans) loads(s string) []float64 {
+	var xs []float64
+	for _, k := range m.sorted() {
+		if k.s == s {
+			xs = append(xs, k.x)
+		}
+	}
+	return xs
+}
+
+// spSeries is the rows of an sp figure grouped into series: the orbit
+// (colour, GEO blue and MEO red as in the document) and at most one option
+// (marker and dash).
+type spSeries struct {
+	fr       *Frame
+	xc       *Column
+	qs       []Quantity
+	scs      []*Column
+	series   []string // sorted: styles do not depend on row order
+	orbits   []string
+	opts     []string
+	style    map[string][2]int // series -> orbit index, option index
+	thumbs   map[string][]plot.Thumbnailer
+	rateLine plot.Thumbnailer
+}
+
+func spSeriesOf(in Input, fr *Frame) (*spSeries, error) {
+	d := in.Def
+	_, xc, err := lookupCol(in.Schema, d.Table, d.X, fr)
+	if err != nil {
+		return nil, err
+	}
+	if len(d.Series) < 1 || len(d.Series) > 2 {
+		return nil, fmt.Errorf("plots: figure %s: want the orbit and at most one option as series, got %q", d.ID, d.Series)
+	}
+	ss := &spSeries{fr: fr, xc: xc, style: map[string][2]int{}, thumbs: map[string][]plot.Thumbnailer{}}
+	for _, name := range d.Series {
+		q, c, err := lookupCol(in.Schema, d.Table, name, fr)
+		if err != nil {
+			return nil, err
+		}
+		ss.qs, ss.scs = append(ss.qs, q), append(ss.scs, c)
+	}
+	seen, seenO, seenP := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for i := range fr.Len() {
+		if v := ss.label(i); !seen[v] {
+			seen[v] = true
+			ss.series = append(ss.series, v)
+		}
+		if o := ss.scs[0].Value(i).String(); !seenO[o] {
+			seenO[o] = true
+			ss.orbits = append(ss.orbits, o)
+		}
+		if len(ss.scs) > 1 {
+			if o := ss.scs[1].Value(i).String(); !seenP[o] {
+				seenP[o] = true
+				ss.opts = append(ss.opts, o)
+			}
+		}
+	}
+	sort.Strings(ss.series)
+	sort.Strings(ss.orbits)
+	sort.Strings(ss.opts)
+	for i := range fr.Len() {
+		oi := sort.SearchStrings(ss.orbits, ss.scs[0].Value(i).String())
+		pi := 0
+		if len(ss.scs) > 1 {
+			pi = sort.SearchStrings(ss.opts, ss.scs[1].Value(i).String())
+		}
+		ss.style[ss.label(i)] = [2]int{oi, pi}
+	}
+	return ss, nil
+}
+
+// label returns row i's series key: its series values joined by tabs.
+func (ss *spSeries) label(i int) string {
+	parts := make([]string, len(ss.scs))
+	for j, c := range ss.scs {
+		parts[j] = c.Value(i).String()
+	}
+	return strings.Join(parts, "\t")
+}
+
+// display is a series key as the legend shows it: "GEO", "MEO, PEP".
+func (ss *spSeries) display(s string) string {
+	vals := strings.Split(s, "\t")
+	parts := make([]string, len(vals))
+	for j, v := range vals {
+		switch {
+		case j == 0:
+			parts[j] = strings.ToUpper(v)
+		case ss.qs[j].Kind == vocab.Bool:
+			parts[j] = legendPart(ss.qs[j], vocab.B(v == "true"))
+		default:
+			parts[j] = legendPart(ss.qs[j], vocab.S(v))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// spPanels names the panel of each y: its display unit and axis label.
+func spPanels(ys []string) []spPanel {
+	panels := make([]spPanel, len(ys))
+	for i, y := range ys {
+		panels[i] = spPanel{name: y, label: y}
+		switch y {
+		// Total goodput is every byte (the probe's too) over the whole
+		// measured run; the probe's is its 80 MB over its own transfer
+		// time, so at light load it can exceed the total: the labels say
+		// over what each is averaged.
+		case "goodput":
+			panels[i].unit, panels[i].label = "Mbps", "total goodput, run mean (Mbit/s)"
+		case "probe_goodput":
+			panels[i].unit, panels[i].label = "Mbps", "80 MB probe goodput, over its transfer (Mbit/s)"
+		case "flows_completed":
+			panels[i].label = "flows completed per second"
+		case "payload_loss":
+			panels[i].label = "payload lost at the satellite input (%)"
+		case "residual_loss":
+			panels[i].label = "payload lost to TCP after decoding (%)"
+		}
+	}
+	return panels
+}
+
+var (
+	// spColours are GEO blue and MEO red, as in the document.
+	spColours = []color.Color{color.RGBA{R: 0x1f, G: 0x4e, B: 0xb4, A: 0xff}, color.RGBA{R: 0xc8, G: 0x1e, B: 0x1e, A: 0xff}}
+	// spGlyphs and spDashes tell the orbits apart in grey-scale too (the
+	// orbit picks the glyph) and the option by its dash.
+	spGlyphs = []draw.GlyphDrawer{draw.CrossGlyph{}, draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}}
+	spDashes = [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}
+)
+
+// drawPanel draws panel pn (number pi of n): every run as a marker, the
+// mean per load as a line, and on the goodput panel the link rate. It
+// records the means in means, and the legend's thumbnails in ss.
+func (ss *spSeries) drawPanel(in Input, pn *spPanel, pi, n int, means spMeans) (*plot.Plot, error) {
+	d, th := in.Def, in.Theme
+	yq, yc, err := lookupCol(in.Schema, d.Table, pn.name, ss.fr)
+	if err != nil {
+		return nil, err
+	}
+	pn.column = axisColumn("", pn.name, pn.unit, yq.Unit)
+	f := 1.0
+	if pn.unit != "" {
+		if f, err = factor(in.Scale, pn.unit, yq.Unit); err != nil {
+			return nil, err
+		}
+	}
+	p := th.newPlot()
+	if pi == 0 {
+		p.Title.Text = d.Title + " (lines: mean, markers: runs)"
+	}
+	if pi == n-1 {
+		p.X.Label.Text = orDefault(d.XLabel, "load (channels)")
+	}
+	p.Y.Label.Text = pn.label
+	p.Y.Min = 0
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = color.Gray{Y: 0xDD}
+	grid.Horizontal.Color = color.Gray{Y: 0xDD}
+	p.Add(grid)
+	for _, s := range ss.series {
+		byX := map[float64][]float64{}
+		var pts plotter.XYs
+		for i := range ss.fr.Len() {
+			if ss.label(i) != s {
+				continue
+			}
+			x, ok1 := ss.xc.Numeric(i)
+			y, ok2 := yc.Numeric(i)
+			if !ok1 || !ok2 || math.IsNaN(y) {
+				continue
+			}
+			byX[x] = append(byX[x], y/f)
+			pts = append(pts, plotter.XY{X: x, Y: y / f})
+		}
+		line := spMeanLine(s, byX, pi, means)
+		st := ss.style[s]
+		col := spColours[st[0]%len(spColours)]
+		var thumbs []plot.Thumbnailer
+		if len(pts) > 0 {
+			scat, err := plotter.NewScatter(pts)
+			if err != nil {
+				return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
+			}
+			scat.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: spGlyphs[(st[0]+st[1])%len(spGlyphs)]}
+			p.Add(scat)
+			thumbs = append(thumbs, scat)
+		}
+		if len(line) > 0 {
+			l, err := plotter.NewLine(line)
+			if err != nil {
+				return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
+			}
+			l.Color, l.Width, l.Dashes = col, th.Line, spDashes[(st[0]+2*st[1])%len(spDashes)]
+			p.Add(l)
+			thumbs = append(thumbs, l)
+		}
+		if pi == 0 && len(thumbs) > 0 {
+			ss.thumbs[s] = thumbs
+		}
+	}
+	if pn.name == "goodput" {
+		ss.addLinkRate(in, p, f, pi == 0)
+	}
+	return p, nil
+}
+
+// spMeanLine returns the mean of the runs at each load of series s, in
+// load order, and records it as panel pi's value in means.
+func spMeanLine(s string, byX map[float64][]float64, pi int, means spMeans) plotter.XYs {
+	xs := make([]float64, 0, len(byX))
+	for x := range byX {
+		xs = append(xs, x)
+	}
+	sort.Float64s(xs)
+	var line plotter.XYs
+	for _, x := range xs {
+		m := 0.0
+		for _, y := range byX[x] {
+			m += y
+		}
+		m /= float64(len(byX[x]))
+		line = append(line, plotter.XY{X: x, Y: m})
+		k := spKey{s, x}
+		if means[k] == nil {
+			means[k] = &spMean{}
+		}
+		for len(means[k].y) < pi {
+			means[k].y = append(means[k].y, math.NaN())
+		}
+		means[k].y = append(means[k].y, m)
+		means[k].runs = len(byX[x])
+	}
+	return line
+}
+
+// addLinkRate draws the link rate (document 004's brown line) on the
+// goodput panel when the rows have it.
+func (ss *spSeries) addLinkRate(in Input, p *plot.Plot, f float64, legend bool) {
+	rq, err := Lookup(in.Schema, in.Def.Table, "rate")
+	if err != nil {
+		return
+	}
+	rc, err := ss.fr.Col(rq.Column)
+	if err != nil || ss.fr.Len() == 0 {
+		return
+	}
+	r, ok := rc.Numeric(0)
+	if !ok {
+		return
+	}
+	rl := plotter.NewFunction(func(float64) float64 { return r / f })
+	rl.Color = color.RGBA{R: 0x8b, G: 0x5a, B: 0x2b, A: 0xff}
+	rl.Width = in.Theme.Line
+	rl.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	p.Add(rl)
+	p.Y.Max = math.Max(p.Y.Max, 1.08*r/f)
+	if legend {
+		ss.rateLine = rl
+	}
+}
+
+// table is the tidy data of the figure: one row per series and load, the
+// series parameters as columns, the run count and each panel's mean.
+func (ss *spSeries) table(d Def, panels []spPanel, means spMeans) *Table {
+	tbl := &Table{Title: d.Title, Header: []string{d.X}}
+	for _, q := range ss.qs {
+		tbl.Header = append(tbl.Header, unitName(q.Name, string(q.Unit)))
+	}
+	tbl.Header = append(tbl.Header, "runs")
+	for _, pn := range panels {
+		tbl.Header = append(tbl.Header, pn.column)
+	}
+	for _, k := range means.sorted() {
+		cells := []string{formatNumber(k.x)}
+		cells = append(cells, strings.Split(k.s, "\t")...)
+		cells = append(cells, fmt.Sprint(means[k].runs))
+		for _, m := range means[k].y {
+			if math.IsNaN(m) {
+				cells = append(cells, "")
+				continue
+			}
 			cells = append(cells, formatNumber(roundSig(m, 4)))
 		}
 		for len(cells) < len(tbl.Header) {
@@ -286,26 +448,7 @@ func drawSPFig1(ctx context.Context, in Input) (*Output, error) {
 		}
 		tbl.AddRow(cells...)
 	}
-	out := &Output{Art: &stackArt{rows: rows, legend: legend, entries: entries, gap: vg.Points(8)}, Width: 16 * vg.Centimeter, Height: vg.Length(3+7*len(rows)) * vg.Centimeter, Data: tbl}
-	for pi, pn := range panels {
-		if pn.name == "payload_loss" && len(d.Series) == 1 {
-			mean := func(orbit string, x float64) (float64, bool) {
-				m, ok := means[key{orbit, x}]
-				if !ok || pi >= len(m) {
-					return 0, false
-				}
-				return m[pi], true
-			}
-			var loads []float64
-			for _, k := range keys {
-				if k.s == "geo" {
-					loads = append(loads, k.x)
-				}
-			}
-			out.Comparison = spLossComparison(mean, loads)
-		}
-	}
-	return out, nil
+	return tbl
 }
 
 // spLossComparison sets the loss figures document 004 prints (its text

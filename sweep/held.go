@@ -14,28 +14,31 @@ import (
 // LoadHeld loads the spec at path at the profile its dataset in out
 // holds: of the base spec and its profiles, the one with the most
 // scenarios in the dataset, and of those the smallest plan (a quick run
-// inside a full spec is quick, not an incomplete full). With no dataset
-// it is the base spec. So `plot` draws what `run` made, whichever profile
-// that was.
-func LoadHeld(path string, reg *vocab.Registry, out string) (*Job, error) {
+// inside a full spec is quick, not an incomplete full). With no dataset,
+// or none of its scenarios, it is the base spec. So `plot` draws what
+// `run` made, whichever profile that was.
+//
+// held is the number of the job's scenarios the dataset holds.
+func LoadHeld(path string, reg *vocab.Registry, out string) (j *Job, held int, err error) {
 	s, err := spec.ParseFile(path, reg)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	dir := filepath.Join(out, s.Name)
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		return Load(path, reg, "", false, out)
+		j, err := Load(path, reg, "", false, out)
+		return j, 0, err
 	}
 	done, err := dataset.ReadIDs(dir)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var best *Job
 	bestHeld := -1
 	for _, name := range append([]string{""}, profileNames(s)...) {
 		j, err := Load(path, reg, name, false, out)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		held := 0
 		for i := range j.Plan.Len() {
@@ -47,7 +50,11 @@ func LoadHeld(path string, reg *vocab.Registry, out string) (*Job, error) {
 			best, bestHeld = j, held
 		}
 	}
-	return best, nil
+	if bestHeld == 0 { // nothing of any profile: as with no dataset
+		j, err := Load(path, reg, "", false, out)
+		return j, 0, err
+	}
+	return best, bestHeld, nil
 }
 
 func profileNames(s *spec.Spec) []string {

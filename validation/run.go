@@ -32,10 +32,17 @@ type Sample struct {
 // metrics returns the metrics a scenario reports.
 func (s Scenario) metrics() []string { return append([]string{s.Metric}, s.Extra...) }
 
-// RunCrosslink runs s in crosslink's model with the given seed and returns
-// its compared metrics.
-func RunCrosslink(ctx context.Context, reg *vocab.Registry, s Scenario, seed int) ([]Sample, error) {
-	m, ok := reg.Lookup(s.Model)
+// CrosslinkRunner runs scenarios in crosslink's models. Variants of a
+// scenario that change only the ns-3 side share its crosslink runs: it
+// keeps each run's result by model, parameters and seed.
+type CrosslinkRunner struct {
+	Registry *vocab.Registry
+	done     map[string]vocab.Result
+}
+
+// Run runs s with the given seed and returns its compared metrics.
+func (r *CrosslinkRunner) Run(ctx context.Context, s Scenario, seed int) ([]Sample, error) {
+	m, ok := r.Registry.Lookup(s.Model)
 	if !ok {
 		return nil, fmt.Errorf("validation: %s: no model %q", s.Name, s.Model)
 	}
@@ -43,9 +50,21 @@ func RunCrosslink(ctx context.Context, reg *vocab.Registry, s Scenario, seed int
 	if err != nil {
 		return nil, err
 	}
-	res, err := m.Run(ctx, p, uint64(seed))
-	if err != nil {
-		return nil, fmt.Errorf("validation: %s: %w", s.Name, err)
+	key := []byte(s.Model)
+	for _, v := range p.Values() {
+		key = v.AppendCanonical(append(key, ' '))
+	}
+	key = strconv.AppendInt(append(key, ' '), int64(seed), 10)
+	res, ok := r.done[string(key)]
+	if !ok {
+		res, err = m.Run(ctx, p, uint64(seed))
+		if err != nil {
+			return nil, fmt.Errorf("validation: %s: %w", s.Name, err)
+		}
+		if r.done == nil {
+			r.done = map[string]vocab.Result{}
+		}
+		r.done[string(key)] = res
 	}
 	sc := m.Schema()
 	var out []Sample

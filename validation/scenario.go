@@ -2,7 +2,9 @@ package validation
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
@@ -20,6 +22,41 @@ type Host struct {
 	MinRTO  float64 // s
 	CCA     string  // newreno or cubic
 	Compete bool    // tcp-compete's host (SACK, window scaling fixed on)
+	// The host options crosslink's models share (engine/models/tcp_host.go).
+	TS         bool    // RFC 7323 timestamps: 12 option bytes per segment
+	PRR        bool    // RFC 6937 PRR (crosslink: over SACK recovery only)
+	SYNTimeout float64 // s; 0 is 1 s
+}
+
+// syn returns the SYN timeout in seconds.
+func (h Host) syn() float64 {
+	if h.SYNTimeout == 0 {
+		return 1
+	}
+	return h.SYNTimeout
+}
+
+// String describes the host in one line for the report.
+func (h Host) String() string {
+	on := func(b bool, name string) string {
+		if b {
+			return name + " on"
+		}
+		return name + " off"
+	}
+	sack, ws := h.SACK || h.Compete, h.WScale || h.Compete
+	rec := "RFC 6582 NewReno recovery"
+	switch {
+	case sack && h.PRR:
+		rec = "RFC 6937 PRR recovery"
+	case sack:
+		rec = "RFC 6675 recovery"
+	case h.PRR:
+		rec = "PRR in ns-3, NewReno in crosslink (its prr needs SACK)"
+	}
+	return fmt.Sprintf("%s, MSS %d B, IW %d, window %d B, %s, %s, %s, %s, min RTO %g s, %s, SYN timeout %g s",
+		h.CCA, h.MSS, h.IW, h.Window, on(ws, "window scaling"), on(sack, "SACK"), on(h.DelAck, "delayed ACKs"),
+		on(h.TS, "timestamps"), h.MinRTO, rec, h.syn())
 }
 
 // Class says which agreement a scenario is held to.
@@ -32,6 +69,9 @@ const (
 	// Lossy scenarios have random loss: crosslink's mean should lie within
 	// ns-3's spread over seeds.
 	Lossy Class = "lossy"
+	// Effect scenarios set an ns-3 default that crosslink cannot match
+	// yet: the difference measures that default's effect and is not judged.
+	Effect Class = "effect"
 )
 
 // ExactTolerance is the target for the lossless cases: 1 %.
@@ -69,6 +109,10 @@ type Scenario struct {
 	Extra  []string
 	// Notes name each known behaviour that differs between the sides.
 	Notes []string
+	// NS3Set overrides arguments of the ns-3 program (key without "--"):
+	// the variants that turn on an ns-3 default crosslink lacks, or change
+	// one ns-3 behaviour to show its effect.
+	NS3Set map[string]string
 	// Finding traces a disagreement, or explains an agreement, once the
 	// numbers are known.
 	Finding string
@@ -133,7 +177,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"rate", s.Rate}, {"delay", s.Delay}, {"queue", s.Queue}, {"per", s.PER},
 			{"mss", h.MSS}, {"iw", h.IW}, {"window", h.Window}, {"window_scaling", h.WScale},
 			{"sack", h.SACK}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO}, {"cca", h.CCA},
-			{"loss_detection", "dupthresh"},
+			{"loss_detection", "dupthresh"}, {"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
 		}
 		if s.Model == "tcp-bulk" {
 			kvs = append(kvs, kv{"duration", s.Duration}, kv{"warmup", s.Warmup})
@@ -147,6 +191,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"window", h.Window}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO},
 			{"loss_detection", "dupthresh"}, {"duration", s.Duration}, {"warmup", s.Warmup},
 			{"stagger", s.Stagger}, {"host_jitter", 0.0},
+			{"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
 		}
 	default:
 		return vocab.Params{}, fmt.Errorf("validation: %s: unknown model %q", s.Name, s.Model)
@@ -174,14 +219,15 @@ func (s Scenario) NS3Args(run int) ([]string, error) {
 		"--delack=" + b(h.DelAck),
 		"--minrto=" + f(h.MinRTO),
 		"--cca=" + h.CCA,
-		// What crosslink's hosts do today (see Notes): no timestamps, a
-		// SYN retransmitted after RFC 6298's initial RTO of 1 s, RFC
-		// 6582/6675 recovery without PRR, writes of whole segments.
-		"--ts=false",
-		"--synTimeout=1",
-		"--recovery=classic",
+		"--ts=" + b(h.TS),
+		"--synTimeout=" + f(h.syn()),
+		"--recovery=" + map[bool]string{false: "classic", true: "prr"}[h.PRR],
+		// crosslink's sources always have data: whole-segment writes
+		// into a send buffer that never fills (see Notes).
 		"--sendSize=0",
+		"--sndbuf=1073741824",
 		"--hystart=false",
+		"--ssthresh=pipe",
 		"--run=" + strconv.Itoa(run),
 		"--rate=" + f(s.Rate),
 		"--delay=" + f(s.Delay),
@@ -201,9 +247,16 @@ func (s Scenario) NS3Args(run int) ([]string, error) {
 		}
 		args = append(args, "--flows="+strconv.Itoa(s.Flows), "--queue="+strconv.Itoa(q),
 			"--loss="+f(s.PER), "--duration="+f(s.Duration), "--warmup="+f(s.Warmup),
-			"--stagger="+f(s.Stagger), "--accessQueue=1000")
+			"--stagger="+f(s.Stagger), "--accessQueue=1000", "--accessRate=0")
 	default:
 		return nil, fmt.Errorf("validation: %s: unknown ns-3 program %q", s.Name, s.Program)
+	}
+	for k, v := range s.NS3Set {
+		i := slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, "--"+k+"=") })
+		if i < 0 {
+			return nil, fmt.Errorf("validation: %s: ns-3 argument %q is not one the scenarios set", s.Name, k)
+		}
+		args[i] = "--" + k + "=" + v
 	}
 	return args, nil
 }

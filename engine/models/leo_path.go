@@ -76,6 +76,7 @@ const (
 	lpQueueDrops
 	lpGroundDrops
 	lpUnreachable
+	lpNoPathDrops
 	lpSatellites
 	lpCount
 )
@@ -89,9 +90,9 @@ func leoPathSchema() *vocab.Schema {
 			Doc: "Hypatia's shells: starlink-s1 72x22 at 550 km, 53 deg; kuiper-k1 34x34 at 630 km, 51.9 deg; telesat-t1 27x13 at 1015 km, 98.98 deg"},
 		{Name: "motion", Kind: vocab.String, Default: vocab.S("sgp4"), Choices: []string{"kepler", "j2", "sgp4"},
 			Doc: "how satellites move: kepler, circles fixed in inertial space; j2, with the secular J2 drift of node and argument of latitude; sgp4, the near-Earth SGP4 model without drag from the shell's mean elements, as Hypatia propagates them"},
-		{Name: "src", Kind: vocab.String, Default: vocab.S("manila"),
+		{Name: "src", Kind: vocab.String, Default: vocab.S("manila"), Syntax: checkStation,
 			Doc: "source ground station: a built-in city (manila, dalian, istanbul, nairobi, rio-de-janeiro, saint-petersburg, london, new-york, ...) or \"lat,lon\" in degrees"},
-		{Name: "dst", Kind: vocab.String, Default: vocab.S("dalian"), Doc: "destination ground station, as src"},
+		{Name: "dst", Kind: vocab.String, Default: vocab.S("dalian"), Syntax: checkStation, Doc: "destination ground station, as src"},
 		{Name: "earth", Kind: vocab.String, Default: vocab.S("wgs72"), Choices: []string{"sphere", "wgs72", "wgs84"},
 			Doc: "surface the stations stand on (wgs72: Hypatia's); satellites keep their orbit radius from the centre"},
 		{Name: "ground_rule", Kind: vocab.String, Default: vocab.S("cone"), Choices: []string{"cone", "elevation"},
@@ -144,10 +145,11 @@ func leoPathSchema() *vocab.Schema {
 	m(lpQueueDrops, "queue_drops", vocab.Int, vocab.Packet, "packets dropped by the ground links' queues")
 	m(lpGroundDrops, "ground_loss_drops", vocab.Int, vocab.Packet, "packets lost to gsl_loss")
 	m(lpUnreachable, "unreachable_frac", vocab.Float, vocab.Dimensionless, "fraction of routing updates with no path (a station sees no satellite)")
+	m(lpNoPathDrops, "no_path_drops", vocab.Int, vocab.Packet, "packets dropped at the space segment while no path existed, both directions")
 	m(lpSatellites, "satellites", vocab.Int, vocab.Dimensionless, "satellites in the shell")
 	return &vocab.Schema{
 		Name:    "leo-path",
-		Version: 1,
+		Version: 2, // 2: SGP4 motion by default (motion replaces j2), isl_rate, no_path_drops
 		Doc: "TCP flows between two ground stations over a moving LEO constellation (Hypatia's Starlink, Kuiper and Telesat shells, " +
 			"+Grid laser ISLs, shortest-delay routing every route_interval with atomic switching), each ISL's BER from document 000's " +
 			"link budget at its current length with Rayleigh pointing jitter; goodput, retransmissions (spurious apart), reordering, " +
@@ -362,38 +364,48 @@ func (h *spaceHop) Handle(now des.Time, kind int, arg uint64) {
 // seqWatch sits in front of a receiving endpoint and classifies arriving
 // data segments by their offset in the stream: seen before (a spurious
 // retransmission), or a first transmission below the highest offset seen
-// (overtaken: reordered).
+// (overtaken: reordered). Offsets are unwrapped from the 32-bit sequence
+// space around the highest one seen (RFC 9293 section 3.4: a segment is
+// never more than 2^31 away from it), so streams past 4 GB count right.
 type seqWatch struct {
 	conn      *tcp.Conn
 	isn       uint32
 	seen      []uint64 // bitmap of segment offsets / mss
-	mss       int
-	high      uint32
+	mss       int64
+	high      int64 // highest offset seen, unwrapped
 	any       bool
 	dup, reor int64
 }
 
 // Receive implements netsim.Receiver.
 func (r *seqWatch) Receive(now des.Time, p *netsim.Packet) {
+	r.note(p)
+	r.conn.Receive(now, p)
+}
+
+// note classifies one arriving packet.
+func (r *seqWatch) note(p *netsim.Packet) {
 	if p.Payload > 0 {
-		off := p.Seq - r.isn - 1 // the SYN takes one sequence number
-		k := int(off) / r.mss
-		for k/64 >= len(r.seen) {
-			r.seen = append(r.seen, 0)
-		}
-		bit := uint64(1) << (k % 64)
-		switch {
-		case r.seen[k/64]&bit != 0:
-			r.dup++
-		case !p.Retransmitted && r.any && int32(off-r.high) < 0:
-			r.reor++
-		}
-		r.seen[k/64] |= bit
-		if !r.any || int32(off-r.high) > 0 {
-			r.high, r.any = off, true
+		rel := p.Seq - r.isn - 1 // the SYN takes one sequence number
+		off := r.high + int64(int32(rel-uint32(r.high)))
+		if off >= 0 {
+			k := off / r.mss
+			for k/64 >= int64(len(r.seen)) {
+				r.seen = append(r.seen, 0)
+			}
+			bit := uint64(1) << (k % 64)
+			switch {
+			case r.seen[k/64]&bit != 0:
+				r.dup++
+			case !p.Retransmitted && r.any && off < r.high:
+				r.reor++
+			}
+			r.seen[k/64] |= bit
+			if !r.any || off > r.high {
+				r.high, r.any = off, true
+			}
 		}
 	}
-	r.conn.Receive(now, p)
 }
 
 type leoFlow struct {
@@ -547,7 +559,7 @@ func buildLEO(p vocab.Params, seed uint64) (*leoScenario, error) {
 			return nil, err
 		}
 		f.source.Conn, f.source.Size = f.src, workload.Unlimited
-		f.watch = seqWatch{conn: f.dst, isn: isnA, mss: mss}
+		f.watch = seqWatch{conn: f.dst, isn: isnA, mss: int64(mss)}
 		if err := na.Attach(id, f.src); err != nil {
 			return nil, err
 		}
@@ -649,6 +661,7 @@ func (sc *leoScenario) metrics(end des.Time) []vocab.Value {
 	out[lpQueueDrops] = vocab.I(qd)
 	out[lpGroundDrops] = vocab.I(gd)
 	out[lpUnreachable] = vocab.F(1 - frac(w.reachable, w.updates))
+	out[lpNoPathDrops] = vocab.I(sc.fwd.noWay + sc.rev.noWay)
 	out[lpSatellites] = vocab.I(int64(w.cons.Len()))
 	return out
 }

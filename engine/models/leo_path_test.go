@@ -2,8 +2,12 @@ package models
 
 import (
 	"context"
+	"math"
 	"testing"
 
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/phy"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -167,3 +171,116 @@ func TestLEOPathReorderingRetransmits(t *testing.T) {
 		t.Errorf("cwnd %d before the step at %.1f s, %d half a second after: want a drop", before, stepAt, after)
 	}
 }
+
+// TestExceedLength checks the bisection behind the exceed fractions: at
+// the length it returns the fade-averaged PER is at most the threshold,
+// and a few metres farther it is above.
+func TestExceedLength(t *testing.T) {
+	for _, name := range []string{"oct-10g", "isl-100g"} {
+		term, _ := phy.TerminalNamed(name)
+		for _, sigma := range []float64{0.5e-6, 1e-6, 2e-6} {
+			j := phy.Jitter{Sigma: sigma, Gain: term.Gain()}
+			l := exceedLength(term, j, 1500, 1e-6)
+			if math.IsInf(l, 1) || l <= 0 {
+				t.Fatalf("%s, sigma %g: exceed length %g", name, sigma, l)
+			}
+			if below, above := term.MeanPER(l, j, 1500), term.MeanPER(l+2, j, 1500); !(below <= 1e-6 && above > 1e-6) {
+				t.Errorf("%s, sigma %g: PER %.3g at %.0f m and %.3g 2 m farther, want the 1e-6 crossing between", name, sigma, below, l, above)
+			}
+		}
+	}
+}
+
+// TestSeqWatch feeds the receiver-side classifier a stream whose sequence
+// numbers wrap past 2^32: a segment overtaken by the next one counts as
+// reordered, a segment seen twice as a spurious retransmission, and a
+// retransmission that fills a hole as neither.
+func TestSeqWatch(t *testing.T) {
+	const mss = 1000
+	isn := uint32(1<<32 - 2500) // the third segment's sequence numbers wrap
+	w := seqWatch{isn: isn, mss: mss}
+	seg := func(i int, retrans bool) *netsim.Packet {
+		return &netsim.Packet{Seq: isn + 1 + uint32(i*mss), Payload: mss, Retransmitted: retrans}
+	}
+	for _, s := range []struct {
+		i       int
+		retrans bool
+	}{{0, false}, {1, false}, {3, false}, {2, false}, {4, false}, {4, true}, {6, false}, {5, true}, {7, false}} {
+		w.note(seg(s.i, s.retrans))
+	}
+	// Segment 2 arrived after 3 (reordered); 4 came twice (spurious); the
+	// retransmitted 5 filled a hole.
+	if w.reor != 1 || w.dup != 1 {
+		t.Errorf("reordered %d, duplicates %d, want 1 and 1", w.reor, w.dup)
+	}
+	if w.high != 7*mss {
+		t.Errorf("highest offset %d, want %d (unwrapped)", w.high, 7*mss)
+	}
+	// Past 4 GB of stream the relative sequence number wraps; the offset
+	// keeps growing.
+	v := seqWatch{isn: 0, mss: mss, high: 1<<32 - 2*mss, any: true}
+	v.note(&netsim.Packet{Seq: 1 + uint32(1<<32-mss), Payload: mss})
+	v.note(&netsim.Packet{Seq: 1, Payload: mss}) // offset 2^32
+	if v.high != 1<<32 || v.reor != 0 || v.dup != 0 {
+		t.Errorf("after the wrap: highest offset %d, reordered %d, duplicates %d; want 2^32, 0, 0", v.high, v.reor, v.dup)
+	}
+}
+
+// leoArrivals records the packets a node receives and when.
+type leoArrivals struct {
+	ids []uint64
+	at  []des.Time
+}
+
+func (a *leoArrivals) Receive(now des.Time, p *netsim.Packet) {
+	a.ids = append(a.ids, p.ID)
+	a.at = append(a.at, now)
+}
+
+// TestSpaceHopKeepsPath checks the atomic switch of the forwarding state:
+// a packet keeps the delay of the path in force when it entered the space
+// segment, so after a switch to a path 10 ms shorter a packet sent 1 ms
+// later arrives 9 ms earlier, and each arrives exactly after its own
+// path's delay.
+func TestSpaceHopKeepsPath(t *testing.T) {
+	s := des.New()
+	net := netsim.New(s, 1)
+	sb, dst := net.AddNode("space-dst"), net.AddNode("dst")
+	down, err := net.Connect(sb, dst, netsim.LinkConfig{Name: "down"}) // infinitely fast, no delay
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &leoArrivals{}
+	dst.SetDefault(rec)
+	w := &leoWorld{ok: true, oneWay: int64(50 * des.Millisecond), islRate: 1e10}
+	h := &spaceHop{w: w, s: s, net: net, down: down}
+	send := func() uint64 {
+		p := net.NewPacket()
+		p.Dst, p.Size = dst.ID(), 1500
+		h.Send(p)
+		return p.ID
+	}
+	var first, second uint64
+	s.Schedule(0, leoHandlerFunc(func(now des.Time) { first = send() }), 0, 0)
+	s.Schedule(des.Time(des.Millisecond), leoHandlerFunc(func(now des.Time) {
+		w.oneWay = int64(40 * des.Millisecond) // the new, shorter path
+		second = send()
+	}), 0, 0)
+	if err := s.Run(t.Context(), des.Time(des.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.ids) != 2 || rec.ids[0] != second || rec.ids[1] != first {
+		t.Fatalf("arrival order %v, want the second packet (%d) before the first (%d)", rec.ids, second, first)
+	}
+	if want := des.Time(41 * des.Millisecond); rec.at[0] != want {
+		t.Errorf("second packet at %v, want %v (1 ms + the new path's 40 ms)", rec.at[0], want)
+	}
+	if want := des.Time(50 * des.Millisecond); rec.at[1] != want {
+		t.Errorf("first packet at %v, want %v (the old path's 50 ms)", rec.at[1], want)
+	}
+}
+
+// leoHandlerFunc adapts a function to des.Handler.
+type leoHandlerFunc func(now des.Time)
+
+func (f leoHandlerFunc) Handle(now des.Time, kind int, arg uint64) { f(now) }

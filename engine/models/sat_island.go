@@ -123,13 +123,14 @@ func satIslandSchema() *vocab.Schema {
 		f("probe_delay", s, 10*ms, 0, 5, "one-way terrestrial delay of the probe's server"),
 		str("cca", "cubic", cc.Names(), "congestion control of the world servers (the data senders)"),
 		str("cca_island", "cubic", cc.Names(), "congestion control of the island clients"),
-		i("mss", vocab.Byte, 1460, 88, 9000, "maximum segment size"),
-		i("iw", vocab.Packet, 10, 1, 1000, "initial window in segments (RFC 6928's IW10 by default)"),
+		mssParam(1460),
+		iwParam(10),
 		i("window", vocab.Byte, 4<<20, 1000, 1<<30, "receive buffer of every endpoint (window scaling on)"),
-		b("hystart", true, "HyStart++ (RFC 9406) in CUBIC's slow start, as Linux runs HyStart by default"),
-		b("sack", true, "SACK with RFC 6675 recovery"),
-		f("min_rto", s, 0.2, 0.001, 60, "minimum RTO (Linux: 200 ms)"),
-		str("loss_detection", "rack-tlp", lossDetectionChoices, lossDetectionDoc+"; every endpoint, proxies included (Linux's default)"),
+		hystartParam(true),
+		byteCountingParam(false),
+		sackParam(true),
+		minRTOParam(0.2),
+		lossDetectionParam("rack-tlp"),
 		b("pep", false, "split TCP: proxies at the gateway and the island router terminate every connection"),
 		str("pep_cca", "cubic", cc.Names(), "congestion control of the proxies on the satellite hop"),
 		i("pep_window", vocab.Byte, 16<<20, 1000, 1<<30, "receive buffer of the proxies on the satellite hop"),
@@ -170,7 +171,7 @@ func satIslandSchema() *vocab.Schema {
 	m(siEvents, "events", I, vocab.Dimensionless, "simulation events processed")
 	return &vocab.Schema{
 		Name:    "sat-island",
-		Version: 5, // 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 6, // 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
@@ -266,7 +267,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 		probeStart:  des.Time(des.FromSeconds(p.Float("probe_start"))),
 		probeDelay:  des.FromSeconds(p.Float("probe_delay")),
 		cca:         p.Str("cca"),
-		ccOpt:       cc.Options{HyStart: p.Bool("hystart")},
+		ccOpt:       ccOptions(p, 0),
 		ccaIsl:      p.Str("cca_island"),
 		pep:         p.Bool("pep"),
 		pepCCA:      p.Str("pep_cca"),

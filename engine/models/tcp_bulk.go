@@ -47,21 +47,17 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "one-way propagation delay"},
 		{Name: "queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(0), Min: 0, Max: 1e7,
 			Doc: "DropTail queue limit in packets; 0 is unlimited"},
-		{Name: "mss", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1460), Min: 88, Max: 65495,
-			Doc: "maximum segment size (payload bytes)"},
+		mssParam(1460),
 		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(65535), Min: 1000, Max: 1 << 30,
 			Doc: "receive buffer: the largest window advertised (65535 caps it without window scaling)"},
 		{Name: "window_scaling", Kind: vocab.Bool, Default: vocab.B(false), Doc: "RFC 7323 window scaling"},
-		{Name: "sack", Kind: vocab.Bool, Default: vocab.B(false), Doc: "SACK (RFC 2018) with RFC 6675 loss recovery"},
-		{Name: "iw", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(0), Min: 0, Max: 100,
-			Doc: "initial window in segments; 0 is RFC 3390's min(4*MSS, max(2*MSS, 4380))"},
-		{Name: "delayed_ack", Kind: vocab.Bool, Default: vocab.B(false), Doc: "delayed ACKs (RFC 1122 4.2.3.2, 200 ms, every second segment)"},
+		sackParam(false),
+		iwParam(0),
+		delayedACKParam(false),
 		{Name: "limited_transmit", Kind: vocab.Bool, Default: vocab.B(true),
 			Doc: "RFC 3042 limited transmit: a new segment on each of the first two duplicate ACKs (off: the 1998 Reno that Padhye et al. model)"},
-		{Name: "min_rto", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(1), Min: 0.001, Max: 60,
-			Doc: "minimum RTO (RFC 6298 2.4 says 1 s; Linux uses 0.2 s)"},
-		{Name: "loss_detection", Kind: vocab.String, Default: vocab.S("dupthresh"), Choices: lossDetectionChoices,
-			Doc: lossDetectionDoc + "; the default keeps the classic three-duplicate-ACK rule"},
+		minRTOParam(1),
+		lossDetectionParam("dupthresh"),
 		{Name: "cca", Kind: vocab.String, Default: vocab.S("newreno"), Choices: cc.Names(),
 			Doc: "congestion control (engine/tcp/cc): reno uses RFC 5681 loss recovery, every other controller RFC 6582 NewReno recovery, or RFC 6675 with sack"},
 		{Name: "per", Kind: vocab.Float, Default: vocab.F(0), Min: 0, Max: 1,
@@ -70,15 +66,15 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "bit error rate of the data direction, turned into a PER per packet size (64B/66B coded)"},
 		{Name: "per_formula", Kind: vocab.String, Default: vocab.S("exact"), Choices: []string{"exact", "worst"},
 			Doc: "BER to PER: exact 1-(1-BER)^bits or the worst-case linear bound (document 000 Eq. 8)"},
-	}, hostOptionParams()...)
+	}, append(hostOptionParams(), hystartParam(false), byteCountingParam(false), writeSizeParam())...)
 }
 
 func tcpBulkSchema() *vocab.Schema {
 	params := append(tcpLinkParams(),
 		vocab.Param{Name: "duration", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(10), Min: 0.001, Max: 1e5,
 			Doc: "simulated time"},
-		vocab.Param{Name: "warmup", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(1), Min: 0, Max: 1e5,
-			Doc: "goodput counts bytes delivered after this time"},
+		vocab.Param{Name: "warmup", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 1e5,
+			Doc: "goodput counts bytes delivered from this time on; 0, the default, counts the whole run (a warm-up is asked for, never implied)"},
 		vocab.Param{Name: "size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 50,
 			Doc: "bytes each flow sends; 0 sends for the whole duration"},
 		vocab.Param{Name: "flows", Kind: vocab.Int, Default: vocab.I(1), Min: 1, Max: 10000, Doc: "number of TCP flows"},
@@ -107,7 +103,7 @@ func tcpBulkSchema() *vocab.Schema {
 	)
 	return &vocab.Schema{
 		Name:    "tcp-bulk",
-		Version: 7, // 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
+		Version: 8, // 8: warmup defaults to 0 (was 1 s); the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,
@@ -195,9 +191,9 @@ const (
 func tcpMetrics() []vocab.Metric {
 	m := make([]vocab.Metric, tmCount)
 	m[tmGoodput] = vocab.Metric{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
-		Doc: "application bytes delivered per second after warm-up, all flows"}
+		Doc: "application bytes delivered per second from warmup on, all flows (the application's goodput)"}
 	m[tmThroughput] = vocab.Metric{Name: "throughput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
-		Doc: "bits transmitted on the data-direction links per second (headers and retransmissions included)"}
+		Doc: "bits transmitted on the data-direction links per second over the whole run, warmup not applied (the wire rate: headers and retransmissions included)"}
 	m[tmBytesDelivered] = vocab.Metric{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte}
 	m[tmRetransSegs] = vocab.Metric{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet}
 	m[tmRetransBytes] = vocab.Metric{Name: "retrans_bytes", Kind: vocab.Int, Unit: vocab.Byte}
@@ -252,6 +248,7 @@ type tcpRunConfig struct {
 	chanLoss []netsim.LossModel // per-channel forward loss, overriding loss()
 	revLoss  netsim.LossModel   // loss on the reverse (ACK) link
 	ssthresh int64              // initial ssthresh; 0 keeps the controller's
+	params   vocab.Params       // for the controllers' options (ccOptions)
 	trace    int                // striped packets to record
 }
 
@@ -285,20 +282,25 @@ func readTCPConfig(p vocab.Params) tcpRunConfig {
 	}
 	c.conn.LossDetection = lossDetection(p.Str("loss_detection"))
 	c.conn = withHostOptions(c.conn, p)
+	c.params = p
 	return c
 }
 
 // lossDetectionChoices are the values of the loss_detection parameter.
-var lossDetectionChoices = []string{"dupthresh", "rack-tlp"}
+var lossDetectionChoices = []string{"dupthresh", "rack-tlp", "dupthresh-only"}
 
 const lossDetectionDoc = "loss detection: dupthresh, RFC 5681/6675's duplicate-ACK threshold (RACK only for lost retransmissions); " +
-	"rack-tlp, RFC 8985's RACK for every segment and Tail Loss Probes, Linux's default since 4.18 (needs sack, else dupthresh)"
+	"rack-tlp, RFC 8985's RACK for every segment and Tail Loss Probes, Linux's default since 4.18 (needs sack, else dupthresh); " +
+	"dupthresh-only, the threshold without RACK, so a lost retransmission waits for the timer (ns-3 up to 3.37)"
 
 // lossDetection maps a loss_detection value to the sender's setting; the
 // schema's choices have been checked.
 func lossDetection(v string) tcp.LossDetection {
-	if v == "rack-tlp" {
+	switch v {
+	case "rack-tlp":
 		return tcp.LossRACKTLP
+	case "dupthresh-only":
+		return tcp.LossDupThreshOnly
 	}
 	return tcp.LossDupThresh
 }
@@ -443,7 +445,7 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 		f := &flow{}
 		f.sink.Warmup = des.Time(c.warmup)
 		id := netsim.FlowID(i + 1)
-		ctrlA, err := cc.New(c.cca, cc.Options{Seed: net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()})
+		ctrlA, err := cc.New(c.cca, ccOptions(c.params, net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()))
 		if err != nil {
 			return nil, fmt.Errorf("models: %w", err)
 		}
@@ -460,6 +462,7 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 		}
 		f.source.Conn = f.src
 		f.source.Size = c.size
+		f.source.WriteSize = c.params.Int("write_size")
 		f.source.Close = c.size < workload.Unlimited
 		if err := a.Attach(id, f.src); err != nil {
 			return nil, fmt.Errorf("models: %w", err)

@@ -165,9 +165,11 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "comma-separated congestion controls repeated over the flows in order (10 flows of 5 names: two each); names as in cc: " +
 				strings.Join(algos, ", ")},
 		{Name: "rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(tcRate), Min: 1e5, Max: 1e11,
-			Doc: "rate of every link, access and backbone"},
+			Doc: "rate of the backbone, and of the access links unless access_rate is set"},
 		{Name: "delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(tcDelay), Min: 1e-6, Max: 10,
 			Doc: "one-way propagation delay of the backbone"},
+		{Name: "access_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(0), Min: 0, Max: 1e12,
+			Doc: "rate of every access link; 0: the backbone's rate, as document 002's Mininet set-up (ns-3's dumbbell examples use 10 times the bottleneck)"},
 		{Name: "access_delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 10,
 			Doc: "one-way propagation delay of each access link"},
 		{Name: "queue", Kind: vocab.Float, Unit: vocab.Percent, Default: vocab.F(100), Min: 0.1, Max: 1e5,
@@ -181,15 +183,11 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "DropTail limit of every access link (Linux txqueuelen 1000)"},
 		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(tcWindow), Min: 1000, Max: 1 << 30,
 			Doc: "socket buffers, receive and send (iperf3 -w)"},
-		{Name: "mss", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1460), Min: 88, Max: 65495,
-			Doc: "maximum segment size"},
-		{Name: "iw", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(10), Min: 1, Max: 100,
-			Doc: "initial window in segments (Linux: 10, RFC 6928)"},
-		{Name: "delayed_ack", Kind: vocab.Bool, Default: vocab.B(false), Doc: "delayed ACKs (RFC 1122 4.2.3.2)"},
-		{Name: "min_rto", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0.2), Min: 0.001, Max: 60,
-			Doc: "minimum RTO (Linux: 200 ms)"},
-		{Name: "loss_detection", Kind: vocab.String, Default: vocab.S("rack-tlp"), Choices: lossDetectionChoices,
-			Doc: lossDetectionDoc + "; the default is Linux's"},
+		mssParam(1460),
+		iwParam(10),
+		delayedACKParam(false),
+		minRTOParam(0.2),
+		lossDetectionParam("rack-tlp"),
 		{Name: "duration", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(200), Min: 0.01, Max: 1e5,
 			Doc: "simulated time (iperf3 -t)"},
 		{Name: "warmup", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 1e5,
@@ -249,12 +247,12 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 	}
 	return &vocab.Schema{
 		Name:    "tcp-compete",
-		Version: 7, // 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 8, // 8: access_rate; hystart, byte_counting, write_size and one definition of mss, iw, delayed_ack, min_rto, loss_detection (the shared host parameters); 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
 			"retransmissions (document 002).",
-		Params:  append(params, hostOptionParams()...),
+		Params:  append(params, append(hostOptionParams(), hystartParam(false), byteCountingParam(false), writeSizeParam())...),
 		Metrics: metrics,
 		Tables: []vocab.Table{
 			{Name: "flows", Doc: "one row per flow", Columns: []vocab.Metric{
@@ -472,7 +470,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		f.sink.Warmup = warmup
 		id := netsim.FlowID(i + 1)
 		a, b := cn.senders[i], cn.receivers[i]
-		ctrl, err := cc.New(f.cca, cc.Options{Seed: net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()})
+		ctrl, err := cc.New(f.cca, ccOptions(p, net.Streams().New(fmt.Sprintf("cc/%d", i)).Uint64()))
 		if err != nil {
 			return vocab.Result{}, err
 		}
@@ -490,6 +488,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		f.dst.SetHost(testbedHost(emulate))
 		f.source.Conn = f.src
 		f.source.Size = workload.Unlimited
+		f.source.WriteSize = p.Int("write_size")
 		if err := a.Attach(id, f.src); err != nil {
 			return vocab.Result{}, err
 		}
@@ -517,10 +516,14 @@ func buildDumbbell(net *netsim.Network, p vocab.Params, n int, q netsim.QueueMod
 	rate := int64(p.Float("rate"))
 	accessQ := netsim.DropTail{Packets: int(p.Int("access_queue"))}
 	adelay := des.FromSeconds(p.Float("access_delay"))
+	arate := rate
+	if a := p.Float("access_rate"); a > 0 {
+		arate = int64(a)
+	}
 	// Host to router: the host's jitter after its queue; router to host:
 	// none.
-	fromHost := netsim.LinkConfig{Rate: rate, Delay: adelay, Queue: accessQ, Jitter: jitter}
-	toHost := netsim.LinkConfig{Rate: rate, Delay: adelay, Queue: accessQ}
+	fromHost := netsim.LinkConfig{Rate: arate, Delay: adelay, Queue: accessQ, Jitter: jitter}
+	toHost := netsim.LinkConfig{Rate: arate, Delay: adelay, Queue: accessQ}
 	d, err := netsim.NewDumbbell(net, netsim.DumbbellConfig{
 		N: n,
 		// The sender's data and the receiver's ACKs leave their hosts.

@@ -165,7 +165,7 @@ func testbedBuffers(window int64) (rcv, snd int64) {
 
 // emulateParam is the emulate parameter's schema entry.
 func emulateParam() vocab.Param {
-	return vocab.Param{Name: "emulate", Kind: vocab.String, Default: vocab.S(testbedAll),
+	return vocab.Param{Name: "emulate", Kind: vocab.String, Default: vocab.S(testbedAll), Syntax: checkEmulate,
 		Doc: "with backbone mininet, the testbed mechanisms emulated, a comma-separated subset of " + testbedAll +
 			" (or none): topology (every host on its own 1000-packet TCLink, the switches joined by 42-packet TCLinks, all netem limits), " +
 			"gso (TSO/GSO aggregates of about 1 ms at the pacing rate counted as one skb by netem's limit and lost whole), " +

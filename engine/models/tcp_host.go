@@ -3,6 +3,7 @@ package models
 import (
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/tcp"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -12,6 +13,39 @@ func prrParam() vocab.Param {
 	return vocab.Param{Name: "prr", Kind: vocab.Bool, Default: vocab.B(false),
 		Doc: "RFC 6937 Proportional Rate Reduction: during SACK recovery cwnd follows the data delivered instead of dropping to ssthresh at once " +
 			"(the default of Linux and ns-3); needs SACK, without which recovery is NewReno"}
+}
+
+// The host parameters every TCP model has had under its own doc: one
+// definition each, the model's default kept (Linux's value in the doc).
+
+func mssParam(def int64) vocab.Param {
+	return vocab.Param{Name: "mss", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(def), Min: 88, Max: 65495,
+		Doc: "maximum segment size: payload bytes per segment (Linux in a 1500-byte MTU: 1460, or 1448 with timestamps)"}
+}
+
+func iwParam(def int64) vocab.Param {
+	return vocab.Param{Name: "iw", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(def), Min: 0, Max: 1000,
+		Doc: "initial window in segments; 0 is RFC 3390's min(4*MSS, max(2*MSS, 4380 B)) (Linux: 10, RFC 6928)"}
+}
+
+func delayedACKParam(def bool) vocab.Param {
+	return vocab.Param{Name: "delayed_ack", Kind: vocab.Bool, Default: vocab.B(def),
+		Doc: "delayed ACKs (RFC 1122 4.2.3.2): an ACK for every second full segment or after 200 ms (Linux: on)"}
+}
+
+func minRTOParam(def float64) vocab.Param {
+	return vocab.Param{Name: "min_rto", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(def), Min: 0.001, Max: 60,
+		Doc: "minimum RTO (RFC 6298 2.4: 1 s; Linux: 200 ms)"}
+}
+
+func sackParam(def bool) vocab.Param {
+	return vocab.Param{Name: "sack", Kind: vocab.Bool, Default: vocab.B(def),
+		Doc: "SACK (RFC 2018) with RFC 6675 loss recovery (Linux: on)"}
+}
+
+func lossDetectionParam(def string) vocab.Param {
+	return vocab.Param{Name: "loss_detection", Kind: vocab.String, Default: vocab.S(def), Choices: lossDetectionChoices,
+		Doc: lossDetectionDoc + " (Linux: rack-tlp)"}
 }
 
 // hostOptionParams are the host options every TCP model takes with one
@@ -34,6 +68,34 @@ func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
 	cfg.Timestamps = p.Bool("timestamps")
 	cfg.SYNTimeout = des.FromSeconds(p.Float("syn_timeout"))
 	return cfg
+}
+
+// writeSizeParam is the application's write size of the models whose
+// sources are bulk or sized transfers (workload.Source.WriteSize).
+func writeSizeParam() vocab.Param {
+	return vocab.Param{Name: "write_size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 40,
+		Doc: "bytes the application writes at a time once connected; each write the window admits leaves as its own segment (no Nagle), so the first flight is of write_size segments " +
+			"(ns-3's BulkSend: 512 B); 0 hands the whole transfer over at once (full segments)"}
+}
+
+// hystartParam and byteCountingParam are the slow-start options of the
+// congestion controllers, one name and doc in every TCP model; def is the
+// model's default, kept from before the options were shared (Linux runs
+// HyStart and counts acknowledged segments rather than ACKs).
+func hystartParam(def bool) vocab.Param {
+	return vocab.Param{Name: "hystart", Kind: vocab.Bool, Default: vocab.B(def),
+		Doc: "HyStart++ (RFC 9406) in CUBIC's initial slow start (Linux: on); other controllers ignore it"}
+}
+
+func byteCountingParam(def bool) vocab.Param {
+	return vocab.Param{Name: "byte_counting", Kind: vocab.Bool, Default: vocab.B(def),
+		Doc: "appropriate byte counting (RFC 3465, L = 2 SMSS): cwnd grows by the bytes an ACK covers, not per ACK, so delayed ACKs do not slow growth (Linux counts acknowledged segments, to the same effect)"}
+}
+
+// ccOptions reads hystart and byte_counting; seed is the controller's own
+// random stream.
+func ccOptions(p vocab.Params, seed uint64) cc.Options {
+	return cc.Options{HyStart: p.Bool("hystart"), ABC: p.Bool("byte_counting"), Seed: seed}
 }
 
 // sackRecovery returns the loss recovery of a connection that offers SACK

@@ -1,26 +1,31 @@
 package models
 
 import (
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // TestPRRSelectable: every TCP model takes the shared host options (prr,
-// timestamps, syn_timeout) with one doc, default and unit; and with SACK it changes
+// timestamps, syn_timeout, hystart, byte_counting) with one doc, default
+// and unit; and with SACK it changes
 // the run (PRR sends during the reduction where RFC 6675 waits) while the
 // packet conservation of tcp-bulk still holds. tcp-bulk over a lossy
 // 10 Mbit/s, 50 ms link (PER 1 %, some 100 recoveries in 20 s) with SACK
 // and three flows sharing a 30-packet queue.
 func TestPRRSelectable(t *testing.T) {
 	for _, m := range []vocab.Model{NewTCPBulk(), NewTCPTransfer(), NewTCPCompete(), NewSatIsland()} {
-		for _, hp := range hostOptionParams() {
+		for _, hp := range append(hostOptionParams(), hystartParam(false), byteCountingParam(false)) {
 			i := m.Schema().ParamIndex(hp.Name)
 			if i < 0 {
 				t.Errorf("model %s has no %s parameter", m.Schema().Name, hp.Name)
 				continue
 			}
-			if got := m.Schema().Params[i]; got.Doc != hp.Doc || !got.Default.Equal(hp.Default) || got.Unit != hp.Unit {
+			// hystart keeps sat-island's earlier default (on).
+			sameDefault := got(m, i).Default.Equal(hp.Default) || hp.Name == "hystart"
+			if g := got(m, i); g.Doc != hp.Doc || !sameDefault || g.Unit != hp.Unit {
 				t.Errorf("model %s: parameter %s differs from the shared host option", m.Schema().Name, hp.Name)
 			}
 		}
@@ -77,4 +82,87 @@ func tmTransferResponse(t *testing.T) int {
 	}
 	t.Fatal("tcp-transfer has no response_time metric")
 	return -1
+}
+
+// TestCompeteAccessRate: access_rate reaches the access links. With
+// 10 Mbit/s access links in front of the 100 Mbit/s backbone, one flow's
+// throughput is bounded by the access rate less the 40 header bytes of
+// each 1500-byte packet, 10e6 x 1460/1500 = 9.73 Mbit/s, and a bulk flow
+// with a 1000-packet access queue fills it (at least 95 % after a 2 s
+// warm-up); left at 0 the access links run at the backbone's rate.
+func TestCompeteAccessRate(t *testing.T) {
+	m := NewTCPCompete()
+	p := m.Schema().Defaults().With("flows", vocab.I(1)).With("ccas", vocab.S("cubic")).
+		With("access_rate", vocab.F(10e6)).With("duration", vocab.F(10)).With("warmup", vocab.F(2))
+	r, err := m.Run(t.Context(), p, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := metric(t, m, r, "throughput").Float()
+	if bound := 10e6 * 1460 / 1500; got > bound*1.001 || got < 0.95*bound {
+		t.Errorf("throughput through 10 Mbit/s access links = %.4g bit/s, want 95-100 %% of %.4g", got, bound)
+	}
+}
+
+func got(m vocab.Model, i int) vocab.Param { return m.Schema().Params[i] }
+
+// TestByteCountingReachesTheController: with delayed ACKs (one ACK per two
+// segments) slow start grows cwnd by one segment per ACK, 1.5 times per
+// round, unless byte counting (RFC 3465 section 2.2, L = 2 SMSS) counts
+// the two segments each ACK covers and doubles it; over a 100 ms path
+// from IW 2 a 1 MB transfer then needs fewer rounds and completes sooner.
+func TestByteCountingReachesTheController(t *testing.T) {
+	var done [2]float64
+	for i, abc := range []bool{false, true} {
+		r := runModel(t, NewTCPBulk(), map[string]vocab.Value{
+			"rate": vocab.F(1e9), "delay": vocab.F(0.05), "size": vocab.I(1 << 20), "window": vocab.I(1 << 24),
+			"window_scaling": vocab.B(true), "delayed_ack": vocab.B(true), "iw": vocab.I(2), "byte_counting": vocab.B(abc),
+			"duration": vocab.F(10), "warmup": vocab.F(0),
+		}, 1)
+		done[i] = r.Metrics[tmCompletion].Float()
+	}
+	t.Logf("completion: %.3f s counting ACKs, %.3f s counting bytes", done[0], done[1])
+	if !(done[1] < done[0]-0.1) {
+		t.Errorf("completion with byte counting %.3f s, without %.3f s: want at least one 100 ms round sooner", done[1], done[0])
+	}
+}
+
+// TestWriteSize: a 5120-byte transfer (IW 10 admits it whole) written
+// 512 bytes at a time leaves as ten 552-byte packets, as ns-3's BulkSend
+// sends it, instead of three 1488-byte packets and one of 816 B: 240 more
+// bytes through the 1 Mbit/s link, so the response time grows by
+// 240 x 8 / 1e6 = 1.92 ms (tolerance 0.05 ms for rounding of the event
+// times).
+func TestWriteSize(t *testing.T) {
+	var rt [2]float64
+	for i, w := range []int64{0, 512} {
+		r := runModel(t, NewTCPTransfer(), map[string]vocab.Value{
+			"rate": vocab.F(1e6), "delay": vocab.F(0.01), "mss": vocab.I(1448), "size": vocab.I(5120),
+			"iw": vocab.I(10), "write_size": vocab.I(w),
+		}, 1)
+		rt[i] = r.Metrics[tmTransferResponse(t)].Float()
+	}
+	if d := rt[1] - rt[0]; math.Abs(d-0.00192) > 0.00005 {
+		t.Errorf("response time with 512-byte writes - whole = %.5f s, want 0.00192 (+-0.00005)", d)
+	}
+}
+
+// TestHostParamsShared: the host parameters the TCP models have in common
+// are one definition each: the same kind, unit, range, choices and doc in
+// every model that has them (defaults may differ and are each model's).
+func TestHostParamsShared(t *testing.T) {
+	shared := []vocab.Param{mssParam(0), iwParam(0), delayedACKParam(false), minRTOParam(1), sackParam(false), lossDetectionParam("dupthresh")}
+	for _, m := range []vocab.Model{NewTCPBulk(), NewTCPTransfer(), NewTCPCompete(), NewSatIsland()} {
+		s := m.Schema()
+		for _, want := range shared {
+			i := s.ParamIndex(want.Name)
+			if i < 0 {
+				continue // tcp-compete always offers SACK
+			}
+			g := s.Params[i]
+			if g.Kind != want.Kind || g.Unit != want.Unit || g.Min != want.Min || g.Max != want.Max || g.Doc != want.Doc || strings.Join(g.Choices, ",") != strings.Join(want.Choices, ",") {
+				t.Errorf("model %s: parameter %s is not the shared definition", s.Name, want.Name)
+			}
+		}
+	}
 }

@@ -48,3 +48,23 @@ func Example_geoCrosslink() {
 	// longest in sight: 83333 km, 162.4° apart
 	// satellites for 80,000 km hops: 3
 }
+
+// Kuiper's first shell as Hypatia simulates it: its size, its period (of
+// the argument of latitude, which J2 makes 0.1 min shorter than the
+// 97.3 min of 14.80 revolutions a day) and the shortest path from Manila
+// to Dalian at the shell's epoch, over satellites that move by SGP4
+// (Hypatia's satgenpy finds the same path and 29.423 ms).
+func Example_constellation() {
+	sh, _ := orbit.ShellNamed("kuiper-k1")
+	c, _ := orbit.NewConstellation(sh, orbit.Motion{GMST0: orbit.GMSTAt(-0.5), SGP4: true})
+	fmt.Printf("%d satellites, %d ISLs, period %.1f min\n", c.Len(), len(c.GridISLs()), c.Period()/60)
+	a, _ := orbit.City("manila")
+	b, _ := orbit.City("dalian")
+	r, _ := orbit.NewRouter(c, orbit.WGS72, a, b, sh.Rule(true))
+	var p orbit.Path
+	r.Route(0, &p)
+	fmt.Printf("Manila-Dalian: satellites %v, RTT %.2f ms\n", p.Sats, 2*p.Length/orbit.LightSpeed*1e3)
+	// Output:
+	// 1156 satellites, 2312 ISLs, period 97.2 min
+	// Manila-Dalian: satellites [184 183 217], RTT 29.42 ms
+}

@@ -46,6 +46,10 @@ const (
 	// (Recovery RecoverySACK or RecoveryPRR with a peer that permits
 	// SACK); without it the sender falls back to LossDupThresh.
 	LossRACKTLP
+	// LossDupThreshOnly is LossDupThresh without RACK: a lost
+	// retransmission waits for the retransmission timer, as in senders
+	// that predate RFC 8985 (ns-3 up to 3.37).
+	LossDupThreshOnly
 )
 
 // Config configures an endpoint. Durations are nanoseconds.

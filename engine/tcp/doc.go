@@ -28,7 +28,7 @@
 //     threshold; reo_wnd is the RFC's static min_RTT/4 (the receiver sends
 //     no DSACK, so section 6.2's DSACK-driven growth has nothing to act
 //     on), and spurious-retransmission cases are excluded by the min_RTT
-//     check of step 2 (there are no timestamps);
+//     check of step 2 (timestamps, when on the wire, are not used for it);
 //   - tlp.go: Tail Loss Probes (RFC 8985 section 7) under LossRACKTLP;
 //   - rate.go: delivery-rate samples (draft-cheng-iccrg-delivery-rate-estimation).
 //
@@ -50,5 +50,7 @@
 //
 // Left out: TIME-WAIT and the closing states beyond what a transfer's
 // completion needs (a FIN is sent after the data and its ACK ends the
-// transfer), RST, urgent data, timestamps (RFC 7323 section 3) and PAWS.
+// transfer), RST, urgent data, RFC 7323's RTT measurement from timestamps
+// (RTTM) and PAWS: Config.Timestamps puts the option on the wire, its 12
+// bytes per segment, but RTT is measured per RFC 6298 with Karn's rule.
 package tcp

@@ -72,9 +72,9 @@ func newRecovery(s *sender) recovery {
 	var r recovery
 	if cfg.LossDetection == LossRACKTLP {
 		s.rack.all, s.tlp.on = true, true
-		r = &rackTLPRecovery{sackRecovery{s: s}}
+		r = &rackTLPRecovery{sackRecovery{s: s, rack: true}}
 	} else {
-		r = &sackRecovery{s: s, dupThresh: true, rule3: true}
+		r = &sackRecovery{s: s, dupThresh: true, rule3: true, rack: cfg.LossDetection != LossDupThreshOnly}
 	}
 	if cfg.Recovery == RecoveryPRR {
 		r = &prrRecovery{recovery: r, s: s}

@@ -37,9 +37,12 @@ func (d *dropFirst) drop(dir int, p *netsim.Packet) bool {
 
 // lossPair runs a 300-segment transfer over 100 Mbit/s with 50 ms one-way
 // delay (RTT 100 ms), dropping the listed segments' first transmissions.
-func lossPair(t *testing.T, rec Recovery, segs []int64, times int) (*pair, *dropFirst) {
+func lossPair(t *testing.T, rec Recovery, segs []int64, times int, ld ...LossDetection) (*pair, *dropFirst) {
 	cfg := baseConfig()
 	cfg.Recovery = rec
+	if len(ld) > 0 {
+		cfg.LossDetection = ld[0]
+	}
 	cfg.InitialWindow = 40
 	cfg.LimitedTransmit = false
 	pr := newPair(t, cfg, 100e6, 50*des.Millisecond, newReno)
@@ -129,7 +132,7 @@ func TestRTOBackoffKarn(t *testing.T) {
 // segments, 3.3 ms at 100 Mbit/s): 100-110 ms.
 func TestRecoveryLostRetransmission(t *testing.T) {
 	const rtt = 100 * des.Millisecond
-	pr, d := lossPair(t, RecoverySACK, []int64{45}, 2)
+	pr, d := lossPair(t, RecoverySACK, []int64{45}, 2, LossDupThresh)
 	st := pr.client.Stats
 	if st.RTOs != 0 || st.FastRecoveries != 1 || st.RetransSegs != 2 || st.LostRetrans != 1 {
 		t.Fatalf("RTOs, fast recoveries, retransmissions, lost retransmissions = %d, %d, %d, %d, want 0, 1, 2, 1",
@@ -137,6 +140,24 @@ func TestRecoveryLostRetransmission(t *testing.T) {
 	}
 	if gap := d.rexmits[1].Sub(d.rexmits[0]); gap < rtt || gap > rtt+10*des.Millisecond {
 		t.Errorf("second retransmission %v after the first, want one RTT (100-110 ms)", gap)
+	}
+}
+
+// TestLostRetransmissionWithoutRACK: with LossDupThreshOnly the same lost
+// retransmission is found only by the retransmission timer (RFC 6298
+// section 5.4), as in a sender without RFC 8985: one timeout, and the
+// second retransmission leaves about the minimum RTO (RFC 6298's 1 s
+// here, less the under 1 ms between the ACK that restarted the timer and
+// the first retransmission) after the first, not one RTT (100 ms) as
+// with RACK.
+func TestLostRetransmissionWithoutRACK(t *testing.T) {
+	pr, d := lossPair(t, RecoverySACK, []int64{45}, 2, LossDupThreshOnly)
+	st := pr.client.Stats
+	if st.RTOs != 1 || st.LostRetrans != 0 {
+		t.Fatalf("RTOs, lost retransmissions found = %d, %d; want 1, 0", st.RTOs, st.LostRetrans)
+	}
+	if gap := d.rexmits[1].Sub(d.rexmits[0]); gap < 999*des.Millisecond || gap > 1010*des.Millisecond {
+		t.Errorf("second retransmission %v after the first, want the timer's 1 s (999-1010 ms)", gap)
 	}
 }
 

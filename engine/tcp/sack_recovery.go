@@ -21,6 +21,8 @@ type sackRecovery struct {
 	// rule3: NextSeg's rule (3) resends unSACKed data below the highest
 	// SACKed byte; off under RACK-TLP, whose probe covers the tail.
 	rule3 bool
+	// rack: RACK finds lost retransmissions (off: LossDupThreshOnly).
+	rack bool
 }
 
 // lostBound returns L such that an unSACKed byte below L is lost: RFC 6675
@@ -100,15 +102,23 @@ func (r *sackRecovery) output(now des.Time) bool {
 // retransmitted queues the retransmission for RACK's check of lost
 // retransmissions (RFC 8985 section 6.2 step 5).
 func (r *sackRecovery) retransmitted(seq seqnum.Value, xmitN uint64, _ bool) {
-	r.s.rack.rxq.push(rxEntry{seq: seq, n: xmitN})
+	if r.rack {
+		r.s.rack.rxq.push(rxEntry{seq: seq, n: xmitN})
+	}
 }
 
-func (r *sackRecovery) delivered(now des.Time, rec *sendRecord) { r.s.rackDelivered(now, rec) }
+func (r *sackRecovery) delivered(now des.Time, rec *sendRecord) {
+	if r.rack {
+		r.s.rackDelivered(now, rec)
+	}
+}
 
 // afterAck runs RACK over the ACK's deliveries (RFC 8985 section 6.2).
 func (r *sackRecovery) afterAck(now des.Time, _ seqnum.Value, _, _ bool) {
-	r.s.rackUpdate(now)
-	r.s.rackDetect(now)
+	if r.rack {
+		r.s.rackUpdate(now)
+		r.s.rackDetect(now)
+	}
 }
 
 // timeout keeps the SACK scoreboard over a timeout and resends only what

@@ -68,10 +68,22 @@ func (s *Sink) Check(want int64, closed bool) error {
 // Source is a sending application: it writes Size bytes once the
 // connection opens (Unlimited for a timed bulk transfer) and closes after
 // them if Close is set.
+//
+// With WriteSize 0 it hands the whole transfer to the connection at once,
+// so every segment is full. With WriteSize w it writes w bytes at a time
+// once the connection is established, as an application looping on
+// send(2) with a w-byte buffer (ns-3's BulkSendApplication, SendSize 512
+// by default): without Nagle's algorithm each write that the window
+// admits leaves at once as its own segment, so the first flight is made
+// of w-byte segments; once a write finds the window full, the data it and
+// the rest of the transfer queue is sent in full segments as ACKs open the
+// window, which is what the application's further writes into a send
+// buffer that stays ahead of the window amount to.
 type Source struct {
-	Conn  *tcp.Conn
-	Size  int64
-	Close bool
+	Conn      *tcp.Conn
+	Size      int64
+	Close     bool
+	WriteSize int64
 
 	StartAt       des.Time // when Start was called (the first SYN)
 	EstablishedAt des.Time
@@ -82,15 +94,36 @@ type Source struct {
 // Start writes the data and opens the connection at now.
 func (s *Source) Start(now des.Time) {
 	s.StartAt = now
-	s.Conn.Write(now, s.Size)
-	if s.Close {
-		s.Conn.Close(now)
+	if s.WriteSize <= 0 {
+		s.Conn.Write(now, s.Size)
+		if s.Close {
+			s.Conn.Close(now)
+		}
 	}
 	s.Conn.Connect(now)
 }
 
-// Established implements tcp.App.
-func (s *Source) Established(now des.Time) { s.EstablishedAt = now }
+// Established implements tcp.App: with WriteSize set, the writes start.
+func (s *Source) Established(now des.Time) {
+	s.EstablishedAt = now
+	if s.WriteSize <= 0 {
+		return
+	}
+	left := s.Size
+	for left > 0 {
+		w := min(s.WriteSize, left)
+		sent := s.Conn.Stats.DataSegsSent
+		s.Conn.Write(now, w)
+		left -= w
+		if s.Conn.Stats.DataSegsSent == sent {
+			break // the window is full: the write waits in the buffer
+		}
+	}
+	s.Conn.Write(now, left)
+	if s.Close {
+		s.Conn.Close(now)
+	}
+}
 
 // Delivered implements tcp.App.
 func (s *Source) Delivered(now des.Time, off, n int64) {}

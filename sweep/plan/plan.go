@@ -47,8 +47,22 @@ type piece struct {
 type axis struct {
 	param  int
 	vals   []vocab.Value
-	parts  []string // "name=canonical\x00" of each value, the axis' part of the key
+	name   string   // the parameter's name
+	parts  []string // "name=canonical\x00" of each value, the axis' part of the key; nil for a long axis
 	stride int      // how many grid indices one step of this axis spans
+}
+
+// maxPrecomputed is the longest axis whose key parts New precomputes.
+// A longer axis formats its part in At: a little slower per scenario, but
+// a 10^6-value axis then costs its values only, not 40 MB more of parts.
+const maxPrecomputed = 1 << 16
+
+// appendPart appends the key part of value k of the axis to key.
+func (a *axis) appendPart(key []byte, k int) []byte {
+	if a.parts != nil {
+		return append(key, a.parts[k]...)
+	}
+	return appendParam(key, a.name, a.vals[k].Canonical())
 }
 
 // New expands s (already resolved to a profile, see spec.Resolve) for
@@ -120,11 +134,14 @@ func New(s *spec.Spec, m vocab.Model) (*Plan, error) {
 			return nil, fmt.Errorf("plan: grid axis %s appears twice", a.Name)
 		}
 		axisOf[pi] = len(p.axes)
-		parts := make([]string, len(a.Values))
-		for k, v := range a.Values {
-			parts[k] = string(appendParam(nil, schema.Params[pi].Name, v.Canonical()))
+		var parts []string
+		if len(a.Values) <= maxPrecomputed {
+			parts = make([]string, len(a.Values))
+			for k, v := range a.Values {
+				parts[k] = string(appendParam(nil, schema.Params[pi].Name, v.Canonical()))
+			}
 		}
-		p.axes = append(p.axes, axis{param: pi, vals: a.Values, parts: parts})
+		p.axes = append(p.axes, axis{param: pi, name: schema.Params[pi].Name, vals: a.Values, parts: parts})
 		size *= float64(len(a.Values))
 	}
 	if size > spec.ScenarioCeiling {
@@ -205,7 +222,7 @@ func (p *Plan) AtInto(i int, vals []vocab.Value) Scenario {
 	for _, pc := range c.key {
 		key = append(key, pc.text...)
 		if pc.axis >= 0 {
-			key = append(key, p.axes[pc.axis].parts[d[pc.axis]]...)
+			key = p.axes[pc.axis].appendPart(key, d[pc.axis])
 		}
 	}
 	id := hashID(appendReplicate(key, rep))

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sort"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -357,4 +358,22 @@ grid:
 		i++
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "scenarios/s")
+}
+
+// TestLongAxisIDs checks the axis longer than maxPrecomputed, whose key
+// parts are formatted in At: each scenario's id equals the id of the same
+// point in a one-value plan, whose part is precomputed.
+func TestLongAxisIDs(t *testing.T) {
+	long := expand(t, fmt.Sprintf("name: t\nmodel: fso-ber\ngrid:\n  distance: {from: 1km, to: 100000km, points: %d}\n  detection: [direct, coherent]\n", maxPrecomputed+7))
+	if long.axes[0].parts != nil || long.axes[1].parts == nil {
+		t.Fatalf("parts precomputed for axes of %d and %d values, want only the short one", len(long.axes[0].vals), len(long.axes[1].vals))
+	}
+	for _, i := range []int{0, 1, 2 * 12345, 2*(maxPrecomputed+7) - 1} {
+		sc := long.At(i)
+		d := sc.Params.Float("distance")
+		one := expand(t, fmt.Sprintf("name: t\nmodel: fso-ber\nparams:\n  distance: %sm\n  detection: %s\n", strconv.FormatFloat(d, 'g', -1, 64), sc.Params.Str("detection")))
+		if got, want := sc.ID, one.At(0).ID; got != want {
+			t.Errorf("long axis scenario %d (distance %v) id %s, want %s as in a one-point plan", i, d, got, want)
+		}
+	}
 }

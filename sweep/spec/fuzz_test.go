@@ -52,7 +52,7 @@ func FuzzParse(f *testing.F) {
 		s, err := Parse("f.yaml", data, reg)
 		took := time.Since(start)
 		runtime.ReadMemStats(&after)
-		// The bounds: 1 s and 256 MB for an input of at most 256 KiB (the
+		// The bounds: 1 s and 256 MB for an input of at most 128 KiB (the
 		// issue's acceptance is 1 s and 100 MB RSS for the worst inputs
 		// it found; fuzzing finds others, and runs with the race detector
 		// and coverage on). Before the limits the parser took 70 s and

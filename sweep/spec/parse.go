@@ -34,7 +34,9 @@ type parser struct {
 	// ranges are the range axes by position, generated only once the
 	// scenario counts are known to be within the limit.
 	ranges  map[Position]rangeGen
-	tooMany bool // a scenario count is over the limit: generate no range
+	tooMany bool     // a scenario count is over the limit: generate no range
+	work    int      // keys and values read so far (see spend)
+	alias   Position // the alias last followed, where an expansion is blamed
 	errs    ErrorList
 	anchors map[string]ast.Node
 	schema  *vocab.Schema // nil when the model is missing or unknown
@@ -219,6 +221,7 @@ func (p *parser) unwrap(n ast.Node) ast.Node {
 				p.errorf(p.pos(m), "unknown alias *%s", name)
 				return nil
 			}
+			p.alias = p.pos(m)
 			n = target
 		default:
 			return n
@@ -281,6 +284,9 @@ func (p *parser) entries(n ast.Node, what, noun string, allowed []string) []entr
 	var out []entry
 	for _, mv := range pairs {
 		kpos := p.pos(mv.Key)
+		if !p.spend(kpos) {
+			return out
+		}
 		if mv.Key == nil {
 			continue
 		}

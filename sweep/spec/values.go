@@ -20,6 +20,9 @@ func sortStrings(s []string) { sort.Strings(s) }
 // kind, inside its range and choices.
 func (p *parser) value(prm vocab.Param, n ast.Node) (vocab.Value, bool) {
 	pos := p.pos(n)
+	if !p.spend(pos) {
+		return vocab.Value{}, false
+	}
 	node := p.unwrap(n)
 	text, ok := p.scalar(node)
 	if !ok {

@@ -87,6 +87,10 @@ main(int argc, char* argv[])
     cmd.AddValue("stagger", "flows start at uniform times in [0, stagger), s", stagger);
     cmd.AddValue("run", "random run number", run);
     cmd.Parse(argc, argv);
+    if (flows == 0 || flows > 250)
+    {
+        NS_FATAL_ERROR("flows " << flows << " must be 1 to 250 (one /24 subnet per access link)");
+    }
     if (accessRate == 0)
     {
         accessRate = rate;

@@ -49,6 +49,33 @@ struct Sink
     }
 };
 
+// Trace prints the sender's congestion window, RFC 6675 pipe estimate
+// (BytesInFlight) and congestion state to stderr, for tracing a difference.
+struct Trace
+{
+    static void Cwnd(uint32_t, uint32_t v)
+    {
+        std::fprintf(stderr, "%.6f cwnd %u\n", Simulator::Now().GetSeconds(), v);
+    }
+
+    static void InFlight(uint32_t, uint32_t v)
+    {
+        std::fprintf(stderr, "%.6f bytes_in_flight %u\n", Simulator::Now().GetSeconds(), v);
+    }
+
+    static void State(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t v)
+    {
+        std::fprintf(stderr, "%.6f state %s\n", Simulator::Now().GetSeconds(), TcpSocketState::TcpCongStateName[v]);
+    }
+
+    static void Attach(Ptr<Socket> s)
+    {
+        s->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&Trace::Cwnd));
+        s->TraceConnectWithoutContext("BytesInFlight", MakeCallback(&Trace::InFlight));
+        s->TraceConnectWithoutContext("CongState", MakeCallback(&Trace::State));
+    }
+};
+
 } // namespace
 
 int
@@ -63,6 +90,7 @@ main(int argc, char* argv[])
     double warmup = 0;    // timed transfer: goodput counts bytes after this, s
     uint64_t size = 0;    // sized transfer: bytes; 0 is a timed transfer
     uint32_t run = 1;     // ns-3 RngRun
+    bool trace = false;   // print the sender's cwnd, pipe and state to stderr
     CommandLine cmd(__FILE__);
     host.AddTo(cmd);
     cmd.AddValue("rate", "link rate, bit/s", rate);
@@ -73,6 +101,7 @@ main(int argc, char* argv[])
     cmd.AddValue("warmup", "goodput counts bytes delivered after this time, s", warmup);
     cmd.AddValue("size", "bytes of a sized transfer (0: timed)", size);
     cmd.AddValue("run", "random run number", run);
+    cmd.AddValue("trace", "print the sender's cwnd, BytesInFlight and congestion state to stderr", trace);
     cmd.Parse(argc, argv);
 
     RngSeedManager::SetSeed(1);
@@ -122,7 +151,13 @@ main(int argc, char* argv[])
     srcApp.Start(Seconds(0));
     crosslink::SenderStats st;
     Ptr<BulkSendApplication> bulk = DynamicCast<BulkSendApplication>(srcApp.Get(0));
-    Simulator::Schedule(NanoSeconds(1), [&st, bulk]() { st.Attach(bulk->GetSocket()); });
+    Simulator::Schedule(NanoSeconds(1), [&st, bulk, trace]() {
+        st.Attach(bulk->GetSocket());
+        if (trace)
+        {
+            Trace::Attach(bulk->GetSocket());
+        }
+    });
 
     // A sized transfer stops when its last byte arrives (Sink::OnRx); the
     // bound keeps a stalled one finite.

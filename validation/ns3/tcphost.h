@@ -11,12 +11,58 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 
 namespace crosslink
 {
+
+// TcpNewRenoFlightSize is ns-3's TcpNewReno with RFC 5681's ssthresh.
+// ns-3 3.37 calls GetSsThresh with BytesInFlight(), the RFC 6675 pipe, which
+// leaves out what was SACKed or marked lost by the time the third duplicate
+// ACK arrives; RFC 5681 section 3.2 equation (4), which crosslink follows,
+// halves FlightSize, the data sent and not yet cumulatively acknowledged.
+// The validation uses this class to show how much of a difference that
+// choice alone makes (--ssthresh=flightsize).
+class TcpNewRenoFlightSize : public ns3::TcpNewReno
+{
+  public:
+    static ns3::TypeId GetTypeId()
+    {
+        static ns3::TypeId tid = ns3::TypeId("crosslink::TcpNewRenoFlightSize")
+                                     .SetParent<ns3::TcpNewReno>()
+                                     .AddConstructor<TcpNewRenoFlightSize>();
+        return tid;
+    }
+
+    TcpNewRenoFlightSize() = default;
+
+    TcpNewRenoFlightSize(const TcpNewRenoFlightSize& o)
+        : ns3::TcpNewReno(o)
+    {
+    }
+
+    std::string GetName() const override
+    {
+        return "TcpNewRenoFlightSize";
+    }
+
+    // GetSsThresh is RFC 5681 equation (4), max(FlightSize / 2, 2 SMSS),
+    // FlightSize = HighTxMark - the last cumulative ACK (which ns-3 updates
+    // before it processes duplicate ACKs and timeouts).
+    uint32_t GetSsThresh(ns3::Ptr<const ns3::TcpSocketState> tcb, uint32_t) override
+    {
+        uint32_t flight = tcb->m_highTxMark.Get().GetValue() - tcb->m_lastAckedSeq.GetValue();
+        return std::max(2 * tcb->m_segmentSize, flight / 2);
+    }
+
+    ns3::Ptr<ns3::TcpCongestionOps> Fork() override
+    {
+        return ns3::CopyObject<TcpNewRenoFlightSize>(this);
+    }
+};
 
 // Host holds the TCP parameters both programs take.
 struct Host
@@ -36,6 +82,7 @@ struct Host
     std::string cca = "newreno"; // newreno | cubic | linuxreno
     bool hystart = false;        // TcpCubic::HyStart
     std::string recovery = "classic"; // classic | prr
+    std::string ssthresh = "pipe";    // newreno's loss ssthresh from: pipe (ns-3) | flightsize (RFC 5681)
     uint32_t sendSize = 0;            // BulkSendApplication::SendSize; 0 is mss
 
     void AddTo(ns3::CommandLine& cmd)
@@ -55,6 +102,7 @@ struct Host
         cmd.AddValue("cca", "congestion control: newreno, linuxreno or cubic", cca);
         cmd.AddValue("hystart", "TcpCubic HyStart", hystart);
         cmd.AddValue("recovery", "loss recovery: classic or prr", recovery);
+        cmd.AddValue("ssthresh", "newreno's ssthresh on loss from: pipe (ns-3's BytesInFlight) or flightsize (RFC 5681)", ssthresh);
         cmd.AddValue("sendSize", "application write size, bytes (0: one segment)", sendSize);
     }
 
@@ -75,20 +123,28 @@ struct Host
         Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(minrto)));
         Config::SetDefault("ns3::TcpSocketBase::LimitedTransmit", BooleanValue(limitedTransmit));
         Config::SetDefault("ns3::TcpCubic::HyStart", BooleanValue(hystart));
-        std::string cc = "ns3::TcpNewReno";
+        TypeId cc = TypeId::LookupByName("ns3::TcpNewReno");
+        if (cca == "newreno" && ssthresh == "flightsize")
+        {
+            cc = TcpNewRenoFlightSize::GetTypeId();
+        }
+        else if (ssthresh != "pipe")
+        {
+            NS_FATAL_ERROR("ssthresh " << ssthresh << " is for cca newreno only");
+        }
         if (cca == "cubic")
         {
-            cc = "ns3::TcpCubic";
+            cc = TypeId::LookupByName("ns3::TcpCubic");
         }
         else if (cca == "linuxreno")
         {
-            cc = "ns3::TcpLinuxReno";
+            cc = TypeId::LookupByName("ns3::TcpLinuxReno");
         }
         else if (cca != "newreno")
         {
             NS_FATAL_ERROR("unknown cca " << cca);
         }
-        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TypeId::LookupByName(cc)));
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(cc));
         std::string rec = "ns3::TcpClassicRecovery";
         if (recovery == "prr")
         {

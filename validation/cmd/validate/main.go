@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strings"
 
 	"github.com/crosslink-sim/crosslink/engine/models"
@@ -34,6 +35,7 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	doc := fs.String("doc", "docs/validation.md", "report to write")
 	only := fs.String("only", "", "comma-separated scenario names to run (default all); the others keep their samples from -data")
 	render := fs.Bool("render", false, "only render -doc from -data")
+	side := fs.String("side", "", "run only this simulator (ns-3 or crosslink) and keep the other's samples from -data")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -44,19 +46,30 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 		if err != nil {
 			return err
 		}
+		cl := &validation.CrosslinkRunner{Registry: reg}
 		want := map[string]bool{}
 		for _, n := range strings.Split(*only, ",") {
 			if n != "" {
 				want[n] = true
 			}
 		}
-		if len(want) > 0 {
+		if *side != "" && *side != string(validation.NS3) && *side != string(validation.Crosslink) {
+			return fmt.Errorf("-side %q: want ns-3 or crosslink", *side)
+		}
+		keep := func(s validation.Sample) bool {
+			return (len(want) > 0 && !want[s.Scenario]) || (*side != "" && string(s.Side) != *side)
+		}
+		if len(want) > 0 || *side != "" {
 			old, err := readSamples(*data)
 			if err != nil {
 				return err
 			}
+			known := map[string]bool{}
+			for _, s := range scen {
+				known[s.Name] = true
+			}
 			for _, s := range old {
-				if !want[s.Scenario] {
+				if known[s.Scenario] && keep(s) {
 					samples = append(samples, s)
 				}
 			}
@@ -66,20 +79,42 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 				continue
 			}
 			for seed := 1; seed <= *seeds; seed++ {
-				fmt.Fprintf(log, "%s seed %d: ns-3", s.Name, seed)
-				a, err := validation.RunNS3(ctx, *ns3, s, seed)
-				if err != nil {
-					return err
+				fmt.Fprintf(log, "%s seed %d:", s.Name, seed)
+				if *side != string(validation.Crosslink) {
+					a, err := validation.RunNS3(ctx, *ns3, s, seed)
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(log, " ns-3 %g", a[0].Value)
+					samples = append(samples, a...)
 				}
-				fmt.Fprintf(log, " %g, crosslink", a[0].Value)
-				b, err := validation.RunCrosslink(ctx, reg, s, seed)
-				if err != nil {
-					return err
+				if *side != string(validation.NS3) {
+					b, err := cl.Run(ctx, s, seed)
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(log, " crosslink %g", b[0].Value)
+					samples = append(samples, b...)
 				}
-				fmt.Fprintf(log, " %g\n", b[0].Value)
-				samples = append(append(samples, a...), b...)
+				fmt.Fprintln(log)
 			}
 		}
+		// One order whatever was rerun: scenario, simulator, seed (each
+		// run's metrics in the scenario's order), so reruns diff cleanly.
+		pos := map[string]int{}
+		for i, s := range scen {
+			pos[s.Name] = i
+		}
+		sort.SliceStable(samples, func(i, j int) bool {
+			a, b := samples[i], samples[j]
+			if pos[a.Scenario] != pos[b.Scenario] {
+				return pos[a.Scenario] < pos[b.Scenario]
+			}
+			if a.Side != b.Side {
+				return a.Side == validation.NS3
+			}
+			return a.Seed < b.Seed
+		})
 		f, err := os.Create(*data)
 		if err != nil {
 			return err
