@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -184,8 +185,10 @@ func Render(scen []Scenario, samples []Sample) ([]byte, error) {
 	p("Cells give the mean over seeds and [min, max]; the difference is (crosslink - ns-3) / ns-3.\n\n")
 	p("## Agreement\n\n")
 	p("Base scenarios run crosslink's default host on both sides (no timestamps, no PRR, 1 s SYN\n")
-	p("timeout); `+ns3opts` runs ns-3's defaults for these on both sides (timestamps, PRR, 3 s SYN\n")
-	p("timeout); `+flightsize` also gives ns-3's NewReno RFC 5681's ssthresh (see the findings).\n\n")
+	p("timeout, the whole transfer written at once, access links at the backbone rate); `+ns3opts`\n")
+	p("runs ns-3's defaults for these on both sides (timestamps, PRR, 3 s SYN timeout, 512-byte\n")
+	p("writes, 10x access links: issue 15's set-up); `+tsprr` only timestamps, PRR and the 3 s SYN\n")
+	p("timeout; `+flightsize` also gives ns-3's NewReno RFC 5681's ssthresh (see the findings).\n\n")
 	p("| scenario | class | model | metric | seeds | ns-3 | crosslink | difference | verdict |\n")
 	p("|---|---|---|---|---|---|---|---|---|\n")
 	pass := map[Class]int{}
@@ -210,26 +213,29 @@ func Render(scen []Scenario, samples []Sample) ([]byte, error) {
 	}
 	p("\n%d of %d exact scenarios agree within %g %%; %d of %d lossy scenarios agree within ns-3's seed range.\n\n",
 		pass[Exact], total[Exact], ExactTolerance*100, pass[Lossy], total[Lossy])
-	p("## Effects of ns-3 defaults crosslink lacks\n\n")
-	p("Each row turns on ns-3 defaults that crosslink cannot set (the application's write size and\n")
-	p("send buffer, the access links' rate); crosslink runs the scenario unchanged, so the difference\n")
-	p("is those defaults' effect. Not judged.\n\n")
-	p("| scenario | ns-3 setting | metric | seeds | ns-3 | crosslink | difference |\n|---|---|---|---|---|---|---|\n")
-	for _, s := range scen {
-		if s.Class != Effect {
-			continue
+	effects := slices.ContainsFunc(scen, func(s Scenario) bool { return s.Class == Effect })
+	if effects {
+		p("## Effects of ns-3 defaults crosslink lacks\n\n")
+		p("Each row turns on ns-3 defaults that crosslink cannot set (the application's write size and\n")
+		p("send buffer, the access links' rate); crosslink runs the scenario unchanged, so the difference\n")
+		p("is those defaults' effect. Not judged.\n\n")
+		p("| scenario | ns-3 setting | metric | seeds | ns-3 | crosslink | difference |\n|---|---|---|---|---|---|---|\n")
+		for _, s := range scen {
+			if s.Class != Effect {
+				continue
+			}
+			c := Compare(s, s.Metric, samples)
+			keys := make([]string, 0, len(s.NS3Set))
+			for k, v := range s.NS3Set {
+				keys = append(keys, k+"="+v)
+			}
+			sort.Strings(keys)
+			p("| %s | %s | %s | %d | %s | %s | %+.2f %% |\n", s.Name, strings.Join(keys, ", "), metricName(s.Metric),
+				min(len(seeds[s.Name+"/"+string(NS3)]), len(seeds[s.Name+"/"+string(Crosslink)])),
+				cell(s.Metric, c.NS3), cell(s.Metric, c.Crosslink), c.Diff*100)
 		}
-		c := Compare(s, s.Metric, samples)
-		keys := make([]string, 0, len(s.NS3Set))
-		for k, v := range s.NS3Set {
-			keys = append(keys, k+"="+v)
-		}
-		sort.Strings(keys)
-		p("| %s | %s | %s | %d | %s | %s | %+.2f %% |\n", s.Name, strings.Join(keys, ", "), metricName(s.Metric),
-			min(len(seeds[s.Name+"/"+string(NS3)]), len(seeds[s.Name+"/"+string(Crosslink)])),
-			cell(s.Metric, c.NS3), cell(s.Metric, c.Crosslink), c.Diff*100)
+		p("\n")
 	}
-	p("\n")
 	p("## Other metrics\n\n")
 	p("Shown for tracing differences, not judged. ns-3's counts come from its socket traces:\n")
 	p("retransmitted segments resend sequence space already sent, fast recoveries are entries into\n")

@@ -26,6 +26,11 @@ type Host struct {
 	TS         bool    // RFC 7323 timestamps: 12 option bytes per segment
 	PRR        bool    // RFC 6937 PRR (crosslink: over SACK recovery only)
 	SYNTimeout float64 // s; 0 is 1 s
+	// WriteSize is the application's write, bytes; 0 hands over the
+	// whole transfer at once (ns-3: whole-segment writes into a send
+	// buffer that never fills; with a write size, ns-3's default 128 KiB
+	// buffer).
+	WriteSize int
 }
 
 // syn returns the SYN timeout in seconds.
@@ -54,9 +59,13 @@ func (h Host) String() string {
 	case h.PRR:
 		rec = "PRR in ns-3, NewReno in crosslink (its prr needs SACK)"
 	}
-	return fmt.Sprintf("%s, MSS %d B, IW %d, window %d B, %s, %s, %s, %s, min RTO %g s, %s, SYN timeout %g s",
+	write := "the whole transfer written at once"
+	if h.WriteSize > 0 {
+		write = fmt.Sprintf("%d-byte writes", h.WriteSize)
+	}
+	return fmt.Sprintf("%s, MSS %d B, IW %d, window %d B, %s, %s, %s, %s, min RTO %g s, %s, SYN timeout %g s, %s",
 		h.CCA, h.MSS, h.IW, h.Window, on(ws, "window scaling"), on(sack, "SACK"), on(h.DelAck, "delayed ACKs"),
-		on(h.TS, "timestamps"), h.MinRTO, rec, h.syn())
+		on(h.TS, "timestamps"), h.MinRTO, rec, h.syn(), write)
 }
 
 // Class says which agreement a scenario is held to.
@@ -99,9 +108,11 @@ type Scenario struct {
 	Warmup   float64 // s
 
 	// Dumbbell only.
-	Flows    int
-	QueuePct float64 // backbone queue, % of the one-way BDP in 1500-byte packets
-	Stagger  float64 // s
+	Flows int
+	// AccessRate is the rate of every access link, bit/s; 0 is Rate.
+	AccessRate float64
+	QueuePct   float64 // backbone queue, % of the one-way BDP in 1500-byte packets
+	Stagger    float64 // s
 
 	// Metric is the compared metric (a crosslink metric name, printed by
 	// the ns-3 programs under the same name); Extra are shown beside it.
@@ -178,6 +189,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"mss", h.MSS}, {"iw", h.IW}, {"window", h.Window}, {"window_scaling", h.WScale},
 			{"sack", h.SACK}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO}, {"cca", h.CCA},
 			{"loss_detection", "dupthresh"}, {"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
+			{"write_size", h.WriteSize},
 		}
 		if s.Model == "tcp-bulk" {
 			kvs = append(kvs, kv{"duration", s.Duration}, kv{"warmup", s.Warmup})
@@ -192,6 +204,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"loss_detection", "dupthresh"}, {"duration", s.Duration}, {"warmup", s.Warmup},
 			{"stagger", s.Stagger}, {"host_jitter", 0.0},
 			{"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
+			{"write_size", h.WriteSize}, {"access_rate", s.AccessRate},
 		}
 	default:
 		return vocab.Params{}, fmt.Errorf("validation: %s: unknown model %q", s.Name, s.Model)
@@ -210,6 +223,13 @@ func (s Scenario) NS3Args(run int) ([]string, error) {
 	h := s.Host
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	b := strconv.FormatBool
+	// Without a write size, whole-segment writes into a send buffer that
+	// never fills stand for crosslink's source handing over everything at
+	// once; with one, ns-3's default 128 KiB buffer holds the backlog.
+	sndbuf := "1073741824"
+	if h.WriteSize > 0 {
+		sndbuf = "131072"
+	}
 	args := []string{
 		"--mss=" + strconv.Itoa(h.MSS),
 		"--iw=" + strconv.Itoa(h.IW),
@@ -222,10 +242,8 @@ func (s Scenario) NS3Args(run int) ([]string, error) {
 		"--ts=" + b(h.TS),
 		"--synTimeout=" + f(h.syn()),
 		"--recovery=" + map[bool]string{false: "classic", true: "prr"}[h.PRR],
-		// crosslink's sources always have data: whole-segment writes
-		// into a send buffer that never fills (see Notes).
-		"--sendSize=0",
-		"--sndbuf=1073741824",
+		"--sendSize=" + strconv.Itoa(h.WriteSize),
+		"--sndbuf=" + sndbuf,
 		"--hystart=false",
 		"--ssthresh=pipe",
 		"--run=" + strconv.Itoa(run),
@@ -247,7 +265,7 @@ func (s Scenario) NS3Args(run int) ([]string, error) {
 		}
 		args = append(args, "--flows="+strconv.Itoa(s.Flows), "--queue="+strconv.Itoa(q),
 			"--loss="+f(s.PER), "--duration="+f(s.Duration), "--warmup="+f(s.Warmup),
-			"--stagger="+f(s.Stagger), "--accessQueue=1000", "--accessRate=0")
+			"--stagger="+f(s.Stagger), "--accessQueue=1000", "--accessRate="+f(s.AccessRate))
 	default:
 		return nil, fmt.Errorf("validation: %s: unknown ns-3 program %q", s.Name, s.Program)
 	}

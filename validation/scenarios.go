@@ -17,10 +17,10 @@ func (h Host) with(f func(*Host)) Host { f(&h); return h }
 // Notes shared by several scenarios.
 const (
 	notePPP    = "ns-3's point-to-point device adds a 2-byte PPP header: 1490 B data packets and 42 B ACKs on the wire against crosslink's 1488 B and 40 B without timestamps (0.13 % less capacity for data)"
-	noteApp    = "ns-3's BulkSend writes one segment at a time into a send buffer that never fills, as crosslink's source always has data (ns-3's defaults, 512-byte writes into 128 KiB, are the write512 effect rows)"
+	noteApp    = "without a write size, ns-3's BulkSend writes one segment at a time into a send buffer that never fills, as crosslink's source hands over the whole transfer at once; with one (+ns3opts), ns-3 keeps its default 128 KiB send buffer"
 	noteRACK   = "crosslink's loss_detection is dupthresh: ns-3 3.37 has no RACK-TLP"
 	noteJitter = "crosslink's host_jitter is 0: ns-3 has no host jitter"
-	noteAccess = "access links run at the backbone rate on both sides: tcp-compete has no access rate (the access10x effect rows show ns-3 with 10 times)"
+	noteAccess = "access links run at the backbone rate on both sides in the base scenarios, at 10 times it in +ns3opts"
 	noteCubic  = "HyStart off in ns-3: tcp-compete's cubic runs without it"
 )
 
@@ -37,12 +37,29 @@ func variant(base Scenario, suffix string, class Class, what string, set map[str
 }
 
 // withNS3Options returns s with the host options crosslink shares with
-// ns-3 set on both sides as ns-3 has them by default: timestamps, PRR and a
-// 3 s SYN timeout.
+// ns-3 set on both sides as ns-3 has them by default: timestamps, PRR, a 3 s
+// SYN timeout, BulkSend's 512-byte writes and, on a dumbbell, access links
+// at 10 times the backbone rate (issue 15's set-up).
 func withNS3Options(s Scenario) Scenario {
 	v := s
 	v.Name = s.Name + "+ns3opts"
-	v.What = "as " + s.Name + ", with timestamps, PRR and a 3 s SYN timeout on both sides (ns-3's defaults)"
+	v.What = "as " + s.Name + ", with ns-3's defaults on both sides: timestamps, PRR, a 3 s SYN timeout, 512-byte writes"
+	v.Host.TS, v.Host.PRR, v.Host.SYNTimeout, v.Host.WriteSize = true, true, 3, 512
+	if s.Program == "dumbbell" {
+		v.AccessRate = 10 * s.Rate
+		v.What += " and access links at 10 times the backbone rate"
+	}
+	v.Finding = ""
+	return v
+}
+
+// withTSPRR returns s with timestamps, PRR and a 3 s SYN timeout on both
+// sides, and crosslink's whole-transfer writes and access links at the
+// backbone rate: the options both simulators model alike.
+func withTSPRR(s Scenario) Scenario {
+	v := s
+	v.Name = s.Name + "+tsprr"
+	v.What = "as " + s.Name + ", with timestamps, PRR and a 3 s SYN timeout on both sides"
 	v.Host.TS, v.Host.PRR, v.Host.SYNTimeout = true, true, 3
 	v.Finding = ""
 	return v
@@ -50,9 +67,9 @@ func withNS3Options(s Scenario) Scenario {
 
 // Scenarios returns the matched scenarios, in table order: the base
 // scenarios (ns-3 set to crosslink's default host), the same with ns-3's
-// host options on both sides (+ns3opts), the variants that give ns-3's
-// NewReno RFC 5681's ssthresh (+flightsize), and the effects of ns-3
-// defaults crosslink cannot set (write size, access rate).
+// host defaults on both sides (+ns3opts), with only timestamps, PRR and the
+// SYN timeout of them (+tsprr), and the variants that give
+// ns-3's NewReno RFC 5681's ssthresh (+flightsize).
 func Scenarios() []Scenario {
 	base := baseScenarios()
 	by := map[string]Scenario{}
@@ -66,57 +83,24 @@ func Scenarios() []Scenario {
 		by[v.Name] = v
 		out = append(out, v)
 	}
+	for _, n := range []string{"rt-100KB", "rt-1MB-delack", "wl-64KB", "wl-64KB-delack", "pipe-q40-sack", "per1%-sack",
+		"db10-newreno", "db10-cubic"} {
+		v := withTSPRR(by[n])
+		by[v.Name] = v
+		out = append(out, v)
+	}
 	flight := map[string]string{"ssthresh": "flightsize"}
 	const flightWhat = "ns-3's NewReno sets ssthresh from FlightSize as RFC 5681 and crosslink do, instead of from BytesInFlight"
 	for _, n := range []string{"pipe-q40", "per1%-newreno", "per1%-sack", "per0.1%-sack", "rt-1MB-per1%", "db10-newreno",
-		"db10-newreno-50ms", "db10-newreno-loss0.5%", "per1%-sack+ns3opts", "db10-newreno+ns3opts", "db10-newreno-loss0.5%+ns3opts"} {
+		"db10-newreno-50ms", "db10-newreno-loss0.5%", "per1%-sack+ns3opts", "db10-newreno+ns3opts", "db10-newreno-loss0.5%+ns3opts",
+		"db10-newreno+tsprr"} {
 		out = append(out, variant(by[n], "flightsize", by[n].Class, flightWhat, flight))
-	}
-	write512 := map[string]string{"sendSize": "512", "sndbuf": "131072"}
-	access := map[string]string{"accessRate": "200e6"}
-	both := map[string]string{"sendSize": "512", "sndbuf": "131072", "accessRate": "200e6"}
-	type eff struct {
-		base, suffix, what string
-		set                map[string]string
-	}
-	for _, e := range []eff{
-		{"rt-1MB-delack+ns3opts", "write512", "ns-3 with BulkSend's default 512-byte writes into TcpSocket's default 128 KiB send buffer", write512},
-		{"wl-64KB-delack+ns3opts", "write512", "ns-3 with 512-byte writes into a 128 KiB send buffer", write512},
-		{"db10-newreno+ns3opts", "access10x", "ns-3 with access links at 10 times the backbone rate", access},
-		{"db10-cubic+ns3opts", "access10x", "ns-3 with access links at 10 times the backbone rate", access},
-		{"db10-newreno+ns3opts", "write512+access10x", "ns-3 with 512-byte writes into a 128 KiB send buffer and 10x access links: every ns-3 default", both},
-		{"db10-newreno+ns3opts+flightsize", "write512+access10x", "ns-3 with 512-byte writes, 10x access links and NewReno's ssthresh from FlightSize", both},
-	} {
-		b, ok := by[e.base]
-		if !ok {
-			for _, s := range out {
-				if s.Name == e.base {
-					b, ok = s, true
-				}
-			}
-		}
-		if !ok {
-			panic("validation: bug: no scenario " + e.base)
-		}
-		out = append(out, variant(b, e.suffix, Effect, e.what, mergeSet(b.NS3Set, e.set)))
 	}
 	findings := variantFindings()
 	for i := range out {
 		if f, ok := findings[out[i].Name]; ok {
 			out[i].Finding = f
 		}
-	}
-	return out
-}
-
-// mergeSet returns the union of two argument sets, b winning.
-func mergeSet(a, b map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		out[k] = v
 	}
 	return out
 }
