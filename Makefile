@@ -11,8 +11,12 @@ FUZZTIME ?= 60s
 
 all: build
 
+# The VCS revision for --version and the datasets' metadata, also where
+# GOFLAGS=-buildvcs=false keeps the go command from stamping it.
+REVISION := $(shell git describe --always --dirty --abbrev=40 --exclude '*' 2>/dev/null)
+
 build:
-	$(GO) build -o $(BIN) .
+	$(GO) build -ldflags "-X github.com/crosslink-sim/crosslink/sweep/dataset.linkRevision=$(REVISION)" -o $(BIN) .
 
 ## test: formatting and vet checks, then every unit and integration test.
 test: lint testdeps

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,5 +55,41 @@ func TestFlipFoundAndRepaired(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, dataset.CorruptDir, dataset.MainTable, filepath.Base(ps[0])+".corrupt")); err != nil {
 		t.Errorf("the damaged part was not set aside: %v", err)
+	}
+}
+
+// TestStatusGlobAndJSON: `status out/*/` skips out/figures/ (no dataset)
+// with a note instead of stopping there with exit 2, and --json prints one
+// array of reports.
+func TestStatusGlobAndJSON(t *testing.T) {
+	out := t.TempDir()
+	spec := filepath.Join(out, "g.yaml")
+	if err := os.WriteFile(spec, []byte("name: g\nmodel: ber-per\ngrid:\n  ber: [1e-9, 1e-6]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := crosslink(t, "run", "-q", "-o", out, spec); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	if err := os.MkdirAll(filepath.Join(out, "figures"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ds, figs := filepath.Join(out, "g")+"/", filepath.Join(out, "figures")+"/"
+	code, stdout, stderr := crosslink(t, "status", figs, ds)
+	if code != exitOK || !strings.Contains(stderr, "holds no dataset; skipped") || !strings.Contains(stdout, "2 done") {
+		t.Errorf("status figures/ g/: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = crosslink(t, "status", "--json", ds)
+	var rs []struct {
+		Spec     string
+		Total    int
+		OK       int
+		Complete bool
+		Damaged  []any
+	}
+	if err := json.Unmarshal([]byte(stdout), &rs); err != nil || code != exitOK || len(rs) != 1 || rs[0].Spec != "g" || rs[0].Total != 2 || rs[0].OK != 2 || !rs[0].Complete {
+		t.Errorf("status --json: exit %d, %v, %+v:\n%s", code, err, rs, stdout)
+	}
+	if code, _, _ := crosslink(t, "status", figs); code != exitUsage {
+		t.Errorf("status of figures/ alone: exit %d, want %d", code, exitUsage)
 	}
 }

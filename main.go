@@ -28,6 +28,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/models"
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -131,7 +132,7 @@ func newRoot(reg *vocab.Registry, e *env) *cobra.Command {
 		Long:          "crosslink expands YAML sweep specs into scenarios, runs them through its\nsimulation models, writes one Parquet row per scenario and draws figures.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       sweep.Version,
+		Version:       sweep.Version + " (" + dataset.ReadBuild().String() + ")",
 		// Runnable with no arguments, so that an unknown subcommand is an
 		// argument error (exit 2) rather than cobra's plain error.
 		Args: args(cobra.NoArgs),

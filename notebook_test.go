@@ -167,3 +167,75 @@ func checkTQuantiles(t *testing.T, q string) {
 		}
 	}
 }
+
+// TestNotebookRuns executes notebooks/explore.ipynb top to bottom with
+// nbclient (jupyter-execute, in the readers' virtual environment) against
+// the datasets its first cell names, written by crosslink into a temporary
+// output root, and expects every cell to run without an error and both
+// figures to be drawn.
+func TestNotebookRuns(t *testing.T) {
+	py := venvPython(t)
+	exe, err := filepath.Abs(filepath.Join(filepath.Dir(py), "jupyter-execute"))
+	if err == nil {
+		_, err = os.Stat(exe)
+	}
+	if err != nil {
+		msg := "needs nbclient's jupyter-execute beside " + py + " (make testdeps): " + err.Error()
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	out := t.TempDir()
+	for _, a := range [][]string{
+		{"run", "-q", "-o", out, "notebooks/explore.yaml"},
+		{"run", "-q", "-o", out, "notebooks/explore-flows.yaml"},
+		{"run", "-q", "-p", "quick", "-o", out, "specs/rc13-fig6.yaml"},
+	} {
+		if code, _, stderr := crosslink(t, a...); code != exitOK {
+			t.Fatalf("crosslink %q: exit %d: %s", a, code, stderr)
+		}
+	}
+	executed := filepath.Join(out, "explore.out.ipynb")
+	cmd := exec.Command(exe, "explore.ipynb", "--output", executed)
+	cmd.Dir = "notebooks"
+	cmd.Env = append(os.Environ(), "CROSSLINK_OUT="+out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("jupyter-execute explore.ipynb: %v\n%s", err, b)
+	}
+	b, err := os.ReadFile(executed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb struct {
+		Cells []struct {
+			Type    string `json:"cell_type"`
+			Outputs []struct {
+				Type string         `json:"output_type"`
+				Data map[string]any `json:"data"`
+			} `json:"outputs"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(b, &nb); err != nil {
+		t.Fatal(err)
+	}
+	code, errs, images := 0, 0, 0
+	for _, c := range nb.Cells {
+		if c.Type != "code" {
+			continue
+		}
+		code++
+		for _, o := range c.Outputs {
+			if o.Type == "error" {
+				errs++
+			}
+			if _, ok := o.Data["image/png"]; ok {
+				images++
+			}
+		}
+	}
+	if errs != 0 || images < 2 {
+		t.Errorf("executed notebook: %d code cells, %d errors, %d figures; want no error and 2 figures", code, errs, images)
+	}
+	t.Logf("explore.ipynb: %d code cells run by nbclient, %d errors, %d figures", code, errs, images)
+}

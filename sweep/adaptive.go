@@ -148,6 +148,7 @@ func Adaptive(ctx context.Context, j *Job, cfg Config, s Shard, warn io.Writer) 
 	}
 	for k, pt := range pts {
 		results[k].Params = p.At(p.Index(pt, 0)).Params.Values()
+		results[k].ID = plan.PointID(j.Model.Schema(), results[k].Params)
 	}
 	s0 := j.Model.Schema()
 	meta := cfg.Meta

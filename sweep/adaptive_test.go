@@ -137,8 +137,8 @@ func pointCounts(t *testing.T, dir string) map[[2]string][]float64 {
 	}
 	var reps []rep
 	for _, row := range rows(t, dir, true) {
-		// scenario_id, replicate, seed, sigma, group, y, label, status, error
-		reps = append(reps, rep{[2]string{ftoa(row[3].(float64)), row[4].(string)}, row[1].(int64), row[5].(float64)})
+		// scenario_id, point_id, replicate, seed, sigma, group, y, label, status, error
+		reps = append(reps, rep{[2]string{ftoa(row[4].(float64)), row[5].(string)}, row[2].(int64), row[6].(float64)})
 	}
 	sort.Slice(reps, func(i, j int) bool { return reps[i].r < reps[j].r })
 	for _, r := range reps {

@@ -386,6 +386,7 @@ func firstLine(s string) string {
 // cancellation of the sweep and must not be written.
 func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, end time.Time, ok bool) {
 	row = dataset.Row{ID: sc.ID, Replicate: sc.Replicate, Seed: sc.Seed, Params: sc.Params.Values()}
+	row.PointID = plan.PointID(r.schema, row.Params)
 	sctx := ctx
 	if r.cfg.Timeout > 0 {
 		var cancel context.CancelFunc

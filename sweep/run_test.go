@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -76,7 +77,7 @@ func TestRowValues(t *testing.T) {
 	if src[1].Params.Float("distance") != d {
 		t.Fatalf("scenario 1 is at %v m, want %v m", src[1].Params.Float("distance"), d)
 	}
-	want := []any{src[1].ID, int64(1), src[1].Seed, d, "normal", power, fades, "ok", ""}
+	want := []any{src[1].ID, plan.PointID(m.Schema(), src[1].Params.Values()), int64(1), src[1].Seed, d, "normal", power, fades, "ok", ""}
 	got := rows(t, dir, true)
 	for _, r := range got {
 		if r[0] == src[1].ID {
@@ -119,7 +120,7 @@ func TestPanicIsARow(t *testing.T) {
 			t.Errorf("scenario %d: no row", tt.i)
 			continue
 		}
-		status, errText := r[7].(string), r[8].(string)
+		status, errText := r[8].(string), r[9].(string)
 		if status != tt.status {
 			t.Errorf("scenario %d: status = %q, want %q", tt.i, status, tt.status)
 		}
@@ -128,8 +129,8 @@ func TestPanicIsARow(t *testing.T) {
 				t.Errorf("scenario %d: error = %q, want it to contain %q", tt.i, errText, s)
 			}
 		}
-		if tt.status != "ok" && (r[5] != nil || r[6] != nil) {
-			t.Errorf("scenario %d: metrics = %v, %v, want nulls", tt.i, r[5], r[6])
+		if tt.status != "ok" && (r[6] != nil || r[7] != nil) {
+			t.Errorf("scenario %d: metrics = %v, %v, want nulls", tt.i, r[6], r[7])
 		}
 		if strings.Contains(errText, "goroutine") {
 			t.Errorf("scenario %d: error names a goroutine, which depends on the worker: %q", tt.i, errText)
@@ -155,7 +156,7 @@ func TestFailFast(t *testing.T) {
 	}
 	found := false
 	for _, r := range got {
-		if r[0] == src[10].ID && r[7] == "failed" {
+		if r[0] == src[10].ID && r[8] == "failed" {
 			found = true
 		}
 	}

@@ -89,5 +89,5 @@ func (s *Schema) validate() error {
 // ReservedColumns returns the columns the sweep writes in every table; model
 // parameters and metrics may not use these names.
 func ReservedColumns() []string {
-	return []string{"scenario_id", "replicate", "seed", "status", "error", "wall_s"}
+	return []string{"scenario_id", "point_id", "replicate", "seed", "status", "error", "wall_s"}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/crosslink-sim/crosslink/engine/phy"
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -152,15 +151,15 @@ func opticalOSNRSchema() *vocab.Schema {
 
 	m := make([]vocab.Metric, ooMetrics)
 	m[ooASEPower] = vocab.Metric{Name: "ase_power", Kind: vocab.Float, Unit: vocab.Watt,
-		Doc: "ASE accumulated over all amplifiers in 0.1 nm (12.5 GHz), referred to the launch; NaN in mode gosnr"}
+		Doc: "ASE accumulated over all amplifiers in 0.1 nm (12.5 GHz), referred to the launch; null in mode gosnr (not applicable)"}
 	m[ooNLIPower] = vocab.Metric{Name: "nli_power", Kind: vocab.Float, Unit: vocab.Watt,
-		Doc: "GN-model NLI accumulated incoherently over the spans in 0.1 nm, referred to the launch; NaN in mode gosnr"}
+		Doc: "GN-model NLI accumulated incoherently over the spans in 0.1 nm, referred to the launch; null in mode gosnr (not applicable)"}
 	m[ooGOSNRdB] = vocab.Metric{Name: "gosnr", Kind: vocab.Float, Unit: vocab.Decibel,
 		Doc: "generalised OSNR P_ch/(P_ASE + P_NLI) in 0.1 nm"}
 	m[ooGOSNRSignal] = vocab.Metric{Name: "gosnr_signal_bw", Kind: vocab.Float, Unit: vocab.Decibel,
 		Doc: "gOSNR with noise in the signal bandwidth (symbol_rate): gosnr + 10 log10(12.5 GHz/R_s)"}
 	m[ooOSNRASE] = vocab.Metric{Name: "osnr_ase_only", Kind: vocab.Float, Unit: vocab.Decibel,
-		Doc: "OSNR in 0.1 nm with ASE alone (the linear regime); NaN in mode gosnr"}
+		Doc: "OSNR in 0.1 nm with ASE alone (the linear regime); null in mode gosnr (not applicable)"}
 	m[ooSNR] = vocab.Metric{Name: "snr", Kind: vocab.Float, Unit: vocab.Decibel,
 		Doc: "per-symbol SNR the receiver decides on: (2/pol) gOSNR 12.5 GHz/R_s, less the penalty"}
 	m[ooBER] = vocab.Metric{Name: "ber", Kind: vocab.Float,
@@ -168,13 +167,13 @@ func opticalOSNRSchema() *vocab.Schema {
 	m[ooPER] = vocab.Metric{Name: "per", Kind: vocab.Float,
 		Doc: "packet loss 1-(1-ber)^bits for one mtu-sized packet on the wire"}
 	m[ooOptimumLaunchPower] = vocab.Metric{Name: "optimum_launch_power", Kind: vocab.Float, Unit: vocab.DBm,
-		Doc: "launch power per channel that maximises gOSNR, (P_ASE/(2 eta N))^(1/3); NaN in mode gosnr"}
+		Doc: "launch power per channel that maximises gOSNR, (P_ASE/(2 eta N))^(1/3); null in mode gosnr (not applicable)"}
 	m[ooPeakGOSNR] = vocab.Metric{Name: "peak_gosnr", Kind: vocab.Float, Unit: vocab.Decibel,
-		Doc: "gOSNR in 0.1 nm at the optimum launch power; NaN in mode gosnr"}
+		Doc: "gOSNR in 0.1 nm at the optimum launch power; null in mode gosnr (not applicable)"}
 
 	return &vocab.Schema{
 		Name:    "optical-osnr",
-		Version: 1,
+		Version: 2, // 2: not-applicable metrics are null, not NaN
 		Doc: "Generalised OSNR of an amplified fibre line (ASE plus closed-form incoherent GN-model NLI, " +
 			"Poggiolini 2012), optimum launch power, and the SNR, BER (OOK, DP-QPSK, DP-16QAM) and packet loss " +
 			"at that gOSNR, or at a gOSNR given directly; defaults calibrated to document 002's loss at " +
@@ -215,7 +214,6 @@ func (m *OpticalOSNR) Run(_ context.Context, p vocab.Params, _ uint64) (vocab.Re
 		return vocab.Result{}, fmt.Errorf("models: optical-osnr: unknown line_code %q (want 64b66b or none)", c)
 	}
 	rs := v[ooSymbolRate].Float()
-	nan := math.NaN()
 	out := make([]vocab.Value, ooMetrics)
 
 	var gosnr float64 // linear, 0.1 nm
@@ -230,7 +228,7 @@ func (m *OpticalOSNR) Run(_ context.Context, p vocab.Params, _ uint64) (vocab.Re
 			return vocab.Result{}, fmt.Errorf("models: optical-osnr: unknown gosnr_reference %q (want 0.1nm or signal)", ref)
 		}
 		for _, i := range []int{ooASEPower, ooNLIPower, ooOSNRASE, ooOptimumLaunchPower, ooPeakGOSNR} {
-			out[i] = vocab.F(nan)
+			out[i] = vocab.Value{} // null: not applicable when the gOSNR is given
 		}
 	case "link":
 		if rs > v[ooChannelSpacing].Float() {

@@ -153,14 +153,14 @@ func satIslandSchema() *vocab.Schema {
 	m(siFlowsPerS, "flows_completed", F, vocab.PerSecond, "channel flows completed per second after warm-up")
 	m(siFlows, "flows", I, vocab.Dimensionless, "channel flows completed after warm-up")
 	m(siProbeGoodput, "probe_goodput", F, vocab.BitPerSecond, "probe bytes over its completion time, or delivered bytes over the time since it started if unfinished")
-	m(siProbeTime, "probe_completion_time", F, vocab.Second, "probe's first SYN to its last byte; NaN if unfinished")
+	m(siProbeTime, "probe_completion_time", F, vocab.Second, "probe's first SYN to its last byte; null if unfinished")
 	m(siProbeBytes, "probe_bytes", I, vocab.Byte, "probe bytes delivered")
 	m(siLoss, "payload_loss", F, vocab.Percent, "TCP payload bytes dropped at the satellite input queue over those offered, after warm-up")
 	m(siOffered, "payload_offered", I, vocab.Byte, "TCP payload bytes offered to the satellite input queue after warm-up")
 	m(siQueueMean, "queue_mean", F, vocab.Byte, "time-weighted mean occupancy of the satellite input queue after warm-up")
 	m(siQueueP95, "queue_p95", F, vocab.Byte, "95th percentile of the occupancy (to 1,500 bytes)")
 	m(siUtil, "utilisation", F, vocab.Dimensionless, "busy fraction of the satellite link towards the island after warm-up")
-	m(siShortFCT, "short_fct_mean", F, vocab.Second, "mean completion time (first SYN to last byte) of flows of at most 10 segments; NaN if none")
+	m(siShortFCT, "short_fct_mean", F, vocab.Second, "mean completion time (first SYN to last byte) of flows of at most 10 segments; null if none")
 	m(siShortN, "short_flows", I, vocab.Dimensionless, "flows of at most 10 segments completed after warm-up")
 	m(siMeanSize, "mean_flow_size", F, vocab.Byte, "mean size of the flows the channels started")
 	m(siSatDelay, "sat_one_way_delay", F, vocab.Second, "one-way satellite delay used")
@@ -171,7 +171,7 @@ func satIslandSchema() *vocab.Schema {
 	m(siEvents, "events", I, vocab.Dimensionless, "simulation events processed")
 	return &vocab.Schema{
 		Name:    "sat-island",
-		Version: 6, // 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 7, // 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
@@ -573,8 +573,8 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 	out[siGoodput] = vocab.F(float64(sc.ch.BytesAfter+sc.probe.after) * 8 / span)
 	out[siFlowsPerS] = vocab.F(float64(sc.ch.FlowsAfter) / span)
 	out[siFlows] = vocab.I(sc.ch.FlowsAfter)
-	out[siProbeGoodput] = vocab.F(probeGood)
-	out[siProbeTime] = vocab.F(probeTime)
+	out[siProbeGoodput] = naNull(probeGood)
+	out[siProbeTime] = naNull(probeTime)
 	out[siProbeBytes] = vocab.I(sc.probe.bytes)
 	out[siLoss] = vocab.F(sc.q.lossPct())
 	out[siOffered] = vocab.I(sc.q.offered)
@@ -586,13 +586,13 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 	if sc.ch.ShortN > 0 {
 		fct = sc.ch.ShortSum.Seconds() / float64(sc.ch.ShortN)
 	}
-	out[siShortFCT] = vocab.F(fct)
+	out[siShortFCT] = naNull(fct)
 	out[siShortN] = vocab.I(sc.ch.ShortN)
 	meanSize := math.NaN()
 	if sc.ch.Started > 0 {
 		meanSize = float64(sc.ch.SizeSum) / float64(sc.ch.Started)
 	}
-	out[siMeanSize] = vocab.F(meanSize)
+	out[siMeanSize] = naNull(meanSize)
 	out[siSatDelay] = vocab.F(c.satDelay.Seconds())
 	out[siConns] = vocab.I(int64(sc.ex.Opened))
 	var rec int64

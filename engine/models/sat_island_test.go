@@ -28,7 +28,10 @@ func runSat(t testing.TB, set map[string]vocab.Value, seed uint64) map[string]fl
 	}
 	out := map[string]float64{}
 	for i, mt := range m.Schema().Metrics {
-		out[mt.Name] = r.Metrics[i].Float()
+		out[mt.Name] = math.NaN() // null: not applicable
+		if r.Metrics[i].Kind() != vocab.Invalid {
+			out[mt.Name] = r.Metrics[i].Float()
+		}
 	}
 	return out
 }

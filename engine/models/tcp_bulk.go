@@ -103,7 +103,7 @@ func tcpBulkSchema() *vocab.Schema {
 	)
 	return &vocab.Schema{
 		Name:    "tcp-bulk",
-		Version: 8, // 8: warmup defaults to 0 (was 1 s); the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
+		Version: 9, // 9: t0, completion and response times null where not applicable (was NaN); 8: warmup defaults to 0 (was 1 s); the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,
@@ -208,13 +208,13 @@ func tcpMetrics() []vocab.Metric {
 	m[tmRTO] = vocab.Metric{Name: "rto", Kind: vocab.Float, Unit: vocab.Second,
 		Doc: "retransmission timeout at the end of the run (RFC 6298, with any back-off), mean over flows"}
 	m[tmT0] = vocab.Metric{Name: "t0", Kind: vocab.Float, Unit: vocab.Second,
-		Doc: "mean duration of the first timeout of each sequence of timeouts (the timer's run from its last arming to expiry, before back-off), all flows: the T0 of Padhye et al. 1998; NaN without timeouts"}
+		Doc: "mean duration of the first timeout of each sequence of timeouts (the timer's run from its last arming to expiry, before back-off), all flows: the T0 of Padhye et al. 1998; null without timeouts (not applicable)"}
 	m[tmQueueDelayMean] = vocab.Metric{Name: "queue_delay_mean", Kind: vocab.Float, Unit: vocab.Second}
 	m[tmQueueDelayMax] = vocab.Metric{Name: "queue_delay_max", Kind: vocab.Float, Unit: vocab.Second}
 	m[tmCompletion] = vocab.Metric{Name: "completion_time", Kind: vocab.Float, Unit: vocab.Second,
-		Doc: "from the first SYN until the last flow's data and FIN are acknowledged; NaN if unfinished"}
+		Doc: "from the first SYN until the last flow's data and FIN are acknowledged; null if unfinished"}
 	m[tmResponse] = vocab.Metric{Name: "response_time", Kind: vocab.Float, Unit: vocab.Second,
-		Doc: "from the first SYN until the last byte reaches the receiving application; NaN if unfinished"}
+		Doc: "from the first SYN until the last byte reaches the receiving application; null if unfinished"}
 	m[tmPktsSent] = vocab.Metric{Name: "packets_sent", Kind: vocab.Int, Unit: vocab.Packet, Doc: "offered to links"}
 	m[tmPktsDelivered] = vocab.Metric{Name: "packets_delivered", Kind: vocab.Int, Unit: vocab.Packet}
 	m[tmPktsDropped] = vocab.Metric{Name: "packets_dropped", Kind: vocab.Int, Unit: vocab.Packet}
@@ -590,14 +590,14 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]vocab.Value,
 	out[tmRTTMax] = vocab.F(float64(st.RTTMax) / 1e9)
 	out[tmRTO] = vocab.F(rtoSum / float64(max(len(sc.flows), 1)))
 	out[tmRTOEpisodes] = vocab.I(st.FirstRTOs)
-	out[tmT0] = vocab.F(math.NaN())
+	out[tmT0] = vocab.Value{} // null: no timeout, no T0
 	if st.FirstRTOs > 0 {
 		out[tmT0] = vocab.F(float64(st.FirstRTOTime) / float64(st.FirstRTOs) / 1e9)
 	}
 	out[tmQueueDelayMean] = vocab.F(qdMean)
 	out[tmQueueDelayMax] = vocab.F(qdMax.Seconds())
-	out[tmCompletion] = vocab.F(completion)
-	out[tmResponse] = vocab.F(response)
+	out[tmCompletion] = naNull(completion)
+	out[tmResponse] = naNull(response)
 	out[tmPktsSent] = vocab.I(sent)
 	out[tmPktsDelivered] = vocab.I(deliv)
 	out[tmPktsDropped] = vocab.I(dropped)
@@ -651,13 +651,13 @@ func (m *TCPBulk) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.R
 		if fs.RTTSamples > 0 {
 			rtt = float64(fs.RTTSum) / float64(fs.RTTSamples) / 1e9
 		}
-		ct := math.NaN()
+		ct := vocab.Value{} // null while unfinished
 		if f.source.Finished() {
-			ct = (f.source.DoneAt - f.source.StartAt).Seconds()
+			ct = vocab.F((f.source.DoneAt - f.source.StartAt).Seconds())
 		}
 		flows[i] = []vocab.Value{
 			vocab.I(int64(i)), vocab.F(float64(f.sink.AfterWarmup) * 8 / span), vocab.I(f.sink.Got),
-			vocab.I(fs.RetransSegs), vocab.I(fs.FastRecoveries), vocab.I(fs.RTOs), vocab.F(rtt), vocab.F(ct),
+			vocab.I(fs.RetransSegs), vocab.I(fs.FastRecoveries), vocab.I(fs.RTOs), vocab.F(rtt), ct,
 		}
 	}
 	return vocab.Result{Metrics: metrics, Tables: [][][]vocab.Value{flows, sc.series, stripes}}, nil

@@ -66,7 +66,7 @@ func TestBulkInvariants(t *testing.T) {
 		if sent != del+drop+fl {
 			t.Errorf("scenario %d: sent %d != delivered %d + dropped %d + in flight %d", i, sent, del, drop, fl)
 		}
-		if set["size"].Int() > 0 && !math.IsNaN(a.Metrics[tmCompletion].Float()) && a.Metrics[tmBytesDelivered].Int() != int64(set["flows"].Int())*200000 {
+		if set["size"].Int() > 0 && !math.IsNaN(orNaN(a.Metrics[tmCompletion])) && a.Metrics[tmBytesDelivered].Int() != int64(set["flows"].Int())*200000 {
 			t.Errorf("scenario %d: delivered %d bytes, want %d", i, a.Metrics[tmBytesDelivered].Int(), set["flows"].Int()*200000)
 		}
 	}
@@ -162,7 +162,7 @@ func TestBulkPadhye(t *testing.T) {
 					"cca": vocab.S(tc.cca), "limited_transmit": vocab.B(tc.limited),
 				}, seed)
 				got = append(got, r.Metrics[tmGoodput].Float())
-				if v := r.Metrics[tmT0].Float(); !math.IsNaN(v) {
+				if v := orNaN(r.Metrics[tmT0]); !math.IsNaN(v) {
 					t0 = append(t0, v)
 				}
 				episodes += r.Metrics[tmRTOEpisodes].Int()

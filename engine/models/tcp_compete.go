@@ -99,7 +99,7 @@ import (
 //
 // The main row carries the aggregates (total goodput, Jain's index over
 // flows and over algorithm groups) and, for a fixed set of columns, one
-// per algorithm the cc package knows (NaN when the algorithm is absent),
+// per algorithm the cc package knows (null when the algorithm is absent),
 // the throughput and retransmissions of each algorithm's group, so that a
 // figure needs no join with the per-flow table.
 type TCPCompete struct {
@@ -235,19 +235,19 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 	}
 	for _, a := range algos {
 		metrics = append(metrics, vocab.Metric{Name: "throughput_" + columnSafe(a), Kind: vocab.Float, Unit: vocab.BitPerSecond,
-			Doc: "summed throughput of the " + a + " flows; NaN without such flows"})
+			Doc: "summed throughput of the " + a + " flows; null without such flows"})
 	}
 	for _, a := range algos {
-		metrics = append(metrics, vocab.Metric{Name: "retrans_" + columnSafe(a), Kind: vocab.Float, Unit: vocab.Packet,
-			Doc: "retransmitted segments of the " + a + " flows; NaN without such flows"})
+		metrics = append(metrics, vocab.Metric{Name: "retrans_" + columnSafe(a), Kind: vocab.Int, Unit: vocab.Packet,
+			Doc: "retransmitted segments of the " + a + " flows; null without such flows"})
 	}
 	for _, a := range algos {
 		metrics = append(metrics, vocab.Metric{Name: "retrans_rate_" + columnSafe(a), Kind: vocab.Float, Unit: vocab.PerSecond,
-			Doc: "retransmitted segments per second per flow of the " + a + " flows: iperf3's Retr of each 1 s interval averaged over the run and the algorithm's flows, the quantity of document 002's Figs. 3, 5, 7 and 9; NaN without such flows"})
+			Doc: "retransmitted segments per second per flow of the " + a + " flows: iperf3's Retr of each 1 s interval averaged over the run and the algorithm's flows, the quantity of document 002's Figs. 3, 5, 7 and 9; null without such flows"})
 	}
 	return &vocab.Schema{
 		Name:    "tcp-compete",
-		Version: 8, // 8: access_rate; hystart, byte_counting, write_size and one definition of mss, iw, delayed_ack, min_rto, loss_detection (the shared host parameters); 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 9, // 9: throughput_<cca>, retrans_<cca>, retrans_rate_<cca> of absent algorithms null (not NaN), retrans_<cca> an integer; 8: access_rate; hystart, byte_counting, write_size and one definition of mss, iw, delayed_ack, min_rto, loss_detection (the shared host parameters); 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
@@ -625,14 +625,12 @@ func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, dura
 	out[tcQueueDelayMean] = vocab.F(bst.QueueDelayMean.Seconds())
 	out[tcEvents] = vocab.I(int64(run.s.Processed()))
 	for k := range m.algos {
-		t, r, rr := math.NaN(), math.NaN(), math.NaN()
+		// Null, not NaN, for an algorithm not in the run: not applicable.
+		out[tcFixed+k], out[tcFixed+nAlg+k], out[tcFixed+2*nAlg+k] = vocab.Value{}, vocab.Value{}, vocab.Value{}
 		if groupN[k] > 0 {
-			t, r = groupThr[k], groupRetr[k]
-			rr = r / float64(groupN[k]) / duration.Seconds()
+			out[tcFixed+k], out[tcFixed+nAlg+k] = vocab.F(groupThr[k]), vocab.I(int64(groupRetr[k]))
+			out[tcFixed+2*nAlg+k] = vocab.F(groupRetr[k] / float64(groupN[k]) / duration.Seconds())
 		}
-		out[tcFixed+k] = vocab.F(t)
-		out[tcFixed+nAlg+k] = vocab.F(r)
-		out[tcFixed+2*nAlg+k] = vocab.F(rr)
 	}
 	return vocab.Result{Metrics: out, Tables: [][][]vocab.Value{flows}}, nil
 }

@@ -145,7 +145,7 @@ func TestCompeteRows(t *testing.T) {
 	if math.Abs(group-total) > 1e-6*total {
 		t.Errorf("throughput_cubic + throughput_reno = %v, want %v", group, total)
 	}
-	if v := metric(t, m, a, "throughput_bbr").Float(); !math.IsNaN(v) {
+	if v := orNaN(metric(t, m, a, "throughput_bbr")); !math.IsNaN(v) {
 		t.Errorf("throughput_bbr without BBR flows = %v, want NaN", v)
 	}
 	if metric(t, m, a, "drops_corrupt").Int() == 0 {
@@ -210,7 +210,7 @@ func TestCompeteDocument002Shape(t *testing.T) {
 		for seed := uint64(1); seed <= seeds; seed++ {
 			r := runModel(t, m, map[string]vocab.Value{"ccas": vocab.S(mix), "queue": vocab.F(q), "backbone": vocab.S(backbone)}, seed)
 			thr := metric(t, m, r, "throughput").Float()
-			v1, v2 := metric(t, m, r, "throughput_bbr").Float(), metric(t, m, r, "throughput_bbr2").Float()
+			v1, v2 := orNaN(metric(t, m, r, "throughput_bbr")), orNaN(metric(t, m, r, "throughput_bbr2"))
 			p.thr += thr / seeds
 			p.bbr += v1 / seeds
 			p.bbr2 += v2 / seeds

@@ -86,6 +86,7 @@ pd.read_parquet("out/os-compete/flows")               # a second table, the same
 A dataset written by an earlier crosslink (parts beside the lock file in ` + "`out/<spec>/`" + `,
 second tables in ` + "`out/<spec>/_<table>/`" + `) is moved into this layout by the next
 ` + "`crosslink run`" + ` or ` + "`crosslink merge`" + ` of it, a rename per part; ` + "`crosslink status`" + ` asks for one.
+Parts without the ` + "`point_id`" + ` column are then set aside in ` + "`_stale/`" + ` and their scenarios rerun.
 
 ## Columns every main table has
 
@@ -103,7 +104,8 @@ Besides the model's parameters and metrics (below), each main table has:
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", f.Name, typeName(f), meta(f, "unit"), meta(f, "doc"))
 	}
 	b.WriteString(`
-Second tables start with ` + "`scenario_id`" + ` and ` + "`replicate`" + ` (join them to the main table on
+Rows of one point (the same parameters, replicates 0..n-1) share a ` + "`point_id`" + `: group
+replicates on it. Second tables start with ` + "`scenario_id`" + ` and ` + "`replicate`" + ` (join them to the main table on
 ` + "`scenario_id`" + `), then the table's own columns. Values are in SI base units, the
 unit in the column name (` + "`distance_m`, `rate_bps`, `delay_s`" + `); the unit and doc of
 every column are also stored in the file's Arrow field metadata (keys ` + "`unit`" + ` and
@@ -140,8 +142,8 @@ decisions use only the rows of replicates 0..n-1 of each point, so worker count,
 interrupts do not change which replicates exist. The main table holds the replicates that
 ran; rows are never rewritten. At the end of the run ` + "`points/part-<shard>.parquet`" + ` is
 (re)written with one row per point: its ` + "`point_id`" + ` (the scenario id's hash without the
-replicate), the point's parameter columns (as in the main table, so
-` + "`JOIN ... USING (<parameter columns>)`" + ` links the two), then:
+replicate, the main table's ` + "`point_id`" + `, so ` + "`JOIN ... USING (point_id)`" + ` links the two), the
+point's parameter columns, then:
 
 | column | type | unit | doc |
 | --- | --- | --- | --- |

@@ -115,7 +115,7 @@ func tableValues(t *testing.T, tbl arrow.Table) [][]any {
 func wantValues(rows []Row) [][]any {
 	var out [][]any
 	for _, r := range rows {
-		v := []any{r.ID, int64(r.Replicate), r.Seed}
+		v := []any{r.ID, r.PointID, int64(r.Replicate), r.Seed}
 		for _, p := range r.Params {
 			v = append(v, cell(p))
 		}
@@ -189,14 +189,14 @@ func TestWriteRead(t *testing.T) {
 	for _, f := range tbl.Schema().Fields() {
 		names = append(names, f.Name+":"+f.Type.String())
 	}
-	wantNames := []string{"scenario_id:utf8", "replicate:int64", "seed:uint64",
+	wantNames := []string{"scenario_id:utf8", "point_id:utf8", "replicate:int64", "seed:uint64",
 		"distance_m:float64", "packets_pkts:int64", "cc:utf8", "sack:bool",
 		"ber:float64", "delivered_pkts:int64", "phase:utf8", "stalled:bool",
 		"status:utf8", "error:utf8", "wall_s:float64"}
 	if diff := cmp.Diff(wantNames, names); diff != "" {
 		t.Errorf("schema (-want +got):\n%s", diff)
 	}
-	f := tbl.Schema().Field(3)
+	f := tbl.Schema().Field(4)
 	if unit, _ := f.Metadata.GetValue("unit"); unit != "m" {
 		t.Errorf("distance_m unit = %q, want %q", unit, "m")
 	}
@@ -215,6 +215,7 @@ func TestWriteRead(t *testing.T) {
 		// sha256sum.
 		KeySpecSHA256: "d3456add2852247ababd057c4d7b8580776b8a7c30f5aebfe689527f9f521872",
 		KeyTable:      "", KeyVersion: "0.0.1-test",
+		KeyModule: ReadBuild().Module, KeyRevision: ReadBuild().Revision,
 	}
 	if diff := cmp.Diff(wantMeta, md); diff != "" {
 		t.Errorf("ReadMeta (-want +got):\n%s", diff)
@@ -477,7 +478,7 @@ func TestMerge(t *testing.T) {
 	if diff := cmp.Diff(before, after); diff != "" {
 		t.Errorf("metadata changed by Merge (-before +after):\n%s", diff)
 	}
-	if unit, _ := tbl.Schema().Field(3).Metadata.GetValue("unit"); unit != "m" {
+	if unit, _ := tbl.Schema().Field(4).Metadata.GetValue("unit"); unit != "m" {
 		t.Errorf("merged distance_m unit = %q, want m", unit)
 	}
 	flows, err := TableParts(dir, "flows")

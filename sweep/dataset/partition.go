@@ -212,7 +212,7 @@ type partKey struct {
 }
 
 func newPartKey(column string, param int, v vocab.Value) partKey {
-	k := partKey{Column: column, Kind: v.Kind().String(), Index: 3 + param}
+	k := partKey{Column: column, Kind: v.Kind().String(), Index: 4 + param} // scenario_id, point_id, replicate, seed first
 	switch v.Kind() {
 	case vocab.Int:
 		k.Value = v.Int()

@@ -36,6 +36,7 @@ const (
 // Row is one row of the main table.
 type Row struct {
 	ID        string
+	PointID   string // plan.PointID: the scenario id without the replicate
 	Replicate int
 	Seed      uint64
 	Params    []vocab.Value // aligned with Schema.Params
@@ -80,8 +81,8 @@ var (
 
 // Schema returns the Arrow schema of the main table of model s.
 func Schema(s *vocab.Schema) *arrow.Schema {
-	fs := make([]arrow.Field, 0, 3+len(s.Params)+len(s.Metrics)+3)
-	fs = append(fs, idField, replicateField,
+	fs := make([]arrow.Field, 0, 4+len(s.Params)+len(s.Metrics)+3)
+	fs = append(fs, idField, pointIDField, replicateField,
 		field(ColSeed, arrow.PrimitiveTypes.Uint64, false, vocab.Dimensionless, "random seed of the scenario, derived from the spec seed and the scenario id"))
 	for _, p := range s.Params {
 		fs = append(fs, field(p.Column(), arrowType(p.Kind), false, p.Unit, p.Doc))

@@ -179,6 +179,12 @@ func supersedeLeaf(l leaf, tables []string, mem memory.Allocator) (int, error) {
 	if paths, err = ownParts(l.main()); err != nil {
 		return 0, err
 	}
+	// Most datasets have no superseded row: find out with a set of 16-byte
+	// keys before holding every id as a string (merge streams the rows, and
+	// this scan should not cost more than the merge).
+	if dup, err := hasDuplicates(paths); err != nil || !dup {
+		return 0, err
+	}
 	var ids []string
 	var ok []bool
 	var part []int
@@ -235,6 +241,33 @@ func supersedeLeaf(l leaf, tables []string, mem memory.Allocator) (int, error) {
 		start = end
 	}
 	return removed, nil
+}
+
+// hasDuplicates reports whether an id appears twice in the main parts
+// paths.
+func hasDuplicates(paths []string) (bool, error) {
+	seen := map[[16]byte]struct{}{}
+	other := map[string]struct{}{}
+	dup := false
+	for _, p := range paths {
+		err := scanIDs(p, func(id string, _ Status) {
+			if k, ok := hexKey(id); ok {
+				if _, ok := seen[k]; ok {
+					dup = true
+				}
+				seen[k] = struct{}{}
+				return
+			}
+			if _, ok := other[id]; ok {
+				dup = true
+			}
+			other[strings.Clone(id)] = struct{}{}
+		})
+		if err != nil || dup {
+			return dup, err
+		}
+	}
+	return false, nil
 }
 
 func countFalse(k []bool) int {

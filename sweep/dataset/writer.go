@@ -34,6 +34,8 @@ const (
 	KeyGoVersion    = "crosslink.go_version"
 	KeyModel        = "crosslink.model"
 	KeyModelVersion = "crosslink.model_version"
+	KeyModule       = "crosslink.module_version"
+	KeyRevision     = "crosslink.vcs_revision"
 	KeyPartition    = "crosslink.partition"
 	KeyProfile      = "crosslink.profile"
 	KeySpec         = "crosslink.spec"
@@ -58,7 +60,10 @@ type Meta struct {
 // pairs returns the file key-value metadata in sorted key order.
 func (m Meta) pairs(table string) [][2]string {
 	sum := sha256.Sum256([]byte(m.Spec))
+	b := ReadBuild()
 	kv := [][2]string{
+		{KeyModule, b.Module},
+		{KeyRevision, b.Revision},
 		{KeyGoVersion, runtime.Version()},
 		{KeyModel, m.Model},
 		{KeyModelVersion, strconv.Itoa(m.ModelVersion)},
@@ -277,8 +282,8 @@ func (p *parts) reserve() {
 	}
 	for _, b := range p.bld {
 		b.Reserve(n)
-		if sb, ok := b.(*array.StringBuilder); ok && p.table == "" && sb == p.bld[0] {
-			sb.ReserveData(n * 32) // scenario ids are 32 hex digits
+		if sb, ok := b.(*array.StringBuilder); ok && p.table == "" && (sb == p.bld[0] || sb == p.bld[1]) {
+			sb.ReserveData(n * 32) // scenario and point ids are 32 hex digits
 		}
 	}
 }
@@ -337,13 +342,14 @@ func (p *parts) release() {
 // part never appeared (the run was killed in between) is removed by the
 // next Writer of the shard, and its scenarios run again.
 type Writer struct {
-	p                *parts
-	params, metrics  []col
-	id, status, errs *array.StringBuilder
-	rep              *array.Int64Builder
-	seed             *array.Uint64Builder
-	wall             *array.Float64Builder
-	tables           []*tableWriter
+	p               *parts
+	params, metrics []col
+	id, pid         *array.StringBuilder
+	status, errs    *array.StringBuilder
+	rep             *array.Int64Builder
+	seed            *array.Uint64Builder
+	wall            *array.Float64Builder
+	tables          []*tableWriter
 
 	// The parts of one flush are written by a background goroutine while
 	// the next rows are appended; done receives its error. At most one
@@ -404,6 +410,7 @@ func newWriterAt(l leaf, s *vocab.Schema, opts Options, keys ...partKey) (*Write
 	w := &Writer{
 		p:      p,
 		id:     array.NewStringBuilder(mem),
+		pid:    array.NewStringBuilder(mem),
 		rep:    array.NewInt64Builder(mem),
 		seed:   array.NewUint64Builder(mem),
 		status: array.NewStringBuilder(mem),
@@ -411,7 +418,7 @@ func newWriterAt(l leaf, s *vocab.Schema, opts Options, keys ...partKey) (*Write
 		wall:   array.NewFloat64Builder(mem),
 		done:   make(chan error, 1),
 	}
-	p.bld = append(p.bld, w.id, w.rep, w.seed)
+	p.bld = append(p.bld, w.id, w.pid, w.rep, w.seed)
 	for _, q := range s.Params {
 		if skip[q.Column()] {
 			w.params = append(w.params, col{name: q.Column(), kind: q.Kind, skip: true})
@@ -513,6 +520,9 @@ func (w *Writer) appendColumns(rows []Row) {
 	}
 	for k := range rows {
 		w.id.Append(rows[k].ID)
+	}
+	for k := range rows {
+		w.pid.Append(rows[k].PointID)
 	}
 	for k := range rows {
 		w.rep.UnsafeAppend(int64(rows[k].Replicate))

@@ -52,7 +52,7 @@ func TestReadWithParquetGo(t *testing.T) {
 		}
 	}
 	for r := range want {
-		want[r][2] = int64(rows[r].Seed) // physical INT64, same bits
+		want[r][3] = int64(rows[r].Seed) // physical INT64, same bits
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("parquet-go values (-want +got):\n%s", diff)

@@ -360,6 +360,30 @@ grid:
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "scenarios/s")
 }
 
+// TestPointID: the replicates of a point share its point id, other points
+// and the scenario ids differ from it.
+func TestPointID(t *testing.T) {
+	p := expand(t, "name: s\nmodel: fso-ber\nreplicates: 3\ngrid: {distance: [16000km, 25000km]}\n")
+	s := model.Schema()
+	ids := map[string]int{}
+	for i := range p.Len() {
+		sc := p.At(i)
+		id := PointID(s, sc.Params.Values())
+		if len(id) != 32 || id == sc.ID {
+			t.Errorf("scenario %s: point id %q, want 32 hex digits other than the scenario id", sc.ID, id)
+		}
+		ids[id]++
+	}
+	if len(ids) != 2 {
+		t.Errorf("point ids %v, want 2 points with 3 replicates each", ids)
+	}
+	for id, n := range ids {
+		if n != 3 {
+			t.Errorf("point %s has %d replicates, want 3", id, n)
+		}
+	}
+}
+
 // TestLongAxisIDs checks the axis longer than maxPrecomputed, whose key
 // parts are formatted in At: each scenario's id equals the id of the same
 // point in a one-value plan, whose part is precomputed.

@@ -48,6 +48,26 @@ func ID(s *vocab.Schema, vals []vocab.Value, replicate int) string {
 	return hashID(appendReplicate(buf, replicate))
 }
 
+// PointID returns the id of a point, the combination of parameter values
+// whose replicates are scenarios: the hash of ID's key without the
+// replicate, in the same form. It keys the points table of an adaptive
+// sweep, so that it joins with one column instead of every parameter.
+func PointID(s *vocab.Schema, vals []vocab.Value) string {
+	order := make([]int, 0, len(s.Params))
+	for i := range s.Params {
+		order = append(order, i)
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(s.Params[a].Name, s.Params[b].Name) })
+	buf := appendHeader(nil, s)
+	for _, i := range order {
+		buf = append(buf, s.Params[i].Name...)
+		buf = append(buf, '=')
+		buf = vals[i].AppendCanonical(buf)
+		buf = append(buf, 0)
+	}
+	return hashID(append(buf, "point"...))
+}
+
 // The hashed key text, built by ID and by Plan.At (which precomputes the
 // canonical values): "name\x00version\x00" then "param=value\x00" per
 // parameter in name order, then "replicate=N".
