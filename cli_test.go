@@ -460,3 +460,40 @@ func TestHostileSpecsCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestFiguresSymlinkRefused: plot, report and figures refuse an
+// OUT/figures that is a symbolic link, name it and the way out, and write
+// nothing where it points.
+func TestFiguresSymlinkRefused(t *testing.T) {
+	dir := t.TempDir()
+	specs, out, elsewhere := filepath.Join(dir, "specs"), filepath.Join(dir, "out"), filepath.Join(dir, "elsewhere")
+	for _, args := range [][]string{
+		{"init", "fso-ber", "-o", specs, "--name", "first"},
+		{"run", "-q", "-o", out, filepath.Join(specs, "first.yaml")},
+	} {
+		if code, _, stderr := crosslink(t, args...); code != exitOK {
+			t.Fatalf("crosslink %q: exit %d: %s", args, code, stderr)
+		}
+	}
+	if err := os.Mkdir(elsewhere, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(out, "figures")
+	if err := os.Symlink(elsewhere, link); err != nil {
+		t.Fatal(err)
+	}
+	want := link + " is a symbolic link (to " + elsewhere + ")"
+	for _, args := range [][]string{
+		{"plot", "--specs", specs, "-o", out},
+		{"report", "--specs", specs, "-o", out},
+		{"figures", "-q", "--specs", specs, "-o", out},
+	} {
+		code, _, stderr := crosslink(t, args...)
+		if code != exitUsage || !strings.Contains(stderr, want) || !strings.Contains(stderr, "remove the link") {
+			t.Errorf("crosslink %q: exit %d, stderr %q; want exit 2 and %q", args, code, stderr, want)
+		}
+	}
+	if ents, err := os.ReadDir(elsewhere); err != nil || len(ents) > 0 {
+		t.Errorf("the link's target holds %d entries (%v), want none", len(ents), err)
+	}
+}

@@ -33,7 +33,10 @@ func reportCmd(reg *vocab.Registry, e *env) *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			dir := filepath.Join(out, "figures")
+			dir, err := figuresDir(out)
+			if err != nil {
+				return err
+			}
 			r, err := report.Build(jobs, profile, dir)
 			if err != nil {
 				return err

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/signal"
@@ -354,11 +355,33 @@ type plotFlags struct {
 }
 
 func drawFigures(ctx context.Context, jobs []*sweep.Job, ids []string, out string) error {
+	dir, err := figuresDir(out)
+	if err != nil {
+		return err
+	}
 	sources := make([]*plots.Source, len(jobs))
 	for i, j := range jobs {
 		sources[i] = plots.DatasetSource(j.Spec.Name, j.Dir, j.Plan.Schema(), plots.DefsOf(j.Spec.Plots), j.Plan)
 	}
-	return plots.Draw(ctx, plots.NewRegistry(), filepath.Join(out, "figures"), ids, sources)
+	return plots.Draw(ctx, plots.NewRegistry(), dir, ids, sources)
+}
+
+// figuresDir returns OUT/figures, where plot, figures and report write,
+// refusing it when it is a symbolic link: following it would write (and
+// overwrite) files outside the output directory the user named, wherever
+// the link points.
+func figuresDir(out string) (string, error) {
+	dir := filepath.Join(out, "figures")
+	fi, err := os.Lstat(dir)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return dir, nil // absent (created later) or a real directory; other errors surface at the write
+	}
+	target, err := os.Readlink(dir)
+	if err != nil {
+		target = "?"
+	}
+	return "", usageError{fmt.Errorf("%s is a symbolic link (to %s) and figures are written only inside the output directory: "+
+		"remove the link (rm %s) or pass --out with the directory the figures should go to", dir, target, dir)}
 }
 
 // loadDrawn loads the specs for plot and report: at profile when the
@@ -438,6 +461,9 @@ func figuresCmd(reg *vocab.Registry, e *env) *cobra.Command {
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			if _, err := f.check(e); err != nil {
+				return err
+			}
+			if _, err := figuresDir(f.out); err != nil { // before hours of running, not after
 				return err
 			}
 			paths, err := sweep.SpecFiles(pf.specs)

@@ -84,8 +84,10 @@ func (s Summary) String() string {
 	if s.Unstored > 0 {
 		lost = fmt.Sprintf(", %d run but not stored (the write failed; they run again next time)", s.Unstored)
 	}
-	return fmt.Sprintf("%s: %d scenarios: %d ok, %d failed, %d skipped%s in %s (%.0f/s) -> %s",
-		s.Name, s.Total, s.OK, s.Failed, s.Skipped, lost, s.Wall.Round(time.Millisecond), rate, s.Dir)
+	// Two significant digits, as in the progress lines: a sweep of slow
+	// scenarios runs well under one per second, which %.0f printed as 0.
+	return fmt.Sprintf("%s: %d scenarios: %d ok, %d failed, %d skipped%s in %s (%s/s) -> %s",
+		s.Name, s.Total, s.OK, s.Failed, s.Skipped, lost, s.Wall.Round(time.Millisecond), sig2(rate), s.Dir)
 }
 
 // span is a run of scenario indices [lo, hi) handed to one worker.

@@ -282,6 +282,29 @@ func TestCancelLeavesWholeFiles(t *testing.T) {
 	}
 }
 
+// TestSummaryRate: the summary's rate has two significant digits, so a
+// sweep of slow scenarios does not read (0/s).
+func TestSummaryRate(t *testing.T) {
+	tests := []struct {
+		s    Summary
+		want string
+	}{
+		{Summary{Name: "slow", Total: 3, OK: 2, Failed: 1, Wall: 2 * time.Minute, Dir: "out/slow"},
+			"slow: 3 scenarios: 2 ok, 1 failed, 0 skipped in 2m0s (0.025/s) -> out/slow"},
+		{Summary{Name: "fast", Total: 12345, OK: 12345, Wall: time.Second, Dir: "d"},
+			"fast: 12345 scenarios: 12345 ok, 0 failed, 0 skipped in 1s (12000/s) -> d"},
+		{Summary{Name: "done", Total: 5, Skipped: 5, Wall: time.Millisecond, Dir: "d"},
+			"done: 5 scenarios: 0 ok, 0 failed, 5 skipped in 1ms (0/s) -> d"},
+		{Summary{Name: "none", Dir: "d"},
+			"none: 0 scenarios: 0 ok, 0 failed, 0 skipped in 0s (0/s) -> d"},
+	}
+	for _, tt := range tests {
+		if got := tt.s.String(); got != tt.want {
+			t.Errorf("summary of %s = %q, want %q", tt.s.Name, got, tt.want)
+		}
+	}
+}
+
 func TestSummaryLine(t *testing.T) {
 	var buf bytes.Buffer
 	m := newInverseSquare(0)

@@ -120,19 +120,30 @@ func withoutKeys(sc *arrow.Schema, path string) *arrow.Schema {
 		if json.Unmarshal([]byte(p[1]), &keys) != nil {
 			return sc
 		}
-		drop := map[string]bool{}
-		for _, k := range keys {
-			drop[k.Column] = true
-		}
-		var fs []arrow.Field
-		for _, f := range sc.Fields() {
-			if !drop[f.Name] {
-				fs = append(fs, f)
-			}
-		}
-		return arrow.NewSchema(fs, nil)
+		return dropColumns(sc, keyColumns(keys))
 	}
 	return sc
+}
+
+// keyColumns returns the columns of keys, which a partitioned leaf's main
+// parts leave out: their values are in the leaf's path.
+func keyColumns(keys []partKey) map[string]bool {
+	cols := map[string]bool{}
+	for _, k := range keys {
+		cols[k.Column] = true
+	}
+	return cols
+}
+
+// dropColumns returns sc less the columns in drop.
+func dropColumns(sc *arrow.Schema, drop map[string]bool) *arrow.Schema {
+	var fs []arrow.Field
+	for _, f := range sc.Fields() {
+		if !drop[f.Name] {
+			fs = append(fs, f)
+		}
+	}
+	return arrow.NewSchema(fs, nil)
 }
 
 // partIdentity reads the model name and version a part's metadata names

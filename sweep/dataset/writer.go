@@ -384,18 +384,9 @@ func NewWriter(dir string, s *vocab.Schema, opts Options) (*Writer, error) {
 // out (see Partitioned).
 func newWriterAt(l leaf, s *vocab.Schema, opts Options, keys ...partKey) (*Writer, error) {
 	sc := Schema(s)
-	skip := map[string]bool{}
+	skip := keyColumns(keys)
 	if len(keys) > 0 {
-		for _, k := range keys {
-			skip[k.Column] = true
-		}
-		var fs []arrow.Field
-		for _, f := range sc.Fields() {
-			if !skip[f.Name] {
-				fs = append(fs, f)
-			}
-		}
-		sc = arrow.NewSchema(fs, nil)
+		sc = dropColumns(sc, skip)
 		b, err := json.Marshal(keys)
 		if err != nil {
 			return nil, fmt.Errorf("dataset: %w", err)
