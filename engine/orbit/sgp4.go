@@ -31,13 +31,20 @@ type sgp4 struct {
 	xmdot, omgdot, xnodot          float64
 	cosio, sinio, x3thm1, x1mth2   float64
 	x7thm1, xlcof, aycof           float64
+	// libastro selects PyEphem's version of the model (libastro's
+	// sgp4.c, the Spacetrack Report No. 3 code that Hypatia's satellites
+	// move by): the report's semi-major axis ao/(1-delo), no eccentricity
+	// floor, and Earth radii turned into metres with libastro's ERAD.
+	libastro bool
+	scale    float64 // m per Earth radius of the result
 }
 
 // newSGP4 initialises the model from mean elements: inclination, node,
 // eccentricity, argument of perigee and mean anomaly (rad), and the
 // (Kozai) mean motion in revolutions per day.
-func newSGP4(incl, node, ecc, argp, mean, revPerDay float64) *sgp4 {
-	s := &sgp4{xmo: mean, omegao: argp, xnodeo: node, eo: ecc, xincl: incl}
+func newSGP4(incl, node, ecc, argp, mean, revPerDay float64, libastro bool) *sgp4 {
+	s := &sgp4{xmo: mean, omegao: argp, xnodeo: node, eo: ecc, xincl: incl,
+		libastro: libastro, scale: sgpRadius * 1e3}
 	n0 := revPerDay * sgpTwoPi / sgpMinDay // rad/min
 	// Recover the original mean motion and semi-major axis from the
 	// Kozai mean motion of the element set.
@@ -56,6 +63,14 @@ func newSGP4(incl, node, ecc, argp, mean, revPerDay float64) *sgp4 {
 	// revision computes it ((xke/n'')^(2/3)); Spacetrack Report No. 3's
 	// ao/(1-delo) differs from it at second order in J2, 1e-6 relative.
 	s.aodp = math.Pow(sgpXKE/s.xnodp, 2.0/3.0)
+	if libastro {
+		// libastro keeps the report's form, and scales the result, in
+		// Earth radii, by its own equatorial radius ERAD = 6378.16 km
+		// (astro.h) where the model's constants assume 6378.135 km: 25 m
+		// farther out at 630 km altitude.
+		s.aodp = ao / (1 - delo)
+		s.scale = libastroERAD
+	}
 	// Secular rates.
 	theta4 := theta2 * theta2
 	pinvsq := 1 / (s.aodp * s.aodp * betao2 * betao2)
@@ -79,6 +94,12 @@ func newSGP4(incl, node, ecc, argp, mean, revPerDay float64) *sgp4 {
 // mean-equinox frame of SGP4, t seconds after the epoch.
 func (s *sgp4) position(t float64) Vec {
 	tsince := t / 60
+	if s.libastro {
+		// libastro's minutes since the epoch: the difference of two
+		// dates in days since 1899-12-31 12:00 (esat_prop), which
+		// rounds t to about a microsecond.
+		tsince = ((36524.5 + t/86400) - 36524.5) * sgpMinDay
+	}
 	// Secular gravity (no drag: the drag terms are zero with B* = 0).
 	xmp := s.xmo + s.xmdot*tsince
 	omega := s.omegao + s.omgdot*tsince
@@ -87,7 +108,9 @@ func (s *sgp4) position(t float64) Vec {
 	// Vallado's revision floors the eccentricity at 1e-6 before the
 	// periodics (sgp4.cpp, "if (em < 1.0e-6) em = 1.0e-6"); the element
 	// sets of a circular shell carry 1e-7, so this moves them by 6 m.
-	e = math.Max(e, 1e-6)
+	if !s.libastro {
+		e = math.Max(e, 1e-6)
+	}
 	xl := xmp + omega + xnode
 	beta := math.Sqrt(1 - e*e)
 	// Long-period periodics.
@@ -142,6 +165,6 @@ func (s *sgp4) position(t float64) Vec {
 	sinnok, cosnok := math.Sincos(xnodek)
 	xmx := -sinnok * cosik
 	xmy := cosnok * cosik
-	k := rk * sgpRadius * 1e3
+	k := rk * s.scale
 	return Vec{k * (xmx*sinuk + cosnok*cosuk), k * (xmy*sinuk + sinnok*cosuk), k * sinik * sinuk}
 }
