@@ -162,8 +162,9 @@ type Motion struct {
 	// Spacetrack Report No. 3's semi-major axis without Vallado's
 	// eccentricity floor, libastro's Earth radius of 6378.16 km for the
 	// result, and the Earth turning at 1.0027379093 sidereal days per day
-	// from GMST0 (GMSTNewcomb gives libastro's angle). Stations go with
-	// the PyEphem surface.
+	// from GMST0 (GMSTNewcomb gives libastro's angle), with time kept as
+	// libastro's dates from the shells' epoch 2000-01-01 00:00 UT.
+	// Stations go with the PyEphem surface.
 	PyEphem bool
 }
 
@@ -180,6 +181,7 @@ type Constellation struct {
 	cosI, sinI float64
 	sgp        []*sgp4 // with Motion.SGP4
 	spin       float64 // Earth rotation rate, rad/s
+	libastro   bool    // Motion.PyEphem
 }
 
 // NewConstellation puts shell s in motion.
@@ -229,6 +231,7 @@ func NewConstellation(s Shell, m Motion) (*Constellation, error) {
 		}
 		if m.PyEphem {
 			c.spin = 2 * math.Pi * libastroSidereal / 86400
+			c.libastro = true
 			incl := libastroElement(Degrees(s.Inclination))
 			ecc := float64(float32(1e-7))
 			for k := range c.sgp {
@@ -283,6 +286,12 @@ func (c *Constellation) Positions(t float64, dst []Vec) []Vec {
 	}
 	dst = dst[:n]
 	theta := c.gmst0 + c.spin*t
+	if c.libastro {
+		// libastro's day fraction: a date in days since 1899-12-31
+		// 12:00 plus half a day, less the day (earthsat.c,
+		// GetSitPosition), which rounds t to a third of a microsecond.
+		theta = c.gmst0 + 2*math.Pi*libastroSidereal*((36524.5+t/86400+0.5)-36525)
+	}
 	if c.sgp != nil {
 		st, ct := math.Sincos(theta)
 		for k, m := range c.sgp {

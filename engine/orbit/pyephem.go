@@ -7,10 +7,11 @@ import (
 
 // Hypatia's satgenpy does not place satellites and stations itself: it
 // asks PyEphem, whose C library libastro (earthsat.c, sgp4.c) has its own
-// conventions. Motion.PyEphem and the PyEphem surface reproduce them, so
-// that link lengths agree with Hypatia's to a few centimetres rather than
-// a few hundred metres, and a satellite crosses Hypatia's ground link
-// range limit at the same 100 ms step on both sides.
+// conventions, and measures an ISL through two observed ranges. Motion.PyEphem
+// and the PyEphem surface reproduce them, so that link lengths agree with
+// Hypatia's to micrometres rather than tens of metres, and a satellite
+// crosses Hypatia's ground link range limit at the same 100 ms step on
+// both sides (TestHypatiaRTT, TestHypatiaLinks).
 const (
 	// libastroERAD is libastro's Earth equatorial radius (astro.h ERAD,
 	// 6.37816e6 m): it scales SGP4's result from Earth radii to metres
@@ -67,4 +68,40 @@ func libastroPosition(s Station) Vec {
 	g2 := g1*(1-f)*(1-f) + s.Height
 	g1 += s.Height
 	return Vec{g1 * cl * co, g1 * cl * so, g2 * sl}
+}
+
+// pyephemISL is the length of the link between satellites at a and b
+// (Earth-fixed, m) as satgenpy measures it (distance_tools,
+// distance_m_between_satellites): both are seen from a PyEphem observer
+// at 0 N 0 E, height 0; the length follows by the law of cosines from
+// the two ranges and the angle between the two lines of sight. PyEphem
+// keeps the ranges and the azimuths as float32 (earthsat.c: s_range,
+// s_az) and the elevations as doubles, so the measure is up to a few
+// metres off the straight distance on links thousands of km long, seen
+// from up to 10,000 km away.
+func pyephemISL(a, b Vec) float64 {
+	o := Vec{libastroERAD, 0, 0} // libastroPosition at 0 N 0 E
+	ra, aza, ela := pyephemSight(a.Sub(o))
+	rb, azb, elb := pyephemSight(b.Sub(o))
+	// PyEphem turns each line of sight into hour angle and declination
+	// and takes the angle between them (separation); the rotation does
+	// not change it.
+	sea, cea := math.Sincos(ela)
+	seb, ceb := math.Sincos(elb)
+	cosine := sea*seb + cea*ceb*math.Cos(aza-azb)
+	if cosine >= 1 {
+		cosine = 1
+	}
+	return math.Sqrt(ra*ra + rb*rb - 2*ra*rb*math.Cos(math.Acos(cosine)))
+}
+
+// pyephemSight returns range, azimuth and elevation of d, the line of
+// sight from the observer at 0 N 0 E, as PyEphem keeps them: the
+// topocentric frame of earthsat.c's GetTopocentric (x south, y east, z
+// up), azimuth pi - atan2(y, x) and range rounded to float32.
+func pyephemSight(d Vec) (r, az, el float64) {
+	x, y, z := -d[2], d[1], d[0]
+	el = math.Atan(z / math.Sqrt(x*x+y*y))
+	az = float64(float32(math.Pi - math.Atan2(y, x)))
+	return float64(float32(d.Norm())), az, el
 }

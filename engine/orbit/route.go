@@ -81,7 +81,7 @@ type Router struct {
 	src, dst Vec
 	srcUp    Vec
 	dstUp    Vec
-	f32      bool // ground link lengths rounded to float32, as PyEphem's
+	f32      bool // link lengths measured as satgenpy does through PyEphem
 
 	pos    []Vec
 	islLen []float64
@@ -159,6 +159,10 @@ func (r *Router) Route(t float64, p *Path) bool {
 	r.pos = r.c.Positions(t, r.pos)
 	n := len(r.pos)
 	for k, l := range r.isls {
+		if r.f32 {
+			r.islLen[k] = pyephemISL(r.pos[l[0]], r.pos[l[1]])
+			continue
+		}
 		r.islLen[k] = Dist(r.pos[l[0]], r.pos[l[1]])
 	}
 	inf := math.Inf(1)

@@ -37,18 +37,33 @@ type sgp4 struct {
 	// floor, and Earth radii turned into metres with libastro's ERAD.
 	libastro bool
 	scale    float64 // m per Earth radius of the result
+	twoPi    float64 // the period Kepler's equation is reduced by
 }
+
+// libastro's sgp4.c writes some constants to eight or nine digits: XKE
+// .743669161E-1, TOTHRD .66666667 and TWOPI 6.2831853 (the last reduces
+// the argument of Kepler's equation, so a satellite whose mean argument
+// of latitude passes 2 pi is placed 7e-8 rad, half a metre, further on).
+const (
+	libastroXKE    = 0.0743669161
+	libastroTothrd = 0.66666667
+	libastroTwoPi  = 6.2831853
+)
 
 // newSGP4 initialises the model from mean elements: inclination, node,
 // eccentricity, argument of perigee and mean anomaly (rad), and the
 // (Kozai) mean motion in revolutions per day.
 func newSGP4(incl, node, ecc, argp, mean, revPerDay float64, libastro bool) *sgp4 {
 	s := &sgp4{xmo: mean, omegao: argp, xnodeo: node, eo: ecc, xincl: incl,
-		libastro: libastro, scale: sgpRadius * 1e3}
+		libastro: libastro, scale: sgpRadius * 1e3, twoPi: sgpTwoPi}
+	xke, tothrd := sgpXKE, 2.0/3.0
+	if libastro {
+		xke, tothrd, s.twoPi = libastroXKE, libastroTothrd, libastroTwoPi
+	}
 	n0 := revPerDay * sgpTwoPi / sgpMinDay // rad/min
 	// Recover the original mean motion and semi-major axis from the
 	// Kozai mean motion of the element set.
-	a1 := math.Pow(sgpXKE/n0, 2.0/3.0)
+	a1 := math.Pow(xke/n0, tothrd)
 	s.cosio, s.sinio = math.Cos(incl), math.Sin(incl)
 	theta2 := s.cosio * s.cosio
 	s.x3thm1 = 3*theta2 - 1
@@ -56,7 +71,7 @@ func newSGP4(incl, node, ecc, argp, mean, revPerDay float64, libastro bool) *sgp
 	betao2 := 1 - eosq
 	betao := math.Sqrt(betao2)
 	del1 := 1.5 * sgpCK2 * s.x3thm1 / (a1 * a1 * betao * betao2)
-	ao := a1 * (1 - del1*(0.5*2.0/3.0+del1*(1+134.0/81.0*del1)))
+	ao := a1 * (1 - del1*(0.5*tothrd+del1*(1+134.0/81.0*del1)))
 	delo := 1.5 * sgpCK2 * s.x3thm1 / (ao * ao * betao * betao2)
 	s.xnodp = n0 / (1 + delo)
 	// The semi-major axis of the recovered mean motion, as Vallado's
@@ -121,7 +136,7 @@ func (s *sgp4) position(t float64) Vec {
 	xlt := xl + xll
 	ayn := e*math.Sin(omega) + aynl
 	// Kepler's equation for the modified eccentric longitude.
-	capu := math.Mod(xlt-xnode, sgpTwoPi)
+	capu := math.Mod(xlt-xnode, s.twoPi)
 	epw := capu
 	var sinepw, cosepw, temp3, temp4, temp5, temp6 float64
 	for i := 0; i < 10; i++ {
