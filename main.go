@@ -272,7 +272,9 @@ func runCmd(reg *vocab.Registry, e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			jobs, err := sweep.LoadAllLimited(paths, reg, f.profile, false, f.out, f.limits())
+			lim := f.limits()
+			lim.LazyRanges = dryRun // count without the values of long ranges
+			jobs, err := sweep.LoadAllLimited(paths, reg, f.profile, false, f.out, lim)
 			if err != nil {
 				return usageError{err}
 			}

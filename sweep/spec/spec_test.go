@@ -245,3 +245,18 @@ func TestRangeMatchesList(t *testing.T) {
 		t.Errorf("range values differ from the list (-list +range):\n%s", diff)
 	}
 }
+
+// TestLazyRangesChecked: with Limits.LazyRanges a range's values are
+// still checked one by one (here two that round to the same whole
+// number), with the message of the values made up front.
+func TestLazyRangesChecked(t *testing.T) {
+	reg := registry(t)
+	_, eager := ParseFile("testdata/bad/bad-range-log.yaml", reg)
+	_, lazy := ParseFileLimited("testdata/bad/bad-range-log.yaml", reg, Limits{LazyRanges: true})
+	if eager == nil || lazy == nil || lazy.Error() != eager.Error() {
+		t.Errorf("lazy ranges: error %v, want %v as without", lazy, eager)
+	}
+	if lazy == nil || !strings.Contains(lazy.Error(), "twice once rounded to whole numbers") {
+		t.Errorf("lazy ranges: error %v, want the repeated whole number", lazy)
+	}
+}
