@@ -102,22 +102,29 @@ func TestBad(t *testing.T) {
 					t.Errorf("error %q has no position", e.Msg)
 				}
 			}
-			got := err.Error() + "\n"
-			golden := strings.TrimSuffix(f, ".yaml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("Parse(%s) errors differ from %s (-want +got):\n%s", f, golden, diff)
-			}
+			goldenErrors(t, "Parse", f, err)
 		})
+	}
+}
+
+// goldenErrors compares the errors parse (Parse or ParseFile) gave for the
+// spec file f with f's .golden file, or rewrites it with -update.
+func goldenErrors(t *testing.T, parse, f string, err error) {
+	t.Helper()
+	got := err.Error() + "\n"
+	golden := strings.TrimSuffix(f, ".yaml") + ".golden"
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s(%s) errors differ from %s (-want +got):\n%s", parse, f, golden, diff)
 	}
 }
 
