@@ -595,8 +595,19 @@ func (p *parser) combination(s *Spec, what string, pos Position, base map[Positi
 			dims = append(dims, fmt.Sprintf("cases %d", len(s.Cases)))
 		}
 		dims = append(dims, fmt.Sprintf("replicates %d", s.Replicates))
-		p.errorf(pos, "%s expands to %.0f scenarios (%s), more than the limit of %d (--max-scenarios)", what, n, strings.Join(dims, " x "), p.lim.MaxScenarios)
+		p.errorf(pos, "%s expands to %s scenarios (%s), more than the limit of %d (--max-scenarios)", what, scenarioCount(n), strings.Join(dims, " x "), p.lim.MaxScenarios)
 	}
+}
+
+// scenarioCount prints a plan size that Size computed as a float64: whole
+// digits while float64 holds the integer exactly (below 2^53), else "about"
+// and three significant digits, so that 10^27 does not print as the binary
+// neighbour 1000000000000000013287555072.
+func scenarioCount(n float64) string {
+	if n < 1<<53 {
+		return strconv.FormatFloat(n, 'f', 0, 64)
+	}
+	return "about " + strconv.FormatFloat(n, 'g', 3, 64)
 }
 
 // caseKey identifies a case by its settings, in name order.
