@@ -153,6 +153,12 @@ func exchange(a, b string) error {
 	if !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EOPNOTSUPP) {
 		return fmt.Errorf("exchanging %s and %s: %w", a, b, err)
 	}
+	return swapByRename(a, b)
+}
+
+// swapByRename swaps the directories a and b with three renames, for file
+// systems without RENAME_EXCHANGE.
+func swapByRename(a, b string) error {
 	aside := a + ".old"
 	if err := os.Rename(b, aside); err != nil {
 		return err
