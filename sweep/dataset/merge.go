@@ -51,6 +51,9 @@ func Merge(dir string, mem memory.Allocator) error {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
+	if err := restoreSwapped(dir); err != nil {
+		return err
+	}
 	if err := os.RemoveAll(filepath.Join(dir, mergeDir)); err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
 	}
@@ -164,9 +167,50 @@ func swapByRename(a, b string) error {
 		return err
 	}
 	if err := os.Rename(a, b); err != nil {
+		// Put the table back: left in aside, the next Merge would
+		// remove it with the rest of .merge/.
+		if rerr := os.Rename(aside, b); rerr != nil {
+			return fmt.Errorf("%w; and the table is left in %s: %v", err, aside, rerr)
+		}
 		return err
 	}
 	return os.Rename(aside, a)
+}
+
+// restoreSwapped puts back a table that a merge by swapByRename, killed
+// between its first two renames, left in .merge/<table>.old with no
+// table directory in its place; the old state is whole, and its manifest
+// entries were never dropped. Where the table directory is there, the
+// swap went through and .merge/<table>.old is the old state, to remove.
+func restoreSwapped(root string) error {
+	md := filepath.Join(root, mergeDir)
+	ents, err := os.ReadDir(md)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("dataset: merge: %w", err)
+	}
+	for _, e := range ents {
+		t, ok := strings.CutSuffix(e.Name(), ".old")
+		if !ok || !e.IsDir() {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(root, t)); !errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		err := os.Rename(filepath.Join(md, e.Name()), filepath.Join(root, t))
+		if errors.Is(err, os.ErrNotExist) {
+			continue // another shard's Repair put it back first
+		}
+		if err != nil {
+			return fmt.Errorf("dataset: merge: restoring table %s: %w", t, err)
+		}
+		if err := syncDir(root); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // mergeParts writes the rows of the parts paths, in order, as one part at
