@@ -60,3 +60,23 @@ func TestMergeAfterKilledRenameSwap(t *testing.T) {
 		t.Errorf("Verify after Merge = %v, %v; want nothing damaged", d, err)
 	}
 }
+
+// TestRepairAfterKilledRenameSwap: a resume after such a killed merge
+// must count the table's scenarios as done, not run them all again.
+func TestRepairAfterKilledRenameSwap(t *testing.T) {
+	dir := t.TempDir()
+	writeRows(t, dir, testRows(12), Options{MaxRows: 5, Meta: testMeta()})
+	if err := os.MkdirAll(filepath.Join(dir, mergeDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(MainDir(dir), filepath.Join(dir, mergeDir, MainTable+".old")); err != nil {
+		t.Fatal(err)
+	}
+	done, moved, err := Repair(dir)
+	if err != nil || len(moved) != 0 {
+		t.Fatalf("Repair = %v, %v; want nothing moved", moved, err)
+	}
+	if n := done.Len(); n != 12 {
+		t.Errorf("Repair found %d scenarios done, want 12", n)
+	}
+}
