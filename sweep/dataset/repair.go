@@ -37,6 +37,11 @@ type Moved struct {
 // stray file, which would break every other reader of the table) is moved
 // to _corrupt/ as well.
 func Repair(dir string) (*Done, []Moved, error) {
+	// A merge killed half way through a swap without RENAME_EXCHANGE
+	// left a table in .merge/: its scenarios are done.
+	if err := restoreSwapped(dir); err != nil {
+		return nil, nil, err
+	}
 	ls, err := leaves(dir)
 	if err != nil {
 		return nil, nil, err
