@@ -69,8 +69,14 @@ func Merge(dir string, mem memory.Allocator) error {
 	if err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
 	}
+	plans := make([]leafPlan, len(ls))
+	for i, l := range ls {
+		if plans[i], err = planLeaf(l, tables); err != nil {
+			return err
+		}
+	}
 	for _, t := range append(tables, MainTable) {
-		if err := mergeTable(dir, t, ls, mem); err != nil {
+		if err := mergeTable(dir, t, ls, plans, mem); err != nil {
 			return err
 		}
 	}
@@ -80,25 +86,93 @@ func Merge(dir string, mem memory.Allocator) error {
 	return nil
 }
 
+// leafPlan is what Merge does with one leaf: the names of its main parts
+// and, when there are several, the name of the merged part that replaces
+// them in every table. A Writer keeps main part n's second-table rows in
+// table part n, takes a table part of its shard without a main part of
+// that name for one a killed run never committed, and removes it; so the
+// tables' merged parts take the main table's merged name, and a table part
+// of a writer's shard without a main part is not merged in (its scenarios
+// are not done and run again).
+type leafPlan struct {
+	main   map[string]bool
+	merged string // "" when the main table keeps its single part
+}
+
+func planLeaf(l leaf, tables []string) (leafPlan, error) {
+	paths, err := ownParts(l.main())
+	if err != nil {
+		return leafPlan{}, fmt.Errorf("dataset: merge: %w", err)
+	}
+	p := leafPlan{main: map[string]bool{}}
+	for _, q := range paths {
+		p.main[filepath.Base(q)] = true
+	}
+	if len(paths) < 2 {
+		return p, nil
+	}
+	// One number for every table of the leaf: after a merge killed
+	// between the tables, their merged parts may be ahead of the main's.
+	seq := 1
+	for _, d := range append([]string{l.main()}, tableLeafDirs(l, tables)...) {
+		n, err := nextSeq(d, MergedShard)
+		if err != nil {
+			return leafPlan{}, err
+		}
+		seq = max(seq, n)
+	}
+	p.merged = partName(MergedShard, seq)
+	return p, nil
+}
+
+func tableLeafDirs(l leaf, tables []string) []string {
+	out := make([]string, len(tables))
+	for i, t := range tables {
+		out[i] = l.table(t)
+	}
+	return out
+}
+
+// committed reports whether the table part name of a leaf belongs to the
+// dataset: a merged part (only a whole merge puts one in a table), or a
+// writer's part whose main part is there.
+func (p leafPlan) committed(name string) bool {
+	return p.main[name] || strings.HasPrefix(name, "part-"+MergedShard+"-")
+}
+
 // mergeTable merges table t of the dataset root, whose leaves (partition
-// paths) are ls.
-func mergeTable(root, t string, ls []leaf, mem memory.Allocator) error {
+// paths) are ls, as plans say.
+func mergeTable(root, t string, ls []leaf, plans []leafPlan, mem memory.Allocator) error {
 	live := filepath.Join(root, t)
 	stage := filepath.Join(root, mergeDir, t)
 	var old []string // relative to root
 	changed := false
-	for _, l := range ls {
-		paths, err := ownParts(filepath.Join(live, l.rel))
+	for li, l := range ls {
+		all, err := ownParts(filepath.Join(live, l.rel))
 		if err != nil {
 			return fmt.Errorf("dataset: merge: %w", err)
+		}
+		var paths []string
+		for _, p := range all {
+			old = append(old, filepath.Join(t, l.rel, filepath.Base(p)))
+			if t == MainTable || plans[li].committed(filepath.Base(p)) {
+				paths = append(paths, p)
+			} else {
+				changed = true // dropped
+			}
 		}
 		if len(paths) == 0 {
 			continue
 		}
-		for _, p := range paths {
-			old = append(old, filepath.Join(t, l.rel, filepath.Base(p)))
+		name := plans[li].merged
+		if name == "" && len(paths) > 1 {
+			// Only after a merge killed between tables, or parts removed
+			// since: the rows are right under any new name.
+			if name, err = mergedName(filepath.Join(live, l.rel)); err != nil {
+				return err
+			}
 		}
-		if len(paths) == 1 {
+		if len(paths) == 1 && (name == "" || filepath.Base(paths[0]) == name) {
 			// Nothing to merge: the new state keeps the same file.
 			dst := filepath.Join(stage, l.rel, filepath.Base(paths[0]))
 			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
@@ -110,12 +184,15 @@ func mergeTable(root, t string, ls []leaf, mem memory.Allocator) error {
 			continue
 		}
 		changed = true
-		seq, err := nextSeq(filepath.Join(live, l.rel), MergedShard)
-		if err != nil {
-			return err
+		rel := filepath.Join(t, l.rel, name)
+		if len(paths) == 1 {
+			// The same file under the merged name.
+			if err := linkPart(root, filepath.Join(t, l.rel, filepath.Base(paths[0])), rel, filepath.Join(stage, l.rel, name)); err != nil {
+				return err
+			}
+			continue
 		}
-		name := partName(MergedShard, seq)
-		if err := mergeParts(root, filepath.Join(t, l.rel, name), filepath.Join(stage, l.rel, name), paths, mem); err != nil {
+		if err := mergeParts(root, rel, filepath.Join(stage, l.rel, name), paths, mem); err != nil {
 			return err
 		}
 	}
@@ -142,6 +219,45 @@ func mergeTable(root, t string, ls []leaf, mem memory.Allocator) error {
 		return fmt.Errorf("dataset: merge: %w", err)
 	}
 	return nil
+}
+
+// mergedName is the name of a new merged part in dir.
+func mergedName(dir string) (string, error) {
+	seq, err := nextSeq(dir, MergedShard)
+	if err != nil {
+		return "", err
+	}
+	return partName(MergedShard, seq), nil
+}
+
+// linkPart hard-links the part root/from as dest, recorded in the
+// manifest as root/rel with from's size, rows and SHA-256 (hashed again
+// when from has no entry).
+func linkPart(root, from, rel, dest string) error {
+	e, pending := readEntry(root, from)
+	if e == nil {
+		e = pending
+	}
+	if e == nil {
+		n, sum, err := hashFile(filepath.Join(root, from))
+		if err != nil {
+			return fmt.Errorf("dataset: merge: %w", err)
+		}
+		e = &Entry{Size: n, Rows: -1, SHA256: sum}
+		if rdr, err := file.OpenParquetFile(filepath.Join(root, from), false); err == nil {
+			e.Rows = rdr.NumRows()
+			rdr.Close()
+		}
+	}
+	ne := *e
+	ne.Path = filepath.ToSlash(rel)
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return fmt.Errorf("dataset: merge: %w", err)
+	}
+	if err := os.Link(filepath.Join(root, from), dest); err != nil {
+		return fmt.Errorf("dataset: merge: %w", err)
+	}
+	return writeJSONAtomic(root, entryPath(root, rel), ne)
 }
 
 // exchange swaps the directories a and b in one step. Where the file

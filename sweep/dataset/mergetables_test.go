@@ -25,7 +25,8 @@ func TestResumeAfterMergeKeepsTableRows(t *testing.T) {
 	}
 	rerun := []Row{rows[2]}
 	writeRows(t, dir, rerun, Options{MaxRows: 2, Meta: testMeta()})
-	if diff := cmp.Diff(wantTable(append(first[:4:4], rerun...)), secondValues(t, dir, nil)); diff != "" {
+	// Parts are read in name order: the rerun's before the merged one.
+	if diff := cmp.Diff(wantTable(append(rerun, first...)), secondValues(t, dir, nil)); diff != "" {
 		t.Errorf("flows after merge and resume (-want +got):\n%s", diff)
 	}
 	if d, err := Verify(dir, false, nil); err != nil || len(d) != 0 {
