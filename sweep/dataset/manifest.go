@@ -316,13 +316,24 @@ func verifyHash(root, rel string) error {
 // entry (for parts a former layout left without one); rows < 0 reads the
 // row count from the part's footer.
 func recordEntry(root, rel string, rows int64) error {
+	return recordEntryAs(root, rel, rel, rows)
+}
+
+// recordEntryOf records the part now at root/from as the final manifest
+// entry of root/rel, where it is about to be renamed; an error wraps
+// os.ErrNotExist when from is gone.
+func recordEntryOf(root, from, rel string) error {
+	return recordEntryAs(root, from, rel, -1)
+}
+
+func recordEntryAs(root, from, rel string, rows int64) error {
 	if rows < 0 {
-		if rdr, err := file.OpenParquetFile(filepath.Join(root, rel), false); err == nil {
+		if rdr, err := file.OpenParquetFile(filepath.Join(root, from), false); err == nil {
 			rows = rdr.NumRows()
 			rdr.Close()
 		}
 	}
-	n, sum, err := hashFile(filepath.Join(root, rel))
+	n, sum, err := hashFile(filepath.Join(root, from))
 	if err != nil {
 		return fmt.Errorf("dataset: %w", err)
 	}

@@ -58,16 +58,34 @@ func Migrate(dir string) (int, error) {
 	if err := walk(""); err != nil {
 		return 0, err
 	}
+	// A migration killed by a former version between renaming a part and
+	// recording it left a part in a table that the manifest does not know.
+	if err := adoptUnrecorded(dir); err != nil {
+		return 0, err
+	}
 	moved := 0
+	// The entry is written before the rename, so a part is never in a
+	// table without one (which Repair would take for a stray file). A part
+	// already gone was moved by another task of the job array (they hold
+	// the lock shared).
 	move := func(from, to string) error {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, to)), 0o755); err != nil {
 			return fmt.Errorf("dataset: migrating %s: %w", dir, err)
 		}
+		if err := recordEntryOf(dir, from, to); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
 		if err := os.Rename(filepath.Join(dir, from), filepath.Join(dir, to)); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil
+			}
 			return fmt.Errorf("dataset: migrating %s: %w", dir, err)
 		}
 		moved++
-		return recordEntry(dir, to, -1)
+		return nil
 	}
 	for _, rel := range oldLeaves {
 		es, err := readDir(filepath.Join(dir, rel))
@@ -142,6 +160,22 @@ func Migrate(dir string) (int, error) {
 		}
 	}
 	return moved, syncDir(dir)
+}
+
+// adoptUnrecorded records in the manifest the parts in the tables of dir
+// that have no entry; called only while dir is still in the former layout,
+// where such a part can only come from an interrupted migration.
+func adoptUnrecorded(dir string) error {
+	return walkTables(dir, func(rel string) error {
+		n := filepath.Base(rel)
+		if !strings.HasPrefix(n, "part-") || !strings.HasSuffix(n, ".parquet") {
+			return nil
+		}
+		if final, pending := readEntry(dir, rel); final != nil || pending != nil {
+			return nil
+		}
+		return recordEntryOf(dir, rel, rel)
+	})
 }
 
 // NeedsMigration reports whether the dataset dir is in a former layout
