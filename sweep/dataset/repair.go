@@ -97,7 +97,7 @@ func repairLeaf(l leaf, tables []string) (*Done, []Moved, error) {
 		for _, p := range tparts {
 			name := filepath.Base(p)
 			if err := checkPart(l.root, l.relTable(t, name)); err != nil {
-				if _, err := os.Stat(filepath.Join(l.main(), name)); err == nil {
+				if _, serr := os.Stat(filepath.Join(l.main(), name)); serr == nil {
 					bad[name] = fmt.Sprintf("its %s part is unreadable: %v", t, err)
 				} else {
 					// No main part: an orphan the next Writer of its shard
