@@ -11,7 +11,7 @@ import (
 // must not fail because the entry was finalized under it.
 func TestVerifyWhileWriting(t *testing.T) {
 	dir := t.TempDir()
-	rows := testRows(400)
+	rows := testRows(60)
 	var stop atomic.Bool
 	done := make(chan struct{})
 	go func() {
