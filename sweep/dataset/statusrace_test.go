@@ -34,3 +34,41 @@ func TestVerifyWhileWriting(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestVerifyWhileSuperseding: a part rewritten in place by Supersede (a
+// --retry-failed task of a job array) while another task's Repair or
+// crosslink status verifies the dataset must never be called damaged:
+// Repair would move the rewritten part, and its scenarios, to _corrupt/.
+func TestVerifyWhileSuperseding(t *testing.T) {
+	rows := testRows(10)
+	for i := range rows {
+		rows[i].Tables = nil // main parts only: more rewrites per run
+	}
+	retried := []Row{rows[4], rows[9]}
+	for i := range retried {
+		retried[i].Status, retried[i].Error = OK, ""
+		retried[i].Metrics = rows[0].Metrics
+	}
+	for range 20 {
+		dir := t.TempDir()
+		writeRows(t, dir, rows, Options{MaxRows: 1, Meta: testMeta()})
+		writeRows(t, dir, retried, Options{MaxRows: 1, Meta: testMeta()})
+		var stop atomic.Bool
+		bad := make(chan []Damage, 1)
+		go func() {
+			var seen []Damage
+			for !stop.Load() {
+				d, _ := Verify(dir, false, nil)
+				seen = append(seen, d...)
+			}
+			bad <- seen
+		}()
+		if n, err := Supersede(dir, nil); err != nil || n != 2 {
+			t.Errorf("Supersede = %d, %v; want 2 rows removed", n, err)
+		}
+		stop.Store(true)
+		if d := <-bad; len(d) > 0 {
+			t.Fatalf("Verify during Supersede reported %+v", d)
+		}
+	}
+}
