@@ -293,21 +293,34 @@ var errNoEntry = errors.New("not in the dataset's manifest: no crosslink writer 
 // size and SHA-256 must match the final or the pending entry. A match of
 // the pending entry only (a writer killed between publishing the part and
 // finalizing its entry) makes that entry final.
+//
+// A part rewritten in place (Supersede) while it is hashed has an entry
+// for its content before that content is visible and keeps it until the
+// file is replaced: so the content hashed matches the entries read before
+// hashing or those read after. A part removed meanwhile gives an error
+// wrapping os.ErrNotExist.
 func verifyHash(root, rel string) error {
 	final, pending := readEntry(root, rel)
 	if final == nil && pending == nil {
+		if _, err := os.Lstat(filepath.Join(root, rel)); err != nil {
+			return err // removed since it was listed
+		}
 		return errNoEntry
 	}
 	n, sum, err := hashFile(filepath.Join(root, rel))
 	if err != nil {
 		return err
 	}
-	if final != nil && final.Size == n && final.SHA256 == sum {
+	matches := func(e *Entry) bool { return e != nil && e.Size == n && e.SHA256 == sum }
+	if matches(final) {
 		return nil
 	}
-	if pending != nil && pending.Size == n && pending.SHA256 == sum {
+	if matches(pending) {
 		ep := entryPath(root, rel)
 		os.Rename(ep+".pending", ep) // best effort: the next check does it again
+		return nil
+	}
+	if f2, p2 := readEntry(root, rel); matches(f2) || matches(p2) {
 		return nil
 	}
 	want := final
@@ -414,12 +427,14 @@ func Verify(dir string, deep bool, mem memory.Allocator) ([]Damage, error) {
 			return nil
 		}
 		p := filepath.Join(dir, rel)
-		if err := verifyHash(dir, rel); err != nil {
+		if err := verifyHash(dir, rel); errors.Is(err, os.ErrNotExist) {
+			return nil // removed by a Supersede since it was listed
+		} else if err != nil {
 			out = append(out, Damage{Path: p, Reason: err.Error()})
 			return nil
 		}
 		if deep {
-			if err := decodeAll(p, mem); err != nil {
+			if err := decodeAll(p, mem); err != nil && !vanished(p) {
 				out = append(out, Damage{Path: p, Reason: err.Error()})
 			}
 		}
@@ -430,6 +445,12 @@ func Verify(dir string, deep bool, mem memory.Allocator) ([]Damage, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// vanished reports whether the file at p is gone.
+func vanished(p string) bool {
+	_, err := os.Lstat(p)
+	return errors.Is(err, os.ErrNotExist)
 }
 
 // decodeAll reads every row group of a part, every column, and drops the

@@ -96,7 +96,7 @@ func repairLeaf(l leaf, tables []string) (*Done, []Moved, error) {
 		}
 		for _, p := range tparts {
 			name := filepath.Base(p)
-			if err := checkPart(l.root, l.relTable(t, name)); err != nil {
+			if err := checkPart(l.root, l.relTable(t, name)); err != nil && !vanished(p) {
 				if _, serr := os.Stat(filepath.Join(l.main(), name)); serr == nil {
 					bad[name] = fmt.Sprintf("its %s part is unreadable: %v", t, err)
 				} else {
@@ -113,13 +113,19 @@ func repairLeaf(l leaf, tables []string) (*Done, []Moved, error) {
 		if _, ok := bad[name]; ok {
 			continue
 		}
+		// A part removed since it was listed (Supersede of another task
+		// dropped all its rows) holds no scenario and is no damage.
 		if err := checkPart(l.root, l.relMain(name)); err != nil {
-			bad[name] = err.Error()
+			if !vanished(p) {
+				bad[name] = err.Error()
+			}
 			continue
 		}
 		part := NewDone()
 		if err := readIDs(p, part); err != nil {
-			bad[name] = err.Error()
+			if !vanished(p) {
+				bad[name] = err.Error()
+			}
 			continue
 		}
 		d.merge(part)
@@ -170,6 +176,9 @@ func Strays(dir string) ([]string, error) {
 			if final, pending := readEntry(dir, rel); final != nil || pending != nil {
 				return nil
 			}
+		}
+		if vanished(filepath.Join(dir, rel)) {
+			return nil // a part removed (with its entry) since it was listed
 		}
 		out = append(out, rel)
 		return nil
