@@ -66,6 +66,9 @@ func Repair(dir string) (*Done, []Moved, error) {
 	}
 	for _, rel := range strays {
 		to, err := moveAside(dir, rel)
+		if errors.Is(err, errMovedAway) {
+			continue
+		}
 		if err != nil {
 			return nil, moved, err
 		}
@@ -155,6 +158,9 @@ func repairLeaf(l leaf, tables []string) (*Done, []Moved, error) {
 				continue
 			}
 			to, err := moveAside(l.root, rel)
+			if errors.Is(err, errMovedAway) {
+				continue
+			}
 			if err != nil {
 				return nil, moved, err
 			}
@@ -264,6 +270,10 @@ func tableDirs(dir string) ([]string, error) {
 	return names, nil
 }
 
+// errMovedAway is moveInto's error for a part that is gone: another task
+// of a job array (they hold the dataset lock shared) moved it first.
+var errMovedAway = errors.New("dataset: part moved by another process")
+
 // moveAside renames dir/rel to dir/_corrupt/rel.corrupt, numbering it if a
 // file of that name is there already.
 func moveAside(dir, rel string) (string, error) {
@@ -286,6 +296,9 @@ func moveInto(dir, sub, rel, suffix string) (string, error) {
 		to = fmt.Sprintf("%s.%d", base, n)
 	}
 	if err := os.Rename(filepath.Join(dir, rel), to); err != nil {
+		if vanished(filepath.Join(dir, rel)) {
+			return "", errMovedAway
+		}
 		return "", fmt.Errorf("dataset: moving a part aside: %w", err)
 	}
 	if err := syncDir(filepath.Dir(filepath.Join(dir, rel))); err != nil {

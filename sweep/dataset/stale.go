@@ -81,6 +81,9 @@ func SetAside(dir string, s *vocab.Schema) ([]Moved, error) {
 					continue
 				}
 				to, err := moveInto(l.root, sub, rel, "")
+				if errors.Is(err, errMovedAway) {
+					continue
+				}
 				if err != nil {
 					return moved, err
 				}
