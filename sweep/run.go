@@ -240,7 +240,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	prog.finish()
 	sum.Wall = time.Since(start)
 	if err != nil {
-		stored(&sum, cfg.Dir, done)
+		stored(&sum, cfg.Dir, cfg.Source, done)
 	}
 	if cfg.Progress != nil {
 		fmt.Fprintln(cfg.Progress, sum)
@@ -261,7 +261,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 // in the dataset's part files now and were not before (done), which is
 // what a rerun will skip, and calls the rest of the scenarios run now
 // unstored.
-func stored(sum *Summary, dir string, before *dataset.Done) {
+func stored(sum *Summary, dir string, src plan.Source, before *dataset.Done) {
 	after, err := dataset.ReadIDs(dir)
 	if err != nil {
 		return // the error of the run says why; the counts stay as run
