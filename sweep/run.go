@@ -257,17 +257,31 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	return sum, nil
 }
 
-// stored corrects sum after a failed write: it counts the rows that are
-// in the dataset's part files now and were not before (done), which is
-// what a rerun will skip, and calls the rest of the scenarios run now
-// unstored.
+// stored corrects sum after a failed write: it counts the rows of this
+// run's scenarios (src) that are in the dataset's part files now and were
+// not before (done), which is what a rerun will skip, and calls the rest
+// of the scenarios run now unstored. Only src's ids count: the other
+// tasks of a job array add rows to the same dataset meanwhile.
 func stored(sum *Summary, dir string, src plan.Source, before *dataset.Done) {
 	after, err := dataset.ReadIDs(dir)
 	if err != nil {
 		return // the error of the run says why; the counts stay as run
 	}
-	ok := max(0, after.Count(dataset.OK)-before.Count(dataset.OK))
-	failed := max(0, after.Len()-before.Len()-ok)
+	ok, failed := 0, 0
+	for i := range src.Len() {
+		id := src.At(i).ID
+		st, in := after.Status(id)
+		if !in {
+			continue
+		}
+		was, had := before.Status(id)
+		switch {
+		case st == dataset.OK && (!had || was != dataset.OK):
+			ok++
+		case st != dataset.OK && !had:
+			failed++
+		}
+	}
 	run := sum.OK + sum.Failed
 	sum.OK, sum.Failed = min(ok, run), min(failed, run-min(ok, run))
 	sum.Unstored = run - sum.OK - sum.Failed
