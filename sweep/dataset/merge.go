@@ -41,6 +41,10 @@ const mergeRowGroup = 1 << 17
 // either all the old parts or all the new ones, and a merge killed at any
 // moment leaves one of the two states. The old parts, now in .merge/, are
 // removed last; a killed merge's leftovers there are removed by the next.
+// A file system without RENAME_EXCHANGE (NFS) gets three renames instead
+// (swapByRename): a reader in between finds no table and fails, and a
+// merge killed in between leaves the table in .merge/<table>.old, which the
+// next Merge or Repair puts back (restoreSwapped).
 func Merge(dir string, mem memory.Allocator) error {
 	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
