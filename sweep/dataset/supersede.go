@@ -113,13 +113,19 @@ func filterRecord(tbl arrow.Table, keep []bool, mem memory.Allocator) (arrow.Rec
 
 // dedupe drops superseded rows from a main table read whole; it returns
 // tbl itself when there are none, else a new table (tbl is released).
+// On an error tbl is released too.
 func dedupe(tbl arrow.Table, mem memory.Allocator) (arrow.Table, error) {
 	keep, err := keepOf(tbl)
-	if err != nil || keep == nil {
-		return tbl, err
+	if err != nil {
+		tbl.Release()
+		return nil, err
+	}
+	if keep == nil {
+		return tbl, nil
 	}
 	out, err := filterTable(tbl, keep, mem)
 	if err != nil {
+		tbl.Release()
 		return nil, err
 	}
 	tbl.Release()
