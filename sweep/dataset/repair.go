@@ -91,7 +91,8 @@ func repairLeaf(l leaf, tables []string) (*Done, []Moved, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	bad := map[string]string{} // main part name, or table/name of an orphan -> reason
+	bad := map[string]string{}   // main part name, or table/name of an orphan -> reason
+	byTable := map[string]bool{} // main part names in bad for a table part's damage
 	for _, t := range tables {
 		tparts, err := ownParts(l.table(t))
 		if err != nil {
@@ -102,6 +103,7 @@ func repairLeaf(l leaf, tables []string) (*Done, []Moved, error) {
 			if err := checkPart(l.root, l.relTable(t, name)); err != nil && !vanished(p) {
 				if _, serr := os.Stat(filepath.Join(l.main(), name)); serr == nil {
 					bad[name] = fmt.Sprintf("its %s part is unreadable: %v", t, err)
+					byTable[name] = true
 				} else {
 					// No main part: an orphan the next Writer of its shard
 					// removes anyway; move it so it is not read meanwhile.
@@ -145,12 +147,21 @@ func repairLeaf(l leaf, tables []string) (*Done, []Moved, error) {
 		if t, n, orphan := strings.Cut(name, "\x00"); orphan {
 			group = []string{l.relTable(t, n)}
 		} else {
-			// Second-table parts first, the main part last: a crash in
-			// between leaves the main part, which the next Repair moves.
+			// The damaged part last, so that a Repair stopped in between
+			// leaves it for the next to find. A damaged main part: the
+			// second-table parts first. A damaged table part: its
+			// (healthy) main part first, which makes its scenarios not
+			// done; the table part left is then an orphan, moved next
+			// time. The other order would leave a healthy main part
+			// counted done without its table rows.
 			for _, t := range tables {
 				group = append(group, l.relTable(t, name))
 			}
-			group = append(group, l.relMain(name))
+			if byTable[name] {
+				group = append([]string{l.relMain(name)}, group...)
+			} else {
+				group = append(group, l.relMain(name))
+			}
 		}
 		for _, rel := range group {
 			from := filepath.Join(l.root, rel)
