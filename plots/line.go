@@ -310,11 +310,7 @@ func formatNumberOr(v vocab.Value) string {
 // axisColumn names the tidy-data column of a quantity shown in display
 // unit display (base when empty): "distance_km", "goodput_mbps".
 func axisColumn(_ string, name, display string, base vocab.Unit) string {
-	u := display
-	if u == "" {
-		u = string(base)
-	}
-	return unitName(name, u)
+	return unitName(name, shownUnit(display, base))
 }
 
 // unitName joins a name and a unit into a column name: lower case, words
