@@ -462,6 +462,9 @@ func abs64(n int64) int64 {
 // shift writes x×10^-dec as decimal text without rounding, by moving the
 // exponent of x's shortest decimal representation.
 func shift(x float64, dec int) string {
+	if x == 0 {
+		return "0" // no digit to move: 0 % is "0%", not "000%"
+	}
 	t := strconv.FormatFloat(x, 'e', -1, 64) // -d.ddde±XX
 	neg := strings.HasPrefix(t, "-")
 	t = strings.TrimPrefix(t, "-")

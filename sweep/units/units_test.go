@@ -170,6 +170,8 @@ func TestFormat(t *testing.T) {
 		{19.45, vocab.Decibel, "19.45dB"},
 		{0.005, vocab.Fraction, "0.5%"},
 		{0.002, vocab.Fraction, "0.2%"},
+		{0, vocab.Fraction, "0%"},
+		{1, vocab.Fraction, "100%"},
 		{1e-9, vocab.Dimensionless, "1e-09"},
 		{-2.5e-4, vocab.Second, "-250us"},
 		{1e30, vocab.Meter, "1e27km"},
