@@ -333,6 +333,8 @@ func unitToken(u string) string {
 	switch u {
 	case "%":
 		return "pct"
+	case string(vocab.Fraction):
+		return "frac" // a series column of stored values, as the dataset names it
 	case "B":
 		return "bytes"
 	case "b", "bit":
