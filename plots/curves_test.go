@@ -260,6 +260,9 @@ func TestFractionShownInPercent(t *testing.T) {
 	if got := strings.Join(tb.Header[:3], ","); got != "curve,loss_pct,payload_loss_pct" {
 		t.Errorf("table header starts %q, want curve,loss_pct,payload_loss_pct", got)
 	}
+	if got := legendPart(Quantity{Name: "loss", Unit: vocab.Fraction}, vocab.F(0.009)); got != "loss 0.9 %" {
+		t.Errorf("legend %q, want loss 0.9 %%", got)
+	}
 	if c := axisColumn("", "loss", "", vocab.Dimensionless); c != "loss" {
 		t.Errorf("a dimensionless column is %q, want loss", c)
 	}
