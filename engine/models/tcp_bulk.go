@@ -123,7 +123,7 @@ func tcpBulkSchema() *vocab.Schema {
 				{Name: "time", Kind: vocab.Float, Unit: vocab.Second},
 				{Name: "flow", Kind: vocab.Int},
 				{Name: "cwnd", Kind: vocab.Int, Unit: vocab.Byte},
-				{Name: "ssthresh", Kind: vocab.Int, Unit: vocab.Byte, Doc: "slow-start threshold; null while it is still the initial infinite one (no loss yet, no ssthresh parameter)"},
+				{Name: "ssthresh", Kind: vocab.Int, Unit: vocab.Byte, Doc: "slow-start threshold; null while there is none: the initial infinite one (no loss yet, no ssthresh parameter) or before the connection opens"},
 				{Name: "srtt", Kind: vocab.Float, Unit: vocab.Second},
 			}},
 			{Name: "stripes", Doc: "wavelength striping trace: the first trace_packets packets spread round-robin over the channels, " +
@@ -486,10 +486,12 @@ func (sc *tcpScenario) Handle(now des.Time, kind int, arg uint64) {
 		st := f.src.CC()
 		// Before the first loss (with no initial ssthresh given) the
 		// threshold is "infinite" (RFC 5681 section 3.1: arbitrarily
-		// high): there is no threshold to store, so the column is null,
-		// which avg() and max() skip, rather than a sentinel.
+		// high), and before the connection opens it is not set (0, below
+		// the 2 SMSS floor of RFC 5681 equation (4)): there is no
+		// threshold to store, so the column is null, which avg() and
+		// max() skip, rather than a sentinel.
 		ss := vocab.I(st.Ssthresh)
-		if st.Ssthresh > 1<<40 {
+		if st.Ssthresh <= 0 || st.Ssthresh > 1<<40 {
 			ss = vocab.Value{}
 		}
 		sc.series = append(sc.series, []vocab.Value{
