@@ -30,7 +30,6 @@ import (
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
-	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -272,7 +271,9 @@ func runCmd(reg *vocab.Registry, e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			jobs, err := sweep.LoadAllLimited(paths, reg, f.profile, false, f.out, f.limits())
+			lim := f.limits()
+			lim.LazyRanges = dryRun // count without the values of long ranges
+			jobs, err := sweep.LoadAllLimited(paths, reg, f.profile, false, f.out, lim)
 			if err != nil {
 				return usageError{err}
 			}
@@ -292,30 +293,29 @@ func runCmd(reg *vocab.Registry, e *env) *cobra.Command {
 // from its dataset; with a shard, the shard's share of both.
 func dryRunJobs(jobs []*sweep.Job, shard sweep.Shard, e *env) error {
 	for _, j := range jobs {
-		var src plan.Source = j.Plan
-		share := ""
-		if shard != sweep.Whole {
-			// An adaptive spec is sharded by points (see sweep.Adaptive).
-			n := j.Plan.Len()
-			if j.Spec.Adaptive != nil {
-				n = j.Plan.Points()
+		n, missing, share := j.Plan.Len(), 0, ""
+		var err error
+		switch {
+		case shard == sweep.Whole:
+			missing, err = j.Missing()
+		case j.Spec.Adaptive != nil: // sharded by points (see sweep.Adaptive)
+			if err := shard.Fits(j.Plan.Points()); err != nil {
+				return usageError{err}
 			}
+			missing, err = j.Missing()
+		default:
 			if err := shard.Fits(n); err != nil {
 				return usageError{err}
 			}
-			if j.Spec.Adaptive == nil {
-				var err error
-				if src, err = sweep.Of(j.Plan, j.Model, shard); err != nil {
-					return usageError{err}
-				}
-			}
-			share = fmt.Sprintf(" in shard %s of %d", shard, j.Plan.Len())
+			n, missing, err = j.ShardCounts(shard)
 		}
-		missing, err := j.MissingOf(src)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "%s: %d scenarios%s, %d to run, dataset %s\n", j.Spec.Name, src.Len(), share, missing, j.Dir)
+		if shard != sweep.Whole {
+			share = fmt.Sprintf(" in shard %s of %d", shard, j.Plan.Len())
+		}
+		fmt.Fprintf(e.stdout, "%s: %d scenarios%s, %d to run, dataset %s\n", j.Spec.Name, n, share, missing, j.Dir)
 	}
 	return nil
 }

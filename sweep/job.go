@@ -150,6 +150,24 @@ func (j *Job) MissingOf(src plan.Source) (int, error) {
 	return n, nil
 }
 
+// ShardCounts returns how many scenarios of the job shard s gets and how
+// many of those have no row in its dataset yet: Of's length and
+// MissingOf's count. Before the job has a dataset both are the shard's
+// size, counted without building the shard (see ShardLen). Not for an
+// adaptive job, which is sharded by points.
+func (j *Job) ShardCounts(s Shard) (n, missing int, err error) {
+	if _, err := os.Stat(j.Dir); errors.Is(err, fs.ErrNotExist) {
+		n, err := ShardLen(j.Plan, j.Model, s)
+		return n, n, err
+	}
+	src, err := Of(j.Plan, j.Model, s)
+	if err != nil {
+		return 0, 0, err
+	}
+	missing, err = j.MissingOf(src)
+	return src.Len(), missing, err
+}
+
 func hasProfile(s *spec.Spec, name string) bool {
 	if name == "" {
 		return true

@@ -205,11 +205,7 @@ func lpt(src plan.Source, est vocab.CostEstimator, s Shard) []int32 {
 	jobs := make([]job, n)
 	for i := range n {
 		sc := src.At(i)
-		c := est.Cost(sc.Params)
-		if !(c >= 0) { // negative or NaN: treat as free, but keep it deterministic
-			c = 0
-		}
-		jobs[i] = job{c, sc.ID, int32(i)}
+		jobs[i] = job{costOf(est, sc.Params), sc.ID, int32(i)}
 	}
 	slices.SortFunc(jobs, func(a, b job) int {
 		if c := cmp.Compare(b.cost, a.cost); c != 0 {
@@ -217,21 +213,63 @@ func lpt(src plan.Source, est vocab.CostEstimator, s Shard) []int32 {
 		}
 		return strings.Compare(a.id, b.id)
 	})
+	var mine []int32
+	deal(n, func(k int) float64 { return jobs[k].cost }, s, func(k int) { mine = append(mine, jobs[k].i) })
+	slices.Sort(mine)
+	return mine
+}
+
+// costOf is est's cost of a scenario, 0 when negative or NaN: such a
+// scenario is treated as free, but deterministically.
+func costOf(est vocab.CostEstimator, p vocab.Params) float64 {
+	c := est.Cost(p)
+	if !(c >= 0) {
+		return 0
+	}
+	return c
+}
+
+// deal deals n scenarios whose costs, largest first, are cost(0),
+// cost(1), ...: each goes to the shard with the least total cost so far
+// (see loads). It calls mine(k) for each k that shard s gets. Which shard
+// gets the k-th depends on the costs alone, not on which scenario has
+// them, so ShardLen can count a shard from the sorted costs.
+func deal(n int, cost func(k int) float64, s Shard, mine func(k int)) {
 	h := make(loads, s.N)
 	for i := range h {
 		h[i] = load{shard: i}
 	}
-	var mine []int32
-	for _, j := range jobs {
+	for k := range n {
 		if h[0].shard == s.I {
-			mine = append(mine, j.i)
+			mine(k)
 		}
-		h[0].total += j.cost
+		h[0].total += cost(k)
 		h[0].count++
 		heap.Fix(&h, 0)
 	}
-	slices.Sort(mine)
-	return mine
+}
+
+// ShardLen returns Of(src, m, s).Len() without holding the shard: for a
+// model with cost estimates it sorts the costs alone (8 bytes a scenario,
+// where Of holds each scenario's id), otherwise it is arithmetic.
+// run --dry-run --shard counts a shard of a sweep that has no data yet
+// with it.
+func ShardLen(src plan.Source, m vocab.Model, s Shard) (int, error) {
+	if err := s.Fits(src.Len()); err != nil {
+		return 0, err
+	}
+	est, ok := m.(vocab.CostEstimator)
+	if !ok || s.N == 1 {
+		return strided{src, s}.Len(), nil
+	}
+	costs := make([]float64, src.Len())
+	for i := range costs {
+		costs[i] = costOf(est, src.At(i).Params)
+	}
+	slices.SortFunc(costs, func(a, b float64) int { return cmp.Compare(b, a) })
+	n := 0
+	deal(len(costs), func(k int) float64 { return costs[k] }, s, func(int) { n++ })
+	return n, nil
 }
 
 // load is one shard's total so far; loads is a min-heap of them ordered by

@@ -54,6 +54,48 @@ func TestShardsPartition(t *testing.T) {
 	}
 }
 
+// TestShardLen checks that ShardLen counts what Of deals, for models with
+// and without a cost estimate, costs with ties (every third scenario free)
+// and without, and shard counts 1..9 and 103 (one scenario each).
+func TestShardLen(t *testing.T) {
+	base := newInverseSquare(0)
+	for _, m := range []vocab.Model{base, costly{base}, tied{base}} {
+		src := scenarios(m, 103, nil)
+		for _, n := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 103} {
+			total := 0
+			for i := range n {
+				sh, err := Of(src, m, Shard{i, n})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := ShardLen(src, m, Shard{i, n})
+				if err != nil || got != sh.Len() {
+					t.Errorf("%T: ShardLen(%d/%d) = %d, %v; want %d as Of deals", m, i, n, got, err, sh.Len())
+				}
+				total += got
+			}
+			if total != len(src) {
+				t.Errorf("%T: ShardLen of the %d shards adds up to %d, want %d", m, n, total, len(src))
+			}
+		}
+	}
+	if _, err := ShardLen(scenarios(base, 3, nil), base, Shard{0, 4}); err == nil {
+		t.Error("ShardLen(0/4) of 3 scenarios: no error, want the shard count refused")
+	}
+}
+
+// tied costs 1 or 2 by distance, and nothing for every third scenario:
+// many ties, which lpt breaks by id and ShardLen does not see.
+type tied struct{ *inverseSquare }
+
+func (tied) Cost(p vocab.Params) float64 {
+	d := int(p.Float("distance"))
+	if d%3 == 0 {
+		return -1 // negative: free
+	}
+	return float64(1 + d%2)
+}
+
 // TestShardBalance checks longest-processing-time-first on costs 1..103:
 // the total is 5356, so 4 shards are at best 1339 each; LPT is within 4/3
 // of the best (Graham 1969), and on this even spread within the largest

@@ -10,11 +10,10 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/models"
 )
 
-// TestDocCurrent checks that docs/validation.md is the rendering of the
-// committed samples and scenarios: after a change to either, rerun
-// `make validate` (or `go run ./validation/cmd/validate -render` for a
-// change of wording only).
-func TestDocCurrent(t *testing.T) {
+// committedSamples reads results.csv, the samples `make validate` last
+// committed.
+func committedSamples(t *testing.T) []Sample {
+	t.Helper()
 	f, err := os.Open("results.csv")
 	if err != nil {
 		t.Fatal(err)
@@ -24,6 +23,15 @@ func TestDocCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return samples
+}
+
+// TestDocCurrent checks that docs/validation.md is the rendering of the
+// committed samples and scenarios: after a change to either, rerun
+// `make validate` (or `go run ./validation/cmd/validate -render` for a
+// change of wording only).
+func TestDocCurrent(t *testing.T) {
+	samples := committedSamples(t)
 	want, err := Render(Scenarios(), samples)
 	if err != nil {
 		t.Fatal(err)
@@ -145,15 +153,7 @@ func TestSamplesRoundTrip(t *testing.T) {
 // that moves crosslink away from the peer simulator fails here, before
 // anyone reruns `make validate`.
 func TestLinkAgreement(t *testing.T) {
-	f, err := os.Open("results.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	samples, err := ReadSamples(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	samples := committedSamples(t)
 	reg, err := models.Registry()
 	if err != nil {
 		t.Fatal(err)

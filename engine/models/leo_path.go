@@ -88,13 +88,13 @@ func leoPathSchema() *vocab.Schema {
 	params := []vocab.Param{
 		{Name: "shell", Kind: vocab.String, Default: vocab.S("kuiper-k1"), Choices: []string{"starlink-s1", "kuiper-k1", "telesat-t1"},
 			Doc: "Hypatia's shells: starlink-s1 72x22 at 550 km, 53 deg; kuiper-k1 34x34 at 630 km, 51.9 deg; telesat-t1 27x13 at 1015 km, 98.98 deg"},
-		{Name: "motion", Kind: vocab.String, Default: vocab.S("sgp4"), Choices: []string{"kepler", "j2", "sgp4"},
-			Doc: "how satellites move: kepler, circles fixed in inertial space; j2, with the secular J2 drift of node and argument of latitude; sgp4, the near-Earth SGP4 model without drag from the shell's mean elements, as Hypatia propagates them"},
+		{Name: "motion", Kind: vocab.String, Default: vocab.S("sgp4"), Choices: []string{"kepler", "j2", "sgp4", "pyephem"},
+			Doc: "how satellites move: kepler, circles fixed in inertial space; j2, with the secular J2 drift of node and argument of latitude; sgp4, the near-Earth SGP4 model without drag from the shell's mean elements, as Hypatia propagates them; pyephem, SGP4 with PyEphem's element rounding, constants and sidereal time, the positions Hypatia measures its links on (with earth pyephem)"},
 		{Name: "src", Kind: vocab.String, Default: vocab.S("manila"), Syntax: checkStation,
 			Doc: "source ground station: a built-in city (manila, dalian, istanbul, nairobi, rio-de-janeiro, saint-petersburg, london, new-york, ...) or \"lat,lon\" in degrees"},
 		{Name: "dst", Kind: vocab.String, Default: vocab.S("dalian"), Syntax: checkStation, Doc: "destination ground station, as src"},
-		{Name: "earth", Kind: vocab.String, Default: vocab.S("wgs72"), Choices: []string{"sphere", "wgs72", "wgs84"},
-			Doc: "surface the stations stand on (wgs72: Hypatia's); satellites keep their orbit radius from the centre"},
+		{Name: "earth", Kind: vocab.String, Default: vocab.S("wgs72"), Choices: []string{"sphere", "wgs72", "wgs84", "pyephem"},
+			Doc: "surface the stations stand on (wgs72: Hypatia's station file; pyephem: PyEphem's observers, which Hypatia's link lengths use); satellites keep their orbit radius from the centre"},
 		{Name: "ground_rule", Kind: vocab.String, Default: vocab.S("cone"), Choices: []string{"cone", "elevation"},
 			Doc: "which satellites a station uses: cone, Hypatia's range limit sqrt(cone^2+h^2) (1260 km for Kuiper at 30 deg); elevation, the true elevation over the local vertical"},
 		sf("min_elevation_deg", 0, 0, 89, vocab.Dimensionless, "minimum elevation for ground_rule elevation; 0 takes the shell's (25 Starlink, 30 Kuiper, 10 Telesat)"),
@@ -447,6 +447,16 @@ func (sc *leoScenario) Handle(now des.Time, kind int, arg uint64) {
 	sc.s.After(sc.sample, sc, 0, 0)
 }
 
+// leoMotion returns the orbit motion of the motion parameter, from the
+// shells' epoch 2000-01-01 00:00 UT: pyephem is SGP4 as PyEphem computes
+// it for Hypatia, with libastro's sidereal angle.
+func leoMotion(motion string) orbit.Motion {
+	if motion == "pyephem" {
+		return orbit.Motion{SGP4: true, PyEphem: true, GMST0: orbit.GMSTNewcomb(-0.5)}
+	}
+	return orbit.Motion{J2: motion == "j2", SGP4: motion == "sgp4", GMST0: orbit.GMSTAt(-0.5)}
+}
+
 func buildLEO(p vocab.Params, seed uint64) (*leoScenario, error) {
 	shell, err := orbit.ShellNamed(p.Str("shell"))
 	if err != nil {
@@ -456,7 +466,7 @@ func buildLEO(p vocab.Params, seed uint64) (*leoScenario, error) {
 		shell.MinElevation = orbit.Radians(e)
 	}
 	motion := p.Str("motion")
-	cons, err := orbit.NewConstellation(shell, orbit.Motion{J2: motion == "j2", SGP4: motion == "sgp4", GMST0: orbit.GMSTAt(-0.5)})
+	cons, err := orbit.NewConstellation(shell, leoMotion(motion))
 	if err != nil {
 		return nil, err
 	}

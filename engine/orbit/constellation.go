@@ -156,6 +156,16 @@ type Motion struct {
 	// from mean elements with the shell's mean motion and eccentricity
 	// 1e-7, as Hypatia's element sets do; the shell needs a MeanMotion.
 	SGP4 bool
+	// PyEphem, with SGP4, moves the satellites as PyEphem's libastro does
+	// for Hypatia's satgenpy: element sets as satgenpy writes them (angles
+	// to four decimals of a degree) and as libastro stores them (floats),
+	// Spacetrack Report No. 3's semi-major axis without Vallado's
+	// eccentricity floor, libastro's Earth radius of 6378.16 km for the
+	// result, and the Earth turning at 1.0027379093 sidereal days per day
+	// from GMST0 (GMSTNewcomb gives libastro's angle), with time kept as
+	// libastro's dates from the shells' epoch 2000-01-01 00:00 UT.
+	// Stations go with the PyEphem surface.
+	PyEphem bool
 }
 
 // Constellation is a shell in motion: satellite positions in the
@@ -170,6 +180,8 @@ type Constellation struct {
 	u0         []float64 // per satellite, rad
 	cosI, sinI float64
 	sgp        []*sgp4 // with Motion.SGP4
+	spin       float64 // Earth rotation rate, rad/s
+	libastro   bool    // Motion.PyEphem
 }
 
 // NewConstellation puts shell s in motion.
@@ -183,7 +195,7 @@ func NewConstellation(s Shell, m Motion) (*Constellation, error) {
 		mu = MuWGS72
 	}
 	n := math.Sqrt(mu / (r * r * r))
-	c := &Constellation{shell: s, r: r, uRate: n, gmst0: m.GMST0,
+	c := &Constellation{shell: s, r: r, uRate: n, gmst0: m.GMST0, spin: EarthRotation,
 		cosI: math.Cos(s.Inclination), sinI: math.Sin(s.Inclination)}
 	if m.J2 {
 		k := 1.5 * EarthJ2 * (EarthRadius / r) * (EarthRadius / r) * n
@@ -215,7 +227,24 @@ func NewConstellation(s Shell, m Motion) (*Constellation, error) {
 		}
 		c.sgp = make([]*sgp4, len(c.u0))
 		for k, u := range c.u0 {
-			c.sgp[k] = newSGP4(s.Inclination, c.raan[k/S], 1e-7, 0, u, s.MeanMotion)
+			c.sgp[k] = newSGP4(s.Inclination, c.raan[k/S], 1e-7, 0, u, s.MeanMotion, false)
+		}
+		if m.PyEphem {
+			c.spin = 2 * math.Pi * libastroSidereal / 86400
+			c.libastro = true
+			incl := libastroElement(Degrees(s.Inclination))
+			ecc := float64(float32(1e-7))
+			for k := range c.sgp {
+				p, j := k/S, k%S
+				// satgenpy's degrees: plane p's node at p 360/P, slot j
+				// at j 360/S plus half a slot on odd planes.
+				node := float64(p) * 360 / float64(P)
+				mean := float64(j*360) / float64(S)
+				if s.OddPlaneShift && p%2 == 1 {
+					mean = 360/(float64(S)*2) + mean
+				}
+				c.sgp[k] = newSGP4(incl, libastroElement(node), ecc, 0, libastroElement(mean), s.MeanMotion, true)
+			}
 		}
 		c.uRate = (c.sgp[0].xmdot + c.sgp[0].omgdot) / 60
 	}
@@ -248,14 +277,21 @@ func (c *Constellation) Index(p, j int) int {
 // In the inertial frame a satellite with node Omega and argument of
 // latitude u is at r (cos O cos u - sin O sin u cos i, sin O cos u +
 // cos O sin u cos i, sin u sin i); the Earth-fixed frame is that rotated
-// by -theta, theta = GMST0 + EarthRotation t.
+// by -theta, theta = GMST0 + EarthRotation t (libastro's rate with
+// Motion.PyEphem).
 func (c *Constellation) Positions(t float64, dst []Vec) []Vec {
 	n := len(c.u0)
 	if cap(dst) < n {
 		dst = make([]Vec, n)
 	}
 	dst = dst[:n]
-	theta := c.gmst0 + EarthRotation*t
+	theta := c.gmst0 + c.spin*t
+	if c.libastro {
+		// libastro's day fraction: a date in days since 1899-12-31
+		// 12:00 plus half a day, less the day (earthsat.c,
+		// GetSitPosition), which rounds t to a third of a microsecond.
+		theta = c.gmst0 + 2*math.Pi*libastroSidereal*((36524.5+t/86400+0.5)-36525)
+	}
 	if c.sgp != nil {
 		st, ct := math.Sincos(theta)
 		for k, m := range c.sgp {

@@ -48,6 +48,11 @@
 // The geometry is checked against closed forms (period, the constant
 // intra-plane link 2 r sin(pi/S), the cross-plane link at the equator and
 // at the highest latitude, the slant range at the minimum elevation) and
-// the path round trips against Hypatia's satgenpy for the same shell,
-// stations and times (testdata/hypatia).
+// the path round trips and single link lengths against Hypatia's
+// satgenpy for the same shell, stations and times (testdata/hypatia).
+// Hypatia measures every length through PyEphem, whose libastro has its
+// own constants, sidereal time, observer ellipsoid and float32 storage;
+// Motion.PyEphem with the PyEphem surface (pyephem.go) follows them, so
+// that a satellite crosses Hypatia's ground-link range limit at the same
+// 100 ms step.
 package orbit

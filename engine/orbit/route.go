@@ -81,6 +81,7 @@ type Router struct {
 	src, dst Vec
 	srcUp    Vec
 	dstUp    Vec
+	f32      bool // link lengths measured as satgenpy does through PyEphem
 
 	pos    []Vec
 	islLen []float64
@@ -99,7 +100,7 @@ func NewRouter(c *Constellation, e Earth, a, b Station, rule GroundRule) (*Route
 	}
 	n := c.Len()
 	r := &Router{c: c, isls: c.GridISLs(), rule: rule,
-		src: e.Position(a), dst: e.Position(b), srcUp: e.Up(a), dstUp: e.Up(b),
+		src: e.Position(a), dst: e.Position(b), srcUp: e.Up(a), dstUp: e.Up(b), f32: e.libastro,
 		downTo: make([]float64, n), dist: make([]float64, n+1), prev: make([]int32, n+1),
 		prevE: make([]int32, n+1), done: make([]bool, n+1)}
 	deg := make([]int32, n+1)
@@ -134,6 +135,18 @@ func (r *Router) ISLLength(k int) float64 { return r.islLen[k] }
 // Positions returns the satellite positions of the last Route.
 func (r *Router) Positions() []Vec { return r.pos }
 
+// ground returns the length of the link between a satellite at s and a
+// station at g. On the PyEphem surface it is rounded to a float32, as
+// libastro stores a range (earthsat.c: s_range = (float)(Range*1000)),
+// which is what Hypatia compares with its range limit.
+func (r *Router) ground(s, g Vec) float64 {
+	d := Dist(s, g)
+	if r.f32 {
+		return float64(float32(d))
+	}
+	return d
+}
+
 // Route computes the geometry at time t (s) and the shortest path from the
 // first station to the second into p. It reports false, leaving p empty,
 // when no path exists (a station sees no satellite).
@@ -146,6 +159,10 @@ func (r *Router) Route(t float64, p *Path) bool {
 	r.pos = r.c.Positions(t, r.pos)
 	n := len(r.pos)
 	for k, l := range r.isls {
+		if r.f32 {
+			r.islLen[k] = pyephemISL(r.pos[l[0]], r.pos[l[1]])
+			continue
+		}
 		r.islLen[k] = Dist(r.pos[l[0]], r.pos[l[1]])
 	}
 	inf := math.Inf(1)
@@ -155,10 +172,10 @@ func (r *Router) Route(t float64, p *Path) bool {
 	r.heap = r.heap[:0]
 	for i, s := range r.pos {
 		r.downTo[i] = -1
-		if d := Dist(s, r.dst); r.rule.admits(r.dst, r.dstUp, s, d) {
+		if d := r.ground(s, r.dst); r.rule.admits(r.dst, r.dstUp, s, d) {
 			r.downTo[i] = d
 		}
-		if d := Dist(s, r.src); r.rule.admits(r.src, r.srcUp, s, d) {
+		if d := r.ground(s, r.src); r.rule.admits(r.src, r.srcUp, s, d) {
 			r.dist[i] = d
 			r.heap.push(d, int32(i))
 		}

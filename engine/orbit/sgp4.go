@@ -31,17 +31,39 @@ type sgp4 struct {
 	xmdot, omgdot, xnodot          float64
 	cosio, sinio, x3thm1, x1mth2   float64
 	x7thm1, xlcof, aycof           float64
+	// libastro selects PyEphem's version of the model (libastro's
+	// sgp4.c, the Spacetrack Report No. 3 code that Hypatia's satellites
+	// move by): the report's semi-major axis ao/(1-delo), no eccentricity
+	// floor, and Earth radii turned into metres with libastro's ERAD.
+	libastro bool
+	scale    float64 // m per Earth radius of the result
+	twoPi    float64 // the period Kepler's equation is reduced by
 }
+
+// libastro's sgp4.c writes some constants to eight or nine digits: XKE
+// .743669161E-1, TOTHRD .66666667 and TWOPI 6.2831853 (the last reduces
+// the argument of Kepler's equation, so a satellite whose mean argument
+// of latitude passes 2 pi is placed 7e-8 rad, half a metre, further on).
+const (
+	libastroXKE    = 0.0743669161
+	libastroTothrd = 0.66666667
+	libastroTwoPi  = 6.2831853
+)
 
 // newSGP4 initialises the model from mean elements: inclination, node,
 // eccentricity, argument of perigee and mean anomaly (rad), and the
 // (Kozai) mean motion in revolutions per day.
-func newSGP4(incl, node, ecc, argp, mean, revPerDay float64) *sgp4 {
-	s := &sgp4{xmo: mean, omegao: argp, xnodeo: node, eo: ecc, xincl: incl}
+func newSGP4(incl, node, ecc, argp, mean, revPerDay float64, libastro bool) *sgp4 {
+	s := &sgp4{xmo: mean, omegao: argp, xnodeo: node, eo: ecc, xincl: incl,
+		libastro: libastro, scale: sgpRadius * 1e3, twoPi: sgpTwoPi}
+	xke, tothrd := sgpXKE, 2.0/3.0
+	if libastro {
+		xke, tothrd, s.twoPi = libastroXKE, libastroTothrd, libastroTwoPi
+	}
 	n0 := revPerDay * sgpTwoPi / sgpMinDay // rad/min
 	// Recover the original mean motion and semi-major axis from the
 	// Kozai mean motion of the element set.
-	a1 := math.Pow(sgpXKE/n0, 2.0/3.0)
+	a1 := math.Pow(xke/n0, tothrd)
 	s.cosio, s.sinio = math.Cos(incl), math.Sin(incl)
 	theta2 := s.cosio * s.cosio
 	s.x3thm1 = 3*theta2 - 1
@@ -49,13 +71,21 @@ func newSGP4(incl, node, ecc, argp, mean, revPerDay float64) *sgp4 {
 	betao2 := 1 - eosq
 	betao := math.Sqrt(betao2)
 	del1 := 1.5 * sgpCK2 * s.x3thm1 / (a1 * a1 * betao * betao2)
-	ao := a1 * (1 - del1*(0.5*2.0/3.0+del1*(1+134.0/81.0*del1)))
+	ao := a1 * (1 - del1*(0.5*tothrd+del1*(1+134.0/81.0*del1)))
 	delo := 1.5 * sgpCK2 * s.x3thm1 / (ao * ao * betao * betao2)
 	s.xnodp = n0 / (1 + delo)
 	// The semi-major axis of the recovered mean motion, as Vallado's
 	// revision computes it ((xke/n'')^(2/3)); Spacetrack Report No. 3's
 	// ao/(1-delo) differs from it at second order in J2, 1e-6 relative.
 	s.aodp = math.Pow(sgpXKE/s.xnodp, 2.0/3.0)
+	if libastro {
+		// libastro keeps the report's form, and scales the result, in
+		// Earth radii, by its own equatorial radius ERAD = 6378.16 km
+		// (astro.h) where the model's constants assume 6378.135 km: 25 m
+		// farther out at 630 km altitude.
+		s.aodp = ao / (1 - delo)
+		s.scale = libastroERAD
+	}
 	// Secular rates.
 	theta4 := theta2 * theta2
 	pinvsq := 1 / (s.aodp * s.aodp * betao2 * betao2)
@@ -79,6 +109,12 @@ func newSGP4(incl, node, ecc, argp, mean, revPerDay float64) *sgp4 {
 // mean-equinox frame of SGP4, t seconds after the epoch.
 func (s *sgp4) position(t float64) Vec {
 	tsince := t / 60
+	if s.libastro {
+		// libastro's minutes since the epoch: the difference of two
+		// dates in days since 1899-12-31 12:00 (esat_prop), which
+		// rounds t to about a microsecond.
+		tsince = ((36524.5 + t/86400) - 36524.5) * sgpMinDay
+	}
 	// Secular gravity (no drag: the drag terms are zero with B* = 0).
 	xmp := s.xmo + s.xmdot*tsince
 	omega := s.omegao + s.omgdot*tsince
@@ -87,7 +123,9 @@ func (s *sgp4) position(t float64) Vec {
 	// Vallado's revision floors the eccentricity at 1e-6 before the
 	// periodics (sgp4.cpp, "if (em < 1.0e-6) em = 1.0e-6"); the element
 	// sets of a circular shell carry 1e-7, so this moves them by 6 m.
-	e = math.Max(e, 1e-6)
+	if !s.libastro {
+		e = math.Max(e, 1e-6)
+	}
 	xl := xmp + omega + xnode
 	beta := math.Sqrt(1 - e*e)
 	// Long-period periodics.
@@ -98,7 +136,7 @@ func (s *sgp4) position(t float64) Vec {
 	xlt := xl + xll
 	ayn := e*math.Sin(omega) + aynl
 	// Kepler's equation for the modified eccentric longitude.
-	capu := math.Mod(xlt-xnode, sgpTwoPi)
+	capu := math.Mod(xlt-xnode, s.twoPi)
 	epw := capu
 	var sinepw, cosepw, temp3, temp4, temp5, temp6 float64
 	for i := 0; i < 10; i++ {
@@ -142,6 +180,6 @@ func (s *sgp4) position(t float64) Vec {
 	sinnok, cosnok := math.Sincos(xnodek)
 	xmx := -sinnok * cosik
 	xmy := cosnok * cosik
-	k := rk * sgpRadius * 1e3
+	k := rk * s.scale
 	return Vec{k * (xmx*sinuk + cosnok*cosuk), k * (xmy*sinuk + sinnok*cosuk), k * sinik * sinuk}
 }

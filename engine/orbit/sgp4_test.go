@@ -40,7 +40,7 @@ func TestSGP4(t *testing.T) {
 		{1155, 6000, 6925.799909, -961.811584, 464.703772},
 	} {
 		el := sats[tt.sat]
-		m := newSGP4(Radians(51.9), Radians(el[0]), 1e-7, 0, Radians(el[1]), 14.80)
+		m := newSGP4(Radians(51.9), Radians(el[0]), 1e-7, 0, Radians(el[1]), 14.80, false)
 		got := m.position(tt.t)
 		want := Vec{tt.x * 1e3, tt.y * 1e3, tt.z * 1e3}
 		if d := Dist(got, want); d > 1 || math.IsNaN(d) {

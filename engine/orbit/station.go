@@ -92,6 +92,9 @@ func City(name string) (Station, error) {
 type Earth struct {
 	Name string
 	A, F float64
+	// libastro places stations by PyEphem's observer transform instead
+	// of the geodetic one (libastroPosition).
+	libastro bool
 }
 
 // Reference surfaces. Satellites are placed by their orbit radius from the
@@ -106,22 +109,32 @@ var (
 	WGS72 = Earth{Name: "wgs72", A: 6378135, F: 1 / 298.26}
 	// WGS84 is the WGS-84 ellipsoid (NIMA TR8350.2 table 3.1).
 	WGS84 = Earth{Name: "wgs84", A: EarthRadius, F: 1 / 298.257223563}
+	// PyEphem is the Earth on which Hypatia's ground links are measured:
+	// PyEphem's observers (libastro earthsat.c: a = 6378.16 km,
+	// f = 1/298.25, its own latitude transform, libastroPosition), with
+	// ranges kept as float32 metres as libastro stores them. Hypatia's
+	// WGS-72 station coordinates are written to its files but not used
+	// for the link lengths.
+	PyEphem = Earth{Name: "pyephem", A: libastroERAD, F: libastroFlat, libastro: true}
 )
 
 // EarthNamed returns the surface called name: sphere, wgs72 or wgs84.
 func EarthNamed(name string) (Earth, error) {
-	for _, e := range []Earth{Sphere, WGS72, WGS84} {
+	for _, e := range []Earth{Sphere, WGS72, WGS84, PyEphem} {
 		if e.Name == name {
 			return e, nil
 		}
 	}
-	return Earth{}, fmt.Errorf("orbit: unknown earth %q (want sphere, wgs72 or wgs84)", name)
+	return Earth{}, fmt.Errorf("orbit: unknown earth %q (want sphere, wgs72, wgs84 or pyephem)", name)
 }
 
 // Position returns the Earth-fixed position of s: the standard geodetic
 // to Cartesian conversion with the prime-vertical radius
 // N = A / sqrt(1 - e^2 sin^2 lat), e^2 = F (2 - F).
 func (e Earth) Position(s Station) Vec {
+	if e.libastro {
+		return libastroPosition(s)
+	}
 	e2 := e.F * (2 - e.F)
 	sl, cl := math.Sincos(s.Lat)
 	so, co := math.Sincos(s.Lon)

@@ -393,36 +393,24 @@ func Verify(dir string, deep bool, mem memory.Allocator) ([]Damage, error) {
 		stray[s] = true
 		out = append(out, Damage{Path: filepath.Join(dir, s), Reason: "not a part file of this dataset (crosslink run moves it to " + CorruptDir + "/)"})
 	}
-	tables, err := tableDirs(dir)
+	err = walkTables(dir, func(rel string) error {
+		if stray[rel] {
+			return nil
+		}
+		p := filepath.Join(dir, rel)
+		if err := verifyHash(dir, rel); err != nil {
+			out = append(out, Damage{Path: p, Reason: err.Error()})
+			return nil
+		}
+		if deep {
+			if err := decodeAll(p, mem); err != nil {
+				out = append(out, Damage{Path: p, Reason: err.Error()})
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	for _, t := range append([]string{MainTable, PointsTable}, tables...) {
-		err := filepath.WalkDir(filepath.Join(dir, t), func(p string, e os.DirEntry, err error) error {
-			if err != nil {
-				if errors.Is(err, os.ErrNotExist) {
-					return nil
-				}
-				return err
-			}
-			rel, _ := filepath.Rel(dir, p)
-			if e.IsDir() || stray[rel] {
-				return nil
-			}
-			if err := verifyHash(dir, rel); err != nil {
-				out = append(out, Damage{Path: p, Reason: err.Error()})
-				return nil
-			}
-			if deep {
-				if err := decodeAll(p, mem); err != nil {
-					out = append(out, Damage{Path: p, Reason: err.Error()})
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("dataset: %w", err)
-		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil

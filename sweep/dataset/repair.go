@@ -158,11 +158,32 @@ func repairLeaf(l leaf, tables []string) (*Done, []Moved, error) {
 // part-*.parquet, or not in the manifest. Every other reader of a table
 // directory would read them as part of the table (or fail on them).
 func Strays(dir string) ([]string, error) {
-	tables, err := tableDirs(dir)
+	var out []string
+	err := walkTables(dir, func(rel string) error {
+		n := filepath.Base(rel)
+		if strings.HasPrefix(n, "part-") && strings.HasSuffix(n, ".parquet") {
+			if final, pending := readEntry(dir, rel); final != nil || pending != nil {
+				return nil
+			}
+		}
+		out = append(out, rel)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	var out []string
+	sort.Strings(out)
+	return out, nil
+}
+
+// walkTables calls fn with the path (relative to dir) of every file in the
+// table directories of the dataset dir: the main table, the points table
+// and the second tables; a table with no directory yet has no files.
+func walkTables(dir string, fn func(rel string) error) error {
+	tables, err := tableDirs(dir)
+	if err != nil {
+		return err
+	}
 	for _, t := range append([]string{MainTable, PointsTable}, tables...) {
 		err := filepath.WalkDir(filepath.Join(dir, t), func(p string, e os.DirEntry, err error) error {
 			if err != nil {
@@ -174,22 +195,17 @@ func Strays(dir string) ([]string, error) {
 			if e.IsDir() {
 				return nil
 			}
-			rel, _ := filepath.Rel(dir, p)
-			n := e.Name()
-			if strings.HasPrefix(n, "part-") && strings.HasSuffix(n, ".parquet") {
-				if final, pending := readEntry(dir, rel); final != nil || pending != nil {
-					return nil
-				}
+			rel, err := filepath.Rel(dir, p)
+			if err != nil {
+				return err
 			}
-			out = append(out, rel)
-			return nil
+			return fn(rel)
 		})
 		if err != nil {
-			return nil, fmt.Errorf("dataset: %w", err)
+			return fmt.Errorf("dataset: %w", err)
 		}
 	}
-	sort.Strings(out)
-	return out, nil
+	return nil
 }
 
 // merge adds the ids of o to d (ok wins, as in Add).

@@ -46,10 +46,12 @@ type piece struct {
 
 type axis struct {
 	param  int
-	vals   []vocab.Value
-	name   string   // the parameter's name
-	parts  []string // "name=canonical\x00" of each value, the axis' part of the key; nil for a long axis
-	stride int      // how many grid indices one step of this axis spans
+	vals   []vocab.Value // nil for a lazy range (see spec.Limits.LazyRanges)
+	rng    *spec.Range   // makes the values when vals is nil
+	n      int           // the number of values
+	name   string        // the parameter's name
+	parts  []string      // "name=canonical\x00" of each value, the axis' part of the key; nil for a long axis
+	stride int           // how many grid indices one step of this axis spans
 }
 
 // maxPrecomputed is the longest axis whose key parts New precomputes.
@@ -57,12 +59,20 @@ type axis struct {
 // a 10^6-value axis then costs its values only, not 40 MB more of parts.
 const maxPrecomputed = 1 << 16
 
+// value returns value k of the axis.
+func (a *axis) value(k int) vocab.Value {
+	if a.vals != nil {
+		return a.vals[k]
+	}
+	return a.rng.At(k)
+}
+
 // appendPart appends the key part of value k of the axis to key.
 func (a *axis) appendPart(key []byte, k int) []byte {
 	if a.parts != nil {
 		return append(key, a.parts[k]...)
 	}
-	return appendParam(key, a.name, a.vals[k].Canonical())
+	return appendParam(key, a.name, a.value(k).Canonical())
 }
 
 // New expands s (already resolved to a profile, see spec.Resolve) for
@@ -119,12 +129,13 @@ func New(s *spec.Spec, m vocab.Model) (*Plan, error) {
 	}
 	size := float64(p.replicates) * float64(len(p.cases))
 	for _, a := range s.Grid {
-		if len(a.Values) == 0 {
+		n := a.Len()
+		if n == 0 {
 			return nil, fmt.Errorf("plan: grid axis %s is empty", a.Name)
 		}
 		var pi int
-		for _, v := range a.Values {
-			i, err := index(a.Name, v)
+		for k := range n {
+			i, err := index(a.Name, a.At(k))
 			if err != nil {
 				return nil, err
 			}
@@ -135,14 +146,14 @@ func New(s *spec.Spec, m vocab.Model) (*Plan, error) {
 		}
 		axisOf[pi] = len(p.axes)
 		var parts []string
-		if len(a.Values) <= maxPrecomputed {
-			parts = make([]string, len(a.Values))
-			for k, v := range a.Values {
-				parts[k] = string(appendParam(nil, schema.Params[pi].Name, v.Canonical()))
+		if n <= maxPrecomputed {
+			parts = make([]string, n)
+			for k := range parts {
+				parts[k] = string(appendParam(nil, schema.Params[pi].Name, a.At(k).Canonical()))
 			}
 		}
-		p.axes = append(p.axes, axis{param: pi, name: schema.Params[pi].Name, vals: a.Values, parts: parts})
-		size *= float64(len(a.Values))
+		p.axes = append(p.axes, axis{param: pi, name: schema.Params[pi].Name, vals: a.Values, rng: a.Range, n: n, parts: parts})
+		size *= float64(n)
 	}
 	if size > spec.ScenarioCeiling {
 		return nil, fmt.Errorf("plan: spec %s expands to %.0f scenarios, more than %d", s.Name, size, spec.ScenarioCeiling)
@@ -150,7 +161,7 @@ func New(s *spec.Spec, m vocab.Model) (*Plan, error) {
 	stride := 1
 	for k := len(p.axes) - 1; k >= 0; k-- {
 		p.axes[k].stride = stride
-		stride *= len(p.axes[k].vals)
+		stride *= p.axes[k].n
 	}
 	p.gridSize = stride
 	p.n = p.replicates * len(p.cases) * p.gridSize
@@ -212,9 +223,10 @@ func (p *Plan) AtInto(i int, vals []vocab.Value) Scenario {
 	if len(p.axes) > len(digits) {
 		d = make([]int, 0, len(p.axes))
 	}
-	for _, a := range p.axes {
-		k := (g / a.stride) % len(a.vals)
-		vals[a.param] = a.vals[k]
+	for i := range p.axes {
+		a := &p.axes[i]
+		k := (g / a.stride) % a.n
+		vals[a.param] = a.value(k)
 		d = append(d, k)
 	}
 	var arr [1024]byte
@@ -252,8 +264,8 @@ func (p *Plan) Distinct(i int) int {
 	seen := map[string]bool{}
 	for _, a := range p.axes {
 		if a.param == i {
-			for _, v := range a.vals {
-				seen[v.Canonical()] = true
+			for k := range a.n {
+				seen[a.value(k).Canonical()] = true
 			}
 			return len(seen)
 		}

@@ -401,3 +401,53 @@ func TestLongAxisIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyRanges: a spec read with spec.Limits.LazyRanges holds its range
+// axes as generators, and its plan names the same scenarios, with the same
+// values, ids and seeds, as the plan of the values made up front; a short
+// and a long axis (key parts precomputed or not), linear, log and integer.
+func TestLazyRanges(t *testing.T) {
+	text := fmt.Sprintf(`
+name: lazy
+model: fso-ber
+replicates: 2
+grid:
+  distance: {from: 1km, to: 100000km, points: %d}
+  bit_rate: {from: 1Mbps, to: 10Gbps, points: 7, scale: log}
+  mtu: {from: 64B, to: 9000B, step: 1000B} # 9 values
+  detection: [direct, coherent]
+`, maxPrecomputed+3)
+	reg, err := vocab.NewRegistry(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazySpec, err := spec.ParseLimited("t.yaml", []byte(text), reg, spec.Limits{LazyRanges: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range lazySpec.Grid[:3] {
+		if a.Values != nil || a.Range == nil {
+			t.Errorf("lazy axis %s: %d values held, range %v; want none held and a range", a.Name, len(a.Values), a.Range)
+		}
+	}
+	lazy, err := New(lazySpec, model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eager := expand(t, text)
+	if lazy.Len() != eager.Len() || lazy.Len() != 2*(maxPrecomputed+3)*7*9*2 {
+		t.Fatalf("lazy Len() = %d, eager %d, want %d", lazy.Len(), eager.Len(), 2*(maxPrecomputed+3)*7*9*2)
+	}
+	for i := 0; i < eager.Len(); i += 997 {
+		if diff := cmp.Diff(eager.At(i), lazy.At(i), cmp.Comparer(func(a, b vocab.Params) bool {
+			return fmt.Sprint(a.Values()) == fmt.Sprint(b.Values())
+		})); diff != "" {
+			t.Fatalf("scenario %d (-eager +lazy):\n%s", i, diff)
+		}
+	}
+	for i := range model.schema.Params {
+		if got, want := lazy.Distinct(i), eager.Distinct(i); got != want {
+			t.Errorf("Distinct(%s) = %d lazy, %d eager", model.schema.Params[i].Name, got, want)
+		}
+	}
+}

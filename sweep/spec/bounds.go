@@ -22,6 +22,11 @@ type Limits struct {
 	// may expand to, at most ScenarioCeiling. It is checked from the axis
 	// lengths before any axis is generated.
 	MaxScenarios int
+	// LazyRanges keeps range axes as generators: their values are checked
+	// one at a time but not kept (Axis.Values nil, Axis.Range set), so that
+	// counting the scenarios of a 10^6-value axis (run --dry-run) costs no
+	// memory per value. A plan then makes each value when it needs it.
+	LazyRanges bool
 }
 
 // Defaults of Limits. 128 KiB is 25 times the largest spec shipped; the

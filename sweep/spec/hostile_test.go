@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // TestHostile checks each spec of testdata/hostile (inputs meant to break
@@ -39,21 +37,7 @@ func TestHostile(t *testing.T) {
 					t.Errorf("error %q has no position in %s", e.Msg, f)
 				}
 			}
-			got := err.Error() + "\n"
-			golden := strings.TrimSuffix(f, ".yaml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("ParseFile(%s) errors differ from %s (-want +got):\n%s", f, golden, diff)
-			}
+			goldenErrors(t, "ParseFile", f, err)
 		})
 	}
 }

@@ -29,11 +29,8 @@ var (
 // parser holds the state of one Parse: the errors found so far and what
 // the values are checked against.
 type parser struct {
-	file string
-	lim  Limits
-	// ranges are the range axes by position, generated only once the
-	// scenario counts are known to be within the limit.
-	ranges  map[Position]rangeGen
+	file    string
+	lim     Limits
 	tooMany bool     // a scenario count is over the limit: generate no range
 	work    int      // keys and values read so far (see spend)
 	alias   Position // the alias last followed, where an expansion is blamed
@@ -73,7 +70,7 @@ func parse(file string, data []byte, size int64, reg *vocab.Registry, lim Limits
 	if perr != nil {
 		return nil, ErrorList{perr}
 	}
-	p := &parser{file: file, lim: lim, anchors: map[string]ast.Node{}, ranges: map[Position]rangeGen{}}
+	p := &parser{file: file, lim: lim, anchors: map[string]ast.Node{}}
 	s := &Spec{File: file, Text: bytes.Clone(text), Seed: 1, Replicates: 1}
 	root, ok := p.yaml(text)
 	if !ok {
@@ -92,35 +89,17 @@ func parse(file string, data []byte, size int64, reg *vocab.Registry, lim Limits
 	return s, nil
 }
 
-// generate makes the values of the range axes, once the scenario counts
-// are known to be within the limit.
+// generate checks the values of the range axes, once the scenario counts
+// are known to be within the limit, and makes them (unless the limits
+// leave them lazy).
 func (p *parser) generate(axes []Axis) {
 	for i := range axes {
 		a := &axes[i]
-		if g, ok := p.ranges[a.Pos]; ok && a.Values == nil {
-			a.Values, _ = g.values()
+		if a.Range == nil || !p.checkRange(a.Range) || p.lim.LazyRanges {
+			continue
 		}
+		a.Values, a.Range = a.Range.values(), nil
 	}
-}
-
-// axisLen returns the number of values of a, generated or not.
-func (p *parser) axisLen(a Axis) int {
-	if g, ok := p.ranges[a.Pos]; ok && a.Values == nil {
-		return g.count
-	}
-	return len(a.Values)
-}
-
-// size is Spec.Size for a spec whose range axes may not be generated yet.
-func (p *parser) size(s *Spec) float64 {
-	n := float64(max(s.Replicates, 1))
-	for _, a := range s.Grid {
-		n *= float64(p.axisLen(a))
-	}
-	if len(s.Cases) > 0 {
-		n *= float64(len(s.Cases))
-	}
-	return n
 }
 
 // yaml parses the text into one document body; a syntax error ends the
@@ -606,18 +585,29 @@ func (p *parser) combination(s *Spec, what string, pos Position, base map[Positi
 			seen[key] = i
 		}
 	}
-	if n := p.size(s); n > float64(p.lim.MaxScenarios) {
+	if n := s.Size(); n > float64(p.lim.MaxScenarios) {
 		p.tooMany = true
 		var dims []string
 		for _, a := range s.Grid {
-			dims = append(dims, fmt.Sprintf("%s %d", a.Name, p.axisLen(a)))
+			dims = append(dims, fmt.Sprintf("%s %d", a.Name, a.Len()))
 		}
 		if len(s.Cases) > 0 {
 			dims = append(dims, fmt.Sprintf("cases %d", len(s.Cases)))
 		}
 		dims = append(dims, fmt.Sprintf("replicates %d", s.Replicates))
-		p.errorf(pos, "%s expands to %.0f scenarios (%s), more than the limit of %d (--max-scenarios)", what, n, strings.Join(dims, " x "), p.lim.MaxScenarios)
+		p.errorf(pos, "%s expands to %s scenarios (%s), more than the limit of %d (--max-scenarios)", what, scenarioCount(n), strings.Join(dims, " x "), p.lim.MaxScenarios)
 	}
+}
+
+// scenarioCount prints a plan size that Size computed as a float64: whole
+// digits while float64 holds the integer exactly (below 2^53), else "about"
+// and three significant digits, so that 10^27 does not print as the binary
+// neighbour 1000000000000000013287555072.
+func scenarioCount(n float64) string {
+	if n < 1<<53 {
+		return strconv.FormatFloat(n, 'f', 0, 64)
+	}
+	return "about " + strconv.FormatFloat(n, 'g', 3, 64)
 }
 
 // caseKey identifies a case by its settings, in name order.

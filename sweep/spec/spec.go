@@ -60,7 +60,27 @@ type Setting struct {
 type Axis struct {
 	Name   string
 	Values []vocab.Value
-	Pos    Position
+	// Range makes the values of a range axis that Values does not hold:
+	// set only when the spec was read with Limits.LazyRanges, nil
+	// otherwise. Len and At read either.
+	Range *Range
+	Pos   Position
+}
+
+// Len returns the number of values of a.
+func (a Axis) Len() int {
+	if a.Range != nil {
+		return a.Range.Len()
+	}
+	return len(a.Values)
+}
+
+// At returns value k of a, 0 <= k < Len().
+func (a Axis) At(k int) vocab.Value {
+	if a.Range != nil {
+		return a.Range.At(k)
+	}
+	return a.Values[k]
 }
 
 // Profile is a named set of overrides of the base spec, such as "quick" for
@@ -179,7 +199,7 @@ func ParseFileLimited(path string, reg *vocab.Registry, lim Limits) (*Spec, erro
 func (s *Spec) Size() float64 {
 	n := float64(max(s.Replicates, 1))
 	for _, a := range s.Grid {
-		n *= float64(len(a.Values))
+		n *= float64(a.Len())
 	}
 	if len(s.Cases) > 0 {
 		n *= float64(len(s.Cases))

@@ -102,22 +102,29 @@ func TestBad(t *testing.T) {
 					t.Errorf("error %q has no position", e.Msg)
 				}
 			}
-			got := err.Error() + "\n"
-			golden := strings.TrimSuffix(f, ".yaml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("Parse(%s) errors differ from %s (-want +got):\n%s", f, golden, diff)
-			}
+			goldenErrors(t, "Parse", f, err)
 		})
+	}
+}
+
+// goldenErrors compares the errors parse (Parse or ParseFile) gave for the
+// spec file f with f's .golden file, or rewrites it with -update.
+func goldenErrors(t *testing.T, parse, f string, err error) {
+	t.Helper()
+	got := err.Error() + "\n"
+	golden := strings.TrimSuffix(f, ".yaml") + ".golden"
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s(%s) errors differ from %s (-want +got):\n%s", parse, f, golden, diff)
 	}
 }
 
@@ -243,5 +250,20 @@ func TestRangeMatchesList(t *testing.T) {
 	eq := cmp.Comparer(func(x, y vocab.Value) bool { return x.Canonical() == y.Canonical() })
 	if diff := cmp.Diff(b.Grid[0].Values, a.Grid[0].Values, eq); diff != "" {
 		t.Errorf("range values differ from the list (-list +range):\n%s", diff)
+	}
+}
+
+// TestLazyRangesChecked: with Limits.LazyRanges a range's values are
+// still checked one by one (here two that round to the same whole
+// number), with the message of the values made up front.
+func TestLazyRangesChecked(t *testing.T) {
+	reg := registry(t)
+	_, eager := ParseFile("testdata/bad/bad-range-log.yaml", reg)
+	_, lazy := ParseFileLimited("testdata/bad/bad-range-log.yaml", reg, Limits{LazyRanges: true})
+	if eager == nil || lazy == nil || lazy.Error() != eager.Error() {
+		t.Errorf("lazy ranges: error %v, want %v as without", lazy, eager)
+	}
+	if lazy == nil || !strings.Contains(lazy.Error(), "twice once rounded to whole numbers") {
+		t.Errorf("lazy ranges: error %v, want the repeated whole number", lazy)
 	}
 }

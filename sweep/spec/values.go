@@ -144,11 +144,11 @@ func (p *parser) grid(n ast.Node) []Axis {
 				continue
 			}
 		case *ast.MappingNode, *ast.MappingValueNode:
-			g, ok := p.rangeAxis(prm, e)
+			r, ok := p.rangeAxis(prm, e)
 			if !ok {
 				continue
 			}
-			p.ranges[e.pos] = g
+			axis.Range = r
 		default:
 			p.errorf(p.pos(e.value), "grid axis %s must be a list [a, b, ...] or a range {from, to, step or points}, not %s; a single value belongs in params", e.key, describe(m))
 			continue
@@ -178,12 +178,13 @@ func display(v vocab.Value, u vocab.Unit) string {
 }
 
 // rangeAxis reads {from, to, step} or {from, to, points, scale} and
-// returns its length and generator; values are made only after the
-// scenario count is checked, so that an absurd grid costs no memory.
+// returns its length and generator; values are made (and checked, see
+// checkRange) only after the scenario count is checked, so that an absurd
+// grid costs no memory.
 // Generated floats are rounded to 15 significant digits, so a range gives
 // the same values (and scenario ids) as the equivalent list: 0.1 + 2*0.1
 // is 0.3, not 0.30000000000000004.
-func (p *parser) rangeAxis(prm vocab.Param, e entry) (rangeGen, bool) {
+func (p *parser) rangeAxis(prm vocab.Param, e entry) (*Range, bool) {
 	what := "grid axis " + e.key
 	fs := map[string]entry{}
 	for _, f := range p.entries(e.value, what, "key", rangeKeys) {
@@ -191,7 +192,7 @@ func (p *parser) rangeAxis(prm vocab.Param, e entry) (rangeGen, bool) {
 	}
 	if prm.Kind != vocab.Float && prm.Kind != vocab.Int {
 		p.errorf(e.pos, "%s is a %s; a range {from, to, ...} needs a number, so list the values", what, prm.Kind)
-		return rangeGen{}, false
+		return nil, false
 	}
 	ok := true
 	num := func(key string) float64 {
@@ -225,37 +226,37 @@ func (p *parser) rangeAxis(prm vocab.Param, e entry) (rangeGen, bool) {
 	switch {
 	case hasStep && hasPoints:
 		p.errorf(e.pos, "%s: give step or points, not both", what)
-		return rangeGen{}, false
+		return nil, false
 	case !hasStep && !hasPoints:
 		p.errorf(e.pos, "%s: range needs step or points", what)
-		return rangeGen{}, false
+		return nil, false
 	}
 	if !ok {
-		return rangeGen{}, false
+		return nil, false
 	}
 	if from > to {
 		p.errorf(e.pos, "%s: from %s is above to %s", what, units.Format(from, prm.Unit), units.Format(to, prm.Unit))
-		return rangeGen{}, false
+		return nil, false
 	}
 	var count int
 	var at func(k int) float64
 	if hasStep {
 		if scale == "log" {
 			p.errorf(p.pos(step.value), "%s: a log scale takes points, not step", what)
-			return rangeGen{}, false
+			return nil, false
 		}
 		st := num("step")
 		if !ok {
-			return rangeGen{}, false
+			return nil, false
 		}
 		if !(st > 0) {
 			p.errorf(p.pos(step.value), "%s: step must be above zero", what)
-			return rangeGen{}, false
+			return nil, false
 		}
 		c := math.Floor((to-from)/st+1e-9) + 1
 		if c > MaxAxis {
 			p.errorf(p.pos(step.value), "%s: range has %.0f values, more than the limit of %d per axis", what, c, MaxAxis)
-			return rangeGen{}, false
+			return nil, false
 		}
 		count = int(c)
 		at = func(k int) float64 { return round15(from + float64(k)*st) }
@@ -265,16 +266,16 @@ func (p *parser) rangeAxis(prm vocab.Param, e entry) (rangeGen, bool) {
 		switch {
 		case err != nil || np < 1:
 			p.errorf(p.pos(points.value), "%s: points must be a whole number of at least 1, not %s", what, quoteNode(p, points.value))
-			return rangeGen{}, false
+			return nil, false
 		case np > MaxAxis:
 			p.errorf(p.pos(points.value), "%s: %d points is more than the limit of %d per axis", what, np, MaxAxis)
-			return rangeGen{}, false
+			return nil, false
 		case np == 1 && from != to:
 			p.errorf(p.pos(points.value), "%s: 1 point cannot reach from %s to %s; use at least 2", what, units.Format(from, prm.Unit), units.Format(to, prm.Unit))
-			return rangeGen{}, false
+			return nil, false
 		case scale == "log" && !(from > 0):
 			p.errorf(e.pos, "%s: a log scale needs from and to above zero", what)
-			return rangeGen{}, false
+			return nil, false
 		}
 		count = int(np)
 		at = func(k int) float64 {
@@ -289,36 +290,60 @@ func (p *parser) rangeAxis(prm vocab.Param, e entry) (rangeGen, bool) {
 			return round15(from + float64(k)*(to-from)/float64(count-1))
 		}
 	}
-	return rangeGen{count: count, values: func() ([]vocab.Value, bool) {
-		// The values never decrease, so a repeat is next to its twin and
-		// needs no set of the values seen.
-		vals := make([]vocab.Value, 0, count)
-		for k := range count {
-			x := at(k)
-			v := vocab.F(x)
-			if prm.Kind == vocab.Int {
-				v = vocab.I(int64(math.Round(x)))
-			}
-			if k > 0 && vals[k-1] == v {
-				p.errorf(e.pos, "%s: the range gives %s twice once rounded to whole numbers; use fewer points", what, display(v, prm.Unit))
-				return nil, false
-			}
-			if err := prm.Check(v); err != nil {
-				p.errorf(e.pos, "%s: %v", what, err)
-				return nil, false
-			}
-			vals = append(vals, v)
-		}
-		return vals, true
-	}}, true
+	return &Range{n: count, at: at, prm: prm, what: what, pos: e.pos}, true
 }
 
-// rangeGen is a range axis before its values are generated: its length,
-// which the scenario count needs, and the function that generates them
-// once the count is known to be within the limit.
-type rangeGen struct {
-	count  int
-	values func() ([]vocab.Value, bool)
+// Range is a range axis: its length and the function that makes its k-th
+// value, so that the axis can be counted, and read one value at a time,
+// without holding its values (see Limits.LazyRanges).
+type Range struct {
+	n    int
+	at   func(k int) float64
+	prm  vocab.Param // the axis' parameter: the kind and bounds of its values
+	what string      // "grid axis NAME", for errors
+	pos  Position
+}
+
+// Len returns the number of values.
+func (r *Range) Len() int { return r.n }
+
+// At returns value k, 0 <= k < Len().
+func (r *Range) At(k int) vocab.Value {
+	x := r.at(k)
+	if r.prm.Kind == vocab.Int {
+		return vocab.I(int64(math.Round(x)))
+	}
+	return vocab.F(x)
+}
+
+// values makes all the values.
+func (r *Range) values() []vocab.Value {
+	vals := make([]vocab.Value, r.n)
+	for k := range vals {
+		vals[k] = r.At(k)
+	}
+	return vals
+}
+
+// checkRange checks every value of r against its parameter, one at a time:
+// a range whose values round to the same whole number, or leave the
+// parameter's bounds, is refused. The values never decrease, so a repeat
+// is next to its twin and needs no set of the values seen.
+func (p *parser) checkRange(r *Range) bool {
+	var prev vocab.Value
+	for k := range r.n {
+		v := r.At(k)
+		if k > 0 && prev == v {
+			p.errorf(r.pos, "%s: the range gives %s twice once rounded to whole numbers; use fewer points", r.what, display(v, r.prm.Unit))
+			return false
+		}
+		if err := r.prm.Check(v); err != nil {
+			p.errorf(r.pos, "%s: %v", r.what, err)
+			return false
+		}
+		prev = v
+	}
+	return true
 }
 
 // round15 rounds x to 15 significant decimal digits, removing the noise of
