@@ -185,7 +185,7 @@ func buildCurves(d Def, s *vocab.Schema, f *Frame, scale Scaler) (*lineData, err
 			sm.Lo /= yf
 			sm.Hi /= yf
 			sm.StdDev /= yf
-			p := Point{X: x / xf, Summary: sm}
+			p := Point{X: scaled(x, xf), Summary: sm}
 			switch {
 			case d.LogX && p.X <= 0:
 				p.Note = "x <= 0 on a log axis"
@@ -234,10 +234,22 @@ func countPoints(cs []Curve) int {
 	return n
 }
 
+// scaled is x shown in a display unit of factor f, rounded to 15
+// significant digits so that a parameter typed in that unit reads back as
+// typed: 0.009 (stored for "0.9%") over 0.01 is 0.8999999999999999 in
+// binary, and the figure's data should say 0.9.
+func scaled(x, f float64) float64 {
+	if f == 1 {
+		return x
+	}
+	return roundSig(x/f, 15)
+}
+
 // factor returns the display factor of unit display for base; "" keeps
-// the base unit.
+// the base unit (percent for a fraction: shownUnit).
 func factor(scale Scaler, display string, base vocab.Unit) (float64, error) {
-	if display == "" || display == string(base) {
+	display = shownUnit(display, base)
+	if display == string(base) {
 		return 1, nil
 	}
 	if scale == nil {

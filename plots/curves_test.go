@@ -221,3 +221,49 @@ func contains(ss []string, s string) bool {
 	}
 	return false
 }
+
+// TestFractionShownInPercent: a quantity stored as a fraction (loss 0.009
+// for "0.9%") is drawn and tabulated in percent unless the spec names
+// another unit, and reads back as typed: 0.9, not the 0.8999999999999999
+// that 0.009 / 0.01 gives in binary.
+func TestFractionShownInPercent(t *testing.T) {
+	s := &vocab.Schema{
+		Name: "frac", Version: 1,
+		Params:  []vocab.Param{{Name: "loss", Kind: vocab.Float, Unit: vocab.Fraction, Default: vocab.F(0)}},
+		Metrics: []vocab.Metric{{Name: "payload_loss", Kind: vocab.Float, Unit: vocab.Fraction}},
+	}
+	id := &Column{Name: "scenario_id", Kind: vocab.String, Str: []string{"a", "b"}}
+	rep := &Column{Name: "replicate", Kind: vocab.Int, Int: []int64{0, 0}}
+	st := &Column{Name: "status", Kind: vocab.String, Str: []string{"ok", "ok"}}
+	loss := &Column{Name: "loss_frac", Kind: vocab.Float, Float: []float64{0.009, 0.002}}
+	pl := &Column{Name: "payload_loss_frac", Kind: vocab.Float, Float: []float64{0.025, 0.048}}
+	f, err := NewFrame(id, rep, st, loss, pl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := Def{ID: "f", X: "loss", Y: []string{"payload_loss"}}
+	ld, err := buildCurves(def, s, f, units.Scale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ld.XLabel != "loss (%)" || ld.YLabel != "payload loss (%)" {
+		t.Errorf("labels %q, %q, want loss (%%), payload loss (%%)", ld.XLabel, ld.YLabel)
+	}
+	want := map[float64]float64{0.9: 2.5, 0.2: 4.8}
+	for _, p := range ld.Curves[0].Points {
+		y, ok := want[p.X]
+		if !ok || math.Abs(p.Mean-y) > 1e-12 {
+			t.Errorf("point (%v, %v), want x one of 0.9, 0.2 exactly and y %v", p.X, p.Mean, y)
+		}
+	}
+	tb := lineTable(def, ld)
+	if got := strings.Join(tb.Header[:3], ","); got != "curve,loss_pct,payload_loss_pct" {
+		t.Errorf("table header starts %q, want curve,loss_pct,payload_loss_pct", got)
+	}
+	if got := legendPart(Quantity{Name: "loss", Unit: vocab.Fraction}, vocab.F(0.009)); got != "loss 0.9 %" {
+		t.Errorf("legend %q, want loss 0.9 %%", got)
+	}
+	if c := axisColumn("", "loss", "", vocab.Dimensionless); c != "loss" {
+		t.Errorf("a dimensionless column is %q, want loss", c)
+	}
+}

@@ -126,10 +126,23 @@ func axisLabel(explicit string, qs []Quantity, display string) string {
 	l := strings.Join(names, ", ")
 	u := display
 	if u == "" && len(qs) > 0 {
-		u = string(qs[0].Unit)
+		u = shownUnit("", qs[0].Unit)
 	}
 	if u != "" {
 		l += " (" + u + ")"
 	}
 	return l
+}
+
+// shownUnit is the unit a figure shows base in when the spec names display:
+// display if given, else percent for a fraction (a loss of 0.002 reads as
+// 0.2 %, as the documents print it), else the base unit itself.
+func shownUnit(display string, base vocab.Unit) string {
+	switch {
+	case display != "":
+		return display
+	case base == vocab.Fraction:
+		return "%"
+	}
+	return string(base)
 }

@@ -40,6 +40,8 @@ func formatValue(v vocab.Value, u vocab.Unit) string {
 			x /= 1000
 			unit = "km"
 		}
+	case vocab.Fraction:
+		x, unit = x*100, "%" // as specs write it: loss 0.2 %
 	}
 	s := strconv.FormatFloat(roundSig(x, 6), 'g', -1, 64)
 	if unit != "" {

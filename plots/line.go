@@ -310,11 +310,7 @@ func formatNumberOr(v vocab.Value) string {
 // axisColumn names the tidy-data column of a quantity shown in display
 // unit display (base when empty): "distance_km", "goodput_mbps".
 func axisColumn(_ string, name, display string, base vocab.Unit) string {
-	u := display
-	if u == "" {
-		u = string(base)
-	}
-	return unitName(name, u)
+	return unitName(name, shownUnit(display, base))
 }
 
 // unitName joins a name and a unit into a column name: lower case, words
@@ -337,6 +333,8 @@ func unitToken(u string) string {
 	switch u {
 	case "%":
 		return "pct"
+	case string(vocab.Fraction):
+		return "frac" // a series column of stored values, as the dataset names it
 	case "B":
 		return "bytes"
 	case "b", "bit":

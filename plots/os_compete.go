@@ -150,6 +150,10 @@ func twinCollect(ctx context.Context, in Input, d Def) (*twinData, error) {
 	if err != nil {
 		return nil, err
 	}
+	xf, err := factor(in.Scale, "", xq.Unit) // the queue fraction in %
+	if err != nil {
+		return nil, err
+	}
 	// Distinct x, largest first: the documents sweep q from 100 % down.
 	seen := map[float64]bool{}
 	var xs []float64
@@ -158,6 +162,7 @@ func twinCollect(ctx context.Context, in Input, d Def) (*twinData, error) {
 		if !ok {
 			return nil, fmt.Errorf("plots: figure %s: %s must be a number", d.ID, d.X)
 		}
+		x = scaled(x, xf)
 		if !seen[x] {
 			seen[x] = true
 			xs = append(xs, x)
@@ -181,7 +186,7 @@ func twinCollect(ctx context.Context, in Input, d Def) (*twinData, error) {
 		for i := 0; i < fr.Len(); i++ {
 			x, _ := xc.Numeric(i)
 			if v, ok := col.Numeric(i); ok && !math.IsNaN(v) {
-				vals[pos[x]] = append(vals[pos[x]], v)
+				vals[pos[scaled(x, xf)]] = append(vals[pos[scaled(x, xf)]], v)
 			}
 		}
 		s := &twinSeries{q: q, label: orDefault(d.Labels[name], strings.ReplaceAll(name, "_", " ")), factor: 1, unit: string(q.Unit)}
@@ -380,7 +385,7 @@ func twinRightLabel(lines []*twinSeries) string {
 func twinTable(d Def, td *twinData) *Table {
 	t := &Table{Title: d.Title, Caption: d.Caption, Notes: td.notes}
 	all := append(append([]*twinSeries(nil), td.bars...), td.lines...)
-	t.Header = append(t.Header, osColumn(td.xq.Name, string(td.xq.Unit)))
+	t.Header = append(t.Header, osColumn(td.xq.Name, shownUnit("", td.xq.Unit)))
 	for _, s := range all {
 		c := osColumn(s.q.Name, s.unit)
 		t.Header = append(t.Header, c, c+"_lo", c+"_hi")

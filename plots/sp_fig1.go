@@ -300,11 +300,9 @@ func (ss *spSeries) drawPanel(in Input, pn *spPanel, pi, n int, means spMeans) (
 		return nil, err
 	}
 	pn.column = axisColumn("", pn.name, pn.unit, yq.Unit)
-	f := 1.0
-	if pn.unit != "" {
-		if f, err = factor(in.Scale, pn.unit, yq.Unit); err != nil {
-			return nil, err
-		}
+	f, err := factor(in.Scale, pn.unit, yq.Unit)
+	if err != nil {
+		return nil, err
 	}
 	p := th.newPlot()
 	if pi == 0 {

@@ -21,11 +21,14 @@ const (
 	Ohm           Unit = "ohm"
 	AmperePerWatt Unit = "A/W"
 	Packet        Unit = "pkt"
-	Percent       Unit = "%"
-	PerSecond     Unit = "1/s"
-	DBPerKm       Unit = "dB/km"
-	PerWattPerKm  Unit = "1/(W km)"
-	PsPerNmKm     Unit = "ps/(nm km)"
+	// Fraction is a share of a whole stored as a plain number (0.002),
+	// written and shown in percent ("0.2%"); the column says _frac so that
+	// nobody reading the data divides by 100 twice.
+	Fraction     Unit = "fraction"
+	PerSecond    Unit = "1/s"
+	DBPerKm      Unit = "dB/km"
+	PerWattPerKm Unit = "1/(W km)"
+	PsPerNmKm    Unit = "ps/(nm km)"
 )
 
 // Suffix returns the column-name suffix for u, without the underscore:
@@ -54,8 +57,8 @@ func (u Unit) Suffix() string {
 		return "a_per_w"
 	case Packet:
 		return "pkts"
-	case Percent:
-		return "pct"
+	case Fraction:
+		return "frac"
 	case PerSecond:
 		return "per_s"
 	case DBPerKm:

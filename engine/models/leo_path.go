@@ -102,7 +102,7 @@ func leoPathSchema() *vocab.Schema {
 		sf("duration", 200, 0.001, 1e5, vocab.Second, "simulated time"),
 		sf("route_interval", 0.1, 0.001, 100, vocab.Second, "period of the routing update (Hypatia: 100 ms)"),
 		sf("sample_interval", 0.1, 0, 100, vocab.Second, "period of the time-series table; 0 writes none"),
-		{Name: "freeze", Kind: vocab.Bool, Default: vocab.B(false), Doc: "keep the geometry and path of time start_time for the whole run (the static comparison)"},
+		{Name: "frozen_path", Kind: vocab.Bool, Default: vocab.B(false), Doc: "keep the geometry and path of time start_time for the whole run (the static comparison)"},
 		{Name: "flows", Kind: vocab.Int, Default: vocab.I(1), Min: 0, Max: 64, Doc: "TCP flows from src to dst; 0 routes and samples the path only"},
 		{Name: "cca", Kind: vocab.String, Default: vocab.S("newreno"), Choices: cc.Names(), Doc: "congestion control of every flow (engine/tcp/cc)"},
 		sf("gsl_rate", 10e6, 1e3, 1e11, vocab.BitPerSecond, "rate of each ground-to-satellite link, both directions (Hypatia's TCP runs: 10 Mbit/s)"),
@@ -149,7 +149,7 @@ func leoPathSchema() *vocab.Schema {
 	m(lpSatellites, "satellites", vocab.Int, vocab.Dimensionless, "satellites in the shell")
 	return &vocab.Schema{
 		Name:    "leo-path",
-		Version: 2, // 2: SGP4 motion by default (motion replaces j2), isl_rate, no_path_drops
+		Version: 3, // 3: the parameter freeze is frozen_path (freeze is an SQL keyword; no rows change); 2: SGP4 motion by default (motion replaces j2), isl_rate, no_path_drops
 		Doc: "TCP flows between two ground stations over a moving LEO constellation (Hypatia's Starlink, Kuiper and Telesat shells, " +
 			"+Grid laser ISLs, shortest-delay routing every route_interval with atomic switching), each ISL's BER from document 000's " +
 			"link budget at its current length with Rayleigh pointing jitter; goodput, retransmissions (spurious apart), reordering, " +
@@ -492,7 +492,7 @@ func buildLEO(p vocab.Params, seed uint64) (*leoScenario, error) {
 	}
 	s := des.New()
 	net := netsim.New(s, seed)
-	w := &leoWorld{s: s, router: router, cons: cons, t0: p.Float("start_time"), frozen: p.Bool("freeze"),
+	w := &leoWorld{s: s, router: router, cons: cons, t0: p.Float("start_time"), frozen: p.Bool("frozen_path"),
 		interval: des.FromSeconds(p.Float("route_interval")), errors: p.Bool("isl_errors"), term: term,
 		jitter: phy.Jitter{Sigma: p.Float("jitter_urad") * 1e-6, Gain: term.Gain()}, islRate: term.Rate,
 		exceedLen: math.Inf(1)}

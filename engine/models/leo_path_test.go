@@ -77,7 +77,7 @@ func TestLEOPathMoving(t *testing.T) {
 		t.Skip("200 s of simulated TCP")
 	}
 	moving := runLEO(t, map[string]vocab.Value{"isl_errors": vocab.B(false), "sample_interval": vocab.F(0)})
-	frozen := runLEO(t, map[string]vocab.Value{"isl_errors": vocab.B(false), "sample_interval": vocab.F(0), "freeze": vocab.B(true)})
+	frozen := runLEO(t, map[string]vocab.Value{"isl_errors": vocab.B(false), "sample_interval": vocab.F(0), "frozen_path": vocab.B(true)})
 	if got := leoMetric(moving, "path_changes").Int(); got < 3 || got > 8 {
 		t.Errorf("moving: %d path changes, want about 5", got)
 	}

@@ -42,7 +42,7 @@ func (m *MulticastVideo) Cost(p vocab.Params) float64 {
 func multicastVideoSchema() *vocab.Schema {
 	return &vocab.Schema{
 		Name:    "multicast-video",
-		Version: 2, // 2: the TCP cross traffic: RACK, SACK state kept over timeouts, BBR as Linux
+		Version: 3, // 3: the parameter cross is cross_traffic (cross is an SQL keyword; no rows change); 2: the TCP cross traffic: RACK, SACK state kept over timeouts, BBR as Linux
 		Doc: "MBone video (document 001): a constant-rate UDP/RTP video stream over a terrestrial path of congested hops " +
 			"(each shared with TCP cross traffic) or one GEO satellite hop; loss, RFC 3550 jitter, received bandwidth and " +
 			"frame rate over time and on average.",
@@ -67,7 +67,7 @@ func multicastVideoSchema() *vocab.Schema {
 				Doc: "one-way propagation delay of each terrestrial hop"},
 			{Name: "hop_queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(50), Min: 1, Max: 1e6,
 				Doc: "DropTail limit of each router's output queue"},
-			{Name: "cross", Kind: vocab.String, Default: vocab.S("bulk"), Choices: []string{"none", "bulk", "onoff"},
+			{Name: "cross_traffic", Kind: vocab.String, Default: vocab.S("bulk"), Choices: []string{"none", "bulk", "onoff"},
 				Doc: "TCP cross traffic per hop: none, greedy bulk flows, or on/off flows (Poisson bursts of exponential size)"},
 			{Name: "cross_flows", Kind: vocab.Int, Default: vocab.I(4), Min: 0, Max: 1000,
 				Doc: "TCP cross-traffic flows on each hop (each enters before the hop and leaves after it)"},
@@ -162,7 +162,7 @@ func (m *MulticastVideo) Run(ctx context.Context, p vocab.Params, seed uint64) (
 		return vocab.Result{}, fmt.Errorf("models: multicast-video: %w", err)
 	}
 	var cross []*crossFlow
-	if !satellite && p.Str("cross") != "none" && p.Int("cross_flows") > 0 {
+	if !satellite && p.Str("cross_traffic") != "none" && p.Int("cross_flows") > 0 {
 		if cross, err = addCross(net, path, p, duration); err != nil {
 			return vocab.Result{}, err
 		}
@@ -253,7 +253,7 @@ func addCross(net *netsim.Network, path *netsim.Path, p vocab.Params, stop des.T
 		MSS: 1460, RcvBuf: p.Int("cross_window"), SndBuf: 1 << 40, WindowScaling: p.Int("cross_window") > 65535,
 		MinRTO: des.Second, LimitedTransmit: true, Recovery: tcp.RecoveryNewReno,
 	}
-	mode := p.Str("cross")
+	mode := p.Str("cross_traffic")
 	n := int(p.Int("cross_flows"))
 	burst := float64(p.Int("cross_burst"))
 	rate := p.Float("cross_load") * hopRate / 8 / burst / float64(n) // bursts per second per flow

@@ -74,13 +74,13 @@ func TestVideoWorsensWithHopsAndLoad(t *testing.T) {
 		}
 	}
 	onoff := func(hops int64, load float64) map[string]vocab.Value {
-		return map[string]vocab.Value{"hops": vocab.I(hops), "cross": vocab.S("onoff"), "cross_load": vocab.F(load)}
+		return map[string]vocab.Value{"hops": vocab.I(hops), "cross_traffic": vocab.S("onoff"), "cross_load": vocab.F(load)}
 	}
 	check("hops", []map[string]vocab.Value{onoff(1, 0.6), onoff(3, 0.6), onoff(8, 0.6)}, 3)
 	check("bulk hops", []map[string]vocab.Value{
 		{"hops": vocab.I(1), "cross_flows": vocab.I(4)}, {"hops": vocab.I(4), "cross_flows": vocab.I(4)}, {"hops": vocab.I(10), "cross_flows": vocab.I(4)},
 	}, 3)
 	check("load", []map[string]vocab.Value{
-		{"hops": vocab.I(4), "cross": vocab.S("none")}, onoff(4, 0.2), onoff(4, 0.5), onoff(4, 0.9),
+		{"hops": vocab.I(4), "cross_traffic": vocab.S("none")}, onoff(4, 0.2), onoff(4, 0.5), onoff(4, 0.9),
 	}, 3)
 }

@@ -155,7 +155,7 @@ func satIslandSchema() *vocab.Schema {
 	m(siProbeGoodput, "probe_goodput", F, vocab.BitPerSecond, "probe bytes over its completion time, or delivered bytes over the time since it started if unfinished")
 	m(siProbeTime, "probe_completion_time", F, vocab.Second, "probe's first SYN to its last byte; null if unfinished")
 	m(siProbeBytes, "probe_bytes", I, vocab.Byte, "probe bytes delivered")
-	m(siLoss, "payload_loss", F, vocab.Percent, "TCP payload bytes dropped at the satellite input queue over those offered, after warm-up")
+	m(siLoss, "payload_loss", F, vocab.Fraction, "TCP payload bytes dropped at the satellite input queue over those offered, after warm-up")
 	m(siOffered, "payload_offered", I, vocab.Byte, "TCP payload bytes offered to the satellite input queue after warm-up")
 	m(siQueueMean, "queue_mean", F, vocab.Byte, "time-weighted mean occupancy of the satellite input queue after warm-up")
 	m(siQueueP95, "queue_p95", F, vocab.Byte, "95th percentile of the occupancy (to 1,500 bytes)")
@@ -166,12 +166,12 @@ func satIslandSchema() *vocab.Schema {
 	m(siSatDelay, "sat_one_way_delay", F, vocab.Second, "one-way satellite delay used")
 	m(siConns, "connections", I, vocab.Dimensionless, "TCP connections opened (proxied legs count separately)")
 	m(siRecovered, "coding_recovered", I, vocab.Packet, "packets the block decoder rebuilt")
-	m(siOverhead, "coding_overhead", F, vocab.Percent, "parity bytes over data bytes sent into the satellite queue")
-	m(siResidual, "residual_loss", F, vocab.Percent, "payload_loss less the payload the block decoder rebuilt: what TCP sees lost")
+	m(siOverhead, "coding_overhead", F, vocab.Fraction, "parity bytes over data bytes sent into the satellite queue")
+	m(siResidual, "residual_loss", F, vocab.Fraction, "payload_loss less the payload the block decoder rebuilt: what TCP sees lost")
 	m(siEvents, "events", I, vocab.Dimensionless, "simulation events processed")
 	return &vocab.Schema{
 		Name:    "sat-island",
-		Version: 7, // 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 8, // 8: payload_loss, coding_overhead, residual_loss stored as fractions in *_frac columns (were percent in *_pct); 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
@@ -576,7 +576,7 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 	out[siProbeGoodput] = naNull(probeGood)
 	out[siProbeTime] = naNull(probeTime)
 	out[siProbeBytes] = vocab.I(sc.probe.bytes)
-	out[siLoss] = vocab.F(sc.q.lossPct())
+	out[siLoss] = vocab.F(sc.q.lossFrac())
 	out[siOffered] = vocab.I(sc.q.offered)
 	qm, q95 := sc.q.occupancy(sc.s.Now())
 	out[siQueueMean] = vocab.F(qm)
@@ -600,7 +600,7 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 	if sc.enc != nil {
 		rec = sc.enc.recovered
 		if sc.enc.dataBytes > 0 {
-			over = 100 * float64(sc.enc.parityBytes) / float64(sc.enc.dataBytes)
+			over = float64(sc.enc.parityBytes) / float64(sc.enc.dataBytes)
 		}
 	}
 	out[siRecovered] = vocab.I(rec)
@@ -610,7 +610,7 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 		resid -= float64(sc.enc.recoveredPayload)
 	}
 	if sc.q.offered > 0 {
-		resid = 100 * resid / float64(sc.q.offered)
+		resid /= float64(sc.q.offered)
 	} else {
 		resid = 0
 	}

@@ -127,10 +127,10 @@ func (q *meteredQueue) occupancy(now des.Time) (mean, p95 float64) {
 	return q.area / total, p95
 }
 
-// lossPct is the percentage of offered payload bytes dropped.
-func (q *meteredQueue) lossPct() float64 {
+// lossFrac is the fraction of offered payload bytes dropped.
+func (q *meteredQueue) lossFrac() float64 {
 	if q.offered == 0 {
 		return 0
 	}
-	return 100 * float64(q.dropped) / float64(q.offered)
+	return float64(q.dropped) / float64(q.offered)
 }

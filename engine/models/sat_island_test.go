@@ -104,7 +104,7 @@ func TestShapes(t *testing.T) {
 	if !(meo["probe_goodput"] < geo["probe_goodput"]) {
 		t.Errorf("probe_goodput: meo %g >= geo %g, want meo slower", meo["probe_goodput"], geo["probe_goodput"])
 	}
-	t.Logf("200 channels: loss geo %.2f %% meo %.2f %% (document 2.5, 4.8)", geo["payload_loss"], meo["payload_loss"])
+	t.Logf("200 channels: loss geo %.2f %% meo %.2f %% (document 2.5, 4.8)", 100*geo["payload_loss"], 100*meo["payload_loss"])
 }
 
 // TestOptions runs each option once: the coder must rebuild packets and
@@ -120,12 +120,12 @@ func TestOptions(t *testing.T) {
 		s["coding"] = vocab.B(true)
 		got := runSat(t, s, 5)
 		if got["coding_recovered"] <= 0 || !(got["residual_loss"] < got["payload_loss"]) {
-			t.Errorf("coding: recovered %g, residual %g %% vs dropped %g %%; want recoveries and less residual loss",
+			t.Errorf("coding: recovered %g, residual %g vs dropped %g (fractions); want recoveries and less residual loss",
 				got["coding_recovered"], got["residual_loss"], got["payload_loss"])
 		}
 		// 10+2 costs at least 20 % (partial blocks cost more).
-		if got["coding_overhead"] < 20 {
-			t.Errorf("coding_overhead = %g %%, want >= 20 %%", got["coding_overhead"])
+		if got["coding_overhead"] < 0.20 {
+			t.Errorf("coding_overhead = %g, want >= 0.20", got["coding_overhead"])
 		}
 	})
 	for _, opt := range []struct {

@@ -103,7 +103,7 @@ func tcpBulkSchema() *vocab.Schema {
 	)
 	return &vocab.Schema{
 		Name:    "tcp-bulk",
-		Version: 9, // 9: t0, completion and response times null where not applicable (was NaN); 8: warmup defaults to 0 (was 1 s); the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
+		Version: 10, // 10: timeseries ssthresh null while infinite (was -1); 9: t0, completion and response times null where not applicable (was NaN); 8: warmup defaults to 0 (was 1 s); the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,
@@ -123,7 +123,7 @@ func tcpBulkSchema() *vocab.Schema {
 				{Name: "time", Kind: vocab.Float, Unit: vocab.Second},
 				{Name: "flow", Kind: vocab.Int},
 				{Name: "cwnd", Kind: vocab.Int, Unit: vocab.Byte},
-				{Name: "ssthresh", Kind: vocab.Int, Unit: vocab.Byte},
+				{Name: "ssthresh", Kind: vocab.Int, Unit: vocab.Byte, Doc: "slow-start threshold; null while there is none: the initial infinite one (no loss yet, no ssthresh parameter) or before the connection opens"},
 				{Name: "srtt", Kind: vocab.Float, Unit: vocab.Second},
 			}},
 			{Name: "stripes", Doc: "wavelength striping trace: the first trace_packets packets spread round-robin over the channels, " +
@@ -484,12 +484,18 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 func (sc *tcpScenario) Handle(now des.Time, kind int, arg uint64) {
 	for i, f := range sc.flows {
 		st := f.src.CC()
-		ss := st.Ssthresh
-		if ss > 1<<40 {
-			ss = -1 // "infinite" initial ssthresh
+		// Before the first loss (with no initial ssthresh given) the
+		// threshold is "infinite" (RFC 5681 section 3.1: arbitrarily
+		// high), and before the connection opens it is not set (0, below
+		// the 2 SMSS floor of RFC 5681 equation (4)): there is no
+		// threshold to store, so the column is null, which avg() and
+		// max() skip, rather than a sentinel.
+		ss := vocab.I(st.Ssthresh)
+		if st.Ssthresh <= 0 || st.Ssthresh > 1<<40 {
+			ss = vocab.Value{}
 		}
 		sc.series = append(sc.series, []vocab.Value{
-			vocab.F(now.Seconds()), vocab.I(int64(i)), vocab.I(st.Cwnd), vocab.I(ss),
+			vocab.F(now.Seconds()), vocab.I(int64(i)), vocab.I(st.Cwnd), ss,
 			vocab.F(float64(f.src.SRTT()) / 1e9),
 		})
 	}

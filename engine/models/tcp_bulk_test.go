@@ -182,3 +182,42 @@ func TestBulkPadhye(t *testing.T) {
 		}
 	}
 }
+
+// TestBulkSsthreshNull: the time series stores the infinite initial
+// ssthresh (RFC 5681 section 3.1 sets it arbitrarily high) and the unset
+// one before the connection opens as null, not as a number avg() would
+// count, and a real threshold once a loss set one.
+func TestBulkSsthreshNull(t *testing.T) {
+	m := NewTCPBulk()
+	ts := -1
+	for i, tb := range m.Schema().Tables {
+		if tb.Name == "timeseries" {
+			ts = i
+		}
+	}
+	if ts < 0 {
+		t.Fatal("tcp-bulk has no timeseries table")
+	}
+	r := runModel(t, m, map[string]vocab.Value{
+		"rate": vocab.F(10e6), "delay": vocab.F(0.01), "per": vocab.F(1e-2), "window": vocab.I(1 << 20),
+		"window_scaling": vocab.B(true), "duration": vocab.F(3), "warmup": vocab.F(0), "sample_interval": vocab.F(0.05),
+	}, 3)
+	rows := r.Tables[ts]
+	if len(rows) == 0 {
+		t.Fatal("no time series rows")
+	}
+	nulls, set := 0, 0
+	for _, row := range rows {
+		switch {
+		case row[3].Kind() == vocab.Invalid:
+			nulls++
+		case row[3].Int() < 2*1460: // RFC 5681 equation (4): at least 2 SMSS
+			t.Errorf("ssthresh at t = %v is %d, want a threshold (>= 2 SMSS) or null", row[0].Float(), row[3].Int())
+		default:
+			set++
+		}
+	}
+	if nulls == 0 || set == 0 {
+		t.Errorf("%d null and %d set ssthresh samples, want both (slow start, then loss at 1 %%)", nulls, set)
+	}
+}

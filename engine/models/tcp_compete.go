@@ -172,8 +172,8 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "rate of every access link; 0: the backbone's rate, as document 002's Mininet set-up (ns-3's dumbbell examples use 10 times the bottleneck)"},
 		{Name: "access_delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 10,
 			Doc: "one-way propagation delay of each access link"},
-		{Name: "queue", Kind: vocab.Float, Unit: vocab.Percent, Default: vocab.F(100), Min: 0.1, Max: 1e5,
-			Doc: "backbone queue limit as a percentage of rate x delay (one-way) in 1500-byte packets: 8.33 x (q/100) x 10 packets at 100 Mbit/s, 10 ms"},
+		{Name: "queue", Kind: vocab.Float, Unit: vocab.Fraction, Default: vocab.F(1), Min: 0.001, Max: 1000,
+			Doc: "backbone queue limit as a fraction of rate x delay (one-way) in 1500-byte packets, written in percent (100% is one BDP): 8.33 x q x 10 packets at 100 Mbit/s, 10 ms"},
 		{Name: "aqm", Kind: vocab.String, Default: vocab.S("droptail"), Choices: []string{"droptail", "red", "codel", "fq_codel"},
 			Doc: "backbone queue discipline, each limited to the queue size: DropTail; RED (gentle, thresholds 1/4 and 3/4 of the limit); CoDel (RFC 8289 defaults); FQ-CoDel (RFC 8290 defaults)"},
 		{Name: "backbone", Kind: vocab.String, Default: vocab.S("link"), Choices: []string{"link", "tclink", "mininet"},
@@ -198,7 +198,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "each host's outgoing access link delays each packet, after the link's queue, by a further uniform random time in [0, host_jitter), in order; the default is one 1500-byte packet time at 100 Mbit/s, which removes the phase effects of a deterministic simulation (Floyd and Jacobson 1992); 0 turns it off"},
 		{Name: "loss_model", Kind: vocab.String, Default: vocab.S("given"), Choices: []string{"given", "gosnr"},
 			Doc: "given: Bernoulli loss of probability loss per packet; gosnr: loss per packet size from gosnr through the calibrated receiver of optical-osnr"},
-		{Name: "loss", Kind: vocab.Float, Unit: vocab.Percent, Default: vocab.F(0), Min: 0, Max: 100,
+		{Name: "loss", Kind: vocab.Float, Unit: vocab.Fraction, Default: vocab.F(0), Min: 0, Max: 1,
 			Doc: "random packet loss on the backbone in loss_model given (document 002: 0, 0.2, 0.5, 0.8 %)"},
 		{Name: "gosnr", Kind: vocab.Float, Unit: vocab.Decibel, Default: vocab.F(25), Min: -20, Max: 80,
 			Doc: "generalised OSNR (0.1 nm) of the backbone in loss_model gosnr (document 002: 19.45, 19.15, 18.95 dB)"},
@@ -247,7 +247,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 	}
 	return &vocab.Schema{
 		Name:    "tcp-compete",
-		Version: 9, // 9: throughput_<cca>, retrans_<cca>, retrans_rate_<cca> of absent algorithms null (not NaN), retrans_<cca> an integer; 8: access_rate; hystart, byte_counting, write_size and one definition of mss, iw, delayed_ack, min_rto, loss_detection (the shared host parameters); 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 10, // 10: queue and loss stored as fractions in queue_frac and loss_frac (were percent in queue_pct, loss_pct); 9: throughput_<cca>, retrans_<cca>, retrans_rate_<cca> of absent algorithms null (not NaN), retrans_<cca> an integer; 8: access_rate; hystart, byte_counting, write_size and one definition of mss, iw, delayed_ack, min_rto, loss_detection (the shared host parameters); 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
@@ -313,7 +313,7 @@ func Jain(xs []float64) float64 {
 func competeLoss(p vocab.Params) (netsim.LossModel, float64, error) {
 	switch m := p.Str("loss_model"); m {
 	case "given":
-		l := p.Float("loss") / 100
+		l := p.Float("loss")
 		if l == 0 {
 			return nil, 0, nil
 		}
@@ -400,7 +400,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 	if starts != nil && len(starts) != n {
 		panic("models: bug: tcp-compete given start times for another number of flows")
 	}
-	lim, err := netsim.BDPLimit(p.Float("queue")/100, int64(rate), delay, tcPacket)
+	lim, err := netsim.BDPLimit(p.Float("queue"), int64(rate), delay, tcPacket)
 	if err != nil {
 		return vocab.Result{}, err
 	}

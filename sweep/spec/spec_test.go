@@ -45,7 +45,7 @@ func newFake() fakeModel {
 			{Name: "mtu", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1500), Min: 64, Max: 65536},
 			{Name: "constants", Kind: vocab.String, Default: vocab.S("codata"), Choices: []string{"codata", "paper"}},
 			{Name: "scaling", Kind: vocab.Bool, Default: vocab.B(false)},
-			{Name: "loss", Kind: vocab.Float, Unit: vocab.Percent, Default: vocab.F(0), Min: 0, Max: 100},
+			{Name: "loss", Kind: vocab.Float, Unit: vocab.Fraction, Default: vocab.F(0), Min: 0, Max: 1},
 			{Name: "gain", Kind: vocab.Float, Unit: vocab.Decibel, Default: vocab.F(0)},
 			{Name: "flows", Kind: vocab.Int, Default: vocab.I(1), Min: 1, Max: 1000},
 		},

@@ -225,8 +225,12 @@ func value(p vocab.Param) obj {
 	}
 	// A quantity with a dimension needs its unit (the parser refuses
 	// "distance: 16000000"), so the schema offers only the string form.
+	what := " (a number with a unit of " + string(p.Unit) + ")"
+	if p.Unit == vocab.Fraction {
+		what = " (a percentage: 0.2% is stored as 0.002)"
+	}
 	return obj{
-		"description": doc + " (a number with a unit of " + string(p.Unit) + ")",
+		"description": doc + what,
 		"default":     sweep.FormatValue(p.Default, p.Unit),
 		"examples":    []string{units.Format(p.Default.Float(), p.Unit)},
 		"type":        "string",

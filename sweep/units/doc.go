@@ -18,7 +18,8 @@
 //     are minutes and hours.
 //   - Power converts between linear and logarithmic forms: a Watt parameter
 //     accepts "3dBm" (1.995 mW) and "0dBW", a dBm parameter accepts "2mW".
-//   - A Percent parameter (stored in percent) needs "%"; "0.5%" stores 0.5.
+//   - A Fraction parameter needs "%" (a bare 0.5 could mean either): "0.5%"
+//     stores 0.005, and Format writes it back as "0.5%".
 //
 // An unknown unit suggests the nearest known one of the expected dimension by
 // edit distance ("16000kn": did you mean "km"?); a unit of the wrong dimension

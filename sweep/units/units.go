@@ -81,7 +81,7 @@ type info struct {
 
 var unitInfo = map[vocab.Unit]info{
 	vocab.Dimensionless: {plain, 0, 1, "0.5", nil},
-	vocab.Percent:       {plain, -2, 1, "0.5%", []string{"%"}},
+	vocab.Fraction:      {plain, 0, 1, "0.5%", []string{"%"}},
 	vocab.Meter:         {length, 0, 1, "16000km", []string{"nm", "um", "mm", "m", "km"}},
 	vocab.Second:        {duration, 0, 1, "53.3ms", []string{"ps", "ns", "us", "ms", "s"}},
 	vocab.BitPerSecond:  {bitRate, 0, 1, "1Gbps", []string{"bps", "kbps", "Mbps", "Gbps", "Tbps"}},
@@ -203,7 +203,7 @@ func errorf(text, format string, args ...any) error {
 
 // Parse reads a number with an optional unit and returns it in the base
 // unit want names (metres for vocab.Meter, bit/s for vocab.BitPerSecond,
-// bytes for vocab.Byte, percent for vocab.Percent, ...). See the package
+// bytes for vocab.Byte, a fraction for vocab.Fraction: "0.5%" is 0.005, ...). See the package
 // documentation for the accepted forms.
 func Parse(text string, want vocab.Unit) (float64, error) {
 	w, ok := unitInfo[want]
@@ -220,7 +220,7 @@ func Parse(text string, want vocab.Unit) (float64, error) {
 	}
 	name := strings.TrimSpace(rest)
 	if name == "" {
-		if want == vocab.Percent {
+		if want == vocab.Fraction {
 			return 0, errorf(text, "needs a percent sign, e.g. %s", w.example)
 		}
 		if w.dim != plain {
@@ -462,6 +462,9 @@ func abs64(n int64) int64 {
 // shift writes x×10^-dec as decimal text without rounding, by moving the
 // exponent of x's shortest decimal representation.
 func shift(x float64, dec int) string {
+	if x == 0 {
+		return "0" // no digit to move: 0 % is "0%", not "000%"
+	}
 	t := strconv.FormatFloat(x, 'e', -1, 64) // -d.ddde±XX
 	neg := strings.HasPrefix(t, "-")
 	t = strings.TrimPrefix(t, "-")

@@ -64,7 +64,8 @@ func TestParse(t *testing.T) {
 		{"500K", vocab.Kelvin, 500},
 		{"50kohm", vocab.Ohm, 50000},
 		{"50kΩ", vocab.Ohm, 50000},
-		{"0.5%", vocab.Percent, 0.5},
+		{"0.5%", vocab.Fraction, 0.005},
+		{"0.2%", vocab.Fraction, 0.002},
 		{"0.5%", vocab.Dimensionless, dec("0.005")},
 		{"0.25", vocab.Dimensionless, 0.25},
 		{"1e-9", vocab.Dimensionless, 1e-9},
@@ -106,7 +107,7 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"16000", vocab.Meter, "needs a unit of length, e.g. 16000km"},
 		{"9000", vocab.Byte, "needs a unit of data size, e.g. 1500B"},
-		{"0.5", vocab.Percent, "needs a percent sign, e.g. 0.5%"},
+		{"0.5", vocab.Fraction, "needs a percent sign, e.g. 0.5%"},
 		{"16000kn", vocab.Meter, `unknown unit "kn"; did you mean "km"?`},
 		{"4Gbs", vocab.BitPerSecond, `unit "Gbs" is ambiguous: write "Gbps" or "Gbit/s" for bits per second, "GB/s" for bytes per second`},
 		{"4Gpbs", vocab.BitPerSecond, `unknown unit "Gpbs"; did you mean "Gbps"?`},
@@ -167,7 +168,10 @@ func TestFormat(t *testing.T) {
 		{0.5, vocab.Byte, "0.5B"},
 		{0.9, vocab.Watt, "900mW"},
 		{19.45, vocab.Decibel, "19.45dB"},
-		{0.5, vocab.Percent, "0.5%"},
+		{0.005, vocab.Fraction, "0.5%"},
+		{0.002, vocab.Fraction, "0.2%"},
+		{0, vocab.Fraction, "0%"},
+		{1, vocab.Fraction, "100%"},
 		{1e-9, vocab.Dimensionless, "1e-09"},
 		{-2.5e-4, vocab.Second, "-250us"},
 		{1e30, vocab.Meter, "1e27km"},
@@ -230,7 +234,7 @@ func TestNearest(t *testing.T) {
 }
 
 var fuzzUnits = []vocab.Unit{
-	vocab.Dimensionless, vocab.Percent, vocab.Meter, vocab.Second, vocab.BitPerSecond,
+	vocab.Dimensionless, vocab.Fraction, vocab.Meter, vocab.Second, vocab.BitPerSecond,
 	vocab.Byte, vocab.Bit, vocab.Watt, vocab.DBm, vocab.Decibel, vocab.Hertz,
 	vocab.Kelvin, vocab.Ohm, vocab.Packet, vocab.DBPerKm, vocab.PsPerNmKm,
 }
