@@ -69,7 +69,11 @@ decodes every page) and names damaged parts and files no crosslink writer made (
 ` + "`crosslink run`" + ` moves them to ` + "`_corrupt/`" + ` and reruns their scenarios.
 ` + "`crosslink merge DIR`" + ` compacts each table into one part per partition: it builds the new
 table in ` + "`.merge/`" + ` a row group at a time and swaps it with the old in one rename, so a
-reader, or a merge killed at any moment, sees all the old parts or all the new ones.
+reader, or a merge killed at any moment, sees all the old parts or all the new ones. On a
+file system without ` + "`renameat2(RENAME_EXCHANGE)`" + ` (NFS) the swap takes three renames: a
+reader in that instant finds no table and fails (it never sees a mix), and a merge killed
+in between leaves the table in ` + "`.merge/<table>.old`" + `, which the next ` + "`crosslink run`" + ` or
+` + "`crosslink merge`" + ` puts back.
 
 Read a table with one line:
 
