@@ -82,7 +82,7 @@ func TestHugeGrid(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := crosslink(t, "run", "--dry-run", spec)
-	want := spec + ":4:1: the spec expands to 1000000000000000000000 scenarios (distance 1000000 x bit_rate 1000000 x replicates 1000000000), more than the limit of 1000000000 (--max-scenarios)\n"
+	want := spec + ":4:1: the spec expands to about 1e+21 scenarios (distance 1000000 x bit_rate 1000000 x replicates 1000000000), more than the limit of 1000000000 (--max-scenarios)\n"
 	if code != exitUsage || stdout != "" || stderr != want {
 		t.Errorf("crosslink run --dry-run huge.yaml: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
 	}
