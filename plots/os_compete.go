@@ -374,46 +374,101 @@ func twinRightLabel(lines []*twinSeries) string {
 	return right
 }
 
-// twinTable is the data behind the figure, tidy: one row per x, columns
-// named with their display units (queue_pct, throughput_bbr_mbps,
-// jain_flows), each quantity's mean and the mean minus and plus one
-// standard deviation of the replicates (_lo, _hi), the height of the
-// stack (total_<unit>), for throughput stacks BBR's and BBRv2's share of
-// it and the other algorithms' (bbr_share, loss_based_share), and the
-// replicates n. Claims (specs' plots entries) select its rows and
-// columns.
+// twinTable is the data behind the figure in long form, one row per
+// (x, algorithm) and one more per x whose algorithm is "all": queue_pct,
+// algorithm, then each per-algorithm quantity named after its display unit
+// (throughput_mbps, retrans_rate_per_s) with the mean minus and plus one
+// standard deviation of the replicates (_lo, _hi); the "all" row holds the
+// stack's height in the bars' column (the total), the per-queue lines
+// (jain_flows) and, for throughput stacks, BBR's and BBRv2's share of the
+// total and the other algorithms' (bbr_share, loss_based_share). Cells that
+// do not apply are empty. n is the replicates. Claims (specs' plots
+// entries) select its rows with where: {queue_pct: q, algorithm: all}.
 func twinTable(d Def, td *twinData) *Table {
 	t := &Table{Title: d.Title, Caption: d.Caption, Notes: td.notes}
-	all := append(append([]*twinSeries(nil), td.bars...), td.lines...)
-	t.Header = append(t.Header, osColumn(td.xq.Name, shownUnit("", td.xq.Unit)))
-	for _, s := range all {
+	algos := map[string]bool{}
+	for _, b := range td.bars {
+		algos[algoOf(b.q.Name)] = true
+	}
+	var bases []string // per-algorithm quantities, bars' first
+	perAlgo := map[string]map[string]*twinSeries{}
+	var perQueue []*twinSeries
+	for _, s := range append(append([]*twinSeries(nil), td.bars...), td.lines...) {
+		a := algoOf(s.q.Name)
+		if !algos[a] {
+			perQueue = append(perQueue, s)
+			continue
+		}
+		base := osColumn(strings.TrimSuffix(s.q.Name, "_"+a), s.unit)
+		if perAlgo[base] == nil {
+			perAlgo[base] = map[string]*twinSeries{}
+			bases = append(bases, base)
+		}
+		perAlgo[base][a] = s
+	}
+	t.Header = append(t.Header, osColumn(td.xq.Name, shownUnit("", td.xq.Unit)), "algorithm")
+	for _, b := range bases {
+		t.Header = append(t.Header, b, b+"_lo", b+"_hi")
+	}
+	for _, s := range perQueue {
 		c := osColumn(s.q.Name, s.unit)
 		t.Header = append(t.Header, c, c+"_lo", c+"_hi")
 	}
 	shares := td.bars[0].unit == "Mbps"
-	t.Header = append(t.Header, osColumn("total", td.bars[0].unit))
 	if shares {
 		t.Header = append(t.Header, "bbr_share", "loss_based_share")
 	}
 	t.Header = append(t.Header, "n")
+	cell := func(v float64, sig int) string { return formatNumber(roundSig(v, sig)) }
 	for k, x := range td.xs {
-		row := []string{formatNumber(x)}
 		n := 0
-		for _, s := range all {
+		for _, b := range td.bars {
+			a := algoOf(b.q.Name)
+			row := []string{formatNumber(x), b.label}
+			for _, base := range bases {
+				if s := perAlgo[base][a]; s != nil {
+					pt := s.pts[k]
+					row = append(row, cell(pt.Mean, 6), cell(pt.Lo, 6), cell(pt.Hi, 6))
+					n = max(n, pt.N)
+				} else {
+					row = append(row, "", "", "")
+				}
+			}
+			row = append(row, make([]string, 3*len(perQueue))...)
+			if shares {
+				row = append(row, "", "")
+			}
+			t.AddRow(append(row, fmt.Sprint(b.pts[k].N))...)
+		}
+		row := []string{formatNumber(x), "all"}
+		for _, base := range bases {
+			var series []*twinSeries
+			for _, b := range td.bars {
+				if s := perAlgo[base][algoOf(b.q.Name)]; s != nil {
+					series = append(series, s)
+				}
+			}
+			row = append(row, cell(stackTotal(series, k), 6), "", "")
+		}
+		for _, s := range perQueue {
 			pt := s.pts[k]
-			row = append(row, formatNumber(roundSig(pt.Mean, 6)), formatNumber(roundSig(pt.Lo, 6)), formatNumber(roundSig(pt.Hi, 6)))
+			row = append(row, cell(pt.Mean, 6), cell(pt.Lo, 6), cell(pt.Hi, 6))
 			n = max(n, pt.N)
 		}
-		total := stackTotal(td.bars, k)
-		row = append(row, formatNumber(roundSig(total, 6)))
 		if shares {
-			bbr := bbrTotal(td.bars, k)
-			row = append(row, formatNumber(roundSig(bbr/total, 4)), formatNumber(roundSig(1-bbr/total, 4)))
+			total, bbr := stackTotal(td.bars, k), bbrTotal(td.bars, k)
+			row = append(row, cell(bbr/total, 4), cell(1-bbr/total, 4))
 		}
-		row = append(row, fmt.Sprint(n))
-		t.AddRow(row...)
+		t.AddRow(append(row, fmt.Sprint(n))...)
 	}
 	return t
+}
+
+// algoOf is the algorithm a per-algorithm quantity's name ends in
+// ("throughput_bbr2" -> "bbr2"); for a per-queue quantity such as
+// jain_flows it is the last word, which no bar carries.
+func algoOf(name string) string {
+	return name[strings.LastIndex(name, "_")+1:]
 }
 
 // bbrTotal is the height of BBR's and BBRv2's bars in stack k.
