@@ -17,21 +17,7 @@ func TestMigrate(t *testing.T) {
 	rows := testRows(12)
 	writeRows(t, dir, rows, Options{MaxRows: 5, Meta: testMeta()})
 	wantMain, wantFlows := readValues(t, dir, nil), secondValues(t, dir, nil)
-	// The former layout.
-	for _, m := range []struct{ from, to string }{{MainTable, "."}, {"flows", "_flows"}} {
-		ps, _ := ownParts(filepath.Join(dir, m.from))
-		os.MkdirAll(filepath.Join(dir, m.to), 0o755)
-		for _, p := range ps {
-			if err := os.Rename(p, filepath.Join(dir, m.to, filepath.Base(p))); err != nil {
-				t.Fatal(err)
-			}
-		}
-		os.Remove(filepath.Join(dir, m.from))
-	}
-	os.RemoveAll(filepath.Join(dir, ManifestDir))
-	if err := os.WriteFile(filepath.Join(dir, ".lock"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	toFormerLayout(t, dir)
 	if !NeedsMigration(dir) {
 		t.Fatal("NeedsMigration = false for the former layout")
 	}

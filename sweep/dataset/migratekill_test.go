@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// formerLayout puts the dataset dir back into the former layout (main
+// toFormerLayout puts the dataset dir back into the former layout (main
 // parts beside the lock file, second tables in _<table>/, no manifest).
 func toFormerLayout(t *testing.T, dir string) {
 	t.Helper()
