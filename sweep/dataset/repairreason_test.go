@@ -13,15 +13,7 @@ import (
 func TestRepairSaysWhyTablePartFailed(t *testing.T) {
 	dir := t.TempDir()
 	writeRows(t, dir, testRows(12), Options{MaxRows: 5, Meta: testMeta()})
-	p := filepath.Join(TableDir(dir, "flows"), "part-0of1-000002.parquet")
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b[len(b)/2] ^= 0xff
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	damageFlowsPart(t, dir)
 	_, moved, err := Repair(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -44,15 +36,7 @@ func TestRepairSaysWhyTablePartFailed(t *testing.T) {
 func TestRepairInterruptedKeepsDamagedTablePart(t *testing.T) {
 	dir := t.TempDir()
 	writeRows(t, dir, testRows(12), Options{MaxRows: 5, Meta: testMeta()})
-	p := filepath.Join(TableDir(dir, "flows"), "part-0of1-000002.parquet")
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b[len(b)/2] ^= 0xff
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	damageFlowsPart(t, dir)
 	// A file where _corrupt/scenarios/ would go.
 	blocker := filepath.Join(dir, CorruptDir, MainTable)
 	if err := os.MkdirAll(filepath.Dir(blocker), 0o755); err != nil {
@@ -73,5 +57,20 @@ func TestRepairInterruptedKeepsDamagedTablePart(t *testing.T) {
 	}
 	if done.Len() != 7 {
 		t.Errorf("Repair found %d scenarios done, want 7 (parts 1 and 3; part 2's flows rows are damaged)", done.Len())
+	}
+}
+
+// damageFlowsPart flips one byte in the middle of the flows table's second
+// part, so that its hash no longer matches the manifest.
+func damageFlowsPart(t *testing.T, dir string) {
+	t.Helper()
+	p := filepath.Join(TableDir(dir, "flows"), "part-0of1-000002.parquet")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 0xff
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
