@@ -49,9 +49,11 @@ func lossDetectionParam(def string) vocab.Param {
 }
 
 // hostOptionParams are the host options every TCP model takes with one
-// name, unit, default and doc: RFC 6937 PRR, RFC 7323 timestamps and the
-// SYN timeout. The defaults keep each model's earlier results (no PRR, no
-// timestamps, a 1 s SYN timeout); each doc states Linux's value.
+// name, unit, default and doc: RFC 6937 PRR, RFC 7323 timestamps, the
+// SYN timeout, the send buffer and the ssthresh basis. The defaults keep
+// each model's earlier results (no PRR, no timestamps, a 1 s SYN timeout,
+// no send-buffer limit, RFC 5681's FlightSize); each doc states Linux's
+// value.
 func hostOptionParams() []vocab.Param {
 	return []vocab.Param{
 		prrParam(),
@@ -59,6 +61,10 @@ func hostOptionParams() []vocab.Param {
 			Doc: "RFC 7323 timestamps, offered by every endpoint: 12 more bytes on every segment (mss stays the payload; Linux, which offers them by default, sends 1448-byte payloads in a 1500-byte MTU)"},
 		{Name: "syn_timeout", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(1), Min: 0.001, Max: 600,
 			Doc: "retransmission timeout of a SYN before back-off (RFC 6298 2.1 and Linux: 1 s; ns-3's ConnTimeout: 3 s)"},
+		{Name: "send_buffer", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 40,
+			Doc: "send buffer: the most bytes written and not yet acknowledged; a writer blocks until ACKs free room, then writes again (write_size at a time); 0 is unlimited (ns-3's SndBufSize: 131072; Linux autotunes SO_SNDBUF, tcp_wmem up to 4 MiB)"},
+		{Name: "ssthresh_basis", Kind: vocab.String, Default: vocab.S("flight_size"), Choices: []string{"flight_size", "pipe"},
+			Doc: "what a loss halves into ssthresh (NewReno-like controllers; CUBIC scales cwnd): flight_size, RFC 5681 eq. (4); pipe, RFC 6675's pipe as ns-3 3.37's EnterRecovery passes BytesInFlight()"},
 	}
 }
 
@@ -67,6 +73,10 @@ func hostOptionParams() []vocab.Param {
 func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
 	cfg.Timestamps = p.Bool("timestamps")
 	cfg.SYNTimeout = des.FromSeconds(p.Float("syn_timeout"))
+	cfg.SendBuffer = p.Int("send_buffer")
+	if p.Str("ssthresh_basis") == "pipe" {
+		cfg.SsthreshBasis = tcp.SsthreshPipe
+	}
 	return cfg
 }
 
@@ -74,8 +84,8 @@ func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
 // sources are bulk or sized transfers (workload.Source.WriteSize).
 func writeSizeParam() vocab.Param {
 	return vocab.Param{Name: "write_size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 40,
-		Doc: "bytes the application writes at a time once connected; each write the window admits leaves as its own segment (no Nagle), so the first flight is of write_size segments " +
-			"(ns-3's BulkSend: 512 B); 0 hands the whole transfer over at once (full segments)"}
+		Doc: "bytes the application writes at a time once connected (ns-3's BulkSend: 512 B); the writes of one instant leave together in full segments, and with a send_buffer the writer refills it write_size at a time as ACKs free room; " +
+			"0 hands the whole transfer over at once"}
 }
 
 // hystartParam and byteCountingParam are the slow-start options of the
