@@ -47,3 +47,50 @@ func TestSsthreshBasis(t *testing.T) {
 		})
 	}
 }
+
+// TestSsthreshBasisAtTimeout: of ten 1000-byte segments only the second
+// and third arrive, so two duplicate ACKs (below DupThresh) SACK them and
+// the retransmission timer fires. RFC 5681 section 3.1's equation (4)
+// halves FlightSize, 10 segments: 5000 B. ns-3's ReTxTimeout halves the
+// BytesInFlight() before the timeout: RFC 6675's pipe, 10 segments less the
+// 2 SACKed (the first is not yet deemed lost: only 2 segments are SACKed
+// above it), 4000 B.
+func TestSsthreshBasisAtTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		basis SsthreshBasis
+		want  int64
+	}{
+		{SsthreshFlightSize, 5000},
+		{SsthreshPipe, 4000},
+	} {
+		t.Run(tc.basis.String(), func(t *testing.T) {
+			cfg := baseConfig()
+			cfg.LimitedTransmit = false
+			cfg.Recovery = RecoverySACK
+			cfg.SsthreshBasis = tc.basis
+			pr := newPair(t, cfg, 100e6, 10*des.Millisecond, newReno)
+			first := 0
+			var atRTO int64 // ssthresh when the timeout's first retransmission leaves
+			pr.w.drop = func(dir int, p *netsim.Packet) bool {
+				if dir != 0 || p.Payload == 0 && p.Flags&netsim.FIN == 0 {
+					return false
+				}
+				if p.Retransmitted {
+					if atRTO == 0 {
+						if pr.client.Stats.RTOs != 1 || pr.client.Stats.FastRecoveries != 0 {
+							t.Fatalf("first retransmission after %d timeouts and %d fast recoveries; want one timeout", pr.client.Stats.RTOs, pr.client.Stats.FastRecoveries)
+						}
+						atRTO = pr.client.CC().Ssthresh
+					}
+					return false
+				}
+				first++
+				return first != 2 && first != 3 // only the 2nd and 3rd first transmissions arrive (not the FIN)
+			}
+			pr.transfer(t, 10_000, des.Time(20*des.Second))
+			if atRTO != tc.want {
+				t.Errorf("ssthresh at the timeout %d B, want %d", atRTO, tc.want)
+			}
+		})
+	}
+}
