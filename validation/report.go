@@ -226,10 +226,9 @@ func Render(scen []Scenario, samples []Sample) ([]byte, error) {
 		opts[Exact], optsTotal[Exact], opts[Lossy], optsTotal[Lossy])
 	effects := slices.ContainsFunc(scen, func(s Scenario) bool { return s.Class == Effect })
 	if effects {
-		p("## Effects of ns-3 defaults crosslink lacks\n\n")
-		p("Each row turns on ns-3 defaults that crosslink cannot set (the application's write size and\n")
-		p("send buffer, the access links' rate); crosslink runs the scenario unchanged, so the difference\n")
-		p("is those defaults' effect. Not judged.\n\n")
+		p("## Effects of ns-3 settings\n\n")
+		p("Each row changes ns-3 settings of its base scenario while crosslink runs the base unchanged,\n")
+		p("so the difference shows those settings' effect on ns-3 (see the findings). Not judged.\n\n")
 		p("| scenario | ns-3 setting | metric | seeds | ns-3 | crosslink | difference |\n|---|---|---|---|---|---|---|\n")
 		for _, s := range scen {
 			if s.Class != Effect {
