@@ -558,7 +558,8 @@ func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, dura
 	}
 	var thr []float64
 	var total float64
-	var retr, rtos, episodes, rttN, rttSum int64
+	var retr, rtos, episodes, rttN int64
+	var rttSum des.Duration
 	flows := make([][]vocab.Value, len(run.flows))
 	for i, f := range run.flows {
 		if err := f.sink.Check(f.source.Size, false); err != nil {

@@ -105,10 +105,10 @@ func (c *Config) fill() error {
 		c.DelAckTimeout = 200 * des.Millisecond
 	}
 	if c.MinRTO == 0 {
-		c.MinRTO = des.Duration(DefaultMinRTO)
+		c.MinRTO = DefaultMinRTO
 	}
 	if c.MaxRTO == 0 {
-		c.MaxRTO = des.Duration(DefaultMaxRTO)
+		c.MaxRTO = DefaultMaxRTO
 	}
 	if c.Granularity == 0 {
 		c.Granularity = des.Millisecond
@@ -199,10 +199,10 @@ type Stats struct {
 	RTOs           int64 // retransmission timer expiries
 	// FirstRTOs counts the expiries that start a sequence of timeouts
 	// (no back-off yet), and FirstRTOTime sums how long the timer had run
-	// at each (ns): their mean is the T0 of Padhye et al. 1998, "the
+	// at each: their mean is the T0 of Padhye et al. 1998, "the
 	// duration of the first timeout in a sequence".
 	FirstRTOs    int64
-	FirstRTOTime int64
+	FirstRTOTime des.Duration
 	LostRetrans  int64 // retransmissions RACK found lost (RFC 8985)
 	RACKLost     int64 // first transmissions RACK found lost (LossRACKTLP)
 	TLPProbes    int64 // tail loss probes sent (RFC 8985 section 7.3)
@@ -210,8 +210,8 @@ type Stats struct {
 	// answered by one congestion response (RFC 8985 section 7.4).
 	TLPRecoveries int64
 	RTTSamples    int64
-	RTTSum        int64 // ns, for the mean
-	RTTMax        int64
+	RTTSum        des.Duration // for the mean
+	RTTMax        des.Duration
 	AcksSent      int64
 	DupAcksRecv   int64
 }
@@ -310,11 +310,11 @@ func (c *Conn) Established() bool { return c.state == stateEstablished }
 // CC returns the sender's congestion state (cwnd, ssthresh) for probes.
 func (c *Conn) CC() cc.State { return c.snd.cc }
 
-// SRTT returns the smoothed RTT in ns (0 before the first sample).
-func (c *Conn) SRTT() int64 { return c.snd.rtt.srtt }
+// SRTT returns the smoothed RTT (0 before the first sample).
+func (c *Conn) SRTT() des.Duration { return c.snd.rtt.srtt }
 
 // RTO returns the current retransmission timeout including back-off.
-func (c *Conn) RTO() int64 { return c.snd.rtt.current() }
+func (c *Conn) RTO() des.Duration { return c.snd.rtt.current() }
 
 // Acked returns the payload bytes the peer has acknowledged.
 func (c *Conn) Acked() int64 { return c.snd.ackedBytes }

@@ -63,8 +63,8 @@ func (r *rateState) onAck(now des.Time, total int64, rec *sendRecord) cc.RateSam
 	if rec == nil {
 		return cc.RateSample{}
 	}
-	send := int64(rec.sentAt - rec.firstSentAt)
-	ack := int64(now - rec.deliveredAt)
+	send := rec.sentAt.Sub(rec.firstSentAt)
+	ack := now.Sub(rec.deliveredAt)
 	r.firstSentAt = rec.sentAt
 	return cc.RateSample{
 		Delivered:      r.delivered - rec.delivered,

@@ -96,7 +96,7 @@ func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	s.iss, s.una, s.nxt, s.max = isn, isn, isn, isn
 	s.recover = isn
 	s.rxtNext = isn
-	s.rtt = newRTTEstimator(int64(c.cfg.MinRTO), int64(c.cfg.MaxRTO), int64(c.cfg.Granularity))
+	s.rtt = newRTTEstimator(c.cfg.MinRTO, c.cfg.MaxRTO, c.cfg.Granularity)
 	s.sb = NewScoreboard(8)
 	s.rtoTimer.Init(c.s, c, kindRTO, 0)
 	s.paceTimer.Init(c.s, c, kindPace, 0)
@@ -145,7 +145,7 @@ func (s *sender) sendSyn(now des.Time, retransmit bool) {
 func (s *sender) synTimeout() des.Duration {
 	d := s.c.cfg.SYNTimeout
 	if d <= 0 {
-		return des.Duration(s.rtt.current())
+		return s.rtt.current()
 	}
 	for i := uint(0); i < s.rtt.backoff && d < s.c.cfg.MaxRTO; i++ {
 		d *= 2
@@ -161,7 +161,7 @@ func (s *sender) synAcked(now des.Time, p *netsim.Packet) {
 	s.recover, s.rxtNext = s.una, s.una
 	s.stopRTO()
 	if !s.synRetx {
-		s.takeRTT(int64(now - s.synSentAt))
+		s.takeRTT(now.Sub(s.synSentAt))
 	}
 	s.rtt.resetBackoff()
 	if p.Flags&netsim.SYN != 0 {
@@ -191,7 +191,7 @@ func (s *sender) established(now des.Time, smss int64, synLost bool) {
 	s.ctrl.Init(&s.cc)
 }
 
-func (s *sender) takeRTT(r int64) {
+func (s *sender) takeRTT(r des.Duration) {
 	s.rtt.sample(r)
 	st := &s.c.Stats
 	st.RTTSamples++
@@ -343,12 +343,12 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 	// RFC 6298 section 5.1: start the timer if it is not running.
 	armed := !s.rtoTimer.Pending()
 	if armed {
-		s.armRTO(des.Duration(s.rtt.current()))
+		s.armRTO(s.rtt.current())
 	}
 	if retx {
 		s.rec.retransmitted(seq, r.xmitN, armed)
 	}
-	s.ctrl.OnPacketSent(int64(now), &s.cc, n, inflight+n, retx)
+	s.ctrl.OnPacketSent(now, &s.cc, n, inflight+n, retx)
 	if s.cc.PacingRate > 0 {
 		// The pacing rate counts payload bytes, the unit of cwnd and of
 		// delivery-rate samples, so a controller that paces at a measured
@@ -480,10 +480,10 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	}
 	// RFC 6298 section 3 (Karn): only a segment never retransmitted gives
 	// a sample; take it from the newest segment this ACK covers.
-	var sample int64
+	var sample des.Duration
 	s.rack.cumSample = last != nil && !last.retx
 	if last != nil && !last.retx {
-		sample = int64(now - last.sentAt)
+		sample = now.Sub(last.sentAt)
 		s.takeRTT(sample)
 		s.rtt.resetBackoff()
 	}
@@ -504,7 +504,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	if s.una == s.max {
 		s.stopRTO()
 	} else if !s.inRecovery || s.rec.rearmOnAck() {
-		s.armRTO(des.Duration(s.rtt.current()))
+		s.armRTO(s.rtt.current())
 	}
 	s.tlp.restart = true // RFC 8985 section 7.2: a cumulative ACK restarts the PTO
 
@@ -522,7 +522,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	}
 	s.cc.Pipe = s.pipe()
 	s.ack = cc.Ack{
-		Now: int64(now), Acked: acked, Inflight: flightBefore, PriorPipe: s.priorPipe, RTT: sample,
+		Now: now, Acked: acked, Inflight: flightBefore, PriorPipe: s.priorPipe, RTT: sample,
 		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: inRecovery,
 		InLoss: s.inLoss, Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
 	}
@@ -570,7 +570,7 @@ func (s *sender) enterRecovery(now des.Time, fastRetransmit bool) {
 	s.recover = s.max
 	s.reducedAt = now
 	s.cc.Pipe = s.pipe()
-	s.ctrl.OnCongestionEvent(int64(now), &s.cc, int64(s.una.Size(s.max)))
+	s.ctrl.OnCongestionEvent(now, &s.cc, int64(s.una.Size(s.max)))
 	s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
 	s.rec.enter(now, fastRetransmit)
 }
@@ -580,7 +580,7 @@ func (s *sender) exitRecovery(now des.Time) {
 	s.inRecovery = false
 	s.dupAcks = 0
 	s.cc.Pipe = s.pipe()
-	s.ctrl.OnExitRecovery(int64(now), &s.cc)
+	s.ctrl.OnExitRecovery(now, &s.cc)
 }
 
 // onRTO is the retransmission timer's expiry: RFC 6298 section 5.4-5.6 and
@@ -603,7 +603,7 @@ func (s *sender) onRTO(now des.Time) {
 	c.Stats.RTOs++
 	if s.rtt.backoff == 0 {
 		c.Stats.FirstRTOs++
-		c.Stats.FirstRTOTime += int64(s.rtoArmedFor)
+		c.Stats.FirstRTOTime += s.rtoArmedFor
 	}
 	s.rtt.backOff() // section 5.5
 	s.inRecovery = false
@@ -618,10 +618,10 @@ func (s *sender) onRTO(now des.Time) {
 	s.reducedAt = now
 	s.nextSendAt = now
 	s.tlp.endSet = false
-	s.armRTO(des.Duration(s.rtt.current())) // section 5.6
+	s.armRTO(s.rtt.current()) // section 5.6
 	s.rec.timeout()
 	s.cc.Pipe = s.pipe()
-	s.ctrl.OnRTO(int64(now), &s.cc, int64(s.una.Size(s.max)), s.rtoRepeat)
+	s.ctrl.OnRTO(now, &s.cc, int64(s.una.Size(s.max)), s.rtoRepeat)
 	s.rtoRepeat = true
 	s.output(now)
 }

@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+
 	"math"
 	"math/rand/v2"
 )
@@ -54,9 +56,9 @@ type BBR struct {
 	cwndGain   float64
 	initCwnd   int64
 
-	btlBw       MaxFilter // bytes/s over rounds
-	rtProp      int64     // ns, 0 before the first sample
-	rtPropStamp int64
+	btlBw       MaxFilter    // bytes/s over rounds
+	rtProp      des.Duration // 0 before the first sample
+	rtPropStamp des.Time
 	expired     bool
 
 	rounds             int64
@@ -67,9 +69,9 @@ type BBR struct {
 	full bbrFullPipe
 
 	cycleIndex int
-	cycleStamp int64
+	cycleStamp des.Time
 
-	probeRTTDone      int64 // 0: not yet at 4 packets
+	probeRTTDone      des.Time // 0: not yet at 4 packets
 	probeRTTRoundDone bool
 	idleRestart       bool
 
@@ -107,14 +109,14 @@ const (
 	BBRHighGain    = 2.885
 	bbrDrainGain   = 1 / BBRHighGain
 	bbrCwndGain    = 2
-	bbrBtlBwRounds = 10                // BtlBwFilterLen, round trips
-	bbrRTpropWin   = 10e9              // RTpropFilterLen, ns
-	bbrProbeRTTDur = 200e6             // ProbeRTTDuration, ns
-	bbrMinPackets  = 4                 // BBRMinPipeCwnd, packets
-	bbrFullBwGrow  = 1.25              // STARTUP continues while BtlBw grows 25 %
-	bbrFullBwCnt   = 3                 // ... within 3 rounds
-	bbrCycleLen    = len(bbrGainCycle) // BBRGainCycleLen
-	streamCC       = 0x6363            // "cc": the stream of Options.Seed
+	bbrBtlBwRounds = 10                    // BtlBwFilterLen, round trips
+	bbrRTpropWin   = 10 * des.Second       // RTpropFilterLen
+	bbrProbeRTTDur = 200 * des.Millisecond // ProbeRTTDuration
+	bbrMinPackets  = 4                     // BBRMinPipeCwnd, packets
+	bbrFullBwGrow  = 1.25                  // STARTUP continues while BtlBw grows 25 %
+	bbrFullBwCnt   = 3                     // ... within 3 rounds
+	bbrCycleLen    = len(bbrGainCycle)     // BBRGainCycleLen
+	streamCC       = 0x6363                // "cc": the stream of Options.Seed
 )
 
 // bbrGainCycle is PROBE_BW's pacing_gain cycle (section 4.3.4.3).
@@ -142,7 +144,7 @@ func (b *BBR) CycleIndex() int { return b.cycleIndex }
 func (b *BBR) BtlBw() float64 { return b.btlBw.Get() }
 
 // RTprop returns the round-trip propagation time estimate in ns.
-func (b *BBR) RTprop() int64 { return b.rtProp }
+func (b *BBR) RTprop() des.Duration { return b.rtProp }
 
 // Rounds returns the number of round trips counted.
 func (b *BBR) Rounds() int64 { return b.rounds }
@@ -195,7 +197,7 @@ func (b *BBR) inflight(s *State, gain float64) float64 {
 
 // OnPacketSent implements Controller: a send with nothing in flight
 // restarts from idle (section 4.3.4.4).
-func (b *BBR) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {
+func (b *BBR) OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool) {
 	if inflight == bytes && !retransmit {
 		b.idleRestart = true
 	}
@@ -251,7 +253,7 @@ func (b *BBR) updateCyclePhase(s *State, a *Ack) {
 }
 
 func (b *BBR) isNextCyclePhase(s *State, a *Ack) bool {
-	full := a.Now-b.cycleStamp > b.rtProp
+	full := a.Now.Sub(b.cycleStamp) > b.rtProp
 	prior := float64(a.PriorPipe)
 	switch {
 	case b.pacingGain == 1:
@@ -263,7 +265,7 @@ func (b *BBR) isNextCyclePhase(s *State, a *Ack) bool {
 	}
 }
 
-func (b *BBR) advanceCyclePhase(now int64) {
+func (b *BBR) advanceCyclePhase(now des.Time) {
 	b.cycleStamp = now
 	b.cycleIndex = (b.cycleIndex + 1) % bbrCycleLen
 	b.pacingGain = bbrGainCycle[b.cycleIndex]
@@ -271,7 +273,7 @@ func (b *BBR) advanceCyclePhase(now int64) {
 
 // enterProbeBW is section 4.3.4.3: start at a random phase other than the
 // 0.75 one (index 1).
-func (b *BBR) enterProbeBW(now int64) {
+func (b *BBR) enterProbeBW(now des.Time) {
 	b.mode = BBRProbeBW
 	b.cwndGain = bbrCwndGain
 	b.cycleIndex = bbrCycleLen - 1 - b.rng.IntN(bbrCycleLen-1)
@@ -317,7 +319,7 @@ func (b *BBR) checkDrain(s *State, a *Ack) {
 
 // updateRTprop is section 4.1.2.3 with PROBE_RTT (section 4.3.5).
 func (b *BBR) updateRTprop(s *State, a *Ack) {
-	b.expired = b.rtProp != 0 && a.Now > b.rtPropStamp+bbrRTpropWin
+	b.expired = b.rtProp != 0 && a.Now > b.rtPropStamp.Add(bbrRTpropWin)
 	if a.RTT > 0 && (b.rtProp == 0 || a.RTT < b.rtProp || b.expired) {
 		b.rtProp = a.RTT
 		b.rtPropStamp = a.Now
@@ -338,7 +340,7 @@ func (b *BBR) updateRTprop(s *State, a *Ack) {
 	inflight := s.Pipe
 	switch {
 	case b.probeRTTDone == 0 && inflight <= bbrMinPackets*s.SMSS:
-		b.probeRTTDone = a.Now + bbrProbeRTTDur
+		b.probeRTTDone = a.Now.Add(bbrProbeRTTDur)
 		b.probeRTTRoundDone = false
 		b.nextRoundDelivered = a.Delivered
 	case b.probeRTTDone != 0:
@@ -415,7 +417,7 @@ func bbrGrowCwnd(s *State, a *Ack, rec *bbrRecovery, target int64, filledPipe bo
 // to the same window, which the NewReno recovery algorithm inflates by the
 // duplicate ACKs (one segment out per segment delivered: packet
 // conservation).
-func (b *BBR) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (b *BBR) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
 	if b.rec.enter(s, b.mode == BBRProbeRTT) {
 		b.nextRoundDelivered = b.delivered
 		s.Ssthresh = s.Cwnd
@@ -424,7 +426,7 @@ func (b *BBR) OnCongestionEvent(now int64, s *State, flightSize int64) {
 
 // OnExitRecovery implements Controller: restore the window saved on entry
 // (section 4.2.3.4).
-func (b *BBR) OnExitRecovery(now int64, s *State) {
+func (b *BBR) OnExitRecovery(now des.Time, s *State) {
 	b.rec.exit(s)
 	s.Ssthresh = math.MaxInt64 / 2
 }
@@ -432,7 +434,7 @@ func (b *BBR) OnExitRecovery(now int64, s *State) {
 // OnRTO implements Controller: section 4.2.3.4 upon a retransmission
 // timeout, cwnd = 1 packet (see bbrRecovery); as tcp_bbr.c bbr_set_state
 // does for the Loss state, STARTUP's plateau test starts over.
-func (b *BBR) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (b *BBR) OnRTO(now des.Time, s *State, flightSize int64, repeated bool) {
 	b.rec.timeout(s, b.mode == BBRProbeRTT)
 	b.full.bw = 0
 	s.Ssthresh = math.MaxInt64 / 2

@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+
 	"math"
 	"math/rand/v2"
 )
@@ -57,8 +59,8 @@ type BBR2 struct {
 	bwLatest       float64
 	inflightLatest float64
 
-	minRTT, minRTTStamp     int64
-	probeRTTMin, probeStamp int64
+	minRTT, probeRTTMin     des.Duration
+	minRTTStamp, probeStamp des.Time
 
 	rounds             int64
 	nextRoundDelivered int64
@@ -72,8 +74,8 @@ type BBR2 struct {
 
 	full bbrFullPipe
 
-	cycleStamp       int64
-	probeWait        int64
+	cycleStamp       des.Time
+	probeWait        des.Duration
 	roundsSinceProbe int64
 	upRounds         int
 	upAcks, upCnt    int64
@@ -82,7 +84,7 @@ type BBR2 struct {
 	stoppedRisky     bool
 	downRoundEnd     bool // end the probe's sample window at the next round start
 
-	probeRTTDone      int64
+	probeRTTDone      des.Time
 	probeRTTRoundDone bool
 	idleRestart       bool
 
@@ -105,17 +107,17 @@ func (p BBR2Phase) String() string { return [...]string{"down", "cruise", "refil
 
 // BBRv2 parameters (tcp_bbr2.c bbr2 defaults).
 const (
-	bbr2LossThresh     = 0.02 // bbr_loss_thresh
-	bbr2Beta           = 0.3  // bbr_beta: bounds cut to 1 - beta = 0.7
-	bbr2Headroom       = 0.15 // bbr_inflight_headroom
-	bbr2FullLossCnt    = 8    // bbr_full_loss_cnt
-	bbr2ProbeRTTWin    = 5e9  // bbr_probe_rtt_win_ms, ns
-	bbr2MinRTTWin      = 10e9 // bbr_min_rtt_win_sec, ns
-	bbr2ProbeRTTGain   = 0.5  // bbr_probe_rtt_cwnd_gain
-	bbr2ProbeBase      = 2e9  // bbr_bw_probe_base_us, ns
-	bbr2ProbeRand      = 1e9  // bbr_bw_probe_rand_us, ns
-	bbr2ProbeRandRnds  = 2    // bbr_bw_probe_rand_rounds
-	bbr2ProbeMaxRounds = 63   // bbr_bw_probe_max_rounds
+	bbr2LossThresh     = 0.02            // bbr_loss_thresh
+	bbr2Beta           = 0.3             // bbr_beta: bounds cut to 1 - beta = 0.7
+	bbr2Headroom       = 0.15            // bbr_inflight_headroom
+	bbr2FullLossCnt    = 8               // bbr_full_loss_cnt
+	bbr2ProbeRTTWin    = 5 * des.Second  // bbr_probe_rtt_win_ms
+	bbr2MinRTTWin      = 10 * des.Second // bbr_min_rtt_win_sec
+	bbr2ProbeRTTGain   = 0.5             // bbr_probe_rtt_cwnd_gain
+	bbr2ProbeBase      = 2 * des.Second  // bbr_bw_probe_base_us
+	bbr2ProbeRand      = 1 * des.Second  // bbr_bw_probe_rand_us
+	bbr2ProbeRandRnds  = 2               // bbr_bw_probe_rand_rounds
+	bbr2ProbeMaxRounds = 63              // bbr_bw_probe_max_rounds
 )
 
 // NewBBR2 returns BBRv2 whose random stream (probe timing) is seeded by
@@ -143,7 +145,7 @@ func (b *BBR2) InflightLo() float64 { return b.inflightLo }
 func (b *BBR2) MaxBw() float64 { return max(b.bwHi[0], b.bwHi[1]) }
 
 // MinRTT returns the minimum RTT estimate in ns.
-func (b *BBR2) MinRTT() int64 { return b.minRTT }
+func (b *BBR2) MinRTT() des.Duration { return b.minRTT }
 
 // Init implements Controller.
 func (b *BBR2) Init(s *State) {
@@ -188,7 +190,7 @@ func (b *BBR2) withHeadroom(s *State) float64 {
 }
 
 // OnPacketSent implements Controller.
-func (b *BBR2) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {
+func (b *BBR2) OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool) {
 	if inflight == bytes && !retransmit {
 		b.idleRestart = true
 	}
@@ -374,7 +376,7 @@ func (b *BBR2) updateCyclePhase(s *State, a *Ack) {
 		if b.prevProbeTooHigh && inflight >= b.inflightHi {
 			b.stoppedRisky = true
 			done = true
-		} else if a.Now-b.cycleStamp > b.minRTT && inflight > b.inflight(s, bw, 1.25) {
+		} else if a.Now.Sub(b.cycleStamp) > b.minRTT && inflight > b.inflight(s, bw, 1.25) {
 			done = true
 		}
 		if done {
@@ -388,19 +390,19 @@ func (b *BBR2) updateCyclePhase(s *State, a *Ack) {
 // bound bbr2_is_reno_coexistence_probe_time.
 func (b *BBR2) timeToProbe(s *State, a *Ack) bool {
 	rounds := min(bbr2ProbeMaxRounds, int64(b.targetInflight(s))/s.SMSS)
-	if a.Now-b.cycleStamp > b.probeWait || b.roundsSinceProbe >= rounds {
+	if a.Now.Sub(b.cycleStamp) > b.probeWait || b.roundsSinceProbe >= rounds {
 		b.startRefill(a.Now)
 		return true
 	}
 	return false
 }
 
-func (b *BBR2) startDown(now int64) {
+func (b *BBR2) startDown(now des.Time) {
 	b.lossInRound = false
 	b.bwLatest, b.inflightLatest = 0, 0
 	b.upCnt = math.MaxInt64
 	b.roundsSinceProbe = int64(b.rng.IntN(bbr2ProbeRandRnds))
-	b.probeWait = bbr2ProbeBase + b.rng.Int64N(bbr2ProbeRand)
+	b.probeWait = bbr2ProbeBase + des.Duration(b.rng.Int64N(int64(bbr2ProbeRand)))
 	b.cycleStamp = now
 	b.downRoundEnd = true
 	b.nextRoundDelivered = b.delivered
@@ -410,7 +412,7 @@ func (b *BBR2) startDown(now int64) {
 	b.cwndGain = bbrCwndGain
 }
 
-func (b *BBR2) startRefill(now int64) {
+func (b *BBR2) startRefill(now des.Time) {
 	b.bwLo, b.inflightLo = math.Inf(1), math.Inf(1)
 	b.upRounds = 0
 	b.upAcks = 0
@@ -423,7 +425,7 @@ func (b *BBR2) startRefill(now int64) {
 	b.bwHi[0], b.bwHi[1] = b.bwHi[1], 0
 }
 
-func (b *BBR2) startUp(s *State, now int64) {
+func (b *BBR2) startUp(s *State, now des.Time) {
 	b.nextRoundDelivered = b.delivered
 	b.cycleStamp = now
 	b.phase = BBR2Up
@@ -446,11 +448,11 @@ func (b *BBR2) checkDrain(s *State, a *Ack) {
 // updateMinRTT is bbr2_update_min_rtt with PROBE_RTT (draft-02 sections
 // 5.3.4 and 5.5.8).
 func (b *BBR2) updateMinRTT(s *State, a *Ack) {
-	expired := b.probeRTTMin != 0 && a.Now > b.probeStamp+bbr2ProbeRTTWin
+	expired := b.probeRTTMin != 0 && a.Now > b.probeStamp.Add(bbr2ProbeRTTWin)
 	if a.RTT > 0 && (b.probeRTTMin == 0 || a.RTT < b.probeRTTMin || expired) {
 		b.probeRTTMin, b.probeStamp = a.RTT, a.Now
 	}
-	if b.minRTT == 0 || b.probeRTTMin <= b.minRTT || a.Now > b.minRTTStamp+bbr2MinRTTWin {
+	if b.minRTT == 0 || b.probeRTTMin <= b.minRTT || a.Now > b.minRTTStamp.Add(bbr2MinRTTWin) {
 		b.minRTT, b.minRTTStamp = b.probeRTTMin, b.probeStamp
 	}
 	if expired && !b.idleRestart && b.mode != BBRProbeRTT {
@@ -468,7 +470,7 @@ func (b *BBR2) updateMinRTT(s *State, a *Ack) {
 	inflight := float64(s.Pipe)
 	switch {
 	case b.probeRTTDone == 0 && inflight <= b.probeRTTCwnd(s):
-		b.probeRTTDone = a.Now + bbrProbeRTTDur
+		b.probeRTTDone = a.Now.Add(bbrProbeRTTDur)
 		b.probeRTTRoundDone = false
 		b.nextRoundDelivered = a.Delivered
 	case b.probeRTTDone != 0:
@@ -526,7 +528,7 @@ func (b *BBR2) setCwnd(s *State, a *Ack) {
 }
 
 // OnCongestionEvent implements Controller (as BBR).
-func (b *BBR2) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (b *BBR2) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
 	if b.rec.enter(s, b.mode == BBRProbeRTT) {
 		b.nextRoundDelivered = b.delivered
 		s.Ssthresh = s.Cwnd
@@ -534,7 +536,7 @@ func (b *BBR2) OnCongestionEvent(now int64, s *State, flightSize int64) {
 }
 
 // OnExitRecovery implements Controller (as BBR).
-func (b *BBR2) OnExitRecovery(now int64, s *State) {
+func (b *BBR2) OnExitRecovery(now des.Time, s *State) {
 	b.rec.exit(s)
 	s.Ssthresh = math.MaxInt64 / 2
 }
@@ -544,7 +546,7 @@ func (b *BBR2) OnExitRecovery(now int64, s *State) {
 // bandwidth probing, an unset inflight_lo takes the window the timeout
 // found (max(cwnd, prior_cwnd)) so that the next round with loss cuts
 // from there.
-func (b *BBR2) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (b *BBR2) OnRTO(now des.Time, s *State, flightSize int64, repeated bool) {
 	probing := b.mode == BBRStartup || (b.mode == BBRProbeBW && (b.phase == BBR2Refill || b.phase == BBR2Up))
 	if !probing && math.IsInf(b.inflightLo, 1) {
 		b.inflightLo = float64(max(s.Cwnd, b.rec.priorCwnd))

@@ -1,6 +1,10 @@
 package cc
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 // State is the part of a TCP sender's state that congestion control owns.
 // All sizes are bytes.
@@ -29,12 +33,12 @@ type State struct {
 func (s *State) InSlowStart() bool { return s.Cwnd < s.Ssthresh }
 
 // RateSample is one delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation
-// section 3.3): Delivered bytes were delivered over Interval nanoseconds.
+// section 3.3): Delivered bytes were delivered over Interval.
 type RateSample struct {
-	Delivered      int64 // bytes delivered in the sample interval
-	Interval       int64 // ns: max(send elapsed, ack elapsed)
-	PriorDelivered int64 // total delivered when the sampled packet was sent
-	AppLimited     bool  // the sample may underestimate the path's rate
+	Delivered      int64        // bytes delivered in the sample interval
+	Interval       des.Duration // max(send elapsed, ack elapsed)
+	PriorDelivered int64        // total delivered when the sampled packet was sent
+	AppLimited     bool         // the sample may underestimate the path's rate
 	// Lost is the bytes the sender marked lost (retransmitted) between
 	// sending the sampled packet and this ACK, and TxInFlight the bytes in
 	// flight just after the sampled packet was sent: BBRv2's loss rate is
@@ -55,7 +59,7 @@ func (r RateSample) Rate() float64 {
 
 // Ack describes one acknowledgement that advanced the sender's state.
 type Ack struct {
-	Now int64
+	Now des.Time
 	// Acked is the number of bytes this ACK newly acknowledged cumulatively
 	// (RFC 5681's N, RFC 3465's bytes acked).
 	Acked int64
@@ -64,11 +68,11 @@ type Ack struct {
 	// PriorPipe is State.Pipe before this ACK (Linux's prior_in_flight);
 	// State.Pipe holds the value after it.
 	PriorPipe int64
-	// RTT is the sample this ACK gives, in ns, or 0 when it gives none
-	// (Karn's rule, RFC 6298 section 3: no sample from a retransmission).
-	RTT    int64
-	MinRTT int64 // smallest RTT sample so far, 0 before the first
-	SRTT   int64 // smoothed RTT (RFC 6298), 0 before the first sample
+	// RTT is the sample this ACK gives, or 0 when it gives none (Karn's
+	// rule, RFC 6298 section 3: no sample from a retransmission).
+	RTT    des.Duration
+	MinRTT des.Duration // smallest RTT sample so far, 0 before the first
+	SRTT   des.Duration // smoothed RTT (RFC 6298), 0 before the first sample
 	Rate   RateSample
 	// Delivered is the connection's total delivered bytes after this ACK
 	// (the delivery-rate draft's C.delivered); a round trip ends when an
@@ -100,20 +104,20 @@ type Controller interface {
 	Init(s *State)
 	// OnPacketSent is called for every data segment sent, retransmissions
 	// included; inflight counts it.
-	OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool)
+	OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool)
 	// OnAck is called for every ACK that acknowledges new data.
 	OnAck(s *State, a *Ack)
 	// OnCongestionEvent is called once when the sender detects loss by
 	// duplicate ACKs or SACK and enters fast recovery (RFC 5681 section 3.2
 	// step 2, RFC 6675 section 5 step 4.2). It sets Ssthresh and Cwnd.
-	OnCongestionEvent(now int64, s *State, flightSize int64)
+	OnCongestionEvent(now des.Time, s *State, flightSize int64)
 	// OnExitRecovery is called when a full ACK ends fast recovery, after the
 	// recovery algorithm has set Cwnd.
-	OnExitRecovery(now int64, s *State)
+	OnExitRecovery(now des.Time, s *State)
 	// OnRTO is called when the retransmission timer expires (RFC 5681
 	// section 3.1, RFC 6298 section 5.5); repeated is true if the segment
 	// had already been retransmitted by the timer.
-	OnRTO(now int64, s *State, flightSize int64, repeated bool)
+	OnRTO(now des.Time, s *State, flightSize int64, repeated bool)
 }
 
 // Options configures the controllers of this package.

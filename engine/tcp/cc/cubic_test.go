@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+
 	"math"
 	"testing"
 )
@@ -47,7 +49,7 @@ func TestCubicFollowsWCubic(t *testing.T) {
 	}
 	t0 := c.epoch
 	for _, ts := range []float64{0.5, 1, 2, 3, 4, 4.217, 5, 6} {
-		p.runUntil(t0 + int64(ts*1e9))
+		p.runUntil(t0.Add(des.FromSeconds(ts)))
 		got := segs(&p.s)
 		want := rfcC*math.Pow(ts-wantK, 3) + wMax
 		t.Logf("t = %.3f s: cwnd %.2f, W_cubic %.2f segments", ts, got, want)

@@ -1,17 +1,21 @@
 package cc
 
-import "math"
+import (
+	"math"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 // HyStart++ constants, RFC 9406 section 4.3 (the RECOMMENDED values).
 const (
-	hsMinRTTThresh        = 4e6  // MIN_RTT_THRESH, 4 ms in ns
-	hsMaxRTTThresh        = 16e6 // MAX_RTT_THRESH, 16 ms in ns
-	hsMinRTTDivisor       = 8    // MIN_RTT_DIVISOR
-	hsNRTTSample          = 8    // N_RTT_SAMPLE
-	hsCSSGrowthDiv        = 4    // CSS_GROWTH_DIVISOR
-	hsCSSRounds           = 5    // CSS_ROUNDS
-	hsLNonPaced           = 8    // L for a sender that does not pace
-	hsInfinity      int64 = math.MaxInt64
+	hsMinRTTThresh  = 4 * des.Millisecond  // MIN_RTT_THRESH
+	hsMaxRTTThresh  = 16 * des.Millisecond // MAX_RTT_THRESH
+	hsMinRTTDivisor = 8                    // MIN_RTT_DIVISOR
+	hsNRTTSample    = 8                    // N_RTT_SAMPLE
+	hsCSSGrowthDiv  = 4                    // CSS_GROWTH_DIVISOR
+	hsCSSRounds     = 5                    // CSS_ROUNDS
+	hsLNonPaced     = 8                    // L for a sender that does not pace
+	hsInfinity      = des.Duration(math.MaxInt64)
 )
 
 // HyStart is HyStart++ (RFC 9406): slow start that watches the minimum RTT
@@ -33,12 +37,12 @@ type HyStart struct {
 	windowEnd   int64
 	started     bool
 
-	lastRoundMinRTT    int64
-	currentRoundMinRTT int64
+	lastRoundMinRTT    des.Duration
+	currentRoundMinRTT des.Duration
 	rttSampleCount     int
 
 	inCSS             bool
-	cssBaselineMinRTT int64
+	cssBaselineMinRTT des.Duration
 	cssRounds         int
 	stopped           bool
 }
@@ -116,7 +120,7 @@ func (h *HyStart) OnAck(s *State, a *Ack) {
 			return
 		}
 		thresh := max(hsMinRTTThresh, min(h.lastRoundMinRTT/hsMinRTTDivisor, hsMaxRTTThresh))
-		if h.currentRoundMinRTT >= h.lastRoundMinRTT+int64(thresh) {
+		if h.currentRoundMinRTT >= h.lastRoundMinRTT+thresh {
 			h.cssBaselineMinRTT = h.currentRoundMinRTT
 			h.inCSS = true
 			// "If the transition into CSS happens in the middle of a

@@ -101,17 +101,17 @@ func (v *invariants) OnAck(s *cc.State, a *cc.Ack) {
 		v.t.Fatalf("%s: OnAck outside recovery: cwnd = %d, want >= 4 segments", v.Name(), s.Cwnd)
 	}
 }
-func (v *invariants) OnCongestionEvent(now int64, s *cc.State, flight int64) {
+func (v *invariants) OnCongestionEvent(now des.Time, s *cc.State, flight int64) {
 	v.Controller.OnCongestionEvent(now, s, flight)
 	v.inRecovery = true
 	v.check("OnCongestionEvent", s)
 }
-func (v *invariants) OnExitRecovery(now int64, s *cc.State) {
+func (v *invariants) OnExitRecovery(now des.Time, s *cc.State) {
 	v.Controller.OnExitRecovery(now, s)
 	v.inRecovery = false
 	v.check("OnExitRecovery", s)
 }
-func (v *invariants) OnRTO(now int64, s *cc.State, flight int64, repeated bool) {
+func (v *invariants) OnRTO(now des.Time, s *cc.State, flight int64, repeated bool) {
 	v.Controller.OnRTO(now, s, flight, repeated)
 	v.inRecovery = false
 	v.check("OnRTO", s)

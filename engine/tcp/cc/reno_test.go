@@ -1,6 +1,10 @@
 package cc
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 const smss = 1460
 
@@ -12,8 +16,8 @@ type harness struct {
 	t        *testing.T
 	c        Controller
 	s        State
-	now      int64
-	rtt      int64
+	now      des.Time
+	rtt      des.Duration
 	inflight int64
 }
 
@@ -37,7 +41,7 @@ func (h *harness) sendAvailable() int {
 
 // ackN acknowledges n segments, perSeg segments per ACK.
 func (h *harness) ackN(n, perSeg int) {
-	h.now += h.rtt
+	h.now = h.now.Add(h.rtt)
 	for i := 0; i < n; i += perSeg {
 		k := int64(min(perSeg, n-i)) * smss
 		a := Ack{Now: h.now, Acked: k, Inflight: h.inflight, RTT: h.rtt, MinRTT: h.rtt, SRTT: h.rtt}

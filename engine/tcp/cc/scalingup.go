@@ -1,5 +1,7 @@
 package cc
 
+import "github.com/crosslink-sim/crosslink/engine/des"
+
 // SupLimit is the slow-start threshold and window bound of the "scaling
 // up" (Sup) model of document 000 (Rodriguez-Colina et al. 2013, section
 // 5.1): the largest window RFC 7323 window scaling can express,
@@ -58,7 +60,7 @@ func (c *ScalingUp) Init(s *State) {
 }
 
 // OnPacketSent implements Controller.
-func (c *ScalingUp) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {}
+func (c *ScalingUp) OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool) {}
 
 // OnAck implements Controller.
 func (c *ScalingUp) OnAck(s *State, a *Ack) {
@@ -76,19 +78,19 @@ func (c *ScalingUp) OnAck(s *State, a *Ack) {
 }
 
 // OnCongestionEvent implements Controller: RFC 5681 equation (4).
-func (c *ScalingUp) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (c *ScalingUp) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
 	s.Ssthresh = halve(s, flightSize)
 	s.Cwnd = s.Ssthresh
 	c.w.carry = 0
 }
 
 // OnExitRecovery implements Controller.
-func (c *ScalingUp) OnExitRecovery(now int64, s *State) {}
+func (c *ScalingUp) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller: RFC 5681 section 3.1, ssthresh by
 // equation (4) and cwnd = 1 segment; the next ACK in slow start restores
 // SSTS to the limit (section 5.1 of document 000).
-func (c *ScalingUp) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (c *ScalingUp) OnRTO(now des.Time, s *State, flightSize int64, repeated bool) {
 	if !repeated {
 		s.Ssthresh = halve(s, flightSize)
 	}

@@ -1,5 +1,7 @@
 package cc
 
+import "github.com/crosslink-sim/crosslink/engine/des"
+
 // Westwood+ parameters: Grieco and Mascolo, "Performance evaluation and
 // comparison of Westwood+, New Reno, and Vegas TCP congestion control",
 // ACM SIGCOMM CCR 34(2), 2004, and Linux net/ipv4/tcp_westwood.c.
@@ -7,7 +9,7 @@ const (
 	// westwoodMinWindow is the shortest bandwidth sampling interval,
 	// tcp_westwood.c's TCP_WESTWOOD_RTT_MIN (HZ/20 = 50 ms): on shorter
 	// RTTs the sample spans several round trips.
-	westwoodMinWindow = 50e6 // ns
+	westwoodMinWindow = 50 * des.Millisecond
 )
 
 // Westwood is TCP Westwood+: it estimates the bandwidth the flow gets from
@@ -27,13 +29,13 @@ type Westwood struct {
 	w   window
 	abc bool
 
-	winStart  int64 // start of the current sampling interval, ns
+	winStart  des.Time // start of the current sampling interval
 	started   bool
 	bk        int64   // bytes delivered in the interval
 	delivered int64   // Ack.Delivered at the previous ACK
 	bwNS      float64 // first filter stage (bw_ns_est), bytes/s
 	bw        float64 // BWE (bw_est), bytes/s
-	rttMin    int64   // ns
+	rttMin    des.Duration
 }
 
 // NewWestwood returns TCP Westwood+.
@@ -49,7 +51,7 @@ func (c *Westwood) Init(s *State) {
 }
 
 // OnPacketSent implements Controller.
-func (c *Westwood) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {}
+func (c *Westwood) OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool) {}
 
 // Bandwidth returns BWE in bytes per second (0 before the first sample).
 func (c *Westwood) Bandwidth() float64 { return c.bw }
@@ -95,7 +97,7 @@ func (c *Westwood) sample(a *Ack) {
 	if rtt <= 0 {
 		return
 	}
-	delta := a.Now - c.winStart
+	delta := a.Now.Sub(c.winStart)
 	if delta <= max(rtt, westwoodMinWindow) {
 		return
 	}
@@ -119,7 +121,7 @@ func (c *Westwood) ssthresh() float64 {
 }
 
 // OnCongestionEvent implements Controller.
-func (c *Westwood) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (c *Westwood) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
 	b := c.ssthresh()
 	if b < 0 {
 		c.w.reduce(s, 0.5)
@@ -131,10 +133,10 @@ func (c *Westwood) OnCongestionEvent(now int64, s *State, flightSize int64) {
 }
 
 // OnExitRecovery implements Controller.
-func (c *Westwood) OnExitRecovery(now int64, s *State) {}
+func (c *Westwood) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller.
-func (c *Westwood) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (c *Westwood) OnRTO(now des.Time, s *State, flightSize int64, repeated bool) {
 	b := c.ssthresh()
 	if b < 0 || repeated {
 		c.w.timeout(s, 0.5, repeated)

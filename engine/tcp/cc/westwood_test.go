@@ -1,6 +1,8 @@
 package cc_test
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+
 	"math"
 	"testing"
 
@@ -20,7 +22,7 @@ func TestWestwoodBandwidthEstimate(t *testing.T) {
 	w.Init(&s)
 	s.Ssthresh = 10 * mss
 	var delivered int64
-	for now := int64(1e6); now <= 3e9; now += 1e6 {
+	for now := des.Time(1e6); now <= 3e9; now = now.Add(des.Millisecond) {
 		delivered += mss
 		w.OnAck(&s, &cc.Ack{Now: now, Acked: mss, RTT: 100e6, MinRTT: 80e6, SRTT: 100e6, Delivered: delivered})
 	}
