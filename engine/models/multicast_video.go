@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"fmt"
 
@@ -205,7 +207,7 @@ func (m *MulticastVideo) Run(ctx context.Context, p vocab.Params, seed uint64) (
 		loss = 1 - float64(rcv.Received())/float64(video.Sent)
 	}
 	dMean, dMax := rcv.Delays()
-	var crossBytes int64
+	var crossBytes unit.Bytes
 	for _, f := range cross {
 		if err := f.sink.Check(workload.Unlimited, false); err != nil {
 			return vocab.Result{}, fmt.Errorf("models: multicast-video: cross flow %d: %w", f.src.Flow(), err)
@@ -250,7 +252,7 @@ func addCross(net *netsim.Network, path *netsim.Path, p vocab.Params, stop des.T
 	net.ComputeRoutes()
 
 	cfg := tcp.Config{
-		MSS: 1460, RcvBuf: p.Int("cross_window"), SndBuf: 1 << 40, WindowScaling: p.Int("cross_window") > 65535,
+		MSS: 1460, RcvBuf: unit.Bytes(p.Int("cross_window")), SndBuf: 1 << 40, WindowScaling: p.Int("cross_window") > 65535,
 		MinRTO: des.Second, LimitedTransmit: true, Recovery: tcp.RecoveryNewReno,
 	}
 	mode := p.Str("cross_traffic")

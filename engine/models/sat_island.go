@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"fmt"
 	"math"
@@ -228,10 +230,10 @@ type satConfig struct {
 	lanRate     int64
 	lanDelay    des.Duration
 	sizes       workload.FlowSizes
-	request     int64
+	request     unit.Bytes
 	think       des.Duration
 	stagger     des.Duration
-	probeSize   int64
+	probeSize   unit.Bytes
 	probeStart  des.Time
 	probeDelay  des.Duration
 	cca, ccaIsl string
@@ -260,10 +262,10 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 		terrRate:    int64(p.Float("terr_rate")),
 		lanRate:     int64(p.Float("lan_rate")),
 		lanDelay:    des.FromSeconds(p.Float("lan_delay")),
-		request:     p.Int("request"),
+		request:     unit.Bytes(p.Int("request")),
 		think:       des.FromSeconds(p.Float("think")),
 		stagger:     des.FromSeconds(p.Float("stagger")),
-		probeSize:   p.Int("probe_size"),
+		probeSize:   unit.Bytes(p.Int("probe_size")),
 		probeStart:  des.Time(des.FromSeconds(p.Float("probe_start"))),
 		probeDelay:  des.FromSeconds(p.Float("probe_delay")),
 		cca:         p.Str("cca"),
@@ -338,7 +340,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	c.conn = tcp.Config{
 		MSS:             mss,
 		InitialWindow:   int(p.Int("iw")),
-		RcvBuf:          p.Int("window"),
+		RcvBuf:          unit.Bytes(p.Int("window")),
 		SndBuf:          1 << 40, // servers write each response at once
 		WindowScaling:   true,
 		SACK:            p.Bool("sack"),
@@ -352,7 +354,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	}
 	c.conn = withHostOptions(c.conn, p)
 	c.pepConn = c.conn
-	c.pepConn.RcvBuf = p.Int("pep_window")
+	c.pepConn.RcvBuf = unit.Bytes(p.Int("pep_window"))
 	c.pepConn.InitialWindow = int(p.Int("pep_iw"))
 	if c.coding && p.Str("queue") == "fq_codel" {
 		return c, fmt.Errorf("models: sat-island: coding needs a FIFO satellite queue (droptail or codel), not fq_codel")
@@ -362,18 +364,21 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 
 // satScenario is one built scenario.
 type satScenario struct {
-	c       satConfig
-	s       *des.Scheduler
-	net     *netsim.Network
-	fwd     *netsim.Link
-	q       *meteredQueue
-	ex      *workload.Exchanges
-	ch      *workload.Channels
-	probe   probe
-	enc     *blockCoder
-	atWarm  netsim.LinkStats
-	series  [][]vocab.Value
-	last    struct{ bytes, probe, tx int64 }
+	c      satConfig
+	s      *des.Scheduler
+	net    *netsim.Network
+	fwd    *netsim.Link
+	q      *meteredQueue
+	ex     *workload.Exchanges
+	ch     *workload.Channels
+	probe  probe
+	enc    *blockCoder
+	atWarm netsim.LinkStats
+	series [][]vocab.Value
+	last   struct {
+		bytes, probe unit.Bytes
+		tx           int64
+	}
 	lastAt  des.Time
 	probeP  []workload.Leg
 	startEr error
@@ -383,10 +388,10 @@ type satScenario struct {
 type probe struct {
 	x            *workload.Exchange
 	warmup       des.Time
-	bytes, after int64
+	bytes, after unit.Bytes
 }
 
-func (p *probe) Delivered(now des.Time, x *workload.Exchange, n int64) {
+func (p *probe) Delivered(now des.Time, x *workload.Exchange, n unit.Bytes) {
 	p.bytes += n
 	if now >= p.warmup {
 		p.after += n
@@ -486,7 +491,7 @@ func buildSatIsland(c satConfig, seed uint64) (*satScenario, error) {
 	sc.ex = &workload.Exchanges{S: s, Net: net, ISN: net.Streams().New("sat-island/isn")}
 	sc.ch = &workload.Channels{
 		Ex: sc.ex, Sizes: c.sizes, Request: c.request, Think: c.think, Stagger: c.stagger,
-		Rand: net.Streams().New("sat-island/channels"), Warmup: c.warmup, ShortBytes: 10 * int64(c.conn.MSS),
+		Rand: net.Streams().New("sat-island/channels"), Warmup: c.warmup, ShortBytes: 10 * unit.Bytes(c.conn.MSS),
 	}
 	for _, srv := range servers {
 		sc.ch.Paths = append(sc.ch.Paths, path(srv))
@@ -575,7 +580,7 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 	out[siFlows] = vocab.I(sc.ch.FlowsAfter)
 	out[siProbeGoodput] = naNull(probeGood)
 	out[siProbeTime] = naNull(probeTime)
-	out[siProbeBytes] = vocab.I(sc.probe.bytes)
+	out[siProbeBytes] = vocab.I(int64(sc.probe.bytes))
 	out[siLoss] = vocab.F(sc.q.lossFrac())
 	out[siOffered] = vocab.I(sc.q.offered)
 	qm, q95 := sc.q.occupancy(sc.s.Now())

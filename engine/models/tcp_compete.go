@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"fmt"
 	"math"
@@ -443,9 +445,9 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 	if err != nil {
 		return vocab.Result{}, err
 	}
-	rcvBuf, sndBuf := p.Int("window"), p.Int("window")
+	rcvBuf, sndBuf := unit.Bytes(p.Int("window")), unit.Bytes(p.Int("window"))
 	if emulate["sockbuf"] {
-		rcvBuf, sndBuf = testbedBuffers(p.Int("window"))
+		rcvBuf, sndBuf = testbedBuffers(unit.Bytes(p.Int("window")))
 	}
 	cfg := tcp.Config{
 		MSS:             int(p.Int("mss")),
@@ -488,7 +490,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		f.dst.SetHost(testbedHost(emulate))
 		f.source.Conn = f.src
 		f.source.Size = workload.Unlimited
-		f.source.WriteSize = p.Int("write_size")
+		f.source.WriteSize = unit.Bytes(p.Int("write_size"))
 		if err := a.Attach(id, f.src); err != nil {
 			return vocab.Result{}, err
 		}
@@ -587,7 +589,7 @@ func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, dura
 		}
 		flows[i] = []vocab.Value{
 			vocab.I(int64(i)), vocab.S(f.cca), vocab.F(f.start.Seconds()), vocab.F(x),
-			vocab.I(f.sink.Got), vocab.I(st.RetransSegs), vocab.I(st.RTOs), vocab.F(rtt),
+			vocab.I(int64(f.sink.Got)), vocab.I(st.RetransSegs), vocab.I(st.RTOs), vocab.F(rtt),
 		}
 	}
 	var means []float64

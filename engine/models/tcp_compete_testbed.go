@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -156,7 +158,7 @@ func testbedHost(on map[string]bool) tcp.Host {
 
 // testbedBuffers returns the receive window and send buffer iperf3 -w
 // window gets under sockbuf.
-func testbedBuffers(window int64) (rcv, snd int64) {
+func testbedBuffers(window unit.Bytes) (rcv, snd unit.Bytes) {
 	c := min(window, linuxMemMax)
 	// sock_setsockopt doubles; tcp_win_from_space keeps half of the
 	// receive buffer for the window (tcp_adv_win_scale 1).

@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -58,11 +60,11 @@ type Config struct {
 	// InitialWindow is the initial cwnd in segments; 0 uses RFC 3390's
 	// min(4*MSS, max(2*MSS, 4380 bytes)).
 	InitialWindow int
-	RcvBuf        int64 // receive buffer: the largest window we advertise
-	SndBuf        int64 // send buffer: the most unacknowledged data we hold
-	WindowScaling bool  // offer the window-scale option (RFC 7323 section 2)
-	SACK          bool  // offer SACK-permitted (RFC 2018 section 2)
-	DelayedACK    bool  // RFC 1122 section 4.2.3.2
+	RcvBuf        unit.Bytes // receive buffer: the largest window we advertise
+	SndBuf        unit.Bytes // send buffer: the most unacknowledged data we hold
+	WindowScaling bool       // offer the window-scale option (RFC 7323 section 2)
+	SACK          bool       // offer SACK-permitted (RFC 2018 section 2)
+	DelayedACK    bool       // RFC 1122 section 4.2.3.2
 	DelAckTimeout des.Duration
 	MinRTO        des.Duration // RFC 6298 section 2.4; 0 means 1 s
 	MaxRTO        des.Duration // RFC 6298 section 2.5; 0 means 60 s
@@ -135,7 +137,7 @@ type App interface {
 	Established(now des.Time)
 	// Delivered hands the application n in-order bytes at stream offset
 	// off (bytes before this delivery).
-	Delivered(now des.Time, off, n int64)
+	Delivered(now des.Time, off, n unit.Bytes)
 	// PeerClosed is called when the peer's FIN arrives in order.
 	PeerClosed(now des.Time)
 	// Done is called when everything written, FIN included, is acknowledged.
@@ -190,11 +192,11 @@ type Conn struct {
 
 // Stats counts what an endpoint did.
 type Stats struct {
-	SegsSent       int64 // every packet sent, ACKs included
-	DataSegsSent   int64 // packets with payload, retransmissions included
-	BytesSent      int64 // payload bytes sent, retransmissions included
+	SegsSent       int64      // every packet sent, ACKs included
+	DataSegsSent   int64      // packets with payload, retransmissions included
+	BytesSent      unit.Bytes // payload bytes sent, retransmissions included
 	RetransSegs    int64
-	RetransBytes   int64
+	RetransBytes   unit.Bytes
 	FastRecoveries int64 // episodes of fast recovery entered
 	RTOs           int64 // retransmission timer expiries
 	// FirstRTOs counts the expiries that start a sequence of timeouts
@@ -279,7 +281,7 @@ func (c *Conn) openWithoutHandshake() {
 	}
 	c.sackOK = c.cfg.SACK
 	c.tsOK = c.cfg.Timestamps
-	c.snd.established(0, int64(c.cfg.MSS), false)
+	c.snd.established(0, unit.Bytes(c.cfg.MSS), false)
 	c.snd.una, c.snd.nxt, c.snd.max = 1, 1, 1
 	c.snd.iss = 0
 	c.snd.wnd = min(c.cfg.RcvBuf, c.windowCap())
@@ -287,7 +289,7 @@ func (c *Conn) openWithoutHandshake() {
 
 // Write queues n more bytes for sending (a bulk source writes once with a
 // huge n). The send buffer limits how much of it is in flight.
-func (c *Conn) Write(now des.Time, n int64) {
+func (c *Conn) Write(now des.Time, n unit.Bytes) {
 	c.snd.written += n
 	if c.state == stateEstablished {
 		c.snd.output(now)
@@ -317,21 +319,21 @@ func (c *Conn) SRTT() des.Duration { return c.snd.rtt.srtt }
 func (c *Conn) RTO() des.Duration { return c.snd.rtt.current() }
 
 // Acked returns the payload bytes the peer has acknowledged.
-func (c *Conn) Acked() int64 { return c.snd.ackedBytes }
+func (c *Conn) Acked() unit.Bytes { return c.snd.ackedBytes }
 
 // Delivered returns the in-order payload bytes handed to the application.
-func (c *Conn) Delivered() int64 { return c.rcv.delivered }
+func (c *Conn) Delivered() unit.Bytes { return c.rcv.delivered }
 
 // InFlight returns the bytes sent and not yet cumulatively acknowledged.
-func (c *Conn) InFlight() int64 { return int64(c.snd.una.Size(c.snd.max)) }
+func (c *Conn) InFlight() unit.Bytes { return c.snd.una.Size(c.snd.max).Bytes() }
 
 // windowCap is the largest window we can advertise: 65535 bytes without
 // scaling (RFC 9293 section 3.1), 65535 << shift with it (RFC 7323 2.2).
-func (c *Conn) windowCap() int64 { return 65535 << c.rcvShift }
+func (c *Conn) windowCap() unit.Bytes { return 65535 << c.rcvShift }
 
 // wscaleFor returns the smallest shift that lets buf be advertised, at
 // most 14 (RFC 7323 section 2.3).
-func wscaleFor(buf int64) uint8 {
+func wscaleFor(buf unit.Bytes) uint8 {
 	var s uint8
 	for s < 14 && buf > 65535<<s {
 		s++

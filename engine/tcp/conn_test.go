@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -44,7 +46,7 @@ func TestHandshakeNegotiation(t *testing.T) {
 func TestInitialWindow(t *testing.T) {
 	tests := []struct {
 		mss, iw int
-		want    int64
+		want    unit.Bytes
 	}{
 		{1460, 0, 4380}, {1000, 0, 4000}, {536, 0, 2144}, {4000, 0, 8000},
 		{1460, 1, 1460}, {1460, 10, 14600},

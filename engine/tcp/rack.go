@@ -234,7 +234,7 @@ func (s *sender) rackDetectFirst(now des.Time, reo des.Duration) des.Duration {
 // markLost marks a record lost: it leaves pipe and waits to be resent.
 func (s *sender) markLost(r *sendRecord) {
 	r.relost = true
-	s.relostBytes += int64(r.payload)
+	s.relostBytes += r.payloadBytes()
 	s.rack.relost.push(r.seq)
 }
 

@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
@@ -20,15 +22,15 @@ type sender struct {
 	una seqnum.Value // SND.UNA: oldest unacknowledged (RFC 6675 HighACK)
 	nxt seqnum.Value // SND.NXT: next to send; below max after a timeout
 	max seqnum.Value // highest sent + 1 (RFC 6675 HighData)
-	wnd int64        // the peer's window in bytes (scaled)
+	wnd unit.Bytes   // the peer's window in bytes (scaled)
 
-	written int64 // bytes the application wrote
+	written unit.Bytes // bytes the application wrote
 	// unaOff is the stream offset of SND.UNA (bytes after the SYN); with
 	// it, 64-bit stream positions survive the 32-bit sequence wrap.
-	unaOff    int64
+	unaOff    unit.Bytes
 	finQueued bool
 	peerMSS   int
-	smss      int64
+	smss      unit.Bytes
 
 	recs records
 	sb   *Scoreboard
@@ -50,9 +52,9 @@ type sender struct {
 
 	rack        rack
 	tlp         tlp
-	relostBytes int64    // payload of the records marked relost
-	reducedAt   des.Time // the latest congestion response (recovery, timeout)
-	xmits       uint64   // data transmissions so far (sendRecord.xmitN)
+	relostBytes unit.Bytes // payload of the records marked relost
+	reducedAt   des.Time   // the latest congestion response (recovery, timeout)
+	xmits       uint64     // data transmissions so far (sendRecord.xmitN)
 
 	rtoTimer des.Timer
 	// rtoArmedFor is the duration the retransmission timer was last
@@ -65,30 +67,30 @@ type sender struct {
 	synRetx   bool
 	done      bool
 
-	ackedBytes int64 // payload bytes cumulatively acknowledged
+	ackedBytes unit.Bytes // payload bytes cumulatively acknowledged
 	// acks counts the ACKs processed; delivMark is deliveredTotal before
 	// the one being processed (RFC 6937's DeliveredData is the
 	// difference).
 	acks      uint64
-	delivMark int64
+	delivMark unit.Bytes
 	rate      rateState
 
 	// Scratch values reused on every ACK so that passing them to the
 	// controller through an interface does not allocate.
 	ack       cc.Ack
 	lastAcked sendRecord
-	priorPipe int64 // pipe before the ACK being processed
+	priorPipe unit.Bytes // pipe before the ACK being processed
 }
 
 // pipe is the bytes in the network as the sender estimates them: RFC 6675
 // section 4's SetPipe under SACK recovery, FlightSize (RFC 5681 section 2)
 // otherwise.
-func (s *sender) pipe() int64 { return s.rec.pipe() }
+func (s *sender) pipe() unit.Bytes { return s.rec.pipe() }
 
 // deliveredTotal is the bytes the peer holds as the sender knows it: the
 // cumulatively acknowledged sequence space and the SACKed bytes above it.
-func (s *sender) deliveredTotal() int64 {
-	return int64(s.iss.Size(s.una)) + int64(s.sb.Sacked())
+func (s *sender) deliveredTotal() unit.Bytes {
+	return s.iss.Size(s.una).Bytes() + s.sb.Sacked().Bytes()
 }
 
 func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
@@ -105,8 +107,8 @@ func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 }
 
 // remaining returns how many written bytes lie at or after seq v.
-func (s *sender) remaining(v seqnum.Value) int64 {
-	return s.written - (s.unaOff + int64(s.una.Size(v)))
+func (s *sender) remaining(v seqnum.Value) unit.Bytes {
+	return s.written - (s.unaOff + s.una.Size(v).Bytes())
 }
 
 // sendSyn sends our SYN or SYN-ACK with the options we offer (RFC 9293
@@ -166,21 +168,21 @@ func (s *sender) synAcked(now des.Time, p *netsim.Packet) {
 	s.rtt.resetBackoff()
 	if p.Flags&netsim.SYN != 0 {
 		// RFC 7323 section 2.2: the window of a SYN-ACK is not scaled.
-		s.wnd = int64(p.Window)
+		s.wnd = unit.Bytes(p.Window)
 	} else {
-		s.wnd = int64(p.Window) << s.c.sndShift
+		s.wnd = unit.Bytes(p.Window) << s.c.sndShift
 	}
-	s.established(now, int64(min(s.c.cfg.MSS, s.peerMSS)), s.synRetx)
+	s.established(now, unit.Bytes(min(s.c.cfg.MSS, s.peerMSS)), s.synRetx)
 }
 
 // established sets the initial window. RFC 5681 section 3.1: IW from
 // RFC 3390 (min(4*SMSS, max(2*SMSS, 4380))) unless configured (RFC 6928
 // IW10 is InitialWindow 10); one segment if the SYN was retransmitted.
-func (s *sender) established(now des.Time, smss int64, synLost bool) {
+func (s *sender) established(now des.Time, smss unit.Bytes, synLost bool) {
 	s.smss = smss
 	s.cc.SMSS = smss
 	s.rec = newRecovery(s)
-	switch iw := int64(s.c.cfg.InitialWindow); {
+	switch iw := unit.Bytes(s.c.cfg.InitialWindow); { // segments
 	case synLost:
 		s.cc.Cwnd = smss
 	case iw == 0:
@@ -201,7 +203,7 @@ func (s *sender) takeRTT(r des.Duration) {
 
 // flight is RFC 5681's FlightSize as the sender sees it now: after a
 // timeout, everything from nxt up is presumed lost.
-func (s *sender) flight() int64 { return int64(s.una.Size(s.nxt)) }
+func (s *sender) flight() unit.Bytes { return s.una.Size(s.nxt).Bytes() }
 
 // output sends what the windows allow: new data, or after a timeout the
 // segments from nxt again (go-back-N, RFC 5681 section 3.1 slow start from
@@ -218,7 +220,7 @@ func (s *sender) output(now des.Time) {
 		if !s.paceOK(now) || c.host != nil && c.host.blocked(now) {
 			return
 		}
-		var n int64
+		var n unit.Bytes
 		fin := false
 		if s.nxt.LessThan(s.max) {
 			// Go-back-N after a timeout: resend the record at nxt whole.
@@ -227,7 +229,7 @@ func (s *sender) output(now des.Time) {
 				panic("bug: tcp: no send record at snd.nxt")
 			}
 			r := s.recs.at(i)
-			n, fin = int64(r.payload), r.fin
+			n, fin = r.payloadBytes(), r.fin
 		} else {
 			if rem := s.remaining(s.nxt); rem > 0 {
 				n = min(s.smss, rem)
@@ -264,11 +266,11 @@ func (s *sender) output(now des.Time) {
 
 // limitedTransmit is RFC 3042 section 2: on the first and second duplicate
 // ACK a sender may send new data beyond cwnd, up to cwnd + 2*SMSS.
-func (s *sender) limitedTransmit() int64 {
+func (s *sender) limitedTransmit() unit.Bytes {
 	if !s.c.cfg.LimitedTransmit || s.inRecovery || s.dupAcks == 0 || s.dupAcks >= s.c.cfg.DupThresh || s.nxt != s.max {
 		return 0
 	}
-	return int64(s.dupAcks) * s.smss
+	return unit.Bytes(s.dupAcks) * s.smss
 }
 
 // paceOK reports whether pacing allows a send now; if not it arms the
@@ -285,7 +287,7 @@ func (s *sender) paceOK(now des.Time) bool {
 
 // sendData sends n payload bytes (and a FIN) at seq. A retransmission
 // resends an existing record; a new segment appends one.
-func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx bool) {
+func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, retx bool) {
 	c := s.c
 	p := c.newPacket()
 	p.Seq = uint32(seq)
@@ -295,7 +297,7 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 	}
 	p.Retransmitted = retx
 	c.rcv.fillSACK(p)
-	inflight := int64(s.una.Size(s.max))
+	inflight := s.una.Size(s.max).Bytes()
 	var r *sendRecord
 	if retx {
 		i := s.recs.find(seq)
@@ -306,7 +308,7 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 		r.retx = true
 		if r.relost {
 			r.relost = false
-			s.relostBytes -= int64(r.payload)
+			s.relostBytes -= r.payloadBytes()
 		}
 		if !s.tlp.probing {
 			// A probe is not a loss (RFC 8985 section 7.3).
@@ -371,7 +373,7 @@ func (s *sender) retransmit(now des.Time, seq seqnum.Value) seqnum.Value {
 		panic("bug: tcp: retransmission of an unknown segment")
 	}
 	r := s.recs.at(i)
-	s.sendData(now, seq, int64(r.payload), r.fin, true)
+	s.sendData(now, seq, r.payloadBytes(), r.fin, true)
 	return r.end()
 }
 
@@ -385,7 +387,7 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 		return
 	}
 	// RFC 7323 section 2.3: scale the window field.
-	s.wnd = int64(p.Window) << c.sndShift
+	s.wnd = unit.Bytes(p.Window) << c.sndShift
 	s.acks++
 	s.delivMark = s.deliveredTotal()
 	s.priorPipe = s.pipe()
@@ -449,7 +451,7 @@ func (s *sender) markSacked(now des.Time, hs, he, l, r seqnum.Value) {
 		rec.sacked = true
 		if rec.relost {
 			rec.relost = false
-			s.relostBytes -= int64(rec.payload)
+			s.relostBytes -= rec.payloadBytes()
 		}
 		s.rec.delivered(now, rec)
 	}
@@ -458,18 +460,18 @@ func (s *sender) markSacked(now des.Time, hs, he, l, r seqnum.Value) {
 // newAck handles an ACK that advances SND.UNA.
 func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	c := s.c
-	acked := int64(s.una.Size(ack))
-	flightBefore := int64(s.una.Size(s.max))
+	acked := s.una.Size(ack).Bytes()
+	flightBefore := s.una.Size(s.max).Bytes()
 	var last *sendRecord
-	var payload int64
+	var payload unit.Bytes
 	for s.recs.len() > 0 {
 		r := s.recs.at(0)
 		if ack.LessThan(r.end()) {
 			break
 		}
-		payload += int64(r.payload)
+		payload += r.payloadBytes()
 		if r.relost {
-			s.relostBytes -= int64(r.payload)
+			s.relostBytes -= r.payloadBytes()
 		}
 		if !r.sacked {
 			s.rec.delivered(now, r)
@@ -498,7 +500,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	s.sb.Ack(s.una)
 	s.ackedBytes += payload
 	s.rtoRepeat = false
-	rs := s.rate.onAck(now, int64(s.iss.Size(s.una))+int64(s.sb.Sacked()), last)
+	rs := s.rate.onAck(now, s.iss.Size(s.una).Bytes()+s.sb.Sacked().Bytes(), last)
 
 	// RFC 6298 sections 5.2 and 5.3.
 	if s.una == s.max {
@@ -570,7 +572,7 @@ func (s *sender) enterRecovery(now des.Time, fastRetransmit bool) {
 	s.recover = s.max
 	s.reducedAt = now
 	s.cc.Pipe = s.pipe()
-	s.ctrl.OnCongestionEvent(now, &s.cc, int64(s.una.Size(s.max)))
+	s.ctrl.OnCongestionEvent(now, &s.cc, s.una.Size(s.max).Bytes())
 	s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
 	s.rec.enter(now, fastRetransmit)
 }
@@ -621,7 +623,7 @@ func (s *sender) onRTO(now des.Time) {
 	s.armRTO(s.rtt.current()) // section 5.6
 	s.rec.timeout()
 	s.cc.Pipe = s.pipe()
-	s.ctrl.OnRTO(now, &s.cc, int64(s.una.Size(s.max)), s.rtoRepeat)
+	s.ctrl.OnRTO(now, &s.cc, s.una.Size(s.max).Bytes(), s.rtoRepeat)
 	s.rtoRepeat = true
 	s.output(now)
 }

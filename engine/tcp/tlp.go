@@ -106,7 +106,7 @@ func (s *sender) tlpSend(now des.Time) {
 	if !t.endSet && s.nxt == s.max {
 		t.probing = true
 		retrans := false
-		if rem := s.remaining(s.nxt); rem > 0 && int64(s.una.Size(s.nxt))+min(s.smss, rem) <= min(s.wnd, s.c.cfg.SndBuf) {
+		if rem := s.remaining(s.nxt); rem > 0 && s.una.Size(s.nxt).Bytes()+min(s.smss, rem) <= min(s.wnd, s.c.cfg.SndBuf) {
 			n := min(s.smss, rem)
 			s.sendData(now, s.nxt, n, false, false)
 			s.nxt = s.nxt.Add(seqnum.Size(n))
@@ -147,7 +147,7 @@ func (s *sender) tlpAck(now des.Time, ack seqnum.Value, pureDup bool) {
 		s.c.Stats.TLPRecoveries++
 		s.reducedAt = now
 		s.cc.Pipe = s.pipe()
-		s.ctrl.OnCongestionEvent(now, &s.cc, int64(s.una.Size(s.max)))
+		s.ctrl.OnCongestionEvent(now, &s.cc, s.una.Size(s.max).Bytes())
 		s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
 		s.ctrl.OnExitRecovery(now, &s.cc)
 	case pureDup:

@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 
 	"math"
@@ -54,7 +56,7 @@ type BBR struct {
 	mode       BBRMode
 	pacingGain float64
 	cwndGain   float64
-	initCwnd   int64
+	initCwnd   unit.Bytes
 
 	btlBw       MaxFilter    // bytes/s over rounds
 	rtProp      des.Duration // 0 before the first sample
@@ -62,9 +64,9 @@ type BBR struct {
 	expired     bool
 
 	rounds             int64
-	nextRoundDelivered int64
+	nextRoundDelivered unit.Bytes
 	roundStart         bool
-	delivered          int64 // Ack.Delivered of the latest ACK
+	delivered          unit.Bytes // Ack.Delivered of the latest ACK
 
 	full bbrFullPipe
 
@@ -197,7 +199,7 @@ func (b *BBR) inflight(s *State, gain float64) float64 {
 
 // OnPacketSent implements Controller: a send with nothing in flight
 // restarts from idle (section 4.3.4.4).
-func (b *BBR) OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool) {
+func (b *BBR) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
 	if inflight == bytes && !retransmit {
 		b.idleRestart = true
 	}
@@ -387,7 +389,7 @@ func (b *BBR) setCwnd(s *State, a *Ack) {
 	if a.Acked <= 0 {
 		return
 	}
-	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, int64(b.inflight(s, b.cwndGain)), b.full.filled, b.initCwnd)
+	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, unit.Bytes(b.inflight(s, b.cwndGain)), b.full.filled, b.initCwnd)
 	if b.mode == BBRProbeRTT {
 		s.Cwnd = min(s.Cwnd, bbrMinPackets*s.SMSS)
 	}
@@ -398,7 +400,7 @@ func (b *BBR) setCwnd(s *State, a *Ack) {
 // bytes acknowledged towards target once the pipe is full, and without
 // bound before that while below target or the initial window's worth is
 // not yet delivered; never below bbrMinPackets segments.
-func bbrGrowCwnd(s *State, a *Ack, rec *bbrRecovery, target int64, filledPipe bool, initCwnd int64) int64 {
+func bbrGrowCwnd(s *State, a *Ack, rec *bbrRecovery, target unit.Bytes, filledPipe bool, initCwnd unit.Bytes) unit.Bytes {
 	cwnd, conserve := rec.onAck(s, a)
 	if conserve {
 		return cwnd
@@ -417,7 +419,7 @@ func bbrGrowCwnd(s *State, a *Ack, rec *bbrRecovery, target int64, filledPipe bo
 // to the same window, which the NewReno recovery algorithm inflates by the
 // duplicate ACKs (one segment out per segment delivered: packet
 // conservation).
-func (b *BBR) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
+func (b *BBR) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	if b.rec.enter(s, b.mode == BBRProbeRTT) {
 		b.nextRoundDelivered = b.delivered
 		s.Ssthresh = s.Cwnd
@@ -434,7 +436,7 @@ func (b *BBR) OnExitRecovery(now des.Time, s *State) {
 // OnRTO implements Controller: section 4.2.3.4 upon a retransmission
 // timeout, cwnd = 1 packet (see bbrRecovery); as tcp_bbr.c bbr_set_state
 // does for the Loss state, STARTUP's plateau test starts over.
-func (b *BBR) OnRTO(now des.Time, s *State, flightSize int64, repeated bool) {
+func (b *BBR) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	b.rec.timeout(s, b.mode == BBRProbeRTT)
 	b.full.bw = 0
 	s.Ssthresh = math.MaxInt64 / 2

@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 
 	"math"
@@ -50,7 +52,7 @@ type BBR2 struct {
 	phase      BBR2Phase
 	pacingGain float64
 	cwndGain   float64
-	initCwnd   int64
+	initCwnd   unit.Bytes
 
 	bwHi           [2]float64 // max delivery rate, previous and current cycle
 	bwLo           float64    // +Inf when unset
@@ -63,11 +65,11 @@ type BBR2 struct {
 	minRTTStamp, probeStamp des.Time
 
 	rounds             int64
-	nextRoundDelivered int64
+	nextRoundDelivered unit.Bytes
 	roundStart         bool
-	delivered          int64
+	delivered          unit.Bytes
 
-	lossRoundDelivered int64
+	lossRoundDelivered unit.Bytes
 	lossRoundStart     bool
 	lossInRound        bool
 	lossEvents         int
@@ -78,7 +80,7 @@ type BBR2 struct {
 	probeWait        des.Duration
 	roundsSinceProbe int64
 	upRounds         int
-	upAcks, upCnt    int64
+	upAcks, upCnt    unit.Bytes
 	probeSamples     bool
 	prevProbeTooHigh bool
 	stoppedRisky     bool
@@ -190,7 +192,7 @@ func (b *BBR2) withHeadroom(s *State) float64 {
 }
 
 // OnPacketSent implements Controller.
-func (b *BBR2) OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool) {
+func (b *BBR2) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
 	if inflight == bytes && !retransmit {
 		b.idleRestart = true
 	}
@@ -346,9 +348,10 @@ func (b *BBR2) probeUpward(s *State, a *Ack) {
 
 // raiseSlope is bbr2_raise_inflight_hi_slope.
 func (b *BBR2) raiseSlope(s *State) {
-	growth := int64(1) << b.upRounds
+	// cwnd / 2^upRounds: a shift, as cwnd is positive.
+	upCnt := s.Cwnd >> b.upRounds
 	b.upRounds = min(b.upRounds+1, 30)
-	b.upCnt = max(s.Cwnd/growth, s.SMSS)
+	b.upCnt = max(upCnt, s.SMSS)
 }
 
 // updateCyclePhase is bbr2_update_cycle_phase.
@@ -389,7 +392,7 @@ func (b *BBR2) updateCyclePhase(s *State, a *Ack) {
 // timeToProbe is bbr2_check_time_to_probe_bw with the Reno-coexistence
 // bound bbr2_is_reno_coexistence_probe_time.
 func (b *BBR2) timeToProbe(s *State, a *Ack) bool {
-	rounds := min(bbr2ProbeMaxRounds, int64(b.targetInflight(s))/s.SMSS)
+	rounds := min(bbr2ProbeMaxRounds, int64(unit.Bytes(b.targetInflight(s))/s.SMSS)) // in segments
 	if a.Now.Sub(b.cycleStamp) > b.probeWait || b.roundsSinceProbe >= rounds {
 		b.startRefill(a.Now)
 		return true
@@ -508,7 +511,7 @@ func (b *BBR2) setCwnd(s *State, a *Ack) {
 		return
 	}
 	minCwnd := bbrMinPackets * s.SMSS
-	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, int64(b.inflight(s, b.bw(), b.cwndGain)), b.full.filled, b.initCwnd)
+	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, unit.Bytes(b.inflight(s, b.bw(), b.cwndGain)), b.full.filled, b.initCwnd)
 	// The inflight model bounds cwnd in conservation too (tcp_bbr2.c
 	// applies bbr2_bound_cwnd_for_inflight_model after "done").
 	limit := math.Inf(1)
@@ -520,15 +523,15 @@ func (b *BBR2) setCwnd(s *State, a *Ack) {
 	}
 	limit = max(min(limit, b.inflightLo), float64(minCwnd))
 	if float64(s.Cwnd) > limit {
-		s.Cwnd = int64(limit)
+		s.Cwnd = unit.Bytes(limit)
 	}
 	if b.mode == BBRProbeRTT {
-		s.Cwnd = min(s.Cwnd, max(int64(b.probeRTTCwnd(s)), minCwnd))
+		s.Cwnd = min(s.Cwnd, max(unit.Bytes(b.probeRTTCwnd(s)), minCwnd))
 	}
 }
 
 // OnCongestionEvent implements Controller (as BBR).
-func (b *BBR2) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
+func (b *BBR2) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	if b.rec.enter(s, b.mode == BBRProbeRTT) {
 		b.nextRoundDelivered = b.delivered
 		s.Ssthresh = s.Cwnd
@@ -546,7 +549,7 @@ func (b *BBR2) OnExitRecovery(now des.Time, s *State) {
 // bandwidth probing, an unset inflight_lo takes the window the timeout
 // found (max(cwnd, prior_cwnd)) so that the next round with loss cuts
 // from there.
-func (b *BBR2) OnRTO(now des.Time, s *State, flightSize int64, repeated bool) {
+func (b *BBR2) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	probing := b.mode == BBRStartup || (b.mode == BBRProbeBW && (b.phase == BBR2Refill || b.phase == BBR2Up))
 	if !probing && math.IsInf(b.inflightLo, 1) {
 		b.inflightLo = float64(max(s.Cwnd, b.rec.priorCwnd))

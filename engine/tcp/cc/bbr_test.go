@@ -1,6 +1,8 @@
 package cc_test
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"math"
 	"testing"
 
@@ -25,7 +27,7 @@ type bbrTrace struct {
 	link   *netsim.Link
 	events []bbrEvent
 	// Smallest and largest cwnd seen while in PROBE_RTT.
-	probeRTTMin, probeRTTMax int64
+	probeRTTMin, probeRTTMax unit.Bytes
 	startupQueueMax          int
 	// paceErr is the largest relative difference in PROBE_BW between the
 	// pacing rate and (1 - margin) * pacing_gain * BtlBw.

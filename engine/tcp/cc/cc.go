@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -9,9 +11,9 @@ import (
 // State is the part of a TCP sender's state that congestion control owns.
 // All sizes are bytes.
 type State struct {
-	Cwnd     int64 // congestion window (RFC 5681 section 2)
-	Ssthresh int64 // slow-start threshold (RFC 5681 section 3.1)
-	SMSS     int64 // sender maximum segment size
+	Cwnd     unit.Bytes // congestion window (RFC 5681 section 2)
+	Ssthresh unit.Bytes // slow-start threshold (RFC 5681 section 3.1)
+	SMSS     unit.Bytes // sender maximum segment size
 	// PacingRate is the rate in bytes per second at which the sender spaces
 	// its transmissions; 0 sends as fast as the windows allow.
 	PacingRate float64
@@ -20,13 +22,13 @@ type State struct {
 	// SetPipe under SACK recovery (SACKed and lost bytes excluded,
 	// retransmissions included; Linux's tcp_packets_in_flight), FlightSize
 	// otherwise.
-	Pipe int64
+	Pipe unit.Bytes
 	// AppLimited, when a controller sets it, marks what the sender sends
 	// next application-limited until the connection has delivered this
 	// many bytes: the delivery-rate draft's C.app_limited, which BBR sets
 	// in PROBE_RTT so that the low rates it causes are not taken for the
 	// path's. The sender takes it after the hook and clears it.
-	AppLimited int64
+	AppLimited unit.Bytes
 }
 
 // InSlowStart reports whether cwnd < ssthresh (RFC 5681 section 3.1).
@@ -35,17 +37,17 @@ func (s *State) InSlowStart() bool { return s.Cwnd < s.Ssthresh }
 // RateSample is one delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation
 // section 3.3): Delivered bytes were delivered over Interval.
 type RateSample struct {
-	Delivered      int64        // bytes delivered in the sample interval
+	Delivered      unit.Bytes   // bytes delivered in the sample interval
 	Interval       des.Duration // max(send elapsed, ack elapsed)
-	PriorDelivered int64        // total delivered when the sampled packet was sent
+	PriorDelivered unit.Bytes   // total delivered when the sampled packet was sent
 	AppLimited     bool         // the sample may underestimate the path's rate
 	// Lost is the bytes the sender marked lost (retransmitted) between
 	// sending the sampled packet and this ACK, and TxInFlight the bytes in
 	// flight just after the sampled packet was sent: BBRv2's loss rate is
 	// Lost/TxInFlight over the sample's lifetime (the rs->lost and
 	// rs->tx_in_flight of Linux's tcp_rate.c).
-	Lost       int64
-	TxInFlight int64
+	Lost       unit.Bytes
+	TxInFlight unit.Bytes
 }
 
 // Rate returns the delivery rate in bytes per second, or 0 if the sample is
@@ -62,12 +64,12 @@ type Ack struct {
 	Now des.Time
 	// Acked is the number of bytes this ACK newly acknowledged cumulatively
 	// (RFC 5681's N, RFC 3465's bytes acked).
-	Acked int64
+	Acked unit.Bytes
 	// Inflight is the FlightSize before this ACK (RFC 5681 section 2).
-	Inflight int64
+	Inflight unit.Bytes
 	// PriorPipe is State.Pipe before this ACK (Linux's prior_in_flight);
 	// State.Pipe holds the value after it.
-	PriorPipe int64
+	PriorPipe unit.Bytes
 	// RTT is the sample this ACK gives, or 0 when it gives none (Karn's
 	// rule, RFC 6298 section 3: no sample from a retransmission).
 	RTT    des.Duration
@@ -79,10 +81,10 @@ type Ack struct {
 	// ACK's Rate.PriorDelivered reaches the Delivered of the ACK that
 	// started it (BBR's round counting). Rate is valid when
 	// Rate.Delivered > 0.
-	Delivered int64
+	Delivered unit.Bytes
 	// Lost is the bytes marked lost (retransmitted) since the previous
 	// ACK given to OnAck.
-	Lost int64
+	Lost unit.Bytes
 	// InRecovery is set while the sender is in fast recovery; the recovery
 	// algorithm then owns cwnd, and window-based controllers ignore the ACK.
 	InRecovery bool
@@ -104,20 +106,20 @@ type Controller interface {
 	Init(s *State)
 	// OnPacketSent is called for every data segment sent, retransmissions
 	// included; inflight counts it.
-	OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool)
+	OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool)
 	// OnAck is called for every ACK that acknowledges new data.
 	OnAck(s *State, a *Ack)
 	// OnCongestionEvent is called once when the sender detects loss by
 	// duplicate ACKs or SACK and enters fast recovery (RFC 5681 section 3.2
 	// step 2, RFC 6675 section 5 step 4.2). It sets Ssthresh and Cwnd.
-	OnCongestionEvent(now des.Time, s *State, flightSize int64)
+	OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes)
 	// OnExitRecovery is called when a full ACK ends fast recovery, after the
 	// recovery algorithm has set Cwnd.
 	OnExitRecovery(now des.Time, s *State)
 	// OnRTO is called when the retransmission timer expires (RFC 5681
 	// section 3.1, RFC 6298 section 5.5); repeated is true if the segment
 	// had already been retransmitted by the timer.
-	OnRTO(now des.Time, s *State, flightSize int64, repeated bool)
+	OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool)
 }
 
 // Options configures the controllers of this package.

@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"math"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -76,7 +78,7 @@ func (c *Cubic) Init(s *State) {
 }
 
 // OnPacketSent implements Controller.
-func (c *Cubic) OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool) {
+func (c *Cubic) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
 	if c.hs != nil {
 		c.hs.OnPacketSent(bytes, retransmit)
 	}
@@ -177,7 +179,7 @@ func (c *Cubic) lossEvent(s *State) {
 // OnCongestionEvent implements Controller: section 4.6, ssthresh =
 // max(cwnd * beta_cubic, 2), cwnd = ssthresh. (The RFC notes flight size
 // may stand for cwnd; cwnd is what Linux uses and what W_max refers to.)
-func (c *Cubic) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
+func (c *Cubic) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	c.lossEvent(s)
 	c.restart = false
 	c.w.reduce(s, cubicBeta)
@@ -190,7 +192,7 @@ func (c *Cubic) OnExitRecovery(now des.Time, s *State) {}
 // but ssthresh by beta_cubic as in section 4.6, and the first
 // congestion-avoidance stage afterwards starts with K = 0 and W_max =
 // cwnd_epoch. A repeated timeout holds ssthresh (RFC 5681 section 3.1).
-func (c *Cubic) OnRTO(now des.Time, s *State, flightSize int64, repeated bool) {
+func (c *Cubic) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	if !repeated {
 		c.lossEvent(s)
 	}

@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 
 	"math"
@@ -38,7 +40,7 @@ func TestCubicFollowsWCubic(t *testing.T) {
 	s := State{Cwnd: wMax * smss, SMSS: smss}
 	c.Init(&s)
 	c.OnCongestionEvent(0, &s, s.Cwnd)
-	if want := int64(rfcBeta * wMax * smss); s.Cwnd != want || s.Ssthresh != want {
+	if want := unit.Bytes(rfcBeta * wMax * smss); s.Cwnd != want || s.Ssthresh != want {
 		t.Fatalf("after the loss: cwnd, ssthresh = %d, %d, want %d (beta_cubic * W_max)", s.Cwnd, s.Ssthresh, want)
 	}
 	p := pipeFrom(t, c, s, 0, fixedRTT(100e6))
@@ -107,7 +109,7 @@ func TestCubicReductions(t *testing.T) {
 	if want := 150 * (1 + rfcBeta) / 2; math.Abs(c.WMax()-want) > 1e-9 {
 		t.Errorf("fast convergence: W_max = %v, want %v", c.WMax(), want)
 	}
-	if want := int64(105 * smss); s.Cwnd != want {
+	if want := unit.Bytes(105 * smss); s.Cwnd != want {
 		t.Errorf("second loss: cwnd = %d, want %d", s.Cwnd, want)
 	}
 	s.Cwnd = 100 * smss

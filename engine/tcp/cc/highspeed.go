@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"math"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -69,7 +71,8 @@ func (h *HighSpeed) Init(s *State) {
 }
 
 // OnPacketSent implements Controller.
-func (h *HighSpeed) OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool) {}
+func (h *HighSpeed) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
+}
 
 // OnAck implements Controller: in congestion avoidance, w += a(w)/w per
 // segment acknowledged (RFC 3649 section 5).
@@ -86,7 +89,7 @@ func (h *HighSpeed) OnAck(s *State, a *Ack) {
 }
 
 // OnCongestionEvent implements Controller: w = (1 - b(w)) w.
-func (h *HighSpeed) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
+func (h *HighSpeed) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	h.w.reduce(s, 1-HighSpeedB(segs(s)))
 }
 
@@ -95,6 +98,6 @@ func (h *HighSpeed) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller: ssthresh = (1 - b(w)) w (held on a repeated
 // timeout), cwnd = 1 segment (RFC 5681 section 3.1).
-func (h *HighSpeed) OnRTO(now des.Time, s *State, flightSize int64, repeated bool) {
+func (h *HighSpeed) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	h.w.timeout(s, 1-HighSpeedB(segs(s)), repeated)
 }

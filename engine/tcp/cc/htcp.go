@@ -1,6 +1,10 @@
 package cc
 
-import "github.com/crosslink-sim/crosslink/engine/des"
+import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+
+	"github.com/crosslink-sim/crosslink/engine/unit"
+)
 
 // H-TCP parameters: Leith and Shorten, "H-TCP: TCP for high-speed and
 // long-distance networks", PFLDnet 2004, and Linux net/ipv4/tcp_htcp.c.
@@ -59,7 +63,7 @@ func (h *HTCP) Init(s *State) {
 
 // OnPacketSent implements Controller: the first segment starts the clock
 // of Delta (tcp_htcp.c sets last_cong when the connection starts).
-func (h *HTCP) OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool) {
+func (h *HTCP) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
 	if !h.started {
 		h.started = true
 		h.lastCong = now
@@ -129,7 +133,7 @@ func (h *HTCP) backoff(now des.Time) float64 {
 }
 
 // OnCongestionEvent implements Controller: ssthresh = cwnd = beta * cwnd.
-func (h *HTCP) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
+func (h *HTCP) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	h.w.reduce(s, h.backoff(now))
 }
 
@@ -138,7 +142,7 @@ func (h *HTCP) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller: ssthresh = beta * cwnd (held on a repeated
 // timeout), cwnd = 1 segment.
-func (h *HTCP) OnRTO(now des.Time, s *State, flightSize int64, repeated bool) {
+func (h *HTCP) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	f := 0.0
 	if !repeated {
 		f = h.backoff(now)

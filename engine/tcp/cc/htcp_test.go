@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 
 	"math"
@@ -57,7 +59,7 @@ func TestHTCPIncreaseAndBackoff(t *testing.T) {
 			if math.Abs(h.beta-tt.wantBeta) > 1e-9 {
 				t.Errorf("beta = %v, want %v", h.beta, tt.wantBeta)
 			}
-			if want := int64(tt.wantBeta * 100 * smss); s.Cwnd != want {
+			if want := unit.Bytes(tt.wantBeta * 100 * smss); s.Cwnd != want {
 				t.Errorf("cwnd after backoff = %d, want %d", s.Cwnd, want)
 			}
 			if got := h.Alpha(t0.Add(tt.delta)); math.Abs(got-tt.wantAlpha) > 1e-9 {

@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"math"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -47,7 +49,7 @@ func (h *Hybla) Init(s *State) {
 }
 
 // OnPacketSent implements Controller.
-func (h *Hybla) OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool) {}
+func (h *Hybla) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {}
 
 // HyblaRho is rho = max(RTT/RTT0, 1).
 func HyblaRho(rtt des.Duration) float64 { return max(float64(rtt)/float64(hyblaRTT0), 1) }
@@ -86,7 +88,7 @@ func (h *Hybla) OnAck(s *State, a *Ack) {
 }
 
 // OnCongestionEvent implements Controller: Reno's halving.
-func (h *Hybla) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
+func (h *Hybla) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	h.w.reduce(s, 0.5)
 }
 
@@ -94,6 +96,6 @@ func (h *Hybla) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
 func (h *Hybla) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller: RFC 5681 section 3.1.
-func (h *Hybla) OnRTO(now des.Time, s *State, flightSize int64, repeated bool) {
+func (h *Hybla) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	h.w.timeout(s, 0.5, repeated)
 }

@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"math"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -33,8 +35,8 @@ const (
 // implementation SHOULD use HyStart++ only for the initial slow start");
 // the owner calls Stop on the first congestion event.
 type HyStart struct {
-	sent, acked int64 // bytes of new data sent, bytes cumulatively acked
-	windowEnd   int64
+	sent, acked unit.Bytes // bytes of new data sent, bytes cumulatively acked
+	windowEnd   unit.Bytes
 	started     bool
 
 	lastRoundMinRTT    des.Duration
@@ -71,7 +73,7 @@ func (h *HyStart) InCSS() bool { return h.inCSS && !h.stopped }
 func (h *HyStart) Stop() { h.stopped = true; h.inCSS = false }
 
 // OnPacketSent counts new data for the round boundaries.
-func (h *HyStart) OnPacketSent(bytes int64, retransmit bool) {
+func (h *HyStart) OnPacketSent(bytes unit.Bytes, retransmit bool) {
 	if !retransmit {
 		h.sent += bytes
 	}

@@ -1,6 +1,8 @@
 package cc_test
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -101,7 +103,7 @@ func (v *invariants) OnAck(s *cc.State, a *cc.Ack) {
 		v.t.Fatalf("%s: OnAck outside recovery: cwnd = %d, want >= 4 segments", v.Name(), s.Cwnd)
 	}
 }
-func (v *invariants) OnCongestionEvent(now des.Time, s *cc.State, flight int64) {
+func (v *invariants) OnCongestionEvent(now des.Time, s *cc.State, flight unit.Bytes) {
 	v.Controller.OnCongestionEvent(now, s, flight)
 	v.inRecovery = true
 	v.check("OnCongestionEvent", s)
@@ -111,7 +113,7 @@ func (v *invariants) OnExitRecovery(now des.Time, s *cc.State) {
 	v.inRecovery = false
 	v.check("OnExitRecovery", s)
 }
-func (v *invariants) OnRTO(now des.Time, s *cc.State, flight int64, repeated bool) {
+func (v *invariants) OnRTO(now des.Time, s *cc.State, flight unit.Bytes, repeated bool) {
 	v.Controller.OnRTO(now, s, flight, repeated)
 	v.inRecovery = false
 	v.check("OnRTO", s)

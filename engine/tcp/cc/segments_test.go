@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 
 	"math"
@@ -26,12 +28,12 @@ type pipe struct {
 	minRTT   des.Duration
 	srtt     des.Duration
 	sentAt   []des.Time // send times of the segments in flight, oldest first
-	inflight int64
+	inflight unit.Bytes
 }
 
 // newPipe initialises c with cwnd segments (and ssthresh, if positive)
 // and sends the first window at time 0.
-func newPipe(t *testing.T, c Controller, cwnd, ssthresh int64, rtt func(des.Time) des.Duration) *pipe {
+func newPipe(t *testing.T, c Controller, cwnd, ssthresh unit.Bytes, rtt func(des.Time) des.Duration) *pipe {
 	s := State{Cwnd: cwnd * smss, SMSS: smss}
 	c.Init(&s)
 	if ssthresh > 0 {
@@ -118,12 +120,12 @@ func checkInvariants(t *testing.T, name string, seed uint64, ops int, strict boo
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(seed, 1))
-	mssOpts := []int64{536, 1000, 1460, 8960}
+	mssOpts := []unit.Bytes{536, 1000, 1460, 8960}
 	mss := mssOpts[rng.IntN(len(mssOpts))]
-	s := State{Cwnd: int64(1+rng.IntN(10)) * mss, SMSS: mss}
+	s := State{Cwnd: unit.Bytes(1+rng.IntN(10)) * mss, SMSS: mss}
 	c.Init(&s)
 	var now des.Time
-	var inflight int64
+	var inflight unit.Bytes
 	var minRTT, srtt des.Duration
 	inRecovery, repeated := false, false
 	for i := range ops {
@@ -134,9 +136,9 @@ func checkInvariants(t *testing.T, name string, seed uint64, ops int, strict boo
 				inflight += mss
 				c.OnPacketSent(now, &s, mss, inflight, rng.IntN(20) == 0)
 			}
-			acked := min(inflight, int64(1+rng.IntN(4))*mss)
+			acked := min(inflight, unit.Bytes(1+rng.IntN(4))*mss)
 			if rng.IntN(10) == 0 {
-				acked = min(inflight, 1+rng.Int64N(mss)) // a partial segment
+				acked = min(inflight, 1+unit.Bytes(rng.Int64N(int64(mss)))) // a partial segment
 			}
 			var rtt des.Duration
 			if rng.IntN(5) > 0 {
@@ -176,7 +178,7 @@ func checkInvariants(t *testing.T, name string, seed uint64, ops int, strict boo
 			now = now.Add(des.Duration(rng.Int64N(20e9))) // idle
 		}
 		if s.Cwnd < mss || s.Cwnd > maxCwnd+4*mss {
-			t.Fatalf("%s seed %d op %d: cwnd = %d, want in [%d, %d]", name, seed, i, s.Cwnd, mss, int64(maxCwnd))
+			t.Fatalf("%s seed %d op %d: cwnd = %d, want in [%d, %d]", name, seed, i, s.Cwnd, mss, unit.Bytes(maxCwnd))
 		}
 		if strict && s.Ssthresh < 2*mss {
 			t.Fatalf("%s seed %d op %d: ssthresh = %d, want >= %d", name, seed, i, s.Ssthresh, 2*mss)

@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -32,7 +34,7 @@ type Vegas struct {
 	baseRTT  des.Duration // smallest RTT ever seen (0: none yet)
 	roundRTT des.Duration // smallest RTT of the current round trip
 	cntRTT   int          // RTT samples in the current round trip
-	roundEnd int64        // the round ends when an ACK's PriorDelivered reaches this
+	roundEnd unit.Bytes   // the round ends when an ACK's PriorDelivered reaches this
 	ssGrow   bool         // slow start grows during this round trip
 }
 
@@ -64,7 +66,7 @@ func (v *Vegas) Init(s *State) {
 	v.resetRound(0)
 }
 
-func (v *Vegas) resetRound(delivered int64) {
+func (v *Vegas) resetRound(delivered unit.Bytes) {
 	v.roundEnd = delivered
 	v.roundRTT = 0
 	v.cntRTT = 0
@@ -74,7 +76,7 @@ func (v *Vegas) resetRound(delivered int64) {
 func (v *Vegas) BaseRTT() des.Duration { return v.baseRTT }
 
 // OnPacketSent implements Controller.
-func (v *Vegas) OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool) {}
+func (v *Vegas) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {}
 
 // OnAck implements Controller.
 func (v *Vegas) OnAck(s *State, a *Ack) {
@@ -119,7 +121,7 @@ func (v *Vegas) adjust(s *State) {
 	case s.InSlowStart() && diff > v.gamma:
 		// Leave slow start at the window the expected rate fills, plus one
 		// packet (tcp_vegas.c: min(cwnd, target_cwnd+1)).
-		target := int64(cwnd*base/rtt+1) * s.SMSS
+		target := unit.Bytes(cwnd*base/rtt+1) * s.SMSS
 		s.Cwnd = min(s.Cwnd, target)
 		s.Ssthresh = min(s.Ssthresh, s.Cwnd-s.SMSS)
 	case s.InSlowStart():
@@ -136,7 +138,7 @@ func (v *Vegas) adjust(s *State) {
 
 // OnCongestionEvent implements Controller: Reno's halving (RFC 5681
 // equation (4)).
-func (v *Vegas) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
+func (v *Vegas) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	v.reno.OnCongestionEvent(now, s, flightSize)
 }
 
@@ -145,7 +147,7 @@ func (v *Vegas) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
 func (v *Vegas) OnExitRecovery(now des.Time, s *State) { v.roundRTT, v.cntRTT = 0, 0 }
 
 // OnRTO implements Controller: Reno's timeout response.
-func (v *Vegas) OnRTO(now des.Time, s *State, flightSize int64, repeated bool) {
+func (v *Vegas) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	v.reno.OnRTO(now, s, flightSize, repeated)
 	v.roundRTT, v.cntRTT = 0, 0
 	v.ssGrow = true

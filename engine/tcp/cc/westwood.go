@@ -1,6 +1,10 @@
 package cc
 
-import "github.com/crosslink-sim/crosslink/engine/des"
+import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+
+	"github.com/crosslink-sim/crosslink/engine/unit"
+)
 
 // Westwood+ parameters: Grieco and Mascolo, "Performance evaluation and
 // comparison of Westwood+, New Reno, and Vegas TCP congestion control",
@@ -31,10 +35,10 @@ type Westwood struct {
 
 	winStart  des.Time // start of the current sampling interval
 	started   bool
-	bk        int64   // bytes delivered in the interval
-	delivered int64   // Ack.Delivered at the previous ACK
-	bwNS      float64 // first filter stage (bw_ns_est), bytes/s
-	bw        float64 // BWE (bw_est), bytes/s
+	bk        unit.Bytes // bytes delivered in the interval
+	delivered unit.Bytes // Ack.Delivered at the previous ACK
+	bwNS      float64    // first filter stage (bw_ns_est), bytes/s
+	bw        float64    // BWE (bw_est), bytes/s
 	rttMin    des.Duration
 }
 
@@ -51,7 +55,8 @@ func (c *Westwood) Init(s *State) {
 }
 
 // OnPacketSent implements Controller.
-func (c *Westwood) OnPacketSent(now des.Time, s *State, bytes, inflight int64, retransmit bool) {}
+func (c *Westwood) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
+}
 
 // Bandwidth returns BWE in bytes per second (0 before the first sample).
 func (c *Westwood) Bandwidth() float64 { return c.bw }
@@ -121,7 +126,7 @@ func (c *Westwood) ssthresh() float64 {
 }
 
 // OnCongestionEvent implements Controller.
-func (c *Westwood) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
+func (c *Westwood) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	b := c.ssthresh()
 	if b < 0 {
 		c.w.reduce(s, 0.5)
@@ -136,7 +141,7 @@ func (c *Westwood) OnCongestionEvent(now des.Time, s *State, flightSize int64) {
 func (c *Westwood) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller.
-func (c *Westwood) OnRTO(now des.Time, s *State, flightSize int64, repeated bool) {
+func (c *Westwood) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	b := c.ssthresh()
 	if b < 0 || repeated {
 		c.w.timeout(s, 0.5, repeated)

@@ -1,6 +1,8 @@
 package cc_test
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 
 	"math"
@@ -21,7 +23,7 @@ func TestWestwoodBandwidthEstimate(t *testing.T) {
 	s := cc.State{Cwnd: 200 * mss, SMSS: mss}
 	w.Init(&s)
 	s.Ssthresh = 10 * mss
-	var delivered int64
+	var delivered unit.Bytes
 	for now := des.Time(1e6); now <= 3e9; now = now.Add(des.Millisecond) {
 		delivered += mss
 		w.OnAck(&s, &cc.Ack{Now: now, Acked: mss, RTT: 100e6, MinRTT: 80e6, SRTT: 100e6, Delivered: delivered})
