@@ -517,7 +517,7 @@ func buildLEO(p vocab.Params, seed uint64) (*leoScenario, error) {
 	na, nb := net.AddNode("src"), net.AddNode("dst")
 	sa, sb := net.AddNode("space-src"), net.AddNode("space-dst")
 	gcfg := func(name string) netsim.LinkConfig {
-		c := netsim.LinkConfig{Name: name, Rate: int64(p.Float("gsl_rate")), Queue: netsim.DropTail{Packets: int(p.Int("queue"))}}
+		c := netsim.LinkConfig{Name: name, Rate: unit.BitRate(p.Float("gsl_rate")), Queue: netsim.DropTail{Packets: int(p.Int("queue"))}}
 		if l := p.Float("gsl_loss"); l > 0 {
 			c.Loss = netsim.Bernoulli{P: l}
 		}

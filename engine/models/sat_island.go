@@ -219,15 +219,15 @@ const (
 // satConfig is a scenario read from Params.
 type satConfig struct {
 	satDelay    des.Duration
-	rate, ret   int64
+	rate, ret   unit.BitRate
 	queue       netsim.QueueModel
 	buffer      int
 	channels    int
 	servers     int
 	terrMin     des.Duration
 	terrMax     des.Duration
-	terrRate    int64
-	lanRate     int64
+	terrRate    unit.BitRate
+	lanRate     unit.BitRate
 	lanDelay    des.Duration
 	sizes       workload.FlowSizes
 	request     unit.Bytes
@@ -253,14 +253,14 @@ type satConfig struct {
 
 func readSatConfig(p vocab.Params) (satConfig, error) {
 	c := satConfig{
-		rate:        int64(p.Float("rate")),
-		ret:         int64(p.Float("return_rate")),
+		rate:        unit.BitRate(p.Float("rate")),
+		ret:         unit.BitRate(p.Float("return_rate")),
 		channels:    int(p.Int("channels")),
 		servers:     int(p.Int("servers")),
 		terrMin:     des.FromSeconds(p.Float("terr_delay_min")),
 		terrMax:     des.FromSeconds(p.Float("terr_delay_max")),
-		terrRate:    int64(p.Float("terr_rate")),
-		lanRate:     int64(p.Float("lan_rate")),
+		terrRate:    unit.BitRate(p.Float("terr_rate")),
+		lanRate:     unit.BitRate(p.Float("lan_rate")),
 		lanDelay:    des.FromSeconds(p.Float("lan_delay")),
 		request:     unit.Bytes(p.Int("request")),
 		think:       des.FromSeconds(p.Float("think")),
@@ -415,7 +415,7 @@ func buildSatIsland(c satConfig, seed uint64) (*satScenario, error) {
 	isr := net.AddNode("island-router")
 	isl := net.AddNode("island")
 	terr := net.Streams().New("sat-island/terrestrial")
-	link := func(a, b *netsim.Node, rate int64, d des.Duration) error {
+	link := func(a, b *netsim.Node, rate unit.BitRate, d des.Duration) error {
 		if _, err := net.Connect(a, b, netsim.LinkConfig{Rate: rate, Delay: d}); err != nil {
 			return err
 		}
@@ -522,7 +522,7 @@ func (sc *satScenario) Handle(now des.Time, kind int, arg uint64) {
 			vocab.I(int64(sc.q.Bytes())),
 			vocab.F(float64(bytes-sc.last.bytes) * 8 / dt),
 			vocab.F(float64(sc.probe.bytes-sc.last.probe) * 8 / dt),
-			vocab.F(float64(st.TransmittedBytes-sc.last.tx) * 8 / dt / float64(sc.c.rate)),
+			vocab.F(float64(st.TransmittedBytes-sc.last.tx) * 8 / dt / sc.c.rate.BitsPerSecond()),
 			vocab.I(int64(sc.ex.Live)),
 		})
 		sc.last.bytes, sc.last.probe, sc.last.tx = bytes, sc.probe.bytes, st.TransmittedBytes

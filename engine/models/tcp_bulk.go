@@ -390,11 +390,11 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 	if c.queue > 0 {
 		q = netsim.DropTail{Packets: c.queue}
 	}
-	fwd := netsim.LinkConfig{Rate: int64(c.rate), Delay: c.delay, Queue: q, Loss: c.loss()}
+	fwd := netsim.LinkConfig{Rate: unit.BitRate(c.rate), Delay: c.delay, Queue: q, Loss: c.loss()}
 	if c.fwdQueue != nil {
 		fwd.Queue = c.fwdQueue
 	}
-	rev := netsim.LinkConfig{Rate: int64(c.rate), Delay: c.delay, Queue: q, Loss: c.revLoss}
+	rev := netsim.LinkConfig{Rate: unit.BitRate(c.rate), Delay: c.delay, Queue: q, Loss: c.revLoss}
 	sc := &tcpScenario{s: s, net: net}
 	if len(c.chanLoss) > 0 {
 		fwd.Loss = c.chanLoss[0]

@@ -402,7 +402,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 	if starts != nil && len(starts) != n {
 		panic("models: bug: tcp-compete given start times for another number of flows")
 	}
-	lim, err := netsim.BDPLimit(p.Float("queue"), int64(rate), delay, tcPacket)
+	lim, err := netsim.BDPLimit(p.Float("queue"), unit.BitRate(rate), delay, tcPacket)
 	if err != nil {
 		return vocab.Result{}, err
 	}
@@ -438,7 +438,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 	jitter := des.FromSeconds(p.Float("host_jitter"))
 	var cn *competeNet
 	if emulate["topology"] {
-		cn, err = buildTestbed(net, n, int64(rate), delay, netemLimit, loss, ackLoss, jitter)
+		cn, err = buildTestbed(net, n, unit.BitRate(rate), delay, netemLimit, loss, ackLoss, jitter)
 	} else {
 		cn, err = buildDumbbell(net, p, n, q, delay, netemLimit, loss, ackLoss, jitter)
 	}
@@ -515,12 +515,12 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 // behind plain access queues, the backbone's queue (with a netem limit
 // for tclink).
 func buildDumbbell(net *netsim.Network, p vocab.Params, n int, q netsim.QueueModel, delay des.Duration, netemLimit int, loss, ackLoss netsim.LossModel, jitter des.Duration) (*competeNet, error) {
-	rate := int64(p.Float("rate"))
+	rate := unit.BitRate(p.Float("rate"))
 	accessQ := netsim.DropTail{Packets: int(p.Int("access_queue"))}
 	adelay := des.FromSeconds(p.Float("access_delay"))
 	arate := rate
 	if a := p.Float("access_rate"); a > 0 {
-		arate = int64(a)
+		arate = unit.BitRate(a)
 	}
 	// Host to router: the host's jitter after its queue; router to host:
 	// none.

@@ -101,7 +101,7 @@ type competeNet struct {
 }
 
 // buildTestbed builds the Mininet topology of the scripts.
-func buildTestbed(net *netsim.Network, n int, rate int64, delay des.Duration, limit int, loss, ackLoss netsim.LossModel, jitter des.Duration) (*competeNet, error) {
+func buildTestbed(net *netsim.Network, n int, rate unit.BitRate, delay des.Duration, limit int, loss, ackLoss netsim.LossModel, jitter des.Duration) (*competeNet, error) {
 	cn := &competeNet{}
 	s1, s2, s3, s4 := net.AddNode("s1"), net.AddNode("s2"), net.AddNode("s3"), net.AddNode("s4")
 	// A TCLink: netem is the only queue (HTB's class has no other), so

@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -14,9 +16,10 @@ type LinkConfig struct {
 	// random stream ("link/"+Name), so it must be unique in a Network.
 	// Empty means "<from>-><to>" (with a suffix for parallel links).
 	Name string
-	// Rate is the transmission rate in bit/s; 0 means infinitely fast (no
-	// serialisation delay).
-	Rate int64
+	// Rate is the transmission rate; 0 means infinitely fast (no
+	// serialisation delay). The link serialises at a whole number of
+	// bit/s, the rate rounded down.
+	Rate unit.BitRate
 	// Delay is the propagation delay.
 	Delay des.Duration
 	// Queue is the buffer in front of the transmitter; nil means an
@@ -72,7 +75,8 @@ type Link struct {
 	net      *Network
 	name     string
 	from, to *Node
-	rate     int64
+	rate     unit.BitRate // whole bit/s
+	bps      uint64       // rate, for the integer transmission times
 	delay    des.Duration
 	queue    Queue
 	loss     Loss
@@ -131,8 +135,8 @@ func (l *Link) From() *Node { return l.from }
 // To returns the receiving node.
 func (l *Link) To() *Node { return l.to }
 
-// Rate returns the rate in bit/s (0: infinite).
-func (l *Link) Rate() int64 { return l.rate }
+// Rate returns the rate (0: infinite).
+func (l *Link) Rate() unit.BitRate { return l.rate }
 
 // Delay returns the propagation delay.
 func (l *Link) Delay() des.Duration { return l.delay }
@@ -140,19 +144,26 @@ func (l *Link) Delay() des.Duration { return l.delay }
 // Queue returns the link's queue.
 func (l *Link) Queue() Queue { return l.queue }
 
-// TransmissionTime returns the serialisation time of size bytes at rate
-// bit/s, rounded up to the nanosecond (0 for an infinite rate).
-func TransmissionTime(size int, rate int64) des.Duration {
-	if rate == 0 {
+// TransmissionTime returns the serialisation time of size bytes at rate,
+// rounded down to a whole bit/s as a link does, rounded up to the
+// nanosecond (0 for an infinite rate). Unlike BitRate.TxTime it is exact:
+// it is what a link takes.
+func TransmissionTime(size int, rate unit.BitRate) des.Duration {
+	bps := wholeBitRate(rate)
+	if bps == 0 {
 		return 0
 	}
-	return des.Duration(bitTime(uint64(size)*8, rate))
+	return des.Duration(bitTime(uint64(size)*8, bps))
 }
 
-// bitTime is ceil(b*1e9/rate) in exact integer arithmetic.
-func bitTime(b uint64, rate int64) uint64 {
+// wholeBitRate is r rounded down to a whole number of bit/s, as the
+// transmitter's integer arithmetic takes it.
+func wholeBitRate(r unit.BitRate) uint64 { return uint64(r.BitsPerSecond()) }
+
+// bitTime is ceil(b*1e9/bps) in exact integer arithmetic.
+func bitTime(b uint64, bps uint64) uint64 {
 	hi, lo := bits.Mul64(b, 1e9)
-	q, r := bits.Div64(hi, lo, uint64(rate)) // panics only if the result exceeds 2^64 ns
+	q, r := bits.Div64(hi, lo, bps) // panics only if the result exceeds 2^64 ns
 	if r != 0 {
 		q++
 	}
@@ -220,8 +231,8 @@ func (l *Link) startNext(now des.Time) {
 		l.busyBits += uint64(b.Size) * 8
 	}
 	end := now
-	if l.rate > 0 {
-		end = l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.rate)))
+	if l.bps > 0 {
+		end = l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.bps)))
 	}
 	l.trace(now, TraceTransmit, p, 0)
 	for b := l.batch.head; b != nil; b = b.next {
@@ -243,10 +254,10 @@ func (l *Link) dequeued(now des.Time, p *Packet) {
 // period: a packet that starts exactly then continues the period, keeping
 // its exact bit count.
 func (l *Link) txEndPrev() des.Time {
-	if l.rate == 0 {
+	if l.bps == 0 {
 		return l.busyStart
 	}
-	return l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.rate)))
+	return l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.bps)))
 }
 
 // Handle implements des.Handler.

@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math"
 	"testing"
@@ -12,7 +14,7 @@ import (
 func TestTransmissionTime(t *testing.T) {
 	tests := []struct {
 		size int
-		rate int64
+		rate unit.BitRate
 		want des.Duration
 	}{
 		{1500, 1e9, 12000},                 // 12000 bits / 1e9 bit/s = 12 µs exactly
@@ -26,7 +28,7 @@ func TestTransmissionTime(t *testing.T) {
 	}
 	for _, tt := range tests {
 		if got := TransmissionTime(tt.size, tt.rate); got != tt.want {
-			t.Errorf("TransmissionTime(%d, %d) = %d, want %d", tt.size, tt.rate, got, tt.want)
+			t.Errorf("TransmissionTime(%d, %v) = %d, want %d", tt.size, tt.rate, got, tt.want)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math/rand/v2"
 
@@ -108,8 +110,8 @@ func (q *dropTail) Bytes() int { return q.bytes }
 type LinkInfo struct {
 	// Name is the link's name.
 	Name string
-	// Rate is the link's rate in bit/s (0: infinitely fast).
-	Rate int64
+	// Rate is the link's rate (0: infinitely fast).
+	Rate unit.BitRate
 	// Rand is the queue's own random stream, "queue/<link name>" of the
 	// network's streams: distinct from the link's loss stream, so a queue
 	// discipline never shifts the loss pattern.

@@ -100,9 +100,9 @@ func (c *Conn) SetHost(h Host) {
 	c.host = &host{cfg: h, c: c}
 }
 
-// pacingRate is sk_pacing_rate in bytes per second: the controller's
-// when it paces, Linux's default otherwise.
-func (h *host) pacingRate() float64 {
+// pacingRate is sk_pacing_rate: the controller's when it paces, Linux's
+// default otherwise.
+func (h *host) pacingRate() unit.BitRate {
 	s := &h.c.snd
 	if r := s.cc.PacingRate; r > 0 {
 		return r
@@ -120,13 +120,20 @@ func (h *host) pacingRate() float64 {
 	// a cwnd near that window; the controllers here grow it regardless,
 	// so the window the sender can use stands in for it.
 	cwnd := min(s.cc.Cwnd, s.wnd, h.c.cfg.SndBuf)
-	return ratio * float64(max(cwnd, s.flight())) * 1e9 / float64(srtt)
+	return unit.ScaledRateOf(ratio, max(cwnd, s.flight()), srtt)
+}
+
+// pacingQuantum is sk_pacing_rate >> sk_pacing_shift, the bytes sent in
+// 2^-pacingShift s (about 1 ms) at the pacing rate, truncated as Linux's
+// integer bytes-per-second rate is.
+func (h *host) pacingQuantum() unit.Bytes {
+	return unit.Bytes(h.pacingRate().BytesPerSecond()) >> pacingShift
 }
 
 // autosize is tcp_tso_autosize's segment count.
 func (h *host) autosize() int {
 	mss := max(h.c.snd.smss, 1)
-	bytes := min(unit.Bytes(h.pacingRate())>>pacingShift, gsoMaxBytes)
+	bytes := min(h.pacingQuantum(), gsoMaxBytes)
 	return int(max(bytes/mss, unit.Bytes(h.cfg.MinTSOSegs))) // segments
 }
 
@@ -219,7 +226,7 @@ func (h *host) tsqLimit() unit.Bytes {
 		goal = unit.Bytes(h.autosize())
 	}
 	truesize := goal*h.c.snd.smss + skbOverhead
-	return min(max(2*truesize, unit.Bytes(h.pacingRate())>>pacingShift), h.cfg.LimitOutputBytes)
+	return min(max(2*truesize, h.pacingQuantum()), h.cfg.LimitOutputBytes)
 }
 
 func (h *host) over() bool { return h.charged > h.tsqLimit() }

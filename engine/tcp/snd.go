@@ -357,7 +357,7 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 		// delivery rate sends at that rate (BBR's pacing_rate =
 		// pacing_gain * BtlBw). The next send may not start before
 		// now + payload/rate.
-		gap := des.Duration(float64(n) * 1e9 / s.cc.PacingRate)
+		gap := s.cc.PacingRate.TxTime(n)
 		if c.host != nil {
 			gap = c.host.paceGap(gap)
 		}

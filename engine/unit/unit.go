@@ -62,3 +62,11 @@ func RateOf(n Bytes, d des.Duration) BitRate {
 
 // Scale returns r times the dimensionless gain g (a pacing or cwnd gain).
 func (r BitRate) Scale(g float64) BitRate { return BitRate(g * float64(r)) }
+
+// ScaledRateOf returns g*n/d, the gain applied to the bytes before the
+// division, in the order of the formulas that scale a window by a gain
+// and divide by an RTT (BBR's initial pacing rate, Linux's
+// tcp_update_pacing_rate). d must be positive.
+func ScaledRateOf(g float64, n Bytes, d des.Duration) BitRate {
+	return BitRate(g * float64(n) * (bitsPerByte * nsPerSecond) / float64(d))
+}

@@ -58,8 +58,8 @@ type BBR struct {
 	cwndGain   float64
 	initCwnd   unit.Bytes
 
-	btlBw       MaxFilter    // bytes/s over rounds
-	rtProp      des.Duration // 0 before the first sample
+	btlBw       MaxFilter[unit.BitRate] // over rounds
+	rtProp      des.Duration            // 0 before the first sample
 	rtPropStamp des.Time
 	expired     bool
 
@@ -142,8 +142,8 @@ func (b *BBR) PacingGain() float64 { return b.pacingGain }
 // CycleIndex returns the PROBE_BW phase, 0 to 7.
 func (b *BBR) CycleIndex() int { return b.cycleIndex }
 
-// BtlBw returns the bottleneck bandwidth estimate in bytes per second.
-func (b *BBR) BtlBw() float64 { return b.btlBw.Get() }
+// BtlBw returns the bottleneck bandwidth estimate.
+func (b *BBR) BtlBw() unit.BitRate { return b.btlBw.Get() }
 
 // RTprop returns the round-trip propagation time estimate in ns.
 func (b *BBR) RTprop() des.Duration { return b.rtProp }
@@ -161,7 +161,7 @@ func (b *BBR) Init(s *State) {
 	s.Ssthresh = math.MaxInt64 / 2
 	b.enterStartup()
 	// BBRInitPacingRate with no RTT yet: nominal 1 ms.
-	s.PacingRate = (1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3
+	s.PacingRate = unit.BytesPerSecond((1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3)
 }
 
 func (b *BBR) enterStartup() {
@@ -177,18 +177,19 @@ func (b *BBR) bdp(gain float64) float64 {
 	if b.rtProp == 0 || bw == 0 {
 		return gain * float64(b.initCwnd)
 	}
-	return gain * bw * float64(b.rtProp) / 1e9
+	return bw.Scale(gain).BytesIn(b.rtProp)
 }
 
 // sendQuantum is section 4.2.2's send_quantum in bytes.
 func sendQuantum(s *State) float64 {
 	switch r := s.PacingRate; {
-	case r < 1.2e6/8:
+	case r < 1.2*unit.Mbps:
 		return float64(s.SMSS)
-	case r < 24e6/8:
+	case r < 24*unit.Mbps:
 		return float64(2 * s.SMSS)
 	default:
-		return min(r*1e-3, 64*1024)
+		return min(r.BytesPerSecond()*1e-3, 64*1024) // 1 ms at r
+
 	}
 }
 
@@ -287,13 +288,13 @@ func (b *BBR) enterProbeBW(now des.Time) {
 // application limits, the bandwidth estimate has not grown by
 // bbrFullBwGrow.
 type bbrFullPipe struct {
-	bw     float64 // the estimate the next must beat by bbrFullBwGrow
-	count  int     // round starts since it was beaten
+	bw     unit.BitRate // the estimate the next must beat by bbrFullBwGrow
+	count  int          // round starts since it was beaten
 	filled bool
 }
 
 // check takes the bandwidth estimate at an ACK.
-func (f *bbrFullPipe) check(bw float64, roundStart, appLimited bool) {
+func (f *bbrFullPipe) check(bw unit.BitRate, roundStart, appLimited bool) {
 	if f.filled || !roundStart || appLimited {
 		return
 	}
@@ -371,15 +372,15 @@ func (b *BBR) setPacingRate(s *State, a *Ack) {
 // the pipe is full; before the first bandwidth sample the initial rate is
 // high_gain*cwnd/SRTT once an RTT is known (seenRTT). Every rate is 1 %
 // below that (tcp_bbr.c bbr_pacing_margin_percent; see BBRPacingMargin).
-func bbrPace(s *State, a *Ack, bw, gain float64, filledPipe bool, seenRTT *bool) {
+func bbrPace(s *State, a *Ack, bw unit.BitRate, gain float64, filledPipe bool, seenRTT *bool) {
 	if bw == 0 {
 		if !*seenRTT && a.SRTT > 0 {
 			*seenRTT = true
-			s.PacingRate = (1 - BBRPacingMargin) * BBRHighGain * float64(s.Cwnd) * 1e9 / float64(a.SRTT)
+			s.PacingRate = unit.ScaledRateOf((1-BBRPacingMargin)*BBRHighGain, s.Cwnd, a.SRTT)
 		}
 		return
 	}
-	if r := (1 - BBRPacingMargin) * gain * bw; filledPipe || r > s.PacingRate {
+	if r := bw.Scale((1 - BBRPacingMargin) * gain); filledPipe || r > s.PacingRate {
 		s.PacingRate = r
 	}
 }

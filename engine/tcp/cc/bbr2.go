@@ -54,11 +54,11 @@ type BBR2 struct {
 	cwndGain   float64
 	initCwnd   unit.Bytes
 
-	bwHi           [2]float64 // max delivery rate, previous and current cycle
-	bwLo           float64    // +Inf when unset
-	inflightHi     float64    // bytes, +Inf when unset
+	bwHi           [2]unit.BitRate // max delivery rate, previous and current cycle
+	bwLo           unit.BitRate    // +Inf when unset
+	inflightHi     float64         // bytes, +Inf when unset
 	inflightLo     float64
-	bwLatest       float64
+	bwLatest       unit.BitRate
 	inflightLatest float64
 
 	minRTT, probeRTTMin     des.Duration
@@ -144,7 +144,7 @@ func (b *BBR2) InflightHi() float64 { return b.inflightHi }
 func (b *BBR2) InflightLo() float64 { return b.inflightLo }
 
 // MaxBw returns the bandwidth estimate in bytes per second.
-func (b *BBR2) MaxBw() float64 { return max(b.bwHi[0], b.bwHi[1]) }
+func (b *BBR2) MaxBw() unit.BitRate { return max(b.bwHi[0], b.bwHi[1]) }
 
 // MinRTT returns the minimum RTT estimate in ns.
 func (b *BBR2) MinRTT() des.Duration { return b.minRTT }
@@ -153,10 +153,10 @@ func (b *BBR2) MinRTT() des.Duration { return b.minRTT }
 func (b *BBR2) Init(s *State) {
 	rng := b.rng
 	inf := math.Inf(1)
-	*b = BBR2{rng: rng, initCwnd: s.Cwnd, bwLo: inf, inflightHi: inf, inflightLo: inf}
+	*b = BBR2{rng: rng, initCwnd: s.Cwnd, bwLo: unit.BitRate(inf), inflightHi: inf, inflightLo: inf}
 	s.Ssthresh = math.MaxInt64 / 2
 	b.enterStartup()
-	s.PacingRate = (1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3
+	s.PacingRate = unit.BytesPerSecond((1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3)
 }
 
 func (b *BBR2) enterStartup() {
@@ -166,15 +166,15 @@ func (b *BBR2) enterStartup() {
 }
 
 // bw is the bandwidth the model uses: min(max_bw, bw_lo).
-func (b *BBR2) bw() float64 { return min(b.MaxBw(), b.bwLo) }
+func (b *BBR2) bw() unit.BitRate { return min(b.MaxBw(), b.bwLo) }
 
 // inflight is gain*BDP plus three send quanta (bbr_inflight), or the
 // initial window scaled by gain before the model has an RTT and a rate.
-func (b *BBR2) inflight(s *State, bw, gain float64) float64 {
+func (b *BBR2) inflight(s *State, bw unit.BitRate, gain float64) float64 {
 	if b.minRTT == 0 || bw == 0 {
 		return gain * float64(b.initCwnd)
 	}
-	return gain*bw*float64(b.minRTT)/1e9 + 3*sendQuantum(s)
+	return bw.Scale(gain).BytesIn(b.minRTT) + 3*sendQuantum(s)
 }
 
 // targetInflight is bbr2_target_inflight: min(BDP, cwnd).
@@ -210,7 +210,7 @@ func (b *BBR2) OnAck(s *State, a *Ack) {
 		b.roundStart = true
 		b.rec.conservation = false
 	}
-	rate := 0.0
+	var rate unit.BitRate
 	if valid && a.Rate.Interval >= a.MinRTT {
 		rate = a.Rate.Rate()
 		if rate >= b.MaxBw() || !a.Rate.AppLimited {
@@ -238,7 +238,7 @@ func (b *BBR2) OnAck(s *State, a *Ack) {
 
 // congestionSignals is bbr2_update_congestion_signals and
 // bbr2_adapt_lower_bounds (draft-02 section 5.5.10.3).
-func (b *BBR2) congestionSignals(s *State, a *Ack, rate float64) {
+func (b *BBR2) congestionSignals(s *State, a *Ack, rate unit.BitRate) {
 	b.lossRoundStart = false
 	if a.Rate.Delivered <= 0 {
 		return
@@ -254,13 +254,13 @@ func (b *BBR2) congestionSignals(s *State, a *Ack, rate float64) {
 	b.lossRoundStart = true
 	probing := b.mode == BBRStartup || (b.mode == BBRProbeBW && (b.phase == BBR2Refill || b.phase == BBR2Up))
 	if b.lossInRound && !probing {
-		if math.IsInf(b.bwLo, 1) {
+		if math.IsInf(float64(b.bwLo), 1) {
 			b.bwLo = b.MaxBw()
 		}
 		if math.IsInf(b.inflightLo, 1) {
 			b.inflightLo = float64(s.Cwnd)
 		}
-		b.bwLo = max(b.bwLatest, (1-bbr2Beta)*b.bwLo)
+		b.bwLo = max(b.bwLatest, b.bwLo.Scale(1-bbr2Beta))
 		b.inflightLo = max(b.inflightLatest, (1-bbr2Beta)*b.inflightLo)
 	}
 	b.lossInRound = false
@@ -416,7 +416,7 @@ func (b *BBR2) startDown(now des.Time) {
 }
 
 func (b *BBR2) startRefill(now des.Time) {
-	b.bwLo, b.inflightLo = math.Inf(1), math.Inf(1)
+	b.bwLo, b.inflightLo = unit.BitRate(math.Inf(1)), math.Inf(1)
 	b.upRounds = 0
 	b.upAcks = 0
 	b.stoppedRisky = false
@@ -483,7 +483,7 @@ func (b *BBR2) updateMinRTT(s *State, a *Ack) {
 		if b.probeRTTRoundDone && a.Now > b.probeRTTDone {
 			b.probeStamp = a.Now
 			s.Cwnd = max(s.Cwnd, b.rec.priorCwnd)
-			b.bwLo, b.inflightLo = math.Inf(1), math.Inf(1)
+			b.bwLo, b.inflightLo = unit.BitRate(math.Inf(1)), math.Inf(1)
 			if b.full.filled {
 				b.startDown(a.Now)
 				b.phase = BBR2Cruise // bbr2_exit_probe_rtt: DOWN then CRUISE

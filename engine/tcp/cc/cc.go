@@ -14,9 +14,9 @@ type State struct {
 	Cwnd     unit.Bytes // congestion window (RFC 5681 section 2)
 	Ssthresh unit.Bytes // slow-start threshold (RFC 5681 section 3.1)
 	SMSS     unit.Bytes // sender maximum segment size
-	// PacingRate is the rate in bytes per second at which the sender spaces
-	// its transmissions; 0 sends as fast as the windows allow.
-	PacingRate float64
+	// PacingRate is the rate at which the sender spaces its transmissions
+	// (of payload bytes); 0 sends as fast as the windows allow.
+	PacingRate unit.BitRate
 	// Pipe is the sender's estimate of the bytes in the network, which it
 	// refreshes before every hook and controllers only read: RFC 6675's
 	// SetPipe under SACK recovery (SACKed and lost bytes excluded,
@@ -50,13 +50,12 @@ type RateSample struct {
 	TxInFlight unit.Bytes
 }
 
-// Rate returns the delivery rate in bytes per second, or 0 if the sample is
-// empty.
-func (r RateSample) Rate() float64 {
+// Rate returns the delivery rate, or 0 if the sample is empty.
+func (r RateSample) Rate() unit.BitRate {
 	if r.Interval <= 0 || r.Delivered <= 0 {
 		return 0
 	}
-	return float64(r.Delivered) * 1e9 / float64(r.Interval)
+	return unit.RateOf(r.Delivered, r.Interval)
 }
 
 // Ack describes one acknowledgement that advanced the sender's state.

@@ -31,7 +31,7 @@ func (a *countApp) Done(des.Time)                         {}
 // link is one bottleneck hop: rate in bit/s, one-way delay, a DropTail
 // buffer of queue packets and Bernoulli loss on the data direction.
 type link struct {
-	rate  int64
+	rate  unit.BitRate
 	delay des.Duration
 	queue int
 	loss  float64

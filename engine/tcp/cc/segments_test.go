@@ -183,7 +183,7 @@ func checkInvariants(t *testing.T, name string, seed uint64, ops int, strict boo
 		if strict && s.Ssthresh < 2*mss {
 			t.Fatalf("%s seed %d op %d: ssthresh = %d, want >= %d", name, seed, i, s.Ssthresh, 2*mss)
 		}
-		if math.IsNaN(s.PacingRate) || math.IsInf(s.PacingRate, 0) || s.PacingRate < 0 {
+		if math.IsNaN(s.PacingRate.BitsPerSecond()) || math.IsInf(s.PacingRate.BitsPerSecond(), 0) || s.PacingRate < 0 {
 			t.Fatalf("%s seed %d op %d: pacing rate = %v", name, seed, i, s.PacingRate)
 		}
 	}

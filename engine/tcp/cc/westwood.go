@@ -35,10 +35,10 @@ type Westwood struct {
 
 	winStart  des.Time // start of the current sampling interval
 	started   bool
-	bk        unit.Bytes // bytes delivered in the interval
-	delivered unit.Bytes // Ack.Delivered at the previous ACK
-	bwNS      float64    // first filter stage (bw_ns_est), bytes/s
-	bw        float64    // BWE (bw_est), bytes/s
+	bk        unit.Bytes   // bytes delivered in the interval
+	delivered unit.Bytes   // Ack.Delivered at the previous ACK
+	bwNS      unit.BitRate // first filter stage (bw_ns_est)
+	bw        unit.BitRate // BWE (bw_est)
 	rttMin    des.Duration
 }
 
@@ -58,8 +58,8 @@ func (c *Westwood) Init(s *State) {
 func (c *Westwood) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
 }
 
-// Bandwidth returns BWE in bytes per second (0 before the first sample).
-func (c *Westwood) Bandwidth() float64 { return c.bw }
+// Bandwidth returns BWE (0 before the first sample).
+func (c *Westwood) Bandwidth() unit.BitRate { return c.bw }
 
 // OnAck implements Controller: the estimator sees every ACK, recovery
 // included; the window grows as Reno's outside recovery.
@@ -106,7 +106,7 @@ func (c *Westwood) sample(a *Ack) {
 	if delta <= max(rtt, westwoodMinWindow) {
 		return
 	}
-	bw := float64(c.bk) * 1e9 / float64(delta)
+	bw := unit.RateOf(c.bk, delta)
 	if c.bw == 0 && c.bwNS == 0 {
 		c.bwNS, c.bw = bw, bw
 	} else {
@@ -122,7 +122,7 @@ func (c *Westwood) ssthresh() float64 {
 	if c.bw <= 0 || c.rttMin <= 0 {
 		return -1
 	}
-	return c.bw * float64(c.rttMin) / 1e9
+	return c.bw.BytesIn(c.rttMin)
 }
 
 // OnCongestionEvent implements Controller.
