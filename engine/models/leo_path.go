@@ -337,7 +337,7 @@ func (h *spaceHop) Send(p *netsim.Packet) {
 // islLoss draws whether a packet of size bytes is lost on any ISL of the
 // path: on each, a pointing fade, the BER of the faded SNR and the exact
 // PER of the packet.
-func (h *spaceHop) islLoss(size int) bool {
+func (h *spaceHop) islLoss(size unit.Bytes) bool {
 	w := h.w
 	bits := phy.WireBits(float64(size))
 	for i, snr := range w.islSNR {

@@ -221,7 +221,7 @@ type satConfig struct {
 	satDelay    des.Duration
 	rate, ret   unit.BitRate
 	queue       netsim.QueueModel
-	buffer      int
+	buffer      unit.Bytes
 	channels    int
 	servers     int
 	terrMin     des.Duration
@@ -290,7 +290,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	if c.terrMax < c.terrMin {
 		return c, fmt.Errorf("models: sat-island: terr_delay_max %v is below terr_delay_min %v", c.terrMax, c.terrMin)
 	}
-	alt, buf := orbit.AltitudeGEO, satBufferGEO
+	alt, buf := orbit.AltitudeGEO, unit.Bytes(satBufferGEO)
 	if p.Str("orbit") == "meo" {
 		alt, buf = orbit.AltitudeO3b, satBufferMEO
 	}
@@ -299,18 +299,18 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 		c.satDelay = SatOneWayDelay(alt, p.Float("elevation_deg"), des.FromSeconds(p.Float("sat_processing")))
 	}
 	mss := int(p.Int("mss"))
-	if v := int(p.Int("buffer")); v > 0 {
+	if v := unit.Bytes(p.Int("buffer")); v > 0 {
 		buf = v
 	}
 	if frac := p.Float("buffer_bdp"); frac > 0 {
-		l, err := netsim.BDPLimit(frac, c.rate, 2*c.satDelay, mss+tcp.HeaderBytes)
+		l, err := netsim.BDPLimit(frac, c.rate, 2*c.satDelay, unit.Bytes(mss+tcp.HeaderBytes))
 		if err != nil {
 			return c, fmt.Errorf("models: sat-island: %w", err)
 		}
 		buf = l.Bytes
 	}
 	c.buffer = buf
-	pkts := max(1, buf/(mss+tcp.HeaderBytes)) // the AQMs limit packets
+	pkts := max(1, int(buf/unit.Bytes(mss+tcp.HeaderBytes))) // the AQMs limit packets
 	target := des.FromSeconds(p.Float("codel_target"))
 	interval := des.FromSeconds(p.Float("codel_interval"))
 	if interval == 0 {
@@ -364,21 +364,18 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 
 // satScenario is one built scenario.
 type satScenario struct {
-	c      satConfig
-	s      *des.Scheduler
-	net    *netsim.Network
-	fwd    *netsim.Link
-	q      *meteredQueue
-	ex     *workload.Exchanges
-	ch     *workload.Channels
-	probe  probe
-	enc    *blockCoder
-	atWarm netsim.LinkStats
-	series [][]vocab.Value
-	last   struct {
-		bytes, probe unit.Bytes
-		tx           int64
-	}
+	c       satConfig
+	s       *des.Scheduler
+	net     *netsim.Network
+	fwd     *netsim.Link
+	q       *meteredQueue
+	ex      *workload.Exchanges
+	ch      *workload.Channels
+	probe   probe
+	enc     *blockCoder
+	atWarm  netsim.LinkStats
+	series  [][]vocab.Value
+	last    struct{ bytes, probe, tx unit.Bytes }
 	lastAt  des.Time
 	probeP  []workload.Leg
 	startEr error

@@ -556,7 +556,7 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]vocab.Value,
 	if span > 0 {
 		goodput = float64(after) * 8 / span
 	}
-	var txBytes int64
+	var txBytes unit.Bytes
 	var sent, deliv, dropped, inflight, overflow, corrupt int64
 	var qdSum float64
 	var qdN int64

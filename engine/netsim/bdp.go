@@ -19,7 +19,7 @@ func BDP(rate unit.BitRate, rtt des.Duration) float64 {
 // FQ-CoDel take one or the other.
 type Limit struct {
 	Packets int
-	Bytes   int
+	Bytes   unit.Bytes
 }
 
 // DropTail returns a DropTail queue limited in packets only, the way Linux
@@ -36,7 +36,7 @@ func (l Limit) DropTail() DropTail { return DropTail{Packets: l.Packets} }
 // Packets is fraction x BDP / packetSize rounded to the nearest packet
 // (halves away from zero), each at least one packet (packetSize bytes) so
 // that a queue can always hold the packet being received.
-func BDPLimit(fraction float64, rate unit.BitRate, rtt des.Duration, packetSize int) (Limit, error) {
+func BDPLimit(fraction float64, rate unit.BitRate, rtt des.Duration, packetSize unit.Bytes) (Limit, error) {
 	if !(fraction > 0) || math.IsInf(fraction, 0) || rate <= 0 || rtt <= 0 || packetSize <= 0 {
 		return Limit{}, fmt.Errorf("netsim: bdp limit: need fraction, rate, rtt and packet size > 0, got %g, %g bit/s, %v, %d B",
 			fraction, rate, rtt, packetSize)
@@ -47,6 +47,6 @@ func BDPLimit(fraction float64, rate unit.BitRate, rtt des.Duration, packetSize 
 	}
 	return Limit{
 		Packets: max(1, int(math.Round(b/float64(packetSize)))),
-		Bytes:   max(packetSize, int(math.Round(b))),
+		Bytes:   max(packetSize, unit.Bytes(math.Round(b))),
 	}, nil
 }

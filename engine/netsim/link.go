@@ -104,17 +104,19 @@ type Link struct {
 }
 
 type linkCounters struct {
-	sent, sentBytes               int64
-	transmitted, transmittedBytes int64
-	delivered, deliveredBytes     int64
-	drops, dropBytes              [NumDropReasons]int64
+	sent, transmitted, delivered int64
+	drops                        [NumDropReasons]int64
+
+	sentBytes, transmittedBytes, deliveredBytes unit.Bytes
+	dropBytes                                   [NumDropReasons]unit.Bytes
 
 	busy des.Duration
 
 	// Queue occupancy integrals (time-weighted), since time 0.
 	qLast          des.Time
 	qArea, qAreaB  float64 // packet-ns, byte-ns
-	qMax, qMaxB    int
+	qMax           int
+	qMaxB          unit.Bytes
 	dequeued       int64
 	qDelay, qDelMx des.Duration
 }
@@ -148,7 +150,7 @@ func (l *Link) Queue() Queue { return l.queue }
 // rounded down to a whole bit/s as a link does, rounded up to the
 // nanosecond (0 for an infinite rate). Unlike BitRate.TxTime it is exact:
 // it is what a link takes.
-func TransmissionTime(size int, rate unit.BitRate) des.Duration {
+func TransmissionTime(size unit.Bytes, rate unit.BitRate) des.Duration {
 	bps := wholeBitRate(rate)
 	if bps == 0 {
 		return 0
@@ -175,7 +177,7 @@ func bitTime(b uint64, bps uint64) uint64 {
 func (l *Link) Send(p *Packet) {
 	now := l.net.sched.Now()
 	l.st.sent++
-	l.st.sentBytes += int64(p.Size)
+	l.st.sentBytes += p.Size
 	l.trace(now, TraceSend, p, 0)
 	if l.netemLimit > 0 && !l.netemAdmit(now, p) {
 		return
@@ -200,7 +202,7 @@ func (l *Link) Send(p *Packet) {
 // through the Dropper interface.
 func (l *Link) Drop(now des.Time, p *Packet, reason DropReason) {
 	l.st.drops[reason]++
-	l.st.dropBytes[reason] += int64(p.Size)
+	l.st.dropBytes[reason] += p.Size
 	l.netemLeave(p)
 	l.trace(now, TraceDrop, p, reason)
 	l.net.Free(p)
@@ -294,7 +296,7 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 			}
 			l.netemLeave(p)
 			l.st.delivered++
-			l.st.deliveredBytes += int64(p.Size)
+			l.st.deliveredBytes += p.Size
 			l.trace(now, TraceDeliver, p, 0)
 			l.to.arrive(now, p)
 			if !more {
@@ -309,7 +311,7 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 // txDone puts a transmitted packet on the wire, to arrive at arrive.
 func (l *Link) txDone(now des.Time, p *Packet, arrive des.Time) {
 	l.st.transmitted++
-	l.st.transmittedBytes += int64(p.Size)
+	l.st.transmittedBytes += p.Size
 	if l.netemLimit == 0 && l.loss != nil && l.loss.Lose(p, l.rng) {
 		l.Drop(now, p, DropCorrupt)
 		return
@@ -349,13 +351,17 @@ const NumDropReasons = int(numDropReasons)
 type LinkStats struct {
 	// Sent counts packets offered to the link (entering its queue, or
 	// dropped on arrival by a netem limit or its loss).
-	Sent, SentBytes int64
+	Sent      int64
+	SentBytes unit.Bytes
 	// Transmitted counts packets whose serialisation completed.
-	Transmitted, TransmittedBytes int64
+	Transmitted      int64
+	TransmittedBytes unit.Bytes
 	// Delivered counts packets that reached the far node.
-	Delivered, DeliveredBytes int64
+	Delivered      int64
+	DeliveredBytes unit.Bytes
 	// Drops counts drops by DropReason.
-	Drops, DropBytes [NumDropReasons]int64
+	Drops     [NumDropReasons]int64
+	DropBytes [NumDropReasons]unit.Bytes
 	// Queued and InFlight are the packets now waiting in the queue, and
 	// being transmitted or propagating. Conservation:
 	// Sent = Delivered + sum(Drops) + Queued + InFlight.
@@ -364,7 +370,8 @@ type LinkStats struct {
 	// QueueMean and QueueMeanBytes are the time-weighted mean occupancy of
 	// the queue over [0, now]; QueueMax and QueueMaxBytes its maxima.
 	QueueMean, QueueMeanBytes float64
-	QueueMax, QueueMaxBytes   int
+	QueueMax                  int
+	QueueMaxBytes             unit.Bytes
 	// QueueDelayMean and QueueDelayMax are the waiting times of packets
 	// that left the queue.
 	QueueDelayMean, QueueDelayMax des.Duration

@@ -53,7 +53,7 @@ type Queue interface {
 	Dequeue(now des.Time, drop Dropper) *Packet
 	// Len and Bytes are the current occupancy.
 	Len() int
-	Bytes() int
+	Bytes() unit.Bytes
 }
 
 // QueueModel configures a kind of queue; NewQueue makes a fresh, empty
@@ -66,8 +66,8 @@ type QueueModel interface {
 // DropTail is a FIFO that drops arriving packets that do not fit. A limit
 // of 0 means unlimited; with both limits set, a packet must fit both.
 type DropTail struct {
-	Packets int // limit in packets
-	Bytes   int // limit in bytes
+	Packets int        // limit in packets
+	Bytes   unit.Bytes // limit in bytes
 }
 
 // NewQueue implements QueueModel.
@@ -76,7 +76,7 @@ func (d DropTail) NewQueue() Queue { return &dropTail{limit: d} }
 type dropTail struct {
 	limit DropTail
 	q     fifo
-	bytes int
+	bytes unit.Bytes
 }
 
 func (q *dropTail) Enqueue(now des.Time, p *Packet, drop Dropper) {
@@ -100,8 +100,8 @@ func (q *dropTail) Dequeue(now des.Time, drop Dropper) *Packet {
 // peek implements peeker.
 func (q *dropTail) peek() *Packet { return q.q.head }
 
-func (q *dropTail) Len() int   { return q.q.n }
-func (q *dropTail) Bytes() int { return q.bytes }
+func (q *dropTail) Len() int          { return q.q.n }
+func (q *dropTail) Bytes() unit.Bytes { return q.bytes }
 
 // LinkInfo is what a queue may learn about the link it serves when the
 // link is built: RED needs the rate to age its average over idle periods
@@ -135,7 +135,7 @@ type Validator interface {
 // pktQueue is a FIFO of packets with its byte count.
 type pktQueue struct {
 	q     fifo
-	bytes int
+	bytes unit.Bytes
 }
 
 func (q *pktQueue) push(p *Packet) {

@@ -85,7 +85,7 @@ func TestREDDropProbability(t *testing.T) {
 	tests := []struct {
 		cfg  RED
 		avg  float64
-		size int
+		size unit.Bytes
 	}{
 		{base, 4.9, 1500}, {base, 5, 1500}, {base, 7.5, 1500}, {base, 10, 1500},
 		{base, 14.9, 1500}, {base, 15, 1500}, {base, 40, 1500},

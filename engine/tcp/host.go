@@ -159,7 +159,7 @@ func (h *host) onTransmit(now des.Time, p *netsim.Packet) {
 		}
 	}
 	if h.cfg.TSQ {
-		size := unit.Bytes(p.Payload)
+		size := p.Payload
 		if head {
 			size += skbOverhead
 		}
@@ -172,7 +172,7 @@ func (h *host) onTransmit(now des.Time, p *netsim.Packet) {
 // sk_wmem_alloc, and a socket TSQ stopped is woken (tcp_wfree schedules
 // the TSQ tasklet, which calls tcp_write_xmit).
 func (h *host) Release(now des.Time, p *netsim.Packet) {
-	size := unit.Bytes(p.Payload)
+	size := p.Payload
 	if p.Skb == 0 || p.Skb == p.ID {
 		size += skbOverhead
 	}

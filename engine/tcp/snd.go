@@ -291,7 +291,7 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 	c := s.c
 	p := c.newPacket()
 	p.Seq = uint32(seq)
-	p.Payload = int(n)
+	p.Payload = n
 	if fin {
 		p.Flags |= netsim.FIN
 	}

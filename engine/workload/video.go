@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math"
 
@@ -95,7 +97,7 @@ func (v *Video) Handle(now des.Time, kind int, arg uint64) {
 		p.Flow = v.Flow
 		p.Dst = v.Dst
 		p.Seq = uint32(v.Sent)
-		p.Payload = v.Format.payloadOf(i)
+		p.Payload = unit.Bytes(v.Format.payloadOf(i))
 		p.Size = p.Payload + VideoHeaderBytes
 		v.Node.Send(p)
 		v.Sent++
