@@ -548,7 +548,7 @@ func buildLEO(p vocab.Params, seed uint64) (*leoScenario, error) {
 	sb.SetRoute(na, sc.rev)
 
 	mss := int(p.Int("mss"))
-	cfg := tcp.Config{MSS: mss, RcvBuf: unit.Bytes(p.Int("window")), SndBuf: 1 << 40, WindowScaling: true,
+	cfg := tcp.Config{MSS: unit.Bytes(mss), RcvBuf: unit.Bytes(p.Int("window")), SndBuf: 1 << 40, WindowScaling: true,
 		SACK: p.Bool("sack"), MinRTO: des.FromSeconds(p.Float("min_rto")), LimitedTransmit: true,
 		Recovery: tcp.RecoveryNewReno}
 	if cfg.SACK {

@@ -298,19 +298,19 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	if c.satDelay == 0 {
 		c.satDelay = SatOneWayDelay(alt, p.Float("elevation_deg"), des.FromSeconds(p.Float("sat_processing")))
 	}
-	mss := int(p.Int("mss"))
+	mss := unit.Bytes(p.Int("mss"))
 	if v := unit.Bytes(p.Int("buffer")); v > 0 {
 		buf = v
 	}
 	if frac := p.Float("buffer_bdp"); frac > 0 {
-		l, err := netsim.BDPLimit(frac, c.rate, 2*c.satDelay, unit.Bytes(mss+tcp.HeaderBytes))
+		l, err := netsim.BDPLimit(frac, c.rate, 2*c.satDelay, mss+tcp.HeaderBytes)
 		if err != nil {
 			return c, fmt.Errorf("models: sat-island: %w", err)
 		}
 		buf = l.Bytes
 	}
 	c.buffer = buf
-	pkts := max(1, int(buf/unit.Bytes(mss+tcp.HeaderBytes))) // the AQMs limit packets
+	pkts := max(1, int(buf/(mss+tcp.HeaderBytes))) // the AQMs limit packets
 	target := des.FromSeconds(p.Float("codel_target"))
 	interval := des.FromSeconds(p.Float("codel_interval"))
 	if interval == 0 {
@@ -488,7 +488,7 @@ func buildSatIsland(c satConfig, seed uint64) (*satScenario, error) {
 	sc.ex = &workload.Exchanges{S: s, Net: net, ISN: net.Streams().New("sat-island/isn")}
 	sc.ch = &workload.Channels{
 		Ex: sc.ex, Sizes: c.sizes, Request: c.request, Think: c.think, Stagger: c.stagger,
-		Rand: net.Streams().New("sat-island/channels"), Warmup: c.warmup, ShortBytes: 10 * unit.Bytes(c.conn.MSS),
+		Rand: net.Streams().New("sat-island/channels"), Warmup: c.warmup, ShortBytes: 10 * c.conn.MSS,
 	}
 	for _, srv := range servers {
 		sc.ch.Paths = append(sc.ch.Paths, path(srv))

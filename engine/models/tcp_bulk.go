@@ -265,7 +265,7 @@ func readTCPConfig(p vocab.Params) tcpRunConfig {
 		worst: p.Str("per_formula") == "worst",
 	}
 	c.conn = tcp.Config{
-		MSS:             int(p.Int("mss")),
+		MSS:             unit.Bytes(p.Int("mss")),
 		InitialWindow:   int(p.Int("iw")),
 		RcvBuf:          unit.Bytes(p.Int("window")),
 		SndBuf:          1 << 40, // the application is never limited by the send buffer

@@ -450,7 +450,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		rcvBuf, sndBuf = testbedBuffers(unit.Bytes(p.Int("window")))
 	}
 	cfg := tcp.Config{
-		MSS:             int(p.Int("mss")),
+		MSS:             unit.Bytes(p.Int("mss")),
 		InitialWindow:   int(p.Int("iw")),
 		RcvBuf:          rcvBuf,
 		SndBuf:          sndBuf,

@@ -56,7 +56,7 @@ const (
 
 // Config configures an endpoint. Durations are nanoseconds.
 type Config struct {
-	MSS int // payload bytes per segment we announce and send (RFC 9293 3.7.1)
+	MSS unit.Bytes // payload bytes per segment we announce and send (RFC 9293 3.7.1)
 	// InitialWindow is the initial cwnd in segments; 0 uses RFC 3390's
 	// min(4*MSS, max(2*MSS, 4380 bytes)).
 	InitialWindow int
@@ -281,7 +281,7 @@ func (c *Conn) openWithoutHandshake() {
 	}
 	c.sackOK = c.cfg.SACK
 	c.tsOK = c.cfg.Timestamps
-	c.snd.established(0, unit.Bytes(c.cfg.MSS), false)
+	c.snd.established(0, c.cfg.MSS, false)
 	c.snd.una, c.snd.nxt, c.snd.max = 1, 1, 1
 	c.snd.iss = 0
 	c.snd.wnd = min(c.cfg.RcvBuf, c.windowCap())
@@ -429,9 +429,9 @@ func (c *Conn) negotiate(p *netsim.Packet) {
 	}
 	c.sackOK = c.cfg.SACK && p.SACKPermitted
 	c.tsOK = c.cfg.Timestamps && p.HasTS
-	peerMSS := 536
+	peerMSS := unit.Bytes(536) // RFC 9293 section 3.7.1's default
 	if p.MSS != 0 {
-		peerMSS = int(p.MSS)
+		peerMSS = unit.Bytes(p.MSS)
 	}
 	c.snd.peerMSS = peerMSS
 }
@@ -457,7 +457,7 @@ func (c *Conn) newPacket() *netsim.Packet {
 // tick), TSecr echoing the peer's latest (RFC 7323 section 3.2).
 func (c *Conn) stamp(p *netsim.Packet) {
 	p.HasTS = true
-	p.TSval = uint32(c.s.Now() / des.Time(des.Millisecond))
+	p.TSval = uint32(c.s.Now().Sub(0) / des.Millisecond) // a 1 ms clock
 	p.TSecr = c.tsRecent
 }
 

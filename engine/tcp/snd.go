@@ -29,7 +29,7 @@ type sender struct {
 	// it, 64-bit stream positions survive the 32-bit sequence wrap.
 	unaOff    unit.Bytes
 	finQueued bool
-	peerMSS   int
+	peerMSS   unit.Bytes
 	smss      unit.Bytes
 
 	recs records
@@ -172,7 +172,7 @@ func (s *sender) synAcked(now des.Time, p *netsim.Packet) {
 	} else {
 		s.wnd = unit.Bytes(p.Window) << s.c.sndShift
 	}
-	s.established(now, unit.Bytes(min(s.c.cfg.MSS, s.peerMSS)), s.synRetx)
+	s.established(now, min(s.c.cfg.MSS, s.peerMSS), s.synRetx)
 }
 
 // established sets the initial window. RFC 5681 section 3.1: IW from
