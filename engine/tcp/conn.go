@@ -54,7 +54,8 @@ const (
 	LossDupThreshOnly
 )
 
-// Config configures an endpoint. Durations are nanoseconds.
+// Config configures an endpoint: durations are des.Duration, sizes
+// unit.Bytes.
 type Config struct {
 	MSS unit.Bytes // payload bytes per segment we announce and send (RFC 9293 3.7.1)
 	// InitialWindow is the initial cwnd in segments; 0 uses RFC 3390's

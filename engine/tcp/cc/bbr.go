@@ -145,7 +145,7 @@ func (b *BBR) CycleIndex() int { return b.cycleIndex }
 // BtlBw returns the bottleneck bandwidth estimate.
 func (b *BBR) BtlBw() unit.BitRate { return b.btlBw.Get() }
 
-// RTprop returns the round-trip propagation time estimate in ns.
+// RTprop returns the round-trip propagation time estimate.
 func (b *BBR) RTprop() des.Duration { return b.rtProp }
 
 // Rounds returns the number of round trips counted.

@@ -143,10 +143,10 @@ func (b *BBR2) InflightHi() float64 { return b.inflightHi }
 // InflightLo returns inflight_lo in bytes, +Inf while unset.
 func (b *BBR2) InflightLo() float64 { return b.inflightLo }
 
-// MaxBw returns the bandwidth estimate in bytes per second.
+// MaxBw returns the bandwidth estimate.
 func (b *BBR2) MaxBw() unit.BitRate { return max(b.bwHi[0], b.bwHi[1]) }
 
-// MinRTT returns the minimum RTT estimate in ns.
+// MinRTT returns the minimum RTT estimate.
 func (b *BBR2) MinRTT() des.Duration { return b.minRTT }
 
 // Init implements Controller.

@@ -11,8 +11,8 @@ type sample[V ~float64] struct {
 // 4.1.1.1; the same three-sample scheme as Linux lib/win_minmax.c). It keeps
 // the best, second-best and third-best samples of successive sub-windows,
 // so it needs constant space and time per update. Time is whatever unit the
-// caller counts the window in: round trips for BtlBw, nanoseconds for
-// RTprop.
+// caller counts the window in (round trips for BBR's BtlBw); V is the
+// sample's type (unit.BitRate for BtlBw).
 //
 // The estimate is never larger than the largest sample of the last Window
 // time units and never smaller than the newest sample.

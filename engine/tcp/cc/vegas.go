@@ -72,7 +72,7 @@ func (v *Vegas) resetRound(delivered unit.Bytes) {
 	v.cntRTT = 0
 }
 
-// BaseRTT returns the smallest RTT seen, in ns.
+// BaseRTT returns the smallest RTT seen.
 func (v *Vegas) BaseRTT() des.Duration { return v.baseRTT }
 
 // OnPacketSent implements Controller.
