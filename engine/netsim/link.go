@@ -332,7 +332,7 @@ func (l *Link) trace(now des.Time, k TraceKind, p *Packet, r DropReason) {
 // queueChange accumulates the occupancy integral up to now; call it before
 // the queue changes and queueChanged after.
 func (l *Link) queueChange(now des.Time) {
-	dt := float64(now - l.st.qLast)
+	dt := float64(now.Sub(l.st.qLast))
 	l.st.qArea += dt * float64(l.queue.Len())
 	l.st.qAreaB += dt * float64(l.queue.Bytes())
 	l.st.qLast = now

@@ -154,7 +154,7 @@ func (r *VideoReceiver) Receive(now des.Time, p *netsim.Packet) {
 // update is RFC 3550 appendix A.8: transit = arrival - timestamp; D is
 // the difference of two successive transits; J += (|D| - J)/16.
 func (r *VideoReceiver) update(arrival, timestamp des.Time) {
-	transit := int64(arrival - timestamp)
+	transit := int64(arrival.Sub(timestamp))
 	if r.started {
 		d := transit - r.transit
 		if d < 0 {
@@ -279,7 +279,7 @@ func (r *VideoReceiver) Delays() (mean, maxD des.Duration) {
 		if a < 0 {
 			continue
 		}
-		d := int64(a - r.sentAt[i])
+		d := int64(a.Sub(r.sentAt[i]))
 		sum += d
 		n++
 		maxD = max(maxD, des.Duration(d))
