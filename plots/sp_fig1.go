@@ -33,7 +33,7 @@ func spLoss() Figure {
 }
 
 func spQueue() Figure {
-	return Figure{ID: "sp-queue", Caption: "Satellite input queue occupancy (mean, 95th percentile) against load, GEO vs MEO"}
+	return Figure{ID: "sp-queue", Draw: drawSPFig1, Caption: "Satellite input queue occupancy (mean, 95th percentile) against load, GEO vs MEO"}
 }
 
 func spPEP() Figure {
@@ -276,6 +276,10 @@ func spPanels(ys []string) []spPanel {
 			panels[i].label = "payload lost at the satellite input (%)"
 		case "residual_loss":
 			panels[i].label = "payload lost to TCP after decoding (%)"
+		case "queue_mean":
+			panels[i].unit, panels[i].label = "kB", "satellite input queue, mean (kB)"
+		case "queue_p95":
+			panels[i].unit, panels[i].label = "kB", "satellite input queue, 95th percentile (kB)"
 		}
 	}
 	return panels

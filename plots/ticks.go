@@ -115,6 +115,9 @@ func (linear) Ticks(min, max float64) []plot.Tick {
 		if v > max+eps {
 			break
 		}
+		if v == 0 {
+			v = 0 // -0 (k = -0) would be labelled "-0"
+		}
 		t := plot.Tick{Value: roundSig(v, 12)}
 		if r := v / st; math.Abs(r-math.Round(r)) < 1e-6 {
 			t.Label = formatNumber(roundSig(v, 6))

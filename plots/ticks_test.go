@@ -45,7 +45,7 @@ func TestTickLabels(t *testing.T) {
 // algorithm, whose nice numbers include 2.5) labelled 2.5, 12.5, 22.5.
 func TestLinearRoundSteps(t *testing.T) {
 	for _, r := range [][2]float64{
-		{0, 25.3}, {2.1, 24.7}, {0, 27.1}, {0, 1}, {0.5, 0.52}, {-3, 1000}, {0, 6.2}, {0, 0.026}, {-40, -3}, {1e6, 1.7e6},
+		{0, 25.3}, {2.1, 24.7}, {0, 27.1}, {0, 1}, {0.5, 0.52}, {-3, 1000}, {0, 6.2}, {0, 0.026}, {-40, -3}, {1e6, 1.7e6}, {0, 300},
 	} {
 		var vs []float64
 		for _, tk := range (linear{}).Ticks(r[0], r[1]) {
@@ -53,7 +53,7 @@ func TestLinearRoundSteps(t *testing.T) {
 				continue
 			}
 			v, err := strconv.ParseFloat(tk.Label, 64)
-			if err != nil {
+			if err != nil || tk.Label == "-0" {
 				t.Fatalf("[%g, %g]: label %q: %v", r[0], r[1], tk.Label, err)
 			}
 			vs = append(vs, v)
