@@ -318,7 +318,9 @@ func (ss *spSeries) drawPanel(in Input, pn *spPanel, pi, n int, means spMeans) (
 	}
 	p := th.newPlot()
 	if pi == 0 {
-		p.Title.Text = d.Title + " (lines: mean, markers: runs)"
+		// Two lines: on one, a long title (sp-coding's) ran past the
+		// panel, which the legend beside the stack narrows.
+		p.Title.Text = d.Title + "\n(lines: mean, markers: runs)"
 	}
 	if pi == n-1 {
 		p.X.Label.Text = orDefault(d.XLabel, "load (channels)")
