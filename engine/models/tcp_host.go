@@ -4,6 +4,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/tcp"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/unit"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -73,7 +74,7 @@ func hostOptionParams() []vocab.Param {
 func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
 	cfg.Timestamps = p.Bool("timestamps")
 	cfg.SYNTimeout = des.FromSeconds(p.Float("syn_timeout"))
-	cfg.SendBuffer = p.Int("send_buffer")
+	cfg.SendBuffer = unit.Bytes(p.Int("send_buffer"))
 	if p.Str("ssthresh_basis") == "pipe" {
 		cfg.SsthreshBasis = tcp.SsthreshPipe
 	}

@@ -1,6 +1,9 @@
 package tcp
 
-import "github.com/crosslink-sim/crosslink/engine/des"
+import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/unit"
+)
 
 // The send buffer and the application's writes into it.
 //
@@ -45,13 +48,13 @@ import "github.com/crosslink-sim/crosslink/engine/des"
 // pendingWrite is an application write not yet wholly in the send buffer:
 // n bytes, in writes of piece bytes (0: one write).
 type pendingWrite struct {
-	n, piece int64
+	n, piece unit.Bytes
 }
 
 // writeQueue is the application's writes waiting for room, oldest first.
 type writeQueue struct {
 	q     []pendingWrite
-	bytes int64 // sum of n
+	bytes unit.Bytes // sum of n
 }
 
 // WritePieces queues n bytes written piece bytes at a time, as an
@@ -60,7 +63,7 @@ type writeQueue struct {
 // bytes. Without a send buffer limit everything enters at once. The pieces
 // that fit are sent together once all of them are in (see above); the
 // rest enter as ACKs free room.
-func (c *Conn) WritePieces(now des.Time, n, piece int64) {
+func (c *Conn) WritePieces(now des.Time, n, piece unit.Bytes) {
 	if n <= 0 {
 		return
 	}
@@ -83,11 +86,11 @@ func (c *Conn) WritePieces(now des.Time, n, piece int64) {
 
 // SendBufferHeld returns the bytes in the send buffer: written, not yet
 // acknowledged.
-func (c *Conn) SendBufferHeld() int64 { return max(c.snd.written-c.snd.unaOff, 0) }
+func (c *Conn) SendBufferHeld() unit.Bytes { return max(c.snd.written-c.snd.unaOff, 0) }
 
 // Blocked returns the bytes the application has written that wait for
 // room in the send buffer.
-func (c *Conn) Blocked() int64 { return c.blocked.bytes }
+func (c *Conn) Blocked() unit.Bytes { return c.blocked.bytes }
 
 // fillSendBuffer moves waiting writes into the send buffer while they fit
 // (whole pieces; a write without pieces as far as room allows).
@@ -96,7 +99,7 @@ func (c *Conn) fillSendBuffer() {
 	lim := c.cfg.SendBuffer
 	for len(w.q) > 0 {
 		p := &w.q[0]
-		var take int64
+		var take unit.Bytes
 		switch {
 		case lim <= 0:
 			take = p.n

@@ -6,6 +6,7 @@ import (
 
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/unit"
 )
 
 // TestSendBufferFill: what enters a send buffer of limit bytes when the
@@ -16,8 +17,8 @@ import (
 func TestSendBufferFill(t *testing.T) {
 	for _, tc := range []struct {
 		name                  string
-		limit, n, piece       int64
-		wantHeld, wantWaiting int64
+		limit, n, piece       unit.Bytes
+		wantHeld, wantWaiting unit.Bytes
 	}{
 		{"unlimited", 0, 1 << 40, 512, 1 << 40, 0},
 		{"ns-3 default, 512-byte writes", 131072, 1_000_000, 512, 131072, 1_000_000 - 131072},
@@ -51,7 +52,7 @@ func TestSendBufferLimitsFlight(t *testing.T) {
 	const size, limit, piece = 1_000_000, 131072, 512
 	for _, tc := range []struct {
 		name  string
-		limit int64
+		limit unit.Bytes
 	}{{"unlimited", 0}, {"128 KiB", limit}} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := baseConfig()
@@ -59,7 +60,7 @@ func TestSendBufferLimitsFlight(t *testing.T) {
 			cfg.SendBuffer = tc.limit
 			pr := newPair(t, cfg, 10e6, 50*des.Millisecond, newReno)
 			var segs, short int
-			var maxFlight int64
+			var maxFlight unit.Bytes
 			pr.w.drop = func(dir int, p *netsim.Packet) bool {
 				if dir != 0 || p.Payload == 0 {
 					return false
@@ -69,7 +70,7 @@ func TestSendBufferLimitsFlight(t *testing.T) {
 				if p.Payload < cfg.MSS {
 					short++
 				}
-				maxFlight = max(maxFlight, c.InFlight()+int64(p.Payload))
+				maxFlight = max(maxFlight, c.InFlight()+p.Payload)
 				if tc.limit > 0 {
 					if h := c.SendBufferHeld(); h > tc.limit {
 						t.Fatalf("send buffer holds %d B, limit %d", h, tc.limit)
@@ -89,7 +90,7 @@ func TestSendBufferLimitsFlight(t *testing.T) {
 			if pr.serverApp.got != size || pr.clientApp.doneAt == 0 {
 				t.Fatalf("server got %d of %d B, done at %v", pr.serverApp.got, size, pr.clientApp.doneAt)
 			}
-			full := size / cfg.MSS // 1000 full segments, no short one
+			full := int(size / cfg.MSS) // 1000 full segments, no short one
 			switch {
 			case tc.limit == 0 && (segs != full || short != 0):
 				t.Errorf("unlimited buffer: %d data segments (%d short), want %d full ones", segs, short, full)
@@ -113,7 +114,7 @@ func TestSendBufferLimitsFlight(t *testing.T) {
 func TestWritesCoalesce(t *testing.T) {
 	cfg := baseConfig()
 	pr := newPair(t, cfg, 10e6, 50*des.Millisecond, newReno)
-	var first []int
+	var first []unit.Bytes
 	pr.w.drop = func(dir int, p *netsim.Packet) bool {
 		if dir == 0 && p.Payload > 0 && len(first) < 10 {
 			first = append(first, p.Payload)

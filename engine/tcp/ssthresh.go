@@ -1,5 +1,7 @@
 package tcp
 
+import "github.com/crosslink-sim/crosslink/engine/unit"
+
 // SsthreshBasis selects the amount of outstanding data a congestion
 // response hands the controller (cc.Controller's flightSize argument),
 // which a loss-based controller such as NewReno halves into ssthresh.
@@ -44,9 +46,9 @@ func (b SsthreshBasis) String() string {
 
 // lossBasis is the outstanding data a congestion response starts from,
 // per Config.SsthreshBasis.
-func (s *sender) lossBasis() int64 {
+func (s *sender) lossBasis() unit.Bytes {
 	if s.c.cfg.SsthreshBasis == SsthreshPipe {
 		return s.pipe()
 	}
-	return int64(s.una.Size(s.max))
+	return s.una.Size(s.max).Bytes()
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/unit"
 )
 
 // TestSsthreshBasis: ten 1000-byte segments (the initial window, the
@@ -18,7 +19,7 @@ import (
 func TestSsthreshBasis(t *testing.T) {
 	for _, tc := range []struct {
 		basis SsthreshBasis
-		want  int64
+		want  unit.Bytes
 	}{
 		{SsthreshFlightSize, 5000},
 		{SsthreshPipe, 3000},
@@ -58,7 +59,7 @@ func TestSsthreshBasis(t *testing.T) {
 func TestSsthreshBasisAtTimeout(t *testing.T) {
 	for _, tc := range []struct {
 		basis SsthreshBasis
-		want  int64
+		want  unit.Bytes
 	}{
 		{SsthreshFlightSize, 5000},
 		{SsthreshPipe, 4000},
@@ -70,7 +71,7 @@ func TestSsthreshBasisAtTimeout(t *testing.T) {
 			cfg.SsthreshBasis = tc.basis
 			pr := newPair(t, cfg, 100e6, 10*des.Millisecond, newReno)
 			first := 0
-			var atRTO int64 // ssthresh when the timeout's first retransmission leaves
+			var atRTO unit.Bytes // ssthresh when the timeout's first retransmission leaves
 			pr.w.drop = func(dir int, p *netsim.Packet) bool {
 				if dir != 0 || p.Payload == 0 && p.Flags&netsim.FIN == 0 {
 					return false
