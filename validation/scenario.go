@@ -101,9 +101,9 @@ func (h Host) String() string {
 	if h.SendBuffer > 0 {
 		buf = fmt.Sprintf("a %d-byte send buffer", h.SendBuffer)
 	}
-	basis := "ssthresh from FlightSize in crosslink (RFC 5681), from the pipe in ns-3"
+	basis := "crosslink's ssthresh from FlightSize (RFC 5681)"
 	if h.SsthreshPipe {
-		basis = "ssthresh from the pipe on both sides (ns-3)"
+		basis = "crosslink's ssthresh from the pipe (as ns-3)"
 	}
 	return fmt.Sprintf("%s, MSS %d B, IW %d, window %d B, %s, %s, %s, %s, min RTO %g s, %s, SYN timeout %g s, %s, %s, %s",
 		h.CCA, h.MSS, h.IW, h.Window, on(ws, "window scaling"), on(sack, "SACK"), on(h.DelAck, "delayed ACKs"),
