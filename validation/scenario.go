@@ -46,6 +46,12 @@ type Host struct {
 	// ns-3 3.37, which has no RACK; false is dupthresh, which keeps
 	// RACK for lost retransmissions.
 	NoRACK bool
+	// ExitGrowth lets the ACK that ends fast recovery grow cwnd past
+	// ssthresh as ns-3 3.37's TcpSocketBase::ProcessAck does (crosslink's
+	// grow_on_recovery_exit); false is RFC 5681 section 3.2 step 6,
+	// crosslink's default. It sets crosslink's side only: ns-3 always
+	// grows.
+	ExitGrowth bool
 }
 
 // syn returns the SYN timeout in seconds.
@@ -104,6 +110,9 @@ func (h Host) String() string {
 	basis := "crosslink's ssthresh from FlightSize (RFC 5681)"
 	if h.SsthreshPipe {
 		basis = "crosslink's ssthresh from the pipe (as ns-3)"
+	}
+	if h.ExitGrowth {
+		basis += ", cwnd grown on the ACK that ends recovery (as ns-3)"
 	}
 	return fmt.Sprintf("%s, MSS %d B, IW %d, window %d B, %s, %s, %s, %s, min RTO %g s, %s, SYN timeout %g s, %s, %s, %s",
 		h.CCA, h.MSS, h.IW, h.Window, on(ws, "window scaling"), on(sack, "SACK"), on(h.DelAck, "delayed ACKs"),
@@ -231,7 +240,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"mss", h.MSS}, {"iw", h.IW}, {"window", h.Window}, {"window_scaling", h.WScale},
 			{"sack", h.SACK}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO}, {"cca", h.CCA},
 			{"loss_detection", h.lossDetection()}, {"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
-			{"write_size", h.WriteSize}, {"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()},
+			{"write_size", h.WriteSize}, {"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()}, {"grow_on_recovery_exit", h.ExitGrowth},
 		}
 		if s.Model == "tcp-bulk" {
 			kvs = append(kvs, kv{"duration", s.Duration}, kv{"warmup", s.Warmup})
@@ -247,7 +256,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"stagger", s.Stagger}, {"host_jitter", 0.0},
 			{"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
 			{"write_size", h.WriteSize}, {"access_rate", s.AccessRate},
-			{"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()},
+			{"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()}, {"grow_on_recovery_exit", h.ExitGrowth},
 		}
 	default:
 		return vocab.Params{}, fmt.Errorf("validation: %s: unknown model %q", s.Name, s.Model)
