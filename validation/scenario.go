@@ -52,6 +52,11 @@ type Host struct {
 	// crosslink's default. It sets crosslink's side only: ns-3 always
 	// grows.
 	ExitGrowth bool
+	// PRRBytes rounds PRR's proportional share up in bytes as ns-3
+	// 3.37's TcpPrrRecovery::DoRecovery does (crosslink's prr_rounding
+	// bytes); false rounds in segments, crosslink's default. Crosslink's
+	// side only.
+	PRRBytes bool
 }
 
 // syn returns the SYN timeout in seconds.
@@ -68,6 +73,14 @@ func (h Host) lossDetection() string {
 		return "dupthresh-only"
 	}
 	return "dupthresh"
+}
+
+// prrRounding is crosslink's prr_rounding.
+func (h Host) prrRounding() string {
+	if h.PRRBytes {
+		return "bytes"
+	}
+	return "segments"
 }
 
 // basis is crosslink's ssthresh_basis.
@@ -110,6 +123,9 @@ func (h Host) String() string {
 	basis := "crosslink's ssthresh from FlightSize (RFC 5681)"
 	if h.SsthreshPipe {
 		basis = "crosslink's ssthresh from the pipe (as ns-3)"
+	}
+	if h.PRRBytes {
+		rec += " (share rounded in bytes, as ns-3)"
 	}
 	if h.ExitGrowth {
 		basis += ", cwnd grown on the ACK that ends recovery (as ns-3)"
@@ -240,7 +256,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"mss", h.MSS}, {"iw", h.IW}, {"window", h.Window}, {"window_scaling", h.WScale},
 			{"sack", h.SACK}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO}, {"cca", h.CCA},
 			{"loss_detection", h.lossDetection()}, {"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
-			{"write_size", h.WriteSize}, {"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()}, {"grow_on_recovery_exit", h.ExitGrowth},
+			{"write_size", h.WriteSize}, {"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()}, {"grow_on_recovery_exit", h.ExitGrowth}, {"prr_rounding", h.prrRounding()},
 		}
 		if s.Model == "tcp-bulk" {
 			kvs = append(kvs, kv{"duration", s.Duration}, kv{"warmup", s.Warmup})
@@ -256,7 +272,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"stagger", s.Stagger}, {"host_jitter", 0.0},
 			{"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
 			{"write_size", h.WriteSize}, {"access_rate", s.AccessRate},
-			{"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()}, {"grow_on_recovery_exit", h.ExitGrowth},
+			{"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()}, {"grow_on_recovery_exit", h.ExitGrowth}, {"prr_rounding", h.prrRounding()},
 		}
 	default:
 		return vocab.Params{}, fmt.Errorf("validation: %s: unknown model %q", s.Name, s.Model)

@@ -43,16 +43,17 @@ func variant(base Scenario, suffix string, class Class, what string, set map[str
 // ns-3 set on both sides as ns-3 has them by default: timestamps, PRR, a 3 s
 // SYN timeout, BulkSend's 512-byte writes into TcpSocket's 128 KiB send
 // buffer, ssthresh from the pipe (TcpSocketBase::EnterRecovery), no RACK
-// (ns-3 3.37 has none: a lost retransmission waits for the timer), cwnd
-// grown on the ACK that ends fast recovery (TcpSocketBase::ProcessAck)
+// (ns-3 3.37 has none: a lost retransmission waits for the timer), PRR's
+// share rounded up in bytes (TcpPrrRecovery::DoRecovery), cwnd grown on
+// the ACK that ends fast recovery (TcpSocketBase::ProcessAck)
 // and, on a dumbbell, access links at 10 times the backbone rate (issue
 // 15's set-up).
 func withNS3Options(s Scenario) Scenario {
 	v := s
 	v.Name = s.Name + "+ns3opts"
-	v.What = "as " + s.Name + ", with ns-3's defaults on both sides: timestamps, PRR, a 3 s SYN timeout, 512-byte writes into a 128 KiB send buffer, ssthresh from the pipe, no RACK, cwnd grown on the ACK that ends recovery"
+	v.What = "as " + s.Name + ", with ns-3's defaults on both sides: timestamps, PRR, a 3 s SYN timeout, 512-byte writes into a 128 KiB send buffer, ssthresh from the pipe, no RACK, PRR's share rounded in bytes, cwnd grown on the ACK that ends recovery"
 	v.Host.TS, v.Host.PRR, v.Host.SYNTimeout, v.Host.WriteSize = true, true, 3, 512
-	v.Host.SendBuffer, v.Host.SsthreshPipe, v.Host.NoRACK, v.Host.ExitGrowth = 131072, true, true, true
+	v.Host.SendBuffer, v.Host.SsthreshPipe, v.Host.NoRACK, v.Host.ExitGrowth, v.Host.PRRBytes = 131072, true, true, true, true
 	if s.Program == "dumbbell" {
 		v.AccessRate = 10 * s.Rate
 		v.What += " and access links at 10 times the backbone rate"

@@ -66,6 +66,8 @@ func hostOptionParams() []vocab.Param {
 			Doc: "send buffer: the most bytes written and not yet acknowledged; a writer blocks until ACKs free room, then writes again (write_size at a time); 0 is unlimited (ns-3's SndBufSize: 131072; Linux autotunes SO_SNDBUF, tcp_wmem up to 4 MiB)"},
 		{Name: "ssthresh_basis", Kind: vocab.String, Default: vocab.S("flight_size"), Choices: []string{"flight_size", "pipe"},
 			Doc: "what a loss halves into ssthresh (NewReno-like controllers; CUBIC scales cwnd): flight_size, RFC 5681 eq. (4); pipe, RFC 6675's pipe as ns-3 3.37's EnterRecovery passes BytesInFlight()"},
+		{Name: "prr_rounding", Kind: vocab.String, Default: vocab.S("segments"), Choices: []string{"segments", "bytes"},
+			Doc: "how prr rounds its proportional share CEIL(prr_delivered * ssthresh / RecoverFS) up: segments, as Linux and RFC 6937 section 5's example; bytes, as ns-3 3.37's TcpPrrRecovery, which sends a segment only once a whole one's share has accrued"},
 		{Name: "grow_on_recovery_exit", Kind: vocab.Bool, Default: vocab.B(false),
 			Doc: "the ACK that ends fast recovery also grows cwnd (cwnd = ssthresh, then the controller's per-ACK growth), as ns-3 3.37's TcpSocketBase::ProcessAck does; off, RFC 5681 3.2 step 6 and RFC 6937 3.1: cwnd = ssthresh on that ACK (Linux: off)"},
 	}
@@ -81,6 +83,7 @@ func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
 		cfg.SsthreshBasis = tcp.SsthreshPipe
 	}
 	cfg.GrowOnRecoveryExit = p.Bool("grow_on_recovery_exit")
+	cfg.PRRByteCeil = p.Str("prr_rounding") == "bytes"
 	return cfg
 }
 

@@ -108,6 +108,13 @@ type Config struct {
 	// section 3.2 step 6 and RFC 6937 section 3.1 set cwnd = ssthresh
 	// on that ACK and grow from the next, the default.
 	GrowOnRecoveryExit bool
+	// PRRByteCeil rounds PRR's proportional share (RFC 6937 section
+	// 3.1, CEIL(prr_delivered * ssthresh / RecoverFS) - prr_out) up in
+	// bytes, as ns-3 3.37's TcpPrrRecovery does, and so sends only once
+	// a whole segment's share has accrued (prr.go); the default rounds
+	// up in segments as Linux does and RFC 6937 section 5's example
+	// sends.
+	PRRByteCeil bool
 }
 
 func (c *Config) fill() error {
