@@ -109,6 +109,9 @@ func (h Host) String() string {
 	case h.PRR:
 		rec = "PRR in ns-3, NewReno in crosslink (its prr needs SACK)"
 	}
+	if h.PRRBytes {
+		rec += " (its share rounded in bytes, as ns-3)"
+	}
 	if h.NoRACK {
 		rec += ", no RACK"
 	}
@@ -123,9 +126,6 @@ func (h Host) String() string {
 	basis := "crosslink's ssthresh from FlightSize (RFC 5681)"
 	if h.SsthreshPipe {
 		basis = "crosslink's ssthresh from the pipe (as ns-3)"
-	}
-	if h.PRRBytes {
-		rec += " (share rounded in bytes, as ns-3)"
 	}
 	if h.ExitGrowth {
 		basis += ", cwnd grown on the ACK that ends recovery (as ns-3)"
