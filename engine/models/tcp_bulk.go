@@ -47,17 +47,16 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "one-way propagation delay"},
 		{Name: "queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(0), Min: 0, Max: 1e7,
 			Doc: "DropTail queue limit in packets; 0 is unlimited"},
-		mssParam(1460),
+		hostParam("mss"),
 		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(65535), Min: 1000, Max: 1 << 30,
 			Doc: "receive buffer: the largest window advertised (65535 caps it without window scaling)"},
-		{Name: "window_scaling", Kind: vocab.Bool, Default: vocab.B(false), Doc: "RFC 7323 window scaling"},
-		sackParam(false),
-		iwParam(0),
-		delayedACKParam(false),
-		{Name: "limited_transmit", Kind: vocab.Bool, Default: vocab.B(true),
-			Doc: "RFC 3042 limited transmit: a new segment on each of the first two duplicate ACKs (off: the 1998 Reno that Padhye et al. model)"},
-		minRTOParam(1),
-		lossDetectionParam("dupthresh"),
+		hostParam("window_scaling"),
+		hostParam("sack"),
+		hostParam("iw"),
+		hostParam("delayed_ack"),
+		hostParam("limited_transmit"),
+		hostParam("min_rto"),
+		hostParam("loss_detection"),
 		{Name: "cca", Kind: vocab.String, Default: vocab.S("newreno"), Choices: cc.Names(),
 			Doc: "congestion control (engine/tcp/cc): reno uses RFC 5681 loss recovery, every other controller RFC 6582 NewReno recovery, or RFC 6675 with sack"},
 		{Name: "per", Kind: vocab.Float, Default: vocab.F(0), Min: 0, Max: 1,
@@ -66,7 +65,7 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "bit error rate of the data direction, turned into a PER per packet size (64B/66B coded)"},
 		{Name: "per_formula", Kind: vocab.String, Default: vocab.S("exact"), Choices: []string{"exact", "worst"},
 			Doc: "BER to PER: exact 1-(1-BER)^bits or the worst-case linear bound (document 000 Eq. 8)"},
-	}, append(hostOptionParams(), hystartParam(false), byteCountingParam(false), writeSizeParam())...)
+	}, hostParams("prr", "timestamps", "syn_timeout", "hystart", "byte_counting", "write_size")...)
 }
 
 func tcpBulkSchema() *vocab.Schema {

@@ -183,11 +183,11 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "DropTail limit of every access link (Linux txqueuelen 1000)"},
 		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(tcWindow), Min: 1000, Max: 1 << 30,
 			Doc: "socket buffers, receive and send (iperf3 -w)"},
-		mssParam(1460),
-		iwParam(10),
-		delayedACKParam(false),
-		minRTOParam(0.2),
-		lossDetectionParam("rack-tlp"),
+		hostParam("mss"),
+		hostParam("iw"),
+		hostParam("delayed_ack"),
+		hostParam("min_rto"),
+		hostParam("loss_detection"),
 		{Name: "duration", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(200), Min: 0.01, Max: 1e5,
 			Doc: "simulated time (iperf3 -t)"},
 		{Name: "warmup", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 1e5,
@@ -252,7 +252,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
 			"retransmissions (document 002).",
-		Params:  append(params, append(hostOptionParams(), hystartParam(false), byteCountingParam(false), writeSizeParam())...),
+		Params:  append(params, hostParams("prr", "timestamps", "syn_timeout", "hystart", "byte_counting", "write_size")...),
 		Metrics: metrics,
 		Tables: []vocab.Table{
 			{Name: "flows", Doc: "one row per flow", Columns: []vocab.Metric{

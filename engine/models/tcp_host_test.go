@@ -8,28 +8,12 @@ import (
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
-// TestPRRSelectable: every TCP model takes the shared host options (prr,
-// timestamps, syn_timeout, hystart, byte_counting) with one doc, default
-// and unit; and with SACK it changes
+// TestPRRSelectable: with SACK, prr changes
 // the run (PRR sends during the reduction where RFC 6675 waits) while the
 // packet conservation of tcp-bulk still holds. tcp-bulk over a lossy
 // 10 Mbit/s, 50 ms link (PER 1 %, some 100 recoveries in 20 s) with SACK
 // and three flows sharing a 30-packet queue.
 func TestPRRSelectable(t *testing.T) {
-	for _, m := range []vocab.Model{NewTCPBulk(), NewTCPTransfer(), NewTCPCompete(), NewSatIsland()} {
-		for _, hp := range append(hostOptionParams(), hystartParam(false), byteCountingParam(false)) {
-			i := m.Schema().ParamIndex(hp.Name)
-			if i < 0 {
-				t.Errorf("model %s has no %s parameter", m.Schema().Name, hp.Name)
-				continue
-			}
-			// hystart keeps sat-island's earlier default (on).
-			sameDefault := got(m, i).Default.Equal(hp.Default) || hp.Name == "hystart"
-			if g := got(m, i); g.Doc != hp.Doc || !sameDefault || g.Unit != hp.Unit {
-				t.Errorf("model %s: parameter %s differs from the shared host option", m.Schema().Name, hp.Name)
-			}
-		}
-	}
 	set := map[string]vocab.Value{
 		"rate": vocab.F(10e6), "delay": vocab.F(0.025), "per": vocab.F(0.01), "sack": vocab.B(true),
 		"window": vocab.I(1 << 20), "window_scaling": vocab.B(true), "flows": vocab.I(3), "queue": vocab.I(30),
@@ -147,22 +131,95 @@ func TestWriteSize(t *testing.T) {
 	}
 }
 
-// TestHostParamsShared: the host parameters the TCP models have in common
-// are one definition each: the same kind, unit, range, choices and doc in
-// every model that has them (defaults may differ and are each model's).
+// hostAbsent lists the host parameters a TCP model does not take, each
+// with the reason: the model's hosts always behave one way.
+var hostAbsent = map[string]map[string]string{
+	"tcp-compete": {
+		"sack":             "document 002's Linux hosts always negotiate SACK",
+		"window_scaling":   "16 MiB iperf3 buffers need it",
+		"limited_transmit": "SACK recovery sends on duplicate ACKs anyway",
+	},
+	"sat-island": {
+		"delayed_ack":      "island clients and servers ACK every segment (document 004 names no host)",
+		"window_scaling":   "4 MiB buffers need it",
+		"limited_transmit": "always on",
+		"write_size":       "responses are written whole",
+	},
+}
+
+// TestHostParamsShared: the four TCP models take every host parameter of
+// hostTable with the table's name, kind, unit, range, choices, doc and
+// default (Linux's), or leave it out for a reason hostAbsent states. A
+// parameter renamed in one model shows as absent there.
 func TestHostParamsShared(t *testing.T) {
-	shared := []vocab.Param{mssParam(0), iwParam(0), delayedACKParam(false), minRTOParam(1), sackParam(false), lossDetectionParam("dupthresh")}
 	for _, m := range []vocab.Model{NewTCPBulk(), NewTCPTransfer(), NewTCPCompete(), NewSatIsland()} {
 		s := m.Schema()
-		for _, want := range shared {
-			i := s.ParamIndex(want.Name)
-			if i < 0 {
-				continue // tcp-compete always offers SACK
-			}
-			g := s.Params[i]
-			if g.Kind != want.Kind || g.Unit != want.Unit || g.Min != want.Min || g.Max != want.Max || g.Doc != want.Doc || strings.Join(g.Choices, ",") != strings.Join(want.Choices, ",") {
-				t.Errorf("model %s: parameter %s is not the shared definition", s.Name, want.Name)
-			}
+		for _, h := range hostTable() {
+			want := h.param
+			t.Run(s.Name+"/"+want.Name, func(t *testing.T) {
+				i := s.ParamIndex(want.Name)
+				if i < 0 {
+					if hostAbsent[s.Name][want.Name] == "" {
+						t.Errorf("model %s has no host parameter %s, and hostAbsent gives no reason", s.Name, want.Name)
+					}
+					return
+				}
+				if why := hostAbsent[s.Name][want.Name]; why != "" {
+					t.Errorf("model %s takes %s, which hostAbsent says it leaves out (%s)", s.Name, want.Name, why)
+				}
+				g := s.Params[i]
+				if g.Kind != want.Kind || g.Unit != want.Unit || g.Min != want.Min || g.Max != want.Max || g.Doc != want.Doc ||
+					strings.Join(g.Choices, ",") != strings.Join(want.Choices, ",") {
+					t.Errorf("model %s: parameter %s is not the host table's definition:\n got %+v\nwant %+v", s.Name, want.Name, g, want)
+				}
+				if !g.Default.Equal(want.Default) {
+					t.Errorf("model %s: %s defaults to %v, Linux's (the host table's) is %v", s.Name, want.Name, g.Default, want.Default)
+				}
+			})
 		}
+	}
+}
+
+// TestHostTableSourced: every row of the host table says where Linux
+// sets its value, its doc states Linux's value, and its default is valid.
+func TestHostTableSourced(t *testing.T) {
+	seen := map[string]bool{}
+	for _, h := range hostTable() {
+		if seen[h.param.Name] {
+			t.Errorf("host parameter %s listed twice", h.param.Name)
+		}
+		seen[h.param.Name] = true
+		if len(h.linux) < 20 {
+			t.Errorf("host parameter %s: no source for Linux's value (%q)", h.param.Name, h.linux)
+		}
+		if h.param.Name != "write_size" && !strings.Contains(h.param.Doc, "Linux") {
+			t.Errorf("host parameter %s: its doc does not state Linux's value", h.param.Name)
+		}
+		if err := h.param.Check(h.param.Default); err != nil {
+			t.Errorf("host parameter %s: default: %v", h.param.Name, err)
+		}
+	}
+}
+
+// TestLinuxHost: the defaults are a Linux host in a 1500-byte MTU, so a
+// saturating tcp-bulk flow with them puts 1500-byte packets on the wire:
+// 1448 payload bytes + 12 timestamp option bytes + 40 header bytes. Over
+// 60 s at 10 Mbit/s (20 ms RTT, 64 KiB window) the wire rate over the
+// goodput is then 1500/1448, the handshake and the bytes in flight at the
+// end (at most one 64 KiB window of some 75 MB) adding under 0.3 %.
+func TestLinuxHost(t *testing.T) {
+	m := NewTCPBulk()
+	p := m.Schema().Defaults().With("rate", vocab.F(10e6)).With("delay", vocab.F(0.01)).
+		With("window", vocab.I(64<<10)).With("duration", vocab.F(60))
+	r, err := m.Run(t.Context(), p, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, wire := r.Metrics[tmGoodput].Float(), r.Metrics[tmThroughput].Float()
+	if ratio, want := wire/good, 1500.0/1448; ratio < want || ratio > want*1.003 {
+		t.Errorf("wire rate / goodput = %.5f with the default host, want %.5f (+0.3 %%): packets are not 1500 bytes", ratio, want)
+	}
+	if u := wire / 10e6; u < 0.99 {
+		t.Errorf("wire rate %.4g bit/s is %.3f of the link: the default host does not fill it", wire, u)
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 func runModel(t *testing.T, m vocab.Model, set map[string]vocab.Value, seed uint64) vocab.Result {
 	t.Helper()
-	p := m.Schema().Defaults()
+	p := rfcDefaults(m)
 	for k, v := range set {
 		p = p.With(k, v)
 	}
@@ -19,6 +19,31 @@ func runModel(t *testing.T, m vocab.Model, set map[string]vocab.Value, seed uint
 		t.Fatal(err)
 	}
 	return r
+}
+
+// rfcHost is the host the tests of tcp-bulk and tcp-transfer were worked
+// for by hand and against the closed forms of Padhye et al. and Mathis et
+// al.: the RFC host these models had before Linux's became their defaults
+// (RFC 3390's IW, RFC 6298's 1 s minimum RTO, no SACK, delayed ACKs,
+// timestamps, PRR, HyStart or byte counting, a 1460-byte MSS, no window
+// scaling). runModel sets it before a test's own parameters, so each test
+// states what differs from it; TestLinuxHost runs the defaults.
+var rfcHost = map[string]vocab.Value{
+	"mss": vocab.I(1460), "iw": vocab.I(0), "window_scaling": vocab.B(false), "sack": vocab.B(false),
+	"delayed_ack": vocab.B(false), "min_rto": vocab.F(1), "loss_detection": vocab.S("dupthresh"),
+	"prr": vocab.B(false), "timestamps": vocab.B(false), "hystart": vocab.B(false), "byte_counting": vocab.B(false),
+}
+
+// rfcDefaults returns m's defaults, with rfcHost for tcp-bulk and
+// tcp-transfer.
+func rfcDefaults(m vocab.Model) vocab.Params {
+	p := m.Schema().Defaults()
+	if n := m.Schema().Name; n == "tcp-bulk" || n == "tcp-transfer" {
+		for k, v := range rfcHost {
+			p = p.With(k, v)
+		}
+	}
+	return p
 }
 
 // A 10 KB (10240-byte) transfer over 1.544 Mbit/s, MSS 1460, no loss, no
@@ -83,7 +108,7 @@ func TestTransferBoundByHand(t *testing.T) {
 			{10, false, 7*tx(1500) + tx(60) + d},
 		}
 		for _, tt := range tests {
-			p := NewTCPTransfer().Schema().Defaults().
+			p := rfcDefaults(NewTCPTransfer()).
 				With("rate", vocab.F(rate)).With("delay", vocab.F(d)).With("size", vocab.I(10240)).
 				With("iw", vocab.I(tt.iw)).With("handshake", vocab.B(tt.handshake))
 			c := readTCPConfig(p)
