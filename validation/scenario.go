@@ -189,7 +189,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"mss", h.MSS}, {"iw", h.IW}, {"window", h.Window}, {"window_scaling", h.WScale},
 			{"sack", h.SACK}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO}, {"cca", h.CCA},
 			{"loss_detection", "dupthresh"}, {"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
-			{"write_size", h.WriteSize},
+			{"write_size", h.WriteSize}, {"hystart", false}, {"byte_counting", false},
 		}
 		if s.Model == "tcp-bulk" {
 			kvs = append(kvs, kv{"duration", s.Duration}, kv{"warmup", s.Warmup})
@@ -205,6 +205,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"stagger", s.Stagger}, {"host_jitter", 0.0},
 			{"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
 			{"write_size", h.WriteSize}, {"access_rate", s.AccessRate},
+			{"hystart", false}, {"byte_counting", false},
 		}
 	default:
 		return vocab.Params{}, fmt.Errorf("validation: %s: unknown model %q", s.Name, s.Model)
