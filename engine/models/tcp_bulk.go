@@ -102,7 +102,7 @@ func tcpBulkSchema() *vocab.Schema {
 	)
 	return &vocab.Schema{
 		Name:    "tcp-bulk",
-		Version: 10, // 10: timeseries ssthresh null while infinite (was -1); 9: t0, completion and response times null where not applicable (was NaN); 8: warmup defaults to 0 (was 1 s); the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
+		Version: 11, // 11: the wire rate is wire_rate (was throughput); 10: timeseries ssthresh null while infinite (was -1); 9: t0, completion and response times null where not applicable (was NaN); 8: warmup defaults to 0 (was 1 s); the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,
@@ -163,7 +163,7 @@ func bulkMetrics() []vocab.Metric {
 // The metric positions shared by tcp-bulk and tcp-transfer.
 const (
 	tmGoodput = iota
-	tmThroughput
+	tmWireRate
 	tmBytesDelivered
 	tmRetransSegs
 	tmRetransBytes
@@ -190,9 +190,9 @@ const (
 func tcpMetrics() []vocab.Metric {
 	m := make([]vocab.Metric, tmCount)
 	m[tmGoodput] = vocab.Metric{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
-		Doc: "application bytes delivered per second from warmup on, all flows (the application's goodput)"}
-	m[tmThroughput] = vocab.Metric{Name: "throughput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
-		Doc: "bits transmitted on the data-direction links per second over the whole run, warmup not applied (the wire rate: headers and retransmissions included)"}
+		Doc: "application goodput: payload bytes delivered in order to the receiving applications per second, all flows, from warmup on (0 unless asked: the whole run)"}
+	m[tmWireRate] = vocab.Metric{Name: "wire_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond,
+		Doc: "bits transmitted on the data-direction links per second over the whole run, warmup not applied: headers, options and retransmissions included (goodput is the application's rate)"}
 	m[tmBytesDelivered] = vocab.Metric{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte}
 	m[tmRetransSegs] = vocab.Metric{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet}
 	m[tmRetransBytes] = vocab.Metric{Name: "retrans_bytes", Kind: vocab.Int, Unit: vocab.Byte}
@@ -583,7 +583,7 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]vocab.Value,
 		qdMean = qdSum / float64(qdN) / 1e9
 	}
 	out[tmGoodput] = vocab.F(goodput)
-	out[tmThroughput] = vocab.F(float64(txBytes) * 8 / elapsed.Seconds())
+	out[tmWireRate] = vocab.F(float64(txBytes) * 8 / elapsed.Seconds())
 	out[tmBytesDelivered] = vocab.I(delivered)
 	out[tmRetransSegs] = vocab.I(st.RetransSegs)
 	out[tmRetransBytes] = vocab.I(st.RetransBytes)

@@ -215,7 +215,7 @@ func TestLinuxHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	good, wire := r.Metrics[tmGoodput].Float(), r.Metrics[tmThroughput].Float()
+	good, wire := r.Metrics[tmGoodput].Float(), r.Metrics[tmWireRate].Float()
 	if ratio, want := wire/good, 1500.0/1448; ratio < want || ratio > want*1.003 {
 		t.Errorf("wire rate / goodput = %.5f with the default host, want %.5f (+0.3 %%): packets are not 1500 bytes", ratio, want)
 	}
