@@ -126,6 +126,9 @@ func satIslandSchema() *vocab.Schema {
 		hostParam("mss"),
 		hostParam("iw"),
 		i("window", vocab.Byte, 4<<20, 1000, 1<<30, "receive buffer of every endpoint (window scaling on)"),
+		hostParam("window_scaling"),
+		hostParam("delayed_ack"),
+		hostParam("limited_transmit"),
 		hostParam("hystart"),
 		hostParam("byte_counting"),
 		hostParam("sack"),
@@ -140,7 +143,7 @@ func satIslandSchema() *vocab.Schema {
 		i("coding_m", vocab.Packet, 2, 1, 255, "parity packets per block: up to this many losses per block are recovered"),
 		f("coding_timeout", s, 5*ms, 0.0001, 10, "a partial block is closed (its parity sent) this long after its first packet"),
 		f("duration", s, 60, 1, 1e5, "simulated time"),
-		f("warmup", s, 5, 0, 1e5, "metrics count from this time"),
+		f("warmup", s, 0, 0, 1e5, "the metrics marked 'after warm-up' count from this time (0: the whole run; document 004's figures use 5 s)"),
 		f("sample_interval", s, 1, 0, 1e5, "period of the time series; 0 writes none"),
 	}
 	metrics := make([]vocab.Metric, siCount)
@@ -168,10 +171,12 @@ func satIslandSchema() *vocab.Schema {
 	m(siRecovered, "coding_recovered", I, vocab.Packet, "packets the block decoder rebuilt")
 	m(siOverhead, "coding_overhead", F, vocab.Fraction, "parity bytes over data bytes sent into the satellite queue")
 	m(siResidual, "residual_loss", F, vocab.Fraction, "payload_loss less the payload the block decoder rebuilt: what TCP sees lost")
+	m(siRTOs, "rtos", I, vocab.Dimensionless, "retransmission timer expiries after warm-up, both ends of every connection (proxied legs and the probe included)")
+	m(siRTOEpisodes, "rto_episodes", I, vocab.Dimensionless, "sequences of timeouts after warm-up: expiries before any back-off (as tcp-bulk's rto_episodes), every connection")
 	m(siEvents, "events", I, vocab.Dimensionless, "simulation events processed")
 	return &vocab.Schema{
 		Name:    "sat-island",
-		Version: 8, // 8: payload_loss, coding_overhead, residual_loss stored as fractions in *_frac columns (were percent in *_pct); 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 9, // 9: rtos and rto_episodes; warmup defaults to 0 (was 5 s); the host parameters delayed_ack, window_scaling and limited_transmit (were off, on, on); 8: payload_loss, coding_overhead, residual_loss stored as fractions in *_frac columns (were percent in *_pct); 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
@@ -210,6 +215,8 @@ const (
 	siRecovered
 	siOverhead
 	siResidual
+	siRTOs
+	siRTOEpisodes
 	siEvents
 	siCount
 )
@@ -340,10 +347,11 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 		InitialWindow:   int(p.Int("iw")),
 		RcvBuf:          p.Int("window"),
 		SndBuf:          1 << 40, // servers write each response at once
-		WindowScaling:   true,
+		WindowScaling:   p.Bool("window_scaling"),
 		SACK:            p.Bool("sack"),
+		DelayedACK:      p.Bool("delayed_ack"),
 		MinRTO:          des.FromSeconds(p.Float("min_rto")),
-		LimitedTransmit: true,
+		LimitedTransmit: p.Bool("limited_transmit"),
 		Recovery:        tcp.RecoveryNewReno,
 		LossDetection:   lossDetection(p.Str("loss_detection")),
 	}
@@ -362,21 +370,23 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 
 // satScenario is one built scenario.
 type satScenario struct {
-	c       satConfig
-	s       *des.Scheduler
-	net     *netsim.Network
-	fwd     *netsim.Link
-	q       *meteredQueue
-	ex      *workload.Exchanges
-	ch      *workload.Channels
-	probe   probe
-	enc     *blockCoder
-	atWarm  netsim.LinkStats
-	series  [][]vocab.Value
-	last    struct{ bytes, probe, tx int64 }
-	lastAt  des.Time
-	probeP  []workload.Leg
-	startEr error
+	c      satConfig
+	s      *des.Scheduler
+	net    *netsim.Network
+	fwd    *netsim.Link
+	q      *meteredQueue
+	ex     *workload.Exchanges
+	ch     *workload.Channels
+	probe  probe
+	enc    *blockCoder
+	atWarm netsim.LinkStats
+	// warmTimeouts are the connections' timeouts at the warm-up.
+	warmTimeouts workload.Timeouts
+	series       [][]vocab.Value
+	last         struct{ bytes, probe, tx int64 }
+	lastAt       des.Time
+	probeP       []workload.Leg
+	startEr      error
 }
 
 // probe observes the probe exchange.
@@ -501,6 +511,7 @@ func (sc *satScenario) Handle(now des.Time, kind int, arg uint64) {
 	switch kind {
 	case siEvWarmup:
 		sc.atWarm = sc.fwd.Stats()
+		sc.warmTimeouts = sc.ex.Timeouts()
 	case siEvProbe:
 		x, err := sc.ex.Start(now, sc.probeP, sc.c.probeSize, sc.c.request, &sc.probe, -1)
 		if err != nil {
@@ -595,6 +606,9 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 	out[siMeanSize] = naNull(meanSize)
 	out[siSatDelay] = vocab.F(c.satDelay.Seconds())
 	out[siConns] = vocab.I(int64(sc.ex.Opened))
+	to := sc.ex.Timeouts()
+	out[siRTOs] = vocab.I(to.RTOs - sc.warmTimeouts.RTOs)
+	out[siRTOEpisodes] = vocab.I(to.Episodes - sc.warmTimeouts.Episodes)
 	var rec int64
 	over := 0.0
 	if sc.enc != nil {

@@ -140,10 +140,7 @@ var hostAbsent = map[string]map[string]string{
 		"limited_transmit": "SACK recovery sends on duplicate ACKs anyway",
 	},
 	"sat-island": {
-		"delayed_ack":      "island clients and servers ACK every segment (document 004 names no host)",
-		"window_scaling":   "4 MiB buffers need it",
-		"limited_transmit": "always on",
-		"write_size":       "responses are written whole",
+		"write_size": "servers write each response whole, as a web server hands a file to the kernel",
 	},
 }
 
