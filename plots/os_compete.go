@@ -377,7 +377,7 @@ func twinRightLabel(lines []*twinSeries) string {
 // twinTable is the data behind the figure in long form, one row per
 // (x, algorithm) and one more per x whose algorithm is "all": queue_pct,
 // algorithm, then each per-algorithm quantity named after its display unit
-// (throughput_mbps, retrans_rate_per_s) with the mean minus and plus one
+// (goodput_mbps, retrans_rate_per_s) with the mean minus and plus one
 // standard deviation of the replicates (_lo, _hi); the "all" row holds the
 // stack's height in the bars' column (the total), the per-queue lines
 // (jain_flows) and, for throughput stacks, BBR's and BBRv2's share of the

@@ -134,19 +134,19 @@ func TestCompeteRows(t *testing.T) {
 	if want := []string{"cubic", "reno", "cubic", "reno", "cubic"}; !slices.Equal(names, want) {
 		t.Errorf("flow algorithms = %q, want %q", names, want)
 	}
-	total := metric(t, m, a, "throughput").Float()
+	total := metric(t, m, a, "goodput").Float()
 	if math.Abs(thr-total) > 1e-6*total {
 		t.Errorf("sum of flow throughputs = %v, want throughput %v", thr, total)
 	}
 	if got := metric(t, m, a, "retrans_segs").Int(); got != retr {
 		t.Errorf("retrans_segs = %d, want the flows' sum %d", got, retr)
 	}
-	group := metric(t, m, a, "throughput_cubic").Float() + metric(t, m, a, "throughput_reno").Float()
+	group := metric(t, m, a, "goodput_cubic").Float() + metric(t, m, a, "goodput_reno").Float()
 	if math.Abs(group-total) > 1e-6*total {
-		t.Errorf("throughput_cubic + throughput_reno = %v, want %v", group, total)
+		t.Errorf("goodput_cubic + goodput_reno = %v, want %v", group, total)
 	}
-	if v := orNaN(metric(t, m, a, "throughput_bbr")); !math.IsNaN(v) {
-		t.Errorf("throughput_bbr without BBR flows = %v, want NaN", v)
+	if v := orNaN(metric(t, m, a, "goodput_bbr")); !math.IsNaN(v) {
+		t.Errorf("goodput_bbr without BBR flows = %v, want NaN", v)
 	}
 	if metric(t, m, a, "drops_corrupt").Int() == 0 {
 		t.Errorf("no random loss at loss 0.5 %%")
@@ -209,8 +209,8 @@ func TestCompeteDocument002Shape(t *testing.T) {
 		var p point
 		for seed := uint64(1); seed <= seeds; seed++ {
 			r := runModel(t, m, map[string]vocab.Value{"ccas": vocab.S(mix), "queue": vocab.F(q / 100), "backbone": vocab.S(backbone)}, seed)
-			thr := metric(t, m, r, "throughput").Float()
-			v1, v2 := orNaN(metric(t, m, r, "throughput_bbr")), orNaN(metric(t, m, r, "throughput_bbr2"))
+			thr := metric(t, m, r, "goodput").Float()
+			v1, v2 := orNaN(metric(t, m, r, "goodput_bbr")), orNaN(metric(t, m, r, "goodput_bbr2"))
 			p.thr += thr / seeds
 			p.bbr += v1 / seeds
 			p.bbr2 += v2 / seeds
@@ -280,7 +280,7 @@ func TestCompeteTwoBBRFlowsShareFairly(t *testing.T) {
 				}
 				fl := r.Tables[0]
 				jain := metric(t, m, r, "jain_flows").Float()
-				total := metric(t, m, r, "throughput").Float()
+				total := metric(t, m, r, "goodput").Float()
 				t.Logf("%.1f / %.1f Mbit/s, Jain %.3f, RTOs %d / %d, retransmissions %d / %d",
 					fl[0][3].Float()/1e6, fl[1][3].Float()/1e6, jain, fl[0][6].Int(), fl[1][6].Int(), fl[0][5].Int(), fl[1][5].Int())
 				if jain < 0.9 {
