@@ -151,7 +151,7 @@ func satIslandSchema() *vocab.Schema {
 		metrics[k] = vocab.Metric{Name: name, Kind: kind, Unit: u, Doc: doc}
 	}
 	F, I := vocab.Float, vocab.Int
-	m(siGoodput, "goodput", F, vocab.BitPerSecond, "response bytes delivered to island clients after warm-up (channels and probe) per second")
+	m(siGoodput, "goodput", F, vocab.BitPerSecond, "application goodput: response bytes delivered in order to the island clients' applications per second after warm-up (channels and probe)")
 	m(siChannelGoodput, "channel_goodput", F, vocab.BitPerSecond, "the channels' share of goodput")
 	m(siFlowsPerS, "flows_completed", F, vocab.PerSecond, "channel flows completed per second after warm-up")
 	m(siFlows, "flows", I, vocab.Dimensionless, "channel flows completed after warm-up")

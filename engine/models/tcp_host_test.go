@@ -216,3 +216,33 @@ func TestLinuxHost(t *testing.T) {
 		t.Errorf("wire rate %.4g bit/s is %.3f of the link: the default host does not fill it", wire, u)
 	}
 }
+
+// TestHostMetricsShared: the TCP models' rate columns have one meaning
+// each. goodput (bit/s) is the application's in every one, its doc says
+// so; the wire rate, where a model reports it, is wire_rate, whose doc
+// counts headers and retransmissions; no main-table column is called
+// throughput (which meant the wire rate in one model and goodput in
+// another); rtos and rto_episodes are in all four.
+func TestHostMetricsShared(t *testing.T) {
+	for _, m := range []vocab.Model{NewTCPBulk(), NewTCPTransfer(), NewTCPCompete(), NewSatIsland()} {
+		s := m.Schema()
+		by := map[string]vocab.Metric{}
+		for _, c := range s.Metrics {
+			by[c.Name] = c
+			if strings.HasPrefix(c.Name, "throughput") {
+				t.Errorf("model %s: column %s: say goodput or wire_rate", s.Name, c.Name)
+			}
+		}
+		if g, ok := by["goodput"]; !ok || g.Unit != vocab.BitPerSecond || !strings.HasPrefix(g.Doc, "application goodput") {
+			t.Errorf("model %s: goodput %+v, want bit/s and a doc that starts 'application goodput'", s.Name, g)
+		}
+		if w, ok := by["wire_rate"]; ok && (w.Unit != vocab.BitPerSecond || !strings.Contains(w.Doc, "headers") || !strings.Contains(w.Doc, "retransmissions")) {
+			t.Errorf("model %s: wire_rate %+v, want bit/s with headers and retransmissions", s.Name, w)
+		}
+		for _, n := range []string{"rtos", "rto_episodes"} {
+			if c, ok := by[n]; !ok || c.Kind != vocab.Int {
+				t.Errorf("model %s: no integer column %s", s.Name, n)
+			}
+		}
+	}
+}

@@ -57,7 +57,7 @@ func tcpTransferSchema() *vocab.Schema {
 	metrics := tcpMetrics()
 	// One transfer has no warm-up: Run sets goodput to size over the
 	// response time, which the shared doc does not say.
-	metrics[tmGoodput].Doc = "bytes transferred x 8 over response_time: the throughput document 001 tabulates"
+	metrics[tmGoodput].Doc = "application goodput: bytes transferred x 8 over response_time, the throughput document 001 tabulates"
 	metrics = append(metrics,
 		vocab.Metric{Name: "bound_goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
 			Doc: "window-limited bound on goodput: min(rate x MSS/(MSS+H), W/RTT0), W the usable window, " +
