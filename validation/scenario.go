@@ -199,7 +199,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 	case "tcp-compete":
 		kvs = []kv{
 			{"flows", s.Flows}, {"ccas", h.CCA}, {"rate", s.Rate}, {"delay", s.Delay},
-			{"queue", s.QueuePct / 100}, {"loss", s.PER}, {"mss", h.MSS}, {"iw", h.IW},
+			{"queue_bdp", s.QueuePct / 100}, {"loss", s.PER}, {"mss", h.MSS}, {"iw", h.IW},
 			{"window", h.Window}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO},
 			{"loss_detection", "dupthresh"}, {"duration", s.Duration}, {"warmup", s.Warmup},
 			{"stagger", s.Stagger}, {"host_jitter", 0.0},

@@ -98,7 +98,7 @@ func satIslandSchema() *vocab.Schema {
 		f("sat_processing", s, 5*ms, 0, 1, "modem and satellite processing added to the propagation delay"),
 		f("rate", vocab.BitPerSecond, 32e6, 1e5, 1e11, "satellite rate towards the island"),
 		f("return_rate", vocab.BitPerSecond, 0, 0, 1e11, "satellite rate towards the world; 0 is the same as rate"),
-		str("queue", "droptail", []string{"droptail", "codel", "fq_codel"}, "discipline of the satellite input queue at the gateway"),
+		str("aqm", "droptail", []string{"droptail", "codel", "fq_codel"}, "discipline of the satellite input queue at the gateway (tcp-compete's aqm)"),
 		i("buffer", vocab.Byte, 0, 0, 1<<34, "satellite input buffer; 0 takes document 004's 250 kB (geo) or 200 kB (meo)"),
 		f("buffer_bdp", vocab.Dimensionless, 0, 0, 100, "when > 0, the buffer is this fraction of rate x satellite RTT (overrides buffer)"),
 		f("codel_target", s, 0, 0, 10, "CoDel target; 0 is 5 ms (RFC 8289 section 4.4)"),
@@ -176,7 +176,7 @@ func satIslandSchema() *vocab.Schema {
 	m(siEvents, "events", I, vocab.Dimensionless, "simulation events processed")
 	return &vocab.Schema{
 		Name:    "sat-island",
-		Version: 9, // 9: rtos and rto_episodes; warmup defaults to 0 (was 5 s); the host parameters delayed_ack, window_scaling and limited_transmit (were off, on, on); 8: payload_loss, coding_overhead, residual_loss stored as fractions in *_frac columns (were percent in *_pct); 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 9, // 9: rtos and rto_episodes; the queue discipline is aqm (was queue, which names a limit in packets in the other TCP models); warmup defaults to 0 (was 5 s); the host parameters delayed_ack, window_scaling and limited_transmit (were off, on, on); 8: payload_loss, coding_overhead, residual_loss stored as fractions in *_frac columns (were percent in *_pct); 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
@@ -321,7 +321,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	if interval == 0 {
 		interval = 2*c.satDelay + 100*des.Millisecond
 	}
-	switch p.Str("queue") {
+	switch p.Str("aqm") {
 	case "droptail":
 		c.queue = netsim.DropTail{Bytes: buf}
 	case "codel":
@@ -362,7 +362,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	c.pepConn = c.conn
 	c.pepConn.RcvBuf = p.Int("pep_window")
 	c.pepConn.InitialWindow = int(p.Int("pep_iw"))
-	if c.coding && p.Str("queue") == "fq_codel" {
+	if c.coding && p.Str("aqm") == "fq_codel" {
 		return c, fmt.Errorf("models: sat-island: coding needs a FIFO satellite queue (droptail or codel), not fq_codel")
 	}
 	return c, nil

@@ -132,7 +132,7 @@ func TestOptions(t *testing.T) {
 		name string
 		k    string
 		v    vocab.Value
-	}{{"pep", "pep", vocab.B(true)}, {"fq_codel", "queue", vocab.S("fq_codel")}} {
+	}{{"pep", "pep", vocab.B(true)}, {"fq_codel", "aqm", vocab.S("fq_codel")}} {
 		t.Run(opt.name, func(t *testing.T) {
 			s := base()
 			s[opt.k] = opt.v

@@ -45,8 +45,8 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "link rate (per channel)"},
 		{Name: "delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0.0533), Min: 0, Max: 10,
 			Doc: "one-way propagation delay"},
-		{Name: "queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(0), Min: 0, Max: 1e7,
-			Doc: "DropTail queue limit in packets; 0 is unlimited"},
+		queueParam(0),
+		queueBDPParam(0),
 		hostParam("mss"),
 		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(65535), Min: 1000, Max: 1 << 30,
 			Doc: "receive buffer: the largest window advertised (65535 caps it without window scaling)"},
@@ -255,7 +255,6 @@ func readTCPConfig(p vocab.Params) tcpRunConfig {
 	c := tcpRunConfig{
 		rate:  p.Float("rate"),
 		delay: des.FromSeconds(p.Float("delay")),
-		queue: int(p.Int("queue")),
 		cca:   p.Str("cca"),
 		per:   p.Float("per"),
 		ber:   p.Float("ber"),
@@ -631,6 +630,10 @@ func (m *TCPBulk) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.R
 	phys, err := bulkPhysics(&c, p)
 	if err != nil {
 		return vocab.Result{}, err
+	}
+	// After the physics, which may replace delay by distance/c.
+	if c.queue, err = queueLimit(p, c.rate, c.delay); err != nil {
+		return vocab.Result{}, fmt.Errorf("models: tcp-bulk: %w", err)
 	}
 	sc, err := buildTCP(c, seed)
 	if err != nil {

@@ -127,7 +127,7 @@ const (
 	tcRate        = 100e6    // every link, bit/s
 	tcDelay       = 0.010    // backbone one-way delay, s
 	tcWindow      = 16 << 20 // iperf3 -w 16M
-	tcPacket      = 1500     // packet size the queue is sized in (MSS 1460 + 40)
+	tcPacket      = 1500     // a full packet (MSS 1460 + 40), the size loss_data is given for
 	tcAccessQueue = 1000     // Linux txqueuelen
 	tcStagger     = 0.1      // flows start within the first 100 ms
 	tcHostJitter  = 120e-6   // 1500 B at 100 Mbit/s
@@ -172,8 +172,8 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "rate of every access link; 0: the backbone's rate, as document 002's Mininet set-up (ns-3's dumbbell examples use 10 times the bottleneck)"},
 		{Name: "access_delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 10,
 			Doc: "one-way propagation delay of each access link"},
-		{Name: "queue", Kind: vocab.Float, Unit: vocab.Fraction, Default: vocab.F(1), Min: 0.001, Max: 1000,
-			Doc: "backbone queue limit as a fraction of rate x delay (one-way) in 1500-byte packets, written in percent (100% is one BDP): 8.33 x q x 10 packets at 100 Mbit/s, 10 ms"},
+		queueParam(0),
+		queueBDPParam(1),
 		{Name: "aqm", Kind: vocab.String, Default: vocab.S("droptail"), Choices: []string{"droptail", "red", "codel", "fq_codel"},
 			Doc: "backbone queue discipline, each limited to the queue size: DropTail; RED (gentle, thresholds 1/4 and 3/4 of the limit); CoDel (RFC 8289 defaults); FQ-CoDel (RFC 8290 defaults)"},
 		{Name: "backbone", Kind: vocab.String, Default: vocab.S("link"), Choices: []string{"link", "tclink", "mininet"},
@@ -250,7 +250,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 	}
 	return &vocab.Schema{
 		Name:    "tcp-compete",
-		Version: 11, // 11: goodput, goodput_<cca> and the flows' goodput (were throughput, throughput_<cca>, throughput); the host parameters sack, window_scaling and limited_transmit (were always on); 10: queue and loss stored as fractions in queue_frac and loss_frac (were percent in queue_pct, loss_pct); 9: throughput_<cca>, retrans_<cca>, retrans_rate_<cca> of absent algorithms null (not NaN), retrans_<cca> an integer; 8: access_rate; hystart, byte_counting, write_size and one definition of mss, iw, delayed_ack, min_rto, loss_detection (the shared host parameters); 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 11, // 11: goodput, goodput_<cca> and the flows' goodput (were throughput, throughput_<cca>, throughput); the queue limit as queue_bdp (was queue) or queue in packets; the host parameters sack, window_scaling and limited_transmit (were always on); 10: queue and loss stored as fractions in queue_frac and loss_frac (were percent in queue_pct, loss_pct); 9: throughput_<cca>, retrans_<cca>, retrans_rate_<cca> of absent algorithms null (not NaN), retrans_<cca> an integer; 8: access_rate; hystart, byte_counting, write_size and one definition of mss, iw, delayed_ack, min_rto, loss_detection (the shared host parameters); 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total goodput, Jain's index over flows and algorithms, per-algorithm goodput and " +
@@ -403,10 +403,14 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 	if starts != nil && len(starts) != n {
 		panic("models: bug: tcp-compete given start times for another number of flows")
 	}
-	lim, err := netsim.BDPLimit(p.Float("queue"), int64(rate), delay, tcPacket)
+	limit, err := queueLimit(p, rate, delay)
 	if err != nil {
-		return vocab.Result{}, err
+		return vocab.Result{}, fmt.Errorf("models: tcp-compete: %w", err)
 	}
+	if limit == 0 {
+		return vocab.Result{}, fmt.Errorf("models: tcp-compete: the backbone needs a queue limit: queue (packets) or queue_bdp (fraction of the BDP)")
+	}
+	lim := netsim.Limit{Packets: limit}
 	q, err := competeQueue(p.Str("aqm"), lim.Packets)
 	if err != nil {
 		return vocab.Result{}, err

@@ -72,7 +72,7 @@ func TestCompeteQueueLimit(t *testing.T) {
 		want int64
 	}{{100, 83}, {50, 42}, {25, 21}, {10, 8}, {5, 4}} {
 		r := runModel(t, m, map[string]vocab.Value{
-			"ccas": vocab.S("reno"), "flows": vocab.I(1), "duration": vocab.F(0.05), "queue": vocab.F(tt.q / 100),
+			"ccas": vocab.S("reno"), "flows": vocab.I(1), "duration": vocab.F(0.05), "queue_bdp": vocab.F(tt.q / 100),
 		}, 1)
 		if got := metric(t, m, r, "queue_limit").Int(); got != tt.want {
 			t.Errorf("queue_limit(q %v %%) = %d, want %d (round(8.33 x q/100 x 10))", tt.q, got, tt.want)
@@ -112,7 +112,7 @@ func TestCompeteGOSNRLoss(t *testing.T) {
 func TestCompeteRows(t *testing.T) {
 	m := NewTCPCompete()
 	set := map[string]vocab.Value{
-		"ccas": vocab.S("cubic, reno"), "flows": vocab.I(5), "duration": vocab.F(3), "queue": vocab.F(0.30), "loss": vocab.F(0.005),
+		"ccas": vocab.S("cubic, reno"), "flows": vocab.I(5), "duration": vocab.F(3), "queue_bdp": vocab.F(0.30), "loss": vocab.F(0.005),
 	}
 	a := runModel(t, m, set, 11)
 	b := runModel(t, m, set, 11)
@@ -208,7 +208,7 @@ func TestCompeteDocument002Shape(t *testing.T) {
 		const seeds = 2
 		var p point
 		for seed := uint64(1); seed <= seeds; seed++ {
-			r := runModel(t, m, map[string]vocab.Value{"ccas": vocab.S(mix), "queue": vocab.F(q / 100), "backbone": vocab.S(backbone)}, seed)
+			r := runModel(t, m, map[string]vocab.Value{"ccas": vocab.S(mix), "queue_bdp": vocab.F(q / 100), "backbone": vocab.S(backbone)}, seed)
 			thr := metric(t, m, r, "goodput").Float()
 			v1, v2 := orNaN(metric(t, m, r, "goodput_bbr")), orNaN(metric(t, m, r, "goodput_bbr2"))
 			p.thr += thr / seeds

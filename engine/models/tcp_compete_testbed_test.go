@@ -28,7 +28,7 @@ func TestCompeteTestbedShape(t *testing.T) {
 	at := func(q, loss float64) point {
 		var p point
 		for seed := uint64(1); seed <= 2; seed++ {
-			r := runModel(t, m, map[string]vocab.Value{"backbone": vocab.S("mininet"), "queue": vocab.F(q / 100),
+			r := runModel(t, m, map[string]vocab.Value{"backbone": vocab.S("mininet"), "queue_bdp": vocab.F(q / 100),
 				"loss": vocab.F(loss / 100), "duration": vocab.F(30)}, seed)
 			thr := metric(t, m, r, "goodput").Float()
 			bbr := metric(t, m, r, "goodput_bbr").Float() + metric(t, m, r, "goodput_bbr2").Float()

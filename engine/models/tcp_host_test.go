@@ -246,3 +246,52 @@ func TestHostMetricsShared(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueForms: the bottleneck queue limit has one name and meaning in
+// every TCP model with a bottleneck queue (queue in packets, queue_bdp a
+// fraction of rate x one-way delay), and sat-island, whose satellite queue
+// is limited in bytes (buffer, buffer_bdp), does not use either name for
+// something else. A 100 % BDP at 10 Mbit/s and 10 ms in 1500-byte packets
+// is 12,500 B / 1500 B = 8.33, so 8 packets: tcp-bulk runs the same
+// scenario with queue_bdp 100 % as with queue 8 (same seed, every metric
+// equal), and setting both is an error.
+func TestQueueForms(t *testing.T) {
+	for _, m := range []vocab.Model{NewTCPBulk(), NewTCPTransfer(), NewTCPCompete()} {
+		for _, want := range []vocab.Param{queueParam(0), queueBDPParam(0)} {
+			i := m.Schema().ParamIndex(want.Name)
+			if i < 0 {
+				t.Errorf("model %s has no %s", m.Schema().Name, want.Name)
+				continue
+			}
+			g := got(m, i)
+			if g.Kind != want.Kind || g.Unit != want.Unit || g.Doc != want.Doc || g.Min != want.Min || g.Max != want.Max {
+				t.Errorf("model %s: %s is not the shared definition", m.Schema().Name, want.Name)
+			}
+		}
+	}
+	for _, n := range []string{"queue", "queue_bdp"} {
+		if NewSatIsland().Schema().ParamIndex(n) >= 0 {
+			t.Errorf("sat-island has a parameter %s", n)
+		}
+	}
+	set := map[string]vocab.Value{"rate": vocab.F(10e6), "delay": vocab.F(0.01), "per": vocab.F(0.005), "window": vocab.I(1 << 20),
+		"window_scaling": vocab.B(true), "flows": vocab.I(2), "duration": vocab.F(5)}
+	bdp := map[string]vocab.Value{"queue_bdp": vocab.F(1)}
+	pk := map[string]vocab.Value{"queue": vocab.I(8)}
+	for k, v := range set {
+		bdp[k], pk[k] = v, v
+	}
+	a, b := runModel(t, NewTCPBulk(), bdp, 4), runModel(t, NewTCPBulk(), pk, 4)
+	for i, c := range NewTCPBulk().Schema().Metrics {
+		if !a.Metrics[i].Equal(b.Metrics[i]) {
+			t.Errorf("%s: %v with queue_bdp 100 %%, %v with queue 8", c.Name, a.Metrics[i], b.Metrics[i])
+		}
+	}
+	if a.Metrics[tmDropsOverflow].Int() == 0 {
+		t.Errorf("no overflow drops: the 8-packet queue does not limit, the comparison shows nothing")
+	}
+	p := rfcDefaults(NewTCPBulk()).With("queue", vocab.I(8)).With("queue_bdp", vocab.F(1))
+	if _, err := NewTCPBulk().Run(t.Context(), p, 1); err == nil || !strings.Contains(err.Error(), "not both") {
+		t.Errorf("queue and queue_bdp both set: error %v, want one that says not both", err)
+	}
+}

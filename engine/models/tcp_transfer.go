@@ -87,6 +87,10 @@ func (m *TCPTransfer) Run(ctx context.Context, p vocab.Params, seed uint64) (voc
 	c.size = p.Int("size")
 	c.flows, c.channels = 1, 1
 	c.noHandshk = !p.Bool("handshake")
+	var err error
+	if c.queue, err = queueLimit(p, c.rate, c.delay); err != nil {
+		return vocab.Result{}, fmt.Errorf("models: tcp-transfer: %w", err)
+	}
 	if p.Str("gateway") == "red" {
 		red := netsim.RED{
 			MinTh: p.Float("red_min_th"), MaxTh: p.Float("red_max_th"), MaxP: p.Float("red_max_p"),
