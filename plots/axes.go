@@ -2,6 +2,8 @@ package plots
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 )
@@ -44,10 +46,22 @@ func axisProblems(d Drawer) []string {
 				continue // an empty panel has no scale to read
 			}
 			n := 0
+			var vs []float64
+			numeric := true
 			for _, t := range ax.a.Tick.Marker.Ticks(ax.a.Min, ax.a.Max) {
 				if t.Label != "" && t.Value >= ax.a.Min && t.Value <= ax.a.Max {
 					n++
+					// Only labels that state their tick's position are
+					// checked: a category axis (bars at 0, 1, 2 labelled
+					// with queue sizes) has no scale to be round.
+					v, err := strconv.ParseFloat(t.Label, 64)
+					numeric = numeric && err == nil && math.Abs(v-t.Value) <= 1e-6*math.Max(1, math.Abs(t.Value))
+					vs = append(vs, v)
 				}
+			}
+			if numeric && !roundLabels(ax.a.Scale, vs) {
+				out = append(out, fmt.Sprintf("panel %d: the %s axis (%q) labels %v, not round numbers (multiples of a 1-2-5 step, or 1-9 times a power of ten on a log axis)",
+					i+1, ax.name, ax.a.Label.Text, vs))
 			}
 			if n < MinTickLabels {
 				out = append(out, fmt.Sprintf("panel %d: the %s axis (%q, %g to %g) has %d labelled ticks, want at least %d",
@@ -56,6 +70,22 @@ func axisProblems(d Drawer) []string {
 		}
 	}
 	return out
+}
+
+// roundLabels reports whether the labelled tick values vs of an axis
+// with scale sc are round: on a log axis each is 1 to 9 times a power of
+// ten, on any other consecutive multiples of one 1-2-5 step (roundStep).
+func roundLabels(sc plot.Normalizer, vs []float64) bool {
+	if _, ok := sc.(plot.LogScale); ok {
+		for _, v := range vs {
+			m := v / math.Pow10(int(math.Floor(math.Log10(v)+1e-9)))
+			if !(v > 0) || math.Abs(m-math.Round(m)) > 1e-6 {
+				return false
+			}
+		}
+		return true
+	}
+	return roundStep(vs)
 }
 
 // outsideAxes lists the drawn points of curves that fall outside the

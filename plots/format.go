@@ -78,12 +78,19 @@ var choiceNames = map[string]string{
 	"droptail": "DropTail", "red": "RED", "fq_codel": "fq_codel", "geo": "GEO", "meo": "MEO", "leo": "LEO",
 }
 
+// acronyms are parameter names a legend writes as the acronym they are:
+// "MSS 1500 B", not "mss 1500 B".
+var acronyms = map[string]string{"mss": "MSS", "mtu": "MTU", "ber": "BER", "per": "PER"}
+
 // legendPart is how a curve's legend names one series value: "window 512
 // KiB", "scaling up", "no window scaling", "cca CUBIC". Booleans read as
 // the parameter's name or "no" and the name; byte counts that are whole
 // KiB, MiB or GiB use those units.
 func legendPart(q Quantity, v vocab.Value) string {
 	name := strings.ReplaceAll(q.Name, "_", " ")
+	if n, ok := acronyms[q.Name]; ok {
+		name = n
+	}
 	switch v.Kind() {
 	case vocab.Bool:
 		if v.Bool() {

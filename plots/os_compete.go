@@ -637,13 +637,5 @@ func (a *twinArt) Draw(c draw.Canvas) {
 // decimal ("25000", "0.5") instead of a fixed precision.
 type plainTicks struct{}
 
-// Ticks implements plot.Ticker.
-func (plainTicks) Ticks(min, max float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = formatNumber(roundSig(ts[i].Value, 6))
-		}
-	}
-	return ts
-}
+// Ticks implements plot.Ticker: the round 1-2-5 steps of linear.
+func (plainTicks) Ticks(min, max float64) []plot.Tick { return linear{}.Ticks(min, max) }

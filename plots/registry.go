@@ -92,6 +92,7 @@ func builtin() []Figure {
 		spCodingGoodput(),
 		spFQCoDel(),
 		spFQCoDelLoss(),
+		osTestbedAblation(),
 		rc13Fig2(), rc13Fig4(), rc13Fig5(), rc13Fig7(), rc13Fig8(), rc13Fig8Physics(), rc13Tab3(),
 		osFig2(), osFig3(), osFig4(), osFig5(), osFig6(), osFig7(), osFig8(), osFig9(),
 		osNetFig2(), osNetFig3(), osNetFig4(), osNetFig5(), osNetFig6(), osNetFig7(), osNetFig8(), osNetFig9(),

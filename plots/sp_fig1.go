@@ -33,7 +33,7 @@ func spLoss() Figure {
 }
 
 func spQueue() Figure {
-	return Figure{ID: "sp-queue", Caption: "Satellite input queue occupancy (mean, 95th percentile) against load, GEO vs MEO"}
+	return Figure{ID: "sp-queue", Draw: drawSPFig1, Caption: "Satellite input queue occupancy (mean, 95th percentile) against load, GEO vs MEO"}
 }
 
 func spPEP() Figure {
@@ -276,19 +276,31 @@ func spPanels(ys []string) []spPanel {
 			panels[i].label = "payload lost at the satellite input (%)"
 		case "residual_loss":
 			panels[i].label = "payload lost to TCP after decoding (%)"
+		case "queue_mean":
+			panels[i].unit, panels[i].label = "kB", "satellite input queue, mean (kB)"
+		case "queue_p95":
+			panels[i].unit, panels[i].label = "kB", "satellite input queue, 95th percentile (kB)"
 		}
 	}
 	return panels
 }
 
 var (
-	// spColours are GEO blue and MEO red, as in the document.
-	spColours = []color.Color{color.RGBA{R: 0x1f, G: 0x4e, B: 0xb4, A: 0xff}, color.RGBA{R: 0xc8, G: 0x1e, B: 0x1e, A: 0xff}}
-	// spGlyphs and spDashes tell the orbits apart in grey-scale too (the
-	// orbit picks the glyph) and the option by its dash.
+	// spColours are GEO blue and MEO red, as in the document: a dark blue
+	// and a light red, so that they differ in grey level too (Rec. 601
+	// luma about 60 and 129 of 255; the former pair, 0x1f4eb4 and
+	// 0xc81e1e, printed as the same grey).
+	spColours = []color.Color{color.RGBA{R: 0x1f, G: 0x3a, B: 0x93, A: 0xff}, color.RGBA{R: 0xe3, G: 0x5b, B: 0x45, A: 0xff}}
+	// spGlyphs and spDashes tell every (orbit, option) series apart in
+	// grey-scale too: series (o, k) uses glyph and dash o + 2k, so the
+	// two orbits differ in both at each option, and the options too.
 	spGlyphs = []draw.GlyphDrawer{draw.CrossGlyph{}, draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}}
 	spDashes = [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}
 )
+
+// spStyle is the glyph and dash index of a series of orbit st[0] and
+// option st[1].
+func spStyle(st [2]int) int { return st[0] + 2*st[1] }
 
 // drawPanel draws panel pn (number pi of n): every run as a marker, the
 // mean per load as a line, and on the goodput panel the link rate. It
@@ -306,7 +318,9 @@ func (ss *spSeries) drawPanel(in Input, pn *spPanel, pi, n int, means spMeans) (
 	}
 	p := th.newPlot()
 	if pi == 0 {
-		p.Title.Text = d.Title + " (lines: mean, markers: runs)"
+		// Two lines: on one, a long title (sp-coding's) ran past the
+		// panel, which the legend beside the stack narrows.
+		p.Title.Text = d.Title + "\n(lines: mean, markers: runs)"
 	}
 	if pi == n-1 {
 		p.X.Label.Text = orDefault(d.XLabel, "load (channels)")
@@ -341,7 +355,7 @@ func (ss *spSeries) drawPanel(in Input, pn *spPanel, pi, n int, means spMeans) (
 			if err != nil {
 				return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
 			}
-			scat.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: spGlyphs[(st[0]+st[1])%len(spGlyphs)]}
+			scat.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: spGlyphs[spStyle(st)%len(spGlyphs)]}
 			p.Add(scat)
 			thumbs = append(thumbs, scat)
 		}
@@ -350,7 +364,7 @@ func (ss *spSeries) drawPanel(in Input, pn *spPanel, pi, n int, means spMeans) (
 			if err != nil {
 				return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
 			}
-			l.Color, l.Width, l.Dashes = col, th.Line, spDashes[(st[0]+2*st[1])%len(spDashes)]
+			l.Color, l.Width, l.Dashes = col, th.Line, spDashes[spStyle(st)%len(spDashes)]
 			p.Add(l)
 			thumbs = append(thumbs, l)
 		}

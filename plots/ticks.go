@@ -88,36 +88,74 @@ func fewDecades(min, max float64, lo, hi int) []plot.Tick {
 	return ticks
 }
 
-// linear marks a linear axis as gonum's default ticker does, but with at
-// least MinTickLabels labels: when the default labels fewer (a range like
-// 0 to 27 gets only 0 and 20), the steps are halved until it has enough.
-// Labels are the shortest decimal of the tick's value.
+// linear marks a linear axis with labels at the multiples of one round
+// step, 1, 2 or 5 times a power of ten (0, 5, 10, 15 rather than 2.5,
+// 12.5, 22.5), and unlabelled ticks between them: the largest such step
+// that gives at least MinTickLabels labels in the range, so an axis has 3
+// to about 8 labels. Labels are the shortest decimal of the tick's value.
 type linear struct{}
 
 // Ticks implements plot.Ticker.
 func (linear) Ticks(min, max float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(min, max)
-	if countLabels(ts) < MinTickLabels && max > min {
-		step := (max - min) / 2
-		for i := 0; i < 60; i++ {
-			if n := math.Floor(max/niceStep(step)) - math.Ceil(min/niceStep(step)) + 1; n >= MinTickLabels {
-				break
-			}
-			step /= 2
-		}
-		st := niceStep(step)
-		ts = ts[:0]
-		for v := math.Ceil(min/st) * st; v <= max*(1+1e-12)+1e-300; v += st {
-			ts = append(ts, plot.Tick{Value: v, Label: formatNumber(roundSig(v, 6))})
-		}
-		return ts
+	if !(max > min) || math.IsInf(max-min, 0) {
+		return plot.DefaultTicks{}.Ticks(min, max)
 	}
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = formatNumber(roundSig(ts[i].Value, 6))
+	st := niceStep(max - min)
+	for i := 0; i < 60 && labelCount(min, max, st) < MinTickLabels; i++ {
+		st = niceStep(st * (1 - 1e-9))
+	}
+	minor := st / 2
+	if m := st / math.Pow10(int(math.Floor(math.Log10(st)))); math.Abs(m-5) < 1e-9 {
+		minor = st / 5
+	}
+	var ts []plot.Tick
+	eps := 1e-9 * (max - min)
+	for k := math.Ceil((min - eps) / minor); ; k++ {
+		v := k * minor
+		if v > max+eps {
+			break
 		}
+		if v == 0 {
+			v = 0 // -0 (k = -0) would be labelled "-0"
+		}
+		t := plot.Tick{Value: roundSig(v, 12)}
+		if r := v / st; math.Abs(r-math.Round(r)) < 1e-6 {
+			t.Label = formatNumber(roundSig(v, 6))
+		}
+		ts = append(ts, t)
 	}
 	return ts
+}
+
+// labelCount is the number of multiples of st in [min, max].
+func labelCount(min, max, st float64) int {
+	return int(math.Floor(max/st+1e-9) - math.Ceil(min/st-1e-9) + 1)
+}
+
+// roundStep reports whether step is 1, 2 or 5 times a power of ten and
+// the labelled values vs are consecutive multiples of it, as linear
+// labels them; values read from tick labels carry rounding, hence the
+// relative tolerance.
+func roundStep(vs []float64) bool {
+	if len(vs) < 2 {
+		return true
+	}
+	st := vs[1] - vs[0]
+	if !(st > 0) {
+		return false
+	}
+	if math.Abs(niceStep(st*(1+1e-9))-st) > 1e-6*st {
+		return false
+	}
+	for i, v := range vs {
+		if r := v / st; math.Abs(r-math.Round(r)) > 1e-6*math.Max(1, math.Abs(r)) {
+			return false
+		}
+		if i > 0 && math.Abs(v-vs[i-1]-st) > 1e-6*st {
+			return false
+		}
+	}
+	return true
 }
 
 // niceStep rounds a step down to 1, 2 or 5 times a power of ten.

@@ -1,6 +1,8 @@
 package validation
 
 import (
+	units "github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"slices"
 	"strconv"
@@ -132,7 +134,7 @@ type Scenario struct {
 // queuePackets is the dumbbell backbone limit in packets, as tcp-compete
 // computes it from QueuePct.
 func (s Scenario) queuePackets() (int, error) {
-	lim, err := netsim.BDPLimit(s.QueuePct/100, int64(s.Rate), des.FromSeconds(s.Delay), 1500)
+	lim, err := netsim.BDPLimit(s.QueuePct/100, units.BitRate(s.Rate), des.FromSeconds(s.Delay), 1500)
 	if err != nil {
 		return 0, fmt.Errorf("validation: %s: %w", s.Name, err)
 	}

@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"fmt"
 	"math"
@@ -335,7 +337,7 @@ func (h *spaceHop) Send(p *netsim.Packet) {
 // islLoss draws whether a packet of size bytes is lost on any ISL of the
 // path: on each, a pointing fade, the BER of the faded SNR and the exact
 // PER of the packet.
-func (h *spaceHop) islLoss(size int) bool {
+func (h *spaceHop) islLoss(size unit.Bytes) bool {
 	w := h.w
 	bits := phy.WireBits(float64(size))
 	for i, snr := range w.islSNR {
@@ -442,7 +444,7 @@ func (sc *leoScenario) Handle(now des.Time, kind int, arg uint64) {
 		sc.series = append(sc.series, row(-1, 0, 0, 0))
 	}
 	for i, f := range sc.flows {
-		sc.series = append(sc.series, row(i, f.src.CC().Cwnd, float64(f.src.SRTT())/1e9, f.sink.Got))
+		sc.series = append(sc.series, row(i, int64(f.src.CC().Cwnd), f.src.SRTT().Seconds(), int64(f.sink.Got)))
 	}
 	sc.s.After(sc.sample, sc, 0, 0)
 }
@@ -515,7 +517,7 @@ func buildLEO(p vocab.Params, seed uint64) (*leoScenario, error) {
 	na, nb := net.AddNode("src"), net.AddNode("dst")
 	sa, sb := net.AddNode("space-src"), net.AddNode("space-dst")
 	gcfg := func(name string) netsim.LinkConfig {
-		c := netsim.LinkConfig{Name: name, Rate: int64(p.Float("gsl_rate")), Queue: netsim.DropTail{Packets: int(p.Int("queue"))}}
+		c := netsim.LinkConfig{Name: name, Rate: unit.BitRate(p.Float("gsl_rate")), Queue: netsim.DropTail{Packets: int(p.Int("queue"))}}
 		if l := p.Float("gsl_loss"); l > 0 {
 			c.Loss = netsim.Bernoulli{P: l}
 		}
@@ -546,7 +548,7 @@ func buildLEO(p vocab.Params, seed uint64) (*leoScenario, error) {
 	sb.SetRoute(na, sc.rev)
 
 	mss := int(p.Int("mss"))
-	cfg := tcp.Config{MSS: mss, RcvBuf: p.Int("window"), SndBuf: 1 << 40, WindowScaling: true,
+	cfg := tcp.Config{MSS: unit.Bytes(mss), RcvBuf: unit.Bytes(p.Int("window")), SndBuf: 1 << 40, WindowScaling: true,
 		SACK: p.Bool("sack"), MinRTO: des.FromSeconds(p.Float("min_rto")), LimitedTransmit: true,
 		Recovery: tcp.RecoveryNewReno}
 	if cfg.SACK {
@@ -628,7 +630,7 @@ func (sc *leoScenario) metrics(end des.Time) []vocab.Value {
 	out := make([]vocab.Value, lpCount)
 	var got, retrans, rtos, rec, spur, reor int64
 	for _, f := range sc.flows {
-		got += f.sink.Got
+		got += int64(f.sink.Got)
 		retrans += f.src.Stats.RetransSegs
 		rtos += f.src.Stats.RTOs
 		rec += f.src.Stats.FastRecoveries

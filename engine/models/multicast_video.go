@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"fmt"
 
@@ -147,11 +149,11 @@ func (m *MulticastVideo) Run(ctx context.Context, p vocab.Params, seed uint64) (
 	var hops []netsim.Hop
 	satellite := p.Str("path") == "satellite"
 	if satellite {
-		l := netsim.LinkConfig{Rate: int64(p.Float("sat_rate")), Delay: des.FromSeconds(p.Float("sat_delay")),
+		l := netsim.LinkConfig{Rate: unit.BitRate(p.Float("sat_rate")), Delay: des.FromSeconds(p.Float("sat_delay")),
 			Queue: netsim.DropTail{Packets: int(p.Int("sat_queue"))}}
 		hops = []netsim.Hop{{Forward: l, Reverse: l}}
 	} else {
-		l := netsim.LinkConfig{Rate: int64(p.Float("hop_rate")), Delay: des.FromSeconds(p.Float("hop_delay")),
+		l := netsim.LinkConfig{Rate: unit.BitRate(p.Float("hop_rate")), Delay: des.FromSeconds(p.Float("hop_delay")),
 			Queue: netsim.DropTail{Packets: int(p.Int("hop_queue"))}}
 		for range p.Int("hops") {
 			hops = append(hops, netsim.Hop{Forward: l, Reverse: l})
@@ -205,7 +207,7 @@ func (m *MulticastVideo) Run(ctx context.Context, p vocab.Params, seed uint64) (
 		loss = 1 - float64(rcv.Received())/float64(video.Sent)
 	}
 	dMean, dMax := rcv.Delays()
-	var crossBytes int64
+	var crossBytes unit.Bytes
 	for _, f := range cross {
 		if err := f.sink.Check(workload.Unlimited, false); err != nil {
 			return vocab.Result{}, fmt.Errorf("models: multicast-video: cross flow %d: %w", f.src.Flow(), err)
@@ -233,7 +235,7 @@ func (m *MulticastVideo) Run(ctx context.Context, p vocab.Params, seed uint64) (
 // random times in the first second.
 func addCross(net *netsim.Network, path *netsim.Path, p vocab.Params, stop des.Time) ([]*crossFlow, error) {
 	hopRate := p.Float("hop_rate")
-	access := netsim.LinkConfig{Rate: int64(100 * hopRate), Delay: des.Millisecond}
+	access := netsim.LinkConfig{Rate: unit.BitRate(100 * hopRate), Delay: des.Millisecond}
 	nodes := append(append([]*netsim.Node{path.Sender}, path.Routers...), path.Receiver)
 	type pair struct{ a, b *netsim.Node }
 	var pairs []pair
@@ -250,7 +252,7 @@ func addCross(net *netsim.Network, path *netsim.Path, p vocab.Params, stop des.T
 	net.ComputeRoutes()
 
 	cfg := tcp.Config{
-		MSS: 1460, RcvBuf: p.Int("cross_window"), SndBuf: 1 << 40, WindowScaling: p.Int("cross_window") > 65535,
+		MSS: 1460, RcvBuf: unit.Bytes(p.Int("cross_window")), SndBuf: 1 << 40, WindowScaling: p.Int("cross_window") > 65535,
 		MinRTO: des.Second, LimitedTransmit: true, Recovery: tcp.RecoveryNewReno,
 	}
 	mode := p.Str("cross_traffic")

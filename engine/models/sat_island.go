@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"fmt"
 	"math"
@@ -224,21 +226,21 @@ const (
 // satConfig is a scenario read from Params.
 type satConfig struct {
 	satDelay    des.Duration
-	rate, ret   int64
+	rate, ret   unit.BitRate
 	queue       netsim.QueueModel
-	buffer      int
+	buffer      unit.Bytes
 	channels    int
 	servers     int
 	terrMin     des.Duration
 	terrMax     des.Duration
-	terrRate    int64
-	lanRate     int64
+	terrRate    unit.BitRate
+	lanRate     unit.BitRate
 	lanDelay    des.Duration
 	sizes       workload.FlowSizes
-	request     int64
+	request     unit.Bytes
 	think       des.Duration
 	stagger     des.Duration
-	probeSize   int64
+	probeSize   unit.Bytes
 	probeStart  des.Time
 	probeDelay  des.Duration
 	cca, ccaIsl string
@@ -258,19 +260,19 @@ type satConfig struct {
 
 func readSatConfig(p vocab.Params) (satConfig, error) {
 	c := satConfig{
-		rate:        int64(p.Float("rate")),
-		ret:         int64(p.Float("return_rate")),
+		rate:        unit.BitRate(p.Float("rate")),
+		ret:         unit.BitRate(p.Float("return_rate")),
 		channels:    int(p.Int("channels")),
 		servers:     int(p.Int("servers")),
 		terrMin:     des.FromSeconds(p.Float("terr_delay_min")),
 		terrMax:     des.FromSeconds(p.Float("terr_delay_max")),
-		terrRate:    int64(p.Float("terr_rate")),
-		lanRate:     int64(p.Float("lan_rate")),
+		terrRate:    unit.BitRate(p.Float("terr_rate")),
+		lanRate:     unit.BitRate(p.Float("lan_rate")),
 		lanDelay:    des.FromSeconds(p.Float("lan_delay")),
-		request:     p.Int("request"),
+		request:     unit.Bytes(p.Int("request")),
 		think:       des.FromSeconds(p.Float("think")),
 		stagger:     des.FromSeconds(p.Float("stagger")),
-		probeSize:   p.Int("probe_size"),
+		probeSize:   unit.Bytes(p.Int("probe_size")),
 		probeStart:  des.Time(des.FromSeconds(p.Float("probe_start"))),
 		probeDelay:  des.FromSeconds(p.Float("probe_delay")),
 		cca:         p.Str("cca"),
@@ -295,7 +297,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	if c.terrMax < c.terrMin {
 		return c, fmt.Errorf("models: sat-island: terr_delay_max %v is below terr_delay_min %v", c.terrMax, c.terrMin)
 	}
-	alt, buf := orbit.AltitudeGEO, satBufferGEO
+	alt, buf := orbit.AltitudeGEO, unit.Bytes(satBufferGEO)
 	if p.Str("orbit") == "meo" {
 		alt, buf = orbit.AltitudeO3b, satBufferMEO
 	}
@@ -303,8 +305,8 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	if c.satDelay == 0 {
 		c.satDelay = SatOneWayDelay(alt, p.Float("elevation_deg"), des.FromSeconds(p.Float("sat_processing")))
 	}
-	mss := int(p.Int("mss"))
-	if v := int(p.Int("buffer")); v > 0 {
+	mss := unit.Bytes(p.Int("mss"))
+	if v := unit.Bytes(p.Int("buffer")); v > 0 {
 		buf = v
 	}
 	if frac := p.Float("buffer_bdp"); frac > 0 {
@@ -315,7 +317,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 		buf = l.Bytes
 	}
 	c.buffer = buf
-	pkts := max(1, buf/(mss+tcp.HeaderBytes)) // the AQMs limit packets
+	pkts := max(1, int(buf/(mss+tcp.HeaderBytes))) // the AQMs limit packets
 	target := des.FromSeconds(p.Float("codel_target"))
 	interval := des.FromSeconds(p.Float("codel_interval"))
 	if interval == 0 {
@@ -345,7 +347,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	c.conn = tcp.Config{
 		MSS:             mss,
 		InitialWindow:   int(p.Int("iw")),
-		RcvBuf:          p.Int("window"),
+		RcvBuf:          unit.Bytes(p.Int("window")),
 		SndBuf:          1 << 40, // servers write each response at once
 		WindowScaling:   p.Bool("window_scaling"),
 		SACK:            p.Bool("sack"),
@@ -360,7 +362,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	}
 	c.conn = withHostOptions(c.conn, p)
 	c.pepConn = c.conn
-	c.pepConn.RcvBuf = p.Int("pep_window")
+	c.pepConn.RcvBuf = unit.Bytes(p.Int("pep_window"))
 	c.pepConn.InitialWindow = int(p.Int("pep_iw"))
 	if c.coding && p.Str("aqm") == "fq_codel" {
 		return c, fmt.Errorf("models: sat-island: coding needs a FIFO satellite queue (droptail or codel), not fq_codel")
@@ -383,7 +385,7 @@ type satScenario struct {
 	// warmTimeouts are the connections' timeouts at the warm-up.
 	warmTimeouts workload.Timeouts
 	series       [][]vocab.Value
-	last         struct{ bytes, probe, tx int64 }
+	last         struct{ bytes, probe, tx unit.Bytes }
 	lastAt       des.Time
 	probeP       []workload.Leg
 	startEr      error
@@ -393,10 +395,10 @@ type satScenario struct {
 type probe struct {
 	x            *workload.Exchange
 	warmup       des.Time
-	bytes, after int64
+	bytes, after unit.Bytes
 }
 
-func (p *probe) Delivered(now des.Time, x *workload.Exchange, n int64) {
+func (p *probe) Delivered(now des.Time, x *workload.Exchange, n unit.Bytes) {
 	p.bytes += n
 	if now >= p.warmup {
 		p.after += n
@@ -420,7 +422,7 @@ func buildSatIsland(c satConfig, seed uint64) (*satScenario, error) {
 	isr := net.AddNode("island-router")
 	isl := net.AddNode("island")
 	terr := net.Streams().New("sat-island/terrestrial")
-	link := func(a, b *netsim.Node, rate int64, d des.Duration) error {
+	link := func(a, b *netsim.Node, rate unit.BitRate, d des.Duration) error {
 		if _, err := net.Connect(a, b, netsim.LinkConfig{Rate: rate, Delay: d}); err != nil {
 			return err
 		}
@@ -496,7 +498,7 @@ func buildSatIsland(c satConfig, seed uint64) (*satScenario, error) {
 	sc.ex = &workload.Exchanges{S: s, Net: net, ISN: net.Streams().New("sat-island/isn")}
 	sc.ch = &workload.Channels{
 		Ex: sc.ex, Sizes: c.sizes, Request: c.request, Think: c.think, Stagger: c.stagger,
-		Rand: net.Streams().New("sat-island/channels"), Warmup: c.warmup, ShortBytes: 10 * int64(c.conn.MSS),
+		Rand: net.Streams().New("sat-island/channels"), Warmup: c.warmup, ShortBytes: 10 * c.conn.MSS,
 	}
 	for _, srv := range servers {
 		sc.ch.Paths = append(sc.ch.Paths, path(srv))
@@ -528,7 +530,7 @@ func (sc *satScenario) Handle(now des.Time, kind int, arg uint64) {
 			vocab.I(int64(sc.q.Bytes())),
 			vocab.F(float64(bytes-sc.last.bytes) * 8 / dt),
 			vocab.F(float64(sc.probe.bytes-sc.last.probe) * 8 / dt),
-			vocab.F(float64(st.TransmittedBytes-sc.last.tx) * 8 / dt / float64(sc.c.rate)),
+			vocab.F(float64(st.TransmittedBytes-sc.last.tx) * 8 / dt / sc.c.rate.BitsPerSecond()),
 			vocab.I(int64(sc.ex.Live)),
 		})
 		sc.last.bytes, sc.last.probe, sc.last.tx = bytes, sc.probe.bytes, st.TransmittedBytes
@@ -586,7 +588,7 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 	out[siFlows] = vocab.I(sc.ch.FlowsAfter)
 	out[siProbeGoodput] = naNull(probeGood)
 	out[siProbeTime] = naNull(probeTime)
-	out[siProbeBytes] = vocab.I(sc.probe.bytes)
+	out[siProbeBytes] = vocab.I(int64(sc.probe.bytes))
 	out[siLoss] = vocab.F(sc.q.lossFrac())
 	out[siOffered] = vocab.I(sc.q.offered)
 	qm, q95 := sc.q.occupancy(sc.s.Now())

@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -56,7 +58,7 @@ type codeBlock struct {
 	got     int
 	closed  bool // parity sent: n is final
 	decoded bool
-	size    int // largest packet
+	size    unit.Bytes // largest packet
 }
 
 // codeRing is how many blocks are tracked at once; a block still

@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 )
@@ -75,7 +77,7 @@ func (q *meteredQueue) account(now des.Time) {
 		return
 	}
 	bytes := q.inner.Bytes()
-	b := bytes / meterBucket
+	b := int(bytes / meterBucket) // histogram bucket
 	for len(q.hist) <= b {
 		q.hist = append(q.hist, 0)
 	}
@@ -101,8 +103,8 @@ func (q *meteredQueue) Dequeue(now des.Time, drop netsim.Dropper) *netsim.Packet
 	return q.inner.Dequeue(now, &q.drop)
 }
 
-func (q *meteredQueue) Len() int   { return q.inner.Len() }
-func (q *meteredQueue) Bytes() int { return q.inner.Bytes() }
+func (q *meteredQueue) Len() int          { return q.inner.Len() }
+func (q *meteredQueue) Bytes() unit.Bytes { return q.inner.Bytes() }
 
 // occupancy returns the time-weighted mean and 95th percentile of the
 // queue's bytes over [From, now]; the percentile is the upper edge of its

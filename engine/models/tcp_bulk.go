@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"fmt"
 	"math"
@@ -233,7 +235,7 @@ type tcpRunConfig struct {
 	worst     bool
 	duration  des.Time
 	warmup    des.Time
-	size      int64
+	size      unit.Bytes
 	flows     int
 	channels  int
 	striping  bool
@@ -246,7 +248,7 @@ type tcpRunConfig struct {
 	// Set by tcp-bulk only; zero values keep the shared behaviour.
 	chanLoss []netsim.LossModel // per-channel forward loss, overriding loss()
 	revLoss  netsim.LossModel   // loss on the reverse (ACK) link
-	ssthresh int64              // initial ssthresh; 0 keeps the controller's
+	ssthresh unit.Bytes         // initial ssthresh; 0 keeps the controller's
 	params   vocab.Params       // for the controllers' options (ccOptions)
 	trace    int                // striped packets to record
 }
@@ -261,9 +263,9 @@ func readTCPConfig(p vocab.Params) tcpRunConfig {
 		worst: p.Str("per_formula") == "worst",
 	}
 	c.conn = tcp.Config{
-		MSS:             int(p.Int("mss")),
+		MSS:             unit.Bytes(p.Int("mss")),
 		InitialWindow:   int(p.Int("iw")),
-		RcvBuf:          p.Int("window"),
+		RcvBuf:          unit.Bytes(p.Int("window")),
 		SndBuf:          1 << 40, // the application is never limited by the send buffer
 		WindowScaling:   p.Bool("window_scaling"),
 		SACK:            p.Bool("sack"),
@@ -327,7 +329,7 @@ type tcpScenario struct {
 // otherwise leaves the controller alone.
 type initialSsthresh struct {
 	cc.Controller
-	bytes int64
+	bytes unit.Bytes
 }
 
 // Init implements cc.Controller.
@@ -386,11 +388,11 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 	if c.queue > 0 {
 		q = netsim.DropTail{Packets: c.queue}
 	}
-	fwd := netsim.LinkConfig{Rate: int64(c.rate), Delay: c.delay, Queue: q, Loss: c.loss()}
+	fwd := netsim.LinkConfig{Rate: unit.BitRate(c.rate), Delay: c.delay, Queue: q, Loss: c.loss()}
 	if c.fwdQueue != nil {
 		fwd.Queue = c.fwdQueue
 	}
-	rev := netsim.LinkConfig{Rate: int64(c.rate), Delay: c.delay, Queue: q, Loss: c.revLoss}
+	rev := netsim.LinkConfig{Rate: unit.BitRate(c.rate), Delay: c.delay, Queue: q, Loss: c.revLoss}
 	sc := &tcpScenario{s: s, net: net}
 	if len(c.chanLoss) > 0 {
 		fwd.Loss = c.chanLoss[0]
@@ -460,7 +462,7 @@ func buildTCP(c tcpRunConfig, seed uint64) (*tcpScenario, error) {
 		}
 		f.source.Conn = f.src
 		f.source.Size = c.size
-		f.source.WriteSize = c.params.Int("write_size")
+		f.source.WriteSize = unit.Bytes(c.params.Int("write_size"))
 		f.source.Close = c.size < workload.Unlimited
 		if err := a.Attach(id, f.src); err != nil {
 			return nil, fmt.Errorf("models: %w", err)
@@ -488,12 +490,12 @@ func (sc *tcpScenario) Handle(now des.Time, kind int, arg uint64) {
 		// the 2 SMSS floor of RFC 5681 equation (4)): there is no
 		// threshold to store, so the column is null, which avg() and
 		// max() skip, rather than a sentinel.
-		ss := vocab.I(st.Ssthresh)
+		ss := vocab.I(int64(st.Ssthresh))
 		if st.Ssthresh <= 0 || st.Ssthresh > 1<<40 {
 			ss = vocab.Value{}
 		}
 		sc.series = append(sc.series, []vocab.Value{
-			vocab.F(now.Seconds()), vocab.I(int64(i)), vocab.I(st.Cwnd), ss,
+			vocab.F(now.Seconds()), vocab.I(int64(i)), vocab.I(int64(st.Cwnd)), ss,
 			vocab.F(float64(f.src.SRTT()) / 1e9),
 		})
 	}
@@ -515,7 +517,7 @@ func (sc *tcpScenario) run(ctx context.Context, until des.Time) error {
 // metrics fills the shared metric columns.
 func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]vocab.Value, error) {
 	out := make([]vocab.Value, tmCount)
-	var delivered, after int64
+	var delivered, after unit.Bytes
 	var st tcp.Stats
 	rtoSum := 0.0
 	completion, response := 0.0, 0.0
@@ -552,7 +554,7 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]vocab.Value,
 	if span > 0 {
 		goodput = float64(after) * 8 / span
 	}
-	var txBytes int64
+	var txBytes unit.Bytes
 	var sent, deliv, dropped, inflight, overflow, corrupt int64
 	var qdSum float64
 	var qdN int64
@@ -583,9 +585,9 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]vocab.Value,
 	}
 	out[tmGoodput] = vocab.F(goodput)
 	out[tmWireRate] = vocab.F(float64(txBytes) * 8 / elapsed.Seconds())
-	out[tmBytesDelivered] = vocab.I(delivered)
+	out[tmBytesDelivered] = vocab.I(int64(delivered))
 	out[tmRetransSegs] = vocab.I(st.RetransSegs)
-	out[tmRetransBytes] = vocab.I(st.RetransBytes)
+	out[tmRetransBytes] = vocab.I(int64(st.RetransBytes))
 	out[tmFastRecoveries] = vocab.I(st.FastRecoveries)
 	out[tmRTOs] = vocab.I(st.RTOs)
 	out[tmDropsOverflow] = vocab.I(overflow)
@@ -617,7 +619,7 @@ func (m *TCPBulk) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.R
 	if c.warmup >= c.duration {
 		return vocab.Result{}, fmt.Errorf("models: tcp-bulk: warmup %v must be shorter than duration %v", c.warmup, c.duration)
 	}
-	c.size = p.Int("size")
+	c.size = unit.Bytes(p.Int("size"))
 	if c.size == 0 {
 		c.size = workload.Unlimited
 	}
@@ -625,7 +627,7 @@ func (m *TCPBulk) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.R
 	c.channels = int(p.Int("channels"))
 	c.striping = p.Bool("striping")
 	c.sample = des.FromSeconds(p.Float("sample_interval"))
-	c.ssthresh = p.Int("ssthresh")
+	c.ssthresh = unit.Bytes(p.Int("ssthresh"))
 	c.trace = int(p.Int("trace_packets"))
 	phys, err := bulkPhysics(&c, p)
 	if err != nil {
@@ -664,7 +666,7 @@ func (m *TCPBulk) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.R
 			ct = vocab.F((f.source.DoneAt - f.source.StartAt).Seconds())
 		}
 		flows[i] = []vocab.Value{
-			vocab.I(int64(i)), vocab.F(float64(f.sink.AfterWarmup) * 8 / span), vocab.I(f.sink.Got),
+			vocab.I(int64(i)), vocab.F(float64(f.sink.AfterWarmup) * 8 / span), vocab.I(int64(f.sink.Got)),
 			vocab.I(fs.RetransSegs), vocab.I(fs.FastRecoveries), vocab.I(fs.RTOs), vocab.F(rtt), ct,
 		}
 	}

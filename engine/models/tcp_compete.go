@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"fmt"
 	"math"
@@ -443,19 +445,19 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 	jitter := des.FromSeconds(p.Float("host_jitter"))
 	var cn *competeNet
 	if emulate["topology"] {
-		cn, err = buildTestbed(net, n, int64(rate), delay, netemLimit, loss, ackLoss, jitter)
+		cn, err = buildTestbed(net, n, unit.BitRate(rate), delay, netemLimit, loss, ackLoss, jitter)
 	} else {
 		cn, err = buildDumbbell(net, p, n, q, delay, netemLimit, loss, ackLoss, jitter)
 	}
 	if err != nil {
 		return vocab.Result{}, err
 	}
-	rcvBuf, sndBuf := p.Int("window"), p.Int("window")
+	rcvBuf, sndBuf := unit.Bytes(p.Int("window")), unit.Bytes(p.Int("window"))
 	if emulate["sockbuf"] {
-		rcvBuf, sndBuf = testbedBuffers(p.Int("window"))
+		rcvBuf, sndBuf = testbedBuffers(unit.Bytes(p.Int("window")))
 	}
 	cfg := tcp.Config{
-		MSS:             int(p.Int("mss")),
+		MSS:             unit.Bytes(p.Int("mss")),
 		InitialWindow:   int(p.Int("iw")),
 		RcvBuf:          rcvBuf,
 		SndBuf:          sndBuf,
@@ -498,7 +500,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		f.dst.SetHost(testbedHost(emulate))
 		f.source.Conn = f.src
 		f.source.Size = workload.Unlimited
-		f.source.WriteSize = p.Int("write_size")
+		f.source.WriteSize = unit.Bytes(p.Int("write_size"))
 		if err := a.Attach(id, f.src); err != nil {
 			return vocab.Result{}, err
 		}
@@ -523,12 +525,12 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 // behind plain access queues, the backbone's queue (with a netem limit
 // for tclink).
 func buildDumbbell(net *netsim.Network, p vocab.Params, n int, q netsim.QueueModel, delay des.Duration, netemLimit int, loss, ackLoss netsim.LossModel, jitter des.Duration) (*competeNet, error) {
-	rate := int64(p.Float("rate"))
+	rate := unit.BitRate(p.Float("rate"))
 	accessQ := netsim.DropTail{Packets: int(p.Int("access_queue"))}
 	adelay := des.FromSeconds(p.Float("access_delay"))
 	arate := rate
 	if a := p.Float("access_rate"); a > 0 {
-		arate = int64(a)
+		arate = unit.BitRate(a)
 	}
 	// Host to router: the host's jitter after its queue; router to host:
 	// none.
@@ -568,7 +570,8 @@ func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, dura
 	}
 	var thr []float64
 	var total float64
-	var retr, rtos, episodes, rttN, rttSum int64
+	var retr, rtos, episodes, rttN int64
+	var rttSum des.Duration
 	flows := make([][]vocab.Value, len(run.flows))
 	for i, f := range run.flows {
 		if err := f.sink.Check(f.source.Size, false); err != nil {
@@ -596,7 +599,7 @@ func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, dura
 		}
 		flows[i] = []vocab.Value{
 			vocab.I(int64(i)), vocab.S(f.cca), vocab.F(f.start.Seconds()), vocab.F(x),
-			vocab.I(f.sink.Got), vocab.I(st.RetransSegs), vocab.I(st.RTOs), vocab.F(rtt),
+			vocab.I(int64(f.sink.Got)), vocab.I(st.RetransSegs), vocab.I(st.RTOs), vocab.F(rtt),
 		}
 	}
 	var means []float64

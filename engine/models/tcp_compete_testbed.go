@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -99,7 +101,7 @@ type competeNet struct {
 }
 
 // buildTestbed builds the Mininet topology of the scripts.
-func buildTestbed(net *netsim.Network, n int, rate int64, delay des.Duration, limit int, loss, ackLoss netsim.LossModel, jitter des.Duration) (*competeNet, error) {
+func buildTestbed(net *netsim.Network, n int, rate unit.BitRate, delay des.Duration, limit int, loss, ackLoss netsim.LossModel, jitter des.Duration) (*competeNet, error) {
 	cn := &competeNet{}
 	s1, s2, s3, s4 := net.AddNode("s1"), net.AddNode("s2"), net.AddNode("s3"), net.AddNode("s4")
 	// A TCLink: netem is the only queue (HTB's class has no other), so
@@ -156,7 +158,7 @@ func testbedHost(on map[string]bool) tcp.Host {
 
 // testbedBuffers returns the receive window and send buffer iperf3 -w
 // window gets under sockbuf.
-func testbedBuffers(window int64) (rcv, snd int64) {
+func testbedBuffers(window unit.Bytes) (rcv, snd unit.Bytes) {
 	c := min(window, linuxMemMax)
 	// sock_setsockopt doubles; tcp_win_from_space keeps half of the
 	// receive buffer for the window (tcp_adv_win_scale 1).

@@ -6,6 +6,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/tcp"
+	"github.com/crosslink-sim/crosslink/engine/unit"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -48,7 +49,7 @@ func queueLimit(p vocab.Params, rate float64, delay des.Duration) (int, error) {
 		if delay <= 0 {
 			return 0, fmt.Errorf("queue_bdp %g%% needs a delay > 0 (the BDP is rate x delay)", frac*100)
 		}
-		lim, err := netsim.BDPLimit(frac, int64(rate), delay, fullPacket(p))
+		lim, err := netsim.BDPLimit(frac, unit.BitRate(rate), delay, unit.Bytes(fullPacket(p)))
 		return lim.Packets, err
 	}
 	return int(pk), nil

@@ -1,6 +1,8 @@
 package models
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"fmt"
 	"math"
@@ -84,7 +86,7 @@ const transferLimit = des.Time(86400 * des.Second)
 // Run implements vocab.Model. goodput is size*8/response_time.
 func (m *TCPTransfer) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
 	c := readTCPConfig(p)
-	c.size = p.Int("size")
+	c.size = unit.Bytes(p.Int("size"))
 	c.flows, c.channels = 1, 1
 	c.noHandshk = !p.Bool("handshake")
 	var err error
@@ -178,7 +180,7 @@ func transferBound(c tcpRunConfig) bound {
 	if c.conn.Timestamps {
 		hdr += 12
 	}
-	b := bound{window: usableWindow(c.conn.RcvBuf, c.conn.WindowScaling, mss)}
+	b := bound{window: usableWindow(int64(c.conn.RcvBuf), c.conn.WindowScaling, mss)}
 	b.rtt0 = 2*d + tx(float64(mss+hdr)) + tx(float64(hdr))
 	b.throughput = math.Min(rate*float64(mss)/float64(mss+hdr), float64(b.window)*8/b.rtt0)
 
@@ -205,7 +207,7 @@ func transferBound(c tcpRunConfig) bound {
 	}
 	wmax := b.window / mss
 	w := min(iw, wmax)
-	left := c.size // bytes not yet sent
+	left := int64(c.size) // bytes not yet sent
 	full := tx(float64(mss + hdr))
 	for {
 		segs := (left + mss - 1) / mss

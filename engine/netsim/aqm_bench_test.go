@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"testing"
 
@@ -10,12 +12,13 @@ import (
 // flowSource sends n packets of size bytes, one every gap, cycling over
 // flows 1..flows.
 type flowSource struct {
-	net         *Network
-	from        *Node
-	dst         NodeID
-	flows, size int
-	gap         des.Duration
-	n, sent     int
+	net     *Network
+	from    *Node
+	dst     NodeID
+	flows   int
+	size    unit.Bytes
+	gap     des.Duration
+	n, sent int
 }
 
 func (s *flowSource) Handle(now des.Time, kind int, arg uint64) {

@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -14,7 +16,8 @@ type aqmOracle struct {
 	t       *testing.T
 	out     map[uint64]bool
 	lastOut map[FlowID]uint64
-	n, b    int
+	n       int
+	b       unit.Bytes
 }
 
 func (o *aqmOracle) Drop(now des.Time, p *Packet, r DropReason) {
@@ -71,7 +74,7 @@ func FuzzAQM(f *testing.F) {
 					o.leave(p)
 				} else {
 					id++
-					p := &Packet{ID: id, Flow: FlowID(op % 4), Size: []int{100, 1000, 1500}[op/4%3]}
+					p := &Packet{ID: id, Flow: FlowID(op % 4), Size: []unit.Bytes{100, 1000, 1500}[op/4%3]}
 					o.n++
 					o.b += p.Size
 					q.Enqueue(now, p, o)

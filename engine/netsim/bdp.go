@@ -1,23 +1,25 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
 )
 
-// BDP returns the bandwidth-delay product of a path in bytes: rate (bit/s)
-// times the round-trip time, over 8.
-func BDP(rate int64, rtt des.Duration) float64 {
-	return float64(rate) * rtt.Seconds() / 8
+// BDP returns the bandwidth-delay product of a path in bytes: rate times
+// the round-trip time.
+func BDP(rate unit.BitRate, rtt des.Duration) float64 {
+	return rate.BytesPerSecond() * rtt.Seconds()
 }
 
 // Limit is a queue limit in packets and in bytes; DropTail, RED, CoDel and
 // FQ-CoDel take one or the other.
 type Limit struct {
 	Packets int
-	Bytes   int
+	Bytes   unit.Bytes
 }
 
 // DropTail returns a DropTail queue limited in packets only, the way Linux
@@ -34,9 +36,9 @@ func (l Limit) DropTail() DropTail { return DropTail{Packets: l.Packets} }
 // Packets is fraction x BDP / packetSize rounded to the nearest packet
 // (halves away from zero), each at least one packet (packetSize bytes) so
 // that a queue can always hold the packet being received.
-func BDPLimit(fraction float64, rate int64, rtt des.Duration, packetSize int) (Limit, error) {
+func BDPLimit(fraction float64, rate unit.BitRate, rtt des.Duration, packetSize unit.Bytes) (Limit, error) {
 	if !(fraction > 0) || math.IsInf(fraction, 0) || rate <= 0 || rtt <= 0 || packetSize <= 0 {
-		return Limit{}, fmt.Errorf("netsim: bdp limit: need fraction, rate, rtt and packet size > 0, got %g, %d bit/s, %v, %d B",
+		return Limit{}, fmt.Errorf("netsim: bdp limit: need fraction, rate, rtt and packet size > 0, got %g, %g bit/s, %v, %d B",
 			fraction, rate, rtt, packetSize)
 	}
 	b := fraction * BDP(rate, rtt)
@@ -45,6 +47,6 @@ func BDPLimit(fraction float64, rate int64, rtt des.Duration, packetSize int) (L
 	}
 	return Limit{
 		Packets: max(1, int(math.Round(b/float64(packetSize)))),
-		Bytes:   max(packetSize, int(math.Round(b))),
+		Bytes:   max(packetSize, unit.Bytes(math.Round(b))),
 	}, nil
 }

@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math"
 	"testing"
@@ -25,7 +27,7 @@ func TestBDPLimit(t *testing.T) {
 				t.Fatal(err)
 			}
 			wantPkts := int(math.Round(8.33 * (q / 100) * 10))
-			wantBytes := int(math.Round(125000 * q / 100))
+			wantBytes := unit.Bytes(math.Round(125000 * q / 100))
 			if got.Packets != wantPkts || got.Bytes != wantBytes {
 				t.Errorf("BDPLimit(%g%%) = %+v, want {Packets:%d Bytes:%d}", q, got, wantPkts, wantBytes)
 			}
@@ -49,12 +51,12 @@ func TestBDPLimitEdges(t *testing.T) {
 	}
 	for _, c := range []struct {
 		f    float64
-		rate int64
+		rate unit.BitRate
 		rtt  des.Duration
-		size int
+		size unit.Bytes
 	}{{0, 1e6, ms, 1500}, {-1, 1e6, ms, 1500}, {math.NaN(), 1e6, ms, 1500}, {1, 0, ms, 1500}, {1, 1e6, 0, 1500}, {1, 1e6, ms, 0}, {1e12, 1e12, des.Second, 1}} {
 		if _, err := BDPLimit(c.f, c.rate, c.rtt, c.size); err == nil {
-			t.Errorf("BDPLimit(%g, %d, %v, %d) succeeded, want an error", c.f, c.rate, c.rtt, c.size)
+			t.Errorf("BDPLimit(%g, %v, %v, %d) succeeded, want an error", c.f, c.rate, c.rtt, c.size)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math"
 
@@ -32,7 +34,7 @@ type CoDel struct {
 	// 5.3, used for non-starvation (section 4.2): CoDel does
 	// not drop while the queue holds at most MTU bytes, since a single
 	// packet's worth of queue is not a standing queue. Default 1500 bytes.
-	MTU int
+	MTU unit.Bytes
 	// Limit is the hard limit in packets; default 1000.
 	Limit int
 }
@@ -82,7 +84,7 @@ func (c CoDel) NewQueue() Queue {
 // codelParams are the constants of RFC 8289 section 5.3.
 type codelParams struct {
 	target, interval des.Duration
-	mtu              int
+	mtu              unit.Bytes
 }
 
 // codelVars is the per-queue state of RFC 8289 section 5.2 (the variables
@@ -206,5 +208,5 @@ func (q *codelQueue) Dequeue(now des.Time, drop Dropper) *Packet {
 	return q.v.dequeue(now, &q.prm, &q.q, drop)
 }
 
-func (q *codelQueue) Len() int   { return q.q.q.n }
-func (q *codelQueue) Bytes() int { return q.q.bytes }
+func (q *codelQueue) Len() int          { return q.q.q.n }
+func (q *codelQueue) Bytes() unit.Bytes { return q.q.bytes }

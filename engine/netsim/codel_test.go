@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -117,7 +119,7 @@ func TestCoDelNoDrop(t *testing.T) {
 	// behind the one being dequeued, with a sojourn time of 120 ms.
 	for _, tt := range []struct {
 		name string
-		mtu  int
+		mtu  unit.Bytes
 		drop bool
 	}{{"one mtu", 0, false}, {"mtu 500", 500, true}} {
 		t.Run(tt.name, func(t *testing.T) {

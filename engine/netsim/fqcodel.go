@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -23,7 +25,7 @@ type FQCoDel struct {
 	Flows int
 	// Quantum is the DRR quantum in bytes; default 1514 (RFC 8290 section
 	// 5.2.4: an Ethernet MTU plus its 14-byte header).
-	Quantum int
+	Quantum unit.Bytes
 	// Limit is the total packet limit; default 10240 (RFC 8290 section
 	// 5.2.3).
 	Limit int
@@ -33,7 +35,7 @@ type FQCoDel struct {
 	// The MTU test uses the queue's own bytes, as a CoDel instance per
 	// queue does (Linux uses the whole backlog).
 	Target, Interval des.Duration
-	MTU              int
+	MTU              unit.Bytes
 	// BatchDrop, on overflow, drops from the fattest queue until half of
 	// its bytes or 64 packets are gone, instead of one packet (Linux's
 	// fq_codel_drop, which RFC 8290 section 4.1 mentions as an
@@ -81,7 +83,7 @@ func (f FQCoDel) NewQueue() Queue {
 // fqFlow is one queue of FQ-CoDel with its DRR deficit and CoDel state.
 type fqFlow struct {
 	q       pktQueue
-	deficit int
+	deficit unit.Bytes
 	codel   codelVars
 	next    *fqFlow // in newFlows or oldFlows
 	listed  bool    // in one of the lists
@@ -120,7 +122,8 @@ type fqQueue struct {
 	// Linux salts its hash with a random value per qdisc.
 	perturb            uint64
 	newFlows, oldFlows flowList
-	n, bytes           int
+	n                  int
+	bytes              unit.Bytes
 }
 
 // Attach implements Attacher: draw the hash perturbation from the queue's
@@ -177,7 +180,7 @@ func (q *fqQueue) dropFattest(now des.Time, drop Dropper) {
 	if fat == nil || fat.q.q.n == 0 {
 		panic("bug: netsim: fq_codel over its limit with no backlog")
 	}
-	threshold, dropped := fat.q.bytes/2, 0
+	threshold, dropped := fat.q.bytes/2, unit.Bytes(0)
 	for i := 0; i < fqBatchMax && fat.q.q.n > 0; i++ {
 		p := fat.q.pop()
 		q.n--
@@ -231,5 +234,5 @@ func (q *fqQueue) Dequeue(now des.Time, drop Dropper) *Packet {
 	}
 }
 
-func (q *fqQueue) Len() int   { return q.n }
-func (q *fqQueue) Bytes() int { return q.bytes }
+func (q *fqQueue) Len() int          { return q.n }
+func (q *fqQueue) Bytes() unit.Bytes { return q.bytes }

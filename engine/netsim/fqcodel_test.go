@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"testing"
 
@@ -87,7 +89,7 @@ func TestFQCoDelSparseFlow(t *testing.T) {
 // an overshoot under one packet. CoDel is held off (target 10 s) so that
 // only the scheduler decides.
 func TestFQCoDelByteFair(t *testing.T) {
-	for _, quantum := range []int{1514, 300, 4000} {
+	for _, quantum := range []unit.Bytes{1514, 300, 4000} {
 		t.Run(fmt.Sprint("quantum=", quantum), func(t *testing.T) {
 			cfg := FQCoDel{Quantum: quantum, Target: 10 * des.Second, Interval: 100 * des.Second}
 			net, a, b, l, k := twoNodes(t, 3, LinkConfig{Rate: 10e6, Queue: cfg})
@@ -98,8 +100,8 @@ func TestFQCoDelByteFair(t *testing.T) {
 			if fq := l.Queue().(*fqQueue); fq.index(1) == fq.index(2) {
 				t.Fatal("flows 1 and 2 share a queue for this seed")
 			}
-			var sent [3]int
-			both, worst, checked := true, 0, 0
+			var sent [3]unit.Bytes
+			both, worst, checked := true, unit.Bytes(0), 0
 			net.SetObserver(observerFunc(func(r Record) {
 				if r.Kind != TraceTransmit || !both {
 					return
@@ -125,7 +127,7 @@ func TestFQCoDelByteFair(t *testing.T) {
 	}
 }
 
-func abs(x int) int {
+func abs(x unit.Bytes) unit.Bytes {
 	if x < 0 {
 		return -x
 	}
@@ -133,7 +135,7 @@ func abs(x int) int {
 }
 
 // fqPkt returns a test packet of flow f (IDs name the flow: 100*f + i).
-func fqPkt(f FlowID, i int, size int) *Packet {
+func fqPkt(f FlowID, i int, size unit.Bytes) *Packet {
 	return &Packet{ID: uint64(100*int(f) + i), Flow: f, Size: size}
 }
 

@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"testing"
 
@@ -18,7 +20,7 @@ type arrival struct {
 	At   des.Time
 	ID   uint64
 	Seq  uint32
-	Size int
+	Size unit.Bytes
 }
 
 func (s *sink) Receive(now des.Time, p *Packet) {
@@ -36,10 +38,10 @@ type source struct {
 	from     *Node
 	dst      NodeID
 	flow     FlowID
-	size     int
+	size     unit.Bytes
 	gap      des.Duration
 	n, sent  int
-	sizeFunc func(i int) int // optional, overrides size
+	sizeFunc func(i int) unit.Bytes // optional, overrides size
 }
 
 func (s *source) Handle(now des.Time, kind int, arg uint64) {

@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -14,9 +16,10 @@ type LinkConfig struct {
 	// random stream ("link/"+Name), so it must be unique in a Network.
 	// Empty means "<from>-><to>" (with a suffix for parallel links).
 	Name string
-	// Rate is the transmission rate in bit/s; 0 means infinitely fast (no
-	// serialisation delay).
-	Rate int64
+	// Rate is the transmission rate; 0 means infinitely fast (no
+	// serialisation delay). The link serialises at a whole number of
+	// bit/s, the rate rounded down.
+	Rate unit.BitRate
 	// Delay is the propagation delay.
 	Delay des.Duration
 	// Queue is the buffer in front of the transmitter; nil means an
@@ -72,7 +75,8 @@ type Link struct {
 	net      *Network
 	name     string
 	from, to *Node
-	rate     int64
+	rate     unit.BitRate // whole bit/s
+	bps      uint64       // rate, for the integer transmission times
 	delay    des.Duration
 	queue    Queue
 	loss     Loss
@@ -100,17 +104,19 @@ type Link struct {
 }
 
 type linkCounters struct {
-	sent, sentBytes               int64
-	transmitted, transmittedBytes int64
-	delivered, deliveredBytes     int64
-	drops, dropBytes              [NumDropReasons]int64
+	sent, transmitted, delivered int64
+	drops                        [NumDropReasons]int64
+
+	sentBytes, transmittedBytes, deliveredBytes unit.Bytes
+	dropBytes                                   [NumDropReasons]unit.Bytes
 
 	busy des.Duration
 
 	// Queue occupancy integrals (time-weighted), since time 0.
 	qLast          des.Time
 	qArea, qAreaB  float64 // packet-ns, byte-ns
-	qMax, qMaxB    int
+	qMax           int
+	qMaxB          unit.Bytes
 	dequeued       int64
 	qDelay, qDelMx des.Duration
 }
@@ -131,8 +137,8 @@ func (l *Link) From() *Node { return l.from }
 // To returns the receiving node.
 func (l *Link) To() *Node { return l.to }
 
-// Rate returns the rate in bit/s (0: infinite).
-func (l *Link) Rate() int64 { return l.rate }
+// Rate returns the rate (0: infinite).
+func (l *Link) Rate() unit.BitRate { return l.rate }
 
 // Delay returns the propagation delay.
 func (l *Link) Delay() des.Duration { return l.delay }
@@ -140,19 +146,26 @@ func (l *Link) Delay() des.Duration { return l.delay }
 // Queue returns the link's queue.
 func (l *Link) Queue() Queue { return l.queue }
 
-// TransmissionTime returns the serialisation time of size bytes at rate
-// bit/s, rounded up to the nanosecond (0 for an infinite rate).
-func TransmissionTime(size int, rate int64) des.Duration {
-	if rate == 0 {
+// TransmissionTime returns the serialisation time of size bytes at rate,
+// rounded down to a whole bit/s as a link does, rounded up to the
+// nanosecond (0 for an infinite rate). Unlike BitRate.TxTime it is exact:
+// it is what a link takes.
+func TransmissionTime(size unit.Bytes, rate unit.BitRate) des.Duration {
+	bps := wholeBitRate(rate)
+	if bps == 0 {
 		return 0
 	}
-	return des.Duration(bitTime(uint64(size)*8, rate))
+	return des.Duration(bitTime(uint64(size)*8, bps))
 }
 
-// bitTime is ceil(b*1e9/rate) in exact integer arithmetic.
-func bitTime(b uint64, rate int64) uint64 {
+// wholeBitRate is r rounded down to a whole number of bit/s, as the
+// transmitter's integer arithmetic takes it.
+func wholeBitRate(r unit.BitRate) uint64 { return uint64(r.BitsPerSecond()) }
+
+// bitTime is ceil(b*1e9/bps) in exact integer arithmetic.
+func bitTime(b uint64, bps uint64) uint64 {
 	hi, lo := bits.Mul64(b, 1e9)
-	q, r := bits.Div64(hi, lo, uint64(rate)) // panics only if the result exceeds 2^64 ns
+	q, r := bits.Div64(hi, lo, bps) // panics only if the result exceeds 2^64 ns
 	if r != 0 {
 		q++
 	}
@@ -164,7 +177,7 @@ func bitTime(b uint64, rate int64) uint64 {
 func (l *Link) Send(p *Packet) {
 	now := l.net.sched.Now()
 	l.st.sent++
-	l.st.sentBytes += int64(p.Size)
+	l.st.sentBytes += p.Size
 	l.trace(now, TraceSend, p, 0)
 	if l.netemLimit > 0 && !l.netemAdmit(now, p) {
 		return
@@ -189,7 +202,7 @@ func (l *Link) Send(p *Packet) {
 // through the Dropper interface.
 func (l *Link) Drop(now des.Time, p *Packet, reason DropReason) {
 	l.st.drops[reason]++
-	l.st.dropBytes[reason] += int64(p.Size)
+	l.st.dropBytes[reason] += p.Size
 	l.netemLeave(p)
 	l.trace(now, TraceDrop, p, reason)
 	l.net.Free(p)
@@ -220,8 +233,8 @@ func (l *Link) startNext(now des.Time) {
 		l.busyBits += uint64(b.Size) * 8
 	}
 	end := now
-	if l.rate > 0 {
-		end = l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.rate)))
+	if l.bps > 0 {
+		end = l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.bps)))
 	}
 	l.trace(now, TraceTransmit, p, 0)
 	for b := l.batch.head; b != nil; b = b.next {
@@ -243,10 +256,10 @@ func (l *Link) dequeued(now des.Time, p *Packet) {
 // period: a packet that starts exactly then continues the period, keeping
 // its exact bit count.
 func (l *Link) txEndPrev() des.Time {
-	if l.rate == 0 {
+	if l.bps == 0 {
 		return l.busyStart
 	}
-	return l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.rate)))
+	return l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.bps)))
 }
 
 // Handle implements des.Handler.
@@ -283,7 +296,7 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 			}
 			l.netemLeave(p)
 			l.st.delivered++
-			l.st.deliveredBytes += int64(p.Size)
+			l.st.deliveredBytes += p.Size
 			l.trace(now, TraceDeliver, p, 0)
 			l.to.arrive(now, p)
 			if !more {
@@ -298,7 +311,7 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 // txDone puts a transmitted packet on the wire, to arrive at arrive.
 func (l *Link) txDone(now des.Time, p *Packet, arrive des.Time) {
 	l.st.transmitted++
-	l.st.transmittedBytes += int64(p.Size)
+	l.st.transmittedBytes += p.Size
 	if l.netemLimit == 0 && l.loss != nil && l.loss.Lose(p, l.rng) {
 		l.Drop(now, p, DropCorrupt)
 		return
@@ -319,7 +332,7 @@ func (l *Link) trace(now des.Time, k TraceKind, p *Packet, r DropReason) {
 // queueChange accumulates the occupancy integral up to now; call it before
 // the queue changes and queueChanged after.
 func (l *Link) queueChange(now des.Time) {
-	dt := float64(now - l.st.qLast)
+	dt := float64(now.Sub(l.st.qLast))
 	l.st.qArea += dt * float64(l.queue.Len())
 	l.st.qAreaB += dt * float64(l.queue.Bytes())
 	l.st.qLast = now
@@ -338,13 +351,17 @@ const NumDropReasons = int(numDropReasons)
 type LinkStats struct {
 	// Sent counts packets offered to the link (entering its queue, or
 	// dropped on arrival by a netem limit or its loss).
-	Sent, SentBytes int64
+	Sent      int64
+	SentBytes unit.Bytes
 	// Transmitted counts packets whose serialisation completed.
-	Transmitted, TransmittedBytes int64
+	Transmitted      int64
+	TransmittedBytes unit.Bytes
 	// Delivered counts packets that reached the far node.
-	Delivered, DeliveredBytes int64
+	Delivered      int64
+	DeliveredBytes unit.Bytes
 	// Drops counts drops by DropReason.
-	Drops, DropBytes [NumDropReasons]int64
+	Drops     [NumDropReasons]int64
+	DropBytes [NumDropReasons]unit.Bytes
 	// Queued and InFlight are the packets now waiting in the queue, and
 	// being transmitted or propagating. Conservation:
 	// Sent = Delivered + sum(Drops) + Queued + InFlight.
@@ -353,7 +370,8 @@ type LinkStats struct {
 	// QueueMean and QueueMeanBytes are the time-weighted mean occupancy of
 	// the queue over [0, now]; QueueMax and QueueMaxBytes its maxima.
 	QueueMean, QueueMeanBytes float64
-	QueueMax, QueueMaxBytes   int
+	QueueMax                  int
+	QueueMaxBytes             unit.Bytes
 	// QueueDelayMean and QueueDelayMax are the waiting times of packets
 	// that left the queue.
 	QueueDelayMean, QueueDelayMax des.Duration

@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math"
 	"testing"
@@ -11,8 +13,8 @@ import (
 
 func TestTransmissionTime(t *testing.T) {
 	tests := []struct {
-		size int
-		rate int64
+		size unit.Bytes
+		rate unit.BitRate
 		want des.Duration
 	}{
 		{1500, 1e9, 12000},                 // 12000 bits / 1e9 bit/s = 12 µs exactly
@@ -26,7 +28,7 @@ func TestTransmissionTime(t *testing.T) {
 	}
 	for _, tt := range tests {
 		if got := TransmissionTime(tt.size, tt.rate); got != tt.want {
-			t.Errorf("TransmissionTime(%d, %d) = %d, want %d", tt.size, tt.rate, got, tt.want)
+			t.Errorf("TransmissionTime(%d, %v) = %d, want %d", tt.size, tt.rate, got, tt.want)
 		}
 	}
 }
@@ -110,25 +112,25 @@ func TestDropTail(t *testing.T) {
 	tests := []struct {
 		name   string
 		q      DropTail
-		sizes  []int
+		sizes  []unit.Bytes
 		wantOK []uint32 // Seqs delivered
 	}{
 		// The first packet goes straight to the transmitter; 3 wait; the
 		// rest overflow.
-		{"packets", DropTail{Packets: 3}, []int{100, 100, 100, 100, 100, 100, 100}, []uint32{1, 2, 3, 4}},
+		{"packets", DropTail{Packets: 3}, []unit.Bytes{100, 100, 100, 100, 100, 100, 100}, []uint32{1, 2, 3, 4}},
 		// 250 bytes of buffer behind the transmitter: 100+100 fit, the
 		// 100 after them does not (300 > 250), the 50 does (250). A packet
 		// reaching an idle link passes through the queue too, so one
 		// larger than the limit is dropped even then (as in a Linux qdisc).
-		{"bytes", DropTail{Bytes: 250}, []int{200, 100, 100, 100, 50, 1}, []uint32{1, 2, 3, 5}},
-		{"both", DropTail{Packets: 2, Bytes: 1000}, []int{10, 600, 600, 300, 10}, []uint32{1, 2, 4}},
-		{"unlimited", DropTail{}, []int{9000, 9000, 9000, 9000}, []uint32{1, 2, 3, 4}},
+		{"bytes", DropTail{Bytes: 250}, []unit.Bytes{200, 100, 100, 100, 50, 1}, []uint32{1, 2, 3, 5}},
+		{"both", DropTail{Packets: 2, Bytes: 1000}, []unit.Bytes{10, 600, 600, 300, 10}, []uint32{1, 2, 4}},
+		{"unlimited", DropTail{}, []unit.Bytes{9000, 9000, 9000, 9000}, []uint32{1, 2, 3, 4}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			net, a, b, l, k := twoNodes(t, 1, LinkConfig{Rate: 1e6, Delay: 1000, Queue: tt.q})
 			src := &source{net: net, from: a, dst: b.ID(), flow: 1, n: len(tt.sizes),
-				sizeFunc: func(i int) int { return tt.sizes[i-1] }}
+				sizeFunc: func(i int) unit.Bytes { return tt.sizes[i-1] }}
 			src.start(0)
 			run(t, net, des.Forever)
 			var got []uint32
@@ -298,7 +300,7 @@ func TestNetemLimit(t *testing.T) {
 			src.start(0)
 			run(t, net, des.Time(des.Second))
 			// Delivered in the second half, in steady state.
-			var bytes int
+			var bytes unit.Bytes
 			for _, g := range k.got {
 				if g.At >= des.Time(des.Second/2) {
 					bytes += g.Size

@@ -91,7 +91,7 @@ func (l *perLoss) check(size int, v float64) float64 {
 	return v
 }
 
-func (l *perLoss) Lose(p *Packet, rng *rand.Rand) bool { return rng.Float64() < l.per(p.Size) }
+func (l *perLoss) Lose(p *Packet, rng *rand.Rand) bool { return rng.Float64() < l.per(int(p.Size)) }
 
 // GilbertElliott is the two-state burst-loss channel: a Markov chain over
 // the states Good and Bad, stepped once per packet, which loses a packet

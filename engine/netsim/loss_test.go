@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -25,7 +27,7 @@ func TestPERLossRate(t *testing.T) {
 	net, a, b, l, k := twoNodes(t, 3, LinkConfig{Rate: 0, Loss: PER{Func: per}})
 	k.keep = false
 	const n = 100000
-	size := func(i int) int {
+	size := func(i int) unit.Bytes {
 		if i%3 == 0 {
 			return 40
 		}

@@ -1,6 +1,10 @@
 package netsim
 
 import (
+	"math"
+
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -71,8 +75,8 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 	if from.net != n || to.net != n {
 		return nil, fmt.Errorf("netsim: connect: node of another network")
 	}
-	if cfg.Rate < 0 || cfg.Delay < 0 || cfg.Jitter < 0 || cfg.NetemLimit < 0 {
-		return nil, fmt.Errorf("netsim: link %s->%s: negative rate %d, delay %v, jitter %v or netem limit %d",
+	if !(cfg.Rate >= 0) || math.IsInf(cfg.Rate.BitsPerSecond(), 1) || cfg.Delay < 0 || cfg.Jitter < 0 || cfg.NetemLimit < 0 {
+		return nil, fmt.Errorf("netsim: link %s->%s: negative or not finite rate %g bit/s, negative delay %v, jitter %v or netem limit %d",
 			from.name, to.name, cfg.Rate, cfg.Delay, cfg.Jitter, cfg.NetemLimit)
 	}
 	name := cfg.Name
@@ -96,7 +100,7 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 	}
 	l := &Link{
 		net: n, name: name, from: from, to: to,
-		rate: cfg.Rate, delay: cfg.Delay,
+		rate: unit.BitRate(wholeBitRate(cfg.Rate)), bps: wholeBitRate(cfg.Rate), delay: cfg.Delay,
 		netemLimit: cfg.NetemLimit,
 		queue:      qm.NewQueue(),
 		rng:        n.streams.New("link/" + name),
@@ -106,7 +110,7 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 		l.jrng = n.streams.New("link/" + name + "/jitter")
 	}
 	if a, ok := l.queue.(Attacher); ok {
-		a.Attach(LinkInfo{Name: name, Rate: cfg.Rate, Rand: n.streams.New("queue/" + name)})
+		a.Attach(LinkInfo{Name: name, Rate: l.rate, Rand: n.streams.New("queue/" + name)})
 	}
 	if cfg.Loss != nil {
 		loss, err := cfg.Loss.NewLoss()

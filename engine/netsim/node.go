@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -30,8 +32,9 @@ type Node struct {
 	deflt     Receiver
 	out       []*Link // links leaving this node, in creation order
 
-	received, receivedBytes int64
-	noRoute                 int64
+	received      int64
+	receivedBytes unit.Bytes
+	noRoute       int64
 }
 
 // ID returns the node's id.
@@ -111,14 +114,15 @@ func (n *Node) arrive(now des.Time, p *Packet) {
 		return
 	}
 	n.received++
-	n.receivedBytes += int64(p.Size)
+	n.receivedBytes += p.Size
 	r.Receive(now, p)
 }
 
 // NodeStats are a node's counters.
 type NodeStats struct {
 	// Received counts packets handed to the node's receivers.
-	Received, ReceivedBytes int64
+	Received      int64
+	ReceivedBytes unit.Bytes
 	// NoRoute counts packets dropped for lack of a route or a receiver.
 	NoRoute int64
 }

@@ -1,6 +1,10 @@
 package netsim
 
-import "github.com/crosslink-sim/crosslink/engine/des"
+import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+
+	"github.com/crosslink-sim/crosslink/engine/unit"
+)
 
 // NodeID names a node of a Network; ids are dense, in creation order.
 type NodeID int32
@@ -46,7 +50,7 @@ type Packet struct {
 	ID uint64
 	// Size is the size on the wire in bytes (headers included): what the
 	// link serialises and what a PER is computed for.
-	Size int
+	Size unit.Bytes
 	// Flow selects the Receiver at the destination node.
 	Flow FlowID
 	// Src is set by Node.Send; Dst selects the route.
@@ -57,7 +61,7 @@ type Packet struct {
 	Seq, Ack uint32
 	Flags    Flags
 	// Payload is the number of data bytes (0 for a pure ACK).
-	Payload int
+	Payload unit.Bytes
 	// Window is the advertised window field as sent (the receiver scales
 	// it by the negotiated shift, RFC 7323 section 2).
 	Window uint32

@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math/rand/v2"
 
@@ -51,7 +53,7 @@ type Queue interface {
 	Dequeue(now des.Time, drop Dropper) *Packet
 	// Len and Bytes are the current occupancy.
 	Len() int
-	Bytes() int
+	Bytes() unit.Bytes
 }
 
 // QueueModel configures a kind of queue; NewQueue makes a fresh, empty
@@ -64,8 +66,8 @@ type QueueModel interface {
 // DropTail is a FIFO that drops arriving packets that do not fit. A limit
 // of 0 means unlimited; with both limits set, a packet must fit both.
 type DropTail struct {
-	Packets int // limit in packets
-	Bytes   int // limit in bytes
+	Packets int        // limit in packets
+	Bytes   unit.Bytes // limit in bytes
 }
 
 // NewQueue implements QueueModel.
@@ -74,7 +76,7 @@ func (d DropTail) NewQueue() Queue { return &dropTail{limit: d} }
 type dropTail struct {
 	limit DropTail
 	q     fifo
-	bytes int
+	bytes unit.Bytes
 }
 
 func (q *dropTail) Enqueue(now des.Time, p *Packet, drop Dropper) {
@@ -98,8 +100,8 @@ func (q *dropTail) Dequeue(now des.Time, drop Dropper) *Packet {
 // peek implements peeker.
 func (q *dropTail) peek() *Packet { return q.q.head }
 
-func (q *dropTail) Len() int   { return q.q.n }
-func (q *dropTail) Bytes() int { return q.bytes }
+func (q *dropTail) Len() int          { return q.q.n }
+func (q *dropTail) Bytes() unit.Bytes { return q.bytes }
 
 // LinkInfo is what a queue may learn about the link it serves when the
 // link is built: RED needs the rate to age its average over idle periods
@@ -108,8 +110,8 @@ func (q *dropTail) Bytes() int { return q.bytes }
 type LinkInfo struct {
 	// Name is the link's name.
 	Name string
-	// Rate is the link's rate in bit/s (0: infinitely fast).
-	Rate int64
+	// Rate is the link's rate (0: infinitely fast).
+	Rate unit.BitRate
 	// Rand is the queue's own random stream, "queue/<link name>" of the
 	// network's streams: distinct from the link's loss stream, so a queue
 	// discipline never shifts the loss pattern.
@@ -133,7 +135,7 @@ type Validator interface {
 // pktQueue is a FIFO of packets with its byte count.
 type pktQueue struct {
 	q     fifo
-	bytes int
+	bytes unit.Bytes
 }
 
 func (q *pktQueue) push(p *Packet) {

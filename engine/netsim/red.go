@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -48,14 +50,15 @@ type RED struct {
 	// paper, section 4, "byte mode").
 	ByteMode bool
 	// MaxPacket is the maximum packet size of byte mode; default 1500.
-	MaxPacket int
+	MaxPacket unit.Bytes
 	// MeanPacket is the "typical small packet" whose transmission time s
 	// counts the packets the link could have sent during an idle period
 	// (m = idle time / s, the paper's section 4); default 500 bytes (ns-2's
 	// mean_pktsize).
-	MeanPacket int
+	MeanPacket unit.Bytes
 	// LimitPackets and LimitBytes are the hard limit; 0 means unlimited.
-	LimitPackets, LimitBytes int
+	LimitPackets int
+	LimitBytes   unit.Bytes
 }
 
 // Defaults of RED.
@@ -232,5 +235,5 @@ func (q *redQueue) Dequeue(now des.Time, drop Dropper) *Packet {
 	return p
 }
 
-func (q *redQueue) Len() int   { return q.q.q.n }
-func (q *redQueue) Bytes() int { return q.q.bytes }
+func (q *redQueue) Len() int          { return q.q.q.n }
+func (q *redQueue) Bytes() unit.Bytes { return q.q.bytes }

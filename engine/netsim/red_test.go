@@ -1,6 +1,8 @@
 package netsim
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math"
 	"testing"
@@ -60,7 +62,7 @@ func dropFraction(pb float64) float64 {
 }
 
 // newTestRED returns a RED queue attached to a stream of the given seed.
-func newTestRED(c RED, seed uint64, rate int64) *redQueue {
+func newTestRED(c RED, seed uint64, rate unit.BitRate) *redQueue {
 	q := c.NewQueue().(*redQueue)
 	q.Attach(LinkInfo{Name: "x", Rate: rate, Rand: des.NewStreams(seed).New("queue/x")})
 	return q
@@ -83,7 +85,7 @@ func TestREDDropProbability(t *testing.T) {
 	tests := []struct {
 		cfg  RED
 		avg  float64
-		size int
+		size unit.Bytes
 	}{
 		{base, 4.9, 1500}, {base, 5, 1500}, {base, 7.5, 1500}, {base, 10, 1500},
 		{base, 14.9, 1500}, {base, 15, 1500}, {base, 40, 1500},

@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"runtime"
 	"syscall"
@@ -11,17 +13,17 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 )
 
-type sinkApp struct{ got int64 }
+type sinkApp struct{ got unit.Bytes }
 
-func (a *sinkApp) Established(des.Time)             {}
-func (a *sinkApp) Delivered(_ des.Time, _, n int64) { a.got += n }
-func (a *sinkApp) PeerClosed(des.Time)              {}
-func (a *sinkApp) Done(des.Time)                    {}
+func (a *sinkApp) Established(des.Time)                  {}
+func (a *sinkApp) Delivered(_ des.Time, _, n unit.Bytes) { a.got += n }
+func (a *sinkApp) PeerClosed(des.Time)                   {}
+func (a *sinkApp) Done(des.Time)                         {}
 
 // dumbbell runs nFlows bulk NewReno flows through a 1 Gbit/s, 25 ms
 // bottleneck with a 1000-packet DropTail queue for dur, and returns the
 // scheduler and the data packets sent.
-func dumbbell(tb testing.TB, nFlows int, dur des.Duration) (events uint64, dataPkts int64, delivered int64) {
+func dumbbell(tb testing.TB, nFlows int, dur des.Duration) (events uint64, dataPkts int64, delivered unit.Bytes) {
 	events, dataPkts, delivered, _ = dumbbellWith(tb, nFlows, dur, false, newReno)
 	return events, dataPkts, delivered
 }
@@ -32,7 +34,7 @@ func newCubic() cc.Controller { return cc.NewCubic(false, false) }
 // newCC, with SACK recovery and RACK-TLP when rackTLP is set; pool is the
 // packets the network's pool created (its high-water mark of packets
 // alive).
-func dumbbellWith(tb testing.TB, nFlows int, dur des.Duration, rackTLP bool, newCC func() cc.Controller) (events uint64, dataPkts int64, delivered int64, pool int64) {
+func dumbbellWith(tb testing.TB, nFlows int, dur des.Duration, rackTLP bool, newCC func() cc.Controller) (events uint64, dataPkts int64, delivered unit.Bytes, pool int64) {
 	s := des.New()
 	net := netsim.New(s, 1)
 	access := netsim.Hop{
@@ -90,7 +92,8 @@ func dumbbellWith(tb testing.TB, nFlows int, dur des.Duration, rackTLP bool, new
 func BenchmarkDumbbell(b *testing.B) {
 	b.ReportAllocs()
 	var events uint64
-	var pkts, delivered int64
+	var pkts int64
+	var delivered unit.Bytes
 	for b.Loop() {
 		e, p, d := dumbbell(b, 10, 30*des.Second)
 		events += e

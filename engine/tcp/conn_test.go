@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -43,8 +45,9 @@ func TestHandshakeNegotiation(t *testing.T) {
 // RFC 3390 / RFC 5681 section 3.1: IW = min(4*MSS, max(2*MSS, 4380)).
 func TestInitialWindow(t *testing.T) {
 	tests := []struct {
-		mss, iw int
-		want    int64
+		mss  unit.Bytes
+		iw   int
+		want unit.Bytes
 	}{
 		{1460, 0, 4380}, {1000, 0, 4000}, {536, 0, 2144}, {4000, 0, 8000},
 		{1460, 1, 1460}, {1460, 10, 14600},

@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 )
@@ -27,7 +29,7 @@ type Host struct {
 	// LimitOutputBytes is net.ipv4.tcp_limit_output_bytes; 0 means
 	// 1 MiB, the default since Linux 5.3 (256 KiB before; at 100 Mbit/s
 	// the 1 ms term, 12.5 kB, is far below either).
-	LimitOutputBytes int64
+	LimitOutputBytes unit.Bytes
 	// GRO acknowledges an aggregate once: it reaches the receiving
 	// socket as one skb, and tcp_input.c's __tcp_ack_snd_check sends one
 	// ACK for it ("more than one full frame received"), so the segments
@@ -77,9 +79,9 @@ type host struct {
 	ackSet  bool
 
 	// TSQ.
-	charged  int64 // truesize bytes sent and not yet released
-	wakeSet  bool  // a wake-up event is pending
-	wakeNeed bool  // the sender stopped on the limit
+	charged  unit.Bytes // truesize bytes sent and not yet released
+	wakeSet  bool       // a wake-up event is pending
+	wakeNeed bool       // the sender stopped on the limit
 }
 
 // SetHost gives the connection a Linux host model; call it before the
@@ -98,9 +100,9 @@ func (c *Conn) SetHost(h Host) {
 	c.host = &host{cfg: h, c: c}
 }
 
-// pacingRate is sk_pacing_rate in bytes per second: the controller's
-// when it paces, Linux's default otherwise.
-func (h *host) pacingRate() float64 {
+// pacingRate is sk_pacing_rate: the controller's when it paces, Linux's
+// default otherwise.
+func (h *host) pacingRate() unit.BitRate {
 	s := &h.c.snd
 	if r := s.cc.PacingRate; r > 0 {
 		return r
@@ -118,14 +120,21 @@ func (h *host) pacingRate() float64 {
 	// a cwnd near that window; the controllers here grow it regardless,
 	// so the window the sender can use stands in for it.
 	cwnd := min(s.cc.Cwnd, s.wnd, h.c.cfg.SndBuf)
-	return ratio * float64(max(cwnd, s.flight())) * 1e9 / float64(srtt)
+	return unit.ScaledRateOf(ratio, max(cwnd, s.flight()), srtt)
+}
+
+// pacingQuantum is sk_pacing_rate >> sk_pacing_shift, the bytes sent in
+// 2^-pacingShift s (about 1 ms) at the pacing rate, truncated as Linux's
+// integer bytes-per-second rate is.
+func (h *host) pacingQuantum() unit.Bytes {
+	return unit.Bytes(h.pacingRate().BytesPerSecond()) >> pacingShift
 }
 
 // autosize is tcp_tso_autosize's segment count.
 func (h *host) autosize() int {
 	mss := max(h.c.snd.smss, 1)
-	bytes := min(int64(h.pacingRate())>>pacingShift, gsoMaxBytes)
-	return int(max(bytes/mss, int64(h.cfg.MinTSOSegs)))
+	bytes := min(h.pacingQuantum(), gsoMaxBytes)
+	return int(max(bytes/mss, unit.Bytes(h.cfg.MinTSOSegs))) // segments
 }
 
 // onTransmit tags a data packet with its aggregate and charges it to the
@@ -150,7 +159,7 @@ func (h *host) onTransmit(now des.Time, p *netsim.Packet) {
 		}
 	}
 	if h.cfg.TSQ {
-		size := int64(p.Payload)
+		size := p.Payload
 		if head {
 			size += skbOverhead
 		}
@@ -163,7 +172,7 @@ func (h *host) onTransmit(now des.Time, p *netsim.Packet) {
 // sk_wmem_alloc, and a socket TSQ stopped is woken (tcp_wfree schedules
 // the TSQ tasklet, which calls tcp_write_xmit).
 func (h *host) Release(now des.Time, p *netsim.Packet) {
-	size := int64(p.Payload)
+	size := p.Payload
 	if p.Skb == 0 || p.Skb == p.ID {
 		size += skbOverhead
 	}
@@ -211,13 +220,13 @@ func (h *host) Handle(now des.Time, kind int, _ uint64) {
 }
 
 // tsqLimit is tcp_small_queue_check's limit for the next aggregate.
-func (h *host) tsqLimit() int64 {
-	goal := int64(1)
+func (h *host) tsqLimit() unit.Bytes {
+	goal := unit.Bytes(1) // segments
 	if h.cfg.TSO {
-		goal = int64(h.autosize())
+		goal = unit.Bytes(h.autosize())
 	}
 	truesize := goal*h.c.snd.smss + skbOverhead
-	return min(max(2*truesize, int64(h.pacingRate())>>pacingShift), h.cfg.LimitOutputBytes)
+	return min(max(2*truesize, h.pacingQuantum()), h.cfg.LimitOutputBytes)
 }
 
 func (h *host) over() bool { return h.charged > h.tsqLimit() }

@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"testing"
 
@@ -15,7 +17,7 @@ import (
 // host model on both ends; it returns the host link's largest backlog in
 // bytes, the time the transfer took and the receiver's ACK count per
 // data segment.
-func hostRun(t *testing.T, h Host) (maxQueue int, took des.Time, acksPerSeg float64) {
+func hostRun(t *testing.T, h Host) (maxQueue unit.Bytes, took des.Time, acksPerSeg float64) {
 	t.Helper()
 	s := des.New()
 	net := netsim.New(s, 1)

@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
 )
@@ -17,7 +19,7 @@ type newRenoRecovery struct {
 }
 
 // pipe is RFC 5681 section 2's FlightSize.
-func (r *newRenoRecovery) pipe() int64 { return r.s.flight() }
+func (r *newRenoRecovery) pipe() unit.Bytes { return r.s.flight() }
 
 // dupAck is RFC 5681 section 3.2 steps 2 and 4: the DupThresh-th
 // duplicate ACK starts fast recovery, each later one inflates cwnd by one
@@ -41,11 +43,11 @@ func (r *newRenoRecovery) enter(now des.Time, _ bool) {
 	s := r.s
 	r.partials = 0
 	s.retransmit(now, s.una)
-	s.cc.Cwnd = s.cc.Ssthresh + int64(s.c.cfg.DupThresh)*s.smss
+	s.cc.Cwnd = s.cc.Ssthresh + unit.Bytes(s.c.cfg.DupThresh)*s.smss
 }
 
 // ack handles an ACK advancing SND.UNA in fast recovery.
-func (r *newRenoRecovery) ack(now des.Time, ack seqnum.Value, acked int64) {
+func (r *newRenoRecovery) ack(now des.Time, ack seqnum.Value, acked unit.Bytes) {
 	s := r.s
 	if r.reno {
 		// RFC 5681 section 3.2 step 6: the next ACK of new data deflates
@@ -57,7 +59,7 @@ func (r *newRenoRecovery) ack(now des.Time, ack seqnum.Value, acked int64) {
 	if !ack.LessThan(s.recover) {
 		// RFC 6582 section 3.2 step 6, full ACK, option (1):
 		// cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS).
-		flight := int64(s.una.Size(s.max))
+		flight := s.una.Size(s.max).Bytes()
 		s.cc.Cwnd = min(s.cc.Ssthresh, max(flight, s.smss)+s.smss)
 		s.exitRecovery(now)
 		return

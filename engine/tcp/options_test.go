@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -19,7 +21,7 @@ func TestTimestampsWireBytes(t *testing.T) {
 	for _, tc := range []struct {
 		name               string
 		client, server     bool
-		syn, data, ack     int
+		syn, data, ack     unit.Bytes
 		clientTS, serverTS bool
 	}{
 		{"both", true, true, 60, 1500, 52, true, true},
@@ -32,7 +34,7 @@ func TestTimestampsWireBytes(t *testing.T) {
 			cfg.Timestamps = tc.client
 			pr := newPair(t, cfg, 100e6, des.Millisecond, newReno)
 			pr.server.cfg.Timestamps = tc.server
-			var syn, data, ack int
+			var syn, data, ack unit.Bytes
 			pr.w.drop = func(dir int, p *netsim.Packet) bool {
 				switch {
 				case dir == 0 && p.Flags&netsim.SYN != 0:

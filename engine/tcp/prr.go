@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
 )
@@ -37,10 +39,10 @@ type prrRecovery struct {
 	recovery // the SACK-based recovery whose sends PRR paces
 	s        *sender
 
-	recoverFS    int64  // RecoverFS: SND.NXT - SND.UNA when recovery began
-	prrDelivered int64  // prr_delivered
-	outBase      int64  // Stats.BytesSent when recovery began: prr_out is the rest
-	enteredOn    uint64 // sender.acks when recovery began
+	recoverFS    unit.Bytes // RecoverFS: SND.NXT - SND.UNA when recovery began
+	prrDelivered unit.Bytes // prr_delivered
+	outBase      unit.Bytes // Stats.BytesSent when recovery began: prr_out is the rest
+	enteredOn    uint64     // sender.acks when recovery began
 }
 
 // enter is RFC 6937 section 3.1's initialisation on entering recovery
@@ -48,7 +50,7 @@ type prrRecovery struct {
 // SACK recovery retransmits and sends.
 func (p *prrRecovery) enter(now des.Time, fastRetransmit bool) {
 	s := p.s
-	p.recoverFS = max(int64(s.una.Size(s.max)), 1)
+	p.recoverFS = max(s.una.Size(s.max).Bytes(), 1)
 	p.prrDelivered = 0
 	p.outBase = s.c.Stats.BytesSent
 	p.enteredOn = s.acks
@@ -58,7 +60,7 @@ func (p *prrRecovery) enter(now des.Time, fastRetransmit bool) {
 
 // ack ends recovery with cwnd = ssthresh once the ACK covers the
 // recovery point (RFC 6937 section 3.1, "on exiting recovery").
-func (p *prrRecovery) ack(now des.Time, ack seqnum.Value, acked int64) {
+func (p *prrRecovery) ack(now des.Time, ack seqnum.Value, acked unit.Bytes) {
 	s := p.s
 	if !ack.LessThan(s.recover) {
 		s.cc.Cwnd = max(s.cc.Ssthresh, s.smss)
@@ -84,7 +86,7 @@ func (p *prrRecovery) onAck() {
 	pipe := s.pipe()
 	out := s.c.Stats.BytesSent - p.outBase
 	ssthresh := s.cc.Ssthresh
-	var sndcnt int64
+	var sndcnt unit.Bytes
 	if pipe > ssthresh {
 		// CEIL in whole segments, as Linux counts (tcp_cwnd_reduction
 		// works in packets): a byte CEIL would hold a segment back

@@ -34,7 +34,7 @@ type rack struct {
 
 	xmit   des.Time     // RACK.xmit_ts: latest send time of a delivered segment
 	xmitN  uint64       // its transmission count (RACK.end_seq's role)
-	rtt    int64        // RACK.rtt: the RTT of that delivery, ns
+	rtt    des.Duration // RACK.rtt: the RTT of that delivery
 	fack   seqnum.Value // RACK.fack: highest end of a delivered segment
 	reord  bool         // RACK.reord: reordering seen (section 6.2 step 3)
 	set    bool         // xmit, xmitN and rtt hold a delivery
@@ -99,7 +99,7 @@ func (s *sender) rackDelivered(now des.Time, r *sendRecord) {
 	// A retransmitted segment acknowledged sooner than the minimum RTT
 	// after its last transmission was delivered by an earlier copy: its
 	// send time says nothing (step 2; there are no timestamps here).
-	if r.retx && int64(now-r.sentAt) < s.rtt.minRTT {
+	if r.retx && now.Sub(r.sentAt) < s.rtt.minRTT {
 		return
 	}
 	if !k.cand || r.xmitN > k.candN {
@@ -116,7 +116,7 @@ func (s *sender) rackUpdate(now des.Time) {
 		return
 	}
 	k.cand = false
-	k.rtt = int64(now - k.candAt)
+	k.rtt = now.Sub(k.candAt)
 	if k.all && !k.candRetx && !k.cumSample {
 		// A segment SACKed without a cumulative sample still measures
 		// the path: Linux feeds the SACK RTT (tcp_ack_update_rtt) to the
@@ -134,7 +134,7 @@ func (s *sender) rackUpdate(now des.Time) {
 // reoWnd is section 6.2 step 4: no reordering window once reordering has
 // never been seen and the sender is in loss recovery or DupThresh segments
 // are SACKed; otherwise min(min_RTT/4, SRTT).
-func (s *sender) reoWnd() int64 {
+func (s *sender) reoWnd() des.Duration {
 	if !s.rack.reord && (s.inRecovery || s.inLoss || s.sb.Sacked() >= seqnum.Size(s.c.cfg.DupThresh)*seqnum.Size(s.smss)) {
 		return 0
 	}
@@ -156,7 +156,7 @@ func (s *sender) rackDetect(now des.Time) {
 		return
 	}
 	reo := s.reoWnd()
-	var wait int64 // the soonest a segment not yet lost will be, ns; 0: none
+	var wait des.Duration // the soonest a segment not yet lost will be; 0: none
 	again := false
 	for k.rxq.len() > 0 {
 		e := k.rxq.front()
@@ -173,7 +173,7 @@ func (s *sender) rackDetect(now des.Time) {
 		if r.xmitN > k.xmitN {
 			break // neither it nor any later retransmission is behind
 		}
-		if remaining := int64(r.sentAt) + k.rtt + reo - int64(now); remaining > 0 {
+		if remaining := r.sentAt.Add(k.rtt + reo).Sub(now); remaining > 0 {
 			wait = remaining
 			break
 		}
@@ -187,8 +187,8 @@ func (s *sender) rackDetect(now des.Time) {
 			wait = remaining
 		}
 	}
-	if wait > 0 && (!k.timer.Pending() || now.Add(des.Duration(wait)) < k.timer.When()) {
-		k.timer.ResetAfter(des.Duration(wait))
+	if wait > 0 && (!k.timer.Pending() || now.Add(wait) < k.timer.When()) {
+		k.timer.ResetAfter(wait)
 	}
 	if again {
 		s.lostRetransmission(now)
@@ -201,7 +201,7 @@ func (s *sender) rackDetect(now des.Time) {
 // a segment not yet resent already counts as lost (lostBound) and is
 // passed over. It returns how long until the first segment not yet late
 // will be, or 0.
-func (s *sender) rackDetectFirst(now des.Time, reo int64) int64 {
+func (s *sender) rackDetectFirst(now des.Time, reo des.Duration) des.Duration {
 	k := &s.rack
 	if k.scan == s.max {
 		return 0 // everything sent has been judged
@@ -221,7 +221,7 @@ func (s *sender) rackDetectFirst(now des.Time, reo int64) int64 {
 		if r.xmitN > k.xmitN {
 			return 0 // sent after the latest delivered segment: not behind
 		}
-		if remaining := int64(r.sentAt) + k.rtt + reo - int64(now); remaining > 0 {
+		if remaining := r.sentAt.Add(k.rtt + reo).Sub(now); remaining > 0 {
 			return remaining
 		}
 		s.markLost(r)
@@ -234,7 +234,7 @@ func (s *sender) rackDetectFirst(now des.Time, reo int64) int64 {
 // markLost marks a record lost: it leaves pipe and waits to be resent.
 func (s *sender) markLost(r *sendRecord) {
 	r.relost = true
-	s.relostBytes += int64(r.payload)
+	s.relostBytes += r.payloadBytes()
 	s.rack.relost.push(r.seq)
 }
 
@@ -275,7 +275,7 @@ func (s *sender) lostRetransmission(now des.Time) {
 	}
 	s.reducedAt = now
 	s.cc.Pipe = s.pipe()
-	s.ctrl.OnCongestionEvent(int64(now), &s.cc, s.cc.Cwnd)
+	s.ctrl.OnCongestionEvent(now, &s.cc, s.cc.Cwnd)
 	s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
 }
 

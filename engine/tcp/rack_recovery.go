@@ -27,7 +27,7 @@ func (r *rackTLPRecovery) retransmitted(seq seqnum.Value, xmitN uint64, rtoArmed
 	s := r.s
 	s.rack.rxq.push(rxEntry{seq: seq, n: xmitN})
 	if !rtoArmed && seq == s.una {
-		s.armRTO(des.Duration(s.rtt.current()))
+		s.armRTO(s.rtt.current())
 	}
 }
 

@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -169,12 +171,12 @@ type ccCount struct {
 	events, rtos int
 }
 
-func (c *ccCount) OnCongestionEvent(now int64, s *cc.State, f int64) {
+func (c *ccCount) OnCongestionEvent(now des.Time, s *cc.State, f unit.Bytes) {
 	c.events++
 	c.Controller.OnCongestionEvent(now, s, f)
 }
 
-func (c *ccCount) OnRTO(now int64, s *cc.State, f int64, rep bool) {
+func (c *ccCount) OnRTO(now des.Time, s *cc.State, f unit.Bytes, rep bool) {
 	c.rtos++
 	c.Controller.OnRTO(now, s, f, rep)
 }

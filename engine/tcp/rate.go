@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 )
@@ -13,25 +15,25 @@ import (
 // timeout's go-back-N), so the count includes a timeout's spurious
 // retransmissions.
 type rateState struct {
-	delivered   int64
+	delivered   unit.Bytes
 	deliveredAt des.Time
 	firstSentAt des.Time
-	lost        int64
-	lostTold    int64 // lost when the controller last heard
+	lost        unit.Bytes
+	lostTold    unit.Bytes // lost when the controller last heard
 	// appLimited is section 3.4's C.app_limited: nonzero while the
 	// application has left the window unused, until delivered passes it.
-	appLimited int64
+	appLimited unit.Bytes
 }
 
 // markAppLimited is section 3.4's CheckIfApplicationLimited for a sender
 // that has nothing left to send while cwnd still has room.
-func (r *rateState) markAppLimited(inflight int64) {
+func (r *rateState) markAppLimited(inflight unit.Bytes) {
 	r.appLimited = max(r.delivered+inflight, 1)
 }
 
 // onSend stamps a record with the connection's delivery state (section
 // 3.2); with nothing in flight the sampling interval restarts now.
-func (r *rateState) onSend(now des.Time, rec *sendRecord, inflight int64) {
+func (r *rateState) onSend(now des.Time, rec *sendRecord, inflight unit.Bytes) {
 	if inflight == 0 {
 		r.firstSentAt = now
 		r.deliveredAt = now
@@ -44,7 +46,7 @@ func (r *rateState) onSend(now des.Time, rec *sendRecord, inflight int64) {
 }
 
 // newlyLost returns the bytes marked lost since its previous call.
-func (r *rateState) newlyLost() int64 {
+func (r *rateState) newlyLost() unit.Bytes {
 	n := r.lost - r.lostTold
 	r.lostTold = r.lost
 	return n
@@ -52,7 +54,7 @@ func (r *rateState) newlyLost() int64 {
 
 // onAck updates delivered to total and takes a sample from the most
 // recently sent of the records this ACK delivered (section 3.3).
-func (r *rateState) onAck(now des.Time, total int64, rec *sendRecord) cc.RateSample {
+func (r *rateState) onAck(now des.Time, total unit.Bytes, rec *sendRecord) cc.RateSample {
 	if total > r.delivered {
 		r.delivered = total
 	}
@@ -63,8 +65,8 @@ func (r *rateState) onAck(now des.Time, total int64, rec *sendRecord) cc.RateSam
 	if rec == nil {
 		return cc.RateSample{}
 	}
-	send := int64(rec.sentAt - rec.firstSentAt)
-	ack := int64(now - rec.deliveredAt)
+	send := rec.sentAt.Sub(rec.firstSentAt)
+	ack := now.Sub(rec.deliveredAt)
 	r.firstSentAt = rec.sentAt
 	return cc.RateSample{
 		Delivered:      r.delivered - rec.delivered,

@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
@@ -25,7 +27,7 @@ type receiver struct {
 
 	unacked   int // segments received since the last ACK we sent
 	delack    des.Timer
-	delivered int64
+	delivered unit.Bytes
 
 	finRcvd bool
 	finSeq  seqnum.Value
@@ -40,7 +42,7 @@ func (r *receiver) init(c *Conn) {
 
 // advertised is the receive window in bytes: the buffer, capped by what the
 // window field can say (65535 unscaled, RFC 7323 section 2.2 scaled).
-func (r *receiver) advertised() int64 { return min(r.c.cfg.RcvBuf, r.c.windowCap()) }
+func (r *receiver) advertised() unit.Bytes { return min(r.c.cfg.RcvBuf, r.c.windowCap()) }
 
 // onData processes the data and FIN of an incoming segment (RFC 9293
 // section 3.10.7.4).
@@ -81,7 +83,7 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 	}
 	r.ooo.Ack(r.nxt)
 	r.pruneRecent()
-	if n := int64(before.Size(r.nxt)); n > 0 {
+	if n := before.Size(r.nxt).Bytes(); n > 0 {
 		off := r.delivered
 		r.delivered += n
 		r.c.app.Delivered(now, off, n)

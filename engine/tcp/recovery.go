@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
 )
@@ -24,7 +26,7 @@ import (
 //     paces either SACK-based recovery's sends during the reduction.
 type recovery interface {
 	// pipe is the sender's estimate of the bytes in the network.
-	pipe() int64
+	pipe() unit.Bytes
 	// dupAck handles a duplicate ACK (RFC 5681 section 2), already
 	// counted in sender.dupAcks: it may start fast recovery.
 	dupAck(now des.Time)
@@ -34,7 +36,7 @@ type recovery interface {
 	enter(now des.Time, fastRetransmit bool)
 	// ack handles an ACK that advances SND.UNA during fast recovery; it
 	// ends the recovery when the ACK covers the recovery point.
-	ack(now des.Time, ack seqnum.Value, acked int64)
+	ack(now des.Time, ack seqnum.Value, acked unit.Bytes)
 	// rearmOnAck reports whether an ACK advancing SND.UNA during fast
 	// recovery restarts the retransmission timer (RFC 6298 section 5.3).
 	rearmOnAck() bool

@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
 )
@@ -23,12 +25,12 @@ type sendRecord struct {
 	xmitN  uint64   // the sender's count of transmissions at that one
 	// Delivery-rate state when the record was (last) sent
 	// (draft-cheng-iccrg-delivery-rate-estimation section 3.2).
-	delivered   int64
+	delivered   unit.Bytes
 	deliveredAt des.Time
 	firstSentAt des.Time
-	lost        int64 // the connection's lost bytes when sent (BBRv2's loss rate)
-	txInFlight  int64 // bytes in flight just after this send
-	appLimited  bool  // sent while the application left cwnd unused
+	lost        unit.Bytes // the connection's lost bytes when sent (BBRv2's loss rate)
+	txInFlight  unit.Bytes // bytes in flight just after this send
+	appLimited  bool       // sent while the application left cwnd unused
 }
 
 func (r *sendRecord) end() seqnum.Value { return r.seq.Add(r.len) }
@@ -142,3 +144,6 @@ func (q *ring[T]) pop() {
 }
 
 func (q *ring[T]) clear() { q.head, q.n = 0, 0 }
+
+// payloadBytes returns the record's payload as a byte count.
+func (r *sendRecord) payloadBytes() unit.Bytes { return unit.Bytes(r.payload) }

@@ -1,37 +1,39 @@
 package tcp
 
+import "github.com/crosslink-sim/crosslink/engine/des"
+
 // RTO defaults (RFC 6298).
 const (
 	// DefaultMinRTO is RFC 6298 section 2.4's lower bound of one second.
 	// Linux uses 200 ms; Config.MinRTO sets it.
-	DefaultMinRTO int64 = 1e9
+	DefaultMinRTO = des.Second
 	// DefaultMaxRTO is the upper bound section 2.5 allows ("at least 60
 	// seconds").
-	DefaultMaxRTO int64 = 60e9
+	DefaultMaxRTO = 60 * des.Second
 	// InitialRTO is RFC 6298 section 2.1's one second.
-	InitialRTO int64 = 1e9
+	InitialRTO = des.Second
 )
 
 // rttEstimator keeps SRTT and RTTVAR and computes the retransmission
 // timeout as RFC 6298 specifies.
 type rttEstimator struct {
-	srtt, rttvar int64 // ns
-	minRTT       int64 // smallest sample, 0 before the first
+	srtt, rttvar des.Duration
+	minRTT       des.Duration // smallest sample, 0 before the first
 	hasSample    bool
-	rto          int64 // current RTO before backoff
-	backoff      uint  // number of doublings (section 5.5)
+	rto          des.Duration // current RTO before backoff
+	backoff      uint         // number of doublings (section 5.5)
 
-	minRTO, maxRTO int64
-	g              int64 // clock granularity G (section 2)
+	minRTO, maxRTO des.Duration
+	g              des.Duration // clock granularity G (section 2)
 }
 
-func newRTTEstimator(minRTO, maxRTO, g int64) rttEstimator {
+func newRTTEstimator(minRTO, maxRTO, g des.Duration) rttEstimator {
 	return rttEstimator{rto: max(InitialRTO, minRTO), minRTO: minRTO, maxRTO: maxRTO, g: g}
 }
 
-// sample folds one RTT measurement r (ns) in. The caller applies Karn's
+// sample folds one RTT measurement r in. The caller applies Karn's
 // rule (RFC 6298 section 3): no samples from retransmitted segments.
-func (e *rttEstimator) sample(r int64) {
+func (e *rttEstimator) sample(r des.Duration) {
 	if r <= 0 {
 		r = 1 // a measurement below clock resolution; keep RTTVAR finite
 	}
@@ -59,7 +61,7 @@ func (e *rttEstimator) sample(r int64) {
 
 // current returns the timeout to arm now: the RTO doubled once per
 // back-off (RFC 6298 section 5.5), capped at maxRTO.
-func (e *rttEstimator) current() int64 {
+func (e *rttEstimator) current() des.Duration {
 	r := e.rto
 	for i := uint(0); i < e.backoff && r < e.maxRTO; i++ {
 		r *= 2

@@ -1,10 +1,14 @@
 package tcp
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 // The RFC 6298 section 2 rules worked by hand, with G = 1 ms, min RTO 200 ms.
 func TestRTTEstimator(t *testing.T) {
-	const ms = int64(1e6)
+	const ms = des.Millisecond
 	e := newRTTEstimator(200*ms, 60000*ms, 1*ms)
 	if got := e.current(); got != 1000*ms {
 		t.Fatalf("initial RTO = %d, want 1 s (RFC 6298 2.1)", got)
@@ -28,7 +32,7 @@ func TestRTTEstimator(t *testing.T) {
 		t.Errorf("RTO with 10 ms samples = %d, want the 200 ms minimum", e.current())
 	}
 	// 5.5: back off doubles; 2.5 caps at the maximum.
-	for i, want := range []int64{400, 800, 1600, 3200} {
+	for i, want := range []des.Duration{400, 800, 1600, 3200} {
 		e.backOff()
 		if got := e.current(); got != want*ms {
 			t.Errorf("after %d back-offs RTO = %d, want %d ms", i+1, got, want)
@@ -48,7 +52,7 @@ func TestRTTEstimator(t *testing.T) {
 
 // G bounds the variance term: with RTTVAR ~ 0, RTO = SRTT + G (2.3).
 func TestRTOGranularity(t *testing.T) {
-	const ms = int64(1e6)
+	const ms = des.Millisecond
 	e := newRTTEstimator(0, 60000*ms, 500*ms)
 	for range 200 {
 		e.sample(100 * ms)

@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
 )
@@ -43,10 +45,10 @@ func (r *sackRecovery) lostBound() (seqnum.Value, bool) {
 
 // pipe is RFC 6675 section 4's SetPipe, less the retransmissions RACK
 // found lost.
-func (r *sackRecovery) pipe() int64 {
+func (r *sackRecovery) pipe() unit.Bytes {
 	s := r.s
 	l, ok := r.lostBound()
-	return int64(s.sb.pipe(s.una, s.max, s.rxtNext, l, ok)) - s.relostBytes
+	return s.sb.pipe(s.una, s.max, s.rxtNext, l, ok).Bytes() - s.relostBytes
 }
 
 // dupAck is RFC 6675 section 5 steps (1)-(4): recovery starts at the
@@ -84,7 +86,7 @@ func (r *sackRecovery) enter(now des.Time, fastRetransmit bool) {
 // ack ends recovery once a cumulative ACK covers RecoveryPoint (RFC 6675
 // section 5, step (A) and the paragraph after (C)); otherwise the loop (C)
 // continues from output.
-func (r *sackRecovery) ack(now des.Time, ack seqnum.Value, _ int64) {
+func (r *sackRecovery) ack(now des.Time, ack seqnum.Value, _ unit.Bytes) {
 	if !ack.LessThan(r.s.recover) {
 		r.s.exitRecovery(now)
 	}
@@ -162,27 +164,27 @@ func (r *sackRecovery) send(now des.Time) {
 	// of a hole its length (HighRxt moves over it and the SACKed bytes
 	// before it), new data its length (HighData moves).
 	lost, hasLost := r.lostBound()
-	pipe := int64(s.sb.pipe(s.una, s.max, s.rxtNext, lost, hasLost)) - s.relostBytes
+	pipe := s.sb.pipe(s.una, s.max, s.rxtNext, lost, hasLost).Bytes() - s.relostBytes
 	for {
 		if !s.paceOK(now) || s.cc.Cwnd-pipe < s.smss {
 			return
 		}
 		if seq, ok := s.nextRelost(); ok {
 			rec := s.recs.at(s.recs.find(seq))
-			pipe += int64(rec.payload)
+			pipe += rec.payloadBytes()
 			s.retransmit(now, seq)
 			continue
 		}
 		from := seqnum.Max(s.rxtNext, s.una)
 		if start, _, ok := s.sb.nextLost(from, lost); hasLost && ok {
 			s.rxtNext = s.retransmit(now, start)
-			pipe += int64(from.Size(s.rxtNext)) - int64(s.sb.sackedIn(from, s.rxtNext))
+			pipe += from.Size(s.rxtNext).Bytes() - s.sb.sackedIn(from, s.rxtNext).Bytes()
 			continue
 		}
 		// Rule (2): new data, if the peer's window allows.
 		if rem := s.remaining(s.nxt); s.nxt == s.max && rem > 0 {
 			n := min(s.smss, rem)
-			if int64(s.una.Size(s.nxt))+n <= min(s.wnd, s.c.cfg.SndBuf) {
+			if s.una.Size(s.nxt).Bytes()+n <= min(s.wnd, s.c.cfg.SndBuf) {
 				s.sendData(now, s.nxt, n, false, false)
 				s.nxt = s.nxt.Add(seqnum.Size(n))
 				s.max = s.nxt
@@ -195,7 +197,7 @@ func (r *sackRecovery) send(now des.Time) {
 		}
 		if start, _, ok := s.sb.nextUnsacked(from); ok {
 			s.rxtNext = s.retransmit(now, start)
-			pipe += int64(from.Size(s.rxtNext)) - int64(s.sb.sackedIn(from, s.rxtNext))
+			pipe += from.Size(s.rxtNext).Bytes() - s.sb.sackedIn(from, s.rxtNext).Bytes()
 			continue
 		}
 		return

@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
@@ -20,15 +22,15 @@ type sender struct {
 	una seqnum.Value // SND.UNA: oldest unacknowledged (RFC 6675 HighACK)
 	nxt seqnum.Value // SND.NXT: next to send; below max after a timeout
 	max seqnum.Value // highest sent + 1 (RFC 6675 HighData)
-	wnd int64        // the peer's window in bytes (scaled)
+	wnd unit.Bytes   // the peer's window in bytes (scaled)
 
-	written int64 // bytes the application wrote
+	written unit.Bytes // bytes the application wrote
 	// unaOff is the stream offset of SND.UNA (bytes after the SYN); with
 	// it, 64-bit stream positions survive the 32-bit sequence wrap.
-	unaOff    int64
+	unaOff    unit.Bytes
 	finQueued bool
-	peerMSS   int
-	smss      int64
+	peerMSS   unit.Bytes
+	smss      unit.Bytes
 
 	recs records
 	sb   *Scoreboard
@@ -50,9 +52,9 @@ type sender struct {
 
 	rack        rack
 	tlp         tlp
-	relostBytes int64    // payload of the records marked relost
-	reducedAt   des.Time // the latest congestion response (recovery, timeout)
-	xmits       uint64   // data transmissions so far (sendRecord.xmitN)
+	relostBytes unit.Bytes // payload of the records marked relost
+	reducedAt   des.Time   // the latest congestion response (recovery, timeout)
+	xmits       uint64     // data transmissions so far (sendRecord.xmitN)
 
 	rtoTimer des.Timer
 	// rtoArmedFor is the duration the retransmission timer was last
@@ -65,30 +67,30 @@ type sender struct {
 	synRetx   bool
 	done      bool
 
-	ackedBytes int64 // payload bytes cumulatively acknowledged
+	ackedBytes unit.Bytes // payload bytes cumulatively acknowledged
 	// acks counts the ACKs processed; delivMark is deliveredTotal before
 	// the one being processed (RFC 6937's DeliveredData is the
 	// difference).
 	acks      uint64
-	delivMark int64
+	delivMark unit.Bytes
 	rate      rateState
 
 	// Scratch values reused on every ACK so that passing them to the
 	// controller through an interface does not allocate.
 	ack       cc.Ack
 	lastAcked sendRecord
-	priorPipe int64 // pipe before the ACK being processed
+	priorPipe unit.Bytes // pipe before the ACK being processed
 }
 
 // pipe is the bytes in the network as the sender estimates them: RFC 6675
 // section 4's SetPipe under SACK recovery, FlightSize (RFC 5681 section 2)
 // otherwise.
-func (s *sender) pipe() int64 { return s.rec.pipe() }
+func (s *sender) pipe() unit.Bytes { return s.rec.pipe() }
 
 // deliveredTotal is the bytes the peer holds as the sender knows it: the
 // cumulatively acknowledged sequence space and the SACKed bytes above it.
-func (s *sender) deliveredTotal() int64 {
-	return int64(s.iss.Size(s.una)) + int64(s.sb.Sacked())
+func (s *sender) deliveredTotal() unit.Bytes {
+	return s.iss.Size(s.una).Bytes() + s.sb.Sacked().Bytes()
 }
 
 func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
@@ -96,7 +98,7 @@ func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	s.iss, s.una, s.nxt, s.max = isn, isn, isn, isn
 	s.recover = isn
 	s.rxtNext = isn
-	s.rtt = newRTTEstimator(int64(c.cfg.MinRTO), int64(c.cfg.MaxRTO), int64(c.cfg.Granularity))
+	s.rtt = newRTTEstimator(c.cfg.MinRTO, c.cfg.MaxRTO, c.cfg.Granularity)
 	s.sb = NewScoreboard(8)
 	s.rtoTimer.Init(c.s, c, kindRTO, 0)
 	s.paceTimer.Init(c.s, c, kindPace, 0)
@@ -105,8 +107,8 @@ func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 }
 
 // remaining returns how many written bytes lie at or after seq v.
-func (s *sender) remaining(v seqnum.Value) int64 {
-	return s.written - (s.unaOff + int64(s.una.Size(v)))
+func (s *sender) remaining(v seqnum.Value) unit.Bytes {
+	return s.written - (s.unaOff + s.una.Size(v).Bytes())
 }
 
 // sendSyn sends our SYN or SYN-ACK with the options we offer (RFC 9293
@@ -145,7 +147,7 @@ func (s *sender) sendSyn(now des.Time, retransmit bool) {
 func (s *sender) synTimeout() des.Duration {
 	d := s.c.cfg.SYNTimeout
 	if d <= 0 {
-		return des.Duration(s.rtt.current())
+		return s.rtt.current()
 	}
 	for i := uint(0); i < s.rtt.backoff && d < s.c.cfg.MaxRTO; i++ {
 		d *= 2
@@ -161,26 +163,26 @@ func (s *sender) synAcked(now des.Time, p *netsim.Packet) {
 	s.recover, s.rxtNext = s.una, s.una
 	s.stopRTO()
 	if !s.synRetx {
-		s.takeRTT(int64(now - s.synSentAt))
+		s.takeRTT(now.Sub(s.synSentAt))
 	}
 	s.rtt.resetBackoff()
 	if p.Flags&netsim.SYN != 0 {
 		// RFC 7323 section 2.2: the window of a SYN-ACK is not scaled.
-		s.wnd = int64(p.Window)
+		s.wnd = unit.Bytes(p.Window)
 	} else {
-		s.wnd = int64(p.Window) << s.c.sndShift
+		s.wnd = unit.Bytes(p.Window) << s.c.sndShift
 	}
-	s.established(now, int64(min(s.c.cfg.MSS, s.peerMSS)), s.synRetx)
+	s.established(now, min(s.c.cfg.MSS, s.peerMSS), s.synRetx)
 }
 
 // established sets the initial window. RFC 5681 section 3.1: IW from
 // RFC 3390 (min(4*SMSS, max(2*SMSS, 4380))) unless configured (RFC 6928
 // IW10 is InitialWindow 10); one segment if the SYN was retransmitted.
-func (s *sender) established(now des.Time, smss int64, synLost bool) {
+func (s *sender) established(now des.Time, smss unit.Bytes, synLost bool) {
 	s.smss = smss
 	s.cc.SMSS = smss
 	s.rec = newRecovery(s)
-	switch iw := int64(s.c.cfg.InitialWindow); {
+	switch iw := unit.Bytes(s.c.cfg.InitialWindow); { // segments
 	case synLost:
 		s.cc.Cwnd = smss
 	case iw == 0:
@@ -191,7 +193,7 @@ func (s *sender) established(now des.Time, smss int64, synLost bool) {
 	s.ctrl.Init(&s.cc)
 }
 
-func (s *sender) takeRTT(r int64) {
+func (s *sender) takeRTT(r des.Duration) {
 	s.rtt.sample(r)
 	st := &s.c.Stats
 	st.RTTSamples++
@@ -201,7 +203,7 @@ func (s *sender) takeRTT(r int64) {
 
 // flight is RFC 5681's FlightSize as the sender sees it now: after a
 // timeout, everything from nxt up is presumed lost.
-func (s *sender) flight() int64 { return int64(s.una.Size(s.nxt)) }
+func (s *sender) flight() unit.Bytes { return s.una.Size(s.nxt).Bytes() }
 
 // output sends what the windows allow: new data, or after a timeout the
 // segments from nxt again (go-back-N, RFC 5681 section 3.1 slow start from
@@ -218,7 +220,7 @@ func (s *sender) output(now des.Time) {
 		if !s.paceOK(now) || c.host != nil && c.host.blocked(now) {
 			return
 		}
-		var n int64
+		var n unit.Bytes
 		fin := false
 		if s.nxt.LessThan(s.max) {
 			// Go-back-N after a timeout: resend the record at nxt whole.
@@ -227,7 +229,7 @@ func (s *sender) output(now des.Time) {
 				panic("bug: tcp: no send record at snd.nxt")
 			}
 			r := s.recs.at(i)
-			n, fin = int64(r.payload), r.fin
+			n, fin = r.payloadBytes(), r.fin
 		} else {
 			if rem := s.remaining(s.nxt); rem > 0 {
 				n = min(s.smss, rem)
@@ -264,11 +266,11 @@ func (s *sender) output(now des.Time) {
 
 // limitedTransmit is RFC 3042 section 2: on the first and second duplicate
 // ACK a sender may send new data beyond cwnd, up to cwnd + 2*SMSS.
-func (s *sender) limitedTransmit() int64 {
+func (s *sender) limitedTransmit() unit.Bytes {
 	if !s.c.cfg.LimitedTransmit || s.inRecovery || s.dupAcks == 0 || s.dupAcks >= s.c.cfg.DupThresh || s.nxt != s.max {
 		return 0
 	}
-	return int64(s.dupAcks) * s.smss
+	return unit.Bytes(s.dupAcks) * s.smss
 }
 
 // paceOK reports whether pacing allows a send now; if not it arms the
@@ -285,17 +287,17 @@ func (s *sender) paceOK(now des.Time) bool {
 
 // sendData sends n payload bytes (and a FIN) at seq. A retransmission
 // resends an existing record; a new segment appends one.
-func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx bool) {
+func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, retx bool) {
 	c := s.c
 	p := c.newPacket()
 	p.Seq = uint32(seq)
-	p.Payload = int(n)
+	p.Payload = n
 	if fin {
 		p.Flags |= netsim.FIN
 	}
 	p.Retransmitted = retx
 	c.rcv.fillSACK(p)
-	inflight := int64(s.una.Size(s.max))
+	inflight := s.una.Size(s.max).Bytes()
 	var r *sendRecord
 	if retx {
 		i := s.recs.find(seq)
@@ -306,7 +308,7 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 		r.retx = true
 		if r.relost {
 			r.relost = false
-			s.relostBytes -= int64(r.payload)
+			s.relostBytes -= r.payloadBytes()
 		}
 		if !s.tlp.probing {
 			// A probe is not a loss (RFC 8985 section 7.3).
@@ -343,19 +345,19 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n int64, fin, retx boo
 	// RFC 6298 section 5.1: start the timer if it is not running.
 	armed := !s.rtoTimer.Pending()
 	if armed {
-		s.armRTO(des.Duration(s.rtt.current()))
+		s.armRTO(s.rtt.current())
 	}
 	if retx {
 		s.rec.retransmitted(seq, r.xmitN, armed)
 	}
-	s.ctrl.OnPacketSent(int64(now), &s.cc, n, inflight+n, retx)
+	s.ctrl.OnPacketSent(now, &s.cc, n, inflight+n, retx)
 	if s.cc.PacingRate > 0 {
 		// The pacing rate counts payload bytes, the unit of cwnd and of
 		// delivery-rate samples, so a controller that paces at a measured
 		// delivery rate sends at that rate (BBR's pacing_rate =
 		// pacing_gain * BtlBw). The next send may not start before
 		// now + payload/rate.
-		gap := des.Duration(float64(n) * 1e9 / s.cc.PacingRate)
+		gap := s.cc.PacingRate.TxTime(n)
 		if c.host != nil {
 			gap = c.host.paceGap(gap)
 		}
@@ -371,7 +373,7 @@ func (s *sender) retransmit(now des.Time, seq seqnum.Value) seqnum.Value {
 		panic("bug: tcp: retransmission of an unknown segment")
 	}
 	r := s.recs.at(i)
-	s.sendData(now, seq, int64(r.payload), r.fin, true)
+	s.sendData(now, seq, r.payloadBytes(), r.fin, true)
 	return r.end()
 }
 
@@ -385,7 +387,7 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 		return
 	}
 	// RFC 7323 section 2.3: scale the window field.
-	s.wnd = int64(p.Window) << c.sndShift
+	s.wnd = unit.Bytes(p.Window) << c.sndShift
 	s.acks++
 	s.delivMark = s.deliveredTotal()
 	s.priorPipe = s.pipe()
@@ -449,7 +451,7 @@ func (s *sender) markSacked(now des.Time, hs, he, l, r seqnum.Value) {
 		rec.sacked = true
 		if rec.relost {
 			rec.relost = false
-			s.relostBytes -= int64(rec.payload)
+			s.relostBytes -= rec.payloadBytes()
 		}
 		s.rec.delivered(now, rec)
 	}
@@ -458,18 +460,18 @@ func (s *sender) markSacked(now des.Time, hs, he, l, r seqnum.Value) {
 // newAck handles an ACK that advances SND.UNA.
 func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	c := s.c
-	acked := int64(s.una.Size(ack))
-	flightBefore := int64(s.una.Size(s.max))
+	acked := s.una.Size(ack).Bytes()
+	flightBefore := s.una.Size(s.max).Bytes()
 	var last *sendRecord
-	var payload int64
+	var payload unit.Bytes
 	for s.recs.len() > 0 {
 		r := s.recs.at(0)
 		if ack.LessThan(r.end()) {
 			break
 		}
-		payload += int64(r.payload)
+		payload += r.payloadBytes()
 		if r.relost {
-			s.relostBytes -= int64(r.payload)
+			s.relostBytes -= r.payloadBytes()
 		}
 		if !r.sacked {
 			s.rec.delivered(now, r)
@@ -480,10 +482,10 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	}
 	// RFC 6298 section 3 (Karn): only a segment never retransmitted gives
 	// a sample; take it from the newest segment this ACK covers.
-	var sample int64
+	var sample des.Duration
 	s.rack.cumSample = last != nil && !last.retx
 	if last != nil && !last.retx {
-		sample = int64(now - last.sentAt)
+		sample = now.Sub(last.sentAt)
 		s.takeRTT(sample)
 		s.rtt.resetBackoff()
 	}
@@ -498,13 +500,13 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	s.sb.Ack(s.una)
 	s.ackedBytes += payload
 	s.rtoRepeat = false
-	rs := s.rate.onAck(now, int64(s.iss.Size(s.una))+int64(s.sb.Sacked()), last)
+	rs := s.rate.onAck(now, s.iss.Size(s.una).Bytes()+s.sb.Sacked().Bytes(), last)
 
 	// RFC 6298 sections 5.2 and 5.3.
 	if s.una == s.max {
 		s.stopRTO()
 	} else if !s.inRecovery || s.rec.rearmOnAck() {
-		s.armRTO(des.Duration(s.rtt.current()))
+		s.armRTO(s.rtt.current())
 	}
 	s.tlp.restart = true // RFC 8985 section 7.2: a cumulative ACK restarts the PTO
 
@@ -522,7 +524,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	}
 	s.cc.Pipe = s.pipe()
 	s.ack = cc.Ack{
-		Now: int64(now), Acked: acked, Inflight: flightBefore, PriorPipe: s.priorPipe, RTT: sample,
+		Now: now, Acked: acked, Inflight: flightBefore, PriorPipe: s.priorPipe, RTT: sample,
 		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: inRecovery,
 		InLoss: s.inLoss, Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
 	}
@@ -570,7 +572,7 @@ func (s *sender) enterRecovery(now des.Time, fastRetransmit bool) {
 	s.recover = s.max
 	s.reducedAt = now
 	s.cc.Pipe = s.pipe()
-	s.ctrl.OnCongestionEvent(int64(now), &s.cc, int64(s.una.Size(s.max)))
+	s.ctrl.OnCongestionEvent(now, &s.cc, s.una.Size(s.max).Bytes())
 	s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
 	s.rec.enter(now, fastRetransmit)
 }
@@ -580,7 +582,7 @@ func (s *sender) exitRecovery(now des.Time) {
 	s.inRecovery = false
 	s.dupAcks = 0
 	s.cc.Pipe = s.pipe()
-	s.ctrl.OnExitRecovery(int64(now), &s.cc)
+	s.ctrl.OnExitRecovery(now, &s.cc)
 }
 
 // onRTO is the retransmission timer's expiry: RFC 6298 section 5.4-5.6 and
@@ -603,7 +605,7 @@ func (s *sender) onRTO(now des.Time) {
 	c.Stats.RTOs++
 	if s.rtt.backoff == 0 {
 		c.Stats.FirstRTOs++
-		c.Stats.FirstRTOTime += int64(s.rtoArmedFor)
+		c.Stats.FirstRTOTime += s.rtoArmedFor
 	}
 	s.rtt.backOff() // section 5.5
 	s.inRecovery = false
@@ -618,10 +620,10 @@ func (s *sender) onRTO(now des.Time) {
 	s.reducedAt = now
 	s.nextSendAt = now
 	s.tlp.endSet = false
-	s.armRTO(des.Duration(s.rtt.current())) // section 5.6
+	s.armRTO(s.rtt.current()) // section 5.6
 	s.rec.timeout()
 	s.cc.Pipe = s.pipe()
-	s.ctrl.OnRTO(int64(now), &s.cc, int64(s.una.Size(s.max)), s.rtoRepeat)
+	s.ctrl.OnRTO(now, &s.cc, s.una.Size(s.max).Bytes(), s.rtoRepeat)
 	s.rtoRepeat = true
 	s.output(now)
 }

@@ -70,9 +70,9 @@ func (s *sender) tlpSchedule(now des.Time) {
 	if !t.armed {
 		t.rtoAt = s.rtoTimer.When()
 	}
-	pto := des.Duration(InitialRTO)
+	pto := InitialRTO
 	if s.rtt.hasSample {
-		pto = des.Duration(2 * s.rtt.srtt)
+		pto = 2 * s.rtt.srtt
 		if s.flight() <= s.smss {
 			pto += WCDelAckT
 		}
@@ -106,7 +106,7 @@ func (s *sender) tlpSend(now des.Time) {
 	if !t.endSet && s.nxt == s.max {
 		t.probing = true
 		retrans := false
-		if rem := s.remaining(s.nxt); rem > 0 && int64(s.una.Size(s.nxt))+min(s.smss, rem) <= min(s.wnd, s.c.cfg.SndBuf) {
+		if rem := s.remaining(s.nxt); rem > 0 && s.una.Size(s.nxt).Bytes()+min(s.smss, rem) <= min(s.wnd, s.c.cfg.SndBuf) {
 			n := min(s.smss, rem)
 			s.sendData(now, s.nxt, n, false, false)
 			s.nxt = s.nxt.Add(seqnum.Size(n))
@@ -119,7 +119,7 @@ func (s *sender) tlpSend(now des.Time) {
 		s.c.Stats.TLPProbes++
 		t.end, t.endSet, t.retrans = s.max, true, retrans
 	}
-	s.armRTO(des.Duration(s.rtt.current()))
+	s.armRTO(s.rtt.current())
 }
 
 // tlpAck is section 7.4's TLP_process_ack for an ACK at or above the
@@ -147,9 +147,9 @@ func (s *sender) tlpAck(now des.Time, ack seqnum.Value, pureDup bool) {
 		s.c.Stats.TLPRecoveries++
 		s.reducedAt = now
 		s.cc.Pipe = s.pipe()
-		s.ctrl.OnCongestionEvent(int64(now), &s.cc, int64(s.una.Size(s.max)))
+		s.ctrl.OnCongestionEvent(now, &s.cc, s.una.Size(s.max).Bytes())
 		s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
-		s.ctrl.OnExitRecovery(int64(now), &s.cc)
+		s.ctrl.OnExitRecovery(now, &s.cc)
 	case pureDup:
 		t.endSet = false
 	}

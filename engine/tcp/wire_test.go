@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"context"
 	"testing"
 
@@ -62,14 +64,14 @@ func (p port) Send(pk *netsim.Packet) {
 type app struct {
 	t           *testing.T
 	established des.Time
-	got         int64
+	got         unit.Bytes
 	lastAt      des.Time
 	closedAt    des.Time
 	doneAt      des.Time
 }
 
 func (a *app) Established(now des.Time) { a.established = now }
-func (a *app) Delivered(now des.Time, off, n int64) {
+func (a *app) Delivered(now des.Time, off, n unit.Bytes) {
 	if off != a.got {
 		a.t.Fatalf("Delivered at offset %d, want %d (stream not contiguous)", off, a.got)
 	}
@@ -109,7 +111,7 @@ func newPair(t *testing.T, cfg Config, rate float64, delay des.Duration, ctrl fu
 func newReno() cc.Controller { return cc.NewReno(false) }
 
 // transfer sends size bytes from client to server and runs to completion.
-func (pr *pair) transfer(t *testing.T, size int64, until des.Time) {
+func (pr *pair) transfer(t *testing.T, size unit.Bytes, until des.Time) {
 	t.Helper()
 	pr.client.Write(0, size)
 	pr.client.Close(0)

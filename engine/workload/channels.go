@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math/rand/v2"
 
@@ -33,7 +35,7 @@ type Leg struct {
 // Observer learns what an exchange delivers to the client.
 type Observer interface {
 	// Delivered: n response bytes reached the client application.
-	Delivered(now des.Time, x *Exchange, n int64)
+	Delivered(now des.Time, x *Exchange, n unit.Bytes)
 	// Completed: the whole response and the server's FIN arrived.
 	Completed(now des.Time, x *Exchange)
 }
@@ -90,11 +92,11 @@ func (e *Exchanges) Err() error { return e.err }
 // relayed as they arrive (the proxies buffer without limit: packets carry
 // sizes, not bytes, so a buffer is a counter).
 type Exchange struct {
-	Size, Request int64
-	Start         des.Time // the client's first SYN
-	Got           int64    // response bytes delivered to the client
-	DoneAt        des.Time // when the response completed (0 while running)
-	Tag           int      // the owner's label (a channel number)
+	Size, Request unit.Bytes
+	Start         des.Time   // the client's first SYN
+	Got           unit.Bytes // response bytes delivered to the client
+	DoneAt        des.Time   // when the response completed (0 while running)
+	Tag           int        // the owner's label (a channel number)
 
 	set  *Exchanges
 	obs  Observer
@@ -109,8 +111,8 @@ type leg struct {
 	near, far *tcp.Conn
 	nearApp   end
 	farApp    end
-	got       int64 // bytes delivered at the near end (stream check)
-	reqGot    int64
+	got       unit.Bytes // bytes delivered at the near end (stream check)
+	reqGot    unit.Bytes
 	done      uint8 // bit 0 near done, bit 1 far done
 }
 
@@ -121,7 +123,7 @@ type end struct {
 }
 
 // Start opens the first leg of a new exchange at now.
-func (e *Exchanges) Start(now des.Time, path []Leg, size, request int64, obs Observer, tag int) (*Exchange, error) {
+func (e *Exchanges) Start(now des.Time, path []Leg, size, request unit.Bytes, obs Observer, tag int) (*Exchange, error) {
 	if len(path) == 0 {
 		return nil, fmt.Errorf("workload: exchange needs at least one leg")
 	}
@@ -189,7 +191,7 @@ func (a *end) Established(now des.Time) {}
 
 // Delivered implements tcp.App: the far end reads the request; the near
 // end passes response bytes on towards the client.
-func (a *end) Delivered(now des.Time, off, n int64) {
+func (a *end) Delivered(now des.Time, off, n unit.Bytes) {
 	l := a.l
 	if a.far {
 		if off != l.reqGot {
@@ -268,7 +270,7 @@ type Channels struct {
 	Ex      *Exchanges
 	Paths   [][]Leg // one path per server
 	Sizes   FlowSizes
-	Request int64
+	Request unit.Bytes
 	Think   des.Duration
 	Stagger des.Duration
 	Rand    *rand.Rand
@@ -277,17 +279,17 @@ type Channels struct {
 	Warmup des.Time
 	// ShortBytes: flows of at most this size count in the short-flow
 	// completion statistics.
-	ShortBytes int64
+	ShortBytes unit.Bytes
 
-	Bytes, BytesAfter int64 // response bytes delivered to clients
-	Flows, FlowsAfter int64 // flows completed
+	Bytes, BytesAfter unit.Bytes // response bytes delivered to clients
+	Flows, FlowsAfter int64      // flows completed
 	// ShortN and ShortSum are the count and the summed completion times of
 	// short flows completed after Warmup.
 	ShortN   int64
 	ShortSum des.Duration
 	// SizeSum is the summed size of flows started (the realised mean).
 	Started int64
-	SizeSum int64
+	SizeSum unit.Bytes
 
 	n   int
 	err error
@@ -320,7 +322,7 @@ func (c *Channels) Handle(now des.Time, kind int, arg uint64) {
 }
 
 // Delivered implements Observer.
-func (c *Channels) Delivered(now des.Time, x *Exchange, n int64) {
+func (c *Channels) Delivered(now des.Time, x *Exchange, n unit.Bytes) {
 	c.Bytes += n
 	if now >= c.Warmup {
 		c.BytesAfter += n

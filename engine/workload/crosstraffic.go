@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math/rand/v2"
 
@@ -24,8 +26,8 @@ type Bursts struct {
 	MeanBytes float64
 	Rand      *rand.Rand
 
-	Written int64 // bytes written so far
-	Count   int64 // bursts so far
+	Written unit.Bytes // bytes written so far
+	Count   int64      // bursts so far
 	stop    des.Time
 	s       *des.Scheduler
 }
@@ -51,7 +53,7 @@ func (b *Bursts) next(now des.Time) {
 
 // Handle implements des.Handler: a burst arrives.
 func (b *Bursts) Handle(now des.Time, kind int, arg uint64) {
-	n := max(1, int64(b.Rand.ExpFloat64()*b.MeanBytes+0.5))
+	n := max(1, unit.Bytes(b.Rand.ExpFloat64()*b.MeanBytes+0.5))
 	b.Conn.Write(now, n)
 	b.Written += n
 	b.Count++
@@ -62,7 +64,7 @@ func (b *Bursts) Handle(now des.Time, kind int, arg uint64) {
 func (b *Bursts) Established(now des.Time) {}
 
 // Delivered implements tcp.App.
-func (b *Bursts) Delivered(now des.Time, off, n int64) {}
+func (b *Bursts) Delivered(now des.Time, off, n unit.Bytes) {}
 
 // PeerClosed implements tcp.App.
 func (b *Bursts) PeerClosed(now des.Time) {}

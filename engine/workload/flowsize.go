@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -12,7 +14,7 @@ import (
 // FlowSizes is a distribution of flow sizes in bytes.
 type FlowSizes interface {
 	// Sample draws one size (at least 1 byte) from r.
-	Sample(r *rand.Rand) int64
+	Sample(r *rand.Rand) unit.Bytes
 	// Mean is the distribution's mean in bytes.
 	Mean() float64
 	// CDF is P(size <= x).
@@ -63,10 +65,10 @@ func (b BoundedPareto) Mean() float64 {
 
 // Sample implements FlowSizes by inverting the CDF:
 // x = Min (1 - u (1 - (Min/Max)^Alpha))^(-1/Alpha).
-func (b BoundedPareto) Sample(r *rand.Rand) int64 {
+func (b BoundedPareto) Sample(r *rand.Rand) unit.Bytes {
 	u := r.Float64()
 	x := b.Min * math.Pow(1-u*(1-math.Pow(b.Min/b.Max, b.Alpha)), -1/b.Alpha)
-	return max(1, int64(math.Round(min(x, b.Max))))
+	return max(1, unit.Bytes(math.Round(min(x, b.Max))))
 }
 
 // Empirical is a flow-size distribution given as a CDF table: P(size <=
@@ -150,8 +152,8 @@ func (e *Empirical) quantile(u float64) float64 {
 }
 
 // Sample implements FlowSizes.
-func (e *Empirical) Sample(r *rand.Rand) int64 {
-	return max(1, int64(math.Round(e.quantile(r.Float64()))))
+func (e *Empirical) Sample(r *rand.Rand) unit.Bytes {
+	return max(1, unit.Bytes(math.Round(e.quantile(r.Float64()))))
 }
 
 // Mean implements FlowSizes: the point mass at Size[0] plus the mean of

@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math"
 
@@ -95,7 +97,7 @@ func (v *Video) Handle(now des.Time, kind int, arg uint64) {
 		p.Flow = v.Flow
 		p.Dst = v.Dst
 		p.Seq = uint32(v.Sent)
-		p.Payload = v.Format.payloadOf(i)
+		p.Payload = unit.Bytes(v.Format.payloadOf(i))
 		p.Size = p.Payload + VideoHeaderBytes
 		v.Node.Send(p)
 		v.Sent++
@@ -152,7 +154,7 @@ func (r *VideoReceiver) Receive(now des.Time, p *netsim.Packet) {
 // update is RFC 3550 appendix A.8: transit = arrival - timestamp; D is
 // the difference of two successive transits; J += (|D| - J)/16.
 func (r *VideoReceiver) update(arrival, timestamp des.Time) {
-	transit := int64(arrival - timestamp)
+	transit := int64(arrival.Sub(timestamp))
 	if r.started {
 		d := transit - r.transit
 		if d < 0 {
@@ -277,7 +279,7 @@ func (r *VideoReceiver) Delays() (mean, maxD des.Duration) {
 		if a < 0 {
 			continue
 		}
-		d := int64(a - r.sentAt[i])
+		d := int64(a.Sub(r.sentAt[i]))
 		sum += d
 		n++
 		maxD = max(maxD, des.Duration(d))

@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -9,7 +11,7 @@ import (
 
 // Unlimited is the size a timed bulk source writes: more than any run can
 // send (2^50 bytes).
-const Unlimited int64 = 1 << 50
+const Unlimited unit.Bytes = 1 << 50
 
 // Sink is a receiving application that reads everything at once and
 // checks the stream is contiguous and in order.
@@ -17,8 +19,8 @@ type Sink struct {
 	// Warmup is the time from which delivered bytes count as goodput.
 	Warmup des.Time
 
-	Got         int64 // in-order bytes delivered
-	AfterWarmup int64 // bytes delivered at or after Warmup
+	Got         unit.Bytes // in-order bytes delivered
+	AfterWarmup unit.Bytes // bytes delivered at or after Warmup
 	FirstAt     des.Time
 	LastAt      des.Time
 	ClosedAt    des.Time // when the peer's FIN arrived (0 if not)
@@ -30,7 +32,7 @@ func (s *Sink) Established(now des.Time) {}
 
 // Delivered implements tcp.App: a delivery must start where the last one
 // ended.
-func (s *Sink) Delivered(now des.Time, off, n int64) {
+func (s *Sink) Delivered(now des.Time, off, n unit.Bytes) {
 	if off != s.Got && s.err == nil {
 		s.err = fmt.Errorf("workload: delivery at stream offset %d, want %d", off, s.Got)
 	}
@@ -52,7 +54,7 @@ func (s *Sink) Done(now des.Time) {}
 
 // Check returns an error if the stream was not contiguous or, when the
 // sender closed, the total differs from want.
-func (s *Sink) Check(want int64, closed bool) error {
+func (s *Sink) Check(want unit.Bytes, closed bool) error {
 	if s.err != nil {
 		return s.err
 	}
@@ -81,9 +83,9 @@ func (s *Sink) Check(want int64, closed bool) error {
 // buffer that stays ahead of the window amount to.
 type Source struct {
 	Conn      *tcp.Conn
-	Size      int64
+	Size      unit.Bytes
 	Close     bool
-	WriteSize int64
+	WriteSize unit.Bytes
 
 	StartAt       des.Time // when Start was called (the first SYN)
 	EstablishedAt des.Time
@@ -126,7 +128,7 @@ func (s *Source) Established(now des.Time) {
 }
 
 // Delivered implements tcp.App.
-func (s *Source) Delivered(now des.Time, off, n int64) {}
+func (s *Source) Delivered(now des.Time, off, n unit.Bytes) {}
 
 // PeerClosed implements tcp.App.
 func (s *Source) PeerClosed(now des.Time) {}
@@ -138,4 +140,4 @@ func (s *Source) Done(now des.Time) { s.DoneAt = now; s.finished = true }
 func (s *Source) Finished() bool { return s.finished }
 
 // Wrote returns the bytes the source wrote.
-func (s *Source) Wrote() int64 { return s.Size }
+func (s *Source) Wrote() unit.Bytes { return s.Size }

@@ -1,6 +1,8 @@
 package workload
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -10,17 +12,17 @@ import (
 func TestSinkCheck(t *testing.T) {
 	tests := []struct {
 		name   string
-		deliv  [][2]int64 // offset, length
-		want   int64
+		deliv  [][2]unit.Bytes // offset, length
+		want   unit.Bytes
 		closed bool
 		ok     bool
 	}{
-		{"contiguous", [][2]int64{{0, 100}, {100, 50}}, 150, true, true},
-		{"gap", [][2]int64{{0, 100}, {150, 50}}, 200, true, false},
-		{"repeat", [][2]int64{{0, 100}, {50, 50}}, 150, true, false},
-		{"short", [][2]int64{{0, 100}}, 150, true, false},
-		{"open, partial", [][2]int64{{0, 100}}, 150, false, true},
-		{"too much", [][2]int64{{0, 200}}, 150, false, false},
+		{"contiguous", [][2]unit.Bytes{{0, 100}, {100, 50}}, 150, true, true},
+		{"gap", [][2]unit.Bytes{{0, 100}, {150, 50}}, 200, true, false},
+		{"repeat", [][2]unit.Bytes{{0, 100}, {50, 50}}, 150, true, false},
+		{"short", [][2]unit.Bytes{{0, 100}}, 150, true, false},
+		{"open, partial", [][2]unit.Bytes{{0, 100}}, 150, false, true},
+		{"too much", [][2]unit.Bytes{{0, 200}}, 150, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -642,11 +642,15 @@ func unitMsg(err error) string {
 }
 
 // label is the default axis label: the name and the display unit,
-// "distance (km)".
+// "distance (km)". A fraction is shown in percent (plots.shownUnit), so
+// its label says %, not "fraction".
 func label(name, display string, base vocab.Unit) string {
 	u := display
 	if u == "" {
 		u = string(base)
+		if base == vocab.Fraction {
+			u = "%"
+		}
 	}
 	if u == "" {
 		return strings.ReplaceAll(name, "_", " ")

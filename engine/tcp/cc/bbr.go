@@ -1,6 +1,10 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+
 	"math"
 	"math/rand/v2"
 )
@@ -52,24 +56,24 @@ type BBR struct {
 	mode       BBRMode
 	pacingGain float64
 	cwndGain   float64
-	initCwnd   int64
+	initCwnd   unit.Bytes
 
-	btlBw       MaxFilter // bytes/s over rounds
-	rtProp      int64     // ns, 0 before the first sample
-	rtPropStamp int64
+	btlBw       MaxFilter[unit.BitRate] // over rounds
+	rtProp      des.Duration            // 0 before the first sample
+	rtPropStamp des.Time
 	expired     bool
 
 	rounds             int64
-	nextRoundDelivered int64
+	nextRoundDelivered unit.Bytes
 	roundStart         bool
-	delivered          int64 // Ack.Delivered of the latest ACK
+	delivered          unit.Bytes // Ack.Delivered of the latest ACK
 
 	full bbrFullPipe
 
 	cycleIndex int
-	cycleStamp int64
+	cycleStamp des.Time
 
-	probeRTTDone      int64 // 0: not yet at 4 packets
+	probeRTTDone      des.Time // 0: not yet at 4 packets
 	probeRTTRoundDone bool
 	idleRestart       bool
 
@@ -107,14 +111,14 @@ const (
 	BBRHighGain    = 2.885
 	bbrDrainGain   = 1 / BBRHighGain
 	bbrCwndGain    = 2
-	bbrBtlBwRounds = 10                // BtlBwFilterLen, round trips
-	bbrRTpropWin   = 10e9              // RTpropFilterLen, ns
-	bbrProbeRTTDur = 200e6             // ProbeRTTDuration, ns
-	bbrMinPackets  = 4                 // BBRMinPipeCwnd, packets
-	bbrFullBwGrow  = 1.25              // STARTUP continues while BtlBw grows 25 %
-	bbrFullBwCnt   = 3                 // ... within 3 rounds
-	bbrCycleLen    = len(bbrGainCycle) // BBRGainCycleLen
-	streamCC       = 0x6363            // "cc": the stream of Options.Seed
+	bbrBtlBwRounds = 10                    // BtlBwFilterLen, round trips
+	bbrRTpropWin   = 10 * des.Second       // RTpropFilterLen
+	bbrProbeRTTDur = 200 * des.Millisecond // ProbeRTTDuration
+	bbrMinPackets  = 4                     // BBRMinPipeCwnd, packets
+	bbrFullBwGrow  = 1.25                  // STARTUP continues while BtlBw grows 25 %
+	bbrFullBwCnt   = 3                     // ... within 3 rounds
+	bbrCycleLen    = len(bbrGainCycle)     // BBRGainCycleLen
+	streamCC       = 0x6363                // "cc": the stream of Options.Seed
 )
 
 // bbrGainCycle is PROBE_BW's pacing_gain cycle (section 4.3.4.3).
@@ -138,11 +142,11 @@ func (b *BBR) PacingGain() float64 { return b.pacingGain }
 // CycleIndex returns the PROBE_BW phase, 0 to 7.
 func (b *BBR) CycleIndex() int { return b.cycleIndex }
 
-// BtlBw returns the bottleneck bandwidth estimate in bytes per second.
-func (b *BBR) BtlBw() float64 { return b.btlBw.Get() }
+// BtlBw returns the bottleneck bandwidth estimate.
+func (b *BBR) BtlBw() unit.BitRate { return b.btlBw.Get() }
 
-// RTprop returns the round-trip propagation time estimate in ns.
-func (b *BBR) RTprop() int64 { return b.rtProp }
+// RTprop returns the round-trip propagation time estimate.
+func (b *BBR) RTprop() des.Duration { return b.rtProp }
 
 // Rounds returns the number of round trips counted.
 func (b *BBR) Rounds() int64 { return b.rounds }
@@ -157,7 +161,7 @@ func (b *BBR) Init(s *State) {
 	s.Ssthresh = math.MaxInt64 / 2
 	b.enterStartup()
 	// BBRInitPacingRate with no RTT yet: nominal 1 ms.
-	s.PacingRate = (1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3
+	s.PacingRate = unit.BytesPerSecond((1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3)
 }
 
 func (b *BBR) enterStartup() {
@@ -173,18 +177,19 @@ func (b *BBR) bdp(gain float64) float64 {
 	if b.rtProp == 0 || bw == 0 {
 		return gain * float64(b.initCwnd)
 	}
-	return gain * bw * float64(b.rtProp) / 1e9
+	return bw.Scale(gain).BytesIn(b.rtProp)
 }
 
 // sendQuantum is section 4.2.2's send_quantum in bytes.
 func sendQuantum(s *State) float64 {
 	switch r := s.PacingRate; {
-	case r < 1.2e6/8:
+	case r < 1.2*unit.Mbps:
 		return float64(s.SMSS)
-	case r < 24e6/8:
+	case r < 24*unit.Mbps:
 		return float64(2 * s.SMSS)
 	default:
-		return min(r*1e-3, 64*1024)
+		return min(r.BytesPerSecond()*1e-3, 64*1024) // 1 ms at r
+
 	}
 }
 
@@ -195,7 +200,7 @@ func (b *BBR) inflight(s *State, gain float64) float64 {
 
 // OnPacketSent implements Controller: a send with nothing in flight
 // restarts from idle (section 4.3.4.4).
-func (b *BBR) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {
+func (b *BBR) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
 	if inflight == bytes && !retransmit {
 		b.idleRestart = true
 	}
@@ -251,7 +256,7 @@ func (b *BBR) updateCyclePhase(s *State, a *Ack) {
 }
 
 func (b *BBR) isNextCyclePhase(s *State, a *Ack) bool {
-	full := a.Now-b.cycleStamp > b.rtProp
+	full := a.Now.Sub(b.cycleStamp) > b.rtProp
 	prior := float64(a.PriorPipe)
 	switch {
 	case b.pacingGain == 1:
@@ -263,7 +268,7 @@ func (b *BBR) isNextCyclePhase(s *State, a *Ack) bool {
 	}
 }
 
-func (b *BBR) advanceCyclePhase(now int64) {
+func (b *BBR) advanceCyclePhase(now des.Time) {
 	b.cycleStamp = now
 	b.cycleIndex = (b.cycleIndex + 1) % bbrCycleLen
 	b.pacingGain = bbrGainCycle[b.cycleIndex]
@@ -271,7 +276,7 @@ func (b *BBR) advanceCyclePhase(now int64) {
 
 // enterProbeBW is section 4.3.4.3: start at a random phase other than the
 // 0.75 one (index 1).
-func (b *BBR) enterProbeBW(now int64) {
+func (b *BBR) enterProbeBW(now des.Time) {
 	b.mode = BBRProbeBW
 	b.cwndGain = bbrCwndGain
 	b.cycleIndex = bbrCycleLen - 1 - b.rng.IntN(bbrCycleLen-1)
@@ -283,13 +288,13 @@ func (b *BBR) enterProbeBW(now int64) {
 // application limits, the bandwidth estimate has not grown by
 // bbrFullBwGrow.
 type bbrFullPipe struct {
-	bw     float64 // the estimate the next must beat by bbrFullBwGrow
-	count  int     // round starts since it was beaten
+	bw     unit.BitRate // the estimate the next must beat by bbrFullBwGrow
+	count  int          // round starts since it was beaten
 	filled bool
 }
 
 // check takes the bandwidth estimate at an ACK.
-func (f *bbrFullPipe) check(bw float64, roundStart, appLimited bool) {
+func (f *bbrFullPipe) check(bw unit.BitRate, roundStart, appLimited bool) {
 	if f.filled || !roundStart || appLimited {
 		return
 	}
@@ -317,7 +322,7 @@ func (b *BBR) checkDrain(s *State, a *Ack) {
 
 // updateRTprop is section 4.1.2.3 with PROBE_RTT (section 4.3.5).
 func (b *BBR) updateRTprop(s *State, a *Ack) {
-	b.expired = b.rtProp != 0 && a.Now > b.rtPropStamp+bbrRTpropWin
+	b.expired = b.rtProp != 0 && a.Now > b.rtPropStamp.Add(bbrRTpropWin)
 	if a.RTT > 0 && (b.rtProp == 0 || a.RTT < b.rtProp || b.expired) {
 		b.rtProp = a.RTT
 		b.rtPropStamp = a.Now
@@ -338,7 +343,7 @@ func (b *BBR) updateRTprop(s *State, a *Ack) {
 	inflight := s.Pipe
 	switch {
 	case b.probeRTTDone == 0 && inflight <= bbrMinPackets*s.SMSS:
-		b.probeRTTDone = a.Now + bbrProbeRTTDur
+		b.probeRTTDone = a.Now.Add(bbrProbeRTTDur)
 		b.probeRTTRoundDone = false
 		b.nextRoundDelivered = a.Delivered
 	case b.probeRTTDone != 0:
@@ -367,15 +372,15 @@ func (b *BBR) setPacingRate(s *State, a *Ack) {
 // the pipe is full; before the first bandwidth sample the initial rate is
 // high_gain*cwnd/SRTT once an RTT is known (seenRTT). Every rate is 1 %
 // below that (tcp_bbr.c bbr_pacing_margin_percent; see BBRPacingMargin).
-func bbrPace(s *State, a *Ack, bw, gain float64, filledPipe bool, seenRTT *bool) {
+func bbrPace(s *State, a *Ack, bw unit.BitRate, gain float64, filledPipe bool, seenRTT *bool) {
 	if bw == 0 {
 		if !*seenRTT && a.SRTT > 0 {
 			*seenRTT = true
-			s.PacingRate = (1 - BBRPacingMargin) * BBRHighGain * float64(s.Cwnd) * 1e9 / float64(a.SRTT)
+			s.PacingRate = unit.ScaledRateOf((1-BBRPacingMargin)*BBRHighGain, s.Cwnd, a.SRTT)
 		}
 		return
 	}
-	if r := (1 - BBRPacingMargin) * gain * bw; filledPipe || r > s.PacingRate {
+	if r := bw.Scale((1 - BBRPacingMargin) * gain); filledPipe || r > s.PacingRate {
 		s.PacingRate = r
 	}
 }
@@ -385,7 +390,7 @@ func (b *BBR) setCwnd(s *State, a *Ack) {
 	if a.Acked <= 0 {
 		return
 	}
-	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, int64(b.inflight(s, b.cwndGain)), b.full.filled, b.initCwnd)
+	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, unit.Bytes(b.inflight(s, b.cwndGain)), b.full.filled, b.initCwnd)
 	if b.mode == BBRProbeRTT {
 		s.Cwnd = min(s.Cwnd, bbrMinPackets*s.SMSS)
 	}
@@ -396,7 +401,7 @@ func (b *BBR) setCwnd(s *State, a *Ack) {
 // bytes acknowledged towards target once the pipe is full, and without
 // bound before that while below target or the initial window's worth is
 // not yet delivered; never below bbrMinPackets segments.
-func bbrGrowCwnd(s *State, a *Ack, rec *bbrRecovery, target int64, filledPipe bool, initCwnd int64) int64 {
+func bbrGrowCwnd(s *State, a *Ack, rec *bbrRecovery, target unit.Bytes, filledPipe bool, initCwnd unit.Bytes) unit.Bytes {
 	cwnd, conserve := rec.onAck(s, a)
 	if conserve {
 		return cwnd
@@ -415,7 +420,7 @@ func bbrGrowCwnd(s *State, a *Ack, rec *bbrRecovery, target int64, filledPipe bo
 // to the same window, which the NewReno recovery algorithm inflates by the
 // duplicate ACKs (one segment out per segment delivered: packet
 // conservation).
-func (b *BBR) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (b *BBR) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	if b.rec.enter(s, b.mode == BBRProbeRTT) {
 		b.nextRoundDelivered = b.delivered
 		s.Ssthresh = s.Cwnd
@@ -424,7 +429,7 @@ func (b *BBR) OnCongestionEvent(now int64, s *State, flightSize int64) {
 
 // OnExitRecovery implements Controller: restore the window saved on entry
 // (section 4.2.3.4).
-func (b *BBR) OnExitRecovery(now int64, s *State) {
+func (b *BBR) OnExitRecovery(now des.Time, s *State) {
 	b.rec.exit(s)
 	s.Ssthresh = math.MaxInt64 / 2
 }
@@ -432,7 +437,7 @@ func (b *BBR) OnExitRecovery(now int64, s *State) {
 // OnRTO implements Controller: section 4.2.3.4 upon a retransmission
 // timeout, cwnd = 1 packet (see bbrRecovery); as tcp_bbr.c bbr_set_state
 // does for the Loss state, STARTUP's plateau test starts over.
-func (b *BBR) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (b *BBR) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	b.rec.timeout(s, b.mode == BBRProbeRTT)
 	b.full.bw = 0
 	s.Ssthresh = math.MaxInt64 / 2

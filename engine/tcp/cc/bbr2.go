@@ -1,6 +1,10 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+
 	"math"
 	"math/rand/v2"
 )
@@ -48,41 +52,41 @@ type BBR2 struct {
 	phase      BBR2Phase
 	pacingGain float64
 	cwndGain   float64
-	initCwnd   int64
+	initCwnd   unit.Bytes
 
-	bwHi           [2]float64 // max delivery rate, previous and current cycle
-	bwLo           float64    // +Inf when unset
-	inflightHi     float64    // bytes, +Inf when unset
+	bwHi           [2]unit.BitRate // max delivery rate, previous and current cycle
+	bwLo           unit.BitRate    // +Inf when unset
+	inflightHi     float64         // bytes, +Inf when unset
 	inflightLo     float64
-	bwLatest       float64
+	bwLatest       unit.BitRate
 	inflightLatest float64
 
-	minRTT, minRTTStamp     int64
-	probeRTTMin, probeStamp int64
+	minRTT, probeRTTMin     des.Duration
+	minRTTStamp, probeStamp des.Time
 
 	rounds             int64
-	nextRoundDelivered int64
+	nextRoundDelivered unit.Bytes
 	roundStart         bool
-	delivered          int64
+	delivered          unit.Bytes
 
-	lossRoundDelivered int64
+	lossRoundDelivered unit.Bytes
 	lossRoundStart     bool
 	lossInRound        bool
 	lossEvents         int
 
 	full bbrFullPipe
 
-	cycleStamp       int64
-	probeWait        int64
+	cycleStamp       des.Time
+	probeWait        des.Duration
 	roundsSinceProbe int64
 	upRounds         int
-	upAcks, upCnt    int64
+	upAcks, upCnt    unit.Bytes
 	probeSamples     bool
 	prevProbeTooHigh bool
 	stoppedRisky     bool
 	downRoundEnd     bool // end the probe's sample window at the next round start
 
-	probeRTTDone      int64
+	probeRTTDone      des.Time
 	probeRTTRoundDone bool
 	idleRestart       bool
 
@@ -105,17 +109,17 @@ func (p BBR2Phase) String() string { return [...]string{"down", "cruise", "refil
 
 // BBRv2 parameters (tcp_bbr2.c bbr2 defaults).
 const (
-	bbr2LossThresh     = 0.02 // bbr_loss_thresh
-	bbr2Beta           = 0.3  // bbr_beta: bounds cut to 1 - beta = 0.7
-	bbr2Headroom       = 0.15 // bbr_inflight_headroom
-	bbr2FullLossCnt    = 8    // bbr_full_loss_cnt
-	bbr2ProbeRTTWin    = 5e9  // bbr_probe_rtt_win_ms, ns
-	bbr2MinRTTWin      = 10e9 // bbr_min_rtt_win_sec, ns
-	bbr2ProbeRTTGain   = 0.5  // bbr_probe_rtt_cwnd_gain
-	bbr2ProbeBase      = 2e9  // bbr_bw_probe_base_us, ns
-	bbr2ProbeRand      = 1e9  // bbr_bw_probe_rand_us, ns
-	bbr2ProbeRandRnds  = 2    // bbr_bw_probe_rand_rounds
-	bbr2ProbeMaxRounds = 63   // bbr_bw_probe_max_rounds
+	bbr2LossThresh     = 0.02            // bbr_loss_thresh
+	bbr2Beta           = 0.3             // bbr_beta: bounds cut to 1 - beta = 0.7
+	bbr2Headroom       = 0.15            // bbr_inflight_headroom
+	bbr2FullLossCnt    = 8               // bbr_full_loss_cnt
+	bbr2ProbeRTTWin    = 5 * des.Second  // bbr_probe_rtt_win_ms
+	bbr2MinRTTWin      = 10 * des.Second // bbr_min_rtt_win_sec
+	bbr2ProbeRTTGain   = 0.5             // bbr_probe_rtt_cwnd_gain
+	bbr2ProbeBase      = 2 * des.Second  // bbr_bw_probe_base_us
+	bbr2ProbeRand      = 1 * des.Second  // bbr_bw_probe_rand_us
+	bbr2ProbeRandRnds  = 2               // bbr_bw_probe_rand_rounds
+	bbr2ProbeMaxRounds = 63              // bbr_bw_probe_max_rounds
 )
 
 // NewBBR2 returns BBRv2 whose random stream (probe timing) is seeded by
@@ -139,20 +143,20 @@ func (b *BBR2) InflightHi() float64 { return b.inflightHi }
 // InflightLo returns inflight_lo in bytes, +Inf while unset.
 func (b *BBR2) InflightLo() float64 { return b.inflightLo }
 
-// MaxBw returns the bandwidth estimate in bytes per second.
-func (b *BBR2) MaxBw() float64 { return max(b.bwHi[0], b.bwHi[1]) }
+// MaxBw returns the bandwidth estimate.
+func (b *BBR2) MaxBw() unit.BitRate { return max(b.bwHi[0], b.bwHi[1]) }
 
-// MinRTT returns the minimum RTT estimate in ns.
-func (b *BBR2) MinRTT() int64 { return b.minRTT }
+// MinRTT returns the minimum RTT estimate.
+func (b *BBR2) MinRTT() des.Duration { return b.minRTT }
 
 // Init implements Controller.
 func (b *BBR2) Init(s *State) {
 	rng := b.rng
 	inf := math.Inf(1)
-	*b = BBR2{rng: rng, initCwnd: s.Cwnd, bwLo: inf, inflightHi: inf, inflightLo: inf}
+	*b = BBR2{rng: rng, initCwnd: s.Cwnd, bwLo: unit.BitRate(inf), inflightHi: inf, inflightLo: inf}
 	s.Ssthresh = math.MaxInt64 / 2
 	b.enterStartup()
-	s.PacingRate = (1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3
+	s.PacingRate = unit.BytesPerSecond((1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3)
 }
 
 func (b *BBR2) enterStartup() {
@@ -162,15 +166,15 @@ func (b *BBR2) enterStartup() {
 }
 
 // bw is the bandwidth the model uses: min(max_bw, bw_lo).
-func (b *BBR2) bw() float64 { return min(b.MaxBw(), b.bwLo) }
+func (b *BBR2) bw() unit.BitRate { return min(b.MaxBw(), b.bwLo) }
 
 // inflight is gain*BDP plus three send quanta (bbr_inflight), or the
 // initial window scaled by gain before the model has an RTT and a rate.
-func (b *BBR2) inflight(s *State, bw, gain float64) float64 {
+func (b *BBR2) inflight(s *State, bw unit.BitRate, gain float64) float64 {
 	if b.minRTT == 0 || bw == 0 {
 		return gain * float64(b.initCwnd)
 	}
-	return gain*bw*float64(b.minRTT)/1e9 + 3*sendQuantum(s)
+	return bw.Scale(gain).BytesIn(b.minRTT) + 3*sendQuantum(s)
 }
 
 // targetInflight is bbr2_target_inflight: min(BDP, cwnd).
@@ -188,7 +192,7 @@ func (b *BBR2) withHeadroom(s *State) float64 {
 }
 
 // OnPacketSent implements Controller.
-func (b *BBR2) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {
+func (b *BBR2) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
 	if inflight == bytes && !retransmit {
 		b.idleRestart = true
 	}
@@ -206,7 +210,7 @@ func (b *BBR2) OnAck(s *State, a *Ack) {
 		b.roundStart = true
 		b.rec.conservation = false
 	}
-	rate := 0.0
+	var rate unit.BitRate
 	if valid && a.Rate.Interval >= a.MinRTT {
 		rate = a.Rate.Rate()
 		if rate >= b.MaxBw() || !a.Rate.AppLimited {
@@ -234,7 +238,7 @@ func (b *BBR2) OnAck(s *State, a *Ack) {
 
 // congestionSignals is bbr2_update_congestion_signals and
 // bbr2_adapt_lower_bounds (draft-02 section 5.5.10.3).
-func (b *BBR2) congestionSignals(s *State, a *Ack, rate float64) {
+func (b *BBR2) congestionSignals(s *State, a *Ack, rate unit.BitRate) {
 	b.lossRoundStart = false
 	if a.Rate.Delivered <= 0 {
 		return
@@ -250,13 +254,13 @@ func (b *BBR2) congestionSignals(s *State, a *Ack, rate float64) {
 	b.lossRoundStart = true
 	probing := b.mode == BBRStartup || (b.mode == BBRProbeBW && (b.phase == BBR2Refill || b.phase == BBR2Up))
 	if b.lossInRound && !probing {
-		if math.IsInf(b.bwLo, 1) {
+		if math.IsInf(float64(b.bwLo), 1) {
 			b.bwLo = b.MaxBw()
 		}
 		if math.IsInf(b.inflightLo, 1) {
 			b.inflightLo = float64(s.Cwnd)
 		}
-		b.bwLo = max(b.bwLatest, (1-bbr2Beta)*b.bwLo)
+		b.bwLo = max(b.bwLatest, b.bwLo.Scale(1-bbr2Beta))
 		b.inflightLo = max(b.inflightLatest, (1-bbr2Beta)*b.inflightLo)
 	}
 	b.lossInRound = false
@@ -344,9 +348,10 @@ func (b *BBR2) probeUpward(s *State, a *Ack) {
 
 // raiseSlope is bbr2_raise_inflight_hi_slope.
 func (b *BBR2) raiseSlope(s *State) {
-	growth := int64(1) << b.upRounds
+	// cwnd / 2^upRounds: a shift, as cwnd is positive.
+	upCnt := s.Cwnd >> b.upRounds
 	b.upRounds = min(b.upRounds+1, 30)
-	b.upCnt = max(s.Cwnd/growth, s.SMSS)
+	b.upCnt = max(upCnt, s.SMSS)
 }
 
 // updateCyclePhase is bbr2_update_cycle_phase.
@@ -374,7 +379,7 @@ func (b *BBR2) updateCyclePhase(s *State, a *Ack) {
 		if b.prevProbeTooHigh && inflight >= b.inflightHi {
 			b.stoppedRisky = true
 			done = true
-		} else if a.Now-b.cycleStamp > b.minRTT && inflight > b.inflight(s, bw, 1.25) {
+		} else if a.Now.Sub(b.cycleStamp) > b.minRTT && inflight > b.inflight(s, bw, 1.25) {
 			done = true
 		}
 		if done {
@@ -387,20 +392,20 @@ func (b *BBR2) updateCyclePhase(s *State, a *Ack) {
 // timeToProbe is bbr2_check_time_to_probe_bw with the Reno-coexistence
 // bound bbr2_is_reno_coexistence_probe_time.
 func (b *BBR2) timeToProbe(s *State, a *Ack) bool {
-	rounds := min(bbr2ProbeMaxRounds, int64(b.targetInflight(s))/s.SMSS)
-	if a.Now-b.cycleStamp > b.probeWait || b.roundsSinceProbe >= rounds {
+	rounds := min(bbr2ProbeMaxRounds, int64(unit.Bytes(b.targetInflight(s))/s.SMSS)) // in segments
+	if a.Now.Sub(b.cycleStamp) > b.probeWait || b.roundsSinceProbe >= rounds {
 		b.startRefill(a.Now)
 		return true
 	}
 	return false
 }
 
-func (b *BBR2) startDown(now int64) {
+func (b *BBR2) startDown(now des.Time) {
 	b.lossInRound = false
 	b.bwLatest, b.inflightLatest = 0, 0
 	b.upCnt = math.MaxInt64
 	b.roundsSinceProbe = int64(b.rng.IntN(bbr2ProbeRandRnds))
-	b.probeWait = bbr2ProbeBase + b.rng.Int64N(bbr2ProbeRand)
+	b.probeWait = bbr2ProbeBase + des.Duration(b.rng.Int64N(int64(bbr2ProbeRand)))
 	b.cycleStamp = now
 	b.downRoundEnd = true
 	b.nextRoundDelivered = b.delivered
@@ -410,8 +415,8 @@ func (b *BBR2) startDown(now int64) {
 	b.cwndGain = bbrCwndGain
 }
 
-func (b *BBR2) startRefill(now int64) {
-	b.bwLo, b.inflightLo = math.Inf(1), math.Inf(1)
+func (b *BBR2) startRefill(now des.Time) {
+	b.bwLo, b.inflightLo = unit.BitRate(math.Inf(1)), math.Inf(1)
 	b.upRounds = 0
 	b.upAcks = 0
 	b.stoppedRisky = false
@@ -423,7 +428,7 @@ func (b *BBR2) startRefill(now int64) {
 	b.bwHi[0], b.bwHi[1] = b.bwHi[1], 0
 }
 
-func (b *BBR2) startUp(s *State, now int64) {
+func (b *BBR2) startUp(s *State, now des.Time) {
 	b.nextRoundDelivered = b.delivered
 	b.cycleStamp = now
 	b.phase = BBR2Up
@@ -446,11 +451,11 @@ func (b *BBR2) checkDrain(s *State, a *Ack) {
 // updateMinRTT is bbr2_update_min_rtt with PROBE_RTT (draft-02 sections
 // 5.3.4 and 5.5.8).
 func (b *BBR2) updateMinRTT(s *State, a *Ack) {
-	expired := b.probeRTTMin != 0 && a.Now > b.probeStamp+bbr2ProbeRTTWin
+	expired := b.probeRTTMin != 0 && a.Now > b.probeStamp.Add(bbr2ProbeRTTWin)
 	if a.RTT > 0 && (b.probeRTTMin == 0 || a.RTT < b.probeRTTMin || expired) {
 		b.probeRTTMin, b.probeStamp = a.RTT, a.Now
 	}
-	if b.minRTT == 0 || b.probeRTTMin <= b.minRTT || a.Now > b.minRTTStamp+bbr2MinRTTWin {
+	if b.minRTT == 0 || b.probeRTTMin <= b.minRTT || a.Now > b.minRTTStamp.Add(bbr2MinRTTWin) {
 		b.minRTT, b.minRTTStamp = b.probeRTTMin, b.probeStamp
 	}
 	if expired && !b.idleRestart && b.mode != BBRProbeRTT {
@@ -468,7 +473,7 @@ func (b *BBR2) updateMinRTT(s *State, a *Ack) {
 	inflight := float64(s.Pipe)
 	switch {
 	case b.probeRTTDone == 0 && inflight <= b.probeRTTCwnd(s):
-		b.probeRTTDone = a.Now + bbrProbeRTTDur
+		b.probeRTTDone = a.Now.Add(bbrProbeRTTDur)
 		b.probeRTTRoundDone = false
 		b.nextRoundDelivered = a.Delivered
 	case b.probeRTTDone != 0:
@@ -478,7 +483,7 @@ func (b *BBR2) updateMinRTT(s *State, a *Ack) {
 		if b.probeRTTRoundDone && a.Now > b.probeRTTDone {
 			b.probeStamp = a.Now
 			s.Cwnd = max(s.Cwnd, b.rec.priorCwnd)
-			b.bwLo, b.inflightLo = math.Inf(1), math.Inf(1)
+			b.bwLo, b.inflightLo = unit.BitRate(math.Inf(1)), math.Inf(1)
 			if b.full.filled {
 				b.startDown(a.Now)
 				b.phase = BBR2Cruise // bbr2_exit_probe_rtt: DOWN then CRUISE
@@ -506,7 +511,7 @@ func (b *BBR2) setCwnd(s *State, a *Ack) {
 		return
 	}
 	minCwnd := bbrMinPackets * s.SMSS
-	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, int64(b.inflight(s, b.bw(), b.cwndGain)), b.full.filled, b.initCwnd)
+	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, unit.Bytes(b.inflight(s, b.bw(), b.cwndGain)), b.full.filled, b.initCwnd)
 	// The inflight model bounds cwnd in conservation too (tcp_bbr2.c
 	// applies bbr2_bound_cwnd_for_inflight_model after "done").
 	limit := math.Inf(1)
@@ -518,15 +523,15 @@ func (b *BBR2) setCwnd(s *State, a *Ack) {
 	}
 	limit = max(min(limit, b.inflightLo), float64(minCwnd))
 	if float64(s.Cwnd) > limit {
-		s.Cwnd = int64(limit)
+		s.Cwnd = unit.Bytes(limit)
 	}
 	if b.mode == BBRProbeRTT {
-		s.Cwnd = min(s.Cwnd, max(int64(b.probeRTTCwnd(s)), minCwnd))
+		s.Cwnd = min(s.Cwnd, max(unit.Bytes(b.probeRTTCwnd(s)), minCwnd))
 	}
 }
 
 // OnCongestionEvent implements Controller (as BBR).
-func (b *BBR2) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (b *BBR2) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	if b.rec.enter(s, b.mode == BBRProbeRTT) {
 		b.nextRoundDelivered = b.delivered
 		s.Ssthresh = s.Cwnd
@@ -534,7 +539,7 @@ func (b *BBR2) OnCongestionEvent(now int64, s *State, flightSize int64) {
 }
 
 // OnExitRecovery implements Controller (as BBR).
-func (b *BBR2) OnExitRecovery(now int64, s *State) {
+func (b *BBR2) OnExitRecovery(now des.Time, s *State) {
 	b.rec.exit(s)
 	s.Ssthresh = math.MaxInt64 / 2
 }
@@ -544,7 +549,7 @@ func (b *BBR2) OnExitRecovery(now int64, s *State) {
 // bandwidth probing, an unset inflight_lo takes the window the timeout
 // found (max(cwnd, prior_cwnd)) so that the next round with loss cuts
 // from there.
-func (b *BBR2) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (b *BBR2) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	probing := b.mode == BBRStartup || (b.mode == BBRProbeBW && (b.phase == BBR2Refill || b.phase == BBR2Up))
 	if !probing && math.IsInf(b.inflightLo, 1) {
 		b.inflightLo = float64(max(s.Cwnd, b.rec.priorCwnd))

@@ -1,5 +1,7 @@
 package cc
 
+import "github.com/crosslink-sim/crosslink/engine/unit"
+
 // caState is the sender's loss-recovery state as Linux's BBR sees it
 // (icsk_ca_state): open, fast recovery, or the recovery from a
 // retransmission timeout.
@@ -34,7 +36,7 @@ const (
 //     packets releases at most 2P).
 type bbrRecovery struct {
 	state        caState
-	priorCwnd    int64
+	priorCwnd    unit.Bytes
 	conservation bool
 }
 
@@ -84,7 +86,7 @@ func (r *bbrRecovery) timeout(s *State, probeRTT bool) {
 // onAck applies an ACK's losses, notices the end of a timeout's recovery
 // and returns the window before BBR's growth; conserve is true while
 // packet conservation decides cwnd (then cwnd is final).
-func (r *bbrRecovery) onAck(s *State, a *Ack) (cwnd int64, conserve bool) {
+func (r *bbrRecovery) onAck(s *State, a *Ack) (cwnd unit.Bytes, conserve bool) {
 	cwnd = s.Cwnd
 	if a.Lost > 0 {
 		cwnd = max(cwnd-a.Lost, s.SMSS)

@@ -1,6 +1,8 @@
 package cc_test
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
@@ -23,15 +25,15 @@ import (
 //   - a timeout during fast recovery keeps the window saved on entering
 //     recovery.
 func TestBBRRecoveryWindow(t *testing.T) {
-	const seg = int64(mss)
-	ack := func(c cc.Controller, s *cc.State, pipe int64, inRec, inLoss bool) {
+	const seg = unit.Bytes(mss)
+	ack := func(c cc.Controller, s *cc.State, pipe unit.Bytes, inRec, inLoss bool) {
 		s.Pipe = pipe * seg
 		c.OnAck(s, &cc.Ack{Now: 1e9, Acked: seg, Inflight: (pipe + 1) * seg, PriorPipe: (pipe + 1) * seg,
 			InRecovery: inRec, InLoss: inLoss})
 	}
 	for _, name := range []string{"bbr", "bbr2"} {
 		t.Run(name, func(t *testing.T) {
-			check := func(step string, s *cc.State, want int64) {
+			check := func(step string, s *cc.State, want unit.Bytes) {
 				t.Helper()
 				if got := s.Cwnd / seg; got != want {
 					t.Errorf("%s: cwnd = %d segments, want %d", step, got, want)

@@ -1,6 +1,8 @@
 package cc_test
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"math"
 	"testing"
 
@@ -25,7 +27,7 @@ type bbrTrace struct {
 	link   *netsim.Link
 	events []bbrEvent
 	// Smallest and largest cwnd seen while in PROBE_RTT.
-	probeRTTMin, probeRTTMax int64
+	probeRTTMin, probeRTTMax unit.Bytes
 	startupQueueMax          int
 	// paceErr is the largest relative difference in PROBE_BW between the
 	// pacing rate and (1 - margin) * pacing_gain * BtlBw.
@@ -53,12 +55,12 @@ func (tr *bbrTrace) OnAck(s *cc.State, a *cc.Ack) {
 		tr.probeRTTMax = max(tr.probeRTTMax, s.Cwnd)
 	}
 	if mode == cc.BBRProbeBW {
-		want := (1 - cc.BBRPacingMargin) * tr.PacingGain() * tr.BtlBw()
-		tr.paceErr = max(tr.paceErr, math.Abs(s.PacingRate/want-1))
-		tr.probing = tr.probing || tr.BtlBw() >= 0.9*tr.wantBw
+		want := (1 - cc.BBRPacingMargin) * tr.PacingGain() * tr.BtlBw().BytesPerSecond()
+		tr.paceErr = max(tr.paceErr, math.Abs(s.PacingRate.BytesPerSecond()/want-1))
+		tr.probing = tr.probing || tr.BtlBw().BytesPerSecond() >= 0.9*tr.wantBw
 	}
-	if tr.probing && (tr.minBw == 0 || tr.BtlBw() < tr.minBw) {
-		tr.minBw = tr.BtlBw()
+	if bw := tr.BtlBw().BytesPerSecond(); tr.probing && (tr.minBw == 0 || bw < tr.minBw) {
+		tr.minBw = bw
 	}
 	if n := len(tr.events); n == 0 || tr.events[n-1].mode != mode || (mode == cc.BBRProbeBW && tr.events[n-1].cycle != cyc) {
 		tr.events = append(tr.events, bbrEvent{des.Time(a.Now), mode, cyc, tr.PacingGain(), q})
@@ -89,7 +91,7 @@ func TestBBRSinglePath(t *testing.T) {
 	f.run(t, des.Time(30*des.Second))
 
 	wantBw := 10e6 / 8 * mss / wireMSS
-	if got := tr.BtlBw(); math.Abs(got/wantBw-1) > 0.02 {
+	if got := tr.BtlBw().BytesPerSecond(); math.Abs(got/wantBw-1) > 0.02 {
 		t.Errorf("BtlBw = %.0f B/s, want %.0f (2 %%)", got, wantBw)
 	}
 	rtprop := des.Duration(tr.RTprop())
@@ -199,7 +201,7 @@ func TestBBRProbeRTTKeepsBtlBw(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			want := 10e6 / 8 * mss / wireMSS
 			var c cc.Controller
-			var bw func() float64
+			var bw func() unit.BitRate
 			var modes func() cc.BBRMode
 			if name == "bbr" {
 				b := cc.NewBBR(3)
@@ -226,7 +228,7 @@ func TestBBRProbeRTTKeepsBtlBw(t *testing.T) {
 // 90 % of want.
 type bwWatch struct {
 	cc.Controller
-	bw           func() float64
+	bw           func() unit.BitRate
 	mode         func() cc.BBRMode
 	want, min    float64
 	up           bool
@@ -235,7 +237,7 @@ type bwWatch struct {
 
 func (w *bwWatch) OnAck(s *cc.State, a *cc.Ack) {
 	w.Controller.OnAck(s, a)
-	b := w.bw()
+	b := w.bw().BytesPerSecond()
 	w.up = w.up || b >= 0.9*w.want
 	if w.up && (w.min == 0 || b < w.min) {
 		w.min = b

@@ -1,5 +1,11 @@
 package cc
 
+import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+
+	"github.com/crosslink-sim/crosslink/engine/unit"
+)
+
 // BIC constants, as Linux net/ipv4/tcp_bic.c sets them (the module
 // parameters' defaults), which follow Xu, Harfoush and Rhee, "Binary
 // Increase Congestion Control for Fast, Long Distance Networks", INFOCOM
@@ -48,7 +54,7 @@ func (b *BIC) Init(s *State) {
 }
 
 // OnPacketSent implements Controller.
-func (b *BIC) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {}
+func (b *BIC) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {}
 
 // BICIncrement returns BIC's window increase in segments per RTT at window
 // cwnd (segments) with the given W_max (bictcp_update).
@@ -115,16 +121,16 @@ func (b *BIC) beta(s *State) float64 {
 }
 
 // OnCongestionEvent implements Controller.
-func (b *BIC) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (b *BIC) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	b.w.reduce(s, b.beta(s))
 }
 
 // OnExitRecovery implements Controller.
-func (b *BIC) OnExitRecovery(now int64, s *State) {}
+func (b *BIC) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller: ssthresh as on loss (held on a repeated
 // timeout), cwnd = 1 segment.
-func (b *BIC) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (b *BIC) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	f := 0.0
 	if !repeated {
 		f = b.beta(s)

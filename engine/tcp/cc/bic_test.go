@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"math"
 	"testing"
 )
@@ -45,7 +47,7 @@ func TestBICSearchAndDecrease(t *testing.T) {
 	s := State{Cwnd: 1000 * smss, SMSS: smss}
 	b.Init(&s)
 	b.OnCongestionEvent(0, &s, s.Cwnd)
-	if want := int64(1000 * smss * 819 / 1024); s.Cwnd != want || s.Ssthresh != want {
+	if want := unit.Bytes(1000 * smss * 819 / 1024); s.Cwnd != want || s.Ssthresh != want {
 		t.Fatalf("cwnd, ssthresh after loss at 1000 = %d, %d, want %d", s.Cwnd, s.Ssthresh, want)
 	}
 	if b.lastMax != 1000 {

@@ -1,84 +1,89 @@
 package cc
 
-import "fmt"
+import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"fmt"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 // State is the part of a TCP sender's state that congestion control owns.
 // All sizes are bytes.
 type State struct {
-	Cwnd     int64 // congestion window (RFC 5681 section 2)
-	Ssthresh int64 // slow-start threshold (RFC 5681 section 3.1)
-	SMSS     int64 // sender maximum segment size
-	// PacingRate is the rate in bytes per second at which the sender spaces
-	// its transmissions; 0 sends as fast as the windows allow.
-	PacingRate float64
+	Cwnd     unit.Bytes // congestion window (RFC 5681 section 2)
+	Ssthresh unit.Bytes // slow-start threshold (RFC 5681 section 3.1)
+	SMSS     unit.Bytes // sender maximum segment size
+	// PacingRate is the rate at which the sender spaces its transmissions
+	// (of payload bytes); 0 sends as fast as the windows allow.
+	PacingRate unit.BitRate
 	// Pipe is the sender's estimate of the bytes in the network, which it
 	// refreshes before every hook and controllers only read: RFC 6675's
 	// SetPipe under SACK recovery (SACKed and lost bytes excluded,
 	// retransmissions included; Linux's tcp_packets_in_flight), FlightSize
 	// otherwise.
-	Pipe int64
+	Pipe unit.Bytes
 	// AppLimited, when a controller sets it, marks what the sender sends
 	// next application-limited until the connection has delivered this
 	// many bytes: the delivery-rate draft's C.app_limited, which BBR sets
 	// in PROBE_RTT so that the low rates it causes are not taken for the
 	// path's. The sender takes it after the hook and clears it.
-	AppLimited int64
+	AppLimited unit.Bytes
 }
 
 // InSlowStart reports whether cwnd < ssthresh (RFC 5681 section 3.1).
 func (s *State) InSlowStart() bool { return s.Cwnd < s.Ssthresh }
 
 // RateSample is one delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation
-// section 3.3): Delivered bytes were delivered over Interval nanoseconds.
+// section 3.3): Delivered bytes were delivered over Interval.
 type RateSample struct {
-	Delivered      int64 // bytes delivered in the sample interval
-	Interval       int64 // ns: max(send elapsed, ack elapsed)
-	PriorDelivered int64 // total delivered when the sampled packet was sent
-	AppLimited     bool  // the sample may underestimate the path's rate
+	Delivered      unit.Bytes   // bytes delivered in the sample interval
+	Interval       des.Duration // max(send elapsed, ack elapsed)
+	PriorDelivered unit.Bytes   // total delivered when the sampled packet was sent
+	AppLimited     bool         // the sample may underestimate the path's rate
 	// Lost is the bytes the sender marked lost (retransmitted) between
 	// sending the sampled packet and this ACK, and TxInFlight the bytes in
 	// flight just after the sampled packet was sent: BBRv2's loss rate is
 	// Lost/TxInFlight over the sample's lifetime (the rs->lost and
 	// rs->tx_in_flight of Linux's tcp_rate.c).
-	Lost       int64
-	TxInFlight int64
+	Lost       unit.Bytes
+	TxInFlight unit.Bytes
 }
 
-// Rate returns the delivery rate in bytes per second, or 0 if the sample is
-// empty.
-func (r RateSample) Rate() float64 {
+// Rate returns the delivery rate, or 0 if the sample is empty.
+func (r RateSample) Rate() unit.BitRate {
 	if r.Interval <= 0 || r.Delivered <= 0 {
 		return 0
 	}
-	return float64(r.Delivered) * 1e9 / float64(r.Interval)
+	return unit.RateOf(r.Delivered, r.Interval)
 }
 
 // Ack describes one acknowledgement that advanced the sender's state.
 type Ack struct {
-	Now int64
+	Now des.Time
 	// Acked is the number of bytes this ACK newly acknowledged cumulatively
 	// (RFC 5681's N, RFC 3465's bytes acked).
-	Acked int64
+	Acked unit.Bytes
 	// Inflight is the FlightSize before this ACK (RFC 5681 section 2).
-	Inflight int64
+	Inflight unit.Bytes
 	// PriorPipe is State.Pipe before this ACK (Linux's prior_in_flight);
 	// State.Pipe holds the value after it.
-	PriorPipe int64
-	// RTT is the sample this ACK gives, in ns, or 0 when it gives none
-	// (Karn's rule, RFC 6298 section 3: no sample from a retransmission).
-	RTT    int64
-	MinRTT int64 // smallest RTT sample so far, 0 before the first
-	SRTT   int64 // smoothed RTT (RFC 6298), 0 before the first sample
+	PriorPipe unit.Bytes
+	// RTT is the sample this ACK gives, or 0 when it gives none (Karn's
+	// rule, RFC 6298 section 3: no sample from a retransmission).
+	RTT    des.Duration
+	MinRTT des.Duration // smallest RTT sample so far, 0 before the first
+	SRTT   des.Duration // smoothed RTT (RFC 6298), 0 before the first sample
 	Rate   RateSample
 	// Delivered is the connection's total delivered bytes after this ACK
 	// (the delivery-rate draft's C.delivered); a round trip ends when an
 	// ACK's Rate.PriorDelivered reaches the Delivered of the ACK that
 	// started it (BBR's round counting). Rate is valid when
 	// Rate.Delivered > 0.
-	Delivered int64
+	Delivered unit.Bytes
 	// Lost is the bytes marked lost (retransmitted) since the previous
 	// ACK given to OnAck.
-	Lost int64
+	Lost unit.Bytes
 	// InRecovery is set while the sender is in fast recovery; the recovery
 	// algorithm then owns cwnd, and window-based controllers ignore the ACK.
 	InRecovery bool
@@ -100,20 +105,20 @@ type Controller interface {
 	Init(s *State)
 	// OnPacketSent is called for every data segment sent, retransmissions
 	// included; inflight counts it.
-	OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool)
+	OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool)
 	// OnAck is called for every ACK that acknowledges new data.
 	OnAck(s *State, a *Ack)
 	// OnCongestionEvent is called once when the sender detects loss by
 	// duplicate ACKs or SACK and enters fast recovery (RFC 5681 section 3.2
 	// step 2, RFC 6675 section 5 step 4.2). It sets Ssthresh and Cwnd.
-	OnCongestionEvent(now int64, s *State, flightSize int64)
+	OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes)
 	// OnExitRecovery is called when a full ACK ends fast recovery, after the
 	// recovery algorithm has set Cwnd.
-	OnExitRecovery(now int64, s *State)
+	OnExitRecovery(now des.Time, s *State)
 	// OnRTO is called when the retransmission timer expires (RFC 5681
 	// section 3.1, RFC 6298 section 5.5); repeated is true if the segment
 	// had already been retransmitted by the timer.
-	OnRTO(now int64, s *State, flightSize int64, repeated bool)
+	OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool)
 }
 
 // Options configures the controllers of this package.

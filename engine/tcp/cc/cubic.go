@@ -1,6 +1,12 @@
 package cc
 
-import "math"
+import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"math"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 // CUBIC constants (RFC 9438 section 5: "C SHOULD be set to 0.4" and
 // "beta_cubic SHOULD be set to 0.7").
@@ -37,10 +43,10 @@ type Cubic struct {
 	// "SHOULD").
 	fastConvergence bool
 
-	wMax      float64 // W_max, segments (0 before the first event)
-	cwndPrior float64 // cwnd before the latest reduction (section 4.1.2)
-	k         float64 // K, seconds
-	epoch     int64   // t_epoch, ns; valid when inEpoch
+	wMax      float64  // W_max, segments (0 before the first event)
+	cwndPrior float64  // cwnd before the latest reduction (section 4.1.2)
+	k         float64  // K, seconds
+	epoch     des.Time // t_epoch; valid when inEpoch
 	inEpoch   bool
 	cwndEpoch float64 // cwnd_epoch, segments
 	wEst      float64 // W_est, segments (section 4.3)
@@ -72,7 +78,7 @@ func (c *Cubic) Init(s *State) {
 }
 
 // OnPacketSent implements Controller.
-func (c *Cubic) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {
+func (c *Cubic) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
 	if c.hs != nil {
 		c.hs.OnPacketSent(bytes, retransmit)
 	}
@@ -108,7 +114,7 @@ func (c *Cubic) OnAck(s *State, a *Ack) {
 	if !c.inEpoch {
 		c.startEpoch(a.Now, cwnd)
 	}
-	t := float64(a.Now-c.epoch) / 1e9
+	t := a.Now.Sub(c.epoch).Seconds()
 	acked := segmentsAcked(s, a)
 
 	// Section 4.3 equation (4): W_est += alpha_cubic * segments_acked /
@@ -130,13 +136,13 @@ func (c *Cubic) OnAck(s *State, a *Ack) {
 	if rtt <= 0 {
 		rtt = a.RTT
 	}
-	target := min(max(c.WCubic(t+float64(rtt)/1e9), cwnd), cubicMaxGrowth*cwnd)
+	target := min(max(c.WCubic(t+rtt.Seconds()), cwnd), cubicMaxGrowth*cwnd)
 	c.w.grow(s, (target-cwnd)/cwnd*acked)
 }
 
 // startEpoch begins a congestion-avoidance stage: t_epoch = now,
 // cwnd_epoch = cwnd, K from equation (2), W_est = cwnd_epoch (section 4.3).
-func (c *Cubic) startEpoch(now int64, cwnd float64) {
+func (c *Cubic) startEpoch(now des.Time, cwnd float64) {
 	c.inEpoch = true
 	c.epoch = now
 	c.cwndEpoch = cwnd
@@ -173,20 +179,20 @@ func (c *Cubic) lossEvent(s *State) {
 // OnCongestionEvent implements Controller: section 4.6, ssthresh =
 // max(cwnd * beta_cubic, 2), cwnd = ssthresh. (The RFC notes flight size
 // may stand for cwnd; cwnd is what Linux uses and what W_max refers to.)
-func (c *Cubic) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (c *Cubic) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	c.lossEvent(s)
 	c.restart = false
 	c.w.reduce(s, cubicBeta)
 }
 
 // OnExitRecovery implements Controller.
-func (c *Cubic) OnExitRecovery(now int64, s *State) {}
+func (c *Cubic) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller: section 4.8, cwnd = 1 segment as Reno does
 // but ssthresh by beta_cubic as in section 4.6, and the first
 // congestion-avoidance stage afterwards starts with K = 0 and W_max =
 // cwnd_epoch. A repeated timeout holds ssthresh (RFC 5681 section 3.1).
-func (c *Cubic) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (c *Cubic) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	if !repeated {
 		c.lossEvent(s)
 	}

@@ -1,6 +1,10 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+
 	"math"
 	"testing"
 )
@@ -36,7 +40,7 @@ func TestCubicFollowsWCubic(t *testing.T) {
 	s := State{Cwnd: wMax * smss, SMSS: smss}
 	c.Init(&s)
 	c.OnCongestionEvent(0, &s, s.Cwnd)
-	if want := int64(rfcBeta * wMax * smss); s.Cwnd != want || s.Ssthresh != want {
+	if want := unit.Bytes(rfcBeta * wMax * smss); s.Cwnd != want || s.Ssthresh != want {
 		t.Fatalf("after the loss: cwnd, ssthresh = %d, %d, want %d (beta_cubic * W_max)", s.Cwnd, s.Ssthresh, want)
 	}
 	p := pipeFrom(t, c, s, 0, fixedRTT(100e6))
@@ -47,7 +51,7 @@ func TestCubicFollowsWCubic(t *testing.T) {
 	}
 	t0 := c.epoch
 	for _, ts := range []float64{0.5, 1, 2, 3, 4, 4.217, 5, 6} {
-		p.runUntil(t0 + int64(ts*1e9))
+		p.runUntil(t0.Add(des.FromSeconds(ts)))
 		got := segs(&p.s)
 		want := rfcC*math.Pow(ts-wantK, 3) + wMax
 		t.Logf("t = %.3f s: cwnd %.2f, W_cubic %.2f segments", ts, got, want)
@@ -105,7 +109,7 @@ func TestCubicReductions(t *testing.T) {
 	if want := 150 * (1 + rfcBeta) / 2; math.Abs(c.WMax()-want) > 1e-9 {
 		t.Errorf("fast convergence: W_max = %v, want %v", c.WMax(), want)
 	}
-	if want := int64(105 * smss); s.Cwnd != want {
+	if want := unit.Bytes(105 * smss); s.Cwnd != want {
 		t.Errorf("second loss: cwnd = %d, want %d", s.Cwnd, want)
 	}
 	s.Cwnd = 100 * smss

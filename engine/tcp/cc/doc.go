@@ -4,8 +4,10 @@
 // The congestion window, slow-start threshold and pacing rate live in the
 // sender's State, which a Controller updates from its hooks; so a trace of
 // cwnd and ssthresh reads the same whatever the algorithm. Every hook takes
-// the virtual time `now` (int64 nanoseconds) as an argument: a controller
-// holds no clock. Loss recovery (which segments to retransmit and how cwnd is
+// the virtual time `now` (a des.Time) as an argument: a controller holds no
+// clock. Instants are des.Time and spans des.Duration (RTT samples, SRTT,
+// the rate sample's interval), so an instant cannot stand where a span is
+// meant: `a.Now - c.epoch` does not compile, `a.Now.Sub(c.epoch)` does. Loss recovery (which segments to retransmit and how cwnd is
 // inflated while recovering, RFC 6582 or RFC 6675) is a separate seam in
 // package tcp; a controller only decides the window reduction on entering
 // recovery or on a timeout and the growth on ACKs.

@@ -1,6 +1,12 @@
 package cc
 
-import "math"
+import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"math"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 // HighSpeed TCP parameters, RFC 3649 section 5.
 const (
@@ -65,7 +71,8 @@ func (h *HighSpeed) Init(s *State) {
 }
 
 // OnPacketSent implements Controller.
-func (h *HighSpeed) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {}
+func (h *HighSpeed) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
+}
 
 // OnAck implements Controller: in congestion avoidance, w += a(w)/w per
 // segment acknowledged (RFC 3649 section 5).
@@ -82,15 +89,15 @@ func (h *HighSpeed) OnAck(s *State, a *Ack) {
 }
 
 // OnCongestionEvent implements Controller: w = (1 - b(w)) w.
-func (h *HighSpeed) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (h *HighSpeed) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	h.w.reduce(s, 1-HighSpeedB(segs(s)))
 }
 
 // OnExitRecovery implements Controller.
-func (h *HighSpeed) OnExitRecovery(now int64, s *State) {}
+func (h *HighSpeed) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller: ssthresh = (1 - b(w)) w (held on a repeated
 // timeout), cwnd = 1 segment (RFC 5681 section 3.1).
-func (h *HighSpeed) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (h *HighSpeed) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	h.w.timeout(s, 1-HighSpeedB(segs(s)), repeated)
 }

@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"math"
 	"testing"
 )
@@ -60,7 +62,7 @@ func TestHighSpeedRFC3649Table(t *testing.T) {
 // Tolerance for the growth over one RTT: one segment (whole segments are
 // sent and a(w) changes little within the round).
 func TestHighSpeedWindow(t *testing.T) {
-	for _, w := range []int64{30, 1058, 10661} {
+	for _, w := range []unit.Bytes{30, 1058, 10661} {
 		h := NewHighSpeed(false)
 		p := newPipe(t, h, w, w, fixedRTT(50e6))
 		p.runRounds(1)
@@ -71,7 +73,7 @@ func TestHighSpeedWindow(t *testing.T) {
 		s := State{Cwnd: w * smss, SMSS: smss}
 		h.Init(&s)
 		h.OnCongestionEvent(0, &s, s.Cwnd)
-		want := int64((1 - HighSpeedB(float64(w))) * float64(w*smss))
+		want := unit.Bytes((1 - HighSpeedB(float64(w))) * float64(w*smss))
 		if s.Cwnd != want || s.Ssthresh != want {
 			t.Errorf("w = %d: cwnd, ssthresh after loss = %d, %d, want %d", w, s.Cwnd, s.Ssthresh, want)
 		}

@@ -1,13 +1,19 @@
 package cc
 
+import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+
+	"github.com/crosslink-sim/crosslink/engine/unit"
+)
+
 // H-TCP parameters: Leith and Shorten, "H-TCP: TCP for high-speed and
 // long-distance networks", PFLDnet 2004, and Linux net/ipv4/tcp_htcp.c.
 const (
-	htcpDeltaL  = 1e9 // Delta_L: 1 s of Reno-like growth after a congestion event, ns
-	htcpBetaMin = 0.5 // lower clamp of the adaptive backoff (BETA_MIN)
-	htcpBetaMax = 0.8 // upper clamp (BETA_MAX)
-	htcpRTTRef  = 1e8 // RTT scaling reference, 100 ms in ns (tcp_htcp.c: alpha scaled by minRTT/100 ms)
-	htcpScaleLo = 0.5 // tcp_htcp.c clamps the scale 100 ms/minRTT to [0.5, 10]
+	htcpDeltaL  = des.Second // Delta_L: 1 s of Reno-like growth after a congestion event
+	htcpBetaMin = 0.5        // lower clamp of the adaptive backoff (BETA_MIN)
+	htcpBetaMax = 0.8        // upper clamp (BETA_MAX)
+	htcpRTTRef  = 1e8        // RTT scaling reference, 100 ms in ns (tcp_htcp.c: alpha scaled by minRTT/100 ms)
+	htcpScaleLo = 0.5        // tcp_htcp.c clamps the scale 100 ms/minRTT to [0.5, 10]
 	htcpScaleHi = 10.0
 )
 
@@ -33,11 +39,11 @@ type HTCP struct {
 	abc        bool
 	rttScaling bool
 
-	lastCong int64 // time of the last congestion event, ns
+	lastCong des.Time // time of the last congestion event
 	started  bool
 	beta     float64
-	maxRTT   int64 // ns, since the last congestion event
-	minRTT   int64 // ns
+	maxRTT   des.Duration // since the last congestion event
+	minRTT   des.Duration
 }
 
 // NewHTCP returns H-TCP; rttScaling scales alpha by RTTmin/100 ms as
@@ -57,27 +63,27 @@ func (h *HTCP) Init(s *State) {
 
 // OnPacketSent implements Controller: the first segment starts the clock
 // of Delta (tcp_htcp.c sets last_cong when the connection starts).
-func (h *HTCP) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {
+func (h *HTCP) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
 	if !h.started {
 		h.started = true
 		h.lastCong = now
 	}
 }
 
-// HTCPAlpha is the paper's alpha(Delta) for Delta ns since the last
+// HTCPAlpha is the paper's alpha(Delta) for Delta since the last
 // congestion event, before any scaling.
-func HTCPAlpha(delta int64) float64 {
+func HTCPAlpha(delta des.Duration) float64 {
 	if delta <= htcpDeltaL {
 		return 1
 	}
-	d := float64(delta-htcpDeltaL) / 1e9
+	d := (delta - htcpDeltaL).Seconds()
 	return 1 + 10*d + (d/2)*(d/2)
 }
 
 // Alpha returns the increase per RTT in segments at time now: alpha(Delta)
 // times 2 (1 - beta), and times RTTmin/100 ms (clamped) with RTT scaling.
-func (h *HTCP) Alpha(now int64) float64 {
-	a := HTCPAlpha(now - h.lastCong)
+func (h *HTCP) Alpha(now des.Time) float64 {
+	a := HTCPAlpha(now.Sub(h.lastCong))
 	if h.rttScaling && h.minRTT > 0 {
 		scale := min(max(htcpRTTRef/float64(h.minRTT), htcpScaleLo), htcpScaleHi)
 		a /= scale
@@ -118,7 +124,7 @@ func (h *HTCP) OnAck(s *State, a *Ack) {
 
 // backoff sets beta for this event and restarts the clock of Delta and
 // the RTTmax measurement.
-func (h *HTCP) backoff(now int64) float64 {
+func (h *HTCP) backoff(now des.Time) float64 {
 	h.beta = h.Beta()
 	h.lastCong = now
 	h.started = true
@@ -127,16 +133,16 @@ func (h *HTCP) backoff(now int64) float64 {
 }
 
 // OnCongestionEvent implements Controller: ssthresh = cwnd = beta * cwnd.
-func (h *HTCP) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (h *HTCP) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	h.w.reduce(s, h.backoff(now))
 }
 
 // OnExitRecovery implements Controller.
-func (h *HTCP) OnExitRecovery(now int64, s *State) {}
+func (h *HTCP) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller: ssthresh = beta * cwnd (held on a repeated
 // timeout), cwnd = 1 segment.
-func (h *HTCP) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (h *HTCP) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	f := 0.0
 	if !repeated {
 		f = h.backoff(now)

@@ -1,6 +1,10 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+
 	"math"
 	"testing"
 )
@@ -10,14 +14,14 @@ import (
 // Delta = 2 s gives 1 + 10 + 0.25 = 11.25, Delta = 5 s gives 1 + 40 + 4 = 45.
 func TestHTCPAlpha(t *testing.T) {
 	tests := []struct {
-		delta int64 // ns
+		delta des.Duration
 		want  float64
 	}{
 		{0, 1}, {500e6, 1}, {1e9, 1}, {2e9, 11.25}, {3e9, 22}, {5e9, 45},
 	}
 	for _, tt := range tests {
 		if got := HTCPAlpha(tt.delta); math.Abs(got-tt.want) > 1e-9 {
-			t.Errorf("HTCPAlpha(%v s) = %v, want %v", float64(tt.delta)/1e9, got, tt.want)
+			t.Errorf("HTCPAlpha(%v s) = %v, want %v", tt.delta.Seconds(), got, tt.want)
 		}
 	}
 }
@@ -29,8 +33,8 @@ func TestHTCPIncreaseAndBackoff(t *testing.T) {
 	tests := []struct {
 		name           string
 		scaling        bool
-		minRTT, maxRTT int64
-		delta          int64
+		minRTT, maxRTT des.Duration
+		delta          des.Duration
 		wantBeta       float64
 		wantAlpha      float64 // after the backoff, at delta
 	}{
@@ -50,21 +54,21 @@ func TestHTCPIncreaseAndBackoff(t *testing.T) {
 			h.OnAck(&s, &Ack{Now: 1, Acked: smss, RTT: tt.minRTT, MinRTT: tt.minRTT})
 			h.OnAck(&s, &Ack{Now: 2, Acked: smss, RTT: tt.maxRTT, MinRTT: tt.minRTT})
 			s.Cwnd = 100 * smss
-			const t0 = 10e9
+			const t0 des.Time = 10e9
 			h.OnCongestionEvent(t0, &s, s.Cwnd)
 			if math.Abs(h.beta-tt.wantBeta) > 1e-9 {
 				t.Errorf("beta = %v, want %v", h.beta, tt.wantBeta)
 			}
-			if want := int64(tt.wantBeta * 100 * smss); s.Cwnd != want {
+			if want := unit.Bytes(tt.wantBeta * 100 * smss); s.Cwnd != want {
 				t.Errorf("cwnd after backoff = %d, want %d", s.Cwnd, want)
 			}
-			if got := h.Alpha(t0 + tt.delta); math.Abs(got-tt.wantAlpha) > 1e-9 {
-				t.Errorf("alpha at Delta = %v s = %v, want %v", float64(tt.delta)/1e9, got, tt.wantAlpha)
+			if got := h.Alpha(t0.Add(tt.delta)); math.Abs(got-tt.wantAlpha) > 1e-9 {
+				t.Errorf("alpha at Delta = %v s = %v, want %v", tt.delta.Seconds(), got, tt.wantAlpha)
 			}
 			// Per acknowledged segment cwnd grows by alpha/cwnd.
 			before := s.Cwnd
 			w := segs(&s)
-			h.OnAck(&s, &Ack{Now: t0 + tt.delta, Acked: 10 * smss, RTT: tt.minRTT, MinRTT: tt.minRTT})
+			h.OnAck(&s, &Ack{Now: t0.Add(tt.delta), Acked: 10 * smss, RTT: tt.minRTT, MinRTT: tt.minRTT})
 			if got, want := float64(s.Cwnd-before)/smss, 10*tt.wantAlpha/w; math.Abs(got-want) > 1.0/smss {
 				t.Errorf("growth for 10 segments = %.4f segments, want %.4f", got, want)
 			}

@@ -1,12 +1,18 @@
 package cc
 
-import "math"
+import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"math"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 // Hybla parameters: Caini and Firrincieli, "TCP Hybla: a TCP enhancement
 // for heterogeneous networks", Int. J. Satellite Communications and
 // Networking 22(5), 2004.
 const (
-	hyblaRTT0 = 25e6 // RTT0, the reference round-trip time: 25 ms in ns
+	hyblaRTT0 = 25 * des.Millisecond // RTT0, the reference round-trip time
 	// hyblaMaxExp caps the exponent of the slow-start increment 2^rho - 1
 	// as Linux net/ipv4/tcp_hybla.c does (min(rho, 16)), so that a
 	// 600 ms path (rho = 24) does not add 16 million segments per ACK.
@@ -43,10 +49,10 @@ func (h *Hybla) Init(s *State) {
 }
 
 // OnPacketSent implements Controller.
-func (h *Hybla) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {}
+func (h *Hybla) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {}
 
-// HyblaRho is rho = max(RTT/RTT0, 1) for an RTT in ns.
-func HyblaRho(rtt int64) float64 { return max(float64(rtt)/hyblaRTT0, 1) }
+// HyblaRho is rho = max(RTT/RTT0, 1).
+func HyblaRho(rtt des.Duration) float64 { return max(float64(rtt)/float64(hyblaRTT0), 1) }
 
 // HyblaIncrement returns the increase in segments per acknowledged segment
 // at window cwnd (segments): 2^rho - 1 in slow start, rho^2/cwnd in
@@ -82,14 +88,14 @@ func (h *Hybla) OnAck(s *State, a *Ack) {
 }
 
 // OnCongestionEvent implements Controller: Reno's halving.
-func (h *Hybla) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (h *Hybla) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	h.w.reduce(s, 0.5)
 }
 
 // OnExitRecovery implements Controller.
-func (h *Hybla) OnExitRecovery(now int64, s *State) {}
+func (h *Hybla) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller: RFC 5681 section 3.1.
-func (h *Hybla) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (h *Hybla) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	h.w.timeout(s, 0.5, repeated)
 }

@@ -68,7 +68,7 @@ func TestHyblaRTTIndependence(t *testing.T) {
 // as tcp_hybla.c does), congestion avoidance rho^2/cwnd.
 func TestHyblaIncrement(t *testing.T) {
 	tests := []struct {
-		rtt       int64
+		rtt       des.Duration
 		rho       float64
 		ss, ca100 float64 // slow start, congestion avoidance at cwnd 100
 	}{

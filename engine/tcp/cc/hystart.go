@@ -1,17 +1,23 @@
 package cc
 
-import "math"
+import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"math"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 // HyStart++ constants, RFC 9406 section 4.3 (the RECOMMENDED values).
 const (
-	hsMinRTTThresh        = 4e6  // MIN_RTT_THRESH, 4 ms in ns
-	hsMaxRTTThresh        = 16e6 // MAX_RTT_THRESH, 16 ms in ns
-	hsMinRTTDivisor       = 8    // MIN_RTT_DIVISOR
-	hsNRTTSample          = 8    // N_RTT_SAMPLE
-	hsCSSGrowthDiv        = 4    // CSS_GROWTH_DIVISOR
-	hsCSSRounds           = 5    // CSS_ROUNDS
-	hsLNonPaced           = 8    // L for a sender that does not pace
-	hsInfinity      int64 = math.MaxInt64
+	hsMinRTTThresh  = 4 * des.Millisecond  // MIN_RTT_THRESH
+	hsMaxRTTThresh  = 16 * des.Millisecond // MAX_RTT_THRESH
+	hsMinRTTDivisor = 8                    // MIN_RTT_DIVISOR
+	hsNRTTSample    = 8                    // N_RTT_SAMPLE
+	hsCSSGrowthDiv  = 4                    // CSS_GROWTH_DIVISOR
+	hsCSSRounds     = 5                    // CSS_ROUNDS
+	hsLNonPaced     = 8                    // L for a sender that does not pace
+	hsInfinity      = des.Duration(math.MaxInt64)
 )
 
 // HyStart is HyStart++ (RFC 9406): slow start that watches the minimum RTT
@@ -29,16 +35,16 @@ const (
 // implementation SHOULD use HyStart++ only for the initial slow start");
 // the owner calls Stop on the first congestion event.
 type HyStart struct {
-	sent, acked int64 // bytes of new data sent, bytes cumulatively acked
-	windowEnd   int64
+	sent, acked unit.Bytes // bytes of new data sent, bytes cumulatively acked
+	windowEnd   unit.Bytes
 	started     bool
 
-	lastRoundMinRTT    int64
-	currentRoundMinRTT int64
+	lastRoundMinRTT    des.Duration
+	currentRoundMinRTT des.Duration
 	rttSampleCount     int
 
 	inCSS             bool
-	cssBaselineMinRTT int64
+	cssBaselineMinRTT des.Duration
 	cssRounds         int
 	stopped           bool
 }
@@ -67,7 +73,7 @@ func (h *HyStart) InCSS() bool { return h.inCSS && !h.stopped }
 func (h *HyStart) Stop() { h.stopped = true; h.inCSS = false }
 
 // OnPacketSent counts new data for the round boundaries.
-func (h *HyStart) OnPacketSent(bytes int64, retransmit bool) {
+func (h *HyStart) OnPacketSent(bytes unit.Bytes, retransmit bool) {
 	if !retransmit {
 		h.sent += bytes
 	}
@@ -116,7 +122,7 @@ func (h *HyStart) OnAck(s *State, a *Ack) {
 			return
 		}
 		thresh := max(hsMinRTTThresh, min(h.lastRoundMinRTT/hsMinRTTDivisor, hsMaxRTTThresh))
-		if h.currentRoundMinRTT >= h.lastRoundMinRTT+int64(thresh) {
+		if h.currentRoundMinRTT >= h.lastRoundMinRTT+thresh {
 			h.cssBaselineMinRTT = h.currentRoundMinRTT
 			h.inCSS = true
 			// "If the transition into CSS happens in the middle of a

@@ -1,6 +1,10 @@
 package cc
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 // RFC 9406 section 4.2 on a path whose RTT rises from 100 ms to 125 ms in
 // the 5th round (a queue building): the rise exceeds RttThresh = max(4 ms,
@@ -11,7 +15,7 @@ import "testing"
 // segment doubles cwnd each round. All counts are exact.
 func TestHyStartExit(t *testing.T) {
 	c := NewCubic(true, false)
-	rtt := func(now int64) int64 {
+	rtt := func(now des.Time) des.Duration {
 		if now >= 4*100e6 { // sent in the 5th round or later
 			return 125e6
 		}
@@ -62,7 +66,7 @@ func TestHyStartExit(t *testing.T) {
 // spurious and slow start resumes.
 func TestHyStartSpuriousExit(t *testing.T) {
 	c := NewCubic(true, false)
-	rtt := func(now int64) int64 {
+	rtt := func(now des.Time) des.Duration {
 		if now >= 4*100e6 && now < 5*100e6+25e6*1 {
 			return 125e6 // a transient queue in the 5th round only
 		}

@@ -12,7 +12,7 @@ import (
 // at t = 13, when the best remaining sample is the newest plateau value.
 func TestMaxFilterSpike(t *testing.T) {
 	const win = 10
-	var f MaxFilter
+	var f MaxFilter[float64]
 	f.Reset(0, 5)
 	in := []struct {
 		t    int64
@@ -38,8 +38,8 @@ func TestFiltersAgainstBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const win = 40
 	for run := 0; run < 20; run++ {
-		var mx MaxFilter
-		var mn MinFilter
+		var mx MaxFilter[float64]
+		var mn MinFilter[float64]
 		var ts []int64
 		var vs []float64
 		now := int64(0)

@@ -1,6 +1,8 @@
 package cc_test
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,7 +17,7 @@ import (
 // alone then sets the departure times.
 type fixedPace struct {
 	*cc.Reno
-	rate float64
+	rate unit.BitRate
 }
 
 func (p *fixedPace) Init(s *cc.State) { p.Reno.Init(s); s.PacingRate = p.rate }
@@ -42,7 +44,7 @@ func (d *departures) Observe(r netsim.Record) {
 func TestPacingInterDeparture(t *testing.T) {
 	const rate = 1e6
 	want := des.Duration(float64(mss) * 1e9 / rate)
-	f := newFlow(t, link{rate: 1e9, delay: 5 * des.Millisecond, queue: 1000}, &fixedPace{Reno: cc.NewReno(false), rate: rate})
+	f := newFlow(t, link{rate: 1e9, delay: 5 * des.Millisecond, queue: 1000}, &fixedPace{Reno: cc.NewReno(false), rate: unit.BytesPerSecond(rate)})
 	d := &departures{link: f.fwd()}
 	f.net.SetObserver(d)
 	f.run(t, des.Time(3*des.Second))
@@ -84,7 +86,7 @@ func (v *invariants) check(where string, s *cc.State) {
 	if s.Cwnd < s.SMSS {
 		v.t.Fatalf("%s: %s: cwnd = %d, want >= SMSS %d", v.Name(), where, s.Cwnd, s.SMSS)
 	}
-	if math.IsNaN(s.PacingRate) || math.IsInf(s.PacingRate, 0) || s.PacingRate < 0 {
+	if r := s.PacingRate.BitsPerSecond(); math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
 		v.t.Fatalf("%s: %s: pacing rate = %v, want finite >= 0", v.Name(), where, s.PacingRate)
 	}
 	if v.bbr && s.PacingRate <= 0 {
@@ -101,17 +103,17 @@ func (v *invariants) OnAck(s *cc.State, a *cc.Ack) {
 		v.t.Fatalf("%s: OnAck outside recovery: cwnd = %d, want >= 4 segments", v.Name(), s.Cwnd)
 	}
 }
-func (v *invariants) OnCongestionEvent(now int64, s *cc.State, flight int64) {
+func (v *invariants) OnCongestionEvent(now des.Time, s *cc.State, flight unit.Bytes) {
 	v.Controller.OnCongestionEvent(now, s, flight)
 	v.inRecovery = true
 	v.check("OnCongestionEvent", s)
 }
-func (v *invariants) OnExitRecovery(now int64, s *cc.State) {
+func (v *invariants) OnExitRecovery(now des.Time, s *cc.State) {
 	v.Controller.OnExitRecovery(now, s)
 	v.inRecovery = false
 	v.check("OnExitRecovery", s)
 }
-func (v *invariants) OnRTO(now int64, s *cc.State, flight int64, repeated bool) {
+func (v *invariants) OnRTO(now des.Time, s *cc.State, flight unit.Bytes, repeated bool) {
 	v.Controller.OnRTO(now, s, flight, repeated)
 	v.inRecovery = false
 	v.check("OnRTO", s)
@@ -123,7 +125,7 @@ func TestInvariantsRandomPaths(t *testing.T) {
 	rng := rand.New(rand.NewPCG(42, 1))
 	for i := 0; i < 12; i++ {
 		l := link{
-			rate:  int64(1e6 + rng.Float64()*199e6),
+			rate:  unit.BitRate(int64(1e6 + rng.Float64()*199e6)), // whole bit/s
 			delay: des.Duration(1e6 + rng.Int64N(149e6)),
 			queue: 5 + rng.IntN(496),
 			loss:  []float64{0, 0, 0.001, 0.01, 0.05, 0.1}[rng.IntN(6)],

@@ -1,6 +1,8 @@
 package cc_test
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -19,24 +21,24 @@ const (
 )
 
 // countApp counts bytes handed to the receiving application.
-type countApp struct{ got int64 }
+type countApp struct{ got unit.Bytes }
 
-func (a *countApp) Established(des.Time)             {}
-func (a *countApp) Delivered(_ des.Time, _, n int64) { a.got += n }
-func (a *countApp) PeerClosed(des.Time)              {}
-func (a *countApp) Done(des.Time)                    {}
+func (a *countApp) Established(des.Time)                  {}
+func (a *countApp) Delivered(_ des.Time, _, n unit.Bytes) { a.got += n }
+func (a *countApp) PeerClosed(des.Time)                   {}
+func (a *countApp) Done(des.Time)                         {}
 
 // link is one bottleneck hop: rate in bit/s, one-way delay, a DropTail
 // buffer of queue packets and Bernoulli loss on the data direction.
 type link struct {
-	rate  int64
+	rate  unit.BitRate
 	delay des.Duration
 	queue int
 	loss  float64
 	seed  uint64
 	// window is the endpoints' receive and send buffer in bytes; 0 means
 	// 256 MiB, larger than any window here.
-	window int64
+	window unit.Bytes
 }
 
 // flow is one bulk transfer from sender to receiver over a link.

@@ -1,6 +1,12 @@
 package cc
 
-import "math"
+import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"math"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 // Reno is the window growth and reduction of RFC 5681, shared by Reno and
 // NewReno (RFC 6582 changes only loss recovery, which the sender owns).
@@ -9,7 +15,7 @@ type Reno struct {
 	abc  bool
 	// bytesAcked is RFC 3465 section 2.1's counter for congestion
 	// avoidance with byte counting.
-	bytesAcked int64
+	bytesAcked unit.Bytes
 }
 
 // NewReno returns the RFC 5681/6582 controller; abc enables RFC 3465.
@@ -26,7 +32,7 @@ func (r *Reno) Init(s *State) {
 }
 
 // OnPacketSent implements Controller.
-func (r *Reno) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {}
+func (r *Reno) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {}
 
 // OnAck implements Controller.
 func (r *Reno) OnAck(s *State, a *Ack) {
@@ -59,24 +65,24 @@ func (r *Reno) OnAck(s *State, a *Ack) {
 }
 
 // halve is RFC 5681 section 3.1 equation (4): ssthresh = max(FlightSize/2, 2*SMSS).
-func halve(s *State, flightSize int64) int64 { return max(flightSize/2, 2*s.SMSS) }
+func halve(s *State, flightSize unit.Bytes) unit.Bytes { return max(flightSize/2, 2*s.SMSS) }
 
 // OnCongestionEvent implements Controller: RFC 5681 section 3.2 step 2 sets
 // ssthresh by equation (4); the recovery algorithm then sets cwnd to
 // ssthresh plus any inflation (step 3).
-func (r *Reno) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (r *Reno) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	s.Ssthresh = halve(s, flightSize)
 	s.Cwnd = s.Ssthresh
 	r.bytesAcked = 0
 }
 
 // OnExitRecovery implements Controller.
-func (r *Reno) OnExitRecovery(now int64, s *State) {}
+func (r *Reno) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller: RFC 5681 section 3.1, ssthresh by equation
 // (4) unless the segment was already retransmitted by the timer (then it is
 // "held constant"), and cwnd = LW = 1 full-sized segment.
-func (r *Reno) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (r *Reno) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	if !repeated {
 		s.Ssthresh = halve(s, flightSize)
 	}

@@ -1,6 +1,12 @@
 package cc
 
-import "testing"
+import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 const smss = 1460
 
@@ -12,12 +18,12 @@ type harness struct {
 	t        *testing.T
 	c        Controller
 	s        State
-	now      int64
-	rtt      int64
-	inflight int64
+	now      des.Time
+	rtt      des.Duration
+	inflight unit.Bytes
 }
 
-func newHarness(t *testing.T, c Controller, iw int64) *harness {
+func newHarness(t *testing.T, c Controller, iw unit.Bytes) *harness {
 	h := &harness{t: t, c: c, rtt: 100e6}
 	h.s = State{Cwnd: iw * smss, SMSS: smss}
 	c.Init(&h.s)
@@ -37,9 +43,9 @@ func (h *harness) sendAvailable() int {
 
 // ackN acknowledges n segments, perSeg segments per ACK.
 func (h *harness) ackN(n, perSeg int) {
-	h.now += h.rtt
+	h.now = h.now.Add(h.rtt)
 	for i := 0; i < n; i += perSeg {
-		k := int64(min(perSeg, n-i)) * smss
+		k := unit.Bytes(min(perSeg, n-i)) * smss
 		a := Ack{Now: h.now, Acked: k, Inflight: h.inflight, RTT: h.rtt, MinRTT: h.rtt, SRTT: h.rtt}
 		h.inflight -= k
 		h.c.OnAck(&h.s, &a)
@@ -59,7 +65,7 @@ func TestRenoSlowStartDoubles(t *testing.T) {
 				t.Fatal(err)
 			}
 			h := newHarness(t, c, 2)
-			want := int64(2 * smss)
+			want := unit.Bytes(2 * smss)
 			for round := 0; round < 6; round++ {
 				n := h.sendAvailable()
 				h.ackN(n, 1)
@@ -78,7 +84,7 @@ func TestRenoSlowStartDoubles(t *testing.T) {
 func TestSlowStartDelayedAcks(t *testing.T) {
 	tests := []struct {
 		abc  bool
-		want int64 // cwnd after one round from 4 segments
+		want unit.Bytes // cwnd after one round from 4 segments
 	}{
 		{false, 6 * smss},
 		{true, 8 * smss},
@@ -121,7 +127,7 @@ func TestCongestionAvoidance(t *testing.T) {
 // becomes LW = 1 SMSS and a repeated timeout holds ssthresh.
 func TestRenoReduction(t *testing.T) {
 	tests := []struct {
-		flight, wantSsthresh int64
+		flight, wantSsthresh unit.Bytes
 	}{
 		{20 * smss, 10 * smss},
 		{21 * smss, 21 * smss / 2},

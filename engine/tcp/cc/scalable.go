@@ -1,5 +1,11 @@
 package cc
 
+import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+
+	"github.com/crosslink-sim/crosslink/engine/unit"
+)
+
 // Scalable TCP parameters, Kelly, "Scalable TCP: improving performance in
 // highspeed wide area networks", ACM SIGCOMM CCR 33(2), 2003, section 2.
 const (
@@ -34,7 +40,8 @@ func (c *Scalable) Init(s *State) {
 }
 
 // OnPacketSent implements Controller.
-func (c *Scalable) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {}
+func (c *Scalable) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
+}
 
 // ScalableIncrement is the congestion-avoidance increase in segments per
 // acknowledged segment at window cwnd (segments): a, or Reno's 1/cwnd below
@@ -68,15 +75,15 @@ func (c *Scalable) OnAck(s *State, a *Ack) {
 }
 
 // OnCongestionEvent implements Controller: cwnd = (1 - b) cwnd.
-func (c *Scalable) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (c *Scalable) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	c.w.reduce(s, ScalableDecrease(segs(s)))
 }
 
 // OnExitRecovery implements Controller.
-func (c *Scalable) OnExitRecovery(now int64, s *State) {}
+func (c *Scalable) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller: ssthresh = (1 - b) cwnd (held on a repeated
 // timeout), cwnd = 1 segment.
-func (c *Scalable) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (c *Scalable) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	c.w.timeout(s, ScalableDecrease(segs(s)), repeated)
 }

@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
 	"math"
 	"testing"
 )
@@ -14,7 +16,7 @@ import (
 // 0.1 segment.
 func TestScalableRules(t *testing.T) {
 	tests := []struct {
-		w          int64
+		w          unit.Bytes
 		growth     float64 // segments per RTT
 		keep       float64 // fraction kept on loss
 		wantInc    float64 // per acknowledged segment
@@ -40,7 +42,7 @@ func TestScalableRules(t *testing.T) {
 		s := State{Cwnd: tt.w * smss, SMSS: smss}
 		c.Init(&s)
 		c.OnCongestionEvent(0, &s, s.Cwnd)
-		if want := int64(tt.keep * float64(tt.w*smss)); s.Cwnd != want || s.Ssthresh != want {
+		if want := unit.Bytes(tt.keep * float64(tt.w*smss)); s.Cwnd != want || s.Ssthresh != want {
 			t.Errorf("w = %d: cwnd, ssthresh after loss = %d, %d, want %d", tt.w, s.Cwnd, s.Ssthresh, want)
 		}
 	}
@@ -52,7 +54,7 @@ func TestScalableRules(t *testing.T) {
 // compounds at 1% per RTT, so 13.4 rounds up to 14 whole rounds).
 func TestScalableRecoveryTime(t *testing.T) {
 	want := math.Log(1/(1-scalableB)) / math.Log(1+scalableA)
-	for _, w := range []int64{200, 2000} {
+	for _, w := range []unit.Bytes{200, 2000} {
 		c := NewScalable(false)
 		p := newPipe(t, c, w*7/8, w*7/8, fixedRTT(100e6))
 		rounds := 0

@@ -1,6 +1,10 @@
 package cc
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/unit"
+)
 
 // Document 000 section 5.1 and Fig. 4: with the conventional 65 KB
 // threshold the window doubles every round trip until it passes 65535
@@ -13,15 +17,15 @@ import "testing"
 func TestScalingUpFig4(t *testing.T) {
 	tests := []struct {
 		name  string
-		limit int64
+		limit unit.Bytes
 		// want is cwnd in segments after each of 8 round trips from IW 1.
-		want []int64
+		want []unit.Bytes
 	}{
 		// 1 2 4 8 16 32, then slow start ends on the ACK that takes cwnd
 		// to 45 segments (65700 B >= 65535 B); the 19 remaining ACKs of
 		// that round add 19*1460*1460/65700 B, then +1 segment per RTT.
-		{"conventional", ConventionalLimit, []int64{2, 4, 8, 16, 32, 45, 46, 47}},
-		{"scalingup", SupLimit, []int64{2, 4, 8, 16, 32, 64, 128, 256}},
+		{"conventional", ConventionalLimit, []unit.Bytes{2, 4, 8, 16, 32, 45, 46, 47}},
+		{"scalingup", SupLimit, []unit.Bytes{2, 4, 8, 16, 32, 64, 128, 256}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,11 +59,11 @@ func TestScalingUpAfterTimeout(t *testing.T) {
 	for range 9 {
 		h.ackN(h.sendAvailable(), 1)
 	}
-	if got, want := h.s.Cwnd/smss, int64(512); got != want {
+	if got, want := h.s.Cwnd/smss, unit.Bytes(512); got != want {
 		t.Errorf("cwnd 9 RTTs after the timeout = %d segments, want %d (exponential past the old ssthresh)", got, want)
 	}
 	if h.s.Ssthresh != SupLimit {
-		t.Errorf("ssthresh = %d, want SupLimit %d", h.s.Ssthresh, int64(SupLimit))
+		t.Errorf("ssthresh = %d, want SupLimit %d", h.s.Ssthresh, unit.Bytes(SupLimit))
 	}
 }
 

@@ -1,6 +1,10 @@
 package cc
 
-import "math"
+import (
+	"math"
+
+	"github.com/crosslink-sim/crosslink/engine/unit"
+)
 
 // maxCwnd bounds every window the loss-based controllers compute, so that
 // an algorithm whose growth is exponential in a parameter (Hybla's 2^rho)
@@ -37,7 +41,7 @@ func (w *window) grow(s *State, inc float64) {
 	}
 	whole := math.Floor(b)
 	w.carry = b - whole
-	s.Cwnd = min(s.Cwnd+int64(whole), maxCwnd)
+	s.Cwnd = min(s.Cwnd+unit.Bytes(whole), maxCwnd)
 }
 
 // setTo sets cwnd to seg segments if that grows it (ACK-driven updates
@@ -46,7 +50,7 @@ func (w *window) setTo(s *State, seg float64) { w.grow(s, seg-segs(s)) }
 
 // slowStart is RFC 5681 section 3.1 equation (2), cwnd += min(N, SMSS),
 // or with RFC 3465 byte counting (abc) min(N, 2*SMSS).
-func (w *window) slowStart(s *State, acked int64, abc bool) {
+func (w *window) slowStart(s *State, acked unit.Bytes, abc bool) {
 	limit := s.SMSS
 	if abc {
 		limit = 2 * s.SMSS
@@ -76,11 +80,11 @@ func (w *window) timeout(s *State, factor float64, repeated bool) {
 
 // floorSsthresh converts a threshold in bytes, keeping it at least
 // 2*SMSS and finite.
-func floorSsthresh(s *State, b float64) int64 {
+func floorSsthresh(s *State, b float64) unit.Bytes {
 	if !(b < maxCwnd) {
 		b = maxCwnd
 	}
-	return max(int64(b), 2*s.SMSS)
+	return max(unit.Bytes(b), 2*s.SMSS)
 }
 
 // segmentsAcked is the number of segments an ACK covers, fractional when

@@ -1,6 +1,10 @@
 package cc
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -19,17 +23,17 @@ type pipe struct {
 	t        *testing.T
 	c        Controller
 	s        State
-	now      int64
-	rtt      func(now int64) int64
-	minRTT   int64
-	srtt     int64
-	sentAt   []int64 // send times of the segments in flight, oldest first
-	inflight int64
+	now      des.Time
+	rtt      func(sent des.Time) des.Duration
+	minRTT   des.Duration
+	srtt     des.Duration
+	sentAt   []des.Time // send times of the segments in flight, oldest first
+	inflight unit.Bytes
 }
 
 // newPipe initialises c with cwnd segments (and ssthresh, if positive)
 // and sends the first window at time 0.
-func newPipe(t *testing.T, c Controller, cwnd, ssthresh int64, rtt func(int64) int64) *pipe {
+func newPipe(t *testing.T, c Controller, cwnd, ssthresh unit.Bytes, rtt func(des.Time) des.Duration) *pipe {
 	s := State{Cwnd: cwnd * smss, SMSS: smss}
 	c.Init(&s)
 	if ssthresh > 0 {
@@ -39,7 +43,7 @@ func newPipe(t *testing.T, c Controller, cwnd, ssthresh int64, rtt func(int64) i
 }
 
 // pipeFrom continues a controller already in state s at time now.
-func pipeFrom(t *testing.T, c Controller, s State, now int64, rtt func(int64) int64) *pipe {
+func pipeFrom(t *testing.T, c Controller, s State, now des.Time, rtt func(des.Time) des.Duration) *pipe {
 	p := &pipe{t: t, c: c, s: s, now: now, rtt: rtt}
 	p.fill()
 	return p
@@ -62,7 +66,7 @@ func (p *pipe) step() {
 	sent := p.sentAt[0]
 	p.sentAt = p.sentAt[1:]
 	r := p.rtt(sent)
-	p.now = max(p.now, sent+r)
+	p.now = max(p.now, sent.Add(r))
 	if p.minRTT == 0 || r < p.minRTT {
 		p.minRTT = r
 	}
@@ -80,9 +84,9 @@ func (p *pipe) step() {
 	p.fill()
 }
 
-// runUntil delivers ACKs until the clock reaches t (ns).
-func (p *pipe) runUntil(t int64) {
-	for len(p.sentAt) > 0 && p.sentAt[0]+p.rtt(p.sentAt[0]) <= t {
+// runUntil delivers ACKs until the clock reaches t.
+func (p *pipe) runUntil(t des.Time) {
+	for len(p.sentAt) > 0 && p.sentAt[0].Add(p.rtt(p.sentAt[0])) <= t {
 		p.step()
 	}
 	p.now = max(p.now, t)
@@ -98,7 +102,9 @@ func (p *pipe) runRounds(n int) {
 	}
 }
 
-func fixedRTT(r int64) func(int64) int64 { return func(int64) int64 { return r } }
+func fixedRTT(r des.Duration) func(des.Time) des.Duration {
+	return func(des.Time) des.Duration { return r }
+}
 
 // The sender's invariants (engine/tcp panics otherwise): whatever the
 // sequence of ACKs, congestion events and timeouts, cwnd stays at least
@@ -114,27 +120,29 @@ func checkInvariants(t *testing.T, name string, seed uint64, ops int, strict boo
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(seed, 1))
-	mssOpts := []int64{536, 1000, 1460, 8960}
+	mssOpts := []unit.Bytes{536, 1000, 1460, 8960}
 	mss := mssOpts[rng.IntN(len(mssOpts))]
-	s := State{Cwnd: int64(1+rng.IntN(10)) * mss, SMSS: mss}
+	s := State{Cwnd: unit.Bytes(1+rng.IntN(10)) * mss, SMSS: mss}
 	c.Init(&s)
-	var now, inflight, minRTT, srtt int64
+	var now des.Time
+	var inflight unit.Bytes
+	var minRTT, srtt des.Duration
 	inRecovery, repeated := false, false
 	for i := range ops {
-		now += rng.Int64N(50e6)
+		now = now.Add(des.Duration(rng.Int64N(50e6)))
 		switch op := rng.IntN(20); {
 		case op < 12: // send what the window allows, then an ACK
 			for inflight+mss <= s.Cwnd && inflight < 1<<40 {
 				inflight += mss
 				c.OnPacketSent(now, &s, mss, inflight, rng.IntN(20) == 0)
 			}
-			acked := min(inflight, int64(1+rng.IntN(4))*mss)
+			acked := min(inflight, unit.Bytes(1+rng.IntN(4))*mss)
 			if rng.IntN(10) == 0 {
-				acked = min(inflight, 1+rng.Int64N(mss)) // a partial segment
+				acked = min(inflight, 1+unit.Bytes(rng.Int64N(int64(mss)))) // a partial segment
 			}
-			var rtt int64
+			var rtt des.Duration
 			if rng.IntN(5) > 0 {
-				rtt = 1e5 + rng.Int64N(2e9)
+				rtt = des.Duration(1e5 + rng.Int64N(2e9))
 				if minRTT == 0 || rtt < minRTT {
 					minRTT = rtt
 				}
@@ -167,15 +175,15 @@ func checkInvariants(t *testing.T, name string, seed uint64, ops int, strict boo
 			repeated, inRecovery = true, false
 			inflight = 0 // go-back-N: everything is presumed lost
 		default:
-			now += rng.Int64N(20e9) // idle
+			now = now.Add(des.Duration(rng.Int64N(20e9))) // idle
 		}
 		if s.Cwnd < mss || s.Cwnd > maxCwnd+4*mss {
-			t.Fatalf("%s seed %d op %d: cwnd = %d, want in [%d, %d]", name, seed, i, s.Cwnd, mss, int64(maxCwnd))
+			t.Fatalf("%s seed %d op %d: cwnd = %d, want in [%d, %d]", name, seed, i, s.Cwnd, mss, unit.Bytes(maxCwnd))
 		}
 		if strict && s.Ssthresh < 2*mss {
 			t.Fatalf("%s seed %d op %d: ssthresh = %d, want >= %d", name, seed, i, s.Ssthresh, 2*mss)
 		}
-		if math.IsNaN(s.PacingRate) || math.IsInf(s.PacingRate, 0) || s.PacingRate < 0 {
+		if math.IsNaN(s.PacingRate.BitsPerSecond()) || math.IsInf(s.PacingRate.BitsPerSecond(), 0) || s.PacingRate < 0 {
 			t.Fatalf("%s seed %d op %d: pacing rate = %v", name, seed, i, s.PacingRate)
 		}
 	}

@@ -1,6 +1,12 @@
 package cc
 
-import "fmt"
+import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"fmt"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 // Vegas is TCP Vegas (L. S. Brakmo and L. L. Peterson, "TCP Vegas: End to
 // End Congestion Avoidance on a Global Internet", IEEE JSAC 13(8), 1995,
@@ -25,11 +31,11 @@ type Vegas struct {
 	alpha, beta, gamma float64 // packets
 	reno               Reno
 
-	baseRTT  int64 // smallest RTT ever seen, ns (0: none yet)
-	roundRTT int64 // smallest RTT of the current round trip
-	cntRTT   int   // RTT samples in the current round trip
-	roundEnd int64 // the round ends when an ACK's PriorDelivered reaches this
-	ssGrow   bool  // slow start grows during this round trip
+	baseRTT  des.Duration // smallest RTT ever seen (0: none yet)
+	roundRTT des.Duration // smallest RTT of the current round trip
+	cntRTT   int          // RTT samples in the current round trip
+	roundEnd unit.Bytes   // the round ends when an ACK's PriorDelivered reaches this
+	ssGrow   bool         // slow start grows during this round trip
 }
 
 // Vegas thresholds in packets. Linux's defaults (tcp_vegas.c alpha = 2,
@@ -60,17 +66,17 @@ func (v *Vegas) Init(s *State) {
 	v.resetRound(0)
 }
 
-func (v *Vegas) resetRound(delivered int64) {
+func (v *Vegas) resetRound(delivered unit.Bytes) {
 	v.roundEnd = delivered
 	v.roundRTT = 0
 	v.cntRTT = 0
 }
 
-// BaseRTT returns the smallest RTT seen, in ns.
-func (v *Vegas) BaseRTT() int64 { return v.baseRTT }
+// BaseRTT returns the smallest RTT seen.
+func (v *Vegas) BaseRTT() des.Duration { return v.baseRTT }
 
 // OnPacketSent implements Controller.
-func (v *Vegas) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {}
+func (v *Vegas) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {}
 
 // OnAck implements Controller.
 func (v *Vegas) OnAck(s *State, a *Ack) {
@@ -115,7 +121,7 @@ func (v *Vegas) adjust(s *State) {
 	case s.InSlowStart() && diff > v.gamma:
 		// Leave slow start at the window the expected rate fills, plus one
 		// packet (tcp_vegas.c: min(cwnd, target_cwnd+1)).
-		target := int64(cwnd*base/rtt+1) * s.SMSS
+		target := unit.Bytes(cwnd*base/rtt+1) * s.SMSS
 		s.Cwnd = min(s.Cwnd, target)
 		s.Ssthresh = min(s.Ssthresh, s.Cwnd-s.SMSS)
 	case s.InSlowStart():
@@ -132,16 +138,16 @@ func (v *Vegas) adjust(s *State) {
 
 // OnCongestionEvent implements Controller: Reno's halving (RFC 5681
 // equation (4)).
-func (v *Vegas) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (v *Vegas) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	v.reno.OnCongestionEvent(now, s, flightSize)
 }
 
 // OnExitRecovery implements Controller: the comparison restarts with a
 // fresh round trip (tcp_vegas.c vegas_enable on returning to Open).
-func (v *Vegas) OnExitRecovery(now int64, s *State) { v.roundRTT, v.cntRTT = 0, 0 }
+func (v *Vegas) OnExitRecovery(now des.Time, s *State) { v.roundRTT, v.cntRTT = 0, 0 }
 
 // OnRTO implements Controller: Reno's timeout response.
-func (v *Vegas) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (v *Vegas) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	v.reno.OnRTO(now, s, flightSize, repeated)
 	v.roundRTT, v.cntRTT = 0, 0
 	v.ssGrow = true

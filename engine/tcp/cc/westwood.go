@@ -1,5 +1,11 @@
 package cc
 
+import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+
+	"github.com/crosslink-sim/crosslink/engine/unit"
+)
+
 // Westwood+ parameters: Grieco and Mascolo, "Performance evaluation and
 // comparison of Westwood+, New Reno, and Vegas TCP congestion control",
 // ACM SIGCOMM CCR 34(2), 2004, and Linux net/ipv4/tcp_westwood.c.
@@ -7,7 +13,7 @@ const (
 	// westwoodMinWindow is the shortest bandwidth sampling interval,
 	// tcp_westwood.c's TCP_WESTWOOD_RTT_MIN (HZ/20 = 50 ms): on shorter
 	// RTTs the sample spans several round trips.
-	westwoodMinWindow = 50e6 // ns
+	westwoodMinWindow = 50 * des.Millisecond
 )
 
 // Westwood is TCP Westwood+: it estimates the bandwidth the flow gets from
@@ -27,13 +33,13 @@ type Westwood struct {
 	w   window
 	abc bool
 
-	winStart  int64 // start of the current sampling interval, ns
+	winStart  des.Time // start of the current sampling interval
 	started   bool
-	bk        int64   // bytes delivered in the interval
-	delivered int64   // Ack.Delivered at the previous ACK
-	bwNS      float64 // first filter stage (bw_ns_est), bytes/s
-	bw        float64 // BWE (bw_est), bytes/s
-	rttMin    int64   // ns
+	bk        unit.Bytes   // bytes delivered in the interval
+	delivered unit.Bytes   // Ack.Delivered at the previous ACK
+	bwNS      unit.BitRate // first filter stage (bw_ns_est)
+	bw        unit.BitRate // BWE (bw_est)
+	rttMin    des.Duration
 }
 
 // NewWestwood returns TCP Westwood+.
@@ -49,10 +55,11 @@ func (c *Westwood) Init(s *State) {
 }
 
 // OnPacketSent implements Controller.
-func (c *Westwood) OnPacketSent(now int64, s *State, bytes, inflight int64, retransmit bool) {}
+func (c *Westwood) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
+}
 
-// Bandwidth returns BWE in bytes per second (0 before the first sample).
-func (c *Westwood) Bandwidth() float64 { return c.bw }
+// Bandwidth returns BWE (0 before the first sample).
+func (c *Westwood) Bandwidth() unit.BitRate { return c.bw }
 
 // OnAck implements Controller: the estimator sees every ACK, recovery
 // included; the window grows as Reno's outside recovery.
@@ -95,11 +102,11 @@ func (c *Westwood) sample(a *Ack) {
 	if rtt <= 0 {
 		return
 	}
-	delta := a.Now - c.winStart
+	delta := a.Now.Sub(c.winStart)
 	if delta <= max(rtt, westwoodMinWindow) {
 		return
 	}
-	bw := float64(c.bk) * 1e9 / float64(delta)
+	bw := unit.RateOf(c.bk, delta)
 	if c.bw == 0 && c.bwNS == 0 {
 		c.bwNS, c.bw = bw, bw
 	} else {
@@ -115,11 +122,11 @@ func (c *Westwood) ssthresh() float64 {
 	if c.bw <= 0 || c.rttMin <= 0 {
 		return -1
 	}
-	return c.bw * float64(c.rttMin) / 1e9
+	return c.bw.BytesIn(c.rttMin)
 }
 
 // OnCongestionEvent implements Controller.
-func (c *Westwood) OnCongestionEvent(now int64, s *State, flightSize int64) {
+func (c *Westwood) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
 	b := c.ssthresh()
 	if b < 0 {
 		c.w.reduce(s, 0.5)
@@ -131,10 +138,10 @@ func (c *Westwood) OnCongestionEvent(now int64, s *State, flightSize int64) {
 }
 
 // OnExitRecovery implements Controller.
-func (c *Westwood) OnExitRecovery(now int64, s *State) {}
+func (c *Westwood) OnExitRecovery(now des.Time, s *State) {}
 
 // OnRTO implements Controller.
-func (c *Westwood) OnRTO(now int64, s *State, flightSize int64, repeated bool) {
+func (c *Westwood) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	b := c.ssthresh()
 	if b < 0 || repeated {
 		c.w.timeout(s, 0.5, repeated)

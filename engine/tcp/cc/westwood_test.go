@@ -1,6 +1,10 @@
 package cc_test
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/unit"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+
 	"math"
 	"testing"
 
@@ -19,15 +23,15 @@ func TestWestwoodBandwidthEstimate(t *testing.T) {
 	s := cc.State{Cwnd: 200 * mss, SMSS: mss}
 	w.Init(&s)
 	s.Ssthresh = 10 * mss
-	var delivered int64
-	for now := int64(1e6); now <= 3e9; now += 1e6 {
+	var delivered unit.Bytes
+	for now := des.Time(1e6); now <= 3e9; now = now.Add(des.Millisecond) {
 		delivered += mss
 		w.OnAck(&s, &cc.Ack{Now: now, Acked: mss, RTT: 100e6, MinRTT: 80e6, SRTT: 100e6, Delivered: delivered})
 	}
-	if got, want := w.Bandwidth(), 1.46e6; math.Abs(got-want) > 0.01*want {
+	if got, want := w.Bandwidth().BytesPerSecond(), 1.46e6; math.Abs(got-want) > 0.01*want {
 		t.Fatalf("BWE = %.0f B/s, want %.0f (+-1%%)", got, want)
 	}
-	want := w.Bandwidth() * 0.1
+	want := w.Bandwidth().BytesPerSecond() * 0.1
 	s.Cwnd = 200 * mss
 	w.OnCongestionEvent(3e9, &s, s.Cwnd)
 	if math.Abs(float64(s.Ssthresh)-want) > mss || s.Cwnd != s.Ssthresh {

@@ -1,5 +1,7 @@
 package seqnum
 
+import "github.com/crosslink-sim/crosslink/engine/unit"
+
 // Value is a TCP sequence number. Arithmetic wraps modulo 2^32 and
 // comparisons are only meaningful for values less than 2^31 apart, which a
 // window of at most 2^30 bytes (RFC 7323 section 2.3) guarantees.
@@ -43,3 +45,7 @@ func Min(v, w Value) Value {
 	}
 	return w
 }
+
+// Bytes returns s as a byte count, for the window and flight arithmetic of
+// the sender and its congestion control.
+func (s Size) Bytes() unit.Bytes { return unit.Bytes(s) }

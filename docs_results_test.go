@@ -1,0 +1,33 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"testing"
+)
+
+// handTypedResult matches what a result copied into prose looks like: a
+// number with two or more decimals (an index, a share: 0.85, 93.62) or a
+// throughput with a decimal (93.6 Mbit/s). Configuration in the docs
+// (0.2 % loss, 100 Mbit/s, 212992 bytes) has neither form.
+var handTypedResult = regexp.MustCompile(`\b\d+\.\d{2,}\b|\b\d+\.\d+ ?Mbit/s`)
+
+// TestDocsWithoutTypedResults fails when a document whose results are
+// generated (docs/os-testbed.md: the os-testbed-ablation table and the
+// os-fig verdicts of the report) gets numbers typed into it again, which
+// go stale when a model changes. The Mininet configuration it quotes,
+// max_queue_size 8.33 x (q/100) x d, is the one allowed match.
+func TestDocsWithoutTypedResults(t *testing.T) {
+	allowed := map[string]bool{"8.33": true}
+	for _, f := range []string{"docs/os-testbed.md"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range handTypedResult.FindAllString(string(b), -1) {
+			if !allowed[m] {
+				t.Errorf("%s: %q looks like a result typed by hand; generate it (crosslink report) and point to it", f, m)
+			}
+		}
+	}
+}

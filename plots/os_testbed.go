@@ -1,0 +1,203 @@
+package plots
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/plot/vg"
+)
+
+// osTestbedAblation is the ablation table of os-testbed (docs/os-testbed.md
+// explains it): for each set of emulated mechanisms of document 002's
+// Mininet testbed and each queue size, the quantities that give the
+// document's Figs. 2-9 their shape, computed from the dataset so that the
+// numbers follow the model.
+func osTestbedAblation() Figure {
+	return Figure{
+		ID:      "os-testbed-ablation",
+		Caption: "Document 002's testbed, mechanism by mechanism: what each emulated Linux mechanism does to the total, the shares, fairness and retransmissions",
+		Draw:    drawOSTestbedAblation,
+	}
+}
+
+// osLossBased are the loss-based controllers of document 002's mix whose
+// summed throughput is the "loss-based share"; osBBR the model-based ones.
+var (
+	osLossBased = []string{"cubic", "bic", "reno", "newreno"}
+	osBBR       = []string{"bbr", "bbr2"}
+)
+
+// osAblationKey is one row of the table: a set of mechanisms at a queue.
+type osAblationKey struct {
+	emulate string
+	queue   float64
+}
+
+// osAblationCell accumulates the runs of one row.
+type osAblationCell struct {
+	total, lossBased, bbr, jain, retrans []float64 // lossless runs
+	jainLoss                             map[float64][]float64
+}
+
+// drawOSTestbedAblation tabulates, per emulate value (in the dataset's
+// order) and queue size (largest first), the means over the runs of: the
+// lossless total throughput, the loss-based and BBR shares of it, Jain's
+// index over the flows lossless and at each random loss rate, and the
+// retransmitted segments of a lossless run.
+func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
+	fr, err := in.Frame(ctx)
+	if err != nil {
+		return nil, err
+	}
+	num := func(name string) ([]float64, error) {
+		_, c, err := lookupCol(in.Schema, "", name, fr)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float64, fr.Len())
+		for i := range out {
+			v, ok := c.Numeric(i)
+			if !ok {
+				return nil, fmt.Errorf("plots: figure %s: column %s is not numeric", in.Def.ID, c.Name)
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
+	_, em, err := lookupCol(in.Schema, "", "emulate", fr)
+	if err != nil {
+		return nil, err
+	}
+	cols := map[string][]float64{}
+	for _, name := range []string{"queue", "loss", "throughput", "jain_flows", "retrans_segs"} {
+		if cols[name], err = num(name); err != nil {
+			return nil, err
+		}
+	}
+	// sum of the per-algorithm throughputs of algs present in a row; NaN
+	// (null) where the algorithm is not in the mix.
+	sumOf := func(algs []string) ([]float64, error) {
+		s := make([]float64, fr.Len())
+		for _, a := range algs {
+			v, err := num("throughput_" + a)
+			if err != nil {
+				return nil, err
+			}
+			for i, x := range v {
+				if !math.IsNaN(x) {
+					s[i] += x
+				}
+			}
+		}
+		return s, nil
+	}
+	lb, err := sumOf(osLossBased)
+	if err != nil {
+		return nil, err
+	}
+	bb, err := sumOf(osBBR)
+	if err != nil {
+		return nil, err
+	}
+	var order []string
+	cells := map[osAblationKey]*osAblationCell{}
+	queues, losses := map[float64]bool{}, map[float64]bool{}
+	for i := range fr.Len() {
+		e := em.Value(i).String()
+		k := osAblationKey{e, cols["queue"][i]}
+		c := cells[k]
+		if c == nil {
+			c = &osAblationCell{jainLoss: map[float64][]float64{}}
+			cells[k] = c
+			if !slices.Contains(order, e) {
+				order = append(order, e)
+			}
+		}
+		queues[k.queue] = true
+		tot, loss := cols["throughput"][i], cols["loss"][i]
+		if math.IsNaN(tot) {
+			continue
+		}
+		if loss > 0 {
+			losses[loss] = true
+			c.jainLoss[loss] = append(c.jainLoss[loss], cols["jain_flows"][i])
+			continue
+		}
+		c.total = append(c.total, tot)
+		c.jain = append(c.jain, cols["jain_flows"][i])
+		c.retrans = append(c.retrans, cols["retrans_segs"][i])
+		if tot > 0 {
+			c.lossBased = append(c.lossBased, lb[i]/tot)
+			c.bbr = append(c.bbr, bb[i]/tot)
+		}
+	}
+	qs, ls := sortedKeys(queues), sortedKeys(losses)
+	sort.Sort(sort.Reverse(sort.Float64Slice(qs)))
+	t := &Table{
+		Title:   orDefault(in.Def.Title, "Document 002's testbed, mechanism by mechanism"),
+		Caption: in.Def.Caption,
+		Header:  []string{"emulate", "queue (%)", "runs", "total (Mbit/s)", "loss-based share", "BBR share", "Jain"},
+		theme:   in.Theme,
+	}
+	for _, l := range ls {
+		t.Header = append(t.Header, fmt.Sprintf("Jain, loss %s %%", formatNumber(roundSig(100*l, 6))))
+	}
+	t.Header = append(t.Header, "retransmissions")
+	cell := func(xs []float64, scale float64, digits int) string {
+		m := meanOf(xs)
+		if math.IsNaN(m) {
+			return ""
+		}
+		return formatNumber(roundSig(m*scale, digits))
+	}
+	for _, e := range order {
+		for _, q := range qs {
+			c := cells[osAblationKey{e, q}]
+			if c == nil {
+				continue
+			}
+			row := []string{e, formatNumber(roundSig(100*q, 6)), fmt.Sprint(len(c.total)),
+				cell(c.total, 1e-6, 3), cell(c.lossBased, 1, 2), cell(c.bbr, 1, 2), cell(c.jain, 1, 2)}
+			for _, l := range ls {
+				row = append(row, cell(c.jainLoss[l], 1, 2))
+			}
+			row = append(row, cell(c.retrans, 1, 4))
+			t.AddRow(row...)
+		}
+	}
+	t.Notes = append(t.Notes,
+		"means over the lossless runs of each row (runs) unless a loss is named; shares are of the total; loss-based: CUBIC, BIC and Reno; BBR: BBR and BBRv2",
+		"retransmissions: segments retransmitted in one lossless run, all flows",
+		"emulate none is the tclink backbone: a TCLink without the testbed's other mechanisms")
+	// A row is about 5.6 mm high at the theme's font; title, header and
+	// notes take about 4 cm.
+	h := 4*vg.Centimeter + vg.Length(len(t.Rows))*6*vg.Millimeter
+	return &Output{Art: t, Width: 32 * vg.Centimeter, Height: h, Data: t, Markdown: true}, nil
+}
+
+func sortedKeys(m map[float64]bool) []float64 {
+	ks := make([]float64, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Float64s(ks)
+	return ks
+}
+
+// meanOf is the mean of xs without NaNs; NaN when none is left.
+func meanOf(xs []float64) float64 {
+	s, n := 0.0, 0
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			s += x
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return s / float64(n)
+}
