@@ -185,25 +185,34 @@ func Render(scen []Scenario, samples []Sample) ([]byte, error) {
 	p("Cells give the mean over seeds and [min, max]; the difference is (crosslink - ns-3) / ns-3.\n\n")
 	p("## Agreement\n\n")
 	p("Base scenarios run crosslink's default host on both sides (no timestamps, no PRR, 1 s SYN\n")
-	p("timeout, the whole transfer written at once, access links at the backbone rate); `+ns3opts`\n")
-	p("runs ns-3's defaults for these on both sides (timestamps, PRR, 3 s SYN timeout, 512-byte\n")
-	p("writes, 10x access links: issue 15's set-up); `+tsprr` only timestamps, PRR and the 3 s SYN\n")
-	p("timeout; `+flightsize` also gives ns-3's NewReno RFC 5681's ssthresh (see the findings).\n\n")
+	p("timeout, the whole transfer written at once with no send buffer limit, access links at the\n")
+	p("backbone rate; ssthresh from FlightSize in crosslink, from the pipe in ns-3); `+ns3opts` runs\n")
+	p("ns-3's defaults on both sides (timestamps, PRR, 3 s SYN timeout, 512-byte writes into a\n")
+	p("128 KiB send buffer, ssthresh from the pipe, no RACK, 10x access links: issue 15's set-up);\n")
+	p("`+tsprr` only timestamps, PRR and the 3 s SYN timeout; `+flightsize` gives ns-3's NewReno\n")
+	p("RFC 5681's ssthresh and crosslink its default, FlightSize, on both sides (see the findings).\n\n")
 	p("| scenario | class | model | metric | seeds | ns-3 | crosslink | difference | verdict |\n")
 	p("|---|---|---|---|---|---|---|---|---|\n")
-	pass := map[Class]int{}
-	total := map[Class]int{}
+	pass, total := map[Class]int{}, map[Class]int{}
+	opts, optsTotal := map[Class]int{}, map[Class]int{} // the +ns3opts rows
 	for _, s := range scen {
 		if s.Class == Effect {
 			continue
 		}
 		c := Compare(s, s.Metric, samples)
 		verdict := "**differs**"
+		ns3opts := strings.HasSuffix(s.Name, "+ns3opts")
 		if c.Pass {
 			verdict = "agrees"
 			pass[s.Class]++
+			if ns3opts {
+				opts[s.Class]++
+			}
 		}
 		total[s.Class]++
+		if ns3opts {
+			optsTotal[s.Class]++
+		}
 		if c.NS3.N == 0 || c.Crosslink.N == 0 {
 			verdict = "not run"
 		}
@@ -211,14 +220,15 @@ func Render(scen []Scenario, samples []Sample) ([]byte, error) {
 			min(len(seeds[s.Name+"/"+string(NS3)]), len(seeds[s.Name+"/"+string(Crosslink)])),
 			cell(s.Metric, c.NS3), cell(s.Metric, c.Crosslink), c.Diff*100, verdict)
 	}
-	p("\n%d of %d exact scenarios agree within %g %%; %d of %d lossy scenarios agree within ns-3's seed range.\n\n",
+	p("\n%d of %d exact scenarios agree within %g %%; %d of %d lossy scenarios agree within ns-3's seed range.\n",
 		pass[Exact], total[Exact], ExactTolerance*100, pass[Lossy], total[Lossy])
+	p("With ns-3's settings on both sides (`+ns3opts`): %d of %d exact and %d of %d lossy scenarios agree.\n\n",
+		opts[Exact], optsTotal[Exact], opts[Lossy], optsTotal[Lossy])
 	effects := slices.ContainsFunc(scen, func(s Scenario) bool { return s.Class == Effect })
 	if effects {
-		p("## Effects of ns-3 defaults crosslink lacks\n\n")
-		p("Each row turns on ns-3 defaults that crosslink cannot set (the application's write size and\n")
-		p("send buffer, the access links' rate); crosslink runs the scenario unchanged, so the difference\n")
-		p("is those defaults' effect. Not judged.\n\n")
+		p("## Effects of ns-3 settings\n\n")
+		p("Each row changes ns-3 settings of its base scenario while crosslink runs the base unchanged,\n")
+		p("so the difference shows those settings' effect on ns-3 (see the findings). Not judged.\n\n")
 		p("| scenario | ns-3 setting | metric | seeds | ns-3 | crosslink | difference |\n|---|---|---|---|---|---|---|\n")
 		for _, s := range scen {
 			if s.Class != Effect {
@@ -248,10 +258,18 @@ func Render(scen []Scenario, samples []Sample) ([]byte, error) {
 		}
 	}
 	p("\n## Scenarios and findings\n\n")
+	byName := map[string]Scenario{}
+	for _, s := range scen {
+		byName[s.Name] = s
+	}
 	for _, s := range scen {
 		p("### %s\n\n%s. crosslink model %s, ns-3 program %s.\n\nHost: %s.\n\n", s.Name, capitalize(s.What), s.Model, s.Program, s.Host)
 		if s.Finding != "" {
-			p("Finding: %s\n\n", s.Finding)
+			f, err := expand(s.Finding, s.Name, byName, samples)
+			if err != nil {
+				return nil, err
+			}
+			p("Finding: %s\n\n", f)
 		}
 		if s.NS3Set != nil {
 			continue // a variant: its base lists the notes
@@ -277,24 +295,24 @@ both simulators run the same host:
 | TcpSocket::SegmentSize | 536 B | 1448 B | mss 1448 B |
 | TcpSocket::InitialCwnd | 10 | 10 | iw 10 |
 | TcpSocket::RcvBufSize | 131072 B | the scenario's window | window |
-| TcpSocket::SndBufSize | 131072 B | 1 GiB | the source always has data |
+| TcpSocket::SndBufSize | 131072 B | 1 GiB; 131072 B in +ns3opts | send_buffer 0 (unlimited); 131072 B in +ns3opts |
 | TcpSocket::DelAckCount, DelAckTimeout | 2, 200 ms | 1 (off) or 2, 200 ms | delayed_ack |
-| TcpSocket::ConnTimeout | 3 s | 1 s | SYN retransmitted after the initial RTO, 1 s |
+| TcpSocket::ConnTimeout | 3 s | 1 s; 3 s in +ns3opts and +tsprr | syn_timeout 1 s; 3 s in +ns3opts and +tsprr |
 | TcpSocketBase::WindowScaling | true | the scenario's | window_scaling (tcp-compete: on) |
 | TcpSocketBase::Sack | true | the scenario's | sack (tcp-compete: on) |
-| TcpSocketBase::Timestamp | true | false | no timestamp option |
+| TcpSocketBase::Timestamp | true | false; true in +ns3opts and +tsprr | timestamps off; on in +ns3opts and +tsprr |
 | TcpSocketBase::MinRto | 1 s | the scenario's | min_rto |
 | TcpSocketBase::ClockGranularity | 1 ms | 1 ms | 1 ms |
 | TcpSocketBase::LimitedTransmit | true | true | limited_transmit true |
-| TcpSocketBase::ReTxThreshold | 3 | 3 | 3, loss_detection dupthresh |
+| TcpSocketBase::ReTxThreshold | 3 | 3 | 3, loss_detection dupthresh (RACK for lost retransmissions only); dupthresh-only (no RACK) in +ns3opts |
 | TcpL4Protocol::SocketType | TcpCubic | TcpNewReno or TcpCubic | cca / ccas |
-| TcpL4Protocol::RecoveryType | TcpPrrRecovery | TcpClassicRecovery | RFC 6582 NewReno or RFC 6675 SACK recovery |
+| TcpL4Protocol::RecoveryType | TcpPrrRecovery | TcpClassicRecovery; TcpPrrRecovery in +ns3opts and +tsprr | RFC 6582 NewReno or RFC 6675 SACK recovery; prr in +ns3opts and +tsprr |
 | TcpCubic::HyStart | true | false | HyStart off |
-| NewReno's ssthresh on loss | half of BytesInFlight (the RFC 6675 pipe) | unchanged; half of FlightSize in the +flightsize variants (crosslink::TcpNewRenoFlightSize) | half of FlightSize (RFC 5681 eq. 4) |
-| BulkSendApplication::SendSize | 512 B | one segment | no write size |
+| NewReno's ssthresh on loss | half of BytesInFlight (the RFC 6675 pipe) | unchanged; half of FlightSize in the +flightsize variants (crosslink::TcpNewRenoFlightSize) | ssthresh_basis flight_size (RFC 5681 eq. 4); pipe in +ns3opts |
+| BulkSendApplication::SendSize | 512 B | one segment; 512 B in +ns3opts | write_size 0; 512 B in +ns3opts |
 | PointToPointNetDevice queue | DropTail 100 packets under an FqCoDel root queue disc | DropTail of the scenario's limit, queue disc uninstalled | DropTail queue |
 | RateErrorModel (receiving device) | - | ERROR_UNIT_PACKET at the scenario's PER | per / loss |
-| dumbbell access links | - | the backbone rate, no delay, DropTail 1000 packets | tcp-compete: rate, access_delay 0, access_queue 1000 |
+| dumbbell access links | - | the backbone rate (10 times it in +ns3opts), no delay, DropTail 1000 packets | tcp-compete: access_rate, access_delay 0, access_queue 1000 |
 | dumbbell start times | - | uniform in [0, 100 ms) from ns-3's stream | stagger 100 ms (crosslink's own stream) |
 | host jitter | none | none | host_jitter 0 |
 `

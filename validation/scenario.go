@@ -33,6 +33,19 @@ type Host struct {
 	// buffer that never fills; with a write size, ns-3's default 128 KiB
 	// buffer).
 	WriteSize int
+	// SendBuffer is the send buffer, bytes (crosslink's send_buffer, ns-3's
+	// TcpSocket::SndBufSize); 0 is unlimited (ns-3: 1 GiB).
+	SendBuffer int64
+	// SsthreshPipe sets ssthresh at a loss from RFC 6675's pipe as ns-3
+	// 3.37 does (crosslink's ssthresh_basis pipe); false is RFC 5681's
+	// FlightSize, crosslink's default. It sets crosslink's side only: ns-3
+	// uses the pipe unless a +flightsize variant changes it.
+	SsthreshPipe bool
+	// NoRACK runs crosslink without RACK (loss_detection dupthresh-only):
+	// a lost retransmission waits for the retransmission timer, as in
+	// ns-3 3.37, which has no RACK; false is dupthresh, which keeps
+	// RACK for lost retransmissions.
+	NoRACK bool
 }
 
 // syn returns the SYN timeout in seconds.
@@ -41,6 +54,22 @@ func (h Host) syn() float64 {
 		return 1
 	}
 	return h.SYNTimeout
+}
+
+// lossDetection is crosslink's loss_detection.
+func (h Host) lossDetection() string {
+	if h.NoRACK {
+		return "dupthresh-only"
+	}
+	return "dupthresh"
+}
+
+// basis is crosslink's ssthresh_basis.
+func (h Host) basis() string {
+	if h.SsthreshPipe {
+		return "pipe"
+	}
+	return "flight_size"
 }
 
 // String describes the host in one line for the report.
@@ -61,13 +90,24 @@ func (h Host) String() string {
 	case h.PRR:
 		rec = "PRR in ns-3, NewReno in crosslink (its prr needs SACK)"
 	}
+	if h.NoRACK {
+		rec += ", no RACK"
+	}
 	write := "the whole transfer written at once"
 	if h.WriteSize > 0 {
 		write = fmt.Sprintf("%d-byte writes", h.WriteSize)
 	}
-	return fmt.Sprintf("%s, MSS %d B, IW %d, window %d B, %s, %s, %s, %s, min RTO %g s, %s, SYN timeout %g s, %s",
+	buf := "no send buffer limit"
+	if h.SendBuffer > 0 {
+		buf = fmt.Sprintf("a %d-byte send buffer", h.SendBuffer)
+	}
+	basis := "crosslink's ssthresh from FlightSize (RFC 5681)"
+	if h.SsthreshPipe {
+		basis = "crosslink's ssthresh from the pipe (as ns-3)"
+	}
+	return fmt.Sprintf("%s, MSS %d B, IW %d, window %d B, %s, %s, %s, %s, min RTO %g s, %s, SYN timeout %g s, %s, %s, %s",
 		h.CCA, h.MSS, h.IW, h.Window, on(ws, "window scaling"), on(sack, "SACK"), on(h.DelAck, "delayed ACKs"),
-		on(h.TS, "timestamps"), h.MinRTO, rec, h.syn(), write)
+		on(h.TS, "timestamps"), h.MinRTO, rec, h.syn(), write, buf, basis)
 }
 
 // Class says which agreement a scenario is held to.
@@ -190,8 +230,9 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"rate", s.Rate}, {"delay", s.Delay}, {"queue", s.Queue}, {"per", s.PER},
 			{"mss", h.MSS}, {"iw", h.IW}, {"window", h.Window}, {"window_scaling", h.WScale},
 			{"sack", h.SACK}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO}, {"cca", h.CCA},
-			{"loss_detection", "dupthresh"}, {"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
-			{"write_size", h.WriteSize}, {"hystart", false}, {"byte_counting", false},
+			{"loss_detection", h.lossDetection()}, {"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
+			{"write_size", h.WriteSize}, {"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()},
+			{"hystart", false}, {"byte_counting", false},
 		}
 		if s.Model == "tcp-bulk" {
 			kvs = append(kvs, kv{"duration", s.Duration}, kv{"warmup", s.Warmup})
@@ -203,10 +244,11 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"flows", s.Flows}, {"ccas", h.CCA}, {"rate", s.Rate}, {"delay", s.Delay},
 			{"queue_bdp", s.QueuePct / 100}, {"loss", s.PER}, {"mss", h.MSS}, {"iw", h.IW},
 			{"window", h.Window}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO},
-			{"loss_detection", "dupthresh"}, {"duration", s.Duration}, {"warmup", s.Warmup},
+			{"loss_detection", h.lossDetection()}, {"duration", s.Duration}, {"warmup", s.Warmup},
 			{"stagger", s.Stagger}, {"host_jitter", 0.0},
 			{"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
 			{"write_size", h.WriteSize}, {"access_rate", s.AccessRate},
+			{"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()},
 			{"hystart", false}, {"byte_counting", false},
 		}
 	default:
@@ -226,12 +268,10 @@ func (s Scenario) NS3Args(run int) ([]string, error) {
 	h := s.Host
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	b := strconv.FormatBool
-	// Without a write size, whole-segment writes into a send buffer that
-	// never fills stand for crosslink's source handing over everything at
-	// once; with one, ns-3's default 128 KiB buffer holds the backlog.
+	// Without a send buffer limit, a 1 GiB buffer that never fills.
 	sndbuf := "1073741824"
-	if h.WriteSize > 0 {
-		sndbuf = "131072"
+	if h.SendBuffer > 0 {
+		sndbuf = strconv.FormatInt(h.SendBuffer, 10)
 	}
 	args := []string{
 		"--mss=" + strconv.Itoa(h.MSS),

@@ -4,6 +4,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/tcp"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/unit"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -66,9 +67,15 @@ func hostTable() []hostSetting {
 			Doc: "RFC 7323 window scaling (Linux: on); off caps the advertised window at 65535 bytes"},
 			"net.ipv4.tcp_window_scaling = 1 (Documentation/networking/ip-sysctl.rst)"},
 		{vocab.Param{Name: "write_size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 40,
-			Doc: "bytes the application writes at a time once connected; each write the window admits leaves as its own segment (no Nagle), so the first flight is of write_size segments " +
-				"(ns-3's BulkSend: 512 B); 0 hands the whole transfer over at once (full segments)"},
+			Doc: "bytes the application writes at a time once connected (ns-3's BulkSend: 512 B); the writes of one instant leave together in full segments, and with a send_buffer the writer refills it write_size at a time as ACKs free room; " +
+				"0 hands the whole transfer over at once"},
 			"an application's choice, not the kernel's: 0 stands for one large write (iperf3's 128 KiB writes coalesce into full segments)"},
+		{vocab.Param{Name: "send_buffer", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 40,
+			Doc: "send buffer: the most bytes written and not yet acknowledged; a writer blocks until ACKs free room, then writes again (write_size at a time); 0 is unlimited (ns-3's SndBufSize: 131072; Linux autotunes SO_SNDBUF, tcp_wmem up to 4 MiB)"},
+			"no fixed size: tcp_sndbuf_expand() in net/ipv4/tcp_input.c grows SO_SNDBUF to about twice the congestion window (net.ipv4.tcp_wmem, up to 4 MiB), so the buffer does not limit a flow; 0 stands for that"},
+		{vocab.Param{Name: "ssthresh_basis", Kind: vocab.String, Default: vocab.S("flight_size"), Choices: []string{"flight_size", "pipe"},
+			Doc: "what a loss halves into ssthresh (NewReno-like controllers; CUBIC scales cwnd): flight_size, RFC 5681 eq. (4); pipe, RFC 6675's pipe as ns-3 3.37's EnterRecovery passes BytesInFlight() (Linux: half of cwnd, which is the flight size of a flow the window limits)"},
+			"tcp_reno_ssthresh() in net/ipv4/tcp_cong.c: max(cwnd / 2, 2); cwnd is the data in flight of a flow that fills its window, RFC 5681's FlightSize"},
 	}
 }
 
@@ -96,6 +103,10 @@ func hostParams(names ...string) []vocab.Param {
 func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
 	cfg.Timestamps = p.Bool("timestamps")
 	cfg.SYNTimeout = des.FromSeconds(p.Float("syn_timeout"))
+	cfg.SendBuffer = unit.Bytes(p.Int("send_buffer"))
+	if p.Str("ssthresh_basis") == "pipe" {
+		cfg.SsthreshBasis = tcp.SsthreshPipe
+	}
 	return cfg
 }
 

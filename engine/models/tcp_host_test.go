@@ -113,11 +113,12 @@ func TestByteCountingReachesTheController(t *testing.T) {
 }
 
 // TestWriteSize: a 5120-byte transfer (IW 10 admits it whole) written
-// 512 bytes at a time leaves as ten 552-byte packets, as ns-3's BulkSend
-// sends it, instead of three 1488-byte packets and one of 816 B: 240 more
-// bytes through the 1 Mbit/s link, so the response time grows by
-// 240 x 8 / 1e6 = 1.92 ms (tolerance 0.05 ms for rounding of the event
-// times).
+// 512 bytes at a time leaves as the same three 1448-byte segments and one
+// of 776 B as when written at once: the writes of one instant coalesce,
+// as in ns-3 (TcpSocketBase::Send defers transmission one time step) and
+// Linux (tcp_sendmsg_locked fills the tail skb), so the response time is
+// the same to the nanosecond. Sent one segment per write it would be ten
+// 552-byte packets and 1.92 ms longer over this 1 Mbit/s link.
 func TestWriteSize(t *testing.T) {
 	var rt [2]float64
 	for i, w := range []int64{0, 512} {
@@ -127,8 +128,31 @@ func TestWriteSize(t *testing.T) {
 		}, 1)
 		rt[i] = r.Metrics[tmTransferResponse(t)].Float()
 	}
-	if d := rt[1] - rt[0]; math.Abs(d-0.00192) > 0.00005 {
-		t.Errorf("response time with 512-byte writes - whole = %.5f s, want 0.00192 (+-0.00005)", d)
+	if rt[1] != rt[0] {
+		t.Errorf("response time with 512-byte writes %.6f s, written at once %.6f s: want equal", rt[1], rt[0])
+	}
+}
+
+// TestSendBufferReachesTheConnection: a 64 KiB send buffer bounds the
+// window of a 1 MB transfer over 1 Gbit/s, 50 ms (RTT 100 ms), where the
+// receive window would not. Counted in round trips: the handshake, slow
+// start from IW 10 (14480, 28960 B; the third round is capped at
+// 65536 B), then ceil((1e6 - 43440) / 65536) = 15 rounds of a full
+// buffer, 18 in all: 1.8 s, where an unlimited buffer needs the handshake
+// and 7 doubling rounds, 0.8 s. Tolerance: half a round trip for the
+// final ACK and the partial rounds.
+func TestSendBufferReachesTheConnection(t *testing.T) {
+	for _, tc := range []struct {
+		buf  int64
+		want float64
+	}{{0, 0.8}, {65536, 1.8}} {
+		r := runModel(t, NewTCPTransfer(), map[string]vocab.Value{
+			"rate": vocab.F(1e9), "delay": vocab.F(0.05), "mss": vocab.I(1448), "size": vocab.I(1_000_000),
+			"iw": vocab.I(10), "window": vocab.I(16 << 20), "window_scaling": vocab.B(true), "send_buffer": vocab.I(tc.buf),
+		}, 1)
+		if got := r.Metrics[tmTransferResponse(t)].Float(); math.Abs(got-tc.want) > 0.05 {
+			t.Errorf("send_buffer %d: response time %.3f s, want %.1f (+-0.05)", tc.buf, got, tc.want)
+		}
 	}
 }
 

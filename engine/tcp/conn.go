@@ -95,6 +95,13 @@ type Config struct {
 	// back-off; 0 means RFC 6298 section 2.1's initial RTO of 1 s (also
 	// Linux's). ns-3's ConnTimeout is 3 s.
 	SYNTimeout des.Duration
+	// SendBuffer bounds the application's bytes the connection holds,
+	// unacknowledged plus unsent (sndbuf.go); 0 is unlimited.
+	SendBuffer unit.Bytes
+	// SsthreshBasis is the data in flight a congestion response scales
+	// (ssthresh.go): RFC 5681's FlightSize (the zero value) or RFC 6675's
+	// pipe as ns-3 does.
+	SsthreshBasis SsthreshBasis
 }
 
 func (c *Config) fill() error {
@@ -103,6 +110,12 @@ func (c *Config) fill() error {
 	}
 	if c.RcvBuf <= 0 || c.SndBuf <= 0 {
 		return fmt.Errorf("tcp: buffers must be positive (rcv %d, snd %d)", c.RcvBuf, c.SndBuf)
+	}
+	if c.SendBuffer < 0 {
+		return fmt.Errorf("tcp: send buffer %d must not be negative (0 is unlimited)", c.SendBuffer)
+	}
+	if c.SsthreshBasis > SsthreshPipe {
+		return fmt.Errorf("tcp: unknown ssthresh basis %d", c.SsthreshBasis)
 	}
 	if c.DelAckTimeout == 0 {
 		c.DelAckTimeout = 200 * des.Millisecond
@@ -187,6 +200,9 @@ type Conn struct {
 	tsRecent uint32
 
 	host *host // Linux host model (host.go), nil: none
+
+	// app writes waiting for room in the send buffer (sndbuf.go).
+	blocked writeQueue
 
 	Stats Stats
 }
@@ -288,17 +304,14 @@ func (c *Conn) openWithoutHandshake() {
 	c.snd.wnd = min(c.cfg.RcvBuf, c.windowCap())
 }
 
-// Write queues n more bytes for sending (a bulk source writes once with a
-// huge n). The send buffer limits how much of it is in flight.
-func (c *Conn) Write(now des.Time, n unit.Bytes) {
-	c.snd.written += n
-	if c.state == stateEstablished {
-		c.snd.output(now)
-		c.snd.tlpSchedule(now)
-	}
-}
+// Write queues n more bytes for sending in one write (a bulk source
+// writes once with a huge n). The send buffer (Config.SendBuffer) takes
+// what fits; the rest waits, as a blocking send(2) does, and enters as
+// ACKs free room. SndBuf limits how much is in flight.
+func (c *Conn) Write(now des.Time, n unit.Bytes) { c.WritePieces(now, n, 0) }
 
-// Close queues a FIN after the data written so far.
+// Close queues a FIN after the data written so far (and any still waiting
+// for room in the send buffer).
 func (c *Conn) Close(now des.Time) {
 	c.snd.finQueued = true
 	if c.state == stateEstablished {
@@ -381,10 +394,11 @@ func (c *Conn) input(now des.Time, p *netsim.Packet) {
 		c.negotiate(p)
 		c.state = stateEstablished
 		c.snd.synAcked(now, p)
-		c.app.Established(now)
 		// The ACK of the SYN-ACK rides on the first data segment if
-		// there is one to send (RFC 9293 section 3.10.7.3).
+		// there is one to send (RFC 9293 section 3.10.7.3), also when
+		// the application's first writes sent it.
 		sent := c.Stats.SegsSent
+		c.app.Established(now)
 		c.snd.output(now)
 		c.snd.tlpSchedule(now)
 		if c.Stats.SegsSent == sent {

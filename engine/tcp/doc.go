@@ -30,7 +30,13 @@
 //     on), and spurious-retransmission cases are excluded by the min_RTT
 //     check of step 2 (timestamps, when on the wire, are not used for it);
 //   - tlp.go: Tail Loss Probes (RFC 8985 section 7) under LossRACKTLP;
-//   - rate.go: delivery-rate samples (draft-cheng-iccrg-delivery-rate-estimation).
+//   - rate.go: delivery-rate samples (draft-cheng-iccrg-delivery-rate-estimation);
+//   - sndbuf.go: the send buffer (Config.SendBuffer, ns-3's SndBufSize,
+//     Linux's SO_SNDBUF) and the application's writes into it: a writer
+//     blocked on a full buffer refills it as ACKs free room, and the writes
+//     of one instant leave together in full segments;
+//   - ssthresh.go: what a congestion response halves (Config.SsthreshBasis):
+//     RFC 5681's FlightSize or, as ns-3 3.37, RFC 6675's pipe.
 //
 // Congestion control is the separate seam of package cc: the sender keeps
 // cwnd and ssthresh in a cc.State that the controller updates.

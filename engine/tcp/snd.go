@@ -233,7 +233,7 @@ func (s *sender) output(now des.Time) {
 		} else {
 			if rem := s.remaining(s.nxt); rem > 0 {
 				n = min(s.smss, rem)
-			} else if s.finQueued && rem == 0 {
+			} else if s.finQueued && rem == 0 && c.blocked.bytes == 0 {
 				fin = true
 			} else {
 				if s.flight() < s.cc.Cwnd {
@@ -491,6 +491,9 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	}
 	s.una = ack
 	s.unaOff += acked
+	// The acknowledged bytes leave the send buffer: a blocked application
+	// writes again before this ACK's transmissions (sndbuf.go).
+	c.fillSendBuffer()
 	if s.nxt.LessThan(s.una) {
 		s.nxt = s.una
 	}
@@ -572,7 +575,7 @@ func (s *sender) enterRecovery(now des.Time, fastRetransmit bool) {
 	s.recover = s.max
 	s.reducedAt = now
 	s.cc.Pipe = s.pipe()
-	s.ctrl.OnCongestionEvent(now, &s.cc, s.una.Size(s.max).Bytes())
+	s.ctrl.OnCongestionEvent(now, &s.cc, s.lossBasis())
 	s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
 	s.rec.enter(now, fastRetransmit)
 }
@@ -602,6 +605,7 @@ func (s *sender) onRTO(now des.Time) {
 	if s.una == s.max {
 		return
 	}
+	basis := s.lossBasis() // before the timeout marks the flight lost
 	c.Stats.RTOs++
 	if s.rtt.backoff == 0 {
 		c.Stats.FirstRTOs++
@@ -623,7 +627,7 @@ func (s *sender) onRTO(now des.Time) {
 	s.armRTO(s.rtt.current()) // section 5.6
 	s.rec.timeout()
 	s.cc.Pipe = s.pipe()
-	s.ctrl.OnRTO(now, &s.cc, s.una.Size(s.max).Bytes(), s.rtoRepeat)
+	s.ctrl.OnRTO(now, &s.cc, basis, s.rtoRepeat)
 	s.rtoRepeat = true
 	s.output(now)
 }

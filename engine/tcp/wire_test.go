@@ -62,15 +62,22 @@ func (p port) Send(pk *netsim.Packet) {
 // app records what an endpoint's application sees and checks that the
 // byte stream arrives contiguous and in order.
 type app struct {
-	t           *testing.T
-	established des.Time
-	got         unit.Bytes
-	lastAt      des.Time
-	closedAt    des.Time
-	doneAt      des.Time
+	t *testing.T
+	// onEstablished, when set, runs as the application's Established.
+	onEstablished func(now des.Time)
+	established   des.Time
+	got           unit.Bytes
+	lastAt        des.Time
+	closedAt      des.Time
+	doneAt        des.Time
 }
 
-func (a *app) Established(now des.Time) { a.established = now }
+func (a *app) Established(now des.Time) {
+	a.established = now
+	if a.onEstablished != nil {
+		a.onEstablished(now)
+	}
+}
 func (a *app) Delivered(now des.Time, off, n unit.Bytes) {
 	if off != a.got {
 		a.t.Fatalf("Delivered at offset %d, want %d (stream not contiguous)", off, a.got)

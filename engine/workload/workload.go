@@ -71,16 +71,14 @@ func (s *Sink) Check(want unit.Bytes, closed bool) error {
 // connection opens (Unlimited for a timed bulk transfer) and closes after
 // them if Close is set.
 //
-// With WriteSize 0 it hands the whole transfer to the connection at once,
-// so every segment is full. With WriteSize w it writes w bytes at a time
+// With WriteSize 0 it hands the whole transfer to the connection at once
+// (before the handshake). With WriteSize w it writes w bytes at a time
 // once the connection is established, as an application looping on
 // send(2) with a w-byte buffer (ns-3's BulkSendApplication, SendSize 512
-// by default): without Nagle's algorithm each write that the window
-// admits leaves at once as its own segment, so the first flight is made
-// of w-byte segments; once a write finds the window full, the data it and
-// the rest of the transfer queue is sent in full segments as ACKs open the
-// window, which is what the application's further writes into a send
-// buffer that stays ahead of the window amount to.
+// by default): the writes of that instant fill the connection's send
+// buffer and leave together in full segments, and the rest follow w bytes
+// at a time as ACKs free room (tcp.Conn.WritePieces; without a send
+// buffer limit everything enters at once).
 type Source struct {
 	Conn      *tcp.Conn
 	Size      unit.Bytes
@@ -111,17 +109,7 @@ func (s *Source) Established(now des.Time) {
 	if s.WriteSize <= 0 {
 		return
 	}
-	left := s.Size
-	for left > 0 {
-		w := min(s.WriteSize, left)
-		sent := s.Conn.Stats.DataSegsSent
-		s.Conn.Write(now, w)
-		left -= w
-		if s.Conn.Stats.DataSegsSent == sent {
-			break // the window is full: the write waits in the buffer
-		}
-	}
-	s.Conn.Write(now, left)
+	s.Conn.WritePieces(now, s.Size, s.WriteSize)
 	if s.Close {
 		s.Conn.Close(now)
 	}

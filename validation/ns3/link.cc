@@ -50,7 +50,8 @@ struct Sink
 };
 
 // Trace prints the sender's congestion window, RFC 6675 pipe estimate
-// (BytesInFlight) and congestion state to stderr, for tracing a difference.
+// (BytesInFlight), ssthresh and congestion state to stderr, for tracing a
+// difference.
 struct Trace
 {
     static void Cwnd(uint32_t, uint32_t v)
@@ -63,6 +64,11 @@ struct Trace
         std::fprintf(stderr, "%.6f bytes_in_flight %u\n", Simulator::Now().GetSeconds(), v);
     }
 
+    static void Ssthresh(uint32_t, uint32_t v)
+    {
+        std::fprintf(stderr, "%.6f ssthresh %u\n", Simulator::Now().GetSeconds(), v);
+    }
+
     static void State(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t v)
     {
         std::fprintf(stderr, "%.6f state %s\n", Simulator::Now().GetSeconds(), TcpSocketState::TcpCongStateName[v]);
@@ -73,6 +79,7 @@ struct Trace
         s->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&Trace::Cwnd));
         s->TraceConnectWithoutContext("BytesInFlight", MakeCallback(&Trace::InFlight));
         s->TraceConnectWithoutContext("CongState", MakeCallback(&Trace::State));
+        s->TraceConnectWithoutContext("SlowStartThreshold", MakeCallback(&Trace::Ssthresh));
     }
 };
 
