@@ -305,7 +305,7 @@ func TestReaders(t *testing.T) {
 		tbl.Release()
 		dirs = append(dirs, dir)
 	}
-	if e := want[dataset.MainDir(filepath.Join(root, "failed", "readers"))]; e.nulls["status"] != 0 || e.nulls["throughput_bps"] == 0 {
+	if e := want[dataset.MainDir(filepath.Join(root, "failed", "readers"))]; e.nulls["status"] != 0 || e.nulls["goodput_bps"] == 0 {
 		t.Errorf("the failed dataset has no failed rows (NULL metrics): %v", e.nulls)
 	}
 	results := runReaders(t, py, append([]string{filepath.Join("notebooks", "test", "read_tables.py")}, dirs...)...)

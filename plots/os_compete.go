@@ -27,7 +27,7 @@ import (
 // caption of Fig. 8 for Fig. 7; by the pattern of the other pairs Fig. 7
 // is the retransmissions at 0.5 % loss.)
 //
-// The spec's plots entry names the quantities: x (default "queue"), y a
+// The spec's plots entry names the quantities: x (default "queue_bdp"), y a
 // list whose first entry's unit defines the stacked bars; entries of that
 // unit are stacked in order, the others are lines on the right axis.
 // labels gives legend text per name, ylabel the left axis label; the
@@ -113,7 +113,7 @@ type twinData struct {
 func drawOSTwin(ctx context.Context, in Input) (*Output, error) {
 	d := in.Def
 	if d.X == "" {
-		d.X = "queue"
+		d.X = "queue_bdp"
 	}
 	if len(d.Y) < 2 {
 		return nil, fmt.Errorf("plots: figure %s: y needs the stacked quantities and at least one line", d.ID)
@@ -375,15 +375,15 @@ func twinRightLabel(lines []*twinSeries) string {
 }
 
 // twinTable is the data behind the figure in long form, one row per
-// (x, algorithm) and one more per x whose algorithm is "all": queue_pct,
+// (x, algorithm) and one more per x whose algorithm is "all": queue_bdp_pct,
 // algorithm, then each per-algorithm quantity named after its display unit
-// (throughput_mbps, retrans_rate_per_s) with the mean minus and plus one
+// (goodput_mbps, retrans_rate_per_s) with the mean minus and plus one
 // standard deviation of the replicates (_lo, _hi); the "all" row holds the
 // stack's height in the bars' column (the total), the per-queue lines
 // (jain_flows) and, for throughput stacks, BBR's and BBRv2's share of the
 // total and the other algorithms' (bbr_share, loss_based_share). Cells that
 // do not apply are empty. n is the replicates. Claims (specs' plots
-// entries) select its rows with where: {queue_pct: q, algorithm: all}.
+// entries) select its rows with where: {queue_bdp_pct: q, algorithm: all}.
 func twinTable(d Def, td *twinData) *Table {
 	t := &Table{Title: d.Title, Caption: d.Caption, Notes: td.notes}
 	algos := map[string]bool{}

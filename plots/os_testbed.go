@@ -72,7 +72,7 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 		return nil, err
 	}
 	cols := map[string][]float64{}
-	for _, name := range []string{"queue", "loss", "throughput", "jain_flows", "retrans_segs"} {
+	for _, name := range []string{"queue_bdp", "loss", "goodput", "jain_flows", "retrans_segs"} {
 		if cols[name], err = num(name); err != nil {
 			return nil, err
 		}
@@ -82,7 +82,7 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 	sumOf := func(algs []string) ([]float64, error) {
 		s := make([]float64, fr.Len())
 		for _, a := range algs {
-			v, err := num("throughput_" + a)
+			v, err := num("goodput_" + a)
 			if err != nil {
 				return nil, err
 			}
@@ -107,7 +107,7 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 	queues, losses := map[float64]bool{}, map[float64]bool{}
 	for i := range fr.Len() {
 		e := em.Value(i).String()
-		k := osAblationKey{e, cols["queue"][i]}
+		k := osAblationKey{e, cols["queue_bdp"][i]}
 		c := cells[k]
 		if c == nil {
 			c = &osAblationCell{jainLoss: map[float64][]float64{}}
@@ -117,7 +117,7 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 			}
 		}
 		queues[k.queue] = true
-		tot, loss := cols["throughput"][i], cols["loss"][i]
+		tot, loss := cols["goodput"][i], cols["loss"][i]
 		if math.IsNaN(tot) {
 			continue
 		}

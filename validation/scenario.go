@@ -256,7 +256,9 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"mss", h.MSS}, {"iw", h.IW}, {"window", h.Window}, {"window_scaling", h.WScale},
 			{"sack", h.SACK}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO}, {"cca", h.CCA},
 			{"loss_detection", h.lossDetection()}, {"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
-			{"write_size", h.WriteSize}, {"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()}, {"grow_on_recovery_exit", h.ExitGrowth}, {"prr_rounding", h.prrRounding()},
+			{"write_size", h.WriteSize}, {"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()},
+			{"hystart", false}, {"byte_counting", false},
+			{"grow_on_recovery_exit", h.ExitGrowth}, {"prr_rounding", h.prrRounding()},
 		}
 		if s.Model == "tcp-bulk" {
 			kvs = append(kvs, kv{"duration", s.Duration}, kv{"warmup", s.Warmup})
@@ -266,13 +268,15 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 	case "tcp-compete":
 		kvs = []kv{
 			{"flows", s.Flows}, {"ccas", h.CCA}, {"rate", s.Rate}, {"delay", s.Delay},
-			{"queue", s.QueuePct / 100}, {"loss", s.PER}, {"mss", h.MSS}, {"iw", h.IW},
+			{"queue_bdp", s.QueuePct / 100}, {"loss", s.PER}, {"mss", h.MSS}, {"iw", h.IW},
 			{"window", h.Window}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO},
 			{"loss_detection", h.lossDetection()}, {"duration", s.Duration}, {"warmup", s.Warmup},
 			{"stagger", s.Stagger}, {"host_jitter", 0.0},
 			{"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
 			{"write_size", h.WriteSize}, {"access_rate", s.AccessRate},
-			{"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()}, {"grow_on_recovery_exit", h.ExitGrowth}, {"prr_rounding", h.prrRounding()},
+			{"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()},
+			{"hystart", false}, {"byte_counting", false},
+			{"grow_on_recovery_exit", h.ExitGrowth}, {"prr_rounding", h.prrRounding()},
 		}
 	default:
 		return vocab.Params{}, fmt.Errorf("validation: %s: unknown model %q", s.Name, s.Model)

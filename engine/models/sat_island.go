@@ -100,7 +100,7 @@ func satIslandSchema() *vocab.Schema {
 		f("sat_processing", s, 5*ms, 0, 1, "modem and satellite processing added to the propagation delay"),
 		f("rate", vocab.BitPerSecond, 32e6, 1e5, 1e11, "satellite rate towards the island"),
 		f("return_rate", vocab.BitPerSecond, 0, 0, 1e11, "satellite rate towards the world; 0 is the same as rate"),
-		str("queue", "droptail", []string{"droptail", "codel", "fq_codel"}, "discipline of the satellite input queue at the gateway"),
+		str("aqm", "droptail", []string{"droptail", "codel", "fq_codel"}, "discipline of the satellite input queue at the gateway (tcp-compete's aqm)"),
 		i("buffer", vocab.Byte, 0, 0, 1<<34, "satellite input buffer; 0 takes document 004's 250 kB (geo) or 200 kB (meo)"),
 		f("buffer_bdp", vocab.Dimensionless, 0, 0, 100, "when > 0, the buffer is this fraction of rate x satellite RTT (overrides buffer)"),
 		f("codel_target", s, 0, 0, 10, "CoDel target; 0 is 5 ms (RFC 8289 section 4.4)"),
@@ -125,14 +125,17 @@ func satIslandSchema() *vocab.Schema {
 		f("probe_delay", s, 10*ms, 0, 5, "one-way terrestrial delay of the probe's server"),
 		str("cca", "cubic", cc.Names(), "congestion control of the world servers (the data senders)"),
 		str("cca_island", "cubic", cc.Names(), "congestion control of the island clients"),
-		mssParam(1460),
-		iwParam(10),
+		hostParam("mss"),
+		hostParam("iw"),
 		i("window", vocab.Byte, 4<<20, 1000, 1<<30, "receive buffer of every endpoint (window scaling on)"),
-		hystartParam(true),
-		byteCountingParam(false),
-		sackParam(true),
-		minRTOParam(0.2),
-		lossDetectionParam("rack-tlp"),
+		hostParam("window_scaling"),
+		hostParam("delayed_ack"),
+		hostParam("limited_transmit"),
+		hostParam("hystart"),
+		hostParam("byte_counting"),
+		hostParam("sack"),
+		hostParam("min_rto"),
+		hostParam("loss_detection"),
 		b("pep", false, "split TCP: proxies at the gateway and the island router terminate every connection"),
 		str("pep_cca", "cubic", cc.Names(), "congestion control of the proxies on the satellite hop"),
 		i("pep_window", vocab.Byte, 16<<20, 1000, 1<<30, "receive buffer of the proxies on the satellite hop"),
@@ -142,7 +145,7 @@ func satIslandSchema() *vocab.Schema {
 		i("coding_m", vocab.Packet, 2, 1, 255, "parity packets per block: up to this many losses per block are recovered"),
 		f("coding_timeout", s, 5*ms, 0.0001, 10, "a partial block is closed (its parity sent) this long after its first packet"),
 		f("duration", s, 60, 1, 1e5, "simulated time"),
-		f("warmup", s, 5, 0, 1e5, "metrics count from this time"),
+		f("warmup", s, 0, 0, 1e5, "the metrics marked 'after warm-up' count from this time (0: the whole run; document 004's figures use 5 s)"),
 		f("sample_interval", s, 1, 0, 1e5, "period of the time series; 0 writes none"),
 	}
 	metrics := make([]vocab.Metric, siCount)
@@ -150,7 +153,7 @@ func satIslandSchema() *vocab.Schema {
 		metrics[k] = vocab.Metric{Name: name, Kind: kind, Unit: u, Doc: doc}
 	}
 	F, I := vocab.Float, vocab.Int
-	m(siGoodput, "goodput", F, vocab.BitPerSecond, "response bytes delivered to island clients after warm-up (channels and probe) per second")
+	m(siGoodput, "goodput", F, vocab.BitPerSecond, "application goodput: response bytes delivered in order to the island clients' applications per second after warm-up (channels and probe)")
 	m(siChannelGoodput, "channel_goodput", F, vocab.BitPerSecond, "the channels' share of goodput")
 	m(siFlowsPerS, "flows_completed", F, vocab.PerSecond, "channel flows completed per second after warm-up")
 	m(siFlows, "flows", I, vocab.Dimensionless, "channel flows completed after warm-up")
@@ -170,14 +173,16 @@ func satIslandSchema() *vocab.Schema {
 	m(siRecovered, "coding_recovered", I, vocab.Packet, "packets the block decoder rebuilt")
 	m(siOverhead, "coding_overhead", F, vocab.Fraction, "parity bytes over data bytes sent into the satellite queue")
 	m(siResidual, "residual_loss", F, vocab.Fraction, "payload_loss less the payload the block decoder rebuilt: what TCP sees lost")
+	m(siRTOs, "rtos", I, vocab.Dimensionless, "retransmission timer expiries after warm-up, both ends of every connection (proxied legs and the probe included)")
+	m(siRTOEpisodes, "rto_episodes", I, vocab.Dimensionless, "sequences of timeouts after warm-up: expiries before any back-off (as tcp-bulk's rto_episodes), every connection")
 	m(siEvents, "events", I, vocab.Dimensionless, "simulation events processed")
 	return &vocab.Schema{
 		Name:    "sat-island",
-		Version: 8, // 8: payload_loss, coding_overhead, residual_loss stored as fractions in *_frac columns (were percent in *_pct); 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 9, // 9: rtos and rto_episodes; the queue discipline is aqm (was queue, which names a limit in packets in the other TCP models); warmup defaults to 0 (was 5 s); the host parameters delayed_ack, window_scaling and limited_transmit (were off, on, on); 8: payload_loss, coding_overhead, residual_loss stored as fractions in *_frac columns (were percent in *_pct); 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
-		Params:  append(params, hostOptionParams()...),
+		Params:  append(params, hostParams("prr", "timestamps", "syn_timeout", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")...),
 		Metrics: metrics,
 		Tables: []vocab.Table{{Name: "timeseries", Doc: "every sample_interval", Columns: []vocab.Metric{
 			{Name: "time", Kind: F, Unit: vocab.Second},
@@ -212,6 +217,8 @@ const (
 	siRecovered
 	siOverhead
 	siResidual
+	siRTOs
+	siRTOEpisodes
 	siEvents
 	siCount
 )
@@ -316,7 +323,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	if interval == 0 {
 		interval = 2*c.satDelay + 100*des.Millisecond
 	}
-	switch p.Str("queue") {
+	switch p.Str("aqm") {
 	case "droptail":
 		c.queue = netsim.DropTail{Bytes: buf}
 	case "codel":
@@ -342,10 +349,11 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 		InitialWindow:   int(p.Int("iw")),
 		RcvBuf:          unit.Bytes(p.Int("window")),
 		SndBuf:          1 << 40, // servers write each response at once
-		WindowScaling:   true,
+		WindowScaling:   p.Bool("window_scaling"),
 		SACK:            p.Bool("sack"),
+		DelayedACK:      p.Bool("delayed_ack"),
 		MinRTO:          des.FromSeconds(p.Float("min_rto")),
-		LimitedTransmit: true,
+		LimitedTransmit: p.Bool("limited_transmit"),
 		Recovery:        tcp.RecoveryNewReno,
 		LossDetection:   lossDetection(p.Str("loss_detection")),
 	}
@@ -356,7 +364,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	c.pepConn = c.conn
 	c.pepConn.RcvBuf = unit.Bytes(p.Int("pep_window"))
 	c.pepConn.InitialWindow = int(p.Int("pep_iw"))
-	if c.coding && p.Str("queue") == "fq_codel" {
+	if c.coding && p.Str("aqm") == "fq_codel" {
 		return c, fmt.Errorf("models: sat-island: coding needs a FIFO satellite queue (droptail or codel), not fq_codel")
 	}
 	return c, nil
@@ -364,21 +372,23 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 
 // satScenario is one built scenario.
 type satScenario struct {
-	c       satConfig
-	s       *des.Scheduler
-	net     *netsim.Network
-	fwd     *netsim.Link
-	q       *meteredQueue
-	ex      *workload.Exchanges
-	ch      *workload.Channels
-	probe   probe
-	enc     *blockCoder
-	atWarm  netsim.LinkStats
-	series  [][]vocab.Value
-	last    struct{ bytes, probe, tx unit.Bytes }
-	lastAt  des.Time
-	probeP  []workload.Leg
-	startEr error
+	c      satConfig
+	s      *des.Scheduler
+	net    *netsim.Network
+	fwd    *netsim.Link
+	q      *meteredQueue
+	ex     *workload.Exchanges
+	ch     *workload.Channels
+	probe  probe
+	enc    *blockCoder
+	atWarm netsim.LinkStats
+	// warmTimeouts are the connections' timeouts at the warm-up.
+	warmTimeouts workload.Timeouts
+	series       [][]vocab.Value
+	last         struct{ bytes, probe, tx unit.Bytes }
+	lastAt       des.Time
+	probeP       []workload.Leg
+	startEr      error
 }
 
 // probe observes the probe exchange.
@@ -503,6 +513,7 @@ func (sc *satScenario) Handle(now des.Time, kind int, arg uint64) {
 	switch kind {
 	case siEvWarmup:
 		sc.atWarm = sc.fwd.Stats()
+		sc.warmTimeouts = sc.ex.Timeouts()
 	case siEvProbe:
 		x, err := sc.ex.Start(now, sc.probeP, sc.c.probeSize, sc.c.request, &sc.probe, -1)
 		if err != nil {
@@ -597,6 +608,9 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 	out[siMeanSize] = naNull(meanSize)
 	out[siSatDelay] = vocab.F(c.satDelay.Seconds())
 	out[siConns] = vocab.I(int64(sc.ex.Opened))
+	to := sc.ex.Timeouts()
+	out[siRTOs] = vocab.I(to.RTOs - sc.warmTimeouts.RTOs)
+	out[siRTOEpisodes] = vocab.I(to.Episodes - sc.warmTimeouts.Episodes)
 	var rec int64
 	over := 0.0
 	if sc.enc != nil {

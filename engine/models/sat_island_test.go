@@ -132,7 +132,7 @@ func TestOptions(t *testing.T) {
 		name string
 		k    string
 		v    vocab.Value
-	}{{"pep", "pep", vocab.B(true)}, {"fq_codel", "queue", vocab.S("fq_codel")}} {
+	}{{"pep", "pep", vocab.B(true)}, {"fq_codel", "aqm", vocab.S("fq_codel")}} {
 		t.Run(opt.name, func(t *testing.T) {
 			s := base()
 			s[opt.k] = opt.v
@@ -192,5 +192,38 @@ func BenchmarkSatIsland200(b *testing.B) {
 			b.ReportMetric(ev*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/scenario")
 		})
+	}
+}
+
+// TestSatTimeouts: rtos and rto_episodes count the timeouts of every
+// connection: none over a lossless path (one channel, a 16 MB buffer),
+// some once a 3 kB satellite buffer drops whole flights of 100 channels'
+// flows (at least one timeout a second over 20 s), never fewer expiries
+// than sequences, and after a warm-up no more than over the whole run.
+func TestSatTimeouts(t *testing.T) {
+	base := map[string]vocab.Value{"duration": vocab.F(20), "probe_size": vocab.I(0), "sample_interval": vocab.F(0)}
+	with := func(kv ...any) map[string]vocab.Value {
+		m := map[string]vocab.Value{}
+		for k, v := range base {
+			m[k] = v
+		}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1].(vocab.Value)
+		}
+		return m
+	}
+	clean := runSat(t, with("channels", vocab.I(1), "buffer", vocab.I(16e6)), 1)
+	if clean["rtos"] != 0 || clean["rto_episodes"] != 0 {
+		t.Errorf("lossless path: rtos %v, rto_episodes %v, want 0", clean["rtos"], clean["rto_episodes"])
+	}
+	lossy := runSat(t, with("buffer", vocab.I(3000)), 1)
+	if lossy["rtos"] < 20 || lossy["rto_episodes"] < 1 || lossy["rto_episodes"] > lossy["rtos"] {
+		t.Errorf("3 kB buffer: rtos %v, rto_episodes %v, want at least 20 and 1 <= episodes <= rtos (payload loss %.3g)",
+			lossy["rtos"], lossy["rto_episodes"], lossy["payload_loss"])
+	}
+	late := runSat(t, with("buffer", vocab.I(3000), "warmup", vocab.F(10)), 1)
+	t.Logf("rtos: lossless %v, 3 kB buffer %v (%v episodes, payload loss %.3g), after 10 s %v", clean["rtos"], lossy["rtos"], lossy["rto_episodes"], lossy["payload_loss"], late["rtos"])
+	if late["rtos"] > lossy["rtos"] || late["rtos"] == 0 {
+		t.Errorf("rtos after a 10 s warm-up %v, over the whole run %v: want fewer, but some", late["rtos"], lossy["rtos"])
 	}
 }

@@ -47,19 +47,18 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "link rate (per channel)"},
 		{Name: "delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0.0533), Min: 0, Max: 10,
 			Doc: "one-way propagation delay"},
-		{Name: "queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(0), Min: 0, Max: 1e7,
-			Doc: "DropTail queue limit in packets; 0 is unlimited"},
-		mssParam(1460),
+		queueParam(0),
+		queueBDPParam(0),
+		hostParam("mss"),
 		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(65535), Min: 1000, Max: 1 << 30,
 			Doc: "receive buffer: the largest window advertised (65535 caps it without window scaling)"},
-		{Name: "window_scaling", Kind: vocab.Bool, Default: vocab.B(false), Doc: "RFC 7323 window scaling"},
-		sackParam(false),
-		iwParam(0),
-		delayedACKParam(false),
-		{Name: "limited_transmit", Kind: vocab.Bool, Default: vocab.B(true),
-			Doc: "RFC 3042 limited transmit: a new segment on each of the first two duplicate ACKs (off: the 1998 Reno that Padhye et al. model)"},
-		minRTOParam(1),
-		lossDetectionParam("dupthresh"),
+		hostParam("window_scaling"),
+		hostParam("sack"),
+		hostParam("iw"),
+		hostParam("delayed_ack"),
+		hostParam("limited_transmit"),
+		hostParam("min_rto"),
+		hostParam("loss_detection"),
 		{Name: "cca", Kind: vocab.String, Default: vocab.S("newreno"), Choices: cc.Names(),
 			Doc: "congestion control (engine/tcp/cc): reno uses RFC 5681 loss recovery, every other controller RFC 6582 NewReno recovery, or RFC 6675 with sack"},
 		{Name: "per", Kind: vocab.Float, Default: vocab.F(0), Min: 0, Max: 1,
@@ -68,7 +67,7 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "bit error rate of the data direction, turned into a PER per packet size (64B/66B coded)"},
 		{Name: "per_formula", Kind: vocab.String, Default: vocab.S("exact"), Choices: []string{"exact", "worst"},
 			Doc: "BER to PER: exact 1-(1-BER)^bits or the worst-case linear bound (document 000 Eq. 8)"},
-	}, append(hostOptionParams(), hystartParam(false), byteCountingParam(false), writeSizeParam())...)
+	}, hostParams("prr", "timestamps", "syn_timeout", "hystart", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")...)
 }
 
 func tcpBulkSchema() *vocab.Schema {
@@ -105,7 +104,7 @@ func tcpBulkSchema() *vocab.Schema {
 	)
 	return &vocab.Schema{
 		Name:    "tcp-bulk",
-		Version: 10, // 10: timeseries ssthresh null while infinite (was -1); 9: t0, completion and response times null where not applicable (was NaN); 8: warmup defaults to 0 (was 1 s); the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
+		Version: 11, // 11: the wire rate is wire_rate (was throughput); 10: timeseries ssthresh null while infinite (was -1); 9: t0, completion and response times null where not applicable (was NaN); 8: warmup defaults to 0 (was 1 s); the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
 			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
 		Params:  params,
@@ -166,7 +165,7 @@ func bulkMetrics() []vocab.Metric {
 // The metric positions shared by tcp-bulk and tcp-transfer.
 const (
 	tmGoodput = iota
-	tmThroughput
+	tmWireRate
 	tmBytesDelivered
 	tmRetransSegs
 	tmRetransBytes
@@ -193,9 +192,9 @@ const (
 func tcpMetrics() []vocab.Metric {
 	m := make([]vocab.Metric, tmCount)
 	m[tmGoodput] = vocab.Metric{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
-		Doc: "application bytes delivered per second from warmup on, all flows (the application's goodput)"}
-	m[tmThroughput] = vocab.Metric{Name: "throughput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
-		Doc: "bits transmitted on the data-direction links per second over the whole run, warmup not applied (the wire rate: headers and retransmissions included)"}
+		Doc: "application goodput: payload bytes delivered in order to the receiving applications per second, all flows, from warmup on (0 unless asked: the whole run)"}
+	m[tmWireRate] = vocab.Metric{Name: "wire_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond,
+		Doc: "bits transmitted on the data-direction links per second over the whole run, warmup not applied: headers, options and retransmissions included (goodput is the application's rate)"}
 	m[tmBytesDelivered] = vocab.Metric{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte}
 	m[tmRetransSegs] = vocab.Metric{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet}
 	m[tmRetransBytes] = vocab.Metric{Name: "retrans_bytes", Kind: vocab.Int, Unit: vocab.Byte}
@@ -258,7 +257,6 @@ func readTCPConfig(p vocab.Params) tcpRunConfig {
 	c := tcpRunConfig{
 		rate:  p.Float("rate"),
 		delay: des.FromSeconds(p.Float("delay")),
-		queue: int(p.Int("queue")),
 		cca:   p.Str("cca"),
 		per:   p.Float("per"),
 		ber:   p.Float("ber"),
@@ -586,7 +584,7 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]vocab.Value,
 		qdMean = qdSum / float64(qdN) / 1e9
 	}
 	out[tmGoodput] = vocab.F(goodput)
-	out[tmThroughput] = vocab.F(float64(txBytes) * 8 / elapsed.Seconds())
+	out[tmWireRate] = vocab.F(float64(txBytes) * 8 / elapsed.Seconds())
 	out[tmBytesDelivered] = vocab.I(int64(delivered))
 	out[tmRetransSegs] = vocab.I(st.RetransSegs)
 	out[tmRetransBytes] = vocab.I(int64(st.RetransBytes))
@@ -634,6 +632,10 @@ func (m *TCPBulk) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.R
 	phys, err := bulkPhysics(&c, p)
 	if err != nil {
 		return vocab.Result{}, err
+	}
+	// After the physics, which may replace delay by distance/c.
+	if c.queue, err = queueLimit(p, c.rate, c.delay); err != nil {
+		return vocab.Result{}, fmt.Errorf("models: tcp-bulk: %w", err)
 	}
 	sc, err := buildTCP(c, seed)
 	if err != nil {

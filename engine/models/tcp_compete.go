@@ -102,7 +102,7 @@ import (
 // The main row carries the aggregates (total goodput, Jain's index over
 // flows and over algorithm groups) and, for a fixed set of columns, one
 // per algorithm the cc package knows (null when the algorithm is absent),
-// the throughput and retransmissions of each algorithm's group, so that a
+// the goodput and retransmissions of each algorithm's group, so that a
 // figure needs no join with the per-flow table.
 type TCPCompete struct {
 	schema *vocab.Schema
@@ -129,7 +129,7 @@ const (
 	tcRate        = 100e6    // every link, bit/s
 	tcDelay       = 0.010    // backbone one-way delay, s
 	tcWindow      = 16 << 20 // iperf3 -w 16M
-	tcPacket      = 1500     // packet size the queue is sized in (MSS 1460 + 40)
+	tcPacket      = 1500     // a full packet (MSS 1460 + 40), the size loss_data is given for
 	tcAccessQueue = 1000     // Linux txqueuelen
 	tcStagger     = 0.1      // flows start within the first 100 ms
 	tcHostJitter  = 120e-6   // 1500 B at 100 Mbit/s
@@ -139,7 +139,7 @@ const (
 const PaperCCAs = "bbr,bbr2,cubic,bic,reno"
 
 const (
-	tcThroughput = iota
+	tcGoodput = iota
 	tcUtilisation
 	tcJainFlows
 	tcJainAlgos
@@ -174,8 +174,8 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "rate of every access link; 0: the backbone's rate, as document 002's Mininet set-up (ns-3's dumbbell examples use 10 times the bottleneck)"},
 		{Name: "access_delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 10,
 			Doc: "one-way propagation delay of each access link"},
-		{Name: "queue", Kind: vocab.Float, Unit: vocab.Fraction, Default: vocab.F(1), Min: 0.001, Max: 1000,
-			Doc: "backbone queue limit as a fraction of rate x delay (one-way) in 1500-byte packets, written in percent (100% is one BDP): 8.33 x q x 10 packets at 100 Mbit/s, 10 ms"},
+		queueParam(0),
+		queueBDPParam(1),
 		{Name: "aqm", Kind: vocab.String, Default: vocab.S("droptail"), Choices: []string{"droptail", "red", "codel", "fq_codel"},
 			Doc: "backbone queue discipline, each limited to the queue size: DropTail; RED (gentle, thresholds 1/4 and 3/4 of the limit); CoDel (RFC 8289 defaults); FQ-CoDel (RFC 8290 defaults)"},
 		{Name: "backbone", Kind: vocab.String, Default: vocab.S("link"), Choices: []string{"link", "tclink", "mininet"},
@@ -185,15 +185,18 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "DropTail limit of every access link (Linux txqueuelen 1000)"},
 		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(tcWindow), Min: 1000, Max: 1 << 30,
 			Doc: "socket buffers, receive and send (iperf3 -w)"},
-		mssParam(1460),
-		iwParam(10),
-		delayedACKParam(false),
-		minRTOParam(0.2),
-		lossDetectionParam("rack-tlp"),
+		hostParam("mss"),
+		hostParam("iw"),
+		hostParam("window_scaling"),
+		hostParam("sack"),
+		hostParam("limited_transmit"),
+		hostParam("delayed_ack"),
+		hostParam("min_rto"),
+		hostParam("loss_detection"),
 		{Name: "duration", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(200), Min: 0.01, Max: 1e5,
 			Doc: "simulated time (iperf3 -t)"},
 		{Name: "warmup", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 1e5,
-			Doc: "throughput counts bytes delivered after this time (iperf3 averages over the whole run: 0)"},
+			Doc: "goodput, goodput_<cca>, utilisation, the Jain indices and the flows' goodput count bytes delivered after this time; the other columns cover the whole run (iperf3 averages over the whole run: 0)"},
 		{Name: "stagger", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(tcStagger), Min: 0, Max: 1e4,
 			Doc: "flows start at independent uniform times in [0, stagger) (seeded)"},
 		{Name: "host_jitter", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(tcHostJitter), Min: 0, Max: 1,
@@ -208,13 +211,13 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "apply the loss process to the ACK direction of the backbone too (per packet size under gosnr)"},
 	}
 	metrics := []vocab.Metric{
-		tcThroughput: {Name: "throughput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
-			Doc: "application bytes delivered per second after warm-up, all flows (iperf3's receiver sum)"},
-		tcUtilisation: {Name: "utilisation", Kind: vocab.Float, Doc: "throughput / rate"},
+		tcGoodput: {Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
+			Doc: "application goodput: payload bytes delivered in order to the receiving applications per second after warmup, all flows (iperf3's receiver sum, the throughput of document 002)"},
+		tcUtilisation: {Name: "utilisation", Kind: vocab.Float, Doc: "goodput / rate"},
 		tcJainFlows: {Name: "jain_flows", Kind: vocab.Float,
-			Doc: "Jain's fairness index over the flows' throughputs, (sum x)^2 / (n sum x^2) (Jain, Chiu, Hawe 1984)"},
+			Doc: "Jain's fairness index over the flows' goodputs, (sum x)^2 / (n sum x^2) (Jain, Chiu, Hawe 1984)"},
 		tcJainAlgos: {Name: "jain_algorithms", Kind: vocab.Float,
-			Doc: "Jain's index over the algorithms present, each represented by the mean throughput of its flows"},
+			Doc: "Jain's index over the algorithms present, each represented by the mean goodput of its flows"},
 		tcRetrans: {Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet, Doc: "retransmitted segments, all flows (iperf3 Retr)"},
 		tcRTOs:    {Name: "rtos", Kind: vocab.Int, Doc: "retransmission timer expiries, all flows"},
 		tcRTOEpisodes: {Name: "rto_episodes", Kind: vocab.Int,
@@ -236,8 +239,8 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 		tcEvents: {Name: "events", Kind: vocab.Int, Doc: "simulation events processed"},
 	}
 	for _, a := range algos {
-		metrics = append(metrics, vocab.Metric{Name: "throughput_" + columnSafe(a), Kind: vocab.Float, Unit: vocab.BitPerSecond,
-			Doc: "summed throughput of the " + a + " flows; null without such flows"})
+		metrics = append(metrics, vocab.Metric{Name: "goodput_" + columnSafe(a), Kind: vocab.Float, Unit: vocab.BitPerSecond,
+			Doc: "summed goodput of the " + a + " flows after warmup; null without such flows"})
 	}
 	for _, a := range algos {
 		metrics = append(metrics, vocab.Metric{Name: "retrans_" + columnSafe(a), Kind: vocab.Int, Unit: vocab.Packet,
@@ -249,19 +252,19 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 	}
 	return &vocab.Schema{
 		Name:    "tcp-compete",
-		Version: 10, // 10: queue and loss stored as fractions in queue_frac and loss_frac (were percent in queue_pct, loss_pct); 9: throughput_<cca>, retrans_<cca>, retrans_rate_<cca> of absent algorithms null (not NaN), retrans_<cca> an integer; 8: access_rate; hystart, byte_counting, write_size and one definition of mss, iw, delayed_ack, min_rto, loss_detection (the shared host parameters); 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 11, // 11: goodput, goodput_<cca> and the flows' goodput (were throughput, throughput_<cca>, throughput); the queue limit as queue_bdp (was queue) or queue in packets; the host parameters sack, window_scaling and limited_transmit (were always on); 10: queue and loss stored as fractions in queue_frac and loss_frac (were percent in queue_pct, loss_pct); 9: throughput_<cca>, retrans_<cca>, retrans_rate_<cca> of absent algorithms null (not NaN), retrans_<cca> an integer; 8: access_rate; hystart, byte_counting, write_size and one definition of mss, iw, delayed_ack, min_rto, loss_detection (the shared host parameters); 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
-			"gOSNR; total throughput, Jain's index over flows and algorithms, per-algorithm throughput and " +
+			"gOSNR; total goodput, Jain's index over flows and algorithms, per-algorithm goodput and " +
 			"retransmissions (document 002).",
-		Params:  append(params, append(hostOptionParams(), hystartParam(false), byteCountingParam(false), writeSizeParam())...),
+		Params:  append(params, hostParams("prr", "timestamps", "syn_timeout", "hystart", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")...),
 		Metrics: metrics,
 		Tables: []vocab.Table{
 			{Name: "flows", Doc: "one row per flow", Columns: []vocab.Metric{
 				{Name: "flow", Kind: vocab.Int},
 				{Name: "cca", Kind: vocab.String},
 				{Name: "start", Kind: vocab.Float, Unit: vocab.Second, Doc: "when the flow sent its SYN"},
-				{Name: "throughput", Kind: vocab.Float, Unit: vocab.BitPerSecond},
+				{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond, Doc: "the flow's application goodput after warmup"},
 				{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte},
 				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet},
 				{Name: "rtos", Kind: vocab.Int},
@@ -402,10 +405,14 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 	if starts != nil && len(starts) != n {
 		panic("models: bug: tcp-compete given start times for another number of flows")
 	}
-	lim, err := netsim.BDPLimit(p.Float("queue"), unit.BitRate(rate), delay, tcPacket)
+	limit, err := queueLimit(p, rate, delay)
 	if err != nil {
-		return vocab.Result{}, err
+		return vocab.Result{}, fmt.Errorf("models: tcp-compete: %w", err)
 	}
+	if limit == 0 {
+		return vocab.Result{}, fmt.Errorf("models: tcp-compete: the backbone needs a queue limit: queue (packets) or queue_bdp (fraction of the BDP)")
+	}
+	lim := netsim.Limit{Packets: limit}
 	q, err := competeQueue(p.Str("aqm"), lim.Packets)
 	if err != nil {
 		return vocab.Result{}, err
@@ -454,13 +461,16 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		InitialWindow:   int(p.Int("iw")),
 		RcvBuf:          rcvBuf,
 		SndBuf:          sndBuf,
-		WindowScaling:   true,
-		SACK:            true,
+		WindowScaling:   p.Bool("window_scaling"),
+		SACK:            p.Bool("sack"),
 		DelayedACK:      p.Bool("delayed_ack"),
 		MinRTO:          des.FromSeconds(p.Float("min_rto")),
-		LimitedTransmit: true,
-		Recovery:        sackRecovery(p.Bool("prr")),
+		LimitedTransmit: p.Bool("limited_transmit"),
+		Recovery:        tcp.RecoveryNewReno,
 		LossDetection:   lossDetection(p.Str("loss_detection")),
+	}
+	if cfg.SACK {
+		cfg.Recovery = sackRecovery(p.Bool("prr"))
 	}
 	cfg = withHostOptions(cfg, p)
 	isn := net.Streams().New("tcp/isn")
@@ -611,7 +621,7 @@ func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, dura
 		rttMean = float64(rttSum) / float64(rttN) / 1e9
 	}
 	out := make([]vocab.Value, tcFixed+3*nAlg)
-	out[tcThroughput] = vocab.F(total)
+	out[tcGoodput] = vocab.F(total)
 	out[tcUtilisation] = vocab.F(total / rate)
 	out[tcJainFlows] = vocab.F(Jain(thr))
 	out[tcJainAlgos] = vocab.F(Jain(means))

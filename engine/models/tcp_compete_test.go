@@ -72,7 +72,7 @@ func TestCompeteQueueLimit(t *testing.T) {
 		want int64
 	}{{100, 83}, {50, 42}, {25, 21}, {10, 8}, {5, 4}} {
 		r := runModel(t, m, map[string]vocab.Value{
-			"ccas": vocab.S("reno"), "flows": vocab.I(1), "duration": vocab.F(0.05), "queue": vocab.F(tt.q / 100),
+			"ccas": vocab.S("reno"), "flows": vocab.I(1), "duration": vocab.F(0.05), "queue_bdp": vocab.F(tt.q / 100),
 		}, 1)
 		if got := metric(t, m, r, "queue_limit").Int(); got != tt.want {
 			t.Errorf("queue_limit(q %v %%) = %d, want %d (round(8.33 x q/100 x 10))", tt.q, got, tt.want)
@@ -112,7 +112,7 @@ func TestCompeteGOSNRLoss(t *testing.T) {
 func TestCompeteRows(t *testing.T) {
 	m := NewTCPCompete()
 	set := map[string]vocab.Value{
-		"ccas": vocab.S("cubic, reno"), "flows": vocab.I(5), "duration": vocab.F(3), "queue": vocab.F(0.30), "loss": vocab.F(0.005),
+		"ccas": vocab.S("cubic, reno"), "flows": vocab.I(5), "duration": vocab.F(3), "queue_bdp": vocab.F(0.30), "loss": vocab.F(0.005),
 	}
 	a := runModel(t, m, set, 11)
 	b := runModel(t, m, set, 11)
@@ -134,19 +134,19 @@ func TestCompeteRows(t *testing.T) {
 	if want := []string{"cubic", "reno", "cubic", "reno", "cubic"}; !slices.Equal(names, want) {
 		t.Errorf("flow algorithms = %q, want %q", names, want)
 	}
-	total := metric(t, m, a, "throughput").Float()
+	total := metric(t, m, a, "goodput").Float()
 	if math.Abs(thr-total) > 1e-6*total {
 		t.Errorf("sum of flow throughputs = %v, want throughput %v", thr, total)
 	}
 	if got := metric(t, m, a, "retrans_segs").Int(); got != retr {
 		t.Errorf("retrans_segs = %d, want the flows' sum %d", got, retr)
 	}
-	group := metric(t, m, a, "throughput_cubic").Float() + metric(t, m, a, "throughput_reno").Float()
+	group := metric(t, m, a, "goodput_cubic").Float() + metric(t, m, a, "goodput_reno").Float()
 	if math.Abs(group-total) > 1e-6*total {
-		t.Errorf("throughput_cubic + throughput_reno = %v, want %v", group, total)
+		t.Errorf("goodput_cubic + goodput_reno = %v, want %v", group, total)
 	}
-	if v := orNaN(metric(t, m, a, "throughput_bbr")); !math.IsNaN(v) {
-		t.Errorf("throughput_bbr without BBR flows = %v, want NaN", v)
+	if v := orNaN(metric(t, m, a, "goodput_bbr")); !math.IsNaN(v) {
+		t.Errorf("goodput_bbr without BBR flows = %v, want NaN", v)
 	}
 	if metric(t, m, a, "drops_corrupt").Int() == 0 {
 		t.Errorf("no random loss at loss 0.5 %%")
@@ -208,9 +208,9 @@ func TestCompeteDocument002Shape(t *testing.T) {
 		const seeds = 2
 		var p point
 		for seed := uint64(1); seed <= seeds; seed++ {
-			r := runModel(t, m, map[string]vocab.Value{"ccas": vocab.S(mix), "queue": vocab.F(q / 100), "backbone": vocab.S(backbone)}, seed)
-			thr := metric(t, m, r, "throughput").Float()
-			v1, v2 := orNaN(metric(t, m, r, "throughput_bbr")), orNaN(metric(t, m, r, "throughput_bbr2"))
+			r := runModel(t, m, map[string]vocab.Value{"ccas": vocab.S(mix), "queue_bdp": vocab.F(q / 100), "backbone": vocab.S(backbone)}, seed)
+			thr := metric(t, m, r, "goodput").Float()
+			v1, v2 := orNaN(metric(t, m, r, "goodput_bbr")), orNaN(metric(t, m, r, "goodput_bbr2"))
 			p.thr += thr / seeds
 			p.bbr += v1 / seeds
 			p.bbr2 += v2 / seeds
@@ -280,7 +280,7 @@ func TestCompeteTwoBBRFlowsShareFairly(t *testing.T) {
 				}
 				fl := r.Tables[0]
 				jain := metric(t, m, r, "jain_flows").Float()
-				total := metric(t, m, r, "throughput").Float()
+				total := metric(t, m, r, "goodput").Float()
 				t.Logf("%.1f / %.1f Mbit/s, Jain %.3f, RTOs %d / %d, retransmissions %d / %d",
 					fl[0][3].Float()/1e6, fl[1][3].Float()/1e6, jain, fl[0][6].Int(), fl[1][6].Int(), fl[0][5].Int(), fl[1][5].Int())
 				if jain < 0.9 {

@@ -28,10 +28,10 @@ func TestCompeteTestbedShape(t *testing.T) {
 	at := func(q, loss float64) point {
 		var p point
 		for seed := uint64(1); seed <= 2; seed++ {
-			r := runModel(t, m, map[string]vocab.Value{"backbone": vocab.S("mininet"), "queue": vocab.F(q / 100),
+			r := runModel(t, m, map[string]vocab.Value{"backbone": vocab.S("mininet"), "queue_bdp": vocab.F(q / 100),
 				"loss": vocab.F(loss / 100), "duration": vocab.F(30)}, seed)
-			thr := metric(t, m, r, "throughput").Float()
-			bbr := metric(t, m, r, "throughput_bbr").Float() + metric(t, m, r, "throughput_bbr2").Float()
+			thr := metric(t, m, r, "goodput").Float()
+			bbr := metric(t, m, r, "goodput_bbr").Float() + metric(t, m, r, "goodput_bbr2").Float()
 			p.thr += thr / 2
 			p.bbr += bbr / thr / 2
 			p.loss += (thr - bbr) / thr / 2

@@ -8,72 +8,103 @@ import (
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
-// prrParam is the parameter that selects RFC 6937's Proportional Rate
-// Reduction in every TCP model, with one name, default and doc.
-func prrParam() vocab.Param {
-	return vocab.Param{Name: "prr", Kind: vocab.Bool, Default: vocab.B(false),
-		Doc: "RFC 6937 Proportional Rate Reduction: during SACK recovery cwnd follows the data delivered instead of dropping to ssthresh at once " +
-			"(the default of Linux and ns-3); needs SACK, without which recovery is NewReno"}
+// The host: one set of TCP host parameters that tcp-bulk, tcp-transfer,
+// tcp-compete and sat-island take with the same name, unit, range, doc and
+// default. The defaults are Linux's (a 6.x kernel with its sysctl defaults
+// in a 1500-byte MTU), each with the place in Linux's source or
+// documentation that sets it; a spec whose document ran another host sets
+// that host's values itself. hostTable is the one statement of them.
+
+// hostSetting is one row of hostTable: a parameter with Linux's value as
+// its default, and where Linux sets that value.
+type hostSetting struct {
+	param vocab.Param
+	linux string
 }
 
-// The host parameters every TCP model has had under its own doc: one
-// definition each, the model's default kept (Linux's value in the doc).
-
-func mssParam(def int64) vocab.Param {
-	return vocab.Param{Name: "mss", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(def), Min: 88, Max: 65495,
-		Doc: "maximum segment size: payload bytes per segment (Linux in a 1500-byte MTU: 1460, or 1448 with timestamps)"}
-}
-
-func iwParam(def int64) vocab.Param {
-	return vocab.Param{Name: "iw", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(def), Min: 0, Max: 1000,
-		Doc: "initial window in segments; 0 is RFC 3390's min(4*MSS, max(2*MSS, 4380 B)) (Linux: 10, RFC 6928)"}
-}
-
-func delayedACKParam(def bool) vocab.Param {
-	return vocab.Param{Name: "delayed_ack", Kind: vocab.Bool, Default: vocab.B(def),
-		Doc: "delayed ACKs (RFC 1122 4.2.3.2): an ACK for every second full segment or after 200 ms (Linux: on)"}
-}
-
-func minRTOParam(def float64) vocab.Param {
-	return vocab.Param{Name: "min_rto", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(def), Min: 0.001, Max: 60,
-		Doc: "minimum RTO (RFC 6298 2.4: 1 s; Linux: 200 ms)"}
-}
-
-func sackParam(def bool) vocab.Param {
-	return vocab.Param{Name: "sack", Kind: vocab.Bool, Default: vocab.B(def),
-		Doc: "SACK (RFC 2018) with RFC 6675 loss recovery (Linux: on)"}
-}
-
-func lossDetectionParam(def string) vocab.Param {
-	return vocab.Param{Name: "loss_detection", Kind: vocab.String, Default: vocab.S(def), Choices: lossDetectionChoices,
-		Doc: lossDetectionDoc + " (Linux: rack-tlp)"}
-}
-
-// hostOptionParams are the host options every TCP model takes with one
-// name, unit, default and doc: RFC 6937 PRR, RFC 7323 timestamps, the
-// SYN timeout, the send buffer and the ssthresh basis. The defaults keep
-// each model's earlier results (no PRR, no timestamps, a 1 s SYN timeout,
-// no send-buffer limit, RFC 5681's FlightSize); each doc states Linux's
-// value.
-func hostOptionParams() []vocab.Param {
-	return []vocab.Param{
-		prrParam(),
-		{Name: "timestamps", Kind: vocab.Bool, Default: vocab.B(false),
+// hostTable returns the host parameters with Linux's defaults, in the
+// order the models list them.
+func hostTable() []hostSetting {
+	return []hostSetting{
+		{vocab.Param{Name: "mss", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1448), Min: 88, Max: 65495,
+			Doc: "maximum segment size: payload bytes per segment, TCP options not included (Linux in a 1500-byte MTU: 1460, less 12 with timestamps: 1448)"},
+			"tcp_mtu_to_mss() in net/ipv4/tcp_output.c: MTU - 20 IPv4 - 20 TCP = 1460 advertised; tcp_current_mss() subtracts the 12 aligned timestamp option bytes (TCPOLEN_TSTAMP_ALIGNED) from every segment: 1448"},
+		{vocab.Param{Name: "iw", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(10), Min: 0, Max: 1000,
+			Doc: "initial window in segments; 0 is RFC 3390's min(4*MSS, max(2*MSS, 4380 B)) (Linux: 10, RFC 6928)"},
+			"TCP_INIT_CWND 10 in include/net/tcp.h (since 2.6.39, RFC 6928)"},
+		{vocab.Param{Name: "delayed_ack", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "delayed ACKs (RFC 1122 4.2.3.2): an ACK for every second full segment or after 200 ms (Linux: on, its timer 40-200 ms)"},
+			"__tcp_ack_snd_check() in net/ipv4/tcp_input.c ACKs at once only past one full segment received (or in quick-ACK mode); tcp_send_delayed_ack() arms the timer, TCP_DELACK_MAX 200 ms in include/net/tcp.h"},
+		{vocab.Param{Name: "min_rto", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0.2), Min: 0.001, Max: 60,
+			Doc: "minimum RTO (RFC 6298 2.4: 1 s; Linux: 200 ms)"},
+			"TCP_RTO_MIN (HZ/5) in include/net/tcp.h"},
+		{vocab.Param{Name: "sack", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "SACK (RFC 2018) with RFC 6675 loss recovery (Linux: on)"},
+			"net.ipv4.tcp_sack = 1 (Documentation/networking/ip-sysctl.rst)"},
+		{vocab.Param{Name: "loss_detection", Kind: vocab.String, Default: vocab.S("rack-tlp"), Choices: lossDetectionChoices,
+			Doc: lossDetectionDoc + " (Linux: rack-tlp)"},
+			"net.ipv4.tcp_recovery = 0x1 (RACK) and net.ipv4.tcp_early_retrans = 3 (TLP) (Documentation/networking/ip-sysctl.rst)"},
+		{vocab.Param{Name: "limited_transmit", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "RFC 3042 limited transmit: a new segment on each of the first two duplicate ACKs (off: the 1998 Reno that Padhye et al. model; Linux: on)"},
+			"tcp_add_reno_sack() in net/ipv4/tcp_input.c counts each duplicate ACK as a segment out of flight, so tcp_packets_in_flight() lets a new segment go, the effect of RFC 3042"},
+		{vocab.Param{Name: "prr", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "RFC 6937 Proportional Rate Reduction: during SACK recovery cwnd follows the data delivered instead of dropping to ssthresh at once " +
+				"(the default of Linux and ns-3); needs SACK, without which recovery is NewReno"},
+			"tcp_cwnd_reduction() in net/ipv4/tcp_input.c, always on since 3.2 (no switch)"},
+		{vocab.Param{Name: "timestamps", Kind: vocab.Bool, Default: vocab.B(true),
 			Doc: "RFC 7323 timestamps, offered by every endpoint: 12 more bytes on every segment (mss stays the payload; Linux, which offers them by default, sends 1448-byte payloads in a 1500-byte MTU)"},
-		{Name: "syn_timeout", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(1), Min: 0.001, Max: 600,
+			"net.ipv4.tcp_timestamps = 1 (Documentation/networking/ip-sysctl.rst)"},
+		{vocab.Param{Name: "syn_timeout", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(1), Min: 0.001, Max: 600,
 			Doc: "retransmission timeout of a SYN before back-off (RFC 6298 2.1 and Linux: 1 s; ns-3's ConnTimeout: 3 s)"},
-		{Name: "send_buffer", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 40,
+			"TCP_TIMEOUT_INIT (1*HZ) in include/net/tcp.h (RFC 6298 2.1)"},
+		{vocab.Param{Name: "hystart", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "HyStart++ (RFC 9406) in CUBIC's initial slow start (Linux: on, its own HyStart of Ha and Rhee); other controllers ignore it"},
+			"module parameter hystart = 1 in net/ipv4/tcp_cubic.c"},
+		{vocab.Param{Name: "byte_counting", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "appropriate byte counting (RFC 3465, L = 2 SMSS): cwnd grows by the bytes an ACK covers, not per ACK, so delayed ACKs do not slow growth (Linux counts acknowledged segments, to the same effect)"},
+			"tcp_slow_start() in net/ipv4/tcp_cong.c grows cwnd by the segments an ACK covers (acked), since 3.8 removed the tcp_abc switch"},
+		{vocab.Param{Name: "window_scaling", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "RFC 7323 window scaling (Linux: on); off caps the advertised window at 65535 bytes"},
+			"net.ipv4.tcp_window_scaling = 1 (Documentation/networking/ip-sysctl.rst)"},
+		{vocab.Param{Name: "write_size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 40,
+			Doc: "bytes the application writes at a time once connected (ns-3's BulkSend: 512 B); the writes of one instant leave together in full segments, and with a send_buffer the writer refills it write_size at a time as ACKs free room; " +
+				"0 hands the whole transfer over at once"},
+			"an application's choice, not the kernel's: 0 stands for one large write (iperf3's 128 KiB writes coalesce into full segments)"},
+		{vocab.Param{Name: "send_buffer", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 40,
 			Doc: "send buffer: the most bytes written and not yet acknowledged; a writer blocks until ACKs free room, then writes again (write_size at a time); 0 is unlimited (ns-3's SndBufSize: 131072; Linux autotunes SO_SNDBUF, tcp_wmem up to 4 MiB)"},
-		{Name: "ssthresh_basis", Kind: vocab.String, Default: vocab.S("flight_size"), Choices: []string{"flight_size", "pipe"},
-			Doc: "what a loss halves into ssthresh (NewReno-like controllers; CUBIC scales cwnd): flight_size, RFC 5681 eq. (4); pipe, RFC 6675's pipe as ns-3 3.37's EnterRecovery passes BytesInFlight()"},
-		{Name: "prr_rounding", Kind: vocab.String, Default: vocab.S("segments"), Choices: []string{"segments", "bytes"},
-			Doc: "how prr rounds its proportional share CEIL(prr_delivered * ssthresh / RecoverFS) up: segments, as Linux and RFC 6937 section 5's example; bytes, as ns-3 3.37's TcpPrrRecovery, which sends a segment only once a whole one's share has accrued"},
-		{Name: "grow_on_recovery_exit", Kind: vocab.Bool, Default: vocab.B(false),
-			Doc: "the ACK that ends fast recovery also grows cwnd (cwnd = ssthresh, then the controller's per-ACK growth), as ns-3 3.37's TcpSocketBase::ProcessAck does; off, RFC 5681 3.2 step 6 and RFC 6937 3.1: cwnd = ssthresh on that ACK (Linux: off)"},
+			"no fixed size: tcp_sndbuf_expand() in net/ipv4/tcp_input.c grows SO_SNDBUF to about twice the congestion window (net.ipv4.tcp_wmem, up to 4 MiB), so the buffer does not limit a flow; 0 stands for that"},
+		{vocab.Param{Name: "ssthresh_basis", Kind: vocab.String, Default: vocab.S("flight_size"), Choices: []string{"flight_size", "pipe"},
+			Doc: "what a loss halves into ssthresh (NewReno-like controllers; CUBIC scales cwnd): flight_size, RFC 5681 eq. (4); pipe, RFC 6675's pipe as ns-3 3.37's EnterRecovery passes BytesInFlight() (Linux: half of cwnd, which is the flight size of a flow the window limits)"},
+			"tcp_reno_ssthresh() in net/ipv4/tcp_cong.c: max(cwnd / 2, 2); cwnd is the data in flight of a flow that fills its window, RFC 5681's FlightSize"},
+		{vocab.Param{Name: "prr_rounding", Kind: vocab.String, Default: vocab.S("segments"), Choices: []string{"segments", "bytes"},
+			Doc: "how prr rounds its proportional share CEIL(prr_delivered * ssthresh / RecoverFS) up: segments, as Linux and RFC 6937 section 5's example; bytes, as ns-3 3.37's TcpPrrRecovery, which sends a segment only once a whole one's share has accrued (Linux: segments)"},
+			"tcp_cwnd_reduction() in net/ipv4/tcp_input.c counts in packets: sndcnt = div_u64(snd_ssthresh * prr_delivered + prior_cwnd - 1, prior_cwnd) - prr_out"},
+		{vocab.Param{Name: "grow_on_recovery_exit", Kind: vocab.Bool, Default: vocab.B(false),
+			Doc: "the ACK that ends fast recovery also grows cwnd by one congestion-avoidance step after cwnd = ssthresh, as ns-3 3.37's TcpSocketBase::ProcessAck does; off, RFC 5681 3.2 step 6 and RFC 6937 3.1: cwnd = ssthresh on that ACK (Linux: off, cwnd = ssthresh)"},
+			"tcp_end_cwnd_reduction() in net/ipv4/tcp_input.c sets cwnd = ssthresh as recovery ends (RFC 6937 3.1); tcp_cong_control() may then count that ACK's segments toward congestion avoidance, a fraction of a segment, which off leaves out"},
 	}
 }
 
-// withHostOptions sets the options of hostOptionParams on cfg (prr goes
+// hostParam returns the host parameter called name, with Linux's default.
+func hostParam(name string) vocab.Param {
+	for _, h := range hostTable() {
+		if h.param.Name == name {
+			return h.param
+		}
+	}
+	panic("models: bug: no host parameter " + name)
+}
+
+// hostParams returns the named host parameters in the given order.
+func hostParams(names ...string) []vocab.Param {
+	out := make([]vocab.Param, len(names))
+	for i, n := range names {
+		out[i] = hostParam(n)
+	}
+	return out
+}
+
+// withHostOptions sets timestamps and the SYN timeout on cfg (prr goes
 // through sackRecovery).
 func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
 	cfg.Timestamps = p.Bool("timestamps")
@@ -85,28 +116,6 @@ func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
 	cfg.GrowOnRecoveryExit = p.Bool("grow_on_recovery_exit")
 	cfg.PRRByteCeil = p.Str("prr_rounding") == "bytes"
 	return cfg
-}
-
-// writeSizeParam is the application's write size of the models whose
-// sources are bulk or sized transfers (workload.Source.WriteSize).
-func writeSizeParam() vocab.Param {
-	return vocab.Param{Name: "write_size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 40,
-		Doc: "bytes the application writes at a time once connected (ns-3's BulkSend: 512 B); the writes of one instant leave together in full segments, and with a send_buffer the writer refills it write_size at a time as ACKs free room; " +
-			"0 hands the whole transfer over at once"}
-}
-
-// hystartParam and byteCountingParam are the slow-start options of the
-// congestion controllers, one name and doc in every TCP model; def is the
-// model's default, kept from before the options were shared (Linux runs
-// HyStart and counts acknowledged segments rather than ACKs).
-func hystartParam(def bool) vocab.Param {
-	return vocab.Param{Name: "hystart", Kind: vocab.Bool, Default: vocab.B(def),
-		Doc: "HyStart++ (RFC 9406) in CUBIC's initial slow start (Linux: on); other controllers ignore it"}
-}
-
-func byteCountingParam(def bool) vocab.Param {
-	return vocab.Param{Name: "byte_counting", Kind: vocab.Bool, Default: vocab.B(def),
-		Doc: "appropriate byte counting (RFC 3465, L = 2 SMSS): cwnd grows by the bytes an ACK covers, not per ACK, so delayed ACKs do not slow growth (Linux counts acknowledged segments, to the same effect)"}
 }
 
 // ccOptions reads hystart and byte_counting; seed is the controller's own

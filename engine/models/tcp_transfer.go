@@ -36,7 +36,7 @@ func (m *TCPTransfer) Cost(p vocab.Params) float64 { return float64(p.Int("size"
 
 // The metrics tcp-transfer adds after the shared TCP metrics.
 const (
-	tmBoundThroughput = tmCount + iota
+	tmBoundGoodput = tmCount + iota
 	tmBoundResponse
 	tmTransferCount
 )
@@ -59,18 +59,18 @@ func tcpTransferSchema() *vocab.Schema {
 	metrics := tcpMetrics()
 	// One transfer has no warm-up: Run sets goodput to size over the
 	// response time, which the shared doc does not say.
-	metrics[tmGoodput].Doc = "bytes transferred x 8 over response_time: the throughput document 001 tabulates"
+	metrics[tmGoodput].Doc = "application goodput: bytes transferred x 8 over response_time, the throughput document 001 tabulates"
 	metrics = append(metrics,
-		vocab.Metric{Name: "bound_throughput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
-			Doc: "window-limited bound on goodput: min(rate x MSS/(MSS+40), W/RTT0), W the usable window, " +
-				"RTT0 = 2 delay + tx(MSS+40) + tx(40)"},
+		vocab.Metric{Name: "bound_goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
+			Doc: "window-limited bound on goodput: min(rate x MSS/(MSS+H), W/RTT0), W the usable window, " +
+				"RTT0 = 2 delay + tx(MSS+H) + tx(H), H the 40 header bytes (52 with timestamps)"},
 		vocab.Metric{Name: "bound_response_time", Kind: vocab.Float, Unit: vocab.Second,
 			Doc: "lossless response time by hand: handshake + slow-start rounds of RTT0 (window doubling from iw, capped at W) " +
 				"+ serialisation of the last round (or of the rest once the pipe is full) + delay"},
 	)
 	return &vocab.Schema{
 		Name:    "tcp-transfer",
-		Version: 9, // 9: t0, completion and response times null where not applicable, shared with tcp-bulk; 8: the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, shared with tcp-bulk; 6: rto metric, shared with tcp-bulk; 3: BBR controllers seeded per flow (shared with tcp-bulk); 4: RACK, SACK kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
+		Version: 10, // 10: the wire rate is wire_rate (was throughput), the window-limited bound bound_goodput (was bound_throughput), both bounds count the timestamp option's 12 bytes; 9: t0, completion and response times null where not applicable, shared with tcp-bulk; 8: the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, shared with tcp-bulk; 6: rto metric, shared with tcp-bulk; 3: BBR controllers seeded per flow (shared with tcp-bulk); 4: RACK, SACK kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "One TCP transfer of a given size: response time (first SYN to last byte delivered), " +
 			"goodput (size over response time), completion (FIN acknowledged) and retransmissions, " +
 			"with a DropTail or RED gateway, and the closed-form window-limited bounds beside them.",
@@ -89,6 +89,10 @@ func (m *TCPTransfer) Run(ctx context.Context, p vocab.Params, seed uint64) (voc
 	c.size = unit.Bytes(p.Int("size"))
 	c.flows, c.channels = 1, 1
 	c.noHandshk = !p.Bool("handshake")
+	var err error
+	if c.queue, err = queueLimit(p, c.rate, c.delay); err != nil {
+		return vocab.Result{}, fmt.Errorf("models: tcp-transfer: %w", err)
+	}
 	if p.Str("gateway") == "red" {
 		red := netsim.RED{
 			MinTh: p.Float("red_min_th"), MaxTh: p.Float("red_max_th"), MaxP: p.Float("red_max_p"),
@@ -149,7 +153,8 @@ func usableWindow(buf int64, scaling bool, mss int64) int64 {
 
 // transferBound computes by hand what a lossless transfer can do over one
 // link of rate R and one-way delay d, with MSS-sized segments of
-// MSS+40 bytes on the wire and 40-byte ACKs, one ACK per segment:
+// MSS+40 bytes on the wire and 40-byte ACKs (52-byte headers with
+// timestamps), one ACK per segment:
 //
 //   - throughput: the sender keeps at most W bytes in flight and each
 //     window takes RTT0 = 2d + tx(MSS+40) + tx(40) to be acknowledged, so
@@ -169,9 +174,15 @@ func transferBound(c tcpRunConfig) bound {
 	rate := c.rate
 	d := c.delay.Seconds()
 	tx := func(bytes float64) float64 { return 8 * bytes / rate }
+	// hdr is the header of every segment after the handshake: 40 bytes,
+	// and 12 more with timestamps (RFC 7323 section 3.2's 10, padded).
+	hdr := int64(tcp.HeaderBytes)
+	if c.conn.Timestamps {
+		hdr += 12
+	}
 	b := bound{window: usableWindow(int64(c.conn.RcvBuf), c.conn.WindowScaling, mss)}
-	b.rtt0 = 2*d + tx(float64(mss+tcp.HeaderBytes)) + tx(tcp.HeaderBytes)
-	b.throughput = math.Min(rate*float64(mss)/float64(mss+tcp.HeaderBytes), float64(b.window)*8/b.rtt0)
+	b.rtt0 = 2*d + tx(float64(mss+hdr)) + tx(float64(hdr))
+	b.throughput = math.Min(rate*float64(mss)/float64(mss+hdr), float64(b.window)*8/b.rtt0)
 
 	t := 0.0
 	if !c.noHandshk {
@@ -184,6 +195,9 @@ func transferBound(c tcpRunConfig) bound {
 		if c.conn.SACK {
 			opt += 2
 		}
+		if c.conn.Timestamps {
+			opt += 10
+		}
 		syn := float64(tcp.HeaderBytes + (opt+3)&^3)
 		t = 2*d + 2*tx(syn)
 	}
@@ -194,12 +208,12 @@ func transferBound(c tcpRunConfig) bound {
 	wmax := b.window / mss
 	w := min(iw, wmax)
 	left := int64(c.size) // bytes not yet sent
-	full := tx(float64(mss + tcp.HeaderBytes))
+	full := tx(float64(mss + hdr))
 	for {
 		segs := (left + mss - 1) / mss
 		if segs <= w || float64(w)*full >= b.rtt0 {
 			// Last round, or the pipe is full: the rest leaves back to back.
-			t += tx(float64(left+segs*tcp.HeaderBytes)) + d
+			t += tx(float64(left+segs*hdr)) + d
 			break
 		}
 		left -= w * mss

@@ -52,6 +52,33 @@ type Exchanges struct {
 	// Opened counts connections opened; Live those not yet detached.
 	Opened, Live int
 	err          error
+
+	// live holds the legs not yet detached and gone the timeouts of those
+	// that were, so Timeouts covers every connection of the run.
+	live map[*leg]struct{}
+	gone Timeouts
+}
+
+// Timeouts counts retransmission timer expiries (tcp.Stats.RTOs) and the
+// sequences of them (tcp.Stats.FirstRTOs), both ends of every connection.
+type Timeouts struct{ RTOs, Episodes int64 }
+
+// add adds the timeouts of both ends of l.
+func (t *Timeouts) add(l *leg) {
+	for _, c := range []*tcp.Conn{l.near, l.far} {
+		t.RTOs += c.Stats.RTOs
+		t.Episodes += c.Stats.FirstRTOs
+	}
+}
+
+// Timeouts returns the timeouts of every connection opened so far, open
+// or detached.
+func (e *Exchanges) Timeouts() Timeouts {
+	t := e.gone
+	for l := range e.live {
+		t.add(l)
+	}
+	return t
 }
 
 // Err returns the first stream error seen (a delivery out of order), or
@@ -142,6 +169,10 @@ func (x *Exchange) open(now des.Time, i int) error {
 	}
 	e.Opened++
 	e.Live++
+	if e.live == nil {
+		e.live = map[*leg]struct{}{}
+	}
+	e.live[l] = struct{}{}
 	l.far.Listen()
 	l.near.Write(now, x.Request)
 	l.near.Close(now)
@@ -221,6 +252,8 @@ func (a *end) Done(now des.Time) {
 		l.done |= 1
 	}
 	if l.done == 3 {
+		l.x.set.gone.add(l)
+		delete(l.x.set.live, l)
 		l.spec.Near.Node.Detach(l.flow)
 		l.spec.Far.Node.Detach(l.flow)
 		l.near, l.far = nil, nil

@@ -83,7 +83,7 @@ main(int argc, char* argv[])
     cmd.AddValue("accessQueue", "access link DropTail limit, packets", accessQueue);
     cmd.AddValue("loss", "loss probability of a packet on the backbone's data direction", loss);
     cmd.AddValue("duration", "simulated time, s", duration);
-    cmd.AddValue("warmup", "throughput counts bytes delivered after this time, s", warmup);
+    cmd.AddValue("warmup", "goodput counts bytes delivered after this time, s", warmup);
     cmd.AddValue("stagger", "flows start at uniform times in [0, stagger), s", stagger);
     cmd.AddValue("run", "random run number", run);
     cmd.Parse(argc, argv);
@@ -183,7 +183,7 @@ main(int argc, char* argv[])
         total.lossEpisodes += stats[i]->lossEpisodes;
     }
     double jain = sum2 > 0 ? sum * sum / (flows * sum2) : 0;
-    std::printf("throughput=%.6f jain_flows=%.9f data_segs=%" PRIu64 " retrans_segs=%" PRIu64
+    std::printf("goodput=%.6f jain_flows=%.9f data_segs=%" PRIu64 " retrans_segs=%" PRIu64
                 " fast_recoveries=%" PRIu64 " rto_episodes=%" PRIu64 "\n",
                 sum, jain, total.dataSegs, total.retransSegs, total.recoveries, total.lossEpisodes);
     Simulator::Destroy();
