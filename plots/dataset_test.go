@@ -54,3 +54,36 @@ func TestDatasetSource(t *testing.T) {
 		t.Errorf("rc13-tab2.csv = \n%s\nwant a header and the 4 distances of the plan, not 100000 km", csv)
 	}
 }
+
+// TestDrawGoesOnPastAMissingDataset draws two specs, one of which has no
+// dataset yet: the other's figure must still be drawn, and the error must
+// name the figure that was not.
+func TestDrawGoesOnPastAMissingDataset(t *testing.T) {
+	s := testSchema()
+	root := t.TempDir()
+	dir := filepath.Join(root, "rc13-tab2")
+	w, err := dataset.NewWriter(dir, s, dataset.Options{Meta: dataset.Meta{SpecName: "rc13-tab2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := []vocab.Value{vocab.F(16e6), vocab.F(1e9), vocab.S("direct"), vocab.I(1500)}
+	sc := plan.NewScenario(s, vals, 0, 1)
+	r := &dataset.Row{ID: sc.ID, Seed: sc.Seed, Params: vals, Status: dataset.OK,
+		Metrics: []vocab.Value{vocab.F(1e-9), vocab.F(16e6 / 299792458), vocab.F(1e-6)}}
+	if err := w.Append(r); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	present := DatasetSource("rc13-tab2", dir, s, []Def{{ID: "rc13-tab2", Kind: KindTable}}, plan.List{sc})
+	absent := DatasetSource("aaa-absent", filepath.Join(root, "aaa-absent"), s, []Def{{ID: "aaa-absent", Kind: KindTable}}, plan.List{sc})
+	out := t.TempDir()
+	errDraw := Draw(context.Background(), NewRegistry(), out, nil, []*Source{absent, present})
+	if errDraw == nil || !strings.Contains(errDraw.Error(), "figure aaa-absent") {
+		t.Errorf("Draw error = %v, want one naming figure aaa-absent", errDraw)
+	}
+	if _, err := os.Stat(filepath.Join(out, "rc13-tab2.csv")); err != nil {
+		t.Errorf("rc13-tab2 was not drawn after aaa-absent failed (%v): %v", errDraw, err)
+	}
+}

@@ -3,6 +3,7 @@ package plots
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,8 +27,9 @@ type Source struct {
 // Draw draws the figures with the given ids (every figure the sources
 // declare when ids is empty) into outDir: <id>.png, .svg, .pdf and the
 // plotted data as <id>.csv (and <id>.md for tables). It returns an error
-// naming each requested id no source declares, and stops at the first
-// figure that fails.
+// naming each requested id no source declares; a figure whose data cannot
+// be read is skipped, the others are drawn, and the error names every
+// figure skipped.
 func Draw(ctx context.Context, reg *Registry, outDir string, ids []string, sources []*Source) error {
 	type job struct {
 		def Def
@@ -60,14 +62,20 @@ func Draw(ctx context.Context, reg *Registry, outDir string, ids []string, sourc
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return fmt.Errorf("plots: %w", err)
 	}
+	// A figure that cannot be drawn (its dataset missing or damaged, its
+	// plot entry unknown to the registry) does
+	// not stop the others: every figure that can be drawn is, and the
+	// failures are returned together, one line each.
+	var failed []error
 	for _, id := range order {
 		if err := ctx.Err(); err != nil {
-			return err
+			return errors.Join(append(failed, err)...)
 		}
 		j := byID[id]
 		draw, caption, err := reg.drawFunc(j.def)
 		if err != nil {
-			return err
+			failed = append(failed, err)
+			continue
 		}
 		if j.def.Caption == "" {
 			j.def.Caption = caption
@@ -75,17 +83,18 @@ func Draw(ctx context.Context, reg *Registry, outDir string, ids []string, sourc
 		in := Input{Def: j.def, Schema: j.src.Schema, Source: j.src, Theme: reg.Theme, Scale: reg.Scale}
 		out, err := draw(ctx, in)
 		if err != nil {
-			return fmt.Errorf("plots: figure %s (spec %s): %w", id, j.src.Name, err)
+			failed = append(failed, fmt.Errorf("plots: figure %s (spec %s): %w", id, j.src.Name, err))
+			continue
 		}
 		out.Problems = append(out.Problems, axisProblems(out.Art)...)
 		if err := Write(outDir, id, out, reg.Theme); err != nil {
-			return err
+			return errors.Join(append(failed, err)...)
 		}
 		if err := writeSidecar(outDir, id, j.src.Name, j.def.Caption, out); err != nil {
-			return err
+			return errors.Join(append(failed, err)...)
 		}
 	}
-	return nil
+	return errors.Join(failed...)
 }
 
 // Write writes a drawn figure as <id>.png, .svg and .pdf, its data as

@@ -570,7 +570,7 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 			return vocab.Result{}, fmt.Errorf("models: sat-island: %w", err)
 		}
 	}
-	span := (c.duration - c.warmup).Seconds()
+	span := c.duration.Sub(c.warmup).Seconds()
 	out := make([]vocab.Value, siCount)
 	probeGood, probeTime := math.NaN(), math.NaN()
 	if x := sc.probe.x; x != nil {
@@ -594,7 +594,7 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 	qm, q95 := sc.q.occupancy(sc.s.Now())
 	out[siQueueMean] = vocab.F(qm)
 	out[siQueueP95] = vocab.F(q95)
-	out[siUtil] = vocab.F(float64(st.Busy-sc.atWarm.Busy) / float64(c.duration-c.warmup))
+	out[siUtil] = vocab.F(float64(st.Busy-sc.atWarm.Busy) / float64(c.duration.Sub(c.warmup)))
 	fct := math.NaN()
 	if sc.ch.ShortN > 0 {
 		fct = sc.ch.ShortSum.Seconds() / float64(sc.ch.ShortN)

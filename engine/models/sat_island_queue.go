@@ -81,7 +81,7 @@ func (q *meteredQueue) account(now des.Time) {
 	for len(q.hist) <= b {
 		q.hist = append(q.hist, 0)
 	}
-	dt := float64(now - q.last)
+	dt := float64(now.Sub(q.last))
 	q.hist[b] += dt
 	q.area += dt * float64(bytes)
 	q.last = now

@@ -540,8 +540,8 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]vocab.Value,
 		st.RTTMax = max(st.RTTMax, fs.RTTMax)
 		rtoSum += float64(f.src.RTO()) / 1e9
 		if f.source.Finished() {
-			completion = max(completion, (f.source.DoneAt - f.source.StartAt).Seconds())
-			response = max(response, (f.sink.LastAt - f.source.StartAt).Seconds())
+			completion = max(completion, f.source.DoneAt.Sub(f.source.StartAt).Seconds())
+			response = max(response, f.sink.LastAt.Sub(f.source.StartAt).Seconds())
 		} else {
 			finished = false
 		}
@@ -549,7 +549,7 @@ func (sc *tcpScenario) metrics(c tcpRunConfig, elapsed des.Time) ([]vocab.Value,
 	if !finished {
 		completion, response = math.NaN(), math.NaN()
 	}
-	span := (elapsed - des.Time(c.warmup)).Seconds()
+	span := elapsed.Sub(c.warmup).Seconds()
 	goodput := 0.0
 	if span > 0 {
 		goodput = float64(after) * 8 / span
@@ -653,7 +653,7 @@ func (m *TCPBulk) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.R
 	if sc.stripes != nil {
 		stripes = sc.stripes.rows
 	}
-	span := (c.duration - c.warmup).Seconds()
+	span := c.duration.Sub(c.warmup).Seconds()
 	flows := make([][]vocab.Value, len(sc.flows))
 	for i, f := range sc.flows {
 		fs := f.src.Stats
@@ -663,7 +663,7 @@ func (m *TCPBulk) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.R
 		}
 		ct := vocab.Value{} // null while unfinished
 		if f.source.Finished() {
-			ct = vocab.F((f.source.DoneAt - f.source.StartAt).Seconds())
+			ct = vocab.F(f.source.DoneAt.Sub(f.source.StartAt).Seconds())
 		}
 		flows[i] = []vocab.Value{
 			vocab.I(int64(i)), vocab.F(float64(f.sink.AfterWarmup) * 8 / span), vocab.I(int64(f.sink.Got)),

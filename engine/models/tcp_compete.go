@@ -559,7 +559,7 @@ func buildDumbbell(net *netsim.Network, p vocab.Params, n int, q netsim.QueueMod
 
 // collect turns a finished run into the main row and the per-flow rows.
 func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, duration, warmup des.Time, limit int, lossData float64) (vocab.Result, error) {
-	span := (duration - warmup).Seconds()
+	span := duration.Sub(warmup).Seconds()
 	nAlg := len(m.algos)
 	groupThr := make([]float64, nAlg)
 	groupRetr := make([]float64, nAlg)

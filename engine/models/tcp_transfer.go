@@ -118,7 +118,7 @@ func (m *TCPTransfer) Run(ctx context.Context, p vocab.Params, seed uint64) (voc
 	if err != nil {
 		return vocab.Result{}, err
 	}
-	rt := (f.sink.LastAt - f.source.StartAt).Seconds()
+	rt := f.sink.LastAt.Sub(f.source.StartAt).Seconds()
 	metrics[tmGoodput] = vocab.F(float64(c.size) * 8 / rt)
 	b := transferBound(c)
 	metrics = append(metrics, vocab.F(b.throughput), vocab.F(b.response))
