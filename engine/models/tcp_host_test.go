@@ -89,8 +89,6 @@ func TestCompeteAccessRate(t *testing.T) {
 	}
 }
 
-func got(m vocab.Model, i int) vocab.Param { return m.Schema().Params[i] }
-
 // TestByteCountingReachesTheController: with delayed ACKs (one ACK per two
 // segments) slow start grows cwnd by one segment per ACK, 1.5 times per
 // round, unless byte counting (RFC 3465 section 2.2, L = 2 SMSS) counts
