@@ -83,6 +83,16 @@ func (s *Schema) validate() error {
 			return fmt.Errorf("vocab: model %s: a second table has no name", s.Name)
 		}
 	}
+	for _, g := range s.Exclusive {
+		if len(g) < 2 {
+			return fmt.Errorf("vocab: model %s: exclusive group %q needs two parameters or more", s.Name, g)
+		}
+		for _, name := range g {
+			if s.ParamIndex(name) < 0 {
+				return fmt.Errorf("vocab: model %s: exclusive group %q names %q, which is not a parameter", s.Name, g, name)
+			}
+		}
+	}
 	return nil
 }
 

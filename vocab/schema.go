@@ -34,6 +34,12 @@ type Schema struct {
 	Params  []Param
 	Metrics []Metric // the main table: one row per scenario
 	Tables  []Table  // optional second tables: per flow, per time sample
+	// Exclusive lists groups of parameters that say one thing in several
+	// forms (a queue limit in packets or as a fraction of the BDP): a
+	// scenario may set at most one parameter of a group to a non-zero
+	// value. Specs are checked against it when they load, so a spec that
+	// sets two forms is refused at its lines, not scenario by scenario.
+	Exclusive [][]string
 
 	indexOnce sync.Once
 	index     map[string]int

@@ -108,6 +108,8 @@ func TestRegistryRejectsBadSchemas(t *testing.T) {
 		{"default out of range", func(s *Schema) { s.Params[0].Default = F(0) }, "default"},
 		{"no version", func(s *Schema) { s.Version = 0 }, "positive version"},
 		{"metric without kind", func(s *Schema) { s.Metrics[0].Kind = Invalid }, "no kind"},
+		{"exclusive group of one", func(s *Schema) { s.Exclusive = [][]string{{"distance"}} }, "two parameters"},
+		{"exclusive group with a stranger", func(s *Schema) { s.Exclusive = [][]string{{"distance", "queue"}} }, "not a parameter"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

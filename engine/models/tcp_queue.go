@@ -17,6 +17,12 @@ import (
 // sat-island also takes its limit in bytes (buffer), as document 004
 // gives it, exclusive with both.
 
+// queueForms and satQueueForms are the schemas' exclusive groups
+// (vocab.Schema.Exclusive): a spec that sets two forms is refused when it
+// loads, at its lines, before any scenario runs.
+func queueForms() [][]string    { return [][]string{{"queue", "queue_bdp"}} }
+func satQueueForms() [][]string { return [][]string{{"buffer", "queue", "queue_bdp"}} }
+
 // queueParam is the limit in packets; def is the model's default.
 func queueParam(def int64) vocab.Param {
 	return vocab.Param{Name: "queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(def), Min: 0, Max: 1e7,

@@ -69,8 +69,9 @@ func tcpTransferSchema() *vocab.Schema {
 				"+ serialisation of the last round (or of the rest once the pipe is full) + delay"},
 	)
 	return &vocab.Schema{
-		Name:    "tcp-transfer",
-		Version: 10, // 10: the wire rate is wire_rate (was throughput), the window-limited bound bound_goodput (was bound_throughput), both bounds count the timestamp option's 12 bytes; 9: t0, completion and response times null where not applicable, shared with tcp-bulk; 8: the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, shared with tcp-bulk; 6: rto metric, shared with tcp-bulk; 3: BBR controllers seeded per flow (shared with tcp-bulk); 4: RACK, SACK kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
+		Exclusive: queueForms(),
+		Name:      "tcp-transfer",
+		Version:   10, // 10: the wire rate is wire_rate (was throughput), the window-limited bound bound_goodput (was bound_throughput), both bounds count the timestamp option's 12 bytes; 9: t0, completion and response times null where not applicable, shared with tcp-bulk; 8: the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, shared with tcp-bulk; 6: rto metric, shared with tcp-bulk; 3: BBR controllers seeded per flow (shared with tcp-bulk); 4: RACK, SACK kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "One TCP transfer of a given size: response time (first SYN to last byte delivered), " +
 			"goodput (size over response time), completion (FIN acknowledged) and retransmissions, " +
 			"with a DropTail or RED gateway, and the closed-form window-limited bounds beside them.",
