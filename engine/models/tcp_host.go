@@ -98,8 +98,8 @@ func hostParams(names ...string) []vocab.Param {
 	return out
 }
 
-// withHostOptions sets timestamps and the SYN timeout on cfg (prr goes
-// through sackRecovery).
+// withHostOptions sets timestamps, the SYN timeout, the send buffer and
+// the ssthresh basis on cfg (prr goes through sackRecovery).
 func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
 	cfg.Timestamps = p.Bool("timestamps")
 	cfg.SYNTimeout = des.FromSeconds(p.Float("syn_timeout"))
