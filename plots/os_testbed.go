@@ -52,28 +52,13 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	num := func(name string) ([]float64, error) {
-		_, c, err := lookupCol(in.Schema, "", name, fr)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]float64, fr.Len())
-		for i := range out {
-			v, ok := c.Numeric(i)
-			if !ok {
-				return nil, fmt.Errorf("plots: figure %s: column %s is not numeric", in.Def.ID, c.Name)
-			}
-			out[i] = v
-		}
-		return out, nil
-	}
 	_, em, err := lookupCol(in.Schema, "", "emulate", fr)
 	if err != nil {
 		return nil, err
 	}
 	cols := map[string][]float64{}
 	for _, name := range []string{"queue_bdp", "loss", "goodput", "jain_flows", "retrans_segs"} {
-		if cols[name], err = num(name); err != nil {
+		if cols[name], err = numericCol(in, fr, name); err != nil {
 			return nil, err
 		}
 	}
@@ -82,7 +67,7 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 	sumOf := func(algs []string) ([]float64, error) {
 		s := make([]float64, fr.Len())
 		for _, a := range algs {
-			v, err := num("goodput_" + a)
+			v, err := numericCol(in, fr, "goodput_"+a)
 			if err != nil {
 				return nil, err
 			}
