@@ -3,9 +3,9 @@ package plots
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/plot/vg"
 )
@@ -119,8 +119,8 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 			c.bbr = append(c.bbr, bb[i]/tot)
 		}
 	}
-	qs, ls := sortedKeys(queues), sortedKeys(losses)
-	sort.Sort(sort.Reverse(sort.Float64Slice(qs)))
+	qs, ls := slices.Sorted(maps.Keys(queues)), slices.Sorted(maps.Keys(losses))
+	slices.Reverse(qs) // largest queue first
 	t := &Table{
 		Title:   orDefault(in.Def.Title, "Document 002's testbed, mechanism by mechanism"),
 		Caption: in.Def.Caption,
@@ -161,15 +161,6 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 	// notes take about 4 cm.
 	h := 4*vg.Centimeter + vg.Length(len(t.Rows))*6*vg.Millimeter
 	return &Output{Art: t, Width: 32 * vg.Centimeter, Height: h, Data: t, Markdown: true}, nil
-}
-
-func sortedKeys(m map[float64]bool) []float64 {
-	ks := make([]float64, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Float64s(ks)
-	return ks
 }
 
 // meanOf is the mean of xs without NaNs; NaN when none is left.
