@@ -188,7 +188,8 @@ func Render(scen []Scenario, samples []Sample) ([]byte, error) {
 	p("timeout, the whole transfer written at once with no send buffer limit, access links at the\n")
 	p("backbone rate; ssthresh from FlightSize in crosslink, from the pipe in ns-3); `+ns3opts` runs\n")
 	p("ns-3's defaults on both sides (timestamps, PRR, 3 s SYN timeout, 512-byte writes into a\n")
-	p("128 KiB send buffer, ssthresh from the pipe, no RACK, 10x access links: issue 15's set-up);\n")
+	p("128 KiB send buffer, ssthresh from the pipe, no RACK, 10x access links: issue 15's set-up;\n")
+	p("and in crosslink ns-3's PRR rounding in bytes and cwnd growth on the ACK that ends recovery);\n")
 	p("`+tsprr` only timestamps, PRR and the 3 s SYN timeout; `+flightsize` gives ns-3's NewReno\n")
 	p("RFC 5681's ssthresh and crosslink its default, FlightSize, on both sides (see the findings).\n\n")
 	p("| scenario | class | model | metric | seeds | ns-3 | crosslink | difference | verdict |\n")
@@ -309,6 +310,8 @@ both simulators run the same host:
 | TcpL4Protocol::RecoveryType | TcpPrrRecovery | TcpClassicRecovery; TcpPrrRecovery in +ns3opts and +tsprr | RFC 6582 NewReno or RFC 6675 SACK recovery; prr in +ns3opts and +tsprr |
 | TcpCubic::HyStart | true | false | HyStart off |
 | NewReno's ssthresh on loss | half of BytesInFlight (the RFC 6675 pipe) | unchanged; half of FlightSize in the +flightsize variants (crosslink::TcpNewRenoFlightSize) | ssthresh_basis flight_size (RFC 5681 eq. 4); pipe in +ns3opts |
+| TcpPrrRecovery's share CEIL(prr_delivered * ssthresh / RecoverFS) (DoRecovery) | rounded up in bytes; a segment goes once a whole one fits (SendPendingData) | unchanged | prr_rounding segments (Linux, RFC 6937 section 5's example); bytes in +ns3opts |
+| cwnd on the ACK that ends fast recovery (TcpSocketBase::ProcessAck) | ssthresh, then IncreaseWindow on the same ACK | unchanged | grow_on_recovery_exit false (RFC 5681 3.2 step 6, RFC 6937 3.1: ssthresh); true in +ns3opts |
 | BulkSendApplication::SendSize | 512 B | one segment; 512 B in +ns3opts | write_size 0; 512 B in +ns3opts |
 | PointToPointNetDevice queue | DropTail 100 packets under an FqCoDel root queue disc | DropTail of the scenario's limit, queue disc uninstalled | DropTail queue |
 | RateErrorModel (receiving device) | - | ERROR_UNIT_PACKET at the scenario's PER | per / loss |

@@ -46,6 +46,17 @@ type Host struct {
 	// ns-3 3.37, which has no RACK; false is dupthresh, which keeps
 	// RACK for lost retransmissions.
 	NoRACK bool
+	// ExitGrowth lets the ACK that ends fast recovery grow cwnd past
+	// ssthresh as ns-3 3.37's TcpSocketBase::ProcessAck does (crosslink's
+	// grow_on_recovery_exit); false is RFC 5681 section 3.2 step 6,
+	// crosslink's default. It sets crosslink's side only: ns-3 always
+	// grows.
+	ExitGrowth bool
+	// PRRBytes rounds PRR's proportional share up in bytes as ns-3
+	// 3.37's TcpPrrRecovery::DoRecovery does (crosslink's prr_rounding
+	// bytes); false rounds in segments, crosslink's default. Crosslink's
+	// side only.
+	PRRBytes bool
 }
 
 // syn returns the SYN timeout in seconds.
@@ -62,6 +73,14 @@ func (h Host) lossDetection() string {
 		return "dupthresh-only"
 	}
 	return "dupthresh"
+}
+
+// prrRounding is crosslink's prr_rounding.
+func (h Host) prrRounding() string {
+	if h.PRRBytes {
+		return "bytes"
+	}
+	return "segments"
 }
 
 // basis is crosslink's ssthresh_basis.
@@ -90,6 +109,9 @@ func (h Host) String() string {
 	case h.PRR:
 		rec = "PRR in ns-3, NewReno in crosslink (its prr needs SACK)"
 	}
+	if h.PRRBytes {
+		rec += " (its share rounded in bytes, as ns-3)"
+	}
 	if h.NoRACK {
 		rec += ", no RACK"
 	}
@@ -104,6 +126,9 @@ func (h Host) String() string {
 	basis := "crosslink's ssthresh from FlightSize (RFC 5681)"
 	if h.SsthreshPipe {
 		basis = "crosslink's ssthresh from the pipe (as ns-3)"
+	}
+	if h.ExitGrowth {
+		basis += ", cwnd grown on the ACK that ends recovery (as ns-3)"
 	}
 	return fmt.Sprintf("%s, MSS %d B, IW %d, window %d B, %s, %s, %s, %s, min RTO %g s, %s, SYN timeout %g s, %s, %s, %s",
 		h.CCA, h.MSS, h.IW, h.Window, on(ws, "window scaling"), on(sack, "SACK"), on(h.DelAck, "delayed ACKs"),
@@ -233,6 +258,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"loss_detection", h.lossDetection()}, {"timestamps", h.TS}, {"prr", h.PRR}, {"syn_timeout", h.syn()},
 			{"write_size", h.WriteSize}, {"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()},
 			{"hystart", false}, {"byte_counting", false},
+			{"grow_on_recovery_exit", h.ExitGrowth}, {"prr_rounding", h.prrRounding()},
 		}
 		if s.Model == "tcp-bulk" {
 			kvs = append(kvs, kv{"duration", s.Duration}, kv{"warmup", s.Warmup})
@@ -250,6 +276,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"write_size", h.WriteSize}, {"access_rate", s.AccessRate},
 			{"send_buffer", h.SendBuffer}, {"ssthresh_basis", h.basis()},
 			{"hystart", false}, {"byte_counting", false},
+			{"grow_on_recovery_exit", h.ExitGrowth}, {"prr_rounding", h.prrRounding()},
 		}
 	default:
 		return vocab.Params{}, fmt.Errorf("validation: %s: unknown model %q", s.Name, s.Model)

@@ -76,6 +76,12 @@ func hostTable() []hostSetting {
 		{vocab.Param{Name: "ssthresh_basis", Kind: vocab.String, Default: vocab.S("flight_size"), Choices: []string{"flight_size", "pipe"},
 			Doc: "what a loss halves into ssthresh (NewReno-like controllers; CUBIC scales cwnd): flight_size, RFC 5681 eq. (4); pipe, RFC 6675's pipe as ns-3 3.37's EnterRecovery passes BytesInFlight() (Linux: half of cwnd, which is the flight size of a flow the window limits)"},
 			"tcp_reno_ssthresh() in net/ipv4/tcp_cong.c: max(cwnd / 2, 2); cwnd is the data in flight of a flow that fills its window, RFC 5681's FlightSize"},
+		{vocab.Param{Name: "prr_rounding", Kind: vocab.String, Default: vocab.S("segments"), Choices: []string{"segments", "bytes"},
+			Doc: "how prr rounds its proportional share CEIL(prr_delivered * ssthresh / RecoverFS) up: segments, as Linux and RFC 6937 section 5's example; bytes, as ns-3 3.37's TcpPrrRecovery, which sends a segment only once a whole one's share has accrued (Linux: segments)"},
+			"tcp_cwnd_reduction() in net/ipv4/tcp_input.c counts in packets: sndcnt = div_u64(snd_ssthresh * prr_delivered + prior_cwnd - 1, prior_cwnd) - prr_out"},
+		{vocab.Param{Name: "grow_on_recovery_exit", Kind: vocab.Bool, Default: vocab.B(false),
+			Doc: "the ACK that ends fast recovery also grows cwnd by one congestion-avoidance step after cwnd = ssthresh, as ns-3 3.37's TcpSocketBase::ProcessAck does; off, RFC 5681 3.2 step 6 and RFC 6937 3.1: cwnd = ssthresh on that ACK, the default (Linux sets cwnd = ssthresh in tcp_end_cwnd_reduction and may grow it on the same ACK in tcp_cong_control once the state is open again; the default follows the RFCs)"},
+			"tcp_end_cwnd_reduction() in net/ipv4/tcp_input.c sets cwnd = ssthresh as recovery ends (RFC 6937 3.1); tcp_cong_control() may then count that ACK's segments toward congestion avoidance, a fraction of a segment, which off leaves out"},
 	}
 }
 
@@ -107,6 +113,8 @@ func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
 	if p.Str("ssthresh_basis") == "pipe" {
 		cfg.SsthreshBasis = tcp.SsthreshPipe
 	}
+	cfg.GrowOnRecoveryExit = p.Bool("grow_on_recovery_exit")
+	cfg.PRRByteCeil = p.Str("prr_rounding") == "bytes"
 	return cfg
 }
 

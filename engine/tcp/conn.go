@@ -102,6 +102,19 @@ type Config struct {
 	// (ssthresh.go): RFC 5681's FlightSize (the zero value) or RFC 6675's
 	// pipe as ns-3 does.
 	SsthreshBasis SsthreshBasis
+	// GrowOnRecoveryExit lets the ACK that ends fast recovery also grow
+	// the window: cwnd = ssthresh, then the controller's ordinary
+	// per-ACK growth, as ns-3 3.37 does (recovery_exit.go). RFC 5681
+	// section 3.2 step 6 and RFC 6937 section 3.1 set cwnd = ssthresh
+	// on that ACK and grow from the next, the default.
+	GrowOnRecoveryExit bool
+	// PRRByteCeil rounds PRR's proportional share (RFC 6937 section
+	// 3.1, CEIL(prr_delivered * ssthresh / RecoverFS) - prr_out) up in
+	// bytes, as ns-3 3.37's TcpPrrRecovery does, and so sends only once
+	// a whole segment's share has accrued (prr.go); the default rounds
+	// up in segments as Linux does and RFC 6937 section 5's example
+	// sends.
+	PRRByteCeil bool
 }
 
 func (c *Config) fill() error {

@@ -37,6 +37,10 @@
 //     of one instant leave together in full segments;
 //   - ssthresh.go: what a congestion response halves (Config.SsthreshBasis):
 //     RFC 5681's FlightSize or, as ns-3 3.37, RFC 6675's pipe.
+//   - recovery_exit.go: whether the ACK that ends fast recovery also grows
+//     cwnd (Config.GrowOnRecoveryExit): not by RFC 5681 and RFC 6937, as
+//     ns-3 3.37 does when set; prr.go's Config.PRRByteCeil likewise rounds
+//     PRR's share in bytes as ns-3 does.
 //
 // Congestion control is the separate seam of package cc: the sender keeps
 // cwnd and ssthresh in a cc.State that the controller updates.

@@ -87,10 +87,17 @@ func (p *prrRecovery) onAck() {
 	out := s.c.Stats.BytesSent - p.outBase
 	ssthresh := s.cc.Ssthresh
 	var sndcnt unit.Bytes
-	if pipe > ssthresh {
+	if pipe > ssthresh && s.c.cfg.PRRByteCeil {
+		// ns-3 3.37 (TcpPrrRecovery::DoRecovery): std::ceil over bytes,
+		// cwnd = BytesInFlight + sndcnt; TcpSocketBase::SendPendingData
+		// then sends only when a whole segment fits (its silly-window
+		// check), so the byte CEIL rounds down to segments.
+		sndcnt = (p.prrDelivered*ssthresh+p.recoverFS-1)/p.recoverFS - out
+	} else if pipe > ssthresh {
 		// CEIL in whole segments, as Linux counts (tcp_cwnd_reduction
-		// works in packets): a byte CEIL would hold a segment back
-		// until the next ACK, one ACK late every other time.
+		// works in packets) and RFC 6937 section 5's example sends: a
+		// byte CEIL would hold a segment back until the next ACK, one
+		// ACK late every other time.
 		d := p.recoverFS * s.smss
 		sndcnt = (p.prrDelivered*ssthresh+d-1)/d*s.smss - out
 	} else {

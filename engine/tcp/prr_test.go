@@ -15,10 +15,16 @@ import (
 // retransmission included) once it had processed the k-th duplicate ACK,
 // and the number of fast recoveries.
 func sendsPerAck(t *testing.T, rec Recovery) (sent [20]int, recoveries int64) {
+	return sendsPerAckCfg(t, rec, false)
+}
+
+// sendsPerAckCfg is sendsPerAck with Config.PRRByteCeil set to byteCeil.
+func sendsPerAckCfg(t *testing.T, rec Recovery, byteCeil bool) (sent [20]int, recoveries int64) {
 	t.Helper()
 	const mss = 1000
 	cfg := baseConfig()
 	cfg.Recovery = rec
+	cfg.PRRByteCeil = byteCeil
 	cfg.InitialWindow = 20
 	cfg.LimitedTransmit = false
 	pr := newPair(t, cfg, 100e6, 50*des.Millisecond, newReno)
@@ -103,5 +109,52 @@ func TestPRRExample(t *testing.T) {
 		if w := max(1, k-9); sack[k] != w {
 			t.Errorf("RFC 6675: sent %d segments by duplicate ACK %d, want %d (all: %v)", sack[k], k, w, sack[3:])
 		}
+	}
+}
+
+// TestPRRByteCeil runs RFC 6937 section 5's example with PRR's share
+// rounded up in bytes, as ns-3 3.37's TcpPrrRecovery::DoRecovery does
+// (std::ceil over bytes, cwnd = BytesInFlight + sndcnt), and the sender
+// sending whole segments only (ns-3's SendPendingData, RFC 6675 step (C)).
+// The expected sends run section 3.1's pseudo-code in bytes (SMSS 1000 B,
+// ssthresh 10000 B, RecoverFS 20000 B): a segment goes once the share
+// reaches a whole segment, so after the fast retransmit PRR sends on the
+// even duplicate ACKs, one ACK after the segment rounding of
+// TestPRRExample, and still ends at ssthresh = 10 segments.
+func TestPRRByteCeil(t *testing.T) {
+	const mss, ss, recoverFS = 1000, 10 * 1000, 20 * 1000
+	var want [20]int
+	sent, delivered := 0, 0 // segments, bytes
+	for k := 3; k <= 19; k++ {
+		delivered += mss
+		pipe := recoverFS - (k+1)*mss + sent*mss
+		var sndcnt int
+		if pipe > ss {
+			sndcnt = (delivered*ss+recoverFS-1)/recoverFS - sent*mss
+		} else {
+			sndcnt = min(ss-pipe, max(delivered-sent*mss, mss)+mss)
+		}
+		if sent == 0 {
+			sndcnt = max(sndcnt, mss)
+		}
+		sent += max(sndcnt, 0) / mss // whole segments (cwnd - pipe >= SMSS)
+		want[k] = sent
+	}
+	if want[19] != ss/mss {
+		t.Fatalf("the pseudo-code in bytes ends at %d segments, want ssthresh = %d", want[19], ss/mss)
+	}
+	if want[5] != 1 || want[6] != 2 {
+		t.Fatalf("the pseudo-code in bytes sends by ACK 5 and 6: %d, %d; want 1, 2 (the even ACKs)", want[5], want[6])
+	}
+	got, n := sendsPerAckCfg(t, RecoveryPRR, true)
+	if n != 1 {
+		t.Fatalf("%d fast recoveries, want 1", n)
+	}
+	if got != want {
+		t.Errorf("segments sent by duplicate ACK 3..19 = %v, want %v (RFC 6937 section 3.1 in bytes)", got[3:], want[3:])
+	}
+	seg, _ := sendsPerAck(t, RecoveryPRR)
+	if seg == got {
+		t.Errorf("byte and segment rounding send alike (%v)", got[3:])
 	}
 }

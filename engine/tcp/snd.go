@@ -516,6 +516,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	inRecovery := s.inRecovery
 	if s.inRecovery {
 		s.rec.ack(now, ack, acked)
+		inRecovery = s.recoveryAck(inRecovery)
 	} else {
 		s.dupAcks = 0
 	}
