@@ -32,12 +32,15 @@ type progress interface {
 	finish()
 }
 
-func newProgress(w io.Writer, terminal bool, name string, total int, every time.Duration, now func() time.Time) progress {
+// newProgress reports the progress of total scenarios of which skips are
+// already in the dataset: the bar counts only the scenarios to run, and
+// the lines' ETA divides only what is left to run by the rate.
+func newProgress(w io.Writer, terminal bool, name string, total, skips int, every time.Duration, now func() time.Time) progress {
 	switch {
 	case w == nil:
 		return quiet{}
 	case terminal:
-		return &bar{b: progressbar.NewOptions(total,
+		return &bar{b: progressbar.NewOptions(total-skips,
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionSetDescription(name),
 			progressbar.OptionShowCount(),
@@ -54,7 +57,7 @@ func newProgress(w io.Writer, terminal bool, name string, total int, every time.
 	}
 	every = min(every, MaxProgressEvery)
 	t := now()
-	return &lines{w: w, name: name, total: total, every: every, now: now, start: t, last: t}
+	return &lines{w: w, name: name, total: total, skips: skips, every: every, now: now, start: t, last: t}
 }
 
 type quiet struct{}
@@ -68,10 +71,10 @@ type bar struct {
 	done int
 }
 
-func (b *bar) update(ran, skipped, _ int) {
-	if d := ran + skipped; d > b.done {
-		b.b.Add(d - b.done)
-		b.done = d
+func (b *bar) update(ran, _, _ int) {
+	if ran > b.done {
+		b.b.Add(ran - b.done)
+		b.done = ran
 	}
 }
 func (b *bar) tick()   {}
@@ -82,12 +85,14 @@ func (b *bar) finish() { b.b.Finish() }
 //	2026-12-01T03:04:05Z os-backbone: 16/40 scenarios, 1 failed, 0.25/s, elapsed 1m4s, ETA 1m36s
 //
 // for logs and batch jobs where a redrawn bar would be noise. The rate
-// counts the scenarios run here, not those skipped as already done, so the
-// ETA of a resumed sweep is not flattered by its skips.
+// counts the scenarios run here, not those skipped as already done, and
+// the ETA divides only the scenarios left to run by it, so the ETA of a
+// resumed sweep is neither flattered nor inflated by its skips.
 type lines struct {
 	w                    io.Writer
 	name                 string
 	total                int
+	skips                int // scenarios already in the dataset, skipped as reached
 	ran, skipped, failed int
 	every                time.Duration
 	now                  func() time.Time
@@ -116,7 +121,8 @@ func (l *lines) line(t time.Time) string {
 		return s + fmt.Sprintf(", elapsed %s, ETA unknown", el.Round(time.Second))
 	}
 	rate := float64(l.ran) / el.Seconds()
-	eta := time.Duration(float64(l.total-done) / rate * float64(time.Second))
+	left := max(0, l.total-l.skips-l.ran)
+	eta := time.Duration(float64(left) / rate * float64(time.Second))
 	return s + fmt.Sprintf(", %s/s, elapsed %s, ETA %s", sig2(rate), el.Round(time.Second), eta.Round(time.Second))
 }
 

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/plan"
 )
 
 // fakeClock is the injected clock of the progress tests: time moves only
@@ -18,7 +21,7 @@ func newClock() *fakeClock                   { return &fakeClock{time.Date(2026,
 func TestProgressLines(t *testing.T) {
 	var buf bytes.Buffer
 	c := newClock()
-	p := newProgress(&buf, false, "rc13-fig6", 5000, 5*time.Second, c.now)
+	p := newProgress(&buf, false, "rc13-fig6", 5000, 300, 5*time.Second, c.now)
 	for _, step := range []struct {
 		after                time.Duration
 		ran, skipped, failed int
@@ -26,13 +29,30 @@ func TestProgressLines(t *testing.T) {
 		c.advance(step.after)
 		p.update(step.ran, step.skipped, step.failed)
 	}
-	// 900 scenarios run in 5 s is 180/s; 3800 left take 21.1 s, shown as 21s.
+	// 900 scenarios run in 5 s is 180/s; of 5000, 300 were already done and
+	// 900 ran: 3800 left take 21.1 s, shown as 21s.
 	want := "2026-12-01T03:00:05Z rc13-fig6: 1200/5000 scenarios, 7 failed, 180/s, elapsed 5s, ETA 21s\n"
 	if got := buf.String(); got != want {
 		t.Errorf("progress output = %q, want %q", got, want)
 	}
-	if newProgress(nil, false, "x", 1, 0, c.now) != (quiet{}) {
+	if newProgress(nil, false, "x", 1, 0, 0, c.now) != (quiet{}) {
 		t.Errorf("a nil writer does not give quiet progress")
+	}
+}
+
+// TestProgressResumedETA resumes a sweep of 100 scenarios of which 90 are
+// already done, their skips spread over the scenario order: after 5 runs
+// in 10 s (0.5/s) and 45 skips reached, 5 are left to run, 10 s, not the
+// 110 s that counting the 50 scenarios not yet reached would give.
+func TestProgressResumedETA(t *testing.T) {
+	var buf bytes.Buffer
+	c := newClock()
+	p := newProgress(&buf, false, "sp-fig1", 100, 90, 10*time.Second, c.now)
+	c.advance(10 * time.Second)
+	p.update(5, 45, 0)
+	want := "2026-12-01T03:00:10Z sp-fig1: 50/100 scenarios, 0 failed, 0.50/s, elapsed 10s, ETA 10s\n"
+	if got := buf.String(); got != want {
+		t.Errorf("progress output = %q, want %q", got, want)
 	}
 }
 
@@ -45,7 +65,7 @@ func TestHeartbeat(t *testing.T) {
 		var buf bytes.Buffer
 		c := newClock()
 		start := c.t
-		p := newProgress(&buf, false, "os-backbone", 4, every, c.now)
+		p := newProgress(&buf, false, "os-backbone", 4, 0, every, c.now)
 		ran := 0
 		for s := 1; s <= 30*60; s++ {
 			c.advance(time.Second)
@@ -85,7 +105,7 @@ func TestHeartbeat(t *testing.T) {
 func TestProgressBeforeFirstScenario(t *testing.T) {
 	var buf bytes.Buffer
 	c := newClock()
-	p := newProgress(&buf, false, "slow", 3, time.Minute, c.now)
+	p := newProgress(&buf, false, "slow", 3, 0, time.Minute, c.now)
 	c.advance(time.Minute)
 	p.tick()
 	want := "2026-12-01T03:01:00Z slow: 0/3 scenarios, 0 failed, elapsed 1m0s, ETA unknown\n"
@@ -105,5 +125,33 @@ func TestSig2(t *testing.T) {
 		if got := sig2(tt.x); got != tt.want {
 			t.Errorf("sig2(%v) = %q, want %q", tt.x, got, tt.want)
 		}
+	}
+}
+
+// TestAlreadyDone counts the skips a resumed run will make: scenarios in
+// the dataset, less those Rerun sends back (failed ones under
+// --retry-failed), and ids of other profiles not at all.
+func TestAlreadyDone(t *testing.T) {
+	src := plan.List{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}
+	done := dataset.NewDone()
+	done.Add("a", dataset.OK)
+	done.Add("b", dataset.Failed)
+	done.Add("x", dataset.OK) // another profile's scenario
+	var buf bytes.Buffer
+	for _, tc := range []struct {
+		name  string
+		rerun func(dataset.Status) bool
+		want  int
+	}{
+		{"resume", nil, 2},
+		{"retry failed", func(st dataset.Status) bool { return st == dataset.Failed }, 1},
+	} {
+		cfg := Config{Source: src, Progress: &buf, Rerun: tc.rerun}
+		if got := alreadyDone(cfg, done); got != tc.want {
+			t.Errorf("%s: alreadyDone = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	if got := alreadyDone(Config{Source: src}, done); got != 0 {
+		t.Errorf("without progress output alreadyDone = %d, want 0 (not counted)", got)
 	}
 }

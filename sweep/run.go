@@ -201,7 +201,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	go func() { wg.Wait(); close(out) }()
 
 	var failure error
-	prog := newProgress(cfg.Progress, cfg.Terminal, sum.Name, n, cfg.ProgressEvery, time.Now)
+	prog := newProgress(cfg.Progress, cfg.Terminal, sum.Name, n, alreadyDone(cfg, done), cfg.ProgressEvery, time.Now)
 	g.Go(func() (err error) {
 		defer close(consumerDone)
 		defer func() {
@@ -255,6 +255,24 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			sum.OK+sum.Failed+sum.Skipped, sum.Total, ctx.Err())
 	}
 	return sum, nil
+}
+
+// alreadyDone counts the scenarios of cfg.Source that done holds and that
+// will be skipped (Rerun does not send them back), so that the progress of
+// a resumed sweep counts only what is left to run: its skips are spread
+// over the whole scenario order, and an ETA over every scenario not yet
+// reached would count them as work.
+func alreadyDone(cfg Config, done *dataset.Done) int {
+	if cfg.Progress == nil || done.Len() == 0 {
+		return 0
+	}
+	k := 0
+	for i := range cfg.Source.Len() {
+		if st, ok := done.Status(cfg.Source.At(i).ID); ok && (cfg.Rerun == nil || !cfg.Rerun(st)) {
+			k++
+		}
+	}
+	return k
 }
 
 // stored corrects sum after a failed write: it counts the rows of this

@@ -40,8 +40,10 @@ import (
 // Options beyond the document: split-TCP performance-enhancing proxies
 // at the gateway and the island router (pep), a systematic block code over
 // the satellite hop (coding), CoDel or FQ-CoDel at the satellite input
-// (queue) and a buffer sized as a fraction of the bandwidth-delay product
-// (buffer_bdp).
+// (aqm). The satellite input queue's limit takes one of three forms: bytes
+// as document 004 gives it (buffer), or the limit every TCP model shares,
+// packets (queue) or a fraction of the bandwidth-delay product rate x
+// satellite one-way delay (queue_bdp, see tcp_queue.go).
 type SatIsland struct{ schema *vocab.Schema }
 
 // NewSatIsland returns the sat-island model.
@@ -101,8 +103,10 @@ func satIslandSchema() *vocab.Schema {
 		f("rate", vocab.BitPerSecond, 32e6, 1e5, 1e11, "satellite rate towards the island"),
 		f("return_rate", vocab.BitPerSecond, 0, 0, 1e11, "satellite rate towards the world; 0 is the same as rate"),
 		str("aqm", "droptail", []string{"droptail", "codel", "fq_codel"}, "discipline of the satellite input queue at the gateway (tcp-compete's aqm)"),
-		i("buffer", vocab.Byte, 0, 0, 1<<34, "satellite input buffer; 0 takes document 004's 250 kB (geo) or 200 kB (meo)"),
-		f("buffer_bdp", vocab.Dimensionless, 0, 0, 100, "when > 0, the buffer is this fraction of rate x satellite RTT (overrides buffer)"),
+		i("buffer", vocab.Byte, 0, 0, 1<<34, "satellite input queue limit in bytes, as document 004 gives it; set at most one of buffer, queue and queue_bdp; "+
+			"all three 0 takes document 004's 250 kB (geo) or 200 kB (meo)"),
+		queueParam(0),
+		queueBDPParam(0),
 		f("codel_target", s, 0, 0, 10, "CoDel target; 0 is 5 ms (RFC 8289 section 4.4)"),
 		f("codel_interval", s, 0, 0, 60, "CoDel interval; 0 is the satellite round trip plus 100 ms, tuned to the long RTT"),
 		i("channels", vocab.Dimensionless, 100, 0, 4000, "load: closed-loop client channels"),
@@ -178,7 +182,7 @@ func satIslandSchema() *vocab.Schema {
 	m(siEvents, "events", I, vocab.Dimensionless, "simulation events processed")
 	return &vocab.Schema{
 		Name:    "sat-island",
-		Version: 9, // 9: rtos and rto_episodes; the queue discipline is aqm (was queue, which names a limit in packets in the other TCP models); warmup defaults to 0 (was 5 s); the host parameters delayed_ack, window_scaling and limited_transmit (were off, on, on); 8: payload_loss, coding_overhead, residual_loss stored as fractions in *_frac columns (were percent in *_pct); 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version: 10, // 10: the satellite queue limit takes the shared forms queue (packets) and queue_bdp (a fraction of rate x one-way delay, in full-size packets), exclusive with buffer; buffer_bdp (a fraction of rate x RTT, in bytes) is gone; 9: rtos and rto_episodes; the queue discipline is aqm (was queue, which names a limit in packets in the other TCP models); warmup defaults to 0 (was 5 s); the host parameters delayed_ack, window_scaling and limited_transmit (were off, on, on); 8: payload_loss, coding_overhead, residual_loss stored as fractions in *_frac columns (were percent in *_pct); 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
@@ -228,7 +232,8 @@ type satConfig struct {
 	satDelay    des.Duration
 	rate, ret   unit.BitRate
 	queue       netsim.QueueModel
-	buffer      unit.Bytes
+	buffer      unit.Bytes // limit of the satellite queues in bytes, or 0 when packets limits them
+	packets     int        // limit of the satellite queues in packets (queue, queue_bdp), or 0
 	channels    int
 	servers     int
 	terrMin     des.Duration
@@ -306,18 +311,13 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 		c.satDelay = SatOneWayDelay(alt, p.Float("elevation_deg"), des.FromSeconds(p.Float("sat_processing")))
 	}
 	mss := unit.Bytes(p.Int("mss"))
-	if v := unit.Bytes(p.Int("buffer")); v > 0 {
-		buf = v
+	if err := c.readLimit(p, buf); err != nil {
+		return c, fmt.Errorf("models: sat-island: %w", err)
 	}
-	if frac := p.Float("buffer_bdp"); frac > 0 {
-		l, err := netsim.BDPLimit(frac, c.rate, 2*c.satDelay, mss+tcp.HeaderBytes)
-		if err != nil {
-			return c, fmt.Errorf("models: sat-island: %w", err)
-		}
-		buf = l.Bytes
+	pkts := c.packets
+	if pkts == 0 {
+		pkts = max(1, int(c.buffer/(mss+tcp.HeaderBytes))) // the AQMs limit packets
 	}
-	c.buffer = buf
-	pkts := max(1, int(buf/(mss+tcp.HeaderBytes))) // the AQMs limit packets
 	target := des.FromSeconds(p.Float("codel_target"))
 	interval := des.FromSeconds(p.Float("codel_interval"))
 	if interval == 0 {
@@ -325,7 +325,7 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 	}
 	switch p.Str("aqm") {
 	case "droptail":
-		c.queue = netsim.DropTail{Bytes: buf}
+		c.queue = netsim.DropTail{Bytes: c.buffer, Packets: c.packets}
 	case "codel":
 		c.queue = netsim.CoDel{Target: target, Interval: interval, Limit: pkts}
 	case "fq_codel":
@@ -368,6 +368,34 @@ func readSatConfig(p vocab.Params) (satConfig, error) {
 		return c, fmt.Errorf("models: sat-island: coding needs a FIFO satellite queue (droptail or codel), not fq_codel")
 	}
 	return c, nil
+}
+
+// readLimit sets the satellite queues' limit from the one form of it the
+// parameters set: buffer in bytes, or queue or queue_bdp (the BDP being
+// the satellite rate x its one-way delay, as in the other TCP models);
+// none of them takes the orbit's buffer, def. Two forms at once are an
+// error, so that one limit has one scenario id.
+func (c *satConfig) readLimit(p vocab.Params, def unit.Bytes) error {
+	buf := unit.Bytes(p.Int("buffer"))
+	if buf > 0 {
+		if pk := p.Int("queue"); pk > 0 {
+			return fmt.Errorf("buffer %v and queue %d: set the satellite queue limit in one form, bytes (buffer) or packets (queue), not both (the other to 0)", buf, pk)
+		}
+		if frac := p.Float("queue_bdp"); frac > 0 {
+			return fmt.Errorf("buffer %v and queue_bdp %g%%: set the satellite queue limit in one form, bytes (buffer) or a fraction of the BDP (queue_bdp), not both (the other to 0)", buf, frac*100)
+		}
+		c.buffer = buf
+		return nil
+	}
+	pk, err := queueLimit(p, float64(c.rate), c.satDelay)
+	if err != nil {
+		return err
+	}
+	if pk == 0 {
+		c.buffer = def
+	}
+	c.packets = pk
+	return nil
 }
 
 // satScenario is one built scenario.
@@ -463,7 +491,7 @@ func buildSatIsland(c satConfig, seed uint64) (*satScenario, error) {
 		}
 	}
 	if _, err := net.Connect(isr, gw, netsim.LinkConfig{Name: "sat-return", Rate: c.ret, Delay: c.satDelay,
-		Queue: netsim.DropTail{Bytes: c.buffer}}); err != nil {
+		Queue: netsim.DropTail{Bytes: c.buffer, Packets: c.packets}}); err != nil {
 		return nil, fmt.Errorf("models: %w", err)
 	}
 	if err := link(isr, isl, c.lanRate, c.lanDelay); err != nil {

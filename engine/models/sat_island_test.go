@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -225,5 +226,88 @@ func TestSatTimeouts(t *testing.T) {
 	t.Logf("rtos: lossless %v, 3 kB buffer %v (%v episodes, payload loss %.3g), after 10 s %v", clean["rtos"], lossy["rtos"], lossy["rto_episodes"], lossy["payload_loss"], late["rtos"])
 	if late["rtos"] > lossy["rtos"] || late["rtos"] == 0 {
 		t.Errorf("rtos after a 10 s warm-up %v, over the whole run %v: want fewer, but some", late["rtos"], lossy["rtos"])
+	}
+}
+
+// TestSatQueueForms: sat-island's satellite input queue takes its limit
+// in the shared forms (queue, queue_bdp) or in bytes (buffer, as document
+// 004's specs set it), one at a time. Worked by hand for sp-fig1's GEO
+// link (32 Mbit/s, 1460-byte MSS without timestamps: 1500-byte packets):
+// the one-way delay is 2 x 37,412.2 km / c + 5 ms = 254.587 ms
+// (TestSatDelay), the BDP 32e6 / 8 x 0.254587 = 1,018,350 B = 678.90
+// packets, so queue_bdp 100 % is 679 packets and 10 % is 67.89, 68.
+func TestSatQueueForms(t *testing.T) {
+	sp := map[string]vocab.Value{"mss": vocab.I(1460), "timestamps": vocab.B(false)}
+	params := func(set map[string]vocab.Value) vocab.Params {
+		p := NewSatIsland().Schema().Defaults()
+		for k, v := range sp {
+			p = p.With(k, v)
+		}
+		for k, v := range set {
+			p = p.With(k, v)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name  string
+		set   map[string]vocab.Value
+		queue netsim.QueueModel
+		err   []string // an error naming these, the fix included
+	}{
+		{"none-geo", nil, netsim.DropTail{Bytes: 250_000}, nil},
+		{"none-meo", map[string]vocab.Value{"orbit": vocab.S("meo")}, netsim.DropTail{Bytes: 200_000}, nil},
+		{"buffer", map[string]vocab.Value{"buffer": vocab.I(2e6)}, netsim.DropTail{Bytes: 2e6}, nil},
+		{"queue", map[string]vocab.Value{"queue": vocab.I(300)}, netsim.DropTail{Packets: 300}, nil},
+		{"queue_bdp-100", map[string]vocab.Value{"queue_bdp": vocab.F(1)}, netsim.DropTail{Packets: 679}, nil},
+		{"queue_bdp-10", map[string]vocab.Value{"queue_bdp": vocab.F(0.1)}, netsim.DropTail{Packets: 68}, nil},
+		{"queue_bdp-codel", map[string]vocab.Value{"queue_bdp": vocab.F(1), "aqm": vocab.S("codel")},
+			netsim.CoDel{Target: 0, Interval: 2*SatOneWayDelay(orbit.AltitudeGEO, 45, 5*des.Millisecond) + 100*des.Millisecond, Limit: 679}, nil},
+		{"buffer+queue", map[string]vocab.Value{"buffer": vocab.I(2e6), "queue": vocab.I(300)}, nil,
+			[]string{"buffer 2", "queue 300", "not both"}},
+		{"buffer+queue_bdp", map[string]vocab.Value{"buffer": vocab.I(2e6), "queue_bdp": vocab.F(1)}, nil,
+			[]string{"buffer 2", "queue_bdp 100%", "not both"}},
+		{"queue+queue_bdp", map[string]vocab.Value{"queue": vocab.I(300), "queue_bdp": vocab.F(1)}, nil,
+			[]string{"queue 300", "queue_bdp 100%", "not both"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := readSatConfig(params(tc.set))
+			if tc.err != nil {
+				if err == nil {
+					t.Fatalf("%v accepted, want an error naming %q", tc.set, tc.err)
+				}
+				for _, w := range tc.err {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error %q does not say %q", err, w)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.queue != tc.queue {
+				t.Errorf("satellite queue %+v, want %+v", c.queue, tc.queue)
+			}
+		})
+	}
+	// The forms set the same queue, so the same scenario: 10 % of the BDP
+	// and 68 packets give equal metrics (same seed), with the queue
+	// dropping so that its limit shows.
+	run := func(set map[string]vocab.Value) vocab.Result {
+		set["duration"], set["probe_size"] = vocab.F(20), vocab.I(0)
+		r, err := NewSatIsland().Run(t.Context(), params(set), 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	a, b := run(map[string]vocab.Value{"queue_bdp": vocab.F(0.1)}), run(map[string]vocab.Value{"queue": vocab.I(68)})
+	for i, c := range NewSatIsland().Schema().Metrics {
+		if !a.Metrics[i].Equal(b.Metrics[i]) {
+			t.Errorf("%s: %v with queue_bdp 10 %%, %v with queue 68", c.Name, a.Metrics[i], b.Metrics[i])
+		}
+	}
+	if a.Metrics[siLoss].Kind() == vocab.Invalid || a.Metrics[siLoss].Float() == 0 {
+		t.Errorf("payload loss %v: the 68-packet queue does not limit, the comparison shows nothing", a.Metrics[siLoss])
 	}
 }

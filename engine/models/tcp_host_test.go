@@ -89,8 +89,6 @@ func TestCompeteAccessRate(t *testing.T) {
 	}
 }
 
-func got(m vocab.Model, i int) vocab.Param { return m.Schema().Params[i] }
-
 // TestByteCountingReachesTheController: with delayed ACKs (one ACK per two
 // segments) slow start grows cwnd by one segment per ACK, 1.5 times per
 // round, unless byte counting (RFC 3465 section 2.2, L = 2 SMSS) counts
@@ -167,10 +165,33 @@ var hostAbsent = map[string]map[string]string{
 // TestHostParamsShared: the four TCP models take every host parameter of
 // hostTable with the table's name, kind, unit, range, choices, doc and
 // default (Linux's), or leave it out for a reason hostAbsent states. A
-// parameter renamed in one model shows as absent there.
+// parameter renamed in one model shows as absent there. All four take the
+// bottleneck queue limit in the shared forms, queue (packets) and
+// queue_bdp (a fraction of rate x one-way delay), with one name, kind,
+// unit, range and doc; only their defaults are each model's
+// (queueDefaults).
 func TestHostParamsShared(t *testing.T) {
 	for _, m := range []vocab.Model{NewTCPBulk(), NewTCPTransfer(), NewTCPCompete(), NewSatIsland()} {
 		s := m.Schema()
+		for _, want := range []vocab.Param{queueParam(0), queueBDPParam(0)} {
+			t.Run(s.Name+"/"+want.Name, func(t *testing.T) {
+				i := s.ParamIndex(want.Name)
+				if i < 0 {
+					t.Fatalf("model %s has no %s", s.Name, want.Name)
+				}
+				g := s.Params[i]
+				if g.Kind != want.Kind || g.Unit != want.Unit || g.Doc != want.Doc || g.Min != want.Min || g.Max != want.Max {
+					t.Errorf("model %s: %s is not the shared definition:\n got %+v\nwant %+v", s.Name, want.Name, g, want)
+				}
+				def, ok := queueDefaults[s.Name][want.Name]
+				if !ok {
+					def = want.Default
+				}
+				if !g.Default.Equal(def) {
+					t.Errorf("model %s: %s defaults to %v, want %v", s.Name, want.Name, g.Default, def)
+				}
+			})
+		}
 		for _, h := range hostTable() {
 			want := h.param
 			t.Run(s.Name+"/"+want.Name, func(t *testing.T) {
@@ -195,6 +216,13 @@ func TestHostParamsShared(t *testing.T) {
 			})
 		}
 	}
+}
+
+// queueDefaults are the models' defaults of the shared queue limit where
+// they are not 0 (no limit set): tcp-compete's queue is 100 % of the BDP,
+// the reference queue of document 002's Fig. 2.
+var queueDefaults = map[string]map[string]vocab.Value{
+	"tcp-compete": {"queue_bdp": vocab.F(1)},
 }
 
 // TestHostTableSourced: every row of the host table says where Linux
@@ -271,33 +299,14 @@ func TestHostMetricsShared(t *testing.T) {
 	}
 }
 
-// TestQueueForms: the bottleneck queue limit has one name and meaning in
-// every TCP model with a bottleneck queue (queue in packets, queue_bdp a
-// fraction of rate x one-way delay), and sat-island, whose satellite queue
-// is limited in bytes (buffer, buffer_bdp), does not use either name for
-// something else. A 100 % BDP at 10 Mbit/s and 10 ms in 1500-byte packets
+// TestQueueForms: in tcp-bulk the two forms of the shared queue limit
+// (TestHostParamsShared checks their definition in all four models) set
+// the same queue. A 100 % BDP at 10 Mbit/s and 10 ms in 1500-byte packets
 // is 12,500 B / 1500 B = 8.33, so 8 packets: tcp-bulk runs the same
 // scenario with queue_bdp 100 % as with queue 8 (same seed, every metric
-// equal), and setting both is an error.
+// equal), and setting both is an error. TestSatQueueForms does the same
+// for sat-island.
 func TestQueueForms(t *testing.T) {
-	for _, m := range []vocab.Model{NewTCPBulk(), NewTCPTransfer(), NewTCPCompete()} {
-		for _, want := range []vocab.Param{queueParam(0), queueBDPParam(0)} {
-			i := m.Schema().ParamIndex(want.Name)
-			if i < 0 {
-				t.Errorf("model %s has no %s", m.Schema().Name, want.Name)
-				continue
-			}
-			g := got(m, i)
-			if g.Kind != want.Kind || g.Unit != want.Unit || g.Doc != want.Doc || g.Min != want.Min || g.Max != want.Max {
-				t.Errorf("model %s: %s is not the shared definition", m.Schema().Name, want.Name)
-			}
-		}
-	}
-	for _, n := range []string{"queue", "queue_bdp"} {
-		if NewSatIsland().Schema().ParamIndex(n) >= 0 {
-			t.Errorf("sat-island has a parameter %s", n)
-		}
-	}
 	set := map[string]vocab.Value{"rate": vocab.F(10e6), "delay": vocab.F(0.01), "per": vocab.F(0.005), "window": vocab.I(1 << 20),
 		"window_scaling": vocab.B(true), "flows": vocab.I(2), "duration": vocab.F(5)}
 	bdp := map[string]vocab.Value{"queue_bdp": vocab.F(1)}

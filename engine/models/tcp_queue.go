@@ -10,15 +10,17 @@ import (
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
-// The bottleneck queue limit of tcp-bulk, tcp-transfer and tcp-compete,
-// in one of two forms with one name and meaning in each: queue in
-// packets, or queue_bdp as a fraction of the bandwidth-delay product.
+// The bottleneck queue limit of tcp-bulk, tcp-transfer, tcp-compete and
+// sat-island, in one of two forms with one name and meaning in each: queue
+// in packets, or queue_bdp as a fraction of the bandwidth-delay product.
 // Setting both is an error, so that one limit has one scenario id.
+// sat-island also takes its limit in bytes (buffer), as document 004
+// gives it, exclusive with both.
 
 // queueParam is the limit in packets; def is the model's default.
 func queueParam(def int64) vocab.Param {
 	return vocab.Param{Name: "queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(def), Min: 0, Max: 1e7,
-		Doc: "bottleneck queue limit in packets; 0: set by queue_bdp, or unlimited if that is 0 too (set one of the two)"}
+		Doc: "bottleneck queue limit in packets; 0: set by queue_bdp, or unlimited if that is 0 too (set one of the two; sat-island: or by buffer, and document 004's buffer if all are 0)"}
 }
 
 // queueBDPParam is the limit as a fraction of the BDP; def is the
