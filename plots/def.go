@@ -67,6 +67,25 @@ func lookupCol(s *vocab.Schema, table, name string, f *Frame) (Quantity, *Column
 	return q, c, err
 }
 
+// numericCol returns the main-table quantity name of f as float64s, for
+// the figures that compute on whole columns (a null of a Float column is
+// NaN); a column that is not a number is an error naming figure in.
+func numericCol(in Input, f *Frame, name string) ([]float64, error) {
+	_, c, err := lookupCol(in.Schema, "", name, f)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, f.Len())
+	for i := range out {
+		v, ok := c.Numeric(i)
+		if !ok {
+			return nil, fmt.Errorf("plots: figure %s: column %s is not numeric", in.Def.ID, c.Name)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
 // Lookup resolves name in the schema s for the table called table ("" for
 // the main table): a parameter, or a metric of that table.
 func Lookup(s *vocab.Schema, table, name string) (Quantity, error) {

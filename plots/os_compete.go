@@ -465,7 +465,7 @@ func twinTable(d Def, td *twinData) *Table {
 }
 
 // algoOf is the algorithm a per-algorithm quantity's name ends in
-// ("throughput_bbr2" -> "bbr2"); for a per-queue quantity such as
+// ("goodput_bbr2" -> "bbr2"); for a per-queue quantity such as
 // jain_flows it is the last word, which no bar carries.
 func algoOf(name string) string {
 	return name[strings.LastIndex(name, "_")+1:]

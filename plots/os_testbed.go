@@ -3,9 +3,9 @@ package plots
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/plot/vg"
 )
@@ -52,28 +52,13 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	num := func(name string) ([]float64, error) {
-		_, c, err := lookupCol(in.Schema, "", name, fr)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]float64, fr.Len())
-		for i := range out {
-			v, ok := c.Numeric(i)
-			if !ok {
-				return nil, fmt.Errorf("plots: figure %s: column %s is not numeric", in.Def.ID, c.Name)
-			}
-			out[i] = v
-		}
-		return out, nil
-	}
 	_, em, err := lookupCol(in.Schema, "", "emulate", fr)
 	if err != nil {
 		return nil, err
 	}
 	cols := map[string][]float64{}
 	for _, name := range []string{"queue_bdp", "loss", "goodput", "jain_flows", "retrans_segs"} {
-		if cols[name], err = num(name); err != nil {
+		if cols[name], err = numericCol(in, fr, name); err != nil {
 			return nil, err
 		}
 	}
@@ -82,7 +67,7 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 	sumOf := func(algs []string) ([]float64, error) {
 		s := make([]float64, fr.Len())
 		for _, a := range algs {
-			v, err := num("goodput_" + a)
+			v, err := numericCol(in, fr, "goodput_"+a)
 			if err != nil {
 				return nil, err
 			}
@@ -134,8 +119,8 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 			c.bbr = append(c.bbr, bb[i]/tot)
 		}
 	}
-	qs, ls := sortedKeys(queues), sortedKeys(losses)
-	sort.Sort(sort.Reverse(sort.Float64Slice(qs)))
+	qs, ls := slices.Sorted(maps.Keys(queues)), slices.Sorted(maps.Keys(losses))
+	slices.Reverse(qs) // largest queue first
 	t := &Table{
 		Title:   orDefault(in.Def.Title, "Document 002's testbed, mechanism by mechanism"),
 		Caption: in.Def.Caption,
@@ -176,15 +161,6 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 	// notes take about 4 cm.
 	h := 4*vg.Centimeter + vg.Length(len(t.Rows))*6*vg.Millimeter
 	return &Output{Art: t, Width: 32 * vg.Centimeter, Height: h, Data: t, Markdown: true}, nil
-}
-
-func sortedKeys(m map[float64]bool) []float64 {
-	ks := make([]float64, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Float64s(ks)
-	return ks
 }
 
 // meanOf is the mean of xs without NaNs; NaN when none is left.

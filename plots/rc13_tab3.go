@@ -48,24 +48,9 @@ func drawRC13Tab3(ctx context.Context, in Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	num := func(name string) ([]float64, error) {
-		_, c, err := lookupCol(in.Schema, "", name, fr)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]float64, fr.Len())
-		for i := range out {
-			v, ok := c.Numeric(i)
-			if !ok {
-				return nil, fmt.Errorf("plots: figure %s: %s is not a number", in.Def.ID, name)
-			}
-			out[i] = v
-		}
-		return out, nil
-	}
 	cols := map[string][]float64{}
 	for _, n := range []string{"delay", "rate", "channels", "goodput", "retrans_segs", "per", "window", "mss"} {
-		if cols[n], err = num(n); err != nil {
+		if cols[n], err = numericCol(in, fr, n); err != nil {
 			return nil, err
 		}
 	}

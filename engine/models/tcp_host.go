@@ -104,8 +104,9 @@ func hostParams(names ...string) []vocab.Param {
 	return out
 }
 
-// withHostOptions sets timestamps and the SYN timeout on cfg (prr goes
-// through sackRecovery).
+// withHostOptions sets on cfg the host options that are plain fields of
+// tcp.Config: timestamps, syn_timeout, send_buffer, ssthresh_basis,
+// grow_on_recovery_exit and prr_rounding (prr goes through sackRecovery).
 func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
 	cfg.Timestamps = p.Bool("timestamps")
 	cfg.SYNTimeout = des.FromSeconds(p.Float("syn_timeout"))

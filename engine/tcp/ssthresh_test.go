@@ -25,11 +25,7 @@ func TestSsthreshBasis(t *testing.T) {
 		{SsthreshPipe, 3000},
 	} {
 		t.Run(tc.basis.String(), func(t *testing.T) {
-			cfg := baseConfig()
-			cfg.LimitedTransmit = false
-			cfg.Recovery = RecoverySACK
-			cfg.SsthreshBasis = tc.basis
-			pr := newPair(t, cfg, 100e6, 10*des.Millisecond, newReno)
+			pr := ssthreshPair(t, tc.basis)
 			dropped := false
 			pr.w.drop = func(dir int, p *netsim.Packet) bool {
 				if dir == 0 && p.Payload > 0 && !dropped {
@@ -65,11 +61,7 @@ func TestSsthreshBasisAtTimeout(t *testing.T) {
 		{SsthreshPipe, 4000},
 	} {
 		t.Run(tc.basis.String(), func(t *testing.T) {
-			cfg := baseConfig()
-			cfg.LimitedTransmit = false
-			cfg.Recovery = RecoverySACK
-			cfg.SsthreshBasis = tc.basis
-			pr := newPair(t, cfg, 100e6, 10*des.Millisecond, newReno)
+			pr := ssthreshPair(t, tc.basis)
 			first := 0
 			var atRTO unit.Bytes // ssthresh when the timeout's first retransmission leaves
 			pr.w.drop = func(dir int, p *netsim.Packet) bool {
@@ -94,4 +86,15 @@ func TestSsthreshBasisAtTimeout(t *testing.T) {
 			}
 		})
 	}
+}
+
+// ssthreshPair is the pair both tests run: NewReno with SACK recovery and
+// no limited transmit, over 100 Mbit/s and 10 ms, its ssthresh taken from
+// basis.
+func ssthreshPair(t *testing.T, basis SsthreshBasis) *pair {
+	cfg := baseConfig()
+	cfg.LimitedTransmit = false
+	cfg.Recovery = RecoverySACK
+	cfg.SsthreshBasis = basis
+	return newPair(t, cfg, 100e6, 10*des.Millisecond, newReno)
 }
