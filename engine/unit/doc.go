@@ -20,5 +20,6 @@
 // gave.
 //
 // The package depends only on des, so that netsim, tcp and cc can all
-// import it.
+// import it. Reading and printing quantities as specs write them ("1Gbps",
+// "64KiB") is sweep/units' job, not this package's.
 package unit

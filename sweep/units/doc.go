@@ -1,6 +1,8 @@
 // Package units reads and writes quantities with units, such as "16000km",
 // "1Gbps", "53.3ms" or "1500B", as they appear in sweep specs, and converts
-// them to the SI base unit an vocab.Unit names.
+// them to the SI base unit an vocab.Unit names. (The engine's quantity
+// types, Bytes and BitRate, are engine/unit's; this package only reads and
+// prints the text of specs, figures and messages.)
 //
 // The rules, chosen to make a typo an error rather than a silent factor of 8
 // or 1000:
