@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 )
@@ -23,15 +24,7 @@ const (
 )
 
 func TestHypatiaRTT(t *testing.T) {
-	f, err := os.Open("testdata/hypatia/kuiper_k1_rtt.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readHypatiaCSV(t, "kuiper_k1_rtt.csv")
 	if len(recs) != 2001 {
 		t.Fatalf("%d rows, want a header and 2000 steps", len(recs))
 	}
@@ -97,15 +90,7 @@ func TestHypatiaRTT(t *testing.T) {
 // float32 azimuths, up to 2.4 m off the straight distance; the router's
 // measure on the PyEphem surface (pyephemISL) must match it within 1 mm.
 func TestHypatiaLinks(t *testing.T) {
-	f, err := os.Open("testdata/hypatia/kuiper_k1_links.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readHypatiaCSV(t, "kuiper_k1_links.csv")
 	sh := mustShell(t, "kuiper-k1")
 	c, err := NewConstellation(sh, Motion{GMST0: GMSTNewcomb(-0.5), SGP4: true, PyEphem: true})
 	if err != nil {
@@ -161,4 +146,19 @@ func TestHypatiaLinks(t *testing.T) {
 	}
 	t.Logf("%d ground links: max |ours - Hypatia| %.3f m; %d ISLs: max %.6f m, mean %.6f m (the straight distance: max %.3f m off)",
 		gslN, gslWorst, islN, islWorst, islSum/float64(islN), straight)
+}
+
+// readHypatiaCSV reads every record of a file in testdata/hypatia.
+func readHypatiaCSV(t *testing.T, name string) [][]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "hypatia", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }

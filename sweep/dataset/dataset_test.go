@@ -421,14 +421,7 @@ func TestUncommittedTablePart(t *testing.T) {
 	// What a kill between the two renames leaves: table part 2 without
 	// main part 2 (here a copy of part 1, whose rows would then appear
 	// twice).
-	flows := TableDir(dir, "flows")
-	data, err := os.ReadFile(filepath.Join(flows, "part-0of1-000001.parquet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(flows, "part-0of1-000002.parquet"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	copyFlowsPart(t, dir, 1, 2)
 	// The rerun's rows (failed scenarios) have no table rows, so nothing
 	// overwrites the uncommitted part: the writer must remove it.
 	rerun := []Row{rows[4], rows[9]}
@@ -487,5 +480,20 @@ func TestMerge(t *testing.T) {
 	}
 	if diff := cmp.Diff(wantTable(sorted), secondValues(t, dir, mem)); diff != "" {
 		t.Errorf("merged flows (-want +got):\n%s", diff)
+	}
+}
+
+// copyFlowsPart copies part from of the flows table to part to: the state
+// a kill between the renames of a table part and its main part leaves,
+// with rows that would appear twice if the copy were read.
+func copyFlowsPart(t *testing.T, dir string, from, to int) {
+	t.Helper()
+	flows := TableDir(dir, "flows")
+	data, err := os.ReadFile(filepath.Join(flows, fmt.Sprintf("part-0of1-%06d.parquet", from)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(flows, fmt.Sprintf("part-0of1-%06d.parquet", to)), data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -44,14 +43,7 @@ func TestMergeDropsUncommittedTablePart(t *testing.T) {
 	writeRows(t, dir, rows[:4], Options{MaxRows: 4, Meta: testMeta()})
 	// What a kill between the renames of part 2 leaves (its rows here a
 	// copy of part 1's), with its manifest entry.
-	flows := TableDir(dir, "flows")
-	data, err := os.ReadFile(filepath.Join(flows, "part-0of1-000001.parquet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(flows, "part-0of1-000002.parquet"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	copyFlowsPart(t, dir, 1, 2)
 	if err := recordEntry(dir, filepath.Join("flows", "part-0of1-000002.parquet"), -1); err != nil {
 		t.Fatal(err)
 	}
