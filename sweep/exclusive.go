@@ -64,12 +64,8 @@ type source struct {
 // nonZero reports whether name can be non-zero in the scenarios of case c,
 // and where that value comes from.
 func nonZero(r *spec.Spec, s *vocab.Schema, c []spec.Setting, name string) (source, bool) {
-	var u vocab.Unit
-	for _, p := range s.Params {
-		if p.Name == name {
-			u = p.Unit
-		}
-	}
+	i := s.ParamIndex(name) // vocab checks that every name of a group is a parameter
+	u := s.Params[i].Unit
 	for _, st := range c {
 		if st.Name == name {
 			return source{name, st.Value, u, st.Pos}, !isZero(st.Value)
@@ -91,12 +87,8 @@ func nonZero(r *spec.Spec, s *vocab.Schema, c []spec.Setting, name string) (sour
 			return source{name, st.Value, u, st.Pos}, !isZero(st.Value)
 		}
 	}
-	for _, p := range s.Params {
-		if p.Name == name {
-			return source{name: name, value: p.Default, unit: u}, !isZero(p.Default)
-		}
-	}
-	return source{}, false
+	def := s.Params[i].Default
+	return source{name: name, value: def, unit: u}, !isZero(def)
 }
 
 // axisProbe returns the indices of an axis to look at for a non-zero
