@@ -155,3 +155,83 @@ func TestAlreadyDone(t *testing.T) {
 		t.Errorf("without progress output alreadyDone = %d, want 0 (not counted)", got)
 	}
 }
+
+// lastFrame is what a terminal line shows after out is written to it: a
+// carriage return moves to the first column, every other character
+// overwrites the one under the cursor.
+func lastFrame(out string) string {
+	var line []rune
+	col := 0
+	for _, r := range out {
+		switch {
+		case r == '\r':
+			col = 0
+		case col < len(line):
+			line[col] = r
+			col++
+		default:
+			line = append(line, r)
+			col++
+		}
+	}
+	return strings.TrimSpace(string(line))
+}
+
+// TestProgressBar drives the terminal bar with an injected writer and a
+// fake clock through a 50 s sweep of 3 scenarios: the first frame before
+// any completion, a completion after 2 s (rate 1/2 s, not the instant since
+// the bar's first frame), redraws while nothing completes (elapsed must
+// move with the runner's once-a-second tick), a failure, and the ETA of
+// the scenarios left at the rate so far.
+func TestProgressBar(t *testing.T) {
+	var buf bytes.Buffer
+	c := newClock()
+	p := newProgress(&buf, true, "os-compete", 3, 0, 0, c.now)
+	// The bar is barWidth (20) columns: 33 % of it is 6, 66 % is 13.
+	steps := []struct {
+		after       time.Duration
+		ran, failed int
+		tick        bool
+		want        string
+	}{
+		{0, 0, 0, false, "0% |                    |  os-compete: 0/3 scenarios, 0 failed, elapsed 0s, ETA unknown"},
+		{2 * time.Second, 1, 0, false, "33% |██████              |  os-compete: 1/3 scenarios, 0 failed, 0.50/s, elapsed 2s, ETA 4s"},
+		// 22 s without a completion: the ticks redraw; 1 in 24 s leaves 2 for 48 s.
+		{22 * time.Second, 1, 0, true, "33% |██████              |  os-compete: 1/3 scenarios, 0 failed, 0.042/s, elapsed 24s, ETA 48s"},
+		{26 * time.Second, 2, 1, false, "66% |█████████████       |  os-compete: 2/3 scenarios, 1 failed, 0.040/s, elapsed 50s, ETA 25s"},
+		// Two completions within barRedraw: the second waits for the tick.
+		{10 * time.Millisecond, 2, 2, false, "66% |█████████████       |  os-compete: 2/3 scenarios, 1 failed, 0.040/s, elapsed 50s, ETA 25s"},
+		{990 * time.Millisecond, 2, 2, true, "66% |█████████████       |  os-compete: 2/3 scenarios, 2 failed, 0.039/s, elapsed 51s, ETA 26s"},
+	}
+	for i, st := range steps {
+		c.advance(st.after)
+		if i > 0 {
+			p.update(st.ran, 0, st.failed)
+		}
+		if st.tick {
+			p.tick()
+		}
+		if got := lastFrame(buf.String()); got != st.want {
+			t.Errorf("step %d (%v later, %d ran, %d failed): frame\n%q\nwant\n%q", i, st.after, st.ran, st.failed, got, st.want)
+		}
+	}
+	p.update(3, 0, 2)
+	p.finish()
+	if got := lastFrame(buf.String()); got != "" {
+		t.Errorf("after finish the line shows %q, want it cleared", got)
+	}
+}
+
+// TestProgressBarResumed: a resumed sweep's bar counts only the scenarios
+// to run and says how many were already done.
+func TestProgressBarResumed(t *testing.T) {
+	var buf bytes.Buffer
+	c := newClock()
+	p := newProgress(&buf, true, "sp-fig1", 100, 90, 0, c.now)
+	c.advance(10 * time.Second)
+	p.update(5, 45, 0)
+	want := "sp-fig1: 5/10 scenarios (90 already done), 0 failed, 0.50/s, elapsed 10s, ETA 10s"
+	if got := lastFrame(buf.String()); !strings.HasSuffix(got, want) {
+		t.Errorf("frame %q, want it to end %q", got, want)
+	}
+}
