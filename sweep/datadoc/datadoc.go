@@ -3,6 +3,7 @@ package datadoc
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -204,11 +205,17 @@ func writeModel(b *strings.Builder, s *vocab.Schema, reserved map[string]bool) {
 		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", m.Column(), typeName(arrowFields[m.Column()]), unit(m.Unit), cell(m.Doc))
 	}
 	for _, t := range s.Tables {
-		fmt.Fprintf(b, "\nSecond table `%s` (out/&lt;spec&gt;/_%s/): %s\n\n| column | type | unit | doc |\n| --- | --- | --- | --- |\n", t.Name, t.Name, cell(t.Doc))
+		fmt.Fprintf(b, "\nSecond table `%s` (`%s/`): %s\n\n| column | type | unit | doc |\n| --- | --- | --- | --- |\n", t.Name, tablePath(t.Name), cell(t.Doc))
 		for _, f := range dataset.TableSchema(t).Fields() {
 			fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", f.Name, typeName(f), meta(f, "unit"), cell(meta(f, "doc")))
 		}
 	}
+}
+
+// tablePath is where a dataset keeps the second table called name, as
+// sweep/dataset writes it, with the spec's directory written out/<spec>.
+func tablePath(name string) string {
+	return filepath.ToSlash(dataset.TableDir("out/<spec>", name))
 }
 
 // typeName is the Arrow type with "not null" for required columns.
