@@ -3,9 +3,11 @@ package specdoc
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/crosslink-sim/crosslink/sweep"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -18,8 +20,9 @@ func Starter(w io.Writer, s *vocab.Schema, name string) error {
 	fmt.Fprintf(&b, "# yaml-language-server: $schema=%s\n", SchemaFile)
 	fmt.Fprintf(&b, "#\n# A starter spec for model %s (version %d), written by crosslink init.\n", s.Name, s.Version)
 	comment(&b, "", s.Doc)
-	fmt.Fprintf(&b, "#\n# Run it:   crosslink run %s.yaml          (rows in out/%s/)\n", name, name)
-	fmt.Fprintf(&b, "# Draw it:  crosslink plot --specs DIR %s-example\n", name)
+	fmt.Fprintf(&b, "#\n# DIR is the directory this file is in (crosslink init -o DIR).\n")
+	fmt.Fprintf(&b, "# Run it:   crosslink run DIR/%s.yaml        (rows in %s/)\n", name, mainTable(name))
+	fmt.Fprintf(&b, "# Draw it:  crosslink plot --specs DIR %s-example   (out/figures/%s-example.png)\n", name, name)
 	b.WriteString("# Quantities take their unit (16000km, 1Gbps, 53.3ms); plain numbers are dimensionless.\n")
 	b.WriteString("# Every parameter is listed under params with its default: change or delete them.\n\n")
 	fmt.Fprintf(&b, "name: %s\n", name)
@@ -51,7 +54,7 @@ func Starter(w io.Writer, s *vocab.Schema, name string) error {
 		fmt.Fprintf(&b, "    y: [%s]\n", metricRef(s, *axis.metric))
 		b.WriteString("    # series: [PARAM]   one curve per value of a parameter on another axis\n")
 	}
-	b.WriteString("\n# Metrics (columns of out/" + name + "/part-*.parquet):\n")
+	b.WriteString("\n# Metrics (columns of the main table, " + mainTable(name) + "/):\n")
 	for _, m := range s.Metrics {
 		u := ""
 		if m.Unit != vocab.Dimensionless {
@@ -60,7 +63,7 @@ func Starter(w io.Writer, s *vocab.Schema, name string) error {
 		comment(&b, "", fmt.Sprintf("  %s%s: %s", m.Column(), u, m.Doc))
 	}
 	for _, t := range s.Tables {
-		comment(&b, "", fmt.Sprintf("Second table %s (out/%s/%s/): %s", t.Name, name, t.Name, t.Doc))
+		comment(&b, "", fmt.Sprintf("Second table %s (%s/): %s", t.Name, filepath.ToSlash(dataset.TableDir(filepath.Join("out", name), t.Name)), t.Doc))
 	}
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
@@ -69,25 +72,62 @@ func Starter(w io.Writer, s *vocab.Schema, name string) error {
 	return nil
 }
 
+// mainTable is where crosslink run writes the rows of spec name with the
+// default output root.
+func mainTable(name string) string {
+	return filepath.ToSlash(dataset.MainDir(filepath.Join("out", name)))
+}
+
 type axisChoice struct {
 	param  vocab.Param
 	values []string
 	metric *vocab.Metric
 }
 
-// gridAxis picks the first Float parameter with a positive default it
-// can double twice within range, or the first String parameter with
-// choices, as the example axis, and the first Float metric to plot.
+// preferredAxes are the parameters a starter sweeps first where a model
+// has them: what a link does to TCP shows first as the propagation delay
+// (a window-limited flow's goodput is W/RTT; its link rate, the first
+// parameter of the TCP models, changes nothing then), the distance, and
+// an amplified line's span length (its loss sets the ASE noise; a given
+// gOSNR, the first such parameter, is read only in mode gosnr).
+var preferredAxes = []string{"delay", "distance", "span_length"}
+
+// preferredMetrics are the metrics a starter plots first where a model
+// has them, as the first metric is often a by-product that no axis moves
+// (ber-per's wire_size, a function of the MTU only).
+var preferredMetrics = []string{"goodput", "ber", "per_exact", "loss"}
+
+// simLength are parameters that set how long a scenario is simulated:
+// doubling them doubles its cost and seldom changes a mean, so they are
+// never the example axis.
+var simLength = map[string]bool{"duration": true, "warmup": true, "sample_interval": true}
+
+// gridAxis picks as the example axis the first parameter of
+// preferredAxes the model has, else the first Float parameter with a
+// positive default it can double twice within range (not one of
+// simLength), else the first String parameter with choices; and the first
+// metric of preferredMetrics the model has, else its first numeric one,
+// to plot.
 func gridAxis(s *vocab.Schema) *axisChoice {
+	doubles := func(p vocab.Param) bool {
+		if p.Kind != vocab.Float || simLength[p.Name] {
+			return false
+		}
+		d := p.Default.Float()
+		return d > 0 && !(p.Bounded() && 4*d > p.Max)
+	}
 	var a *axisChoice
-	for _, p := range s.Params {
-		if p.Kind != vocab.Float || p.Default.Float() <= 0 {
+	candidates := []vocab.Param{}
+	for _, name := range preferredAxes {
+		if i := s.ParamIndex(name); i >= 0 {
+			candidates = append(candidates, s.Params[i])
+		}
+	}
+	for _, p := range append(candidates, s.Params...) {
+		if !doubles(p) {
 			continue
 		}
 		d := p.Default.Float()
-		if p.Bounded() && 4*d > p.Max {
-			continue
-		}
 		a = &axisChoice{param: p}
 		for _, x := range []float64{d, 2 * d, 4 * d} {
 			a.values = append(a.values, sweep.FormatValue(vocab.F(x), p.Unit))
@@ -105,10 +145,16 @@ func gridAxis(s *vocab.Schema) *axisChoice {
 	if a == nil {
 		return nil
 	}
+	for _, name := range preferredMetrics {
+		for i, m := range s.Metrics {
+			if m.Name == name && m.Kind == vocab.Float && a.metric == nil {
+				a.metric = &s.Metrics[i]
+			}
+		}
+	}
 	for i, m := range s.Metrics {
-		if m.Kind == vocab.Float || m.Kind == vocab.Int {
+		if a.metric == nil && (m.Kind == vocab.Float || m.Kind == vocab.Int) {
 			a.metric = &s.Metrics[i]
-			break
 		}
 	}
 	return a
