@@ -7,7 +7,7 @@ PROFILE ?= quick
 # Packages with fuzz targets and the targets in them: see `make fuzz`.
 FUZZTIME ?= 60s
 
-.PHONY: all build test testdeps figures bench lint fuzz clean validate ns3deps
+.PHONY: all build test gotest testdeps figures bench lint fuzz clean validate ns3deps
 
 all: build
 
@@ -19,8 +19,20 @@ build:
 	$(GO) build -ldflags "-X github.com/crosslink-sim/crosslink/sweep/dataset.linkRevision=$(REVISION)" -o $(BIN) .
 
 ## test: formatting and vet checks, then every unit and integration test.
-test: lint testdeps
-	$(GO) test -count=1 -timeout 30m ./...
+test: lint testdeps gotest
+
+## gotest: the tests of TESTPKGS through gotestsum (pinned; `go run
+## pkg@version`, as staticcheck below): a line per package as it ends, then
+## the summary: every skipped test with its reason, every failure with its
+## output, and `DONE N tests, S skipped, F failures in T` as the last line.
+## The exit status is go test's. -timeout is go test's per test binary: the
+## root package's integration tests take most of the 10 minutes on 2 cores.
+GOTESTSUM ?= gotest.tools/gotestsum@v1.13.0
+TESTPKGS  ?= ./...
+TESTFLAGS ?= -count=1 -timeout 30m
+
+gotest:
+	$(GO) run $(GOTESTSUM) --format pkgname --format-icons text --format-hide-empty-pkg -- $(TESTFLAGS) $(TESTPKGS)
 
 ## testdeps: DuckDB for node (notebooks/test), which the notebook-query and
 ## reader tests use as an independent Parquet reader; skipped where npm is
