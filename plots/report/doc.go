@@ -9,8 +9,8 @@
 // than left out. For each drawn figure it shows the images and links to
 // PNG, SVG, PDF and CSV, the caption, the source document and figure
 // number, the spec and profile that made it, its scenario, replicate and
-// row counts, the run time (the sum of the wall_s column over the spec's
-// rows), the notes its drawing produced, and the catalog's explanation of
+// row counts, the CPU time of its scenarios (the sum of the wall_s column
+// over the spec's rows, in seconds), the notes its drawing produced, and the catalog's explanation of
 // how and why ours differs from the document.
 //
 // Where the document prints numbers, the figure sets them beside ours: a
@@ -20,4 +20,10 @@
 // figure's sidecar (<id>.json), which is all the report reads of the
 // drawing; catalog entries whose document prints numbers but whose figure
 // gives no comparison yet say so.
+//
+// Both headlines count the verdicts ("11 reproduced, 15 partly, 2 not
+// reproduced"); both have a table of contents and a link back to the top
+// after each figure; the gallery colours each verdict's word. Control
+// characters a spec's caption or claims hold (a NUL or an ESC written as
+// a YAML escape) are written out as \xNN text in both.
 package report

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -276,6 +277,178 @@ func TestCounts(t *testing.T) {
 	for _, tt := range tests {
 		if got := tt.run.Counts(); got != tt.want {
 			t.Errorf("Counts() = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+// TestTally counts the verdicts of the drawn figures, as the headlines of
+// REPORT.md and index.html print them.
+func TestTally(t *testing.T) {
+	var r Report
+	add := func(n int, v string, drawn bool) {
+		for range n {
+			r.Figures = append(r.Figures, &Figure{Drawn: drawn, Verdict: Verdict{Verdict: v}})
+		}
+	}
+	add(11, Reproduced, true)
+	add(15, Partly, true)
+	add(2, NotReproduced, true)
+	add(3, NotDrawn, false)
+	if got, want := r.Tally(), "11 reproduced, 15 partly, 2 not reproduced"; got != want {
+		t.Errorf("Tally() = %q, want %q", got, want)
+	}
+	if got, want := r.DrawnOf(), "28 of the 31"; got != want {
+		t.Errorf("DrawnOf() = %q, want %q", got, want)
+	}
+	own := Report{Extra: []*Figure{{Drawn: true, Verdict: Verdict{Verdict: NoPublished}}}}
+	if got, want := own.Tally(), "1 no published value"; got != want {
+		t.Errorf("Tally() of a report of own specs = %q, want %q", got, want)
+	}
+}
+
+func TestCPUSeconds(t *testing.T) {
+	for _, tt := range []struct {
+		wall float64
+		want string
+	}{{0, "0"}, {2e-6, "< 0.1"}, {0.4, "0.4"}, {383.84, "383.8"}, {5000, "5000.0"}} {
+		if got := (&Run{WallS: tt.wall}).CPUSeconds(); got != tt.want {
+			t.Errorf("CPUSeconds() of %g s = %q, want %q", tt.wall, got, tt.want)
+		}
+	}
+}
+
+// TestNavigationAndVerdicts: both reports say how many figures reproduce,
+// have a table of contents and a way back to the top after each figure,
+// label the summed wall_s as CPU time in seconds, and the gallery colours
+// each verdict while keeping its word.
+func TestNavigationAndVerdicts(t *testing.T) {
+	jobs, figDir := sweepAndDraw(t)
+	r, err := Build(jobs, "quick", figDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md, html bytes.Buffer
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	sections := len(r.Figures) + len(r.Extra)
+	for _, c := range []struct {
+		name, text string
+		want       []string
+		backs      string
+	}{
+		{"REPORT.md", md.String(), []string{
+			"1 of the " + fmt.Sprint(len(r.Figures)) + " figures and tables of the source documents are drawn: 1 no published value",
+			"Contents: [source documents](#source-documents) · [figures](#figures) · [other figures](#other-figures) · [datasets](#datasets)",
+			`<a id="top"></a>`, "| CPU time (s) |", "CPU time of the scenarios (sum of wall_s): ",
+		}, "[back to top](#top)"},
+		{"index.html", html.String(), []string{
+			"1 of the " + fmt.Sprint(len(r.Figures)) + " figures and tables of the documents are drawn: 1 no published value",
+			`<h1 id="top">`, `<nav class="toc">`, `<a href="#rc13-tab2">rc13-tab2</a>`, `<h2 id="datasets">`,
+			`<span class="verdict-badge v-none">no published value</span>`, "<th>CPU time (s)</th>",
+		}, `href="#top">back to top</a>`},
+	} {
+		for _, w := range c.want {
+			if !strings.Contains(c.text, w) {
+				t.Errorf("%s lacks %q", c.name, w)
+			}
+		}
+		if strings.Contains(c.text, "run time") {
+			t.Errorf("%s still says run time for the summed wall_s", c.name)
+		}
+		// One link back after each figure's section, one after the datasets.
+		if got := strings.Count(c.text, c.backs); got != sections+1 {
+			t.Errorf("%s has %d links back to the top, want %d (one per figure and one at the end)", c.name, got, sections+1)
+		}
+	}
+	for v, class := range map[string]string{Reproduced: "v-reproduced", Partly: "v-partly", NotReproduced: "v-not", NoPublished: "v-none"} {
+		if !strings.Contains(html.String(), "."+class+" {") || verdictClass(v) != class {
+			t.Errorf("verdict %q: class %q, want %q with a style in the gallery", v, verdictClass(v), class)
+		}
+	}
+}
+
+// hostileSpec's title, caption and claims hold NUL, ESC and BEL written
+// as YAML escapes, as a spec may.
+const hostileSpec = `name: tab2
+model: light-delay
+grid:
+  distance: [16000km, 25000km]
+plots:
+  - id: delay-example
+    title: "delay \e[31mred\e[0m"
+    caption: "nul\0 bell\a"
+    x: distance
+    xunit: km
+    y: [one_way_delay]
+    claims:
+      - claim: "esc\e[2J clears"
+        source: "doc\0"
+        where: {distance_km: 16000}
+        y: one_way_delay_s
+        document: 0.0533
+        op: approx
+        tol: {rel: 0.01}
+`
+
+// TestControlCharacters: no control character of a spec reaches REPORT.md
+// or index.html; each is written as its \xNN text.
+func TestControlCharacters(t *testing.T) {
+	reg, err := vocab.NewRegistry(newLightDelay())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	specs := filepath.Join(dir, "specs")
+	os.MkdirAll(specs, 0o755)
+	if err := os.WriteFile(filepath.Join(specs, "tab2.yaml"), []byte(hostileSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := sweep.SpecFiles(specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	jobs, err := sweep.LoadAll(paths, reg, "", true, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := sweep.Resume(ctx, jobs[0].Config(), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	figDir := filepath.Join(out, "figures")
+	j := jobs[0]
+	src := plots.DatasetSource(j.Spec.Name, j.Dir, j.Plan.Schema(), plots.DefsOf(j.Spec.Plots), j.Plan)
+	if err := plots.Draw(ctx, plots.NewRegistry(), figDir, nil, []*plots.Source{src}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(jobs, "", figDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(figDir, r); err != nil {
+		t.Fatal(err)
+	}
+	// html/template itself replaces a NUL by U+FFFD before printable sees it.
+	for name, nul := range map[string]string{"REPORT.md": `nul\x00`, "index.html": "nul\ufffd"} {
+		b, err := os.ReadFile(filepath.Join(figDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range b {
+			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+				t.Errorf("%s: control byte %#x at offset %d: %q", name, c, i, b[max(0, i-30):min(len(b), i+30)])
+				break
+			}
+		}
+		for _, want := range []string{`esc\x1b[2J clears`, nul + ` bell\x07`} {
+			if !bytes.Contains(b, []byte(want)) {
+				t.Errorf("%s lacks %q, the control characters written out", name, want)
+			}
 		}
 	}
 }

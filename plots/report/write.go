@@ -64,20 +64,25 @@ func (r *Run) Counts() string {
 	return fmt.Sprintf("%d points x %d %s = %d scenarios; %d rows in the dataset (%d ok)", points, r.Replicates, rep, r.Scenarios, r.Rows, r.OK)
 }
 
-// RunTime is the summed wall-clock time of the rows, "12.3 s".
-func (r *Run) RunTime() string {
+// CPUSeconds is the summed wall_s of the rows in seconds, always in
+// seconds so that a column of them compares at a glance: "383.8", "0.4",
+// "< 0.1" (a closed-form sweep), "0" (no rows). Each scenario runs on one
+// worker, so its wall_s is its CPU time; the sum is the CPU time of the
+// sweep, not the elapsed time of a run on several workers, which the
+// dataset does not record.
+func (r *Run) CPUSeconds() string {
 	switch {
 	case r.WallS == 0:
-		return "0 s"
-	case r.WallS < 1e-3:
-		return fmt.Sprintf("%.1f µs", r.WallS*1e6)
-	case r.WallS < 1:
-		return fmt.Sprintf("%.1f ms", r.WallS*1e3)
-	case r.WallS < 600:
-		return fmt.Sprintf("%.1f s", r.WallS)
+		return "0"
+	case r.WallS < 0.05:
+		return "< 0.1"
 	}
-	return fmt.Sprintf("%.1f min", r.WallS/60)
+	return fmt.Sprintf("%.1f", r.WallS)
 }
+
+// cpuNote says what the CPU time columns are.
+const cpuNote = "CPU time is the sum of the wall_s column of the rows, in seconds: each scenario's own time on the one worker that ran it. " +
+	"A run on N workers takes at least this divided by N of elapsed time; the dataset does not record the elapsed time of the runs that made it."
 
 // Status is "drawn", or the missing text.
 func (f *Figure) Status() string {
@@ -90,6 +95,38 @@ func (f *Figure) Status() string {
 // NoComparison reports whether the document prints numbers for the figure
 // but the drawn figure sets none beside ours.
 func (f *Figure) NoComparison() bool { return f.Printed && f.Drawn && len(f.Tables) == 0 }
+
+// Tally counts the verdicts of the drawn figures, the catalog's (or, when
+// the report has no catalog figures, the others): "11 reproduced, 15
+// partly, 2 not reproduced", leaving out verdicts no figure has.
+func (r *Report) Tally() string {
+	figs := r.Figures
+	if len(figs) == 0 {
+		figs = r.Extra
+	}
+	n := map[string]int{}
+	for _, f := range figs {
+		if f.Drawn {
+			n[f.Verdict.Verdict]++
+		}
+	}
+	var parts []string
+	for _, v := range []string{Reproduced, Partly, NotReproduced, NoPublished} {
+		if n[v] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[v], v))
+		}
+	}
+	if len(parts) == 0 {
+		return "none drawn"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// DrawnOf is "28 of the 28": the catalog's figures drawn, of all.
+func (r *Report) DrawnOf() string {
+	drawn, total := r.Count()
+	return fmt.Sprintf("%d of the %d", drawn, total)
+}
 
 // Count returns how many catalog figures are drawn, and how many there are.
 func (r *Report) Count() (drawn, total int) {
@@ -105,21 +142,26 @@ func (r *Report) Count() (drawn, total int) {
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	drawn, total := r.Count()
-	fmt.Fprintf(&b, "# crosslink reproduction report\n\n")
-	fmt.Fprintf(&b, "Profile %s. %d of the %d figures and tables of the source documents are drawn", r.profileName(), drawn, total)
+	fmt.Fprintf(&b, "<a id=\"top\"></a>\n\n# crosslink reproduction report\n\n")
+	fmt.Fprintf(&b, "Profile %s. %d of the %d figures and tables of the source documents are drawn: %s", r.profileName(), drawn, total, r.Tally())
 	if miss := r.Missing(); len(miss) > 0 {
 		fmt.Fprintf(&b, "; missing: %s", strings.Join(miss, ", "))
 	}
 	b.WriteString(".\nThe gallery (index.html) shows the same with the images.\n\n")
+	b.WriteString("Contents: [source documents](#source-documents) · [figures](#figures)")
+	if len(r.Extra) > 0 {
+		b.WriteString(" · [other figures](#other-figures)")
+	}
+	b.WriteString(" · [datasets](#datasets)\n\n")
 	b.WriteString("## Source documents\n\n| document | title |\n| --- | --- |\n")
 	for _, d := range r.Documents {
 		fmt.Fprintf(&b, "| %s | %s |\n", d.Number, mdCell(d.Title))
 	}
-	b.WriteString("\n## Figures\n\n| id | source | verdict | claims holding | spec | profile | scenarios | run time |\n| --- | --- | --- | ---: | --- | --- | ---: | ---: |\n")
+	b.WriteString("\n## Figures\n\n| id | source | verdict | claims holding | spec | profile | scenarios | CPU time (s) |\n| --- | --- | --- | ---: | --- | --- | ---: | ---: |\n")
 	for _, f := range r.Figures {
 		spec, prof, n, rt := "-", "-", "-", "-"
 		if f.Run != nil {
-			spec, prof, n, rt = f.Run.Spec, f.Run.ProfileName(), fmt.Sprint(f.Run.Scenarios), f.Run.RunTime()
+			spec, prof, n, rt = f.Run.Spec, f.Run.ProfileName(), fmt.Sprint(f.Run.Scenarios), f.Run.CPUSeconds()
 		}
 		status := f.Verdict.Verdict
 		if !f.Drawn {
@@ -136,12 +178,15 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			writeFigureMD(&b, f)
 		}
 	}
-	b.WriteString("\n## Datasets\n\n| spec | file | model | profile | scenarios | rows | ok | run time |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n")
+	b.WriteString("\n## Datasets\n\n| spec | file | model | profile | scenarios | rows | ok | CPU time (s) |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n")
+	var sum float64
 	for _, run := range r.Runs {
-		fmt.Fprintf(&b, "| %s | %s | %s v%d | %s | %d | %d | %d | %s |\n", run.Spec, run.File, run.Model, run.ModelVersion, run.ProfileName(), run.Scenarios, run.Rows, run.OK, run.RunTime())
+		fmt.Fprintf(&b, "| %s | %s | %s v%d | %s | %d | %d | %d | %s |\n", run.Spec, mdCell(run.File), run.Model, run.ModelVersion, run.ProfileName(), run.Scenarios, run.Rows, run.OK, run.CPUSeconds())
+		sum += run.WallS
 	}
-	b.WriteString("\nRun time is the sum of the wall_s column of the rows: CPU-seconds of simulation, not the elapsed time of a parallel run.\n")
-	_, err := io.WriteString(w, b.String())
+	fmt.Fprintf(&b, "| all | | | | | | | %s |\n", (&Run{WallS: sum}).CPUSeconds())
+	b.WriteString("\n" + cpuNote + "\n\n[back to top](#top)\n")
+	_, err := io.WriteString(w, printable(b.String()))
 	if err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -156,6 +201,11 @@ func (r *Report) profileName() string {
 }
 
 func writeFigureMD(b *strings.Builder, f *Figure) {
+	writeFigureBody(b, f)
+	b.WriteString("\n[back to top](#top)\n")
+}
+
+func writeFigureBody(b *strings.Builder, f *Figure) {
 	fmt.Fprintf(b, "\n<a id=\"%s\"></a>\n### %s: %s\n\n", f.ID, f.ID, f.Source())
 	if f.Content != "" {
 		fmt.Fprintf(b, "%s.\n\n", capital(f.Content))
@@ -173,7 +223,7 @@ func writeFigureMD(b *strings.Builder, f *Figure) {
 		fmt.Fprintf(b, "Caption: %s\n\n", f.Caption)
 	}
 	fmt.Fprintf(b, "- spec: %s (%s), profile %s, model %s v%d\n", f.Run.Spec, f.Run.File, f.Run.ProfileName(), f.Run.Model, f.Run.ModelVersion)
-	fmt.Fprintf(b, "- %s\n- run time: %s\n", f.Run.Counts(), f.Run.RunTime())
+	fmt.Fprintf(b, "- %s\n- CPU time of the scenarios (sum of wall_s): %s s\n", f.Run.Counts(), f.Run.CPUSeconds())
 	if f.Run.Settings != "" {
 		fmt.Fprintf(b, "- profile %s changes the spec's base settings: %s\n", f.Run.ProfileName(), f.Run.Settings)
 	}
@@ -210,6 +260,42 @@ func demote(md string) string {
 
 func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
+// printable writes each control character of s but newline and tab (C0,
+// DEL, C1: a NUL or an ESC that a spec's title, caption or claim spelt as
+// a YAML escape) as the text \x1b, so that neither REPORT.md nor
+// index.html carries a byte that a terminal or a browser would act on or
+// a Markdown renderer would drop, and the reader sees what was there.
+func printable(s string) string {
+	clean := func(r rune) bool {
+		return r == '\n' || r == '\t' || !(r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f))
+	}
+	if strings.IndexFunc(s, func(r rune) bool { return !clean(r) }) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if clean(r) {
+			b.WriteRune(r)
+			continue
+		}
+		fmt.Fprintf(&b, `\x%02x`, r)
+	}
+	return b.String()
+}
+
+// verdictClass is the CSS class of a verdict's badge.
+func verdictClass(v string) string {
+	switch v {
+	case Reproduced:
+		return "v-reproduced"
+	case Partly:
+		return "v-partly"
+	case NotReproduced:
+		return "v-not"
+	}
+	return "v-none"
+}
+
 func capital(s string) string {
 	if s == "" {
 		return s
@@ -221,7 +307,11 @@ func capital(s string) string {
 // facts, links to its files and its tables; missing figures as cards that
 // say so.
 func (r *Report) WriteHTML(w io.Writer) error {
-	if err := galleryTmpl.Execute(w, r); err != nil {
+	var b strings.Builder
+	if err := galleryTmpl.Execute(&b, r); err != nil {
+		return fmt.Errorf("report: html: %w", err)
+	}
+	if _, err := io.WriteString(w, printable(b.String())); err != nil {
 		return fmt.Errorf("report: html: %w", err)
 	}
 	return nil
@@ -230,6 +320,15 @@ func (r *Report) WriteHTML(w io.Writer) error {
 var galleryTmpl = template.Must(template.New("gallery").Funcs(template.FuncMap{
 	"ext":     func(id, name string) string { return strings.TrimPrefix(name, id+".") },
 	"capital": capital,
+	"vclass":  verdictClass,
+	"cpuNote": func() string { return cpuNote },
+	"allCPU": func(runs []*Run) string {
+		var sum float64
+		for _, r := range runs {
+			sum += r.WallS
+		}
+		return (&Run{WallS: sum}).CPUSeconds()
+	},
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -251,37 +350,51 @@ th { border-bottom: 2px solid #333; }
 .notes { font-size: .9em; color: #444; }
 .summary td, .summary th { text-align: left; }
 .claims td:nth-child(-n+3), .claims th:nth-child(-n+3) { text-align: left; }
+/* Verdict badges: Okabe-Ito hues on light grounds with dark text, and a
+   border style each (solid, dashed, dotted, none), so that the word reads
+   and the kinds differ in greyscale too. */
+.verdict-badge { padding: 0 .35em; border-radius: 3px; white-space: nowrap; color: #111; }
+.v-reproduced { background: #cdeee2; border: 2px solid #009E73; }
+.v-partly { background: #fbe9c2; border: 2px dashed #E69F00; }
+.v-not { background: #f7d4c2; border: 2px dotted #D55E00; font-weight: bold; }
+.v-none { background: #eee; border: 1px solid #999; }
+nav.toc { font-size: .95em; line-height: 1.6; }
+a.top { font-size: .85em; float: right; }
 </style>
 </head>
 <body>
-<h1>crosslink: figures of the source documents</h1>
+<h1 id="top">crosslink: figures of the source documents</h1>
 {{with .}}<p>Profile <b>{{if .Profile}}{{.Profile}}{{else}}base{{end}}</b>.
-{{len .Figures}} figures and tables in the documents; {{$m := .Missing}}{{if $m}}missing: {{range $i, $id := $m}}{{if $i}}, {{end}}<a href="#{{$id}}">{{$id}}</a>{{end}}.{{else}}none missing.{{end}}
+{{.DrawnOf}} figures and tables of the documents are drawn: {{.Tally}}; {{$m := .Missing}}{{if $m}}missing: {{range $i, $id := $m}}{{if $i}}, {{end}}<a href="#{{$id}}">{{$id}}</a>{{end}}.{{else}}none missing.{{end}}
 The same report as text: <a href="REPORT.md">REPORT.md</a>.</p>{{end}}
-<h2>Source documents</h2>
+<nav class="toc"><b>Contents:</b> <a href="#source-documents">source documents</a> · <a href="#figures">figures</a>{{if .Extra}} · <a href="#other-figures">other figures</a>{{end}} · <a href="#datasets">datasets</a><br>
+<b>Figures:</b> {{range $i, $f := .Figures}}{{if $i}} · {{end}}<a href="#{{$f.ID}}">{{$f.ID}}</a>{{end}}{{if .Extra}}<br><b>Other figures:</b> {{range $i, $f := .Extra}}{{if $i}} · {{end}}<a href="#{{$f.ID}}">{{$f.ID}}</a>{{end}}{{end}}</nav>
+<h2 id="source-documents">Source documents</h2>
 <table class="summary"><tr><th>document</th><th>title</th></tr>
 {{range .Documents}}<tr><td>{{.Number}}</td><td>{{.Title}}</td></tr>
 {{end}}</table>
-<h2>Figures</h2>
-<table class="summary"><tr><th>id</th><th>source</th><th>verdict</th><th>claims holding</th><th>spec</th><th>profile</th><th>scenarios</th><th>run time</th></tr>
-{{range .Figures}}<tr><td><a href="#{{.ID}}">{{.ID}}</a></td><td>{{.Source}}</td><td>{{if .Drawn}}{{.Verdict.Verdict}}{{else}}<span class="missing-text">missing</span>{{end}}</td><td>{{.Verdict.Holding}}</td><td>{{with .Run}}{{.Spec}}{{end}}</td><td>{{with .Run}}{{.ProfileName}}{{end}}</td><td>{{with .Run}}{{.Scenarios}}{{end}}</td><td>{{with .Run}}{{.RunTime}}{{end}}</td></tr>
+<h2 id="figures">Figures</h2>
+<table class="summary"><tr><th>id</th><th>source</th><th>verdict</th><th>claims holding</th><th>spec</th><th>profile</th><th>scenarios</th><th>CPU time (s)</th></tr>
+{{range .Figures}}<tr><td><a href="#{{.ID}}">{{.ID}}</a></td><td>{{.Source}}</td><td>{{if .Drawn}}<span class="verdict-badge {{vclass .Verdict.Verdict}}">{{.Verdict.Verdict}}</span>{{else}}<span class="missing-text">missing</span>{{end}}</td><td>{{.Verdict.Holding}}</td><td>{{with .Run}}{{.Spec}}{{end}}</td><td>{{with .Run}}{{.ProfileName}}{{end}}</td><td>{{with .Run}}{{.Scenarios}}{{end}}</td><td>{{with .Run}}{{.CPUSeconds}}{{end}}</td></tr>
 {{end}}</table>
 {{range .Figures}}{{template "card" .}}{{end}}
-{{if .Extra}}<h2>Other figures</h2><p>Declared by specs, not figures of the source documents.</p>
+{{if .Extra}}<h2 id="other-figures">Other figures</h2><p>Declared by specs, not figures of the source documents.</p>
 {{range .Extra}}{{template "card" .}}{{end}}{{end}}
-<h2>Datasets</h2>
-<table class="summary"><tr><th>spec</th><th>file</th><th>model</th><th>profile</th><th>scenarios</th><th>rows</th><th>ok</th><th>run time</th></tr>
-{{range .Runs}}<tr><td>{{.Spec}}</td><td>{{.File}}</td><td>{{.Model}} v{{.ModelVersion}}</td><td>{{.ProfileName}}</td><td>{{.Scenarios}}</td><td>{{.Rows}}</td><td>{{.OK}}</td><td>{{.RunTime}}</td></tr>
-{{end}}</table>
-<p class="notes">Run time is the sum of the wall_s column of the rows: CPU-seconds of simulation, not the elapsed time of a parallel run.</p>
+<h2 id="datasets">Datasets</h2>
+<table class="summary"><tr><th>spec</th><th>file</th><th>model</th><th>profile</th><th>scenarios</th><th>rows</th><th>ok</th><th>CPU time (s)</th></tr>
+{{range .Runs}}<tr><td>{{.Spec}}</td><td>{{.File}}</td><td>{{.Model}} v{{.ModelVersion}}</td><td>{{.ProfileName}}</td><td>{{.Scenarios}}</td><td>{{.Rows}}</td><td>{{.OK}}</td><td>{{.CPUSeconds}}</td></tr>
+{{end}}<tr><th>all</th><th></th><th></th><th></th><th></th><th></th><th></th><th>{{allCPU .Runs}}</th></tr></table>
+<p class="notes">{{cpuNote}}</p>
+<p><a href="#top">back to top</a></p>
 </body>
 </html>
 {{define "card"}}<div class="card{{if not .Drawn}} missing{{end}}" id="{{.ID}}">
+<a class="top" href="#top">back to top</a>
 <h3>{{.ID}}: {{.Source}}</h3>
 {{if .Content}}<p>{{capital .Content}}.</p>{{end}}
 {{if .Drawn}}<a href="{{.ID}}.svg"><img src="{{.ID}}.png" alt="{{.ID}}: {{.Caption}}"></a>
 {{if .Caption}}<p><i>{{.Caption}}</i></p>{{end}}
-<p class="verdict"><b>Verdict: {{.Verdict.Verdict}}.</b>{{with .Verdict.Reason}} {{.}}{{end}}</p>
+<p class="verdict"><b>Verdict: <span class="verdict-badge {{vclass .Verdict.Verdict}}">{{.Verdict.Verdict}}</span>.</b>{{with .Verdict.Reason}} {{.}}{{end}}</p>
 {{if .Verdict.Claims}}<table class="claims"><tr><th>claim</th><th>source</th><th>rows</th><th>document</th><th>ours</th><th>holds</th></tr>
 {{range .Verdict.Claims}}<tr><td>{{.Claim}}</td><td>{{.Source}}</td><td>{{.Column}}{{with .Where}} where {{.}}{{end}}</td><td>{{.Expected}}</td><td>{{.OursText}}</td><td>{{.HoldsText}}</td></tr>
 {{end}}</table>{{end}}
@@ -289,7 +402,7 @@ The same report as text: <a href="REPORT.md">REPORT.md</a>.</p>{{end}}
 <dt>spec</dt><dd>{{.Run.Spec}} ({{.Run.File}}), model {{.Run.Model}} v{{.Run.ModelVersion}}</dd>
 <dt>profile</dt><dd>{{.Run.ProfileName}}</dd>
 <dt>scenarios</dt><dd>{{.Run.Counts}}</dd>
-<dt>run time</dt><dd>{{.Run.RunTime}}</dd>
+<dt>CPU time</dt><dd>{{.Run.CPUSeconds}} s, the sum of the scenarios' wall_s</dd>
 {{if .Run.Settings}}<dt>profile settings</dt><dd>profile {{.Run.ProfileName}} changes the spec's base settings: {{.Run.Settings}}</dd>{{end}}
 <dt>files</dt><dd>{{$id := .ID}}{{range $i, $f := .Files}}{{if $i}} · {{end}}<a href="{{$f}}">{{ext $id $f}}</a>{{end}}</dd>
 {{if .Deviation}}<dt>deviation</dt><dd>{{.Deviation}}</dd>{{end}}
