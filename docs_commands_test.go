@@ -95,7 +95,8 @@ func starterCommands(t *testing.T, path, dir string) []string {
 	return cmds
 }
 
-// TestDocsCommands runs, on a copy of specs/ and docs/, every crosslink
+// TestDocsCommands runs, on a copy of specs/, docs/ and the notebook's
+// specs, every crosslink
 // command README.md and docs/*.md show and those the starter spec of
 // README's first study prints, as a reader would paste them, and fails
 // on each that exits non-zero or is not found: a page that names a
@@ -112,6 +113,22 @@ func TestDocsCommands(t *testing.T) {
 	for _, d := range []string{"specs", "docs"} {
 		if out, err := exec.Command("cp", "-a", d, filepath.Join(work, d)).CombinedOutput(); err != nil {
 			t.Fatalf("copy %s: %v\n%s", d, err, out)
+		}
+	}
+	nb, err := filepath.Glob("notebooks/*.yaml")
+	if err != nil || len(nb) == 0 {
+		t.Fatalf("no notebooks/*.yaml (%v): the notebook's specs moved?", err)
+	}
+	if err := os.Mkdir(filepath.Join(work, "notebooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range nb {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(work, f), b, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 	var cmds []string
@@ -245,5 +262,35 @@ func TestStarterVaries(t *testing.T) {
 				t.Errorf("the starter's figure is flat: %s = %v at every %s (%d points)\n%s", rows[0][2], rows[1][2], rows[0][1], len(rows)-1, b)
 			}
 		})
+	}
+}
+
+// TestReadmeRunsNotebookSpecs: the notebook reads the datasets of
+// notebooks/*.yaml, which make figures does not make, so README must show
+// the run of each before the command that executes the notebook.
+func TestReadmeRunsNotebookSpecs(t *testing.T) {
+	nb, err := filepath.Glob("notebooks/*.yaml")
+	if err != nil || len(nb) == 0 {
+		t.Fatalf("no notebooks/*.yaml (%v)", err)
+	}
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	execute := strings.Index(readme, "jupyter-execute notebooks/explore.ipynb")
+	if execute < 0 {
+		t.Fatal("README.md does not say how to execute notebooks/explore.ipynb")
+	}
+	for _, f := range nb {
+		ran := false
+		for _, c := range docCommands(t, "README.md") {
+			if strings.HasPrefix(c, "crosslink run ") && strings.Contains(c, " "+f) {
+				ran = true
+			}
+		}
+		if i := strings.Index(readme, " "+f); !ran || i > execute {
+			t.Errorf("README.md does not run %s (crosslink run %s) before it executes the notebook", f, f)
+		}
 	}
 }
