@@ -26,13 +26,16 @@ test: lint testdeps gotest
 ## the summary: every skipped test with its reason, every failure with its
 ## output, and `DONE N tests, S skipped, F failures in T` as the last line.
 ## The exit status is go test's. -timeout is go test's per test binary: the
-## root package's integration tests take most of the 10 minutes on 2 cores.
-GOTESTSUM ?= gotest.tools/gotestsum@v1.13.0
-TESTPKGS  ?= ./...
-TESTFLAGS ?= -count=1 -timeout 30m
+## root package's integration tests take most of the 10 minutes on 2 cores,
+## and its line comes when they end; TESTFORMAT=testname prints a line per
+## test as it ends instead.
+GOTESTSUM  ?= gotest.tools/gotestsum@v1.13.0
+TESTPKGS   ?= ./...
+TESTFLAGS  ?= -count=1 -timeout 30m
+TESTFORMAT ?= pkgname
 
 gotest:
-	$(GO) run $(GOTESTSUM) --format pkgname --format-icons text --format-hide-empty-pkg -- $(TESTFLAGS) $(TESTPKGS)
+	$(GO) run $(GOTESTSUM) --format $(TESTFORMAT) --format-icons text --format-hide-empty-pkg -- $(TESTFLAGS) $(TESTPKGS)
 
 ## testdeps: DuckDB for node (notebooks/test), which the notebook-query and
 ## reader tests use as an independent Parquet reader; skipped where npm is
