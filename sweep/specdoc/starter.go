@@ -13,8 +13,8 @@ import (
 
 // Starter writes a starter spec for model s named name: every parameter
 // with its default, unit, range and documentation as comments, one grid
-// axis over the first numeric parameter it can vary, and a line plot of
-// the first numeric metric against it. It parses and runs as written.
+// axis (see gridAxis) and a line plot of a metric against it, and the
+// commands that run and draw it. It parses and runs as written.
 func Starter(w io.Writer, s *vocab.Schema, name string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# yaml-language-server: $schema=%s\n", SchemaFile)
