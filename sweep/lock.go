@@ -33,7 +33,7 @@ const lockName = ".lock"
 // or "" for an unsharded run). It creates dir if needed. The error names
 // the holder when the lock is taken.
 func LockDir(dir, infix string, now time.Time) (*Lock, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, fmt.Errorf("sweep: %w", err)
 	}
 	shared := infix != "" && !strings.HasSuffix(infix, "of1")
@@ -82,7 +82,7 @@ func infixOr(s string) string {
 
 // lockFile opens path and flocks it without waiting.
 func lockFile(path string, mode int) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
 		return nil, err
 	}

@@ -88,7 +88,7 @@ func Merge(dir string) error {
 // writable checks that dir can take new files, creating it if needed, so
 // that a read-only output directory fails before any scenario runs.
 func writable(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("sweep: cannot create the dataset directory: %w", err)
 	}
 	f, err := os.CreateTemp(dir, ".probe-*")

@@ -179,7 +179,7 @@ func mergeTable(root, t string, ls []leaf, plans []leafPlan, mem memory.Allocato
 		if len(paths) == 1 && (name == "" || filepath.Base(paths[0]) == name) {
 			// Nothing to merge: the new state keeps the same file.
 			dst := filepath.Join(stage, l.rel, filepath.Base(paths[0]))
-			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(dst), dirMode); err != nil {
 				return fmt.Errorf("dataset: merge: %w", err)
 			}
 			if err := os.Link(paths[0], dst); err != nil {
@@ -255,7 +255,7 @@ func linkPart(root, from, rel, dest string) error {
 	}
 	ne := *e
 	ne.Path = filepath.ToSlash(rel)
-	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dest), dirMode); err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
 	}
 	if err := os.Link(filepath.Join(root, from), dest); err != nil {

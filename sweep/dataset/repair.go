@@ -296,7 +296,7 @@ func moveAside(dir, rel string) (string, error) {
 // directories the move left empty.
 func moveInto(dir, sub, rel, suffix string) (string, error) {
 	to := filepath.Join(dir, sub, rel+suffix)
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(to), dirMode); err != nil {
 		return "", fmt.Errorf("dataset: moving a part aside: %w", err)
 	}
 	base := to
