@@ -69,10 +69,12 @@ func Resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 }
 
 // Merge compacts the dataset in dir (dataset.Merge) under its lock, after
-// moving a dataset of the former layout into the present one.
+// moving a dataset of the former layout into the present one. A directory
+// that holds no dataset is refused before anything is written in it (the
+// lock file included).
 func Merge(dir string) error {
-	if !IsDir(dir) {
-		return fmt.Errorf("%s is not a dataset directory", dir)
+	if err := dataset.Holds(dir); err != nil {
+		return fmt.Errorf("sweep: merge: %w", err)
 	}
 	lock, err := LockDir(dir, "", time.Now())
 	if err != nil {
