@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"syscall"
 	"time"
@@ -21,6 +22,11 @@ import (
 // superseded, so the files hold one row per scenario. cfg.Done is
 // replaced by what the readable parts hold.
 func Resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
+	sum, err := resume(ctx, cfg, warn)
+	return sum, openFiles(cfg.Dir, err)
+}
+
+func resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 	if warn == nil {
 		warn = io.Discard
 	}
@@ -78,14 +84,46 @@ func Merge(dir string) error {
 	}
 	lock, err := LockDir(dir, "", time.Now())
 	if err != nil {
-		return err
+		return openFiles(dir, err)
 	}
 	defer lock.Unlock()
 	if _, err := dataset.Migrate(dir); err != nil {
-		return fmt.Errorf("sweep: moving %s into the present dataset layout: %w", dir, err)
+		return openFiles(dir, fmt.Errorf("sweep: moving %s into the present dataset layout: %w", dir, err))
 	}
-	return dataset.Merge(dir, nil)
+	return openFiles(dir, dataset.Merge(dir, nil))
 }
+
+// openFiles rewords an error caused by the limit on open files (EMFILE, or
+// the system's table, ENFILE), whatever step hit it, as that cause and its
+// fix: the step's own words (a migration, a lock) would send the user the
+// wrong way. Other errors are returned as they are.
+func openFiles(dir string, err error) error {
+	if err == nil || (!errors.Is(err, syscall.EMFILE) && !errors.Is(err, syscall.ENFILE)) {
+		return err
+	}
+	var msg string
+	if errors.Is(err, syscall.EMFILE) {
+		limit := "its limit"
+		var rl syscall.Rlimit
+		if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl) == nil {
+			limit = fmt.Sprintf("its limit of %d", rl.Cur)
+		}
+		msg = fmt.Sprintf("too many open files: crosslink reached %s (ulimit -n); raise it, for example with ulimit -n 1024, and run again", limit)
+	} else {
+		msg = "too many open files in the system (the kernel's file table, fs.file-max, is full); close other programs' files or raise fs.file-max, and run again"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg += fmt.Sprintf(" (%s %s)", pe.Op, pe.Path)
+	}
+	return fmt.Errorf("sweep: %s: %s%w", dir, msg, hidden{err})
+}
+
+// hidden keeps an error for errors.Is and errors.As without its text.
+type hidden struct{ err error }
+
+func (h hidden) Error() string { return "" }
+func (h hidden) Unwrap() error { return h.err }
 
 // writable checks that dir can take new files, creating it if needed, so
 // that a read-only output directory fails before any scenario runs.
