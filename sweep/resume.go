@@ -15,7 +15,8 @@ import (
 
 // Resume runs cfg as Run does, with what an unattended sweep needs around
 // it: it locks the dataset shard (LockDir), so a second process cannot
-// write it; moves the parts of an older model version to Dir/_stale
+// write it; removes the temporary files killed runs and merges left
+// (dataset.RemoveTemporary); moves the parts of an older model version to Dir/_stale
 // (dataset.SetAside) and unreadable parts to Dir/_corrupt, reporting each on
 // warn (nil: io.Discard), so their scenarios run again; and, when cfg.Rerun is set
 // (--retry-failed), rewrites the parts holding rows that the rerun
@@ -39,6 +40,16 @@ func resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 		return sum, err
 	}
 	defer lock.Unlock()
+	// What killed runs and merges left in .tmp/ and .merge/: all of it
+	// under the exclusive lock, this task's and a merge's under a job
+	// array's shared one.
+	own := ""
+	if lock.shared {
+		own = cfg.Shard
+	}
+	if err := dataset.RemoveTemporary(cfg.Dir, own); err != nil {
+		return sum, fmt.Errorf("sweep: %w", err)
+	}
 	if n, err := dataset.Migrate(cfg.Dir); err != nil {
 		return sum, fmt.Errorf("sweep: moving %s into the present dataset layout: %w", cfg.Dir, err)
 	} else if n > 0 {
