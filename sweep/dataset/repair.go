@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
@@ -26,8 +27,8 @@ type Moved struct {
 // Repair checks every part of the dataset in dir before a resume and
 // returns the ids and statuses in the parts that read back. A main part
 // whose content differs from its manifest entry, that cannot be opened (a
-// truncated file has no footer) or whose scenario_id and status columns do
-// not decode is moved to dir/_corrupt/ (keeping its path: _corrupt/scenarios/
+// truncated file has no footer) or any of whose pages does not decode is
+// moved to dir/_corrupt/ (keeping its path: _corrupt/scenarios/
 // part-....parquet.corrupt), with the second-table parts of the same name
 // (they belong to it), so its scenarios are missing and run again. A
 // second-table part that fails takes its main part with it for the same
@@ -77,12 +78,20 @@ func Repair(dir string) (*Done, []Moved, error) {
 	return d, moved, nil
 }
 
-// checkPart verifies a part against the manifest and opens it.
+// checkPart verifies a part against the manifest and decodes every page
+// of it, as Verify with deep set does: a part whose manifest entry was
+// rewritten to match damaged content (by hand, or a bad copy recorded
+// again) passes the hash and is found only by decoding, and crosslink
+// status --deep must find nothing that crosslink run leaves in place.
 func checkPart(root, rel string) error {
 	if err := verifyHash(root, rel); err != nil {
 		return err
 	}
-	return openCheck(filepath.Join(root, rel))
+	p := filepath.Join(root, rel)
+	if err := openCheck(p); err != nil {
+		return err
+	}
+	return decodeAll(p, memory.DefaultAllocator)
 }
 
 // repairLeaf is Repair of the parts of one leaf.
