@@ -64,6 +64,10 @@ func resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 	}
 	done, moved, err := dataset.Repair(cfg.Dir)
 	for _, m := range moved {
+		if m.Copy != "" {
+			fmt.Fprintf(warn, "crosslink: %s repeats the rows of %s (a copy of a part); moved to %s, so that each scenario is in the table once\n", m.Path, m.Copy, m.To)
+			continue
+		}
 		fmt.Fprintf(warn, "crosslink: %s is unreadable (%s); moved to %s, its scenarios run again\n", m.Path, m.Reason, m.To)
 	}
 	if err != nil {

@@ -406,7 +406,8 @@ type Damage struct {
 // Verify checks every file in the tables of the dataset dir: each part's
 // size and SHA-256 against its manifest entry and, when deep is set, every
 // page of every column decoded (which checks each page's compressed frame
-// and its encoding); files that are not parts of the dataset, and
+// and its encoding); files that are not parts of the dataset, main parts
+// that repeat the rows of another (a copied part, see owners), and
 // temporary files no live writer owns (Leftovers), are reported too. It
 // returns the damaged files, in path order.
 func Verify(dir string, deep bool, mem memory.Allocator) ([]Damage, error) {
@@ -455,6 +456,15 @@ func Verify(dir string, deep bool, mem memory.Allocator) ([]Damage, error) {
 	if err != nil {
 		return nil, err
 	}
+	skip := map[string]bool{}
+	for _, d := range out {
+		skip[d.Path] = true
+	}
+	dup, err := copies(dir, skip)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, dup...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
 }
