@@ -66,6 +66,9 @@ func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error
 		if err != nil {
 			return failed, err
 		}
+		if err := checkOwner(j); err != nil {
+			return failed, err
+		}
 		var sum Summary
 		if j.Spec.Adaptive != nil {
 			sum, err = Adaptive(ctx, j, cfg, o.whole(), o.Warn)

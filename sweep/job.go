@@ -1,12 +1,17 @@
 package sweep
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
@@ -86,6 +91,60 @@ func LoadAllLimited(paths []string, reg *vocab.Registry, profile string, optiona
 		jobs = append(jobs, j)
 	}
 	return jobs, errors.Join(errs...)
+}
+
+// checkOwner refuses to run j into a dataset that holds the rows of
+// another spec of the same name (two spec files both called "x", run
+// into one out/x): their rows would share one table, and the status of
+// either would count only its own rows and call the dataset complete.
+// The parts record the spec text that wrote them. A text other than j's
+// is an earlier version of j's spec when some of its rows are scenarios
+// of j (an axis value added or dropped reruns only what changed); when
+// none is, it is another spec.
+func checkOwner(j *Job) error {
+	groups, err := dataset.BySpec(j.Dir)
+	if err != nil || len(groups) == 0 {
+		return err
+	}
+	h := sha256.Sum256(j.Spec.Text)
+	ours := hex.EncodeToString(h[:])
+	for _, g := range groups {
+		if g.SHA256 == ours {
+			continue
+		}
+		done, err := dataset.IDsOf(g.Parts)
+		if err != nil {
+			return nil // unreadable parts: Repair sets them aside
+		}
+		shared := false
+		for i := range j.Plan.Len() {
+			if _, ok := done.Status(j.Plan.At(i).ID); ok {
+				shared = true
+				break
+			}
+		}
+		if shared || done.Len() == 0 {
+			continue
+		}
+		return fmt.Errorf("sweep: %s holds %d rows of another spec named %q%s (recorded in %s), none of them a scenario of %s: give one of the two specs another name, or write this one under another output root (--out)",
+			j.Dir, done.Len(), g.Name, describedAs(g.Spec), g.Parts[0], j.Spec.File)
+	}
+	return nil
+}
+
+// describedAs returns ` (description "...")` for the spec text, or "".
+func describedAs(text string) string {
+	var s struct {
+		Description string `yaml:"description"`
+	}
+	if yaml.Unmarshal([]byte(text), &s) != nil || s.Description == "" {
+		return ""
+	}
+	d := strings.TrimSpace(s.Description)
+	if line, _, cut := strings.Cut(d, "\n"); cut {
+		d = line + " ..."
+	}
+	return fmt.Sprintf(" (description %q)", d)
 }
 
 // SpecFiles returns the *.yaml and *.yml files of dir in sorted order.
