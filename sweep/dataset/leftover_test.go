@@ -38,18 +38,13 @@ func flock(t *testing.T, path string, mode int) {
 	t.Cleanup(func() { f.Close() })
 }
 
-func damagedPaths(t *testing.T, dir string) []string {
+func leftovers(t *testing.T, dir string) []string {
 	t.Helper()
-	d, err := Verify(dir, false, nil)
+	got, err := Leftovers(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
-	for _, x := range d {
-		rel, _ := filepath.Rel(dir, x.Path)
-		out = append(out, rel)
-	}
-	return out
+	return got
 }
 
 var (
@@ -59,26 +54,28 @@ var (
 	stageFile = filepath.Join(mergeDir, MainTable, "part-0of1-000001.parquet")
 )
 
-// TestLeftoversReported: Verify (crosslink status) reports the temporary
-// files a killed merge or run left, which no reader lists and nothing
-// removed, unless their writer may still be running: the lock held
+// TestLeftoversReported: Leftovers finds the temporary files a killed
+// merge or run left, which no reader lists and nothing removed, unless their writer may still be running: the lock held
 // exclusively (a run or merge) hides all, a job array's task (the lock
 // shared, its shard's exclusively) hides its shard's.
 func TestLeftoversReported(t *testing.T) {
 	dir := t.TempDir()
 	writeRows(t, dir, testRows(6), Options{Meta: testMeta()})
-	if got := damagedPaths(t, dir); len(got) != 0 {
+	if got := leftovers(t, dir); len(got) != 0 {
 		t.Fatalf("a clean dataset: %v", got)
 	}
+	if d, err := Verify(dir, false, nil); err != nil || len(d) != 0 {
+		t.Fatalf("Verify = %+v, %v; want nothing", d, err)
+	}
 	leave(t, dir, mergedTmp, shard0Tmp, shard1Tmp, stageFile)
-	all := []string{stageFile, shard0Tmp, shard1Tmp, mergedTmp} // Verify's path order
-	if diff := cmp.Diff(all, damagedPaths(t, dir)); diff != "" {
+	all := []string{stageFile, shard0Tmp, shard1Tmp, mergedTmp} // in path order
+	if diff := cmp.Diff(all, leftovers(t, dir)); diff != "" {
 		t.Errorf("no lock held (-want +got):\n%s", diff)
 	}
 
 	t.Run("exclusive", func(t *testing.T) {
 		flock(t, filepath.Join(dir, LockFile), syscall.LOCK_EX)
-		if got := damagedPaths(t, dir); len(got) != 0 {
+		if got := leftovers(t, dir); len(got) != 0 {
 			t.Errorf("lock held exclusively: %v reported, want none (they may be the holder's)", got)
 		}
 	})
@@ -86,7 +83,7 @@ func TestLeftoversReported(t *testing.T) {
 		flock(t, filepath.Join(dir, LockFile), syscall.LOCK_SH)
 		flock(t, filepath.Join(dir, LockFile+"-1of2"), syscall.LOCK_EX)
 		want := []string{stageFile, shard0Tmp, mergedTmp}
-		if diff := cmp.Diff(want, damagedPaths(t, dir)); diff != "" {
+		if diff := cmp.Diff(want, leftovers(t, dir)); diff != "" {
 			t.Errorf("task 1of2 running (-want +got):\n%s", diff)
 		}
 	})
@@ -105,14 +102,14 @@ func TestRemoveTemporary(t *testing.T) {
 	if err := RemoveTemporary(dir, "1of2"); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{stageFile, shard0Tmp}, damagedPaths(t, dir)); diff != "" {
+	if diff := cmp.Diff([]string{stageFile, shard0Tmp}, leftovers(t, dir)); diff != "" {
 		t.Errorf("after task 1of2's clean-up (-want +got):\n%s", diff)
 	}
 	leave(t, dir, mergedTmp)
 	if err := Merge(dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := damagedPaths(t, dir); len(got) != 0 {
+	if got := leftovers(t, dir); len(got) != 0 {
 		t.Errorf("after a merge: %v left", got)
 	}
 	if diff := cmp.Diff(want, readValues(t, dir, nil)); diff != "" {

@@ -406,10 +406,11 @@ type Damage struct {
 // Verify checks every file in the tables of the dataset dir: each part's
 // size and SHA-256 against its manifest entry and, when deep is set, every
 // page of every column decoded (which checks each page's compressed frame
-// and its encoding); files that are not parts of the dataset, main parts
-// that repeat the rows of another (a copied part, see owners), and
-// temporary files no live writer owns (Leftovers), are reported too. It
-// returns the damaged files, in path order.
+// and its encoding); files that are not parts of the dataset and main
+// parts that repeat the rows of another (a copied part, see owners) are
+// reported too. It returns the damaged files, in path order. Temporary
+// files a killed writer left are no damage of the tables (a reader never
+// lists them), and Verify leaves them to Leftovers.
 func Verify(dir string, deep bool, mem memory.Allocator) ([]Damage, error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
@@ -419,17 +420,6 @@ func Verify(dir string, deep bool, mem memory.Allocator) ([]Damage, error) {
 		return nil, err
 	}
 	var out []Damage
-	left, err := Leftovers(dir)
-	if err != nil {
-		return nil, err
-	}
-	for _, rel := range left {
-		size := ""
-		if fi, err := os.Stat(filepath.Join(dir, rel)); err == nil {
-			size = fmt.Sprintf(" of %d bytes", fi.Size())
-		}
-		out = append(out, Damage{Path: filepath.Join(dir, rel), Reason: "a temporary file" + size + " that a killed run or merge left behind, in no table (the next crosslink run or merge of the dataset removes it)"})
-	}
 	stray := map[string]bool{}
 	for _, s := range strays {
 		stray[s] = true
