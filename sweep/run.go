@@ -147,7 +147,13 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			return sum, fmt.Errorf("sweep: resume: %w", err)
 		}
 	}
-	skips := alreadyDone(cfg, done)
+	// Counting the skips reads every scenario's id; without progress to
+	// draw it is needed only when the workers asked for could outnumber
+	// the scenarios left, at least Len - done.Len().
+	skips := 0
+	if cfg.Progress != nil || workerCount(cfg.Workers, cfg.Source.Len()) > cfg.Source.Len()-done.Len() {
+		skips = alreadyDone(cfg, done)
+	}
 	workers := workerCount(cfg.Workers, cfg.Source.Len()-skips)
 	meta := cfg.Meta
 	meta.Version, meta.Model, meta.ModelVersion = Version, s.Name, s.Version

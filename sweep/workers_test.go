@@ -83,6 +83,21 @@ func TestRunStartsNoIdleWorkers(t *testing.T) {
 	if extra := m.most.Load() - int64(before); extra > 16 {
 		t.Errorf("%d goroutines beyond the test's while the sweep ran, want at most 16 for 2 workers", extra)
 	}
+	// A resume with 2 of 300 scenarios left, quiet (no progress counts the
+	// skips), starts 2 workers too.
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), Config{Model: m, Source: scenarios(m, 298, nil), Dir: dir, Meta: testMeta()}); err != nil {
+		t.Fatal(err)
+	}
+	m.most.Store(0)
+	before = runtime.NumGoroutine()
+	sum, err = Run(context.Background(), Config{Model: m, Source: scenarios(m, 300, nil), Dir: dir, Meta: testMeta(), Workers: MaxWorkers})
+	if err != nil || sum.OK != 2 || sum.Skipped != 298 {
+		t.Fatalf("resume = %+v, %v; want 2 ok, 298 skipped", sum, err)
+	}
+	if extra := m.most.Load() - int64(before); extra > 16 {
+		t.Errorf("resume: %d goroutines beyond the test's while the sweep ran, want at most 16 for 2 workers", extra)
+	}
 	if _, err := Run(context.Background(), Config{Model: m, Source: scenarios(m, 2, nil), Dir: t.TempDir(), Meta: testMeta(), Workers: MaxWorkers + 1}); err == nil {
 		t.Errorf("Run with %d workers succeeded, want an error", MaxWorkers+1)
 	}
