@@ -41,7 +41,7 @@ func resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 	}
 	defer lock.Unlock()
 	// What killed runs and merges left in .tmp/ and .merge/: all of it
-	// under the exclusive lock, this task's and a merge's under a job
+	// under the exclusive lock, only this task's under a job
 	// array's shared one.
 	own := ""
 	if lock.shared {

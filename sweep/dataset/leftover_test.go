@@ -86,13 +86,17 @@ func TestLeftoversReported(t *testing.T) {
 		if diff := cmp.Diff(want, leftovers(t, dir)); diff != "" {
 			t.Errorf("task 1of2 running (-want +got):\n%s", diff)
 		}
+		flock(t, filepath.Join(dir, ".lock-supersede"), syscall.LOCK_EX)
+		if got := leftovers(t, dir); len(got) != 0 {
+			t.Errorf("a task superseding rows: %v reported, want none (it rewrites parts of any shard)", got)
+		}
 	})
 }
 
 // TestRemoveTemporary: a merge, or an unsharded run, holding the lock
 // exclusively removes every leftover; a task of a job array removes its
-// own shard's and a merge's, and leaves the other tasks' files, whose
-// writers may be running. The tables are untouched.
+// own shard's and leaves the other tasks' files and a merged part's (a
+// task's Supersede may be rewriting it). The tables are untouched.
 func TestRemoveTemporary(t *testing.T) {
 	dir := t.TempDir()
 	rows := testRows(9)
@@ -102,10 +106,9 @@ func TestRemoveTemporary(t *testing.T) {
 	if err := RemoveTemporary(dir, "1of2"); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{stageFile, shard0Tmp}, leftovers(t, dir)); diff != "" {
+	if diff := cmp.Diff([]string{stageFile, shard0Tmp, mergedTmp}, leftovers(t, dir)); diff != "" {
 		t.Errorf("after task 1of2's clean-up (-want +got):\n%s", diff)
 	}
-	leave(t, dir, mergedTmp)
 	if err := Merge(dir, nil); err != nil {
 		t.Fatal(err)
 	}

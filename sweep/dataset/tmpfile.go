@@ -47,13 +47,13 @@ func createTemp(dir, pattern string) (*os.File, error) {
 const LockFile = ".lock"
 
 // RemoveTemporary removes what killed writers left in dir/.tmp (parts and
-// manifest entries being written) and dir/.merge. The caller holds dir's lock:
-// exclusively when shard is "" (an unsharded run, a merge), and then
+// manifest entries being written) and dir/.merge. The caller holds dir's
+// lock: exclusively when shard is "" (an unsharded run, a merge), and then
 // everything goes, .merge/ too (after putting back a table a killed swap
 // left there, see restoreSwapped); shared when shard names the caller's
-// shard of a job array, and then only that shard's files and a merge's
-// (no merge runs while a task holds the lock) go: the other tasks'
-// writers are running.
+// shard of a job array, and then only that shard's files go (as NewWriter
+// removes them): the other tasks are running, and a task's Supersede
+// rewrites parts of any shard, a merged part included.
 func RemoveTemporary(dir, shard string) error {
 	if shard == "" {
 		if err := restoreSwapped(dir); err != nil {
@@ -69,7 +69,7 @@ func RemoveTemporary(dir, shard string) error {
 	}
 	for _, e := range ents {
 		n := e.Name()
-		if shard != "" && tmpShard(n) != shard && tmpShard(n) != MergedShard {
+		if shard != "" && tmpShard(n) != shard {
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(dir, tmpDir, n)); err != nil {
@@ -100,7 +100,8 @@ func tmpShard(name string) string {
 // with the lock held exclusively (an unsharded run or a merge) every
 // temporary file may be live and none is returned; with it held shared
 // (tasks of a job array), the files of the shards whose lock is held are
-// live. The locks are probed without waiting, and a run that finds one
+// live, and every file while a task supersedes rows (it rewrites parts of
+// any shard under .lock-supersede). The locks are probed without waiting, and a run that finds one
 // probed waits for it (sweep.LockDir). They are no damage of the tables
 // (no reader lists them), so Verify leaves them out; crosslink status is
 // the place to list them, with the next run or merge as the fix.
@@ -128,7 +129,7 @@ func Leftovers(dir string) ([]string, error) {
 		return nil, nil
 	}
 	main := probeLock(filepath.Join(dir, LockFile))
-	if main == heldExclusive {
+	if main == heldExclusive || (main == heldShared && probeLock(filepath.Join(dir, ".lock-supersede")) != free) {
 		return nil, nil
 	}
 	live := map[string]bool{}
