@@ -147,14 +147,15 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			return sum, fmt.Errorf("sweep: resume: %w", err)
 		}
 	}
+	skips := alreadyDone(cfg, done)
+	toRun := cfg.Source.Len() - skips
 	// Counting the skips reads every scenario's id; without progress to
 	// draw it is needed only when the workers asked for could outnumber
 	// the scenarios left, at least Len - done.Len().
-	skips := 0
-	if cfg.Progress != nil || workerCount(cfg.Workers, cfg.Source.Len()) > cfg.Source.Len()-done.Len() {
-		skips = alreadyDone(cfg, done)
+	if cfg.Progress == nil && workerCount(cfg.Workers, toRun) > cfg.Source.Len()-done.Len() {
+		toRun -= countSkips(cfg, done)
 	}
-	workers := workerCount(cfg.Workers, cfg.Source.Len()-skips)
+	workers := workerCount(cfg.Workers, toRun)
 	meta := cfg.Meta
 	meta.Version, meta.Model, meta.ModelVersion = Version, s.Name, s.Version
 	opts := dataset.Options{Shard: cfg.Shard, MaxRows: cfg.PartRows, MaxAge: cfg.PartAge, Meta: meta, Mem: cfg.Mem}
@@ -282,12 +283,20 @@ func workerCount(asked, toRun int) int {
 }
 
 // alreadyDone counts the scenarios of cfg.Source that done holds and that
-// will be skipped (Rerun does not send them back): the progress of a
-// resumed sweep counts only what is left to run (its skips are spread over
-// the whole scenario order, and an ETA over every scenario not yet reached
-// would count them as work), and no more workers start than there are
-// scenarios left.
+// will be skipped (Rerun does not send them back), so that the progress of
+// a resumed sweep counts only what is left to run: its skips are spread
+// over the whole scenario order, and an ETA over every scenario not yet
+// reached would count them as work. Without progress it counts nothing.
 func alreadyDone(cfg Config, done *dataset.Done) int {
+	if cfg.Progress == nil {
+		return 0
+	}
+	return countSkips(cfg, done)
+}
+
+// countSkips counts the scenarios of cfg.Source that done holds and that
+// will be skipped (Rerun does not send them back).
+func countSkips(cfg Config, done *dataset.Done) int {
 	if done.Len() == 0 {
 		return 0
 	}
