@@ -69,3 +69,29 @@ func TestAnotherSpecSameName(t *testing.T) {
 		t.Errorf("the edited spec's run: %q, want 1 ok and 3 skipped", progress.String())
 	}
 }
+
+// TestEditedSpecOtherProfile: a spec whose text changed since its full
+// run (a description reworded), run at a quick profile none of whose
+// scenarios the full run made, is the same spec: its profiles share the
+// dataset.
+func TestEditedSpecOtherProfile(t *testing.T) {
+	m := newInverseSquare(0)
+	out := t.TempDir()
+	full := "name: twin\ndescription: near field\nmodel: inverse-square\nseed: 1\ngrid:\n  distance: [1m, 2m, 3m]\nprofiles:\n  quick:\n    grid:\n      distance: [10m]\n"
+	reworded := strings.Replace(full, "near field", "the near field", 1)
+	if _, err := RunJobs(context.Background(), []*Job{twinJob(t, m, "twin.yaml", full, out)}, Options{Warn: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	q := twinJob(t, m, "twin.yaml", reworded, out)
+	if q.Spec, _ = q.Spec.Resolve("quick"); q.Spec == nil {
+		t.Fatal("no quick profile")
+	}
+	p, err := plan.New(q.Spec, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Plan, q.Profile = p, "quick"
+	if _, err := RunJobs(context.Background(), []*Job{q}, Options{Warn: io.Discard}); err != nil {
+		t.Errorf("the reworded spec at its quick profile: %v", err)
+	}
+}
