@@ -16,12 +16,14 @@ import (
 // Resume runs cfg as Run does, with what an unattended sweep needs around
 // it: it locks the dataset shard (LockDir), so a second process cannot
 // write it; removes the temporary files killed runs and merges left
-// (dataset.RemoveTemporary); moves the parts of an older model version to Dir/_stale
-// (dataset.SetAside) and unreadable parts to Dir/_corrupt, reporting each on
-// warn (nil: io.Discard), so their scenarios run again; and, when cfg.Rerun is set
+// (dataset.RemoveTemporary); moves the parts of an older model version to
+// Dir/_stale (dataset.SetAside), and unreadable and copied parts to
+// Dir/_corrupt (dataset.Repair), reporting each on warn (nil: io.Discard),
+// so their scenarios run again; and, when cfg.Rerun is set
 // (--retry-failed), rewrites the parts holding rows that the rerun
 // superseded, so the files hold one row per scenario. cfg.Done is
-// replaced by what the readable parts hold.
+// replaced by what the readable parts hold. An error from the limit on
+// open files names that cause and its fix (openFiles).
 func Resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 	sum, err := resume(ctx, cfg, warn)
 	return sum, openFiles(cfg.Dir, err)

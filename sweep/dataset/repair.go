@@ -39,9 +39,9 @@ type Moved struct {
 // a part with a copy of its manifest entry, see owners) is moved the same
 // way, so that each scenario is in the table once. The parts written by a
 // Writer are whole (temporary file, fsync, rename), so these are files
-// damaged afterwards: a disk error, a bad copy, an editor. A file in a table directory that no crosslink writer made (a
-// stray file, which would break every other reader of the table) is moved
-// to _corrupt/ as well.
+// damaged afterwards: a disk error, a bad copy, an editor. A file in a
+// table directory that no crosslink writer made (a stray file, which would
+// break every other reader of the table) is moved to _corrupt/ as well.
 func Repair(dir string) (*Done, []Moved, error) {
 	// A merge killed half way through a swap without RENAME_EXCHANGE
 	// left a table in .merge/: its scenarios are done.
