@@ -3,7 +3,9 @@ package sweep
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"runtime"
 	"time"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
@@ -53,12 +55,18 @@ func (e optionsError) Unwrap() []error { return []error{ErrOptions, e.err} }
 // rounds, and returns how many scenarios failed. It stops at the first
 // error that is not a failed scenario.
 func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error) {
+	if err := o.check(); err != nil {
+		return 0, err
+	}
 	if o.MaxEvents > 0 {
 		ctx = vocab.WithEventLimit(ctx, o.MaxEvents)
 	}
 	for _, j := range jobs {
 		cfg, err := o.config(j)
 		if err != nil {
+			return failed, err
+		}
+		if err := checkOwner(j); err != nil {
 			return failed, err
 		}
 		var sum Summary
@@ -73,6 +81,17 @@ func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error
 		}
 	}
 	return failed, nil
+}
+
+// check refuses options no job can run with, before any job starts.
+func (o Options) check() error {
+	switch {
+	case o.Workers < 0:
+		return optionsError{fmt.Errorf("sweep: -j %d: the number of workers cannot be negative (0 or no -j: one per core, %d here)", o.Workers, runtime.GOMAXPROCS(0))}
+	case o.Workers > MaxWorkers:
+		return optionsError{fmt.Errorf("sweep: -j %d is more than the %d workers crosslink starts at most: a worker runs one CPU-bound scenario, so more workers than cores (%d here) add memory and no speed; give -j %d or less (0 or no -j: one per core)", o.Workers, MaxWorkers, runtime.GOMAXPROCS(0), MaxWorkers)}
+	}
+	return nil
 }
 
 // whole is o.Shard with the zero Shard read as Whole.

@@ -1,12 +1,17 @@
 package sweep
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
@@ -86,6 +91,98 @@ func LoadAllLimited(paths []string, reg *vocab.Registry, profile string, optiona
 		jobs = append(jobs, j)
 	}
 	return jobs, errors.Join(errs...)
+}
+
+// checkOwner refuses to run j into a dataset that holds the rows of
+// another spec of the same name (two spec files both called "x", run
+// into one out/x): their rows would share one table, and the status of
+// either would count only its own rows and call the dataset complete.
+// The parts record the spec text that wrote them. A text other than j's
+// is an earlier version of j's spec when some of its rows are scenarios
+// of j at one of its profiles (an axis value added or dropped reruns only
+// what changed, and a quick run beside a full one shares the dataset);
+// when none is, it is another spec.
+func checkOwner(j *Job) error {
+	groups, err := dataset.BySpec(j.Dir)
+	if err != nil || len(groups) == 0 {
+		return err
+	}
+	h := sha256.Sum256(j.Spec.Text)
+	ours := hex.EncodeToString(h[:])
+	var plans []plan.Source
+	for _, g := range groups {
+		if g.SHA256 == ours {
+			continue
+		}
+		done, err := dataset.IDsOf(g.Parts)
+		if err != nil || done.Len() == 0 {
+			continue // unreadable parts: Repair sets them aside
+		}
+		if plans == nil {
+			if plans, err = profilePlans(j); err != nil {
+				return err
+			}
+		}
+		if sharesScenario(plans, done) {
+			continue
+		}
+		return fmt.Errorf("sweep: %s holds %d rows of another spec named %q%s (recorded in %s), none of them a scenario of %s at any profile: give one of the two specs another name, or write this one under another output root (--out); if %s is that spec rewritten, move %s away first",
+			j.Dir, done.Len(), g.Name, describedAs(g.Spec), g.Parts[0], j.Spec.File, j.Spec.File, j.Dir)
+	}
+	return nil
+}
+
+// profilePlans returns the plans of j's spec at its base and every
+// profile, parsed again from its text (j.Spec is resolved at one).
+func profilePlans(j *Job) ([]plan.Source, error) {
+	reg, err := vocab.NewRegistry(j.Model)
+	if err != nil {
+		return nil, fmt.Errorf("sweep: %w", err)
+	}
+	s, err := spec.Parse(j.Spec.File, j.Spec.Text, reg)
+	if err != nil {
+		return []plan.Source{j.Plan}, nil // a job built from no file: its own plan
+	}
+	out := []plan.Source{j.Plan}
+	for _, name := range append([]string{""}, profileNames(s)...) {
+		r, err := s.Resolve(name)
+		if err != nil {
+			return nil, err
+		}
+		p, err := plan.New(r, j.Model)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// sharesScenario reports whether done holds a scenario of one of plans.
+func sharesScenario(plans []plan.Source, done *dataset.Done) bool {
+	for _, p := range plans {
+		for i := range p.Len() {
+			if _, ok := done.Status(p.At(i).ID); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// describedAs returns ` (description "...")` for the spec text, or "".
+func describedAs(text string) string {
+	var s struct {
+		Description string `yaml:"description"`
+	}
+	if yaml.Unmarshal([]byte(text), &s) != nil || s.Description == "" {
+		return ""
+	}
+	d := strings.TrimSpace(s.Description)
+	if line, _, cut := strings.Cut(d, "\n"); cut {
+		d = line + " ..."
+	}
+	return fmt.Sprintf(" (description %q)", d)
 }
 
 // SpecFiles returns the *.yaml and *.yml files of dir in sorted order.

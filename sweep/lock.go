@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
 )
 
 // Lock keeps other processes from writing the same dataset shard. It is an
@@ -23,21 +25,22 @@ import (
 // and start time into the file it holds exclusively, for the error message
 // of the process it refuses.
 type Lock struct {
-	files []*os.File
+	files  []*os.File
+	shared bool // .lock is held shared: a task of a job array
 }
 
 // lockName is the dataset-wide lock file.
-const lockName = ".lock"
+const lockName = dataset.LockFile
 
 // LockDir locks dataset dir for a run of shard infix (dataset.DefaultShard
 // or "" for an unsharded run). It creates dir if needed. The error names
 // the holder when the lock is taken.
 func LockDir(dir, infix string, now time.Time) (*Lock, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, fmt.Errorf("sweep: %w", err)
 	}
 	shared := infix != "" && !strings.HasSuffix(infix, "of1")
-	l := &Lock{}
+	l := &Lock{shared: shared}
 	main := filepath.Join(dir, lockName)
 	mode := syscall.LOCK_EX
 	if shared {
@@ -80,17 +83,29 @@ func infixOr(s string) string {
 	return s
 }
 
-// lockFile opens path and flocks it without waiting.
+// lockProbeWait is how long lockFile retries a lock it finds taken: a
+// crosslink status probes the locks (dataset.Leftovers) by taking them for
+// a moment, which must not refuse a run that starts then.
+const lockProbeWait = 100 * time.Millisecond
+
+// lockFile opens path and flocks it, waiting only for a probe's moment.
 func lockFile(path string, mode int) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), mode|syscall.LOCK_NB); err != nil {
-		f.Close()
-		return nil, err
+	deadline := time.Now().Add(lockProbeWait)
+	for {
+		err := syscall.Flock(int(f.Fd()), mode|syscall.LOCK_NB)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			f.Close()
+			return nil, err
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
-	return f, nil
 }
 
 // holders describes the processes holding locks in dir, read from the

@@ -137,9 +137,8 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if sum.Name == "" {
 		sum.Name = s.Name
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	if cfg.Workers > MaxWorkers {
+		return sum, fmt.Errorf("sweep: %d workers is more than %d (MaxWorkers)", cfg.Workers, MaxWorkers)
 	}
 	done := cfg.Done
 	if done == nil {
@@ -148,6 +147,15 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			return sum, fmt.Errorf("sweep: resume: %w", err)
 		}
 	}
+	skips := alreadyDone(cfg, done)
+	toRun := cfg.Source.Len() - skips
+	// Counting the skips reads every scenario's id; without progress to
+	// draw it is needed only when the workers asked for could outnumber
+	// the scenarios left, at least Len - done.Len().
+	if cfg.Progress == nil && workerCount(cfg.Workers, toRun) > cfg.Source.Len()-done.Len() {
+		toRun -= countSkips(cfg, done)
+	}
+	workers := workerCount(cfg.Workers, toRun)
 	meta := cfg.Meta
 	meta.Version, meta.Model, meta.ModelVersion = Version, s.Name, s.Version
 	opts := dataset.Options{Shard: cfg.Shard, MaxRows: cfg.PartRows, MaxAge: cfg.PartAge, Meta: meta, Mem: cfg.Mem}
@@ -201,7 +209,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	go func() { wg.Wait(); close(out) }()
 
 	var failure error
-	prog := newProgress(cfg.Progress, cfg.Terminal, sum.Name, n, alreadyDone(cfg, done), cfg.ProgressEvery, time.Now)
+	prog := newProgress(cfg.Progress, cfg.Terminal, sum.Name, n, skips, cfg.ProgressEvery, time.Now)
 	g.Go(func() (err error) {
 		defer close(consumerDone)
 		defer func() {
@@ -257,13 +265,39 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	return sum, nil
 }
 
+// MaxWorkers bounds Config.Workers (crosslink run -j). A worker runs one
+// scenario at a time on one goroutine and scenarios are CPU-bound, so
+// workers beyond the cores add memory (channels sized by the worker count,
+// a goroutine stack each) and no speed; 1024 is above the core count of
+// any node crosslink runs on, and far below the count (millions) whose
+// start-up alone takes seconds and hundreds of megabytes.
+const MaxWorkers = 1024
+
+// workerCount is the number of workers to start: asked (GOMAXPROCS when 0
+// or less), but no more than there are scenarios to run, and at least one.
+func workerCount(asked, toRun int) int {
+	if asked <= 0 {
+		asked = runtime.GOMAXPROCS(0)
+	}
+	return max(1, min(asked, toRun))
+}
+
 // alreadyDone counts the scenarios of cfg.Source that done holds and that
 // will be skipped (Rerun does not send them back), so that the progress of
 // a resumed sweep counts only what is left to run: its skips are spread
 // over the whole scenario order, and an ETA over every scenario not yet
-// reached would count them as work.
+// reached would count them as work. Without progress it counts nothing.
 func alreadyDone(cfg Config, done *dataset.Done) int {
-	if cfg.Progress == nil || done.Len() == 0 {
+	if cfg.Progress == nil {
+		return 0
+	}
+	return countSkips(cfg, done)
+}
+
+// countSkips counts the scenarios of cfg.Source that done holds and that
+// will be skipped (Rerun does not send them back).
+func countSkips(cfg Config, done *dataset.Done) int {
+	if done.Len() == 0 {
 		return 0
 	}
 	k := 0

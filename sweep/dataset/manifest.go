@@ -58,7 +58,7 @@ func writeJSONAtomic(root, path string, v any) error {
 	}
 	// Named after the part, so that cleanTmp of the part's shard removes
 	// what a killed writer left.
-	tmp, err := os.CreateTemp(filepath.Join(root, tmpDir), strings.TrimSuffix(filepath.Base(path), ".pending")+".*.tmp")
+	tmp, err := createTemp(filepath.Join(root, tmpDir), strings.TrimSuffix(filepath.Base(path), ".pending")+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("dataset: %w", err)
 	}
@@ -76,7 +76,7 @@ func writeJSONAtomic(root, path string, v any) error {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("dataset: writing %s: %w", path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("dataset: %w", err)
 	}
@@ -118,10 +118,10 @@ func writePart(root, rel, dest string, props *parquet.WriterProperties, kv [][2]
 	}
 	name := filepath.Base(rel)
 	td := filepath.Join(root, tmpDir)
-	if err := os.MkdirAll(td, 0o755); err != nil {
+	if err := os.MkdirAll(td, dirMode); err != nil {
 		return fmt.Errorf("dataset: %w", err)
 	}
-	f, err := os.CreateTemp(td, name+".*.tmp")
+	f, err := createTemp(td, name+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("dataset: %w", err)
 	}
@@ -169,7 +169,7 @@ func writePart(root, rel, dest string, props *parquet.WriterProperties, kv [][2]
 	if err := writeJSONAtomic(root, ep+".pending", e); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dest), dirMode); err != nil {
 		return fmt.Errorf("dataset: %w", err)
 	}
 	if err := os.Rename(tmp, dest); err != nil {
@@ -355,7 +355,7 @@ func recordEntryAs(root, from, rel string, rows int64) error {
 	if err != nil {
 		return fmt.Errorf("dataset: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Join(root, tmpDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(root, tmpDir), dirMode); err != nil {
 		return fmt.Errorf("dataset: %w", err)
 	}
 	return writeJSONAtomic(root, entryPath(root, rel), Entry{Path: filepath.ToSlash(rel), Size: n, Rows: rows, SHA256: sum})
@@ -406,8 +406,11 @@ type Damage struct {
 // Verify checks every file in the tables of the dataset dir: each part's
 // size and SHA-256 against its manifest entry and, when deep is set, every
 // page of every column decoded (which checks each page's compressed frame
-// and its encoding); files that are not parts of the dataset are reported
-// too. It returns the damaged files, in path order.
+// and its encoding); files that are not parts of the dataset and main
+// parts that repeat the rows of another (a copied part, see owners) are
+// reported too. It returns the damaged files, in path order. Temporary
+// files a killed writer left are no damage of the tables (a reader never
+// lists them), and Verify leaves them to Leftovers.
 func Verify(dir string, deep bool, mem memory.Allocator) ([]Damage, error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
@@ -443,6 +446,15 @@ func Verify(dir string, deep bool, mem memory.Allocator) ([]Damage, error) {
 	if err != nil {
 		return nil, err
 	}
+	skip := map[string]bool{}
+	for _, d := range out {
+		skip[d.Path] = true
+	}
+	dup, err := copies(dir, skip)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, dup...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
 }

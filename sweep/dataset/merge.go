@@ -40,7 +40,9 @@ const mergeRowGroup = 1 << 17
 // RENAME_EXCHANGE), so that every reader, DuckDB and polars included, sees
 // either all the old parts or all the new ones, and a merge killed at any
 // moment leaves one of the two states. The old parts, now in .merge/, are
-// removed last; a killed merge's leftovers there are removed by the next.
+// removed last; a killed merge's leftovers there and in .tmp/ are removed
+// by the next (RemoveTemporary): Merge must hold the dataset's lock
+// exclusively, as crosslink merge does.
 // A file system without RENAME_EXCHANGE (NFS) gets three renames instead
 // (swapByRename): a reader in between finds no table and fails, and a
 // merge killed in between leaves the table in .merge/<table>.old, which the
@@ -55,10 +57,9 @@ func Merge(dir string, mem memory.Allocator) error {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	if err := restoreSwapped(dir); err != nil {
-		return err
-	}
-	if err := os.RemoveAll(filepath.Join(dir, mergeDir)); err != nil {
+	// A killed merge's files: a table being built in .merge/, the merged
+	// part being written in .tmp/ (as large as the table).
+	if err := RemoveTemporary(dir, ""); err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
 	}
 	pruneManifest(dir)
@@ -179,7 +180,7 @@ func mergeTable(root, t string, ls []leaf, plans []leafPlan, mem memory.Allocato
 		if len(paths) == 1 && (name == "" || filepath.Base(paths[0]) == name) {
 			// Nothing to merge: the new state keeps the same file.
 			dst := filepath.Join(stage, l.rel, filepath.Base(paths[0]))
-			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(dst), dirMode); err != nil {
 				return fmt.Errorf("dataset: merge: %w", err)
 			}
 			if err := os.Link(paths[0], dst); err != nil {
@@ -255,7 +256,7 @@ func linkPart(root, from, rel, dest string) error {
 	}
 	ne := *e
 	ne.Path = filepath.ToSlash(rel)
-	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dest), dirMode); err != nil {
 		return fmt.Errorf("dataset: merge: %w", err)
 	}
 	if err := os.Link(filepath.Join(root, from), dest); err != nil {

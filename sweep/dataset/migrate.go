@@ -33,7 +33,7 @@ func Migrate(dir string) (int, error) {
 	if len(ents) == 0 || !formerLayout(dir, ents) {
 		return 0, nil
 	}
-	if err := os.MkdirAll(filepath.Join(dir, tmpDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, tmpDir), dirMode); err != nil {
 		return 0, fmt.Errorf("dataset: %w", err)
 	}
 	// Former leaves: dir and its partition directories.
@@ -69,7 +69,7 @@ func Migrate(dir string) (int, error) {
 	// already gone was moved by another task of the job array (they hold
 	// the lock shared).
 	move := func(from, to string) error {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, to)), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, to)), dirMode); err != nil {
 			return fmt.Errorf("dataset: migrating %s: %w", dir, err)
 		}
 		if err := recordEntryOf(dir, from, to); err != nil {
@@ -151,7 +151,7 @@ func Migrate(dir string) (int, error) {
 		removeEmptyTree(filepath.Join(dir, rel))
 		if _, err := os.Stat(filepath.Join(dir, rel)); err == nil {
 			to := filepath.Join(dir, StaleDir, "former-layout", rel)
-			if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(to), dirMode); err != nil {
 				return moved, fmt.Errorf("dataset: migrating %s: %w", dir, err)
 			}
 			if err := os.Rename(filepath.Join(dir, rel), to); err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -337,3 +337,30 @@ func ReadSecond(dir, table string, mem memory.Allocator) (arrow.Table, error) {
 	}
 	return readParts(paths, mem)
 }
+
+// Holds returns nil when dir holds a dataset a crosslink run wrote: a
+// main table directory, a manifest, or parts in the former layout (see
+// Migrate). Otherwise the error says so, so that a command given the
+// wrong directory (/etc, an empty one) refuses before it writes anything
+// there.
+func Holds(dir string) error {
+	if err := isDataset(dir); err != nil {
+		return err
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("dataset: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("dataset: %s is not a directory", dir)
+	}
+	for _, n := range []string{MainTable, ManifestDir} {
+		if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && fi.IsDir() {
+			return nil
+		}
+	}
+	if NeedsMigration(dir) {
+		return nil
+	}
+	return fmt.Errorf("dataset: %s holds no crosslink dataset (no %s/ table and no %s/): give the directory crosslink run wrote, <out>/<spec name>", dir, MainTable, ManifestDir)
+}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
@@ -21,21 +22,26 @@ type Moved struct {
 	Path   string // where it was
 	To     string // where it is now
 	Reason string // why it could not be read
+	// Copy is the part (relative to the dataset) whose rows a part moved
+	// as a copy repeats; "" for a part moved as unreadable.
+	Copy string
 }
 
 // Repair checks every part of the dataset in dir before a resume and
 // returns the ids and statuses in the parts that read back. A main part
 // whose content differs from its manifest entry, that cannot be opened (a
-// truncated file has no footer) or whose scenario_id and status columns do
-// not decode is moved to dir/_corrupt/ (keeping its path: _corrupt/scenarios/
+// truncated file has no footer) or any of whose pages does not decode is
+// moved to dir/_corrupt/ (keeping its path: _corrupt/scenarios/
 // part-....parquet.corrupt), with the second-table parts of the same name
 // (they belong to it), so its scenarios are missing and run again. A
 // second-table part that fails takes its main part with it for the same
-// reason. The parts written by a Writer are whole (temporary file, fsync,
-// rename), so these are files damaged afterwards: a disk error, a bad copy,
-// an editor. A file in a table directory that no crosslink writer made (a
-// stray file, which would break every other reader of the table) is moved
-// to _corrupt/ as well.
+// reason. A main part that repeats ok rows of a part before it (a copy of
+// a part with a copy of its manifest entry, see owners) is moved the same
+// way, so that each scenario is in the table once. The parts written by a
+// Writer are whole (temporary file, fsync, rename), so these are files
+// damaged afterwards: a disk error, a bad copy, an editor. A file in a
+// table directory that no crosslink writer made (a stray file, which would
+// break every other reader of the table) is moved to _corrupt/ as well.
 func Repair(dir string) (*Done, []Moved, error) {
 	// A merge killed half way through a swap without RENAME_EXCHANGE
 	// left a table in .merge/: its scenarios are done.
@@ -52,8 +58,9 @@ func Repair(dir string) (*Done, []Moved, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	own := newOwners(dir)
 	for _, l := range ls {
-		ld, lm, err := repairLeaf(l, tables)
+		ld, lm, err := repairLeaf(l, tables, own)
 		moved = append(moved, lm...)
 		if err != nil {
 			return nil, moved, err
@@ -77,22 +84,32 @@ func Repair(dir string) (*Done, []Moved, error) {
 	return d, moved, nil
 }
 
-// checkPart verifies a part against the manifest and opens it.
+// checkPart verifies a part against the manifest and decodes every page
+// of it, as Verify with deep set does: a part whose manifest entry was
+// rewritten to match damaged content (by hand, or a bad copy recorded
+// again) passes the hash and is found only by decoding, and crosslink
+// status --deep must find nothing that crosslink run leaves in place.
 func checkPart(root, rel string) error {
 	if err := verifyHash(root, rel); err != nil {
 		return err
 	}
-	return openCheck(filepath.Join(root, rel))
+	p := filepath.Join(root, rel)
+	if err := openCheck(p); err != nil {
+		return err
+	}
+	return decodeAll(p, memory.DefaultAllocator)
 }
 
-// repairLeaf is Repair of the parts of one leaf.
-func repairLeaf(l leaf, tables []string) (*Done, []Moved, error) {
+// repairLeaf is Repair of the parts of one leaf; own holds the ok rows of
+// the parts kept so far, of every leaf.
+func repairLeaf(l leaf, tables []string, own *owners) (*Done, []Moved, error) {
 	paths, err := ownParts(l.main())
 	if err != nil {
 		return nil, nil, err
 	}
-	bad := map[string]string{}   // main part name, or table/name of an orphan -> reason
-	byTable := map[string]bool{} // main part names in bad for a table part's damage
+	bad := map[string]string{}    // main part name, or table/name of an orphan -> reason
+	copyOf := map[string]string{} // main part name -> the part it repeats
+	byTable := map[string]bool{}  // main part names in bad for a table part's damage
 	for _, t := range tables {
 		tparts, err := ownParts(l.table(t))
 		if err != nil {
@@ -127,12 +144,18 @@ func repairLeaf(l leaf, tables []string) (*Done, []Moved, error) {
 			continue
 		}
 		part := NewDone()
-		if err := readIDs(p, part); err != nil {
+		ids, ov, err := own.scan(p, part.Add)
+		if err != nil {
 			if !vanished(p) {
 				bad[name] = err.Error()
 			}
 			continue
 		}
+		if ov.n > 0 {
+			bad[name], copyOf[name] = ov.reason(), ov.other
+			continue
+		}
+		own.register(p, ids)
 		d.merge(part)
 	}
 	names := make([]string, 0, len(bad))
@@ -175,7 +198,7 @@ func repairLeaf(l leaf, tables []string) (*Done, []Moved, error) {
 			if err != nil {
 				return nil, moved, err
 			}
-			moved = append(moved, Moved{Path: from, To: to, Reason: reason})
+			moved = append(moved, Moved{Path: from, To: to, Reason: reason, Copy: copyOf[name]})
 		}
 	}
 	return d, moved, nil
@@ -296,7 +319,7 @@ func moveAside(dir, rel string) (string, error) {
 // directories the move left empty.
 func moveInto(dir, sub, rel, suffix string) (string, error) {
 	to := filepath.Join(dir, sub, rel+suffix)
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(to), dirMode); err != nil {
 		return "", fmt.Errorf("dataset: moving a part aside: %w", err)
 	}
 	base := to

@@ -171,7 +171,7 @@ func supersedeLeaf(l leaf, tables []string, mem memory.Allocator) (int, error) {
 	if err != nil || len(paths) == 0 {
 		return 0, err
 	}
-	lf, err := os.OpenFile(filepath.Join(l.root, ".lock-supersede"), os.O_RDWR|os.O_CREATE, 0o644)
+	lf, err := os.OpenFile(filepath.Join(l.root, ".lock-supersede"), os.O_RDWR|os.O_CREATE, fileMode)
 	if err != nil {
 		return 0, fmt.Errorf("dataset: %w", err)
 	}

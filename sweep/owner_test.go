@@ -1,0 +1,97 @@
+package sweep
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/sweep/plan"
+	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/vocab"
+)
+
+// twinJob parses a spec text named "twin" from file for m, writing into
+// out/twin.
+func twinJob(t *testing.T, m vocab.Model, file, text, out string) *Job {
+	t.Helper()
+	reg, err := vocab.NewRegistry(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := spec.Parse(file, []byte(text), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.New(s, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Job{Spec: s, Model: m, Plan: p, Dir: filepath.Join(out, s.Name)}
+}
+
+// TestAnotherSpecSameName: a second spec with the same name run into the
+// same output directory is refused, naming both specs and the fix, and
+// adds no row; an edit of the first spec (an axis value added) runs only
+// the new scenario.
+func TestAnotherSpecSameName(t *testing.T) {
+	m := newInverseSquare(0)
+	out := t.TempDir()
+	first := "name: twin\ndescription: near field\nmodel: inverse-square\nseed: 1\ngrid:\n  distance: [1m, 2m, 3m]\n"
+	other := "name: twin\ndescription: far field\nmodel: inverse-square\nseed: 2\ngrid:\n  distance: [1km, 2km]\n"
+	edited := "name: twin\ndescription: near field\nmodel: inverse-square\nseed: 1\ngrid:\n  distance: [1m, 2m, 3m, 4m]\n"
+	opts := Options{Workers: 1, Warn: io.Discard}
+	a := twinJob(t, m, "near.yaml", first, out)
+	if _, err := RunJobs(context.Background(), []*Job{a}, opts); err != nil {
+		t.Fatal(err)
+	}
+	b := twinJob(t, m, "far.yaml", other, out)
+	_, err := RunJobs(context.Background(), []*Job{b}, opts)
+	if err == nil {
+		t.Fatal("the second spec named twin ran into the first's dataset")
+	}
+	for _, want := range []string{"another spec named \"twin\" (description \"near field\")", "far.yaml", "scenarios/part-0of1-000001.parquet", "another name", "--out"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if n, err := b.Missing(); err != nil || n != 2 {
+		t.Errorf("the refused spec's scenarios missing: %d, %v; want 2 (no row written)", n, err)
+	}
+	e := twinJob(t, m, "near.yaml", edited, out)
+	var progress strings.Builder
+	opts.Progress = &progress
+	if _, err := RunJobs(context.Background(), []*Job{e}, opts); err != nil {
+		t.Fatalf("the edited spec: %v", err)
+	}
+	if !strings.Contains(progress.String(), "1 ok, 0 failed, 3 skipped") {
+		t.Errorf("the edited spec's run: %q, want 1 ok and 3 skipped", progress.String())
+	}
+}
+
+// TestEditedSpecOtherProfile: a spec whose text changed since its full
+// run (a description reworded), run at a quick profile none of whose
+// scenarios the full run made, is the same spec: its profiles share the
+// dataset.
+func TestEditedSpecOtherProfile(t *testing.T) {
+	m := newInverseSquare(0)
+	out := t.TempDir()
+	full := "name: twin\ndescription: near field\nmodel: inverse-square\nseed: 1\ngrid:\n  distance: [1m, 2m, 3m]\nprofiles:\n  quick:\n    grid:\n      distance: [10m]\n"
+	reworded := strings.Replace(full, "near field", "the near field", 1)
+	if _, err := RunJobs(context.Background(), []*Job{twinJob(t, m, "twin.yaml", full, out)}, Options{Warn: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	q := twinJob(t, m, "twin.yaml", reworded, out)
+	if q.Spec, _ = q.Spec.Resolve("quick"); q.Spec == nil {
+		t.Fatal("no quick profile")
+	}
+	p, err := plan.New(q.Spec, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Plan, q.Profile = p, "quick"
+	if _, err := RunJobs(context.Background(), []*Job{q}, Options{Warn: io.Discard}); err != nil {
+		t.Errorf("the reworded spec at its quick profile: %v", err)
+	}
+}
