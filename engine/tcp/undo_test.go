@@ -1,0 +1,133 @@
+package tcp
+
+import (
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/unit"
+)
+
+// reductionWatch records the window and threshold just before each
+// congestion response.
+type reductionWatch struct {
+	cc.Controller
+	before []cc.State
+}
+
+func (w *reductionWatch) OnCongestionEvent(now des.Time, s *cc.State, f unit.Bytes) {
+	w.before = append(w.before, *s)
+	w.Controller.OnCongestionEvent(now, s, f)
+}
+
+func (w *reductionWatch) OnRTO(now des.Time, s *cc.State, f unit.Bytes, rep bool) {
+	w.before = append(w.before, *s)
+	w.Controller.OnRTO(now, s, f, rep)
+}
+
+// priorSsthresh is Linux's tcp_current_ssthresh outside a reduction, the
+// threshold an undo restores: max(ssthresh, 3/4 cwnd).
+func priorSsthresh(s cc.State) unit.Bytes { return max(s.Ssthresh, s.Cwnd/2+s.Cwnd/4) }
+
+// hold stalls the data direction: every data segment sent in [from,
+// until) waits and leaves, in order, at until, as when a path change
+// lengthens the delay for a while. Nothing is lost.
+type hold struct {
+	pr          *pair
+	from, until des.Time
+	held        []*netsim.Packet
+}
+
+func (h *hold) drop(dir int, p *netsim.Packet) bool {
+	now := h.pr.w.s.Now()
+	if dir != 0 || p.Payload == 0 || now < h.from || now >= h.until {
+		return false
+	}
+	cp := h.pr.w.pool.Get()
+	*cp = *p
+	if len(h.held) == 0 {
+		h.pr.w.s.Schedule(h.until, h, 0, 0)
+	}
+	h.held = append(h.held, cp)
+	return true
+}
+
+func (h *hold) Handle(des.Time, int, uint64) {
+	for _, p := range h.held {
+		port{h.pr.w, 0}.Send(p)
+	}
+	h.held = nil
+}
+
+// A spurious timeout: 2000 segments over the 10 Mbit/s, 10 ms wire of
+// rackPair, whose data direction stalls for 500 ms from 150 ms (RTO 200
+// ms, Linux's floor), losing nothing. The timer expires in the stall and
+// resends the first unacknowledged segment; then the held segments
+// arrive. RFC 5682's F-RTO (SACK-enhanced, section 3) sees its first ACK
+// acknowledge that segment, sends two new segments, and finds the timeout
+// spurious when the next ACK acknowledges a segment never retransmitted;
+// the Eifel detection (RFC 3522 section 3.2) finds it on the first ACK,
+// whose echoed timestamp predates the retransmission; the DSACK of the
+// retransmission (RFC 3708 section 3) finds it once the retransmission
+// arrives. Each restores cwnd and ssthresh as Linux's
+// tcp_undo_cwnd_reduction does: cwnd = max(cwnd, prior cwnd)
+// (tcp_reno_undo_cwnd) and ssthresh = max(ssthresh, 3/4 prior cwnd)
+// (tcp_current_ssthresh), exactly. Without them the threshold stays
+// reduced and the sender resends the outstanding window.
+func TestSpuriousTimeoutUndo(t *testing.T) {
+	tests := []struct {
+		name                    string
+		frto, undo, ts, dsack   bool
+		wantUndos, wantSpurious int64
+		wantRetrans, maxRetrans int64
+		wantResponses           int
+	}{
+		{name: "none", wantRetrans: 2, wantResponses: 2},
+		{name: "frto", frto: true, wantUndos: 1, wantSpurious: 1, wantRetrans: 1, maxRetrans: 1, wantResponses: 1},
+		{name: "eifel", undo: true, ts: true, wantUndos: 1, wantRetrans: 1, maxRetrans: 1, wantResponses: 1},
+		{name: "dsack", undo: true, dsack: true, wantUndos: 1, wantRetrans: 2, wantResponses: 1},
+		{name: "dsack without undo", dsack: true, wantRetrans: 2, wantResponses: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := baseConfig()
+			cfg.Recovery = RecoverySACK
+			cfg.MinRTO = 200 * des.Millisecond
+			cfg.FRTO, cfg.Undo, cfg.Timestamps, cfg.DSACK = tt.frto, tt.undo, tt.ts, tt.dsack
+			w := &reductionWatch{Controller: cc.NewReno(false)}
+			first := true
+			pr := newPair(t, cfg, 10e6, 10*des.Millisecond, func() cc.Controller {
+				if first {
+					first = false
+					return w
+				}
+				return cc.NewReno(false)
+			})
+			h := &hold{pr: pr, from: des.Time(150 * des.Millisecond), until: des.Time(650 * des.Millisecond)}
+			pr.w.drop = h.drop
+			pr.transfer(t, 2000*1000, des.Time(20*des.Second))
+			st := pr.client.Stats
+			t.Logf("RTOs %d, retransmissions %d, undos %d, spurious RTOs %d, DSACKs %d, cwnd %d, ssthresh %d",
+				st.RTOs, st.RetransSegs, st.Undos, st.SpuriousRTOs, st.DSACKsRecv, pr.client.CC().Cwnd, pr.client.CC().Ssthresh)
+			if st.RTOs != 1 || len(w.before) != tt.wantResponses {
+				t.Fatalf("RTOs = %d, congestion responses = %d, want 1, %d", st.RTOs, len(w.before), tt.wantResponses)
+			}
+			if st.Undos != tt.wantUndos || st.SpuriousRTOs != tt.wantSpurious {
+				t.Errorf("undos, spurious RTOs = %d, %d, want %d, %d", st.Undos, st.SpuriousRTOs, tt.wantUndos, tt.wantSpurious)
+			}
+			if tt.maxRetrans > 0 && st.RetransSegs > tt.maxRetrans {
+				t.Errorf("retransmissions = %d, want at most %d", st.RetransSegs, tt.maxRetrans)
+			}
+			if st.RetransSegs < tt.wantRetrans {
+				t.Errorf("retransmissions = %d, want at least %d", st.RetransSegs, tt.wantRetrans)
+			}
+			before := w.before[0]
+			got := pr.client.CC()
+			if restored := got.Ssthresh == priorSsthresh(before); restored != (tt.wantUndos > 0) {
+				t.Errorf("ssthresh = %d, before the timeout %d (prior %d): restored = %v, want %v",
+					got.Ssthresh, before.Ssthresh, priorSsthresh(before), restored, tt.wantUndos > 0)
+			}
+		})
+	}
+}
