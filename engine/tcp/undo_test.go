@@ -26,6 +26,21 @@ func (w *reductionWatch) OnRTO(now des.Time, s *cc.State, f unit.Bytes, rep bool
 	w.Controller.OnRTO(now, s, f, rep)
 }
 
+// watchedPair is rackPair's wire (10 Mbit/s, 10 ms one way) with the
+// client's NewReno watched.
+func watchedPair(t *testing.T, cfg Config) (*pair, *reductionWatch) {
+	w := &reductionWatch{Controller: cc.NewReno(false)}
+	first := true
+	pr := newPair(t, cfg, 10e6, 10*des.Millisecond, func() cc.Controller {
+		if first {
+			first = false
+			return w
+		}
+		return cc.NewReno(false)
+	})
+	return pr, w
+}
+
 // priorSsthresh is Linux's tcp_current_ssthresh outside a reduction, the
 // threshold an undo restores: max(ssthresh, 3/4 cwnd).
 func priorSsthresh(s cc.State) unit.Bytes { return max(s.Ssthresh, s.Cwnd/2+s.Cwnd/4) }
@@ -95,15 +110,7 @@ func TestSpuriousTimeoutUndo(t *testing.T) {
 			cfg.Recovery = RecoverySACK
 			cfg.MinRTO = 200 * des.Millisecond
 			cfg.FRTO, cfg.Undo, cfg.Timestamps, cfg.DSACK = tt.frto, tt.undo, tt.ts, tt.dsack
-			w := &reductionWatch{Controller: cc.NewReno(false)}
-			first := true
-			pr := newPair(t, cfg, 10e6, 10*des.Millisecond, func() cc.Controller {
-				if first {
-					first = false
-					return w
-				}
-				return cc.NewReno(false)
-			})
+			pr, w := watchedPair(t, cfg)
 			h := &hold{pr: pr, from: des.Time(150 * des.Millisecond), until: des.Time(650 * des.Millisecond)}
 			pr.w.drop = h.drop
 			pr.transfer(t, 2000*1000, des.Time(20*des.Second))
@@ -127,6 +134,42 @@ func TestSpuriousTimeoutUndo(t *testing.T) {
 			if restored := got.Ssthresh == priorSsthresh(before); restored != (tt.wantUndos > 0) {
 				t.Errorf("ssthresh = %d, before the timeout %d (prior %d): restored = %v, want %v",
 					got.Ssthresh, before.Ssthresh, priorSsthresh(before), restored, tt.wantUndos > 0)
+			}
+		})
+	}
+}
+
+// RFC 3708 section 3 in fast recovery: segment 30 of 100 is held 4 ms on
+// rackPair's wire (four segments, 0.84 ms each, overtake it), so the
+// third SACK starts a fast retransmit that was not needed (RACK off:
+// LossDupThreshOnly); the original arrives first and the receiver
+// reports the retransmission in a DSACK, the only retransmission of the
+// episode, so the sender undoes the reduction (Linux's
+// tcp_try_undo_dsack after tcp_try_undo_recovery found nothing): ssthresh
+// is back to its value before (slow start's, above 3/4 cwnd), exactly.
+// Without Undo the halved threshold stays.
+func TestUndoDSACKFastRecovery(t *testing.T) {
+	for _, undo := range []bool{false, true} {
+		t.Run(map[bool]string{false: "without undo", true: "undo"}[undo], func(t *testing.T) {
+			cfg := baseConfig()
+			cfg.Recovery, cfg.LossDetection, cfg.MinRTO = RecoverySACK, LossDupThreshOnly, 200*des.Millisecond
+			cfg.DSACK, cfg.Undo = true, undo
+			pr, w := watchedPair(t, cfg)
+			r := &reorder{pr: pr, delay: map[int64]des.Duration{30000: 4 * des.Millisecond}}
+			pr.w.drop = r.drop
+			pr.transfer(t, 100*1000, des.Time(10*des.Second))
+			st := pr.client.Stats
+			if st.FastRecoveries != 1 || st.RetransSegs != 1 || st.RTOs != 0 || len(w.before) != 1 {
+				t.Fatalf("fast recoveries, retransmissions, RTOs, responses = %d, %d, %d, %d, want 1, 1, 0, 1",
+					st.FastRecoveries, st.RetransSegs, st.RTOs, len(w.before))
+			}
+			wantUndos := map[bool]int64{false: 0, true: 1}[undo]
+			if st.DSACKsRecv != wantUndos || st.Undos != wantUndos {
+				t.Errorf("DSACKs, undos = %d, %d, want %d, %d", st.DSACKsRecv, st.Undos, wantUndos, wantUndos)
+			}
+			got, prior := pr.client.CC().Ssthresh, priorSsthresh(w.before[0])
+			if (got == prior) != undo {
+				t.Errorf("ssthresh = %d, prior %d: restored = %v, want %v", got, prior, got == prior, undo)
 			}
 		})
 	}
