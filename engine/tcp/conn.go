@@ -157,6 +157,13 @@ type Config struct {
 	// MaxReordering bounds the adaptive threshold in segments; 0 means
 	// Linux's net.ipv4.tcp_max_reordering, 300.
 	MaxReordering int
+	// RTOVarFloor applies MinRTO to the RTO's variance term rather than
+	// to the whole: RTO = SRTT + max(4*RTTVAR, MinRTO), as Linux's
+	// tcp_rtt_estimator keeps rttvar_us at least tcp_rto_min (rto.go).
+	// RFC 6298 section 2.4 bounds the sum, so on a path with a steady
+	// RTT above MinRTO the timer runs barely longer than one RTT and a
+	// recovery that takes longer times out; Linux's waits SRTT + 200 ms.
+	RTOVarFloor bool
 }
 
 func (c *Config) fill() error {

@@ -11,7 +11,8 @@
 //     (RFC 1122 section 4.2.3.2, RFC 5681 section 4.2) with Linux's
 //     quick-ACK mode (Config.QuickAck), SACK generation (RFC 2018 section
 //     4) and DSACKs (Config.DSACK, RFC 2883);
-//   - rto.go: RTT estimation and the RTO (RFC 6298);
+//   - rto.go: RTT estimation and the RTO (RFC 6298; with
+//     Config.RTOVarFloor, Linux's floor on the variance term);
 //   - sack_scoreboard.go: the RFC 6675 scoreboard (IsLost, SetPipe,
 //     NextSeg);
 //   - recovery.go: the loss-recovery seam, one implementation per file,

@@ -103,7 +103,7 @@ func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	s.iss, s.una, s.nxt, s.max = isn, isn, isn, isn
 	s.recover = isn
 	s.rxtNext = isn
-	s.rtt = newRTTEstimator(c.cfg.MinRTO, c.cfg.MaxRTO, c.cfg.Granularity)
+	s.rtt = newRTTEstimator(c.cfg.MinRTO, c.cfg.MaxRTO, c.cfg.Granularity, c.cfg.RTOVarFloor)
 	s.sb = NewScoreboard(8)
 	s.rtoTimer.Init(c.s, c, kindRTO, 0)
 	s.paceTimer.Init(c.s, c, kindPace, 0)
