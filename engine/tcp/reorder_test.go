@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
 )
 
 // The adaptive duplicate-ACK threshold (Linux's tcp_check_sack_reordering)
@@ -151,5 +152,30 @@ func TestReoWndPersist(t *testing.T) {
 				t.Errorf("steps = %d, want %d", s.reo.steps, tt.wantSteps)
 			}
 		})
+	}
+}
+
+// A DSACK, read under AdaptiveReordering alone, concerns its own ACK
+// only: after segment 25's reordering causes a fast retransmit that the
+// receiver reports duplicate, the loss of segment 150 still starts a
+// fast recovery by its SACKs (RFC 6675), not a timeout.
+func TestAdaptiveReorderingThenLoss(t *testing.T) {
+	cfg := baseConfig()
+	cfg.Recovery, cfg.LossDetection, cfg.MinRTO = RecoverySACK, LossDupThreshOnly, 200*des.Millisecond
+	cfg.AdaptiveReordering, cfg.DSACK, cfg.RcvBuf = true, true, 20000
+	pr := newPair(t, cfg, 10e6, 10*des.Millisecond, newReno)
+	r := &reorder{pr: pr, delay: map[int64]des.Duration{25000: 4 * des.Millisecond}}
+	lost := false
+	pr.w.drop = func(dir int, p *netsim.Packet) bool {
+		if dir == 0 && p.Payload > 0 && !p.Retransmitted && p.Seq-1001 == 150000 && !lost {
+			lost = true
+			return true
+		}
+		return r.drop(dir, p)
+	}
+	pr.transfer(t, 200*1000, des.Time(10*des.Second))
+	st := pr.client.Stats
+	if st.FastRecoveries != 2 || st.RTOs != 0 || st.DSACKsRecv != 1 {
+		t.Errorf("fast recoveries, RTOs, DSACKs = %d, %d, %d, want 2, 0, 1", st.FastRecoveries, st.RTOs, st.DSACKsRecv)
 	}
 }

@@ -109,7 +109,8 @@ func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	s.paceTimer.Init(c.s, c, kindPace, 0)
 	s.rack.timer.Init(c.s, c, kindRACK, 0)
 	s.peerMSS = c.cfg.MSS
-	s.undo.on, s.undo.detect = c.cfg.Undo || c.cfg.FRTO, c.cfg.Undo
+	// The adaptive window reads DSACKs too, which the undo state parses.
+	s.undo.on, s.undo.detect = c.cfg.Undo || c.cfg.FRTO || c.cfg.AdaptiveReordering, c.cfg.Undo
 	s.reo.on, s.reo.reordering, s.reo.steps = c.cfg.AdaptiveReordering, c.cfg.DupThresh, 1
 }
 
@@ -405,7 +406,7 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 	s.undoAckStart(p)
 	s.reorderAckStart()
 	if c.sackOK {
-		if s.undo.on || s.reo.on {
+		if s.undo.on {
 			s.checkDSACK(p, ack)
 		}
 		s.sackUpdate(now, p, ack)

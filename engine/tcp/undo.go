@@ -39,7 +39,9 @@ import (
 // Leaving the timeout's recovery by an undo stops its retransmissions:
 // nothing outstanding counts as lost any more (Linux's unmark_loss).
 type undo struct {
-	on     bool // the state is kept (Config.Undo or Config.FRTO)
+	// on: the state is kept and DSACKs are parsed (Config.Undo, FRTO or
+	// AdaptiveReordering)
+	on     bool
 	detect bool // DSACKs and timestamps may undo (Config.Undo)
 
 	set           bool // an episode is open (tp->undo_marker != 0)
