@@ -218,3 +218,44 @@ func TestLinuxRecoveryCompletes(t *testing.T) {
 		}
 	}
 }
+
+// F-RTO when the timeout was real (RFC 5682 section 3, step 3.a): every
+// data segment sent from 150 ms until the timer expires is lost (an
+// outage), so the timer resends the first; its ACK releases two new segments (step
+// 2.b) and the ACKs they cause SACK them above the remaining holes, so
+// the loss is real and the conventional recovery resends the rest. The
+// new segments lie above the recovery point moved at step 2.b, so their
+// SACKs must not count as originals delivered (Linux's
+// FLAG_ORIG_SACK_ACKED covers only data at or below high_seq): no undo,
+// and ssthresh stays reduced. Without F-RTO the same timeout, no undo.
+func TestFRTOLossWasReal(t *testing.T) {
+	for _, frto := range []bool{false, true} {
+		t.Run(map[bool]string{false: "without frto", true: "frto"}[frto], func(t *testing.T) {
+			cfg := baseConfig()
+			cfg.Recovery, cfg.MinRTO, cfg.FRTO = RecoverySACK, 200*des.Millisecond, frto
+			pr, w := watchedPair(t, cfg)
+			var newAfterRTO int
+			pr.w.drop = func(dir int, p *netsim.Packet) bool {
+				now := pr.w.s.Now()
+				if dir != 0 || p.Payload == 0 {
+					return false
+				}
+				if pr.client.Stats.RTOs == 1 && !p.Retransmitted && pr.client.Stats.RetransSegs == 1 {
+					newAfterRTO++ // new data between the timeout's resend and the next
+				}
+				return now >= des.Time(150*des.Millisecond) && pr.client.Stats.RTOs == 0
+			}
+			pr.transfer(t, 2000*1000, des.Time(20*des.Second))
+			st := pr.client.Stats
+			if st.RTOs != 1 || st.Undos != 0 || st.SpuriousRTOs != 0 {
+				t.Errorf("RTOs, undos, spurious RTOs = %d, %d, %d, want 1, 0, 0", st.RTOs, st.Undos, st.SpuriousRTOs)
+			}
+			if want := map[bool]int{false: 0, true: 2}[frto]; newAfterRTO != want {
+				t.Errorf("new segments right after the timeout's resend = %d, want %d", newAfterRTO, want)
+			}
+			if got := pr.client.CC().Ssthresh; got >= priorSsthresh(w.before[0]) {
+				t.Errorf("ssthresh = %d, not reduced from %d", got, priorSsthresh(w.before[0]))
+			}
+		})
+	}
+}
