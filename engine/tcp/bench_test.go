@@ -35,6 +35,17 @@ func newCubic() cc.Controller { return cc.NewCubic(false, false) }
 // packets the network's pool created (its high-water mark of packets
 // alive).
 func dumbbellWith(tb testing.TB, nFlows int, dur des.Duration, rackTLP bool, newCC func() cc.Controller) (events uint64, dataPkts int64, delivered unit.Bytes, pool int64) {
+	return dumbbellLinux(tb, nFlows, dur, rackTLP, false, newCC)
+}
+
+// linuxRecovery switches on the loss-recovery mechanisms of a Linux
+// sender and receiver that the Config leaves off by default.
+func linuxRecovery(cfg *Config) {
+	cfg.QuickAck, cfg.DSACK, cfg.Undo, cfg.FRTO, cfg.AdaptiveReordering, cfg.RTOVarFloor = true, true, true, true, true, true
+}
+
+// dumbbellLinux is dumbbellWith, with linuxRecovery when linux is set.
+func dumbbellLinux(tb testing.TB, nFlows int, dur des.Duration, rackTLP, linux bool, newCC func() cc.Controller) (events uint64, dataPkts int64, delivered unit.Bytes, pool int64) {
 	s := des.New()
 	net := netsim.New(s, 1)
 	access := netsim.Hop{
@@ -54,6 +65,9 @@ func dumbbellWith(tb testing.TB, nFlows int, dur des.Duration, rackTLP bool, new
 	cfg := Config{MSS: 1460, RcvBuf: 64 << 20, SndBuf: 64 << 20, WindowScaling: true, InitialWindow: 10, LimitedTransmit: true, MinRTO: 200 * des.Millisecond}
 	if rackTLP {
 		cfg.SACK, cfg.Recovery, cfg.LossDetection = true, RecoverySACK, LossRACKTLP
+	}
+	if linux {
+		linuxRecovery(&cfg)
 	}
 	var conns []*Conn
 	var apps []*sinkApp
@@ -110,16 +124,18 @@ func BenchmarkDumbbell(b *testing.B) {
 // BenchmarkProbeCubic is the performance probe of the loss-recovery
 // seam: 10 CUBIC flows over the 1 Gbit/s, 25 ms bottleneck with a
 // 1000-packet DropTail queue, 30 simulated seconds per op, recovering by
-// duplicate ACKs (NewReno) or by SACK with RACK-TLP. cpu-s/op is the
+// duplicate ACKs (NewReno) or by SACK with RACK-TLP, each also with the
+// Linux mechanisms on (linuxRecovery: DSACKs, undo, F-RTO, adaptive
+// reordering, the RTO's variance floor). cpu-s/op is the
 // process's user+system CPU time per op; allocs/pkt is heap allocations
 // per data packet sent over the whole op (set-up included, so it tends
 // to 0 rather than being 0; TestDumbbellSteadyStateAllocs checks the
 // steady state).
 func BenchmarkProbeCubic(b *testing.B) {
 	for _, tc := range []struct {
-		name string
-		rack bool
-	}{{"dupack", false}, {"rack-tlp", true}} {
+		name        string
+		rack, linux bool
+	}{{"dupack", false, false}, {"rack-tlp", true, false}, {"dupack+linux", false, true}, {"rack-tlp+linux", true, true}} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var pkts int64
@@ -127,7 +143,7 @@ func BenchmarkProbeCubic(b *testing.B) {
 			runtime.ReadMemStats(&ms0)
 			cpu0 := cpuSeconds(b)
 			for b.Loop() {
-				_, p, _, _ := dumbbellWith(b, 10, 30*des.Second, tc.rack, newCubic)
+				_, p, _, _ := dumbbellLinux(b, 10, 30*des.Second, tc.rack, tc.linux, newCubic)
 				pkts += p
 			}
 			cpu := cpuSeconds(b) - cpu0
@@ -149,7 +165,8 @@ func cpuSeconds(tb testing.TB) float64 {
 }
 
 // TestDumbbellSteadyStateAllocs checks, for NewReno and CUBIC, with the
-// duplicate-ACK threshold and with SACK and RACK-TLP, that allocations do not grow with
+// duplicate-ACK threshold and with SACK and RACK-TLP, and for CUBIC with
+// the Linux mechanisms (linuxRecovery) too, that allocations do not grow with
 // simulated time: 6 s and 12 s runs allocate about the same (pools and
 // rings reach their size early), although the second sends twice the
 // packets.
@@ -158,14 +175,15 @@ func TestDumbbellSteadyStateAllocs(t *testing.T) {
 		t.Skip("runs 18 simulated seconds")
 	}
 	for _, tc := range []struct {
-		name  string
-		newCC func() cc.Controller
-		rack  bool
-	}{{"newreno", newReno, false}, {"newreno", newReno, true}, {"cubic", newCubic, false}, {"cubic", newCubic, true}} {
+		name        string
+		newCC       func() cc.Controller
+		rack, linux bool
+	}{{"newreno", newReno, false, false}, {"newreno", newReno, true, false}, {"cubic", newCubic, false, false}, {"cubic", newCubic, true, false},
+		{"cubic+linux", newCubic, false, true}, {"cubic+linux", newCubic, true, true}} {
 		rack := tc.rack
 		measure := func(d des.Duration) (float64, int64) {
 			var pkts, pool int64
-			a := testing.AllocsPerRun(1, func() { _, pkts, _, pool = dumbbellWith(t, 10, d, rack, tc.newCC) })
+			a := testing.AllocsPerRun(1, func() { _, pkts, _, pool = dumbbellLinux(t, 10, d, rack, tc.linux, tc.newCC) })
 			// Packets the pool creates as the windows, still growing,
 			// put more of them in flight are not per-packet costs.
 			return a - float64(pool), pkts

@@ -115,6 +115,55 @@ type Config struct {
 	// up in segments as Linux does and RFC 6937 section 5's example
 	// sends.
 	PRRByteCeil bool
+	// QuickAck is Linux's quick-ACK mode (net/ipv4/tcp_input.c,
+	// tcp_incr_quickack, tcp_enter_quickack_mode): with DelayedACK the
+	// receiver still acknowledges each of the first min(rcv_wnd /
+	// (2*rcv_mss), TCP_MAX_QUICKACKS = 16) data segments at once, so the
+	// sender's slow start is not held back by the delayed-ACK timer, and
+	// again after more than an RTO without data (tcp_event_data_recv)
+	// and after a duplicate segment (rcv.go). Linux always does; false
+	// delays from the first segment.
+	QuickAck bool
+	// DSACK makes the receiver report a duplicate segment in the first
+	// SACK block of its next ACK (RFC 2883 section 4, Linux's
+	// tcp_dsack_set; net.ipv4.tcp_dsack = 1 by default). It needs SACK.
+	DSACK bool
+	// Undo makes the sender detect congestion responses that were
+	// spurious and undo them (undo.go): every retransmission of the
+	// episode reported by a DSACK (RFC 3708 section 3) or, with
+	// Timestamps, an ACK echoing a timestamp older than the first
+	// retransmission (the Eifel detection of RFC 3522, Linux's
+	// tcp_packet_delayed) restores cwnd and ssthresh (Linux's
+	// tcp_try_undo_recovery, tcp_try_undo_loss, tcp_try_undo_dsack and
+	// tcp_undo_cwnd_reduction; the controller's cc.Undoer). Linux always
+	// does.
+	Undo bool
+	// FRTO is the SACK-enhanced F-RTO of RFC 5682 section 3 (Linux's
+	// net.ipv4.tcp_frto = 2, the default; tcp_process_loss): after a
+	// timeout the first ACK releases new data rather than
+	// retransmissions, and when the next ACK reports a segment never
+	// retransmitted the timeout was spurious: the sender resumes as
+	// before it and undoes the reduction (frto.go). It needs SACK
+	// recovery (RecoverySACK or RecoveryPRR with a peer that permits
+	// SACK); otherwise it does nothing.
+	FRTO bool
+	// AdaptiveReordering lets the reordering the sender observes raise
+	// the duplicate-ACK threshold (Linux's tp->reordering, from
+	// net.ipv4.tcp_reordering = DupThresh up to MaxReordering;
+	// tcp_check_sack_reordering) and, under RACK, lets DSACKs widen the
+	// reordering window (RFC 8985 section 6.2 step 4, Linux's
+	// tcp_rack_update_reo_wnd); reorder.go. Linux always does.
+	AdaptiveReordering bool
+	// MaxReordering bounds the adaptive threshold in segments; 0 means
+	// Linux's net.ipv4.tcp_max_reordering, 300.
+	MaxReordering int
+	// RTOVarFloor applies MinRTO to the RTO's variance term rather than
+	// to the whole: RTO = SRTT + max(4*RTTVAR, MinRTO), as Linux's
+	// tcp_rtt_estimator keeps rttvar_us at least tcp_rto_min (rto.go).
+	// RFC 6298 section 2.4 bounds the sum, so on a path with a steady
+	// RTT above MinRTO the timer runs barely longer than one RTT and a
+	// recovery that takes longer times out; Linux's waits SRTT + 200 ms.
+	RTOVarFloor bool
 }
 
 func (c *Config) fill() error {
@@ -144,6 +193,12 @@ func (c *Config) fill() error {
 	}
 	if c.DupThresh == 0 {
 		c.DupThresh = 3
+	}
+	if c.MaxReordering == 0 {
+		c.MaxReordering = DefaultMaxReordering
+	}
+	if c.MaxReordering < c.DupThresh {
+		return fmt.Errorf("tcp: max reordering %d below the duplicate-ACK threshold %d", c.MaxReordering, c.DupThresh)
 	}
 	return nil
 }
@@ -246,6 +301,14 @@ type Stats struct {
 	RTTMax        des.Duration
 	AcksSent      int64
 	DupAcksRecv   int64
+	// DSACKsRecv counts the ACKs whose first SACK block reports a
+	// duplicate (RFC 2883), and Undos the congestion responses undone
+	// as spurious (Config.Undo, Config.FRTO); SpuriousRTOs counts the
+	// timeouts among them that F-RTO found spurious (Linux's
+	// TCPSpuriousRTOs).
+	DSACKsRecv   int64
+	Undos        int64
+	SpuriousRTOs int64
 }
 
 // New returns an endpoint. isn is its initial sequence number (RFC 9293

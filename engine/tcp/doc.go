@@ -8,9 +8,11 @@
 //     RFC 6928), fast retransmit (RFC 5681 section 3.2), limited transmit
 //     (RFC 3042), retransmission timeout (RFC 6298) and pacing;
 //   - rcv.go: the receiver: reassembly, receive window, delayed ACKs
-//     (RFC 1122 section 4.2.3.2, RFC 5681 section 4.2) and SACK generation
-//     (RFC 2018 section 4);
-//   - rto.go: RTT estimation and the RTO (RFC 6298);
+//     (RFC 1122 section 4.2.3.2, RFC 5681 section 4.2) with Linux's
+//     quick-ACK mode (Config.QuickAck), SACK generation (RFC 2018 section
+//     4) and DSACKs (Config.DSACK, RFC 2883);
+//   - rto.go: RTT estimation and the RTO (RFC 6298; with
+//     Config.RTOVarFloor, Linux's floor on the variance term);
 //   - sack_scoreboard.go: the RFC 6675 scoreboard (IsLost, SetPipe,
 //     NextSeg);
 //   - recovery.go: the loss-recovery seam, one implementation per file,
@@ -25,11 +27,21 @@
 //     lost retransmissions always, with the second congestion response
 //     they call for (RFC 5681 section 4.3), and of every segment under
 //     Config.LossDetection LossRACKTLP, which replaces the duplicate-ACK
-//     threshold; reo_wnd is the RFC's static min_RTT/4 (the receiver sends
-//     no DSACK, so section 6.2's DSACK-driven growth has nothing to act
-//     on), and spurious-retransmission cases are excluded by the min_RTT
-//     check of step 2 (timestamps, when on the wire, are not used for it);
+//     threshold; reo_wnd is the RFC's min_RTT/4, static unless
+//     Config.AdaptiveReordering lets DSACKs widen it (reorder.go), and
+//     spurious-retransmission cases are excluded by the min_RTT check of
+//     step 2 (timestamps, when on the wire, are not used for it);
 //   - tlp.go: Tail Loss Probes (RFC 8985 section 7) under LossRACKTLP;
+//   - undo.go: the undo of spurious congestion responses (Config.Undo):
+//     RFC 3708's DSACK detection, RFC 3522's Eifel detection by
+//     timestamps, and Linux's undo paths (tcp_try_undo_recovery,
+//     tcp_try_undo_loss, tcp_try_undo_dsack, tcp_try_undo_partial,
+//     tcp_undo_cwnd_reduction) with the controller's cc.Undoer;
+//   - frto.go: RFC 5682's SACK-enhanced F-RTO after a timeout
+//     (Config.FRTO, Linux's tcp_process_loss);
+//   - reorder.go: the adaptive duplicate-ACK threshold and RACK
+//     reordering window (Config.AdaptiveReordering, Linux's
+//     tcp_check_sack_reordering and tcp_rack_update_reo_wnd);
 //   - rate.go: delivery-rate samples (draft-cheng-iccrg-delivery-rate-estimation);
 //   - sndbuf.go: the send buffer (Config.SendBuffer, ns-3's SndBufSize,
 //     Linux's SO_SNDBUF) and the application's writes into it: a writer

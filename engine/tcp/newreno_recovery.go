@@ -30,7 +30,7 @@ func (r *newRenoRecovery) dupAck(now des.Time) {
 		s.cc.Cwnd += s.smss
 		return
 	}
-	if s.dupAcks >= s.c.cfg.DupThresh {
+	if s.dupAcks >= s.dupThresh() {
 		s.enterRecovery(now, true)
 	}
 }
@@ -43,7 +43,7 @@ func (r *newRenoRecovery) enter(now des.Time, _ bool) {
 	s := r.s
 	r.partials = 0
 	s.retransmit(now, s.una)
-	s.cc.Cwnd = s.cc.Ssthresh + unit.Bytes(s.c.cfg.DupThresh)*s.smss
+	s.cc.Cwnd = s.cc.Ssthresh + unit.Bytes(s.dupThresh())*s.smss
 }
 
 // ack handles an ACK advancing SND.UNA in fast recovery.

@@ -135,10 +135,11 @@ func (s *sender) rackUpdate(now des.Time) {
 // never been seen and the sender is in loss recovery or DupThresh segments
 // are SACKed; otherwise min(min_RTT/4, SRTT).
 func (s *sender) reoWnd() des.Duration {
-	if !s.rack.reord && (s.inRecovery || s.inLoss || s.sb.Sacked() >= seqnum.Size(s.c.cfg.DupThresh)*seqnum.Size(s.smss)) {
+	if !s.reordSeen() && (s.inRecovery || s.inLoss || s.sb.Sacked() >= seqnum.Size(s.dupThresh())*seqnum.Size(s.smss)) {
 		return 0
 	}
-	return min(s.rtt.minRTT/4, s.rtt.srtt)
+	// Under Config.AdaptiveReordering, DSACKs widen it (reorder.go).
+	return min(s.rtt.minRTT/4*s.reoSteps(), s.rtt.srtt)
 }
 
 // rackDetect is section 6.2 step 5 (RACK_detect_loss): a segment sent
@@ -309,6 +310,16 @@ func (s *sender) nextRelost() (seqnum.Value, bool) {
 // timeout does: it marks everything outstanding lost anew.
 func (s *sender) rackForget() {
 	k := &s.rack
+	s.clearRelost()
+	k.rxq.clear()
+	k.timer.Stop()
+	// Everything sent so far is below the timeout's recovery point.
+	k.scan = s.max
+}
+
+// clearRelost forgets the records marked relost: none is to be resent.
+func (s *sender) clearRelost() {
+	k := &s.rack
 	for k.relost.len() > 0 {
 		if i := s.recs.find(k.relost.front()); i >= 0 {
 			s.recs.at(i).relost = false
@@ -316,8 +327,4 @@ func (s *sender) rackForget() {
 		k.relost.pop()
 	}
 	s.relostBytes = 0
-	k.rxq.clear()
-	k.timer.Stop()
-	// Everything sent so far is below the timeout's recovery point.
-	k.scan = s.max
 }

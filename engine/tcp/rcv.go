@@ -29,6 +29,20 @@ type receiver struct {
 	delack    des.Timer
 	delivered unit.Bytes
 
+	// Quick-ACK mode (Config.QuickAck): quick is the number of ACKs
+	// still to send at once (Linux's icsk_ack.quick), lastData when data
+	// last arrived (icsk_ack.lrcvtime; dataSeen: it has), rcvMSS the
+	// largest payload seen (icsk_ack.rcv_mss, tcp_measure_rcv_mss).
+	quick    int
+	lastData des.Time
+	dataSeen bool
+	rcvMSS   unit.Bytes
+
+	// dsack is the duplicate range the next ACK reports first (RFC 2883
+	// section 4), when dsackSet.
+	dsack    block
+	dsackSet bool
+
 	finRcvd bool
 	finSeq  seqnum.Value
 	closed  bool
@@ -57,8 +71,21 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 	// Unacceptable segments (entirely old, or beyond the window) are
 	// answered with an ACK and dropped (RFC 9293 section 3.10.7.4).
 	if (end.LessThanEq(r.nxt) && !(r.finRcvd && r.finSeq == r.nxt && !r.closed)) || !seq.LessThan(wndEnd) && p.Payload > 0 {
+		if end.LessThanEq(r.nxt) && p.Payload > 0 {
+			// A duplicate: RFC 2883 section 4 reports it, and Linux
+			// acknowledges quickly for a while, the sender being
+			// evidently in a timeout's go-back-N (tcp_data_queue's
+			// out_of_window: tcp_enter_quickack_mode).
+			r.setDSACK(seq, end)
+			r.enterQuickAck()
+		}
 		r.ackNow(now)
 		return
+	}
+	if seq.LessThan(r.nxt) {
+		// Partly old: the part below RCV.NXT is the duplicate (RFC
+		// 2883 section 4.1.1's example, Linux's tcp_data_queue).
+		r.setDSACK(seq, r.nxt)
 	}
 	seq = seqnum.Max(seq, r.nxt)
 	end = seqnum.Min(end, wndEnd)
@@ -66,12 +93,14 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 		// Out of order: hold it and send an immediate duplicate ACK
 		// (RFC 5681 section 4.2) carrying SACK blocks (RFC 2018 section 4).
 		if seq.LessThan(end) {
+			r.dsackHeld(seq, end)
 			r.ooo.Insert(seq, end)
 			r.noteRecent(seq)
 		}
 		r.ackNow(now)
 		return
 	}
+	r.dataEvent(now, p.Payload)
 	hadHole := !r.ooo.Empty()
 	before := r.nxt
 	r.nxt = end
@@ -100,7 +129,7 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 	if !hadHole && r.c.host != nil && r.c.host.deferAck(now, p) {
 		return
 	}
-	if hadHole || !r.c.cfg.DelayedACK {
+	if hadHole || !r.c.cfg.DelayedACK || r.quick > 0 {
 		r.ackNow(now)
 		return
 	}
@@ -163,14 +192,96 @@ func (r *receiver) pruneRecent() {
 }
 
 // fillSACK writes the SACK option into p when SACK was negotiated and data
-// is held out of order (RFC 2018 section 3).
+// is held out of order (RFC 2018 section 3), after a pending DSACK block
+// (RFC 2883 section 4: "the first SACK block"), which goes once (Linux's
+// tcp_options_write clears rx_opt.dsack).
 func (r *receiver) fillSACK(p *netsim.Packet) {
-	if !r.c.sackOK || r.nRecent == 0 {
+	if !r.c.sackOK || r.nRecent == 0 && !r.dsackSet {
 		return
 	}
-	p.NSACK = r.nRecent
-	for i := 0; i < r.nRecent; i++ {
-		p.SACK[i] = netsim.SACKBlock{Left: uint32(r.recent[i].start), Right: uint32(r.recent[i].end)}
+	n := 0
+	if r.dsackSet {
+		r.dsackSet = false
+		p.SACK[0] = netsim.SACKBlock{Left: uint32(r.dsack.start), Right: uint32(r.dsack.end)}
+		n = 1
+	}
+	for i := 0; i < r.nRecent && n < netsim.MaxSACKBlocks; i++ {
+		p.SACK[n] = netsim.SACKBlock{Left: uint32(r.recent[i].start), Right: uint32(r.recent[i].end)}
+		n++
+	}
+	p.NSACK = n
+}
+
+// setDSACK notes [start, end) as the duplicate the next ACK reports
+// (Config.DSACK; RFC 2883 section 4, Linux's tcp_dsack_set). A later
+// duplicate before that ACK replaces it, as Linux's does.
+func (r *receiver) setDSACK(start, end seqnum.Value) {
+	if !r.c.cfg.DSACK || !r.c.sackOK || !start.LessThan(end) {
+		return
+	}
+	r.dsack, r.dsackSet = block{start, end}, true
+}
+
+// dsackHeld reports the part of an out-of-order segment [seq, end) that
+// the receiver already holds (RFC 2883 section 4, the duplicate "above
+// the cumulative acknowledgement", whose containing block then goes
+// second; Linux's tcp_data_queue_ofo). The first held range it overlaps
+// is the one reported.
+func (r *receiver) dsackHeld(seq, end seqnum.Value) {
+	if !r.c.cfg.DSACK || !r.c.sackOK {
+		return
+	}
+	for _, b := range r.ooo.blocks {
+		if b.start.LessThan(end) && seq.LessThan(b.end) {
+			r.setDSACK(seqnum.Max(seq, b.start), seqnum.Min(end, b.end))
+			return
+		}
+	}
+}
+
+// dataEvent is Linux's tcp_event_data_recv for in-order data under
+// Config.QuickAck: the first data segment starts quick-ACK mode, and so
+// does data after more than an RTO of silence ("apparently sender failed
+// to restart window, so that we send ACKs quickly").
+func (r *receiver) dataEvent(now des.Time, payload unit.Bytes) {
+	if !r.c.cfg.QuickAck {
+		return
+	}
+	// tcp_measure_rcv_mss: the largest segment seen, at most our MSS.
+	r.rcvMSS = max(r.rcvMSS, min(payload, r.c.cfg.MSS))
+	if !r.dataSeen || now.Sub(r.lastData) > r.c.snd.rtt.current() {
+		r.incrQuickAck()
+	}
+	r.dataSeen = true
+	r.lastData = now
+}
+
+// TCPMaxQuickAcks is Linux's TCP_MAX_QUICKACKS (include/net/tcp.h): at
+// most this many ACKs are sent at once in quick-ACK mode.
+const TCPMaxQuickAcks = 16
+
+// incrQuickAck is Linux's tcp_incr_quickack: quick-ACK mode lasts for
+// rcv_wnd / (2*rcv_mss) ACKs (2 if that is 0), at most TCPMaxQuickAcks,
+// and never shortens. rcv_wnd is the window advertised, which here is the
+// whole buffer from the start (Linux's first window is 10 segments and
+// grows; with it the first quick-ACK run is 5 ACKs).
+func (r *receiver) incrQuickAck() {
+	mss := r.rcvMSS
+	if mss == 0 {
+		mss = r.c.cfg.MSS
+	}
+	q := int(r.advertised() / (2 * mss))
+	if q == 0 {
+		q = 2
+	}
+	r.quick = max(r.quick, min(q, TCPMaxQuickAcks))
+}
+
+// enterQuickAck is Linux's tcp_enter_quickack_mode (the rest of which
+// resets the delayed-ACK timeout, fixed here).
+func (r *receiver) enterQuickAck() {
+	if r.c.cfg.QuickAck {
+		r.incrQuickAck()
 	}
 }
 
@@ -196,4 +307,9 @@ func (r *receiver) sendAck(now des.Time) {
 func (r *receiver) onAckSent() {
 	r.unacked = 0
 	r.delack.Stop()
+	// Linux's tcp_dec_quickack_mode: each segment carrying an ACK uses
+	// up one quick ACK.
+	if r.quick > 0 {
+		r.quick--
+	}
 }

@@ -25,10 +25,13 @@ type rttEstimator struct {
 
 	minRTO, maxRTO des.Duration
 	g              des.Duration // clock granularity G (section 2)
+	// varFloor bounds the variance term, not the sum, by minRTO
+	// (Config.RTOVarFloor).
+	varFloor bool
 }
 
-func newRTTEstimator(minRTO, maxRTO, g des.Duration) rttEstimator {
-	return rttEstimator{rto: max(InitialRTO, minRTO), minRTO: minRTO, maxRTO: maxRTO, g: g}
+func newRTTEstimator(minRTO, maxRTO, g des.Duration, varFloor bool) rttEstimator {
+	return rttEstimator{rto: max(InitialRTO, minRTO), minRTO: minRTO, maxRTO: maxRTO, g: g, varFloor: varFloor}
 }
 
 // sample folds one RTT measurement r in. The caller applies Karn's
@@ -54,6 +57,16 @@ func (e *rttEstimator) sample(r des.Duration) {
 		}
 		e.rttvar = (3*e.rttvar + d) / 4
 		e.srtt = (7*e.srtt + r) / 8
+	}
+	if e.varFloor {
+		// Linux's tcp_rtt_estimator and __tcp_set_rto: RTO = srtt +
+		// rttvar_us, where rttvar_us (4*RTTVAR in RFC 6298's terms)
+		// never falls below tcp_rto_min: a path whose RTT is steady
+		// still gets SRTT + 200 ms. (Linux takes rttvar_us as the
+		// largest deviation of the last round trip, decaying; the
+		// smoothed RTTVAR stands in for it here.)
+		e.rto = min(e.srtt+max(e.g, 4*e.rttvar, e.minRTO), e.maxRTO)
+		return
 	}
 	// RTO <- SRTT + max(G, K*RTTVAR), K = 4; then the bounds of 2.4, 2.5.
 	e.rto = min(max(e.srtt+max(e.g, 4*e.rttvar), e.minRTO), e.maxRTO)

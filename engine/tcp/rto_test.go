@@ -9,7 +9,7 @@ import (
 // The RFC 6298 section 2 rules worked by hand, with G = 1 ms, min RTO 200 ms.
 func TestRTTEstimator(t *testing.T) {
 	const ms = des.Millisecond
-	e := newRTTEstimator(200*ms, 60000*ms, 1*ms)
+	e := newRTTEstimator(200*ms, 60000*ms, 1*ms, false)
 	if got := e.current(); got != 1000*ms {
 		t.Fatalf("initial RTO = %d, want 1 s (RFC 6298 2.1)", got)
 	}
@@ -53,11 +53,36 @@ func TestRTTEstimator(t *testing.T) {
 // G bounds the variance term: with RTTVAR ~ 0, RTO = SRTT + G (2.3).
 func TestRTOGranularity(t *testing.T) {
 	const ms = des.Millisecond
-	e := newRTTEstimator(0, 60000*ms, 500*ms)
+	e := newRTTEstimator(0, 60000*ms, 500*ms, false)
 	for range 200 {
 		e.sample(100 * ms)
 	}
 	if got := e.current(); got != 600*ms {
 		t.Errorf("RTO = %d, want SRTT + G = 600 ms", got)
+	}
+}
+
+// Config.RTOVarFloor: Linux's RTO is SRTT + rttvar_us with rttvar_us at
+// least tcp_rto_min (tcp_rtt_estimator, __tcp_set_rto), so a steady RTT
+// of 300 ms gives 500 ms, where RFC 6298's min RTO bounds only the sum
+// (SRTT + G, 301 ms). The first sample gives 3 RTTs either way (Linux's
+// "make sure rto = 3*rtt"; RFC 6298 2.2's SRTT + 4*R/2). Exact values.
+func TestRTOVarFloor(t *testing.T) {
+	const ms = des.Millisecond
+	for _, tt := range []struct {
+		floor       bool
+		first, last des.Duration
+	}{{false, 900 * ms, 301 * ms}, {true, 900 * ms, 500 * ms}} {
+		e := newRTTEstimator(200*ms, 60000*ms, 1*ms, tt.floor)
+		e.sample(300 * ms)
+		if got := e.current(); got != tt.first {
+			t.Errorf("floor %v: RTO after one 300 ms sample = %v, want %v", tt.floor, got, tt.first)
+		}
+		for range 60 {
+			e.sample(300 * ms)
+		}
+		if got := e.current(); got != tt.last {
+			t.Errorf("floor %v: RTO after steady 300 ms samples = %v, want %v", tt.floor, got, tt.last)
+		}
 	}
 }

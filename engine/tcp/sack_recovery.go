@@ -35,7 +35,7 @@ func (r *sackRecovery) lostBound() (seqnum.Value, bool) {
 	var l seqnum.Value
 	ok := false
 	if r.dupThresh {
-		l, ok = s.sb.lostBelow(s.c.cfg.DupThresh, seqnum.Size(s.smss))
+		l, ok = s.sb.lostBelow(s.dupThresh(), seqnum.Size(s.smss))
 	}
 	if s.inLoss && (!ok || l.LessThan(s.lossHigh)) {
 		return s.lossHigh, true
@@ -59,7 +59,7 @@ func (r *sackRecovery) dupAck(now des.Time) {
 	if s.inRecovery {
 		return
 	}
-	if s.dupAcks >= s.c.cfg.DupThresh || s.sb.IsLost(s.una, s.c.cfg.DupThresh, seqnum.Size(s.smss)) {
+	if s.dupAcks >= s.dupThresh() || s.sb.IsLost(s.una, s.dupThresh(), seqnum.Size(s.smss)) {
 		s.enterRecovery(now, true)
 	}
 }
@@ -165,18 +165,20 @@ func (r *sackRecovery) send(now des.Time) {
 	// before it), new data its length (HighData moves).
 	lost, hasLost := r.lostBound()
 	pipe := s.sb.pipe(s.una, s.max, s.rxtNext, lost, hasLost).Bytes() - s.relostBytes
+	// F-RTO's step 2.b (frto.go) sends new data only.
+	resend := !s.frto.sendNew
 	for {
 		if !s.paceOK(now) || s.cc.Cwnd-pipe < s.smss {
 			return
 		}
-		if seq, ok := s.nextRelost(); ok {
+		if seq, ok := s.nextRelost(); ok && resend {
 			rec := s.recs.at(s.recs.find(seq))
 			pipe += rec.payloadBytes()
 			s.retransmit(now, seq)
 			continue
 		}
 		from := seqnum.Max(s.rxtNext, s.una)
-		if start, _, ok := s.sb.nextLost(from, lost); hasLost && ok {
+		if start, _, ok := s.sb.nextLost(from, lost); hasLost && ok && resend {
 			s.rxtNext = s.retransmit(now, start)
 			pipe += from.Size(s.rxtNext).Bytes() - s.sb.sackedIn(from, s.rxtNext).Bytes()
 			continue
@@ -192,7 +194,7 @@ func (r *sackRecovery) send(now des.Time) {
 				continue
 			}
 		}
-		if !r.rule3 {
+		if !r.rule3 || !resend {
 			return
 		}
 		if start, _, ok := s.sb.nextUnsacked(from); ok {

@@ -50,8 +50,13 @@ type sender struct {
 	inLoss   bool
 	lossHigh seqnum.Value
 
-	rack        rack
-	tlp         tlp
+	rack rack
+	tlp  tlp
+	undo undo       // spurious-reduction detection and undo (undo.go)
+	frto frto       // F-RTO (frto.go)
+	reo  reordState // adaptive reordering (reorder.go)
+	// sackBased: the recovery is one of the SACK-based ones.
+	sackBased   bool
 	relostBytes unit.Bytes // payload of the records marked relost
 	reducedAt   des.Time   // the latest congestion response (recovery, timeout)
 	xmits       uint64     // data transmissions so far (sendRecord.xmitN)
@@ -98,12 +103,15 @@ func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	s.iss, s.una, s.nxt, s.max = isn, isn, isn, isn
 	s.recover = isn
 	s.rxtNext = isn
-	s.rtt = newRTTEstimator(c.cfg.MinRTO, c.cfg.MaxRTO, c.cfg.Granularity)
+	s.rtt = newRTTEstimator(c.cfg.MinRTO, c.cfg.MaxRTO, c.cfg.Granularity, c.cfg.RTOVarFloor)
 	s.sb = NewScoreboard(8)
 	s.rtoTimer.Init(c.s, c, kindRTO, 0)
 	s.paceTimer.Init(c.s, c, kindPace, 0)
 	s.rack.timer.Init(c.s, c, kindRACK, 0)
 	s.peerMSS = c.cfg.MSS
+	// The adaptive window reads DSACKs too, which the undo state parses.
+	s.undo.on, s.undo.detect = c.cfg.Undo || c.cfg.FRTO || c.cfg.AdaptiveReordering, c.cfg.Undo
+	s.reo.on, s.reo.reordering, s.reo.steps = c.cfg.AdaptiveReordering, c.cfg.DupThresh, 1
 }
 
 // remaining returns how many written bytes lie at or after seq v.
@@ -182,6 +190,8 @@ func (s *sender) established(now des.Time, smss unit.Bytes, synLost bool) {
 	s.smss = smss
 	s.cc.SMSS = smss
 	s.rec = newRecovery(s)
+	_, noSACK := s.rec.(*newRenoRecovery)
+	s.sackBased = !noSACK
 	switch iw := unit.Bytes(s.c.cfg.InitialWindow); { // segments
 	case synLost:
 		s.cc.Cwnd = smss
@@ -267,7 +277,7 @@ func (s *sender) output(now des.Time) {
 // limitedTransmit is RFC 3042 section 2: on the first and second duplicate
 // ACK a sender may send new data beyond cwnd, up to cwnd + 2*SMSS.
 func (s *sender) limitedTransmit() unit.Bytes {
-	if !s.c.cfg.LimitedTransmit || s.inRecovery || s.dupAcks == 0 || s.dupAcks >= s.c.cfg.DupThresh || s.nxt != s.max {
+	if !s.c.cfg.LimitedTransmit || s.inRecovery || s.dupAcks == 0 || s.dupAcks >= s.dupThresh() || s.nxt != s.max {
 		return 0
 	}
 	return unit.Bytes(s.dupAcks) * s.smss
@@ -316,6 +326,7 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 		}
 		c.Stats.RetransSegs++
 		c.Stats.RetransBytes += n
+		s.undoRetransmitted()
 	} else {
 		r = s.recs.push()
 		r.seq, r.payload, r.fin = seq, int32(n), fin
@@ -392,21 +403,49 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 	s.delivMark = s.deliveredTotal()
 	s.priorPipe = s.pipe()
 	s.rackAckStart()
+	s.undoAckStart(p)
+	s.reorderAckStart()
 	if c.sackOK {
+		if s.undo.on {
+			s.checkDSACK(p, ack)
+		}
 		s.sackUpdate(now, p, ack)
+		s.reorderCheck()
 	}
 	advanced := ack != s.una
 	if advanced {
 		s.newAck(now, ack)
-	} else if p.Payload == 0 && p.Flags&(netsim.SYN|netsim.FIN) == 0 && s.una != s.max {
-		// RFC 5681 section 2 "duplicate acknowledgment".
+	} else if p.Payload == 0 && p.Flags&(netsim.SYN|netsim.FIN) == 0 && s.una != s.max && !(s.undo.dsack && !s.undo.sacked) {
+		// RFC 5681 section 2 "duplicate acknowledgment". One that
+		// reports a duplicate segment (RFC 2883) and SACKs nothing new
+		// signals no loss: Linux's SACK recovery counts SACKed segments,
+		// not duplicate ACKs (tcp_time_to_recover), and RFC 6675
+		// section 2 lets a SACK sender judge by "previously unknown SACK
+		// information".
 		c.Stats.DupAcksRecv++
+		if s.inLoss && s.undo.on {
+			s.processLoss(now, false, true, false)
+		}
+		s.undoOnDSACK(now)
 		s.dupAck(now)
+	} else {
+		s.undoOnDSACK(now)
 	}
+	s.reorderUpdateWnd()
 	s.rec.afterAck(now, ack, advanced, !advanced && p.NSACK == 0 && p.Payload == 0)
 	s.rack.cumSample = false
 	s.output(now)
+	s.frto.sendNew = false
 	s.tlpSchedule(now)
+}
+
+// undoOnDSACK runs tcp_try_undo_dsack for an ACK that carried a DSACK,
+// in fast recovery or after it (a timeout's recovery has its own paths,
+// processLoss).
+func (s *sender) undoOnDSACK(now des.Time) {
+	if s.undo.dsack && !s.inLoss {
+		s.undoDSACK(now)
+	}
 }
 
 // sackUpdate is RFC 6675 section 5's Update(): it records the SACK blocks
@@ -449,6 +488,8 @@ func (s *sender) markSacked(now des.Time, hs, he, l, r seqnum.Value) {
 			continue
 		}
 		rec.sacked = true
+		s.undoDelivered(rec, true)
+		s.reorderDelivered(rec, true)
 		if rec.relost {
 			rec.relost = false
 			s.relostBytes -= rec.payloadBytes()
@@ -460,6 +501,7 @@ func (s *sender) markSacked(now des.Time, hs, he, l, r seqnum.Value) {
 // newAck handles an ACK that advances SND.UNA.
 func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	c := s.c
+	priorUna := s.una
 	acked := s.una.Size(ack).Bytes()
 	flightBefore := s.una.Size(s.max).Bytes()
 	var last *sendRecord
@@ -475,6 +517,8 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 		}
 		if !r.sacked {
 			s.rec.delivered(now, r)
+			s.undoDelivered(r, false)
+			s.reorderDelivered(r, false)
 		}
 		s.lastAcked = *r
 		last = &s.lastAcked
@@ -501,6 +545,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 		s.rxtNext = s.una
 	}
 	s.sb.Ack(s.una)
+	s.reorderCheck()
 	s.ackedBytes += payload
 	s.rtoRepeat = false
 	rs := s.rate.onAck(now, s.iss.Size(s.una).Bytes()+s.sb.Sacked().Bytes(), last)
@@ -514,8 +559,12 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	s.tlp.restart = true // RFC 8985 section 7.2: a cumulative ACK restarts the PTO
 
 	inRecovery := s.inRecovery
-	if s.inRecovery {
+	wasLoss := s.inLoss
+	if s.inRecovery && !(ack.LessThan(s.recover) && s.undoPartial(now, priorUna)) {
 		s.rec.ack(now, ack, acked)
+		if s.undo.on && !s.inRecovery {
+			s.undoRecoveryEnd()
+		}
 		inRecovery = s.recoveryAck(inRecovery)
 	} else {
 		s.dupAcks = 0
@@ -526,6 +575,10 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 		// passes high_seq).
 		s.inLoss = false
 	}
+	if wasLoss && s.undo.on {
+		s.processLoss(now, true, false, !s.inLoss)
+	}
+	s.undoOnDSACK(now)
 	s.cc.Pipe = s.pipe()
 	s.ack = cc.Ack{
 		Now: now, Acked: acked, Inflight: flightBefore, PriorPipe: s.priorPipe, RTT: sample,
@@ -575,6 +628,7 @@ func (s *sender) enterRecovery(now des.Time, fastRetransmit bool) {
 	s.tlp.endSet = false
 	s.recover = s.max
 	s.reducedAt = now
+	s.undoSave(false)
 	s.cc.Pipe = s.pipe()
 	s.ctrl.OnCongestionEvent(now, &s.cc, s.lossBasis())
 	s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
@@ -613,6 +667,13 @@ func (s *sender) onRTO(now des.Time) {
 		c.Stats.FirstRTOTime += s.rtoArmedFor
 	}
 	s.rtt.backOff() // section 5.5
+	// Linux's tcp_enter_loss opens an undo episode unless a recovery on
+	// the same data is under way, and runs F-RTO (frto.go) unless the
+	// timeout interrupts a fast recovery.
+	wasRecovering := s.inRecovery || s.inLoss
+	if s.undo.on && (!wasRecovering || !s.una.LessThan(s.recover) || s.inLoss && !s.rtoRepeat) {
+		s.undoSave(s.inRecovery)
+	}
 	s.inRecovery = false
 	s.dupAcks = 0
 	// RFC 6582 section 3.2 and RFC 6675 section 5.1: after a timeout,
@@ -621,6 +682,7 @@ func (s *sender) onRTO(now des.Time) {
 	s.recover = s.max
 	s.inLoss = true
 	s.lossHigh = s.max
+	s.frtoTimeout(wasRecovering)
 	s.rxtNext = s.una
 	s.reducedAt = now
 	s.nextSendAt = now

@@ -434,6 +434,16 @@ func (b *BBR) OnExitRecovery(now des.Time, s *State) {
 	s.Ssthresh = math.MaxInt64 / 2
 }
 
+// UndoCwnd implements Undoer as Linux's bbr_undo_cwnd (tcp_bbr.c): a
+// spurious reduction means the bandwidth plateau STARTUP saw may be an
+// artefact, so its test starts over, and the window stays as it is: the
+// window saved on entering recovery comes back when the sender leaves it
+// (bbrRecovery.exit, Linux's bbr_set_cwnd_to_recover_or_restore).
+func (b *BBR) UndoCwnd(s *State, priorCwnd unit.Bytes) unit.Bytes {
+	b.full.bw, b.full.count = 0, 0
+	return s.Cwnd
+}
+
 // OnRTO implements Controller: section 4.2.3.4 upon a retransmission
 // timeout, cwnd = 1 packet (see bbrRecovery); as tcp_bbr.c bbr_set_state
 // does for the Loss state, STARTUP's plateau test starts over.

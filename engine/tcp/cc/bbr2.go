@@ -92,6 +92,11 @@ type BBR2 struct {
 
 	rec     bbrRecovery
 	seenRTT bool
+
+	// The short-term model when the latest recovery began, for an undo
+	// (Linux's undo_bw_lo, undo_inflight_lo, undo_inflight_hi).
+	undoBwLo                       unit.BitRate
+	undoInflightLo, undoInflightHi float64
 }
 
 // BBR2Phase is a PROBE_BW sub-phase (draft-02 section 5.3.3).
@@ -532,6 +537,9 @@ func (b *BBR2) setCwnd(s *State, a *Ack) {
 
 // OnCongestionEvent implements Controller (as BBR).
 func (b *BBR2) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
+	if b.rec.state == caOpen {
+		b.saveUndo()
+	}
 	if b.rec.enter(s, b.mode == BBRProbeRTT) {
 		b.nextRoundDelivered = b.delivered
 		s.Ssthresh = s.Cwnd
@@ -550,6 +558,9 @@ func (b *BBR2) OnExitRecovery(now des.Time, s *State) {
 // found (max(cwnd, prior_cwnd)) so that the next round with loss cuts
 // from there.
 func (b *BBR2) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
+	if b.rec.state == caOpen {
+		b.saveUndo()
+	}
 	probing := b.mode == BBRStartup || (b.mode == BBRProbeBW && (b.phase == BBR2Refill || b.phase == BBR2Up))
 	if !probing && math.IsInf(b.inflightLo, 1) {
 		b.inflightLo = float64(max(s.Cwnd, b.rec.priorCwnd))
@@ -557,4 +568,25 @@ func (b *BBR2) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated boo
 	b.rec.timeout(s, b.mode == BBRProbeRTT)
 	b.full.bw = 0
 	s.Ssthresh = math.MaxInt64 / 2
+}
+
+// saveUndo keeps the short-term model for an undo, as the ssthresh hook
+// of Linux's BBRv2 and v3 does (bbr_ssthresh, called when a recovery or a
+// timeout begins from the open state).
+func (b *BBR2) saveUndo() {
+	b.undoBwLo, b.undoInflightLo, b.undoInflightHi = b.bwLo, b.inflightLo, b.inflightHi
+}
+
+// UndoCwnd implements Undoer as BBRv2's undo_cwnd (tcp_bbr2.c; the same
+// in v3's tcp_bbr.c): the loss episode was spurious, so STARTUP's plateau
+// test starts over, the round's loss is forgotten, the short-term bounds
+// go back to at least their values before it, and cwnd to the window
+// saved when it began.
+func (b *BBR2) UndoCwnd(s *State, priorCwnd unit.Bytes) unit.Bytes {
+	b.full.bw, b.full.count = 0, 0
+	b.lossInRound = false
+	b.bwLo = max(b.bwLo, b.undoBwLo)
+	b.inflightLo = max(b.inflightLo, b.undoInflightLo)
+	b.inflightHi = max(b.inflightHi, b.undoInflightHi)
+	return max(b.rec.priorCwnd, s.SMSS)
 }

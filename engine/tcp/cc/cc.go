@@ -121,6 +121,29 @@ type Controller interface {
 	OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool)
 }
 
+// Undoer is implemented by a controller with its own answer to a
+// congestion response found spurious (Linux's undo_cwnd hook of struct
+// tcp_congestion_ops, called by tcp_undo_cwnd_reduction in
+// net/ipv4/tcp_input.c). A controller without it gets Reno's
+// (UndoCwnd).
+type Undoer interface {
+	// UndoCwnd returns the window to restore; priorCwnd is cwnd just
+	// before the reduction being undone. The sender then raises
+	// ssthresh back to its value before the reduction if that is larger.
+	UndoCwnd(s *State, priorCwnd unit.Bytes) unit.Bytes
+}
+
+// UndoCwnd returns the window c restores when the sender undoes a
+// spurious reduction: its Undoer hook, or else Linux's
+// tcp_reno_undo_cwnd, max(cwnd, prior cwnd), which CUBIC and BIC use too
+// (tcp_cubic.c and tcp_bic.c set .undo_cwnd = tcp_reno_undo_cwnd).
+func UndoCwnd(c Controller, s *State, priorCwnd unit.Bytes) unit.Bytes {
+	if u, ok := c.(Undoer); ok {
+		return u.UndoCwnd(s, priorCwnd)
+	}
+	return max(s.Cwnd, priorCwnd)
+}
+
 // Options configures the controllers of this package.
 type Options struct {
 	// ABC enables appropriate byte counting (RFC 3465) with limit

@@ -10,7 +10,10 @@
 // meant: `a.Now - c.epoch` does not compile, `a.Now.Sub(c.epoch)` does. Loss recovery (which segments to retransmit and how cwnd is
 // inflated while recovering, RFC 6582 or RFC 6675) is a separate seam in
 // package tcp; a controller only decides the window reduction on entering
-// recovery or on a timeout and the growth on ACKs.
+// recovery or on a timeout and the growth on ACKs, and, through the
+// optional Undoer (Linux's undo_cwnd), what it restores when the sender
+// finds a reduction spurious (UndoCwnd: Reno's max(cwnd, prior cwnd)
+// unless the controller says otherwise, as BBR and BBR2 do).
 //
 // The Ack a controller receives carries what every known algorithm needs:
 // newly acknowledged bytes (Reno, HighSpeed), an RTT sample with Karn's rule

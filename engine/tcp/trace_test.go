@@ -1,0 +1,197 @@
+package tcp
+
+import (
+	"context"
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/unit"
+)
+
+// tracePort records every packet an endpoint sends, with the time.
+type tracePort struct {
+	s    *des.Scheduler
+	pool netsim.Pool
+	sent []sentPacket
+}
+
+type sentPacket struct {
+	at des.Time
+	p  netsim.Packet
+}
+
+func (t *tracePort) NewPacket() *netsim.Packet { return t.pool.Get() }
+func (t *tracePort) Free(p *netsim.Packet)     { t.pool.Put(p) }
+func (t *tracePort) Send(p *netsim.Packet) {
+	t.sent = append(t.sent, sentPacket{t.s.Now(), *p})
+	t.pool.Put(p)
+}
+
+// segIn is one hand-built segment arriving at an endpoint.
+type segIn struct {
+	at       des.Time
+	seq, len uint32
+}
+
+// deliver hands a hand-built data segment to the endpoint at its time.
+type deliver struct {
+	c *Conn
+	p netsim.Packet
+}
+
+func (d *deliver) Handle(now des.Time, _ int, _ uint64) {
+	p := d.c.port.NewPacket()
+	*p = d.p
+	d.c.Receive(now, p)
+}
+
+// traceReceiver opens a receiver without a handshake (RCV.NXT = 1) and
+// feeds it the segments; it returns what it sent.
+func traceReceiver(t *testing.T, cfg Config, segs []segIn) []sentPacket {
+	t.Helper()
+	s := des.New()
+	tp := &tracePort{s: s}
+	cfg.NoHandshake = true
+	c, err := New(s, cfg, cc.NewReno(false), tp, &sinkApp{}, 1, 1, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Listen()
+	for _, sg := range segs {
+		s.Schedule(sg.at, &deliver{c: c, p: netsim.Packet{Flow: 1, Src: 0, Dst: 1, Seq: sg.seq, Payload: unit.Bytes(sg.len),
+			Flags: netsim.ACK, Ack: 1, Window: 65535, WScale: -1}}, 0, 0)
+	}
+	if err := s.Run(context.Background(), des.Time(60*des.Second)); err != nil {
+		t.Fatal(err)
+	}
+	return tp.sent
+}
+
+// Quick-ACK mode (Linux's tcp_incr_quickack, tcp_event_data_recv): with
+// delayed ACKs, the first min(rcv_wnd/(2*rcv_mss), 16) data segments are
+// each acknowledged at once, then every second one (RFC 1122 section
+// 4.2.3.2), and the mode returns when data arrives after more than an RTO
+// (1 s here, RFC 6298 section 2.1's initial RTO, the receiver having no
+// RTT sample) of silence. 1000-byte segments 1 ms apart; the immediate
+// ACKs are counted exactly, the rest left to the 200 ms timer or the
+// second segment.
+func TestQuickAck(t *testing.T) {
+	in := func(n int, from des.Time, seq0 uint32) []segIn {
+		var s []segIn
+		for i := 0; i < n; i++ {
+			s = append(s, segIn{at: from.Add(des.Duration(i) * des.Millisecond), seq: seq0 + uint32(i)*1000, len: 1000})
+		}
+		return s
+	}
+	tests := []struct {
+		name   string
+		rcvBuf unit.Bytes
+		quick  bool
+		segs   []segIn
+		// immediate[i] says segment i is acknowledged when it arrives.
+		immediate func(i int) bool
+	}{
+		{"off: every second segment", 64000, false, in(40, 0, 1),
+			func(i int) bool { return i%2 == 1 }},
+		{"16 quick ACKs (64000/(2*1000) = 32, capped)", 64000, true, in(40, 0, 1),
+			func(i int) bool { return i < 16 || (i-16)%2 == 1 }},
+		{"3 quick ACKs (6000/(2*1000))", 6000, true, in(6, 0, 1),
+			func(i int) bool { return i < 3 || (i-3)%2 == 1 }},
+		{"idle 1.5 s > RTO: quick again", 64000, true, append(in(20, 0, 1), in(4, des.Time(1520*des.Millisecond), 20001)...),
+			func(i int) bool { return i < 16 || i >= 20 || (i-16)%2 == 1 }},
+		{"idle 0.5 s < RTO: still delayed", 64000, true, append(in(20, 0, 1), in(4, des.Time(520*des.Millisecond), 20001)...),
+			func(i int) bool { return i < 16 || (i-16)%2 == 1 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{MSS: 1000, RcvBuf: tt.rcvBuf, SndBuf: 1 << 20, DelayedACK: true, QuickAck: tt.quick}
+			sent := traceReceiver(t, cfg, tt.segs)
+			at := map[des.Time]bool{}
+			for _, sp := range sent {
+				at[sp.at] = true
+			}
+			for i, sg := range tt.segs {
+				if got, want := at[sg.at], tt.immediate(i); got != want {
+					t.Errorf("segment %d (t = %v): acknowledged at once = %v, want %v", i, sg.at, got, want)
+				}
+			}
+		})
+	}
+}
+
+// DSACK generation follows RFC 2883 section 4's examples, exactly (the
+// RFC's sequence numbers shifted so that its first byte is our RCV.NXT):
+// 4.1.1 a duplicate segment, 4.1.2 a duplicate with an out-of-order
+// segment held, 4.1.3 a duplicate of an out-of-order segment (its
+// containing block second), and 4.2's partial duplicates. Each segment is
+// answered at once (no delayed ACKs), and a DSACK goes in one ACK only.
+func TestDSACKExamples(t *testing.T) {
+	type ack struct {
+		ack  uint32
+		sack [][2]uint32
+	}
+	tests := []struct {
+		name  string
+		base  uint32 // the RFC's first sequence number
+		segs  [][2]uint32
+		dsack bool
+		want  []ack
+	}{
+		{"4.1.1 duplicate segment", 3000, [][2]uint32{{3000, 3500}, {3500, 4000}, {3000, 3500}}, true,
+			[]ack{{3500, nil}, {4000, nil}, {4000, [][2]uint32{{3000, 3500}}}}},
+		{"4.1.1 without DSACK", 3000, [][2]uint32{{3000, 3500}, {3500, 4000}, {3000, 3500}}, false,
+			[]ack{{3500, nil}, {4000, nil}, {4000, nil}}},
+		{"4.1.2 out-of-order and duplicate", 3000, [][2]uint32{{3000, 3500}, {3500, 4000}, {4500, 5000}, {3000, 3500}}, true,
+			[]ack{{3500, nil}, {4000, nil}, {4000, [][2]uint32{{4500, 5000}}}, {4000, [][2]uint32{{3000, 3500}, {4500, 5000}}}}},
+		{"4.1.3 duplicate of out-of-order", 3000,
+			[][2]uint32{{3000, 3500}, {3500, 4000}, {4500, 5000}, {5000, 5500}, {6000, 6500}, {4500, 5000}}, true,
+			[]ack{{3500, nil}, {4000, nil}, {4000, [][2]uint32{{4500, 5000}}}, {4000, [][2]uint32{{4500, 5500}}},
+				{4000, [][2]uint32{{6000, 6500}, {4500, 5500}}}, {4000, [][2]uint32{{4500, 5000}, {4500, 5500}, {6000, 6500}}}}},
+		{"4.2 partial duplicates", 500,
+			[][2]uint32{{500, 1000}, {2000, 2500}, {1000, 1500}, {1000, 2000}, {1500, 2000}}, true,
+			[]ack{{1000, nil}, {1000, [][2]uint32{{2000, 2500}}}, {1500, [][2]uint32{{2000, 2500}}},
+				{2500, [][2]uint32{{1000, 1500}}}, {2500, [][2]uint32{{1500, 2000}}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shift := func(v uint32) uint32 { return v - tt.base + 1 }
+			var segs []segIn
+			for i, sg := range tt.segs {
+				segs = append(segs, segIn{at: des.Time(des.Duration(i+1) * des.Millisecond), seq: shift(sg[0]), len: sg[1] - sg[0]})
+			}
+			cfg := Config{MSS: 1000, RcvBuf: 64000, SndBuf: 1 << 20, SACK: true, DSACK: tt.dsack}
+			sent := traceReceiver(t, cfg, segs)
+			if len(sent) != len(tt.want) {
+				t.Fatalf("%d ACKs, want %d", len(sent), len(tt.want))
+			}
+			for i, sp := range sent {
+				w := tt.want[i]
+				var got [][2]uint32
+				for j := 0; j < sp.p.NSACK; j++ {
+					got = append(got, [2]uint32{sp.p.SACK[j].Left, sp.p.SACK[j].Right})
+				}
+				var want [][2]uint32
+				for _, b := range w.sack {
+					want = append(want, [2]uint32{shift(b[0]), shift(b[1])})
+				}
+				if sp.p.Ack != shift(w.ack) || !equalBlocks(got, want) {
+					t.Errorf("ACK %d = %d SACK %v, want %d SACK %v", i, sp.p.Ack, got, shift(w.ack), want)
+				}
+			}
+		})
+	}
+}
+
+func equalBlocks(a, b [][2]uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
