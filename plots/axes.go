@@ -13,25 +13,25 @@ import (
 // nothing of its span).
 const MinTickLabels = 3
 
+// paneled is art made of gonum plots (panels) that the drawing check
+// reads; figures that compose plots their own way implement it.
+type paneled interface {
+	panels() []*plot.Plot
+}
+
 // plotsOf returns the gonum plots a figure's art draws, for the checks of
 // axisProblems; tables and other art without axes give none.
 func plotsOf(d Drawer) []*plot.Plot {
 	switch a := d.(type) {
 	case *plot.Plot:
 		return []*plot.Plot{a}
-	case *besideLegend:
-		return []*plot.Plot{a.plot}
-	case *stackArt:
-		var ps []*plot.Plot
-		for _, row := range a.rows {
-			ps = append(ps, row...)
-		}
-		return ps
-	case *twinArt:
-		return []*plot.Plot{a.plot}
+	case paneled:
+		return a.panels()
 	}
 	return nil
 }
+
+func (b *besideLegend) panels() []*plot.Plot { return []*plot.Plot{b.plot} }
 
 // axisProblems lists what makes a figure's axes hard to read: an axis
 // with fewer than MinTickLabels labelled ticks over the range it shows.

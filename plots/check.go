@@ -25,6 +25,14 @@ type entryStyle struct {
 	glyph draw.GlyphDrawer
 }
 
+// legendStyled is art with a legend whose entries' styles the drawing
+// check compares; figures with legends of their own implement it.
+type legendStyled interface {
+	legendStyles() []entryStyle
+}
+
+func (b *besideLegend) legendStyles() []entryStyle { return b.entries }
+
 // sameStyle reports whether a reader cannot tell a and b apart in a
 // legend: the same kind, colour and marker.
 func sameStyle(a, b entryStyle) bool {
@@ -67,9 +75,9 @@ func drawingProblems(art Drawer, w, h vg.Length) []string {
 	case *besideLegend:
 		l, da := a.placed(w, h)
 		out = append(out, placementProblems(l, da, w, a.legend)...)
-		out = append(out, styleProblems(a.entries)...)
-	case *twinArt:
-		out = append(out, styleProblems(a.entries)...)
+	}
+	if a, ok := art.(legendStyled); ok {
+		out = append(out, styleProblems(a.legendStyles())...)
 	}
 	return out
 }

@@ -603,6 +603,9 @@ type twinArt struct {
 	entries  []entryStyle // how each legend entry is drawn, for the drawing checks
 }
 
+func (a *twinArt) panels() []*plot.Plot       { return []*plot.Plot{a.plot} }
+func (a *twinArt) legendStyles() []entryStyle { return a.entries }
+
 // Draw implements Drawer.
 func (a *twinArt) Draw(c draw.Canvas) {
 	th := a.theme
