@@ -134,6 +134,7 @@ func TestZerosInside(t *testing.T) {
 		{curve(110, 112, 0, 0, 115, 111), 2},
 		{curve(0, 5, 10, 20), 0},         // starts at 0: a rising curve
 		{curve(110, 1, 0, 2, 115), 0},    // comes near 0 itself
+		{curve(1, 0, 2, 0, 1, 1), 0},     // a frame rate of 0, 1 or 2 per second
 		{curve(110, 112, 115, 111), 0},   // no zero
 		{curve(-10, -12, 0, -11, -9), 1}, // negative values alike
 	}
@@ -281,5 +282,37 @@ func TestOSAlgorithmColours(t *testing.T) {
 	check("retransmission figure, lines", es)
 	if len(colours) != 5 {
 		t.Errorf("%d algorithms coloured, want 5", len(colours))
+	}
+}
+
+// TestLogAxisCoversData draws zh-fig-rt-384-1m's case: response times
+// of 22.5 to 420 s on a log axis, which the 1-2-5 labels mark at 50, 100
+// and 200 only, leaving the lowest data a factor 2.2 below the first
+// label. The check finds it on the axis as the data set it, and the line
+// figure widens the axis to 20 so that a label is there.
+func TestLogAxisCoversData(t *testing.T) {
+	a := plot.New().Y
+	a.Scale, a.Tick.Marker = plot.LogScale{}, decades{}
+	a.Min, a.Max = 22.5, 420
+	var vs []float64
+	for _, tk := range a.Tick.Marker.Ticks(a.Min, a.Max) {
+		if tk.Label != "" {
+			vs = append(vs, tk.Value)
+		}
+	}
+	if unlabelledEnd(&a, vs) == "" {
+		t.Errorf("labels %v of a log axis from 22.5 to 420: no unlabelled end found, want 22.5 to 50", vs)
+	}
+	roundLogRange(&a)
+	if a.Min != 20 || a.Max != 420 {
+		t.Errorf("roundLogRange: axis %g to %g, want 20 to 420", a.Min, a.Max)
+	}
+	// A decade axis labelled every third decade is read by its labels.
+	b := plot.New().Y
+	b.Scale, b.Tick.Marker = plot.LogScale{}, decades{}
+	b.Min, b.Max = 1e-19, 1
+	roundLogRange(&b)
+	if b.Min != 1e-19 || b.Max != 1 {
+		t.Errorf("roundLogRange of a BER axis: %g to %g, want it unchanged", b.Min, b.Max)
 	}
 }

@@ -138,20 +138,18 @@ func linePlot(d Def, ld *lineData, th Theme) (*plot.Plot, plot.Legend, []curveSt
 		if thumbs == nil {
 			continue
 		}
-		label := c.Label
-		for j := range ld.Curves {
-			if k, dup := same[j]; dup && k == i {
-				label += " = " + distinctPart(c.Label, ld.Curves[j].Label)
-			}
-		}
-		legend.Add(label, thumbs...)
+		legend.Add(mergedLabel(ld, same, i), thumbs...)
 	}
 	// Fixed ranges go last: Add widens the axes to the data.
 	if len(d.XLim) == 2 {
 		p.X.Min, p.X.Max = d.XLim[0], d.XLim[1]
+	} else {
+		roundLogRange(&p.X)
 	}
 	if len(d.YLim) == 2 {
 		p.Y.Min, p.Y.Max = d.YLim[0], d.YLim[1]
+	} else {
+		roundLogRange(&p.Y)
 	}
 	return p, legend, styles, nil
 }
@@ -196,6 +194,27 @@ func drawnXYs(d Def, c Curve, floor float64) curveXYs {
 		cx.replicated = cx.replicated || pt.N > 1
 	}
 	return cx
+}
+
+// LegendLine is the longest legend text, in characters, kept on one
+// line: the label of a curve drawn once for several identical ones names
+// each of them, and past this length each gets a line of its own, so the
+// legend fits the figure's width.
+const LegendLine = 60
+
+// mergedLabel is the legend text of curve i: its label, and the distinct
+// part of each identical curve drawn as it (same), after " = ".
+func mergedLabel(ld *lineData, same map[int]int, i int) string {
+	parts := []string{ld.Curves[i].Label}
+	for j := range ld.Curves {
+		if k, dup := same[j]; dup && k == i {
+			parts = append(parts, distinctPart(ld.Curves[i].Label, ld.Curves[j].Label))
+		}
+	}
+	if l := strings.Join(parts, " = "); len([]rune(l)) <= LegendLine {
+		return l
+	}
+	return strings.Join(parts, "\n= ")
 }
 
 // addCurve adds one curve to p in style st: its band or error bars, its
@@ -467,8 +486,8 @@ type errorBars struct {
 
 // besideLegend draws a plot with its legend in a column to the right of
 // the data area, so that no entry hides a point; when that column would
-// take more than MaxLegendWidth of the figure, the legend goes in rows
-// below the plot instead.
+// leave the data area less than MinDataWidth of the figure's width, the
+// legend goes in rows below the plot instead.
 type besideLegend struct {
 	plot    *plot.Plot
 	legend  plot.Legend
@@ -476,10 +495,9 @@ type besideLegend struct {
 	entries []entryStyle // how each legend entry is drawn, for the drawing checks
 }
 
-// MaxLegendWidth is the largest fraction of a figure's width a legend
-// column beside the plot may take: wider, it squeezes the data area to
-// less than half the figure.
-const MaxLegendWidth = 0.4
+// MinDataWidth is the smallest fraction of a figure's width its data area
+// may take: a legend column that squeezes it further goes below the plot.
+const MinDataWidth = 0.5
 
 // legendLayout is where besideLegend draws its parts in a canvas: the
 // plot's canvas, the legend's, and whether the legend is below the plot.
@@ -494,16 +512,17 @@ func (b *besideLegend) layout(c draw.Canvas) legendLayout {
 	b.legend.Padding = vg.Points(3)
 	r := b.legend.Rectangle(c)
 	w := r.Size().X + 2*b.gap
-	if w <= vg.Length(MaxLegendWidth)*c.Size().X {
-		pc := draw.Crop(c, 0, -w, 0, 0)
-		da := b.plot.DataCanvas(pc)
+	pc := draw.Crop(c, 0, -w, 0, 0)
+	if da := b.plot.DataCanvas(pc); da.Size().X >= vg.Length(MinDataWidth)*c.Size().X {
 		return legendLayout{plot: pc, legend: draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
 			Min: vg.Point{X: c.Max.X - w + b.gap, Y: da.Min.Y},
 			Max: vg.Point{X: c.Max.X - b.gap, Y: da.Max.Y},
 		}}}
 	}
-	h := r.Size().Y + b.gap
-	pc := draw.Crop(c, 0, 0, h, 0)
+	// gonum draws the first entry one descent below the top, so the
+	// rows need the entries' height and one descent.
+	h := r.Size().Y + b.legend.TextStyle.FontExtents().Descent + b.gap
+	pc = draw.Crop(c, 0, 0, h, 0)
 	return legendLayout{plot: pc, below: true, legend: draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
 		Min: vg.Point{X: c.Min.X + b.gap, Y: c.Min.Y},
 		Max: vg.Point{X: c.Max.X - b.gap, Y: c.Min.Y + h - b.gap},
