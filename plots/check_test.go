@@ -203,22 +203,8 @@ func TestLegendPlacement(t *testing.T) {
 // and kept in the data as written (the claims count them as Hypatia does);
 // drawn as the generic line, the check finds the zeros.
 func TestLEOPathGap(t *testing.T) {
-	s := &vocab.Schema{Name: "leo-path", Version: 1,
-		Params:  []vocab.Param{{Name: "src", Kind: vocab.String, Default: vocab.S("a")}},
-		Metrics: []vocab.Metric{{Name: "time", Kind: vocab.Float, Unit: vocab.Second}, {Name: "rtt", Kind: vocab.Float, Unit: vocab.Second}}}
-	rtts := []float64{0.11, 0.112, 0, 0, 0.115, 0.111}
-	id, src := &Column{Name: "scenario_id", Kind: vocab.String}, &Column{Name: "src", Kind: vocab.String}
-	tm, rtt := &Column{Name: "time_s", Kind: vocab.Float}, &Column{Name: "rtt_s", Kind: vocab.Float}
-	st := &Column{Name: "status", Kind: vocab.String}
-	for k, r := range rtts {
-		id.Str, src.Str, st.Str = append(id.Str, "s"), append(src.Str, "a"), append(st.Str, "ok")
-		tm.Float, rtt.Float = append(tm.Float, float64(k)), append(rtt.Float, r)
-	}
-	f, err := NewFrame(id, src, tm, rtt, st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	def := Def{ID: "leo-rtt", Title: "t", X: "time", Y: []string{"rtt"}, YUnit: "ms", Series: []string{"src"}}
+	s, f := leoPathFrame(t, []float64{0.11, 0.112, 0, 0, 0.115, 0.111})
+	def := leoRTTDef()
 	in := Input{Def: def, Schema: s, Source: memSource("leo-rtt", s, []Def{def}, f), Theme: DefaultTheme(), Scale: units.Scale}
 	plain, err := Line(in, f)
 	if err != nil {
@@ -315,4 +301,30 @@ func TestLogAxisCoversData(t *testing.T) {
 	if b.Min != 1e-19 || b.Max != 1 {
 		t.Errorf("roundLogRange of a BER axis: %g to %g, want it unchanged", b.Min, b.Max)
 	}
+}
+
+// leoPathFrame is a leo-path-like main table of one city pair's path RTT
+// samples, one a second.
+func leoPathFrame(t *testing.T, rtts []float64) (*vocab.Schema, *Frame) {
+	t.Helper()
+	s := &vocab.Schema{Name: "leo-path", Version: 1,
+		Params:  []vocab.Param{{Name: "src", Kind: vocab.String, Default: vocab.S("a")}},
+		Metrics: []vocab.Metric{{Name: "time", Kind: vocab.Float, Unit: vocab.Second}, {Name: "rtt", Kind: vocab.Float, Unit: vocab.Second}}}
+	id, src := &Column{Name: "scenario_id", Kind: vocab.String}, &Column{Name: "src", Kind: vocab.String}
+	tm, rtt := &Column{Name: "time_s", Kind: vocab.Float}, &Column{Name: "rtt_s", Kind: vocab.Float}
+	st := &Column{Name: "status", Kind: vocab.String}
+	for k, r := range rtts {
+		id.Str, src.Str, st.Str = append(id.Str, "s"), append(src.Str, "a"), append(st.Str, "ok")
+		tm.Float, rtt.Float = append(tm.Float, float64(k)), append(rtt.Float, r)
+	}
+	f, err := NewFrame(id, src, tm, rtt, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, f
+}
+
+// leoRTTDef is leo-rtt's plots entry on leoPathFrame's main table.
+func leoRTTDef() Def {
+	return Def{ID: "leo-rtt", Title: "t", X: "time", Y: []string{"rtt"}, YUnit: "ms", Series: []string{"src"}}
 }

@@ -1,0 +1,144 @@
+package plots
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/sweep/units"
+	"github.com/crosslink-sim/crosslink/vocab"
+)
+
+// goldenFigure renders a registered figure's output as the golden tests
+// do (SVG without embedded fonts, so the files stay small) and compares
+// the SVG and the data CSV with testdata/<name>.golden.svg and .csv.
+func goldenFigure(t *testing.T, name string, out *Output) {
+	t.Helper()
+	th := DefaultTheme()
+	th.EmbedFonts = false
+	w, h := out.Width, out.Height
+	if w == 0 || h == 0 {
+		w, h = th.Width, th.Height
+	}
+	if p := drawingProblems(out.Art, w, h); len(p) > 0 {
+		t.Errorf("%s: drawing problems %q", name, p)
+	}
+	b, err := Render(out.Art, w, h, "svg", th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, name+".golden.svg", b)
+	var csv bytes.Buffer
+	if err := out.Data.WriteCSV(&csv); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, name+".golden.csv", csv.Bytes())
+}
+
+// drawRegistered draws the registered figure id from def and the frame f
+// of schema s, as Draw would.
+func drawRegistered(t *testing.T, id string, def Def, s *vocab.Schema, f *Frame) *Output {
+	t.Helper()
+	fig, ok := NewRegistry().Lookup(id)
+	if !ok || fig.Draw == nil {
+		t.Fatalf("figure %s is not registered with a drawing of its own", id)
+	}
+	def.ID = id
+	in := Input{Def: def, Schema: s, Source: memSource(id, s, []Def{def}, f), Theme: DefaultTheme(), Scale: units.Scale}
+	out, err := fig.Draw(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// osSchema is a schema shaped like tcp-compete's for document 002's twin
+// figures: the queue as a fraction of the BDP, and per algorithm its
+// goodput and retransmission rate.
+func osSchema() *vocab.Schema {
+	s := &vocab.Schema{Name: "tcp-compete", Version: 1,
+		Params: []vocab.Param{{Name: "queue_bdp", Kind: vocab.Float, Unit: vocab.Fraction, Default: vocab.F(1)}}}
+	for _, a := range osAlgorithms {
+		s.Metrics = append(s.Metrics,
+			vocab.Metric{Name: "goodput_" + a, Kind: vocab.Float, Unit: vocab.BitPerSecond},
+			vocab.Metric{Name: "retrans_rate_" + a, Kind: vocab.Float, Unit: vocab.PerSecond})
+	}
+	s.Metrics = append(s.Metrics, vocab.Metric{Name: "jain_flows", Kind: vocab.Float})
+	return s
+}
+
+// osFrame is two replicates at three queue sizes: algorithm k has a
+// goodput of (10 + 3k + q) Mbit/s and (5 + k) / q retransmissions per
+// second, Jain's index 0.5 + q / 4 (fixed numbers, only distinct).
+func osFrame(t *testing.T, s *vocab.Schema) *Frame {
+	t.Helper()
+	cols := map[string]*Column{}
+	var order []*Column
+	col := func(name string, k vocab.Kind) *Column {
+		if c, ok := cols[name]; ok {
+			return c
+		}
+		c := &Column{Name: name, Kind: k}
+		cols[name] = c
+		order = append(order, c)
+		return c
+	}
+	for i, q := range []float64{1, 0.5, 0.3, 1, 0.5, 0.3} {
+		col("scenario_id", vocab.String).Str = append(col("scenario_id", vocab.String).Str, fmt.Sprint("s", i))
+		col("status", vocab.String).Str = append(col("status", vocab.String).Str, "ok")
+		col("queue_bdp_frac", vocab.Float).Float = append(col("queue_bdp_frac", vocab.Float).Float, q)
+		rep := float64(i / 3)
+		for k, a := range osAlgorithms {
+			g := col(vocab.ColumnName("goodput_"+a, vocab.BitPerSecond), vocab.Float)
+			g.Float = append(g.Float, (10+3*float64(k)+q+rep)*1e6)
+			r := col(vocab.ColumnName("retrans_rate_"+a, vocab.PerSecond), vocab.Float)
+			r.Float = append(r.Float, (5+float64(k)+rep)/q)
+		}
+		col("jain_flows", vocab.Float).Float = append(col("jain_flows", vocab.Float).Float, 0.5+q/4+rep/20)
+	}
+	f, err := NewFrame(order...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestFigureGoldens draws registered figures of each document's kinds
+// from small synthetic frames and compares their SVG and data with the
+// golden files (go test ./plots -update rewrites them).
+func TestFigureGoldens(t *testing.T) {
+	ys := func(prefix string, extra ...string) []string {
+		var out []string
+		for _, a := range osAlgorithms {
+			out = append(out, prefix+a)
+		}
+		return append(out, extra...)
+	}
+	var retr []string
+	for _, a := range osAlgorithms {
+		retr = append(retr, "retrans_rate_"+a)
+	}
+	os := osSchema()
+	tests := []struct {
+		id   string
+		draw func(t *testing.T) *Output
+	}{
+		{"os-fig2", func(t *testing.T) *Output {
+			return drawRegistered(t, "os-fig2", Def{Title: "Throughput and Jain's index", X: "queue_bdp", Y: ys("goodput_", "jain_flows")}, os, osFrame(t, os))
+		}},
+		{"os-fig3", func(t *testing.T) *Output {
+			return drawRegistered(t, "os-fig3", Def{Title: "Retransmissions and throughput", X: "queue_bdp", Y: append(retr, ys("goodput_")...)}, os, osFrame(t, os))
+		}},
+		{"rc13-fig8-physics", func(t *testing.T) *Output {
+			return drawRegistered(t, "rc13-fig8-physics", fig6Def, testSchema(), testFrame(t, berRows()))
+		}},
+		{"leo-rtt", func(t *testing.T) *Output {
+			s, f := leoPathFrame(t, []float64{0.11, 0.112, 0, 0, 0.115, 0.111})
+			return drawRegistered(t, "leo-rtt", leoRTTDef(), s, f)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id, func(t *testing.T) { goldenFigure(t, tt.id, tt.draw(t)) })
+	}
+}
