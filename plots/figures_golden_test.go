@@ -142,3 +142,56 @@ func TestFigureGoldens(t *testing.T) {
 		t.Run(tt.id, func(t *testing.T) { goldenFigure(t, tt.id, tt.draw(t)) })
 	}
 }
+
+// rc13Tab3Frame is a tcp-bulk-like main table with one scenario per row
+// of document 000's Table 3, whose goodput is the printed one (times the
+// wavelengths for the striped rows) and 3 retransmissions: the table then
+// shows differences of 0 % but for the rows the document misprints.
+func rc13Tab3Frame(t *testing.T) (*vocab.Schema, *Frame) {
+	t.Helper()
+	type m struct {
+		name string
+		unit vocab.Unit
+		kind vocab.Kind
+	}
+	ms := []m{{"delay", vocab.Second, vocab.Float}, {"rate", vocab.BitPerSecond, vocab.Float}, {"channels", "", vocab.Int},
+		{"goodput", vocab.BitPerSecond, vocab.Float}, {"retrans_segs", "", vocab.Int}, {"per", "", vocab.Float},
+		{"window", vocab.Byte, vocab.Float}, {"mss", vocab.Byte, vocab.Float}}
+	s := &vocab.Schema{Name: "tcp-bulk", Version: 1}
+	cols := []*Column{{Name: "scenario_id", Kind: vocab.String}, {Name: "status", Kind: vocab.String}}
+	for _, x := range ms {
+		s.Metrics = append(s.Metrics, vocab.Metric{Name: x.name, Kind: x.kind, Unit: x.unit})
+		cols = append(cols, &Column{Name: vocab.ColumnName(x.name, x.unit), Kind: x.kind})
+	}
+	for i, r := range rc13Tab3Doc {
+		var g, per float64
+		fmt.Sscan(r.goodput, &g)
+		fmt.Sscan(r.per, &per)
+		ch := int64(1)
+		if r.striped == "yes" {
+			ch = 4
+		}
+		cols[0].Str, cols[1].Str = append(cols[0].Str, fmt.Sprint("s", i)), append(cols[1].Str, "ok")
+		vals := []float64{r.delay, r.gbps * 1e9, float64(ch), g * 1e6 * float64(ch), 3, per, 65535, 1460}
+		for k, v := range vals {
+			c := cols[2+k]
+			if c.Kind == vocab.Int {
+				c.Int = append(c.Int, int64(v))
+			} else {
+				c.Float = append(c.Float, v)
+			}
+		}
+	}
+	f, err := NewFrame(cols...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, f
+}
+
+// TestRC13Tab3Golden draws rc13-tab3 from rc13Tab3Frame: the table's
+// SVG and CSV against their golden files.
+func TestRC13Tab3Golden(t *testing.T) {
+	s, f := rc13Tab3Frame(t)
+	goldenFigure(t, "rc13-tab3", drawRegistered(t, "rc13-tab3", Def{Kind: KindTable}, s, f))
+}
