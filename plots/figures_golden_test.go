@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/sweep/units"
@@ -194,4 +195,27 @@ func rc13Tab3Frame(t *testing.T) (*vocab.Schema, *Frame) {
 func TestRC13Tab3Golden(t *testing.T) {
 	s, f := rc13Tab3Frame(t)
 	goldenFigure(t, "rc13-tab3", drawRegistered(t, "rc13-tab3", Def{Kind: KindTable}, s, f))
+}
+
+// TestOSLossGolden draws os-loss-gosnr from a loss curve falling a decade
+// per 0.5 dB from 1 % at 19 dB (fixed numbers near document 002's three
+// points, which the figure marks) against the golden SVG and CSV.
+func TestOSLossGolden(t *testing.T) {
+	s := &vocab.Schema{Name: "optical-osnr", Version: 1,
+		Params:  []vocab.Param{{Name: "given_gosnr", Kind: vocab.Float, Unit: vocab.Decibel, Default: vocab.F(20)}},
+		Metrics: []vocab.Metric{{Name: "per", Kind: vocab.Float}}}
+	id, st := &Column{Name: "scenario_id", Kind: vocab.String}, &Column{Name: "status", Kind: vocab.String}
+	g, per := &Column{Name: vocab.ColumnName("given_gosnr", vocab.Decibel), Kind: vocab.Float}, &Column{Name: "per", Kind: vocab.Float}
+	for k := 0; k <= 12; k++ {
+		db := 18.5 + 0.25*float64(k)
+		id.Str, st.Str = append(id.Str, fmt.Sprint("s", k)), append(st.Str, "ok")
+		g.Float, per.Float = append(g.Float, db), append(per.Float, 0.01*math.Pow(10, -2*(db-19)))
+	}
+	f, err := NewFrame(id, st, g, per)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := Def{Title: "Packet loss vs gOSNR", X: "given_gosnr", Y: []string{"per"}, XLabel: "gOSNR in 0.1 nm (dB)",
+		YLabel: "packet loss (1500 B)", LogY: true, YLim: []float64{1e-6, 0.1}}
+	goldenFigure(t, "os-loss-gosnr", drawRegistered(t, "os-loss-gosnr", def, s, f))
 }
