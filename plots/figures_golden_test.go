@@ -219,3 +219,34 @@ func TestOSLossGolden(t *testing.T) {
 		YLabel: "packet loss (1500 B)", LogY: true, YLim: []float64{1e-6, 0.1}}
 	goldenFigure(t, "os-loss-gosnr", drawRegistered(t, "os-loss-gosnr", def, s, f))
 }
+
+// TestZhMBoneTabGolden draws zh-tab-mbone from two runs of each path
+// with fixed numbers on either side of document 001's statements
+// (terrestrial loss 72 and 76 %, satellite none; bandwidth and frame rate
+// about a quarter and a sixth of the satellite's) against the goldens.
+func TestZhMBoneTabGolden(t *testing.T) {
+	s := &vocab.Schema{Name: "mbone-video", Version: 1,
+		Params: []vocab.Param{{Name: "path", Kind: vocab.String, Default: vocab.S("satellite"), Choices: []string{"satellite", "terrestrial"}}},
+		Metrics: []vocab.Metric{{Name: "loss", Kind: vocab.Float}, {Name: "jitter_max", Kind: vocab.Float, Unit: vocab.Second},
+			{Name: "bandwidth_mean", Kind: vocab.Float, Unit: vocab.BitPerSecond}, {Name: "frame_rate_mean", Kind: vocab.Float, Unit: vocab.PerSecond}}}
+	id, st, path := &Column{Name: "scenario_id", Kind: vocab.String}, &Column{Name: "status", Kind: vocab.String}, &Column{Name: "path", Kind: vocab.String}
+	loss, jit := &Column{Name: "loss", Kind: vocab.Float}, &Column{Name: vocab.ColumnName("jitter_max", vocab.Second), Kind: vocab.Float}
+	bw, fps := &Column{Name: vocab.ColumnName("bandwidth_mean", vocab.BitPerSecond), Kind: vocab.Float}, &Column{Name: vocab.ColumnName("frame_rate_mean", vocab.PerSecond), Kind: vocab.Float}
+	rows := []struct {
+		path                 string
+		loss, jit, bw, frame float64
+	}{
+		{"terrestrial", 0.72, 0.21, 30e3, 1.2}, {"terrestrial", 0.76, 0.25, 34e3, 1.5},
+		{"satellite", 0, 0.04, 128e3, 8}, {"satellite", 0, 0.05, 128e3, 8},
+	}
+	for i, r := range rows {
+		id.Str, st.Str, path.Str = append(id.Str, fmt.Sprint("s", i)), append(st.Str, "ok"), append(path.Str, r.path)
+		loss.Float, jit.Float = append(loss.Float, r.loss), append(jit.Float, r.jit)
+		bw.Float, fps.Float = append(bw.Float, r.bw), append(fps.Float, r.frame)
+	}
+	f, err := NewFrame(id, st, path, loss, jit, bw, fps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenFigure(t, "zh-tab-mbone", drawRegistered(t, "zh-tab-mbone", Def{Kind: KindTable}, s, f))
+}
