@@ -13,25 +13,25 @@ import (
 // nothing of its span).
 const MinTickLabels = 3
 
+// paneled is art made of gonum plots (panels) that the drawing check
+// reads; figures that compose plots their own way implement it.
+type paneled interface {
+	panels() []*plot.Plot
+}
+
 // plotsOf returns the gonum plots a figure's art draws, for the checks of
 // axisProblems; tables and other art without axes give none.
 func plotsOf(d Drawer) []*plot.Plot {
 	switch a := d.(type) {
 	case *plot.Plot:
 		return []*plot.Plot{a}
-	case *besideLegend:
-		return []*plot.Plot{a.plot}
-	case *stackArt:
-		var ps []*plot.Plot
-		for _, row := range a.rows {
-			ps = append(ps, row...)
-		}
-		return ps
-	case *twinArt:
-		return []*plot.Plot{a.plot}
+	case paneled:
+		return a.panels()
 	}
 	return nil
 }
+
+func (b *besideLegend) panels() []*plot.Plot { return []*plot.Plot{b.plot} }
 
 // axisProblems lists what makes a figure's axes hard to read: an axis
 // with fewer than MinTickLabels labelled ticks over the range it shows.
@@ -63,6 +63,10 @@ func axisProblems(d Drawer) []string {
 				out = append(out, fmt.Sprintf("panel %d: the %s axis (%q) labels %v, not round numbers (multiples of a 1-2-5 step, or 1-9 times a power of ten on a log axis)",
 					i+1, ax.name, ax.a.Label.Text, vs))
 			}
+			if gap := unlabelledEnd(ax.a, vs); gap != "" && numeric {
+				out = append(out, fmt.Sprintf("panel %d: the %s axis (%q) leaves %s without a label: data there cannot be read",
+					i+1, ax.name, ax.a.Label.Text, gap))
+			}
 			if n < MinTickLabels {
 				out = append(out, fmt.Sprintf("panel %d: the %s axis (%q, %g to %g) has %d labelled ticks, want at least %d",
 					i+1, ax.name, ax.a.Label.Text, ax.a.Min, ax.a.Max, n, MinTickLabels))
@@ -70,6 +74,72 @@ func axisProblems(d Drawer) []string {
 		}
 	}
 	return out
+}
+
+// unlabelledEnd says which end of axis a runs further beyond its first
+// or last labelled value vs than the spacing of two labels (measured in
+// logarithms on a log axis), or "" if neither does: the reader of data
+// there has no label to read them by.
+func unlabelledEnd(a *plot.Axis, vs []float64) string {
+	if len(vs) < 2 {
+		return ""
+	}
+	tr := func(v float64) float64 { return v }
+	if _, ok := a.Scale.(plot.LogScale); ok {
+		if !(a.Min > 0) {
+			return ""
+		}
+		tr = math.Log10
+	}
+	first, last := tr(vs[0]), tr(vs[len(vs)-1])
+	spacing := (last - first) / float64(len(vs)-1)
+	tol := 1e-9 * math.Max(1, math.Abs(spacing))
+	switch {
+	case first-tr(a.Min) > spacing+tol:
+		return fmt.Sprintf("%g to %g", a.Min, vs[0])
+	case tr(a.Max)-last > spacing+tol:
+		return fmt.Sprintf("%g to %g", vs[len(vs)-1], a.Max)
+	}
+	return ""
+}
+
+// roundLogRange widens the range of a log axis marked by decades to the
+// nearest 1, 2 or 5 times a power of ten at an end the labels leave
+// further from a label than two labels are apart (unlabelledEnd), so that
+// the data there have a label to be read by.
+func roundLogRange(a *plot.Axis) {
+	if _, ok := a.Scale.(plot.LogScale); !ok || !(a.Min > 0) || !(a.Max > a.Min) {
+		return
+	}
+	labels := func() []float64 {
+		var vs []float64
+		for _, t := range a.Tick.Marker.Ticks(a.Min, a.Max) {
+			if t.Label != "" {
+				vs = append(vs, t.Value)
+			}
+		}
+		return vs
+	}
+	if unlabelledEnd(a, labels()) == "" {
+		return
+	}
+	e := math.Pow10(int(math.Floor(math.Log10(a.Min))))
+	for _, m := range []float64{5, 2, 1} {
+		if m*e <= a.Min*(1+1e-12) {
+			a.Min = m * e
+			break
+		}
+	}
+	if unlabelledEnd(a, labels()) == "" {
+		return
+	}
+	e = math.Pow10(int(math.Floor(math.Log10(a.Max))))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*e >= a.Max*(1-1e-12) {
+			a.Max = m * e
+			break
+		}
+	}
 }
 
 // roundLabels reports whether the labelled tick values vs of an axis

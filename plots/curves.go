@@ -42,6 +42,7 @@ type lineData struct {
 	Curves         []Curve
 	Notes          []string          // rows left out, and why
 	Labels         map[string]string // legend text per y name (Def.Labels)
+	problems       []string          // drawing defects linePlot found (lineProblems)
 }
 
 // statusOK is the status of a scenario that ran to completion; other rows
@@ -53,24 +54,58 @@ const statusOK = "ok"
 // replicates at each X reduced to their mean and confidence interval, and
 // every value shown in the display units d names.
 func buildCurves(d Def, s *vocab.Schema, f *Frame, scale Scaler) (*lineData, error) {
+	ld, err := resolveLine(d, s)
+	if err != nil {
+		return nil, err
+	}
+	xf, err := factor(scale, d.XUnit, ld.X.Unit)
+	if err != nil {
+		return nil, fmt.Errorf("plots: figure %s: x unit: %w", d.ID, err)
+	}
+	yf, err := factor(scale, d.YUnit, ld.Y[0].Unit)
+	if err != nil {
+		return nil, fmt.Errorf("plots: figure %s: y unit: %w", d.ID, err)
+	}
+	f, notes, err := selectRows(d, s, f)
+	if err != nil {
+		return nil, err
+	}
+	ld.Notes = append(ld.Notes, notes...)
+	gs, nan, err := groupRows(d, ld, f)
+	if err != nil {
+		return nil, err
+	}
+	if nan > 0 {
+		ld.Notes = append(ld.Notes, fmt.Sprintf("%d values are NaN and not drawn", nan))
+	}
+	for _, g := range gs {
+		ld.Curves = append(ld.Curves, g.curve(d, ld, xf, yf))
+	}
+	ld.Notes = append(ld.Notes, skippedNotes(ld.Curves)...)
+	if len(ld.Curves) == 0 {
+		return nil, fmt.Errorf("plots: figure %s: no rows to draw", d.ID)
+	}
+	if allNonPositive(ld.Curves) {
+		return nil, fmt.Errorf("plots: figure %s: every point is <= 0 on a log axis", d.ID)
+	}
+	return ld, nil
+}
+
+// resolveLine resolves the x, y and series names of d against s, with the
+// axis labels.
+func resolveLine(d Def, s *vocab.Schema) (*lineData, error) {
 	ld := &lineData{Labels: d.Labels}
 	var err error
 	if d.X == "" || len(d.Y) == 0 {
 		return nil, fmt.Errorf("plots: figure %s needs x and y", d.ID)
 	}
-	if ld.X, err = Lookup(s, d.Table, d.X); err != nil {
-		return nil, fmt.Errorf("plots: figure %s: x: %w", d.ID, err)
-	}
-	if ld.X.Kind != vocab.Float && ld.X.Kind != vocab.Int {
-		return nil, fmt.Errorf("plots: figure %s: x = %s is a %s, want a number", d.ID, d.X, ld.X.Kind)
+	if ld.X, err = numericQuantity(d, s, "x", d.X); err != nil {
+		return nil, err
 	}
 	for _, y := range d.Y {
-		q, err := Lookup(s, d.Table, y)
+		q, err := numericQuantity(d, s, "y", y)
 		if err != nil {
-			return nil, fmt.Errorf("plots: figure %s: y: %w", d.ID, err)
-		}
-		if q.Kind != vocab.Float && q.Kind != vocab.Int {
-			return nil, fmt.Errorf("plots: figure %s: y = %s is a %s, want a number", d.ID, y, q.Kind)
+			return nil, err
 		}
 		if len(ld.Y) > 0 && q.Unit != ld.Y[0].Unit {
 			return nil, fmt.Errorf("plots: figure %s: y = %s is in %q but %s is in %q; one axis shows one unit",
@@ -85,52 +120,49 @@ func buildCurves(d Def, s *vocab.Schema, f *Frame, scale Scaler) (*lineData, err
 		}
 		ld.Series = append(ld.Series, q)
 	}
-	xf, err := factor(scale, d.XUnit, ld.X.Unit)
-	if err != nil {
-		return nil, fmt.Errorf("plots: figure %s: x unit: %w", d.ID, err)
-	}
-	yf, err := factor(scale, d.YUnit, ld.Y[0].Unit)
-	if err != nil {
-		return nil, fmt.Errorf("plots: figure %s: y unit: %w", d.ID, err)
-	}
 	ld.XLabel = axisLabel(d.XLabel, []Quantity{ld.X}, d.XUnit)
 	ld.YLabel = axisLabel(d.YLabel, ld.Y, d.YUnit)
+	return ld, nil
+}
 
-	f, notes, err := selectRows(d, s, f)
+// numericQuantity resolves name for axis (x or y) and wants a number.
+func numericQuantity(d Def, s *vocab.Schema, axis, name string) (Quantity, error) {
+	q, err := Lookup(s, d.Table, name)
 	if err != nil {
-		return nil, err
+		return Quantity{}, fmt.Errorf("plots: figure %s: %s: %w", d.ID, axis, err)
 	}
-	ld.Notes = append(ld.Notes, notes...)
+	if q.Kind != vocab.Float && q.Kind != vocab.Int {
+		return Quantity{}, fmt.Errorf("plots: figure %s: %s = %s is a %s, want a number", d.ID, axis, name, q.Kind)
+	}
+	return q, nil
+}
 
+// curveGroup is the rows of one curve: its series values, its y, and the
+// replicate values at each x.
+type curveGroup struct {
+	series []vocab.Value
+	y      int
+	xs     map[float64][]float64
+}
+
+// groupRows groups the rows of f by curve (series values and y) and x,
+// in the curves' order (series values, then y), and counts NaN values.
+// Keys are canonical strings; the order of curves and points is fixed by
+// sorting, never by map iteration.
+func groupRows(d Def, ld *lineData, f *Frame) ([]*curveGroup, int, error) {
 	xc, err := f.Col(ld.X.Column)
 	if err != nil {
-		return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
+		return nil, 0, fmt.Errorf("plots: figure %s: %w", d.ID, err)
 	}
-	var ycs, scs []*Column
-	for _, q := range ld.Y {
-		c, err := f.Col(q.Column)
-		if err != nil {
-			return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
-		}
-		ycs = append(ycs, c)
+	ycs, err := columnsOf(d, f, ld.Y)
+	if err != nil {
+		return nil, 0, err
 	}
-	for _, q := range ld.Series {
-		c, err := f.Col(q.Column)
-		if err != nil {
-			return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
-		}
-		scs = append(scs, c)
+	scs, err := columnsOf(d, f, ld.Series)
+	if err != nil {
+		return nil, 0, err
 	}
-
-	// Group: curve key -> x -> replicate values. Keys are canonical
-	// strings; the order of curves and points is fixed by sorting below,
-	// never by map iteration.
-	type group struct {
-		series []vocab.Value
-		y      int
-		xs     map[float64][]float64
-	}
-	groups := map[string]*group{}
+	groups := map[string]*curveGroup{}
 	nan := 0
 	for i := 0; i < f.Len(); i++ {
 		vals := make([]vocab.Value, len(scs))
@@ -142,24 +174,21 @@ func buildCurves(d Def, s *vocab.Schema, f *Frame, scale Scaler) (*lineData, err
 		}
 		x, _ := xc.Numeric(i)
 		for k, c := range ycs {
+			gk := key.String() + fmt.Sprint(k)
 			y, _ := c.Numeric(i)
 			if math.IsNaN(y) || math.IsNaN(x) {
 				nan++
 				continue
 			}
-			gk := key.String() + fmt.Sprint(k)
 			g := groups[gk]
 			if g == nil {
-				g = &group{series: vals, y: k, xs: map[float64][]float64{}}
+				g = &curveGroup{series: vals, y: k, xs: map[float64][]float64{}}
 				groups[gk] = g
 			}
 			g.xs[x] = append(g.xs[x], y)
 		}
 	}
-	if nan > 0 {
-		ld.Notes = append(ld.Notes, fmt.Sprintf("%d values are NaN and not drawn", nan))
-	}
-	gs := make([]*group, 0, len(groups))
+	gs := make([]*curveGroup, 0, len(groups))
 	for _, g := range groups {
 		gs = append(gs, g)
 	}
@@ -171,42 +200,76 @@ func buildCurves(d Def, s *vocab.Schema, f *Frame, scale Scaler) (*lineData, err
 		}
 		return gs[a].y < gs[b].y
 	})
-	for _, g := range gs {
-		c := Curve{Y: ld.Y[g.y].Name, Series: g.series}
-		c.Label = curveLabel(ld, g.series, g.y)
-		xs := make([]float64, 0, len(g.xs))
-		for x := range g.xs {
-			xs = append(xs, x)
+	return gs, nan, nil
+}
+
+// columnsOf returns the columns of f that hold qs.
+func columnsOf(d Def, f *Frame, qs []Quantity) ([]*Column, error) {
+	var cs []*Column
+	for _, q := range qs {
+		c, err := f.Col(q.Column)
+		if err != nil {
+			return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
 		}
-		sort.Float64s(xs)
-		for _, x := range xs {
-			sm := Summarize(g.xs[x], Confidence)
-			sm.Mean /= yf
-			sm.Lo /= yf
-			sm.Hi /= yf
-			sm.StdDev /= yf
-			p := Point{X: scaled(x, xf), Summary: sm}
-			switch {
-			case d.LogX && p.X <= 0:
-				p.Note = "x <= 0 on a log axis"
-			case d.LogY && p.Mean <= 0:
-				p.Note = "y <= 0 on a log axis"
-			case len(d.XLim) == 2 && (p.X < d.XLim[0] || p.X > d.XLim[1]):
-				p.Note = "x outside the figure's x range"
-			case len(d.YLim) == 2 && (p.Mean < d.YLim[0] || p.Mean > d.YLim[1]):
-				p.Note = "y outside the figure's y range"
-			}
-			c.Points = append(c.Points, p)
-		}
-		ld.Curves = append(ld.Curves, c)
+		cs = append(cs, c)
 	}
-	skipped := 0
+	return cs, nil
+}
+
+// curve summarises the group's replicates at each x, in display units
+// (x divided by xf, y by yf), sorted by x, each point noted with why it
+// is not drawn where it is not.
+func (g *curveGroup) curve(d Def, ld *lineData, xf, yf float64) Curve {
+	c := Curve{Y: ld.Y[g.y].Name, Series: g.series, Label: curveLabel(ld, g.series, g.y)}
+	xs := make([]float64, 0, len(g.xs))
+	for x := range g.xs {
+		xs = append(xs, x)
+	}
+	sort.Float64s(xs)
+	for _, x := range xs {
+		sm := Summarize(g.xs[x], Confidence)
+		sm.Mean /= yf
+		sm.Lo /= yf
+		sm.Hi /= yf
+		sm.StdDev /= yf
+		p := Point{X: scaled(x, xf), Summary: sm}
+		p.Note = outOfFigure(d, p)
+		c.Points = append(c.Points, p)
+	}
+	return c
+}
+
+// gapNote marks a point whose value stands for no value (the leo-path
+// model's RTT of 0 while there is no path): kept in the figure's data as
+// written, drawn as a gap in the line, never as a value.
+const gapNote = "no path: a gap in the line (the data keep the model's 0)"
+
+// gap reports whether p is a gap of its curve (gapNote).
+func (p Point) gap() bool { return p.Note == gapNote }
+
+// outOfFigure says why a point cannot be drawn on d's axes, or "".
+func outOfFigure(d Def, p Point) string {
+	switch {
+	case d.LogX && p.X <= 0:
+		return "x <= 0 on a log axis"
+	case d.LogY && p.Mean <= 0:
+		return "y <= 0 on a log axis"
+	case len(d.XLim) == 2 && (p.X < d.XLim[0] || p.X > d.XLim[1]):
+		return "x outside the figure's x range"
+	case len(d.YLim) == 2 && (p.Mean < d.YLim[0] || p.Mean > d.YLim[1]):
+		return "y outside the figure's y range"
+	}
+	return ""
+}
+
+// skippedNotes counts the points not drawn, by reason, in the order the
+// reasons first appear.
+func skippedNotes(cs []Curve) []string {
 	why := map[string]int{}
 	var reasons []string
-	for _, c := range ld.Curves {
+	for _, c := range cs {
 		for _, p := range c.Points {
 			if !p.drawn() {
-				skipped++
 				if why[p.Note] == 0 {
 					reasons = append(reasons, p.Note)
 				}
@@ -214,16 +277,24 @@ func buildCurves(d Def, s *vocab.Schema, f *Frame, scale Scaler) (*lineData, err
 			}
 		}
 	}
+	var notes []string
 	for _, r := range reasons {
-		ld.Notes = append(ld.Notes, fmt.Sprintf("%d points are not drawn: %s", why[r], r))
+		notes = append(notes, fmt.Sprintf("%d points are not drawn: %s", why[r], r))
 	}
-	if len(ld.Curves) == 0 {
-		return nil, fmt.Errorf("plots: figure %s: no rows to draw", d.ID)
+	return notes
+}
+
+// allNonPositive reports whether every point of cs is <= 0 on a log axis.
+func allNonPositive(cs []Curve) bool {
+	n := 0
+	for _, c := range cs {
+		for _, p := range c.Points {
+			if p.Note == "y <= 0 on a log axis" || p.Note == "x <= 0 on a log axis" {
+				n++
+			}
+		}
 	}
-	if why["y <= 0 on a log axis"]+why["x <= 0 on a log axis"] == countPoints(ld.Curves) {
-		return nil, fmt.Errorf("plots: figure %s: every point is <= 0 on a log axis", d.ID)
-	}
-	return ld, nil
+	return n == countPoints(cs)
 }
 
 func countPoints(cs []Curve) int {

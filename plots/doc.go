@@ -12,7 +12,7 @@
 // A "table" entry needs a registered figure that lays it out (rc13-tab2);
 // Comparison gives such tables "document / ours / difference" columns.
 // A new figure is one file with its Figure constructor and one line in
-// builtin.
+// builtin (figures.go).
 //
 // Draw is the entry point the command calls: for each figure it loads the
 // rows of the declaring spec's dataset (restricted to the scenarios of the
@@ -24,6 +24,24 @@
 // order in what is drawn, and the PDF creation date fixed. Colours follow
 // the Okabe-Ito colour-blind-safe palette, and each curve also has its own
 // marker and dash pattern. Legends sit beside the data area, never on it.
+//
+// The package is two layers. The drawing core (def.go, frame.go,
+// dataset.go, curves.go, line.go, axes.go, ticks.go, theme.go, stats.go,
+// table.go, format.go, render.go, draw.go, sidecar.go, registry.go and
+// check.go) resolves entries, groups rows into curves, draws lines, axes
+// and tables and checks the drawing. Above it sit the documents' figures,
+// one file set per document: rc13*.go (document 000), zh_*.go (001),
+// os_*.go (002), sp_*.go (004) and leo.go (the LEO figures), listed in
+// figures.go. The core never uses a name the figures declare
+// (TestCoreUsesNoFigure); a figure composing plots its own way tells the
+// drawing check about them through small interfaces (paneled,
+// legendStyled).
+//
+// The drawing check (check.go, axes.go) is what Draw adds to a figure's
+// problems: an axis with too few or unround labels, points outside fixed
+// axes, a legend over or squeezing the data area, two legend entries
+// drawn alike, a curve hidden under another, a marker on every point of
+// a dense curve, a missing value drawn as zero.
 //
 // Golden tests compare SVGs with testdata/*.golden.svg; run
 // go test ./plots -update to rewrite them after an intended change.

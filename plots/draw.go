@@ -86,7 +86,11 @@ func Draw(ctx context.Context, reg *Registry, outDir string, ids []string, sourc
 			failed = append(failed, fmt.Errorf("plots: figure %s (spec %s): %w", id, j.src.Name, err))
 			continue
 		}
-		out.Problems = append(out.Problems, axisProblems(out.Art)...)
+		w, h := out.Width, out.Height
+		if w == 0 || h == 0 {
+			w, h = reg.Theme.Width, reg.Theme.Height
+		}
+		out.Problems = append(out.Problems, drawingProblems(out.Art, w, h)...)
 		if err := Write(outDir, id, out, reg.Theme); err != nil {
 			return errors.Join(append(failed, err)...)
 		}

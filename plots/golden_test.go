@@ -66,10 +66,15 @@ func replicatedRows() []row {
 	return rows
 }
 
-func drawTest(t *testing.T, def Def, rows []row) *Output {
+// drawTest draws def with Line from rows, or from f when rows is nil.
+func drawTest(t *testing.T, def Def, rows []row, f ...*Frame) *Output {
 	t.Helper()
 	in := Input{Def: def, Schema: testSchema(), Theme: DefaultTheme(), Scale: units.Scale}
-	out, err := Line(in, testFrame(t, rows))
+	fr := f
+	if rows != nil || len(fr) == 0 {
+		fr = []*Frame{testFrame(t, rows)}
+	}
+	out, err := Line(in, fr[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,18 @@
 package plots
 
-// The LEO constellation figures (issue 16): drawn by the generic line
-// figure from their specs (specs/leo-*.yaml); registered for their
-// captions.
+import (
+	"context"
+	"fmt"
+)
+
+// The LEO constellation figures: drawn by the generic line figure from
+// their specs (specs/leo-*.yaml); registered for their captions, and the
+// path figures to draw a sample without a path as a gap.
 
 func leoRTT() Figure {
 	return Figure{ID: "leo-rtt",
-		Caption: "Path RTT over 200 s for three city pairs on Kuiper K1, shortest-delay routing every 100 ms (after Hypatia, Kassing et al., IMC 2020, section 4)"}
+		Caption: "Path RTT over 200 s for three city pairs on Kuiper K1, shortest-delay routing every 100 ms (after Hypatia, Kassing et al., IMC 2020, section 4)",
+		Draw:    drawLEOPath}
 }
 
 func leoTCP() Figure {
@@ -19,7 +25,9 @@ func leoTCPDelivered() Figure {
 }
 
 func leoTCPPath() Figure {
-	return Figure{ID: "leo-tcp-path", Caption: "Path RTT and the sender's smoothed RTT of the same flows; path changes are the steps"}
+	return Figure{ID: "leo-tcp-path",
+		Caption: "Path RTT and the sender's smoothed RTT of the same flows; path changes are the steps",
+		Draw:    drawLEOPath}
 }
 
 func leoBER() Figure {
@@ -30,4 +38,31 @@ func leoBER() Figure {
 func leoCCA() Figure {
 	return Figure{ID: "leo-cca",
 		Caption: "Goodput of NewReno, CUBIC and BBR over the moving Kuiper K1 path and the same path frozen, against ISL pointing jitter"}
+}
+
+// drawLEOPath draws a leo-path time series with the path RTT of samples
+// without a path as a gap in the line: the leo-path model writes their
+// RTT as 0, as Hypatia does (and the claims' means count it so), but no
+// path has no RTT, and a 0 ms RTT would read as a path faster than light.
+func drawLEOPath(ctx context.Context, in Input) (*Output, error) {
+	ld, err := in.curves(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, c := range ld.Curves {
+		if c.Y != "rtt" {
+			continue
+		}
+		for k, p := range c.Points {
+			if p.drawn() && p.Mean == 0 {
+				c.Points[k].Note = gapNote
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		ld.Notes = append(ld.Notes, fmt.Sprintf("%d samples have no path: drawn as gaps in the path RTT", n))
+	}
+	return lineOutput(in, ld)
 }

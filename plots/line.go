@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"math"
@@ -10,6 +11,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -21,12 +23,28 @@ func Line(in Input, f *Frame) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	return lineOutput(in, ld)
+}
+
+// curves returns the curves of the figure's line entry, built from the
+// rows of its table (Input.Frame), for figures that draw them their own
+// way or adjust them before lineOutput.
+func (in Input) curves(ctx context.Context) (*lineData, error) {
+	fr, err := in.Frame(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return buildCurves(in.Def, in.Schema, fr, in.Scale)
+}
+
+// lineOutput draws the curves of ld as Line does.
+func lineOutput(in Input, ld *lineData) (*Output, error) {
 	art, err := lineArt(in.Def, ld, in.Theme)
 	if err != nil {
 		return nil, err
 	}
 	return &Output{Art: art, Data: lineTable(in.Def, ld), Notes: append(ld.Notes, intervalNotes(ld.Curves)...),
-		Problems: outsideAxes(in.Def, ld)}, nil
+		Problems: append(outsideAxes(in.Def, ld), ld.problems...)}, nil
 }
 
 // intervalNotes says how the bands and error bars of curves were made.
@@ -52,25 +70,32 @@ func intervalNotes(cs []Curve) []string {
 // for the confidence interval of replicate means, and the legend beside
 // the data area so it never covers a curve.
 func lineArt(d Def, ld *lineData, th Theme) (Drawer, error) {
-	p, legend, err := linePlot(d, ld, th)
+	p, legend, styles, err := linePlot(d, ld, th)
 	if err != nil {
 		return nil, err
 	}
-	return withLegend(d, ld, p, legend), nil
+	return withLegend(d, ld, p, legend, styles), nil
 }
 
 // withLegend puts the legend beside the plot, or leaves it out when one
 // unnamed curve makes it say nothing the axis label does not.
-func withLegend(d Def, ld *lineData, p *plot.Plot, legend plot.Legend) Drawer {
+func withLegend(d Def, ld *lineData, p *plot.Plot, legend plot.Legend, styles []curveStyle) Drawer {
 	if len(ld.Curves) == 1 && len(d.Series) == 0 {
 		return p // one curve: the axis label names it
 	}
-	return &besideLegend{plot: p, legend: legend, gap: vg.Points(8)}
+	var es []entryStyle
+	same := identicalCurves(&lineData{Curves: ld.Curves})
+	for i, c := range ld.Curves {
+		if _, dup := same[i]; !dup && i < len(styles) {
+			es = append(es, entryStyle{label: c.Label, kind: "line", color: styles[i].Color, glyph: styles[i].Glyph})
+		}
+	}
+	return &besideLegend{plot: p, legend: legend, gap: vg.Points(8), entries: es}
 }
 
 // linePlot draws the curves of ld on a plot and returns it with the
-// legend to draw beside it.
-func linePlot(d Def, ld *lineData, th Theme) (*plot.Plot, plot.Legend, error) {
+// legend to draw beside it and the style each curve was drawn in.
+func linePlot(d Def, ld *lineData, th Theme) (*plot.Plot, plot.Legend, []curveStyle, error) {
 	p := th.newPlot()
 	p.Title.Text = d.Title
 	p.X.Label.Text = ld.XLabel
@@ -100,78 +125,357 @@ func linePlot(d Def, ld *lineData, th Theme) (*plot.Plot, plot.Legend, error) {
 	}
 	var legend plot.Legend = p.Legend
 	same := identicalCurves(ld)
+	styles := curveStyles(d, ld, th, same)
+	ld.problems = lineProblems(d, ld, styles, same)
 	for i, c := range ld.Curves {
 		if _, dup := same[i]; dup {
 			continue
 		}
-		col, glyph, dash := th.style(i)
-		var xys, lo, hi plotter.XYs
-		var errs plotter.YErrors
-		replicated := false
-		for _, pt := range c.Points {
-			if !pt.drawn() {
-				continue
-			}
-			l := pt.Lo
-			if d.LogY && l <= 0 {
-				l = floor / 10
-			}
-			xys = append(xys, plotter.XY{X: pt.X, Y: pt.Mean})
-			lo = append(lo, plotter.XY{X: pt.X, Y: l})
-			hi = append(hi, plotter.XY{X: pt.X, Y: pt.Hi})
-			errs = append(errs, struct{ Low, High float64 }{pt.Mean - l, pt.Hi - pt.Mean})
-			if pt.N > 1 {
-				replicated = true
-			}
+		thumbs, err := addCurve(p, d, c, styles[i], floor, th)
+		if err != nil {
+			return nil, legend, nil, err
 		}
-		if len(xys) == 0 {
+		if thumbs == nil {
 			continue
 		}
-		if replicated && len(xys) >= 3 {
-			ring := append(plotter.XYs(nil), hi...)
-			for k := len(lo) - 1; k >= 0; k-- {
-				ring = append(ring, lo[k])
-			}
-			band, err := plotter.NewPolygon(ring)
-			if err != nil {
-				return nil, legend, fmt.Errorf("plots: figure %s: band: %w", d.ID, err)
-			}
-			r, g, b, _ := col.RGBA()
-			band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: th.Band}
-			band.LineStyle.Width = 0
-			p.Add(band)
-		} else if replicated {
-			eb, err := plotter.NewYErrorBars(errorBars{xys, errs})
-			if err != nil {
-				return nil, legend, fmt.Errorf("plots: figure %s: error bars: %w", d.ID, err)
-			}
-			eb.LineStyle.Color = col
-			eb.LineStyle.Width = th.Line
-			p.Add(eb)
-		}
-		line, pts, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			return nil, legend, fmt.Errorf("plots: figure %s: curve %q: %w", d.ID, c.Label, err)
-		}
-		line.Color, line.Width, line.Dashes = col, th.Line, dash
-		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: glyph}
-		p.Add(line, pts)
-		label := c.Label
-		for j := range ld.Curves {
-			if k, dup := same[j]; dup && k == i {
-				label += " = " + distinctPart(c.Label, ld.Curves[j].Label)
-			}
-		}
-		legend.Add(label, line, pts)
+		legend.Add(mergedLabel(ld, same, i), thumbs...)
 	}
 	// Fixed ranges go last: Add widens the axes to the data.
 	if len(d.XLim) == 2 {
 		p.X.Min, p.X.Max = d.XLim[0], d.XLim[1]
+	} else {
+		roundLogRange(&p.X)
 	}
 	if len(d.YLim) == 2 {
 		p.Y.Min, p.Y.Max = d.YLim[0], d.YLim[1]
+	} else {
+		roundLogRange(&p.Y)
 	}
-	return p, legend, nil
+	return p, legend, styles, nil
+}
+
+// curveXYs is what is drawn of a curve: its points, the line's segments
+// (broken at gaps), the interval bounds and error bars, and whether any
+// point has replicates.
+type curveXYs struct {
+	xys, lo, hi plotter.XYs
+	segs        []plotter.XYs
+	errs        plotter.YErrors
+	replicated  bool
+}
+
+// drawnXYs collects the drawn points of c; on a log y axis a lower bound
+// <= 0 is drawn at floor/10.
+func drawnXYs(d Def, c Curve, floor float64) curveXYs {
+	var cx curveXYs
+	open := false
+	for _, pt := range c.Points {
+		if pt.gap() {
+			open = false
+			continue
+		}
+		if !pt.drawn() {
+			continue
+		}
+		l := pt.Lo
+		if d.LogY && l <= 0 {
+			l = floor / 10
+		}
+		xy := plotter.XY{X: pt.X, Y: pt.Mean}
+		cx.xys = append(cx.xys, xy)
+		if !open {
+			cx.segs = append(cx.segs, nil)
+			open = true
+		}
+		cx.segs[len(cx.segs)-1] = append(cx.segs[len(cx.segs)-1], xy)
+		cx.lo = append(cx.lo, plotter.XY{X: pt.X, Y: l})
+		cx.hi = append(cx.hi, plotter.XY{X: pt.X, Y: pt.Hi})
+		cx.errs = append(cx.errs, struct{ Low, High float64 }{pt.Mean - l, pt.Hi - pt.Mean})
+		cx.replicated = cx.replicated || pt.N > 1
+	}
+	return cx
+}
+
+// LegendLine is the longest legend text, in characters, kept on one
+// line: the label of a curve drawn once for several identical ones names
+// each of them, and past this length each gets a line of its own, so the
+// legend fits the figure's width.
+const LegendLine = 60
+
+// mergedLabel is the legend text of curve i: its label, and the distinct
+// part of each identical curve drawn as it (same), after " = ".
+func mergedLabel(ld *lineData, same map[int]int, i int) string {
+	parts := []string{ld.Curves[i].Label}
+	for j := range ld.Curves {
+		if k, dup := same[j]; dup && k == i {
+			parts = append(parts, distinctPart(ld.Curves[i].Label, ld.Curves[j].Label))
+		}
+	}
+	if l := strings.Join(parts, " = "); len([]rune(l)) <= LegendLine {
+		return l
+	}
+	return strings.Join(parts, "\n= ")
+}
+
+// addCurve adds one curve to p in style st: its band or error bars, its
+// line (broken where the curve has a gap) and its markers. It returns
+// the legend thumbnails of the curve, or nil when no point is drawn.
+func addCurve(p *plot.Plot, d Def, c Curve, st curveStyle, floor float64, th Theme) ([]plot.Thumbnailer, error) {
+	cx := drawnXYs(d, c, floor)
+	if len(cx.xys) == 0 {
+		return nil, nil
+	}
+	if err := addInterval(p, d, cx, st, th); err != nil {
+		return nil, err
+	}
+	var line *plotter.Line
+	for _, seg := range cx.segs {
+		l, err := plotter.NewLine(seg)
+		if err != nil {
+			return nil, fmt.Errorf("plots: figure %s: curve %q: %w", d.ID, c.Label, err)
+		}
+		l.Color, l.Width, l.Dashes, l.DashOffs = st.Color, st.Width, st.Dashes, st.DashOffs
+		p.Add(l)
+		if line == nil {
+			line = l
+		}
+	}
+	pts, err := plotter.NewScatter(everyNth(cx.xys, st.Every))
+	if err != nil {
+		return nil, fmt.Errorf("plots: figure %s: curve %q: %w", d.ID, c.Label, err)
+	}
+	pts.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: st.Radius, Shape: st.Glyph}
+	if st.Shared <= 1 {
+		p.Add(pts)
+		return []plot.Thumbnailer{line, pts}, nil
+	}
+	// A curve of a coinciding group: its markers shifted by Dx, its
+	// legend sample in place and solid, to show the colour whole.
+	shifted := *pts
+	shifted.GlyphStyle.Shape = shiftedGlyph{st.Glyph, st.Dx}
+	p.Add(&shifted)
+	solid := *line
+	solid.Dashes, solid.DashOffs = nil, 0
+	return []plot.Thumbnailer{&solid, pts}, nil
+}
+
+// addInterval adds the confidence interval of a replicated curve: a
+// translucent band with three or more points, else error bars.
+func addInterval(p *plot.Plot, d Def, cx curveXYs, st curveStyle, th Theme) error {
+	switch {
+	case !cx.replicated:
+		return nil
+	case len(cx.xys) >= 3:
+		ring := append(plotter.XYs(nil), cx.hi...)
+		for k := len(cx.lo) - 1; k >= 0; k-- {
+			ring = append(ring, cx.lo[k])
+		}
+		band, err := plotter.NewPolygon(ring)
+		if err != nil {
+			return fmt.Errorf("plots: figure %s: band: %w", d.ID, err)
+		}
+		r, g, b, _ := st.Color.RGBA()
+		band.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: th.Band}
+		band.LineStyle.Width = 0
+		p.Add(band)
+	default:
+		eb, err := plotter.NewYErrorBars(errorBars{cx.xys, cx.errs})
+		if err != nil {
+			return fmt.Errorf("plots: figure %s: error bars: %w", d.ID, err)
+		}
+		eb.LineStyle.Color = st.Color
+		eb.LineStyle.Width = th.Line
+		p.Add(eb)
+	}
+	return nil
+}
+
+// everyNth is xys[0], xys[n], xys[2n], ... (all of xys for n <= 1).
+func everyNth(xys plotter.XYs, n int) plotter.XYs {
+	if n <= 1 {
+		return xys
+	}
+	var out plotter.XYs
+	for k := 0; k < len(xys); k += n {
+		out = append(out, xys[k])
+	}
+	return out
+}
+
+// curveStyle is how one curve is drawn: its colour, marker and dash
+// (Theme.style), line width and marker radius, Every, the markers'
+// stride (1: a marker on every point), and for a curve in a group of
+// Shared curves that coincide, its Rank in the group: the group's lines
+// take turns along their length (one dash each, DashOffs apart) and their
+// markers sit side by side, Dx apart, so that none hides another.
+type curveStyle struct {
+	Color    color.Color
+	Glyph    draw.GlyphDrawer
+	Dashes   []vg.Length
+	DashOffs vg.Length
+	Width    vg.Length
+	Radius   vg.Length
+	Every    int
+	Shared   int
+	Rank     int
+	Dx       vg.Length
+}
+
+// DenseCurve is the most points a curve has a marker on each of: beyond
+// it markers merge into a thick band that hides the line's steps, so a
+// dense curve (a time series) is drawn as a line with a marker every few
+// points, enough to match it with its legend entry.
+const DenseCurve = 100
+
+// denseMarkers is about how many markers a dense curve keeps.
+const denseMarkers = 20
+
+// sharedDash is the length of each curve's turn along the line of a group
+// of coinciding curves.
+const sharedDash = vg.Length(5)
+
+// curveStyles chooses the style of each curve of ld: the theme's style by
+// index, markers thinned on dense curves, and curves that coincide
+// (within Coincide) drawn in turns (curveStyle.Shared).
+func curveStyles(d Def, ld *lineData, th Theme, same map[int]int) []curveStyle {
+	styles := make([]curveStyle, len(ld.Curves))
+	for i, c := range ld.Curves {
+		col, glyph, dash := th.style(i)
+		st := curveStyle{Color: col, Glyph: glyph, Dashes: dash, Width: th.Line, Radius: th.Glyph, Every: 1}
+		if n := drawnCount(c); n > DenseCurve {
+			st.Every = (n + denseMarkers - 1) / denseMarkers
+		}
+		styles[i] = st
+	}
+	for _, g := range coincidentGroups(d, ld, same) {
+		k := len(g)
+		for r, i := range g {
+			st := &styles[i]
+			st.Shared, st.Rank = k, r
+			st.Dashes = []vg.Length{sharedDash, sharedDash * vg.Length(k-1)}
+			st.DashOffs = sharedDash * vg.Length((k-r)%k)
+			st.Dx = (vg.Length(r) - vg.Length(k-1)/2) * 1.6 * st.Radius
+		}
+	}
+	return styles
+}
+
+// coincidentGroups returns the groups (two or more, in drawing order) of
+// drawn curves of ld that coincide with one another, directly or through
+// a chain of curves; curves drawn once for another (same) are left out.
+func coincidentGroups(d Def, ld *lineData, same map[int]int) [][]int {
+	group := make([]int, len(ld.Curves))
+	for i := range group {
+		group[i] = i
+	}
+	root := func(i int) int {
+		for group[i] != i {
+			i = group[i]
+		}
+		return i
+	}
+	for j := range ld.Curves {
+		if _, dup := same[j]; dup {
+			continue
+		}
+		for i := 0; i < j; i++ {
+			if _, dup := same[i]; !dup && coincide(d, ld, ld.Curves[i], ld.Curves[j]) {
+				group[root(j)] = root(i)
+			}
+		}
+	}
+	members := map[int][]int{}
+	var roots []int
+	for i := range ld.Curves {
+		if _, dup := same[i]; dup {
+			continue
+		}
+		r := root(i)
+		if members[r] == nil {
+			roots = append(roots, r)
+		}
+		members[r] = append(members[r], i)
+	}
+	var out [][]int
+	for _, r := range roots {
+		if len(members[r]) > 1 {
+			out = append(out, members[r])
+		}
+	}
+	return out
+}
+
+// shiftedGlyph draws a marker Dx to the right of its point.
+type shiftedGlyph struct {
+	draw.GlyphDrawer
+	dx vg.Length
+}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (g shiftedGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	g.GlyphDrawer.DrawGlyph(c, sty, vg.Point{X: pt.X + g.dx, Y: pt.Y})
+}
+
+// drawnCount is the number of drawn points of c.
+func drawnCount(c Curve) int {
+	n := 0
+	for _, p := range c.Points {
+		if p.drawn() {
+			n++
+		}
+	}
+	return n
+}
+
+// Coincide is how close, as a fraction of the axis span the data take
+// (of its logarithm on a log axis), two curves must be at every x for
+// the one drawn on top to hide the other: half a percent of a 6 cm axis
+// is 0.3 mm, under the width of a line.
+const Coincide = 0.005
+
+// coincide reports whether curves a and b have the same drawn x and
+// means within Coincide of the data's span at each of them.
+func coincide(d Def, ld *lineData, a, b Curve) bool {
+	ya := drawnPoints(a)
+	yb := drawnPoints(b)
+	if len(ya) == 0 || len(ya) != len(yb) {
+		return false
+	}
+	tr := func(v float64) float64 {
+		if d.LogY {
+			return math.Log10(v)
+		}
+		return v
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range ld.Curves {
+		for _, p := range c.Points {
+			if p.drawn() {
+				lo, hi = math.Min(lo, tr(p.Mean)), math.Max(hi, tr(p.Mean))
+			}
+		}
+	}
+	span := hi - lo
+	if !(span > 0) {
+		span = math.Max(math.Abs(hi), 1)
+	}
+	for k := range ya {
+		if ya[k].X != yb[k].X || math.Abs(tr(ya[k].Mean)-tr(yb[k].Mean)) > Coincide*span {
+			return false
+		}
+	}
+	return true
+}
+
+// drawnPoints returns the drawn points of c.
+func drawnPoints(c Curve) []Point {
+	var ps []Point
+	for _, p := range c.Points {
+		if p.drawn() {
+			ps = append(ps, p)
+		}
+	}
+	return ps
 }
 
 // errorBars adapts points and their asymmetric errors to plotter.YErrorBars.
@@ -181,40 +485,93 @@ type errorBars struct {
 }
 
 // besideLegend draws a plot with its legend in a column to the right of
-// the data area, so that no entry hides a point.
+// the data area, so that no entry hides a point; when that column would
+// leave the data area less than MinDataWidth of the figure's width, the
+// legend goes in rows below the plot instead.
 type besideLegend struct {
-	plot   *plot.Plot
-	legend plot.Legend
-	gap    vg.Length
+	plot    *plot.Plot
+	legend  plot.Legend
+	gap     vg.Length
+	entries []entryStyle // how each legend entry is drawn, for the drawing checks
 }
 
-// Draw implements Drawer.
-func (b *besideLegend) Draw(c draw.Canvas) {
-	// The title is centred over the whole figure, legend column included:
-	// centred over the plot alone, a long title would run off the left
-	// edge when the legend is wide.
-	if title := b.plot.Title.Text; title != "" {
-		sty := b.plot.Title.TextStyle
-		sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
-		c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y}, title)
-		c = draw.Crop(c, 0, 0, 0, -(sty.Height(title) + b.plot.Title.Padding))
-		b.plot.Title.Text = ""
-		defer func() { b.plot.Title.Text = title }()
-	}
+// MinDataWidth is the smallest fraction of a figure's width its data area
+// may take: a legend column that squeezes it further goes below the plot.
+const MinDataWidth = 0.5
+
+// legendLayout is where besideLegend draws its parts in a canvas: the
+// plot's canvas, the legend's, and whether the legend is below the plot.
+type legendLayout struct {
+	plot, legend draw.Canvas
+	below        bool
+}
+
+// layout places the plot and legend in c (c without the title).
+func (b *besideLegend) layout(c draw.Canvas) legendLayout {
 	b.legend.Top, b.legend.Left = true, true
 	b.legend.Padding = vg.Points(3)
 	r := b.legend.Rectangle(c)
 	w := r.Size().X + 2*b.gap
-	// Draw the plot in the canvas minus the legend column, and the legend
-	// in that column, top-aligned with the data area.
 	pc := draw.Crop(c, 0, -w, 0, 0)
-	b.plot.Draw(pc)
-	da := b.plot.DataCanvas(pc)
-	lc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
-		Min: vg.Point{X: c.Max.X - w + b.gap, Y: da.Min.Y},
-		Max: vg.Point{X: c.Max.X - b.gap, Y: da.Max.Y},
-	}}
-	b.legend.Draw(lc)
+	if da := b.plot.DataCanvas(pc); da.Size().X >= vg.Length(MinDataWidth)*c.Size().X {
+		return legendLayout{plot: pc, legend: draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: c.Max.X - w + b.gap, Y: da.Min.Y},
+			Max: vg.Point{X: c.Max.X - b.gap, Y: da.Max.Y},
+		}}}
+	}
+	// gonum draws the first entry one descent below the top, so the
+	// rows need the entries' height and one descent.
+	h := r.Size().Y + b.legend.TextStyle.FontExtents().Descent + b.gap
+	pc = draw.Crop(c, 0, 0, h, 0)
+	return legendLayout{plot: pc, below: true, legend: draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+		Min: vg.Point{X: c.Min.X + b.gap, Y: c.Min.Y},
+		Max: vg.Point{X: c.Max.X - b.gap, Y: c.Min.Y + h - b.gap},
+	}}}
+}
+
+// Draw implements Drawer.
+//
+// The title is centred over the whole figure, legend column included:
+// centred over the plot alone, a long title would run off the left edge
+// when the legend is wide. The plot's own title is cleared while it
+// draws, so that it is not drawn twice.
+func (b *besideLegend) Draw(c draw.Canvas) {
+	title := b.plot.Title.Text
+	if title != "" {
+		sty := b.titleStyle()
+		c.FillText(sty, vg.Point{X: c.Center().X, Y: c.Max.Y}, title)
+	}
+	c = b.belowTitle(c)
+	b.plot.Title.Text = ""
+	defer func() { b.plot.Title.Text = title }()
+	l := b.layout(c)
+	b.plot.Draw(l.plot)
+	b.legend.Draw(l.legend)
+}
+
+func (b *besideLegend) titleStyle() text.Style {
+	sty := b.plot.Title.TextStyle
+	sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+	return sty
+}
+
+// belowTitle is c without the figure's title.
+func (b *besideLegend) belowTitle(c draw.Canvas) draw.Canvas {
+	if title := b.plot.Title.Text; title != "" {
+		return draw.Crop(c, 0, 0, 0, -(b.titleStyle().Height(title) + b.plot.Title.Padding))
+	}
+	return c
+}
+
+// placed returns the layout of b in a figure of w x h with the plot's
+// title cleared as Draw clears it, for the drawing checks.
+func (b *besideLegend) placed(w, h vg.Length) (legendLayout, draw.Canvas) {
+	c := b.belowTitle(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: w, Y: h}}})
+	title := b.plot.Title.Text
+	b.plot.Title.Text = ""
+	defer func() { b.plot.Title.Text = title }()
+	l := b.layout(c)
+	return l, b.plot.DataCanvas(l.plot)
 }
 
 // lineTable is the plotted data of a line figure in long ("tidy") form:

@@ -123,12 +123,14 @@ func drawOSTwin(ctx context.Context, in Input) (*Output, error) {
 		return nil, err
 	}
 	p, rmin, rmax := twinPlot(in.Theme, d, td)
-	legend := twinBars(p, in.Theme, d, td)
+	legend, entries := twinBars(p, in.Theme, d, td)
 	toLeft := func(v float64) float64 { return p.Y.Min + (v-rmin)/(rmax-rmin)*(p.Y.Max-p.Y.Min) }
-	if err := twinLines(p, &legend, in.Theme, td, rmin, rmax, toLeft); err != nil {
+	lines, err := twinLines(p, &legend, in.Theme, td, rmin, rmax, toLeft)
+	if err != nil {
 		return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
 	}
-	art := &twinArt{plot: p, legend: legend, label: twinRightLabel(td.lines), min: rmin, max: rmax, theme: in.Theme}
+	art := &twinArt{plot: p, legend: legend, label: twinRightLabel(td.lines), min: rmin, max: rmax, theme: in.Theme,
+		entries: append(entries, lines...)}
 	return &Output{Art: art, Width: 18 * vg.Centimeter, Height: 10 * vg.Centimeter, Data: twinTable(d, td), Notes: td.notes,
 		Comparison: osComparison(d, td.xs, td.bars, td.lines)}, nil
 }
@@ -282,9 +284,28 @@ func stackTotal(bars []*twinSeries, k int) float64 {
 	return sum
 }
 
+// osAlgorithms are the congestion controllers of document 002's mix in
+// the order of its throughput figures' stacks; each has one colour, marker
+// and dash in every os figure (algoStyle).
+var osAlgorithms = []string{"bbr", "cubic", "bic", "reno", "bbr2"}
+
+// algoStyle returns the theme's style index of the quantity name, by the
+// algorithm it ends in ("retrans_rate_bbr2" and "goodput_bbr2" alike),
+// so that an algorithm keeps its colour from figure to figure; a name of
+// no algorithm keeps its position i.
+func algoStyle(name string, i int) int {
+	for k, a := range osAlgorithms {
+		if algoOf(name) == a {
+			return k
+		}
+	}
+	return i
+}
+
 // twinBars adds the stacked bars, bottom first, and returns the legend
 // with their entries.
-func twinBars(p *plot.Plot, th Theme, d Def, td *twinData) plot.Legend {
+func twinBars(p *plot.Plot, th Theme, d Def, td *twinData) (plot.Legend, []entryStyle) {
+	var entries []entryStyle
 	legend := plot.NewLegend()
 	legend.TextStyle.Font = p.Legend.TextStyle.Font
 	width := vg.Length(math.Min(16, 240/float64(len(td.xs)))) * vg.Millimeter / 2
@@ -300,7 +321,7 @@ func twinBars(p *plot.Plot, th Theme, d Def, td *twinData) plot.Legend {
 		if err != nil {
 			panic("plots: bug: bar chart of finite means: " + err.Error())
 		}
-		col, _, _ := th.style(i)
+		col, _, _ := th.style(algoStyle(b.q.Name, i))
 		bc.Color = col
 		bc.LineStyle.Width = vg.Points(0.3)
 		bc.LineStyle.Color = color.White
@@ -310,16 +331,18 @@ func twinBars(p *plot.Plot, th Theme, d Def, td *twinData) plot.Legend {
 		below = bc
 		p.Add(bc)
 		legend.Add(b.label, bc)
+		entries = append(entries, entryStyle{label: b.label, kind: "bar", color: col})
 	}
-	return legend
+	return legend, entries
 }
 
 // twinLines adds the right-axis quantities as lines with points and,
 // over replicates, error bars of one standard deviation, mapped onto the
 // left axis by toLeft.
-func twinLines(p *plot.Plot, legend *plot.Legend, th Theme, td *twinData, rmin, rmax float64, toLeft func(float64) float64) error {
+func twinLines(p *plot.Plot, legend *plot.Legend, th Theme, td *twinData, rmin, rmax float64, toLeft func(float64) float64) ([]entryStyle, error) {
+	var entries []entryStyle
 	for i, l := range td.lines {
-		col, glyph, dash := th.style(i)
+		col, glyph, dash := th.style(algoStyle(l.q.Name, i))
 		if len(td.lines) == 1 {
 			col, glyph, dash = color.Black, draw.CircleGlyph{}, nil
 		}
@@ -339,14 +362,14 @@ func twinLines(p *plot.Plot, legend *plot.Legend, th Theme, td *twinData, rmin, 
 		if replicated {
 			eb, err := plotter.NewYErrorBars(errorBars{xys, errs})
 			if err != nil {
-				return err
+				return nil, err
 			}
 			eb.LineStyle.Color, eb.LineStyle.Width = col, th.Line
 			p.Add(eb)
 		}
 		line, pts, err := plotter.NewLinePoints(xys)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		line.Color, line.Width, line.Dashes = col, th.Line, dash
 		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: glyph}
@@ -356,8 +379,9 @@ func twinLines(p *plot.Plot, legend *plot.Legend, th Theme, td *twinData, rmin, 
 		}
 		p.Add(line, pts)
 		legend.Add(l.label+" (right)", line, pts)
+		entries = append(entries, entryStyle{label: l.label + " (right)", kind: "line", color: col, glyph: glyph})
 	}
-	return nil
+	return entries, nil
 }
 
 // twinRightLabel names the right axis from its quantities.
@@ -576,7 +600,11 @@ type twinArt struct {
 	label    string
 	min, max float64
 	theme    Theme
+	entries  []entryStyle // how each legend entry is drawn, for the drawing checks
 }
+
+func (a *twinArt) panels() []*plot.Plot       { return []*plot.Plot{a.plot} }
+func (a *twinArt) legendStyles() []entryStyle { return a.entries }
 
 // Draw implements Drawer.
 func (a *twinArt) Draw(c draw.Canvas) {

@@ -76,7 +76,8 @@ func drawOSLoss(ctx context.Context, in Input) (*Output, error) {
 	col, _, _ := th.style(0)
 	line.Color, line.Width = col, th.Line
 	p.Add(line)
-	p.Legend.Add(orDefault(d.Labels[curve.Y], "model (DP-QPSK, 32 GBd, penalty fitted to document 002)"), line)
+	legend := p.Legend // drawn beside the data area, not on it
+	legend.Add(orDefault(d.Labels[curve.Y], "model (DP-QPSK, 32 GBd, penalty fitted to document 002)"), line)
 
 	yq, err := Lookup(in.Schema, d.Table, d.Y[0])
 	if err != nil {
@@ -97,9 +98,7 @@ func drawOSLoss(ctx context.Context, in Input) (*Output, error) {
 	}
 	sc.GlyphStyle = draw.GlyphStyle{Color: th.Colors[1%len(th.Colors)], Radius: 2 * th.Glyph, Shape: draw.CrossGlyph{}}
 	p.Add(sc)
-	p.Legend.Add("document 002 (abstract)", sc)
-	p.Legend.Top, p.Legend.Left = false, true
-	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), vg.Points(8)
+	legend.Add("document 002 (abstract)", sc)
 	if len(d.XLim) == 2 {
 		p.X.Min, p.X.Max = d.XLim[0], d.XLim[1]
 	}
@@ -125,7 +124,8 @@ func drawOSLoss(ctx context.Context, in Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Art: p, Width: 14 * vg.Centimeter, Height: 10 * vg.Centimeter, Data: out.Data, Notes: ld.Notes, Comparison: t}, nil
+	art := &besideLegend{plot: p, legend: legend, gap: vg.Points(8)}
+	return &Output{Art: art, Width: 14 * vg.Centimeter, Height: 10 * vg.Centimeter, Data: out.Data, Notes: ld.Notes, Comparison: t}, nil
 }
 
 // interpLogY returns y at x on the polyline xys (sorted by x, y > 0),

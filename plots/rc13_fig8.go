@@ -27,15 +27,11 @@ func rc13Fig8Physics() Figure {
 }
 
 func drawRC13Fig8Physics(ctx context.Context, in Input) (*Output, error) {
-	fr, err := in.Frame(ctx)
+	ld, err := in.curves(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ld, err := buildCurves(in.Def, in.Schema, fr, in.Scale)
-	if err != nil {
-		return nil, err
-	}
-	p, legend, err := linePlot(in.Def, ld, in.Theme)
+	p, legend, styles, err := linePlot(in.Def, ld, in.Theme)
 	if err != nil {
 		return nil, err
 	}
@@ -56,5 +52,6 @@ func drawRC13Fig8Physics(ctx context.Context, in Input) (*Output, error) {
 	legend.Add("document: direct | coherent", mark)
 	notes := append(ld.Notes, fmt.Sprintf("the dotted line at %s %s is where document 000 switches from direct to coherent detection (Sect. 6.1)",
 		formatNumber(x), in.Def.XUnit))
-	return &Output{Art: withLegend(in.Def, ld, p, legend), Data: lineTable(in.Def, ld), Notes: notes}, nil
+	return &Output{Art: withLegend(in.Def, ld, p, legend, styles), Data: lineTable(in.Def, ld), Notes: notes,
+		Problems: append(outsideAxes(in.Def, ld), ld.problems...)}, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot/vg"
+
+	"github.com/crosslink-sim/crosslink/closedform"
 )
 
 // rc13Tab3Doc is document 000's Table 3 as printed: one-way delay (s),
@@ -123,9 +125,9 @@ func rc13Tab3Notes(cols map[string][]float64) []string {
 			}
 			rtt := 2 * d
 			p := per
-			mathis := mss * 8 / rtt * math.Sqrt(1.5/p)
-			padhye := mss * 8 / (rtt*math.Sqrt(2*p/3) + 1*math.Min(1, 3*math.Sqrt(3*p/8))*p*(1+32*p*p))
-			cap := segs * mss * 8 / rtt
+			mathis := closedform.Mathis(mss, rtt, p)
+			padhye := closedform.Padhye(mss, rtt, p, 1, 1)
+			cap := closedform.WindowRate(closedform.WholeSegments(win, mss), rtt)
 			notes = append(notes, fmt.Sprintf("at PER %s (delay %s s) a window loses one segment in %s RTTs; the window bound is %s Mbps, Mathis %s Mbps, Padhye (T0 = 1 s, b = 1) %s Mbps, ours %s Mbps per flow",
 				formatNumber(p), formatNumber(d), formatNumber(roundSig(1/(p*segs), 3)), formatNumber(roundSig(cap/1e6, 3)),
 				formatNumber(roundSig(mathis/1e6, 3)), formatNumber(roundSig(padhye/1e6, 3)),

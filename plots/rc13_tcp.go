@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/crosslink-sim/crosslink/closedform"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -265,14 +266,14 @@ func rc13Fig7ClosedForms(in Input, fr *Frame) (*Table, error) {
 		var cf float64
 		var which string
 		if !k.scaling {
-			cf, which = math.Floor(a.window/k.mss)*k.mss*8/rtt, "floor(W/MSS) MSS / RTT"
+			cf, which = closedform.WindowRate(closedform.WholeSegments(a.window, k.mss), rtt), "floor(W/MSS) MSS / RTT"
 		} else {
-			bits := 8 * (k.mss + rc13HeaderBytes) * 66 / 64
+			bits := closedform.WireBits(k.mss + rc13HeaderBytes)
 			p := -math.Expm1(bits * math.Log1p(-a.ber))
 			if a.worst {
 				p = a.ber * bits
 			}
-			cf, which = k.mss*8/rtt*math.Sqrt(1.5/p), "Mathis et al. Eq. 3"
+			cf, which = closedform.Mathis(k.mss, rtt, p), "Mathis et al. Eq. 3"
 		}
 		ours := a.sum / float64(a.n)
 		t.AddRow(fmt.Sprint(k.scaling), formatNumber(roundSig(k.delay*1e3, 4)), formatNumber(k.mss), fmt.Sprint(a.n),

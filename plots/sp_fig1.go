@@ -522,6 +522,15 @@ type stackArt struct {
 	gap     vg.Length
 }
 
+func (a *stackArt) panels() []*plot.Plot {
+	var ps []*plot.Plot
+	for _, row := range a.rows {
+		ps = append(ps, row...)
+	}
+	return ps
+}
+
+// Draw implements Drawer.
 func (a *stackArt) Draw(c draw.Canvas) {
 	pc := c
 	var w vg.Length

@@ -91,9 +91,14 @@ func DefaultTheme() Theme {
 	}
 }
 
-// style returns the colour, marker and dash of curve i.
+// style returns the colour, marker and dash of curve i. The marker
+// moves on by one each time the colours start over, so that no two of the
+// first len(Colors) x len(Glyphs) curves share a colour and a marker: a
+// legend tells them apart by those two (a dash is hard to read in a short
+// legend sample).
 func (th Theme) style(i int) (color.Color, draw.GlyphDrawer, []vg.Length) {
-	return th.Colors[i%len(th.Colors)], th.Glyphs[i%len(th.Glyphs)], th.Dashes[i%len(th.Dashes)]
+	g := (i + i/len(th.Colors)) % len(th.Glyphs)
+	return th.Colors[i%len(th.Colors)], th.Glyphs[g], th.Dashes[i%len(th.Dashes)]
 }
 
 // textStyle returns a text style in the theme's font at size.

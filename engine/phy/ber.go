@@ -1,6 +1,10 @@
 package phy
 
-import "math"
+import (
+	"math"
+
+	"github.com/crosslink-sim/crosslink/closedform"
+)
 
 // Q returns the Gaussian tail probability Q(x) = P(N(0,1) > x) =
 // erfc(x/sqrt 2)/2. math.Erfc keeps full relative precision far into the
@@ -36,8 +40,9 @@ func BEREq7(snr float64) float64 {
 
 // WireBits returns the size on the wire, in bits, of a packet of n bytes
 // under 64B/66B line coding: 8 n 66/64 (Eq. 8 of document 000 counts
-// 1500 B as 12375 bits).
-func WireBits(n float64) float64 { return 8 * n * 66 / 64 }
+// 1500 B as 12375 bits). The closed form lives in closedform, which the
+// figures share.
+func WireBits(n float64) float64 { return closedform.WireBits(n) }
 
 // PERWorst returns the worst-case packet error rate of Eq. 8 of
 // document 000, PER = BER x bits, where every bit error hits a different

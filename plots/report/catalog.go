@@ -77,7 +77,7 @@ func Catalog() []Entry {
 		{ID: "os-fig4", Document: "002", Figure: "Fig. 4", Content: "average throughput and Jain fairness index per congestion controller, 0.2 % loss (gOSNR about 19.45 dB)", Printed: true, Deviation: osLoss},
 		{ID: "os-fig5", Document: "002", Figure: "Fig. 5", Content: "retransmissions and average throughput per queue size per congestion controller, 0.2 % loss", Printed: true, Deviation: osLoss},
 		{ID: "os-fig6", Document: "002", Figure: "Fig. 6", Content: "average throughput and Jain fairness index per congestion controller, 0.5 % loss (gOSNR about 19.15 dB)", Printed: true, Deviation: osLoss},
-		{ID: "os-fig7", Document: "002", Figure: "Fig. 7", Content: "average throughput and Jain fairness index per congestion controller, 0.8 % loss (gOSNR about 18.95 dB)", Printed: true, Deviation: osLoss},
+		{ID: "os-fig7", Document: "002", Figure: "Fig. 7", Content: "retransmissions and average throughput per queue size per congestion controller, 0.5 % loss (gOSNR about 19.15 dB; the document's text gives Fig. 7 the caption of Fig. 8, Jain's index at 0.8 % loss)", Printed: true, Deviation: osLoss},
 		{ID: "os-fig8", Document: "002", Figure: "Fig. 8", Content: "average throughput and Jain fairness index per congestion controller, 0.8 % loss (the document repeats Fig. 7's caption)", Printed: true, Deviation: osLoss},
 		{ID: "os-fig9", Document: "002", Figure: "Fig. 9", Content: "retransmissions and average throughput per queue size per congestion controller, 0.8 % loss", Printed: true, Deviation: osLoss},
 		{ID: "sp-fig1", Document: "004", Figure: "Fig. 1", Content: "GEO vs MEO: total goodput, 80 MB probe goodput and flows per second vs load; every run a marker, the mean a line"},
