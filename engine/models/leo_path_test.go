@@ -293,8 +293,12 @@ func (f leoHandlerFunc) Handle(now des.Time, kind int, arg uint64) { f(now) }
 // is about 100 ns off.
 func TestLEOPathPyEphem(t *testing.T) {
 	for _, c := range []struct{ t, want float64 }{{0, 29.423138e-3}, {0.1, 29.420275e-3}} {
-		sc, err := buildLEO(leoParams(t, map[string]vocab.Value{"motion": vocab.S("pyephem"), "earth": vocab.S("pyephem"),
-			"src": vocab.S("manila"), "dst": vocab.S("dalian"), "shell": vocab.S("kuiper-k1"), "ground_rule": vocab.S("cone")}), 1)
+		cfg, err := decodeLEO(leoParams(t, map[string]vocab.Value{"motion": vocab.S("pyephem"), "earth": vocab.S("pyephem"),
+			"src": vocab.S("manila"), "dst": vocab.S("dalian"), "shell": vocab.S("kuiper-k1"), "ground_rule": vocab.S("cone")}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := buildLEO(cfg, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -270,7 +270,7 @@ func TestSatQueueForms(t *testing.T) {
 			[]string{"queue 300", "queue_bdp 100%", "not both"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := readSatConfig(params(tc.set))
+			c, err := decodeSatIsland(params(tc.set))
 			if tc.err != nil {
 				if err == nil {
 					t.Fatalf("%v accepted, want an error naming %q", tc.set, tc.err)
