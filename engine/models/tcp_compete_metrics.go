@@ -60,13 +60,13 @@ func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, dura
 		groupThr[k] += x
 		groupRetr[k] += float64(st.RetransSegs)
 		groupN[k]++
-		rtt := math.NaN()
+		rtt := vocab.Value{} // null: a flow that never sampled an RTT has no mean
 		if st.RTTSamples > 0 {
-			rtt = float64(st.RTTSum) / float64(st.RTTSamples) / 1e9
+			rtt = vocab.F(float64(st.RTTSum) / float64(st.RTTSamples) / 1e9)
 		}
 		flows[i] = []vocab.Value{
 			vocab.I(int64(i)), vocab.S(f.cca), vocab.F(f.start.Seconds()), vocab.F(x),
-			vocab.I(int64(f.sink.Got)), vocab.I(st.RetransSegs), vocab.I(st.RTOs), vocab.F(rtt),
+			vocab.I(int64(f.sink.Got)), vocab.I(st.RetransSegs), vocab.I(st.RTOs), rtt,
 		}
 	}
 	var means []float64
@@ -83,15 +83,15 @@ func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, dura
 		aqm += st.Drops[netsim.DropAQM]
 	}
 	bst := cn.bottleneck.Stats()
-	rttMean := math.NaN()
+	rttMean := vocab.Value{} // null without any RTT sample
 	if rttN > 0 {
-		rttMean = float64(rttSum) / float64(rttN) / 1e9
+		rttMean = vocab.F(float64(rttSum) / float64(rttN) / 1e9)
 	}
 	out := make([]vocab.Value, tcFixed+3*nAlg)
 	out[tcGoodput] = vocab.F(total)
 	out[tcUtilisation] = vocab.F(total / rate)
-	out[tcJainFlows] = vocab.F(Jain(thr))
-	out[tcJainAlgos] = vocab.F(Jain(means))
+	out[tcJainFlows] = naNull(Jain(thr)) // null when no flow delivered: no shares to compare
+	out[tcJainAlgos] = naNull(Jain(means))
 	out[tcRetrans] = vocab.I(retr)
 	out[tcRTOs] = vocab.I(rtos)
 	out[tcRTOEpisodes] = vocab.I(episodes)
@@ -101,7 +101,7 @@ func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, dura
 	out[tcLossData] = vocab.F(lossData)
 	out[tcBackbonePackets] = vocab.I(bst.Sent)
 	out[tcQueueLimit] = vocab.I(int64(limit))
-	out[tcRTTMean] = vocab.F(rttMean)
+	out[tcRTTMean] = rttMean
 	out[tcQueueDelayMean] = vocab.F(bst.QueueDelayMean.Seconds())
 	out[tcEvents] = vocab.I(int64(run.s.Processed()))
 	for k := range m.algos {

@@ -109,9 +109,9 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			Doc: "application goodput: payload bytes delivered in order to the receiving applications per second after warmup, all flows (iperf3's receiver sum, the throughput of document 002)"},
 		tcUtilisation: {Name: "utilisation", Kind: vocab.Float, Doc: "goodput / rate"},
 		tcJainFlows: {Name: "jain_flows", Kind: vocab.Float,
-			Doc: "Jain's fairness index over the flows' goodputs, (sum x)^2 / (n sum x^2) (Jain, Chiu, Hawe 1984)"},
+			Doc: "Jain's fairness index over the flows' goodputs, (sum x)^2 / (n sum x^2) (Jain, Chiu, Hawe 1984); null when no flow delivered anything"},
 		tcJainAlgos: {Name: "jain_algorithms", Kind: vocab.Float,
-			Doc: "Jain's index over the algorithms present, each represented by the mean goodput of its flows"},
+			Doc: "Jain's index over the algorithms present, each represented by the mean goodput of its flows; null when no flow delivered anything"},
 		tcRetrans: {Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet, Doc: "retransmitted segments, all flows (iperf3 Retr)"},
 		tcRTOs:    {Name: "rtos", Kind: vocab.Int, Doc: "retransmission timer expiries, all flows"},
 		tcRTOEpisodes: {Name: "rto_episodes", Kind: vocab.Int,
@@ -127,7 +127,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 		tcBackbonePackets: {Name: "backbone_packets", Kind: vocab.Int, Unit: vocab.Packet,
 			Doc: "packets offered to the backbone's data direction (the denominator of its loss)"},
 		tcQueueLimit: {Name: "queue_limit", Kind: vocab.Int, Unit: vocab.Packet, Doc: "backbone queue limit"},
-		tcRTTMean:    {Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample, all flows"},
+		tcRTTMean:    {Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample, all flows; null without any sample"},
 		tcQueueDelayMean: {Name: "queue_delay_mean", Kind: vocab.Float, Unit: vocab.Second,
 			Doc: "mean waiting time in the backbone queue (data direction)"},
 		tcEvents: {Name: "events", Kind: vocab.Int, Doc: "simulation events processed"},
@@ -147,7 +147,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 	return &vocab.Schema{
 		Exclusive: queueForms(),
 		Name:      "tcp-compete",
-		Version:   11, // 11: goodput, goodput_<cca> and the flows' goodput (were throughput, throughput_<cca>, throughput); the queue limit as queue_bdp (was queue) or queue in packets; the host parameters sack, window_scaling and limited_transmit (were always on); 10: queue and loss stored as fractions in queue_frac and loss_frac (were percent in queue_pct, loss_pct); 9: throughput_<cca>, retrans_<cca>, retrans_rate_<cca> of absent algorithms null (not NaN), retrans_<cca> an integer; 8: access_rate; hystart, byte_counting, write_size and one definition of mss, iw, delayed_ack, min_rto, loss_detection (the shared host parameters); 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version:   12, // 12: rtt_mean (main row and flows) null, not NaN, where a flow has no RTT sample, and jain_flows, jain_algorithms null where no flow delivered anything; 11: goodput, goodput_<cca> and the flows' goodput (were throughput, throughput_<cca>, throughput); the queue limit as queue_bdp (was queue) or queue in packets; the host parameters sack, window_scaling and limited_transmit (were always on); 10: queue and loss stored as fractions in queue_frac and loss_frac (were percent in queue_pct, loss_pct); 9: throughput_<cca>, retrans_<cca>, retrans_rate_<cca> of absent algorithms null (not NaN), retrans_<cca> an integer; 8: access_rate; hystart, byte_counting, write_size and one definition of mss, iw, delayed_ack, min_rto, loss_detection (the shared host parameters); 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total goodput, Jain's index over flows and algorithms, per-algorithm goodput and " +
@@ -163,7 +163,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 				{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte},
 				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet},
 				{Name: "rtos", Kind: vocab.Int},
-				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample of the flow; null without any (a flow that has not started)"},
 			}},
 		},
 	}
