@@ -9,11 +9,14 @@ import (
 )
 
 // The host: one set of TCP host parameters that tcp-bulk, tcp-transfer,
-// tcp-compete and sat-island take with the same name, unit, range, doc and
-// default. The defaults are Linux's (a 6.x kernel with its sysctl defaults
-// in a 1500-byte MTU), each with the place in Linux's source or
-// documentation that sets it; a spec whose document ran another host sets
-// that host's values itself. hostTable is the one statement of them.
+// tcp-compete, sat-island and leo-path take with the same name, unit,
+// range and doc, decoded into one tcpHost whose config method builds every
+// endpoint's tcp.Config. The defaults are Linux's (a 6.x kernel with its
+// sysctl defaults in a 1500-byte MTU), each with the place in Linux's
+// source or documentation that sets it; a spec whose document ran another
+// host sets that host's values itself, and leo-path keeps its former
+// host's as its defaults (leoHostParams). hostTable is the one statement
+// of them.
 
 // hostSetting is one row of hostTable: a parameter with Linux's value as
 // its default, and where Linux sets that value.
