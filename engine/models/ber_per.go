@@ -65,14 +65,21 @@ func (m *BERPER) Schema() *vocab.Schema { return m.schema }
 // Cost returns a constant: every scenario costs the same.
 func (m *BERPER) Cost(vocab.Params) float64 { return 1 }
 
-// Run computes one scenario.
-func (m *BERPER) Run(_ context.Context, p vocab.Params, _ uint64) (vocab.Result, error) {
-	ber := p.Float("ber")
+// decodeBERPER reads ber-per's parameters: the BER and the bits a packet
+// of mtu bytes puts on the wire, 8 per byte uncoded or 66 per 64 with
+// 64B/66B.
+func decodeBERPER(p vocab.Params) (ber, bits float64) {
 	mtu := p.Float("mtu")
-	bits := 8 * mtu
+	bits = 8 * mtu
 	if p.Str("line_code") == "64b66b" {
 		bits = phy.WireBits(mtu)
 	}
+	return p.Float("ber"), bits
+}
+
+// Run computes one scenario.
+func (m *BERPER) Run(_ context.Context, p vocab.Params, _ uint64) (vocab.Result, error) {
+	ber, bits := decodeBERPER(p)
 	out := make([]vocab.Value, bpMetrics)
 	out[bpWireSize] = vocab.F(bits)
 	out[bpPERWorst] = vocab.F(phy.PERWorst(ber, bits))

@@ -3,12 +3,17 @@ package models
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/orbit"
 	"github.com/crosslink-sim/crosslink/engine/phy"
+	"github.com/crosslink-sim/crosslink/engine/tcp"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -293,8 +298,12 @@ func (f leoHandlerFunc) Handle(now des.Time, kind int, arg uint64) { f(now) }
 // is about 100 ns off.
 func TestLEOPathPyEphem(t *testing.T) {
 	for _, c := range []struct{ t, want float64 }{{0, 29.423138e-3}, {0.1, 29.420275e-3}} {
-		sc, err := buildLEO(leoParams(t, map[string]vocab.Value{"motion": vocab.S("pyephem"), "earth": vocab.S("pyephem"),
-			"src": vocab.S("manila"), "dst": vocab.S("dalian"), "shell": vocab.S("kuiper-k1"), "ground_rule": vocab.S("cone")}), 1)
+		cfg, err := decodeLEO(leoParams(t, map[string]vocab.Value{"motion": vocab.S("pyephem"), "earth": vocab.S("pyephem"),
+			"src": vocab.S("manila"), "dst": vocab.S("dalian"), "shell": vocab.S("kuiper-k1"), "ground_rule": vocab.S("cone")}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := buildLEO(cfg, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -305,5 +314,43 @@ func TestLEOPathPyEphem(t *testing.T) {
 		if got := 2 * p.Length / orbit.LightSpeed; math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("t=%g s: RTT %.6f ms, Hypatia %.6f ms", c.t, got*1e3, c.want*1e3)
 		}
+	}
+}
+
+// TestLEOPathFormerHost: leo-path takes every host parameter with the
+// host table's kind, unit, range and choices, and its defaults build the
+// host it had before it took them (a golden of the former code: window
+// scaling, SACK with RFC 6675 recovery, RFC 3042, 200 ms minimum RTO, and
+// nothing else), so its rows stay as they were. The one field written
+// differently is SYNTimeout: 0 then, which the sender reads as the
+// initial RTO, max(1 s, min_rto), and 1 s (syn_timeout's default) now,
+// the same for any min_rto up to 1 s.
+func TestLEOPathFormerHost(t *testing.T) {
+	s := NewLEOPath().Schema()
+	for _, h := range hostTable() {
+		want := h.param
+		i := s.ParamIndex(want.Name)
+		if i < 0 {
+			t.Errorf("leo-path has no host parameter %s", want.Name)
+			continue
+		}
+		g := s.Params[i]
+		if g.Kind != want.Kind || g.Unit != want.Unit || g.Min != want.Min || g.Max != want.Max ||
+			strings.Join(g.Choices, ",") != strings.Join(want.Choices, ",") {
+			t.Errorf("leo-path: %s is not the host table's definition:\n got %+v\nwant %+v", want.Name, g, want)
+		}
+	}
+	c, err := decodeLEO(s.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	former := tcp.Config{MSS: 1448, RcvBuf: 16 << 20, SndBuf: 1 << 40, WindowScaling: true,
+		SACK: true, MinRTO: 200 * des.Millisecond, LimitedTransmit: true, Recovery: tcp.RecoverySACK,
+		SYNTimeout: des.Second}
+	if diff := cmp.Diff(former, c.host.config(c.window, 1<<40)); diff != "" {
+		t.Errorf("leo-path's default host differs from its former one (-former +now):\n%s", diff)
+	}
+	if got, want := c.host.ccOptions(7), (cc.Options{Seed: 7}); got != want {
+		t.Errorf("leo-path's controller options = %+v, want the former %+v", got, want)
 	}
 }

@@ -134,23 +134,48 @@ func (m *OrbitGeometry) Schema() *vocab.Schema { return m.schema }
 // functions.
 func (m *OrbitGeometry) Cost(vocab.Params) float64 { return 1 }
 
-// Run computes one scenario.
-func (m *OrbitGeometry) Run(_ context.Context, p vocab.Params, _ uint64) (vocab.Result, error) {
+// geometryConfig is orbit-geometry's parameters, decoded.
+type geometryConfig struct {
+	light         float64 // speed of light in the medium, m/s
+	altitude      float64 // m
+	altitudeB     float64 // m, link cross
+	atmosphere    float64 // m
+	link          string
+	elevationDeg  float64
+	separationDeg float64
+	chord         float64 // m
+}
+
+// decodeGeometry reads orbit-geometry's parameters.
+func decodeGeometry(p vocab.Params) (geometryConfig, error) {
 	c, err := orbit.LightSpeedNamed(p.Str("light_speed"))
 	if err != nil {
-		return vocab.Result{}, fmt.Errorf("models: orbit-geometry: %w", err)
+		return geometryConfig{}, fmt.Errorf("models: orbit-geometry: %w", err)
 	}
-	ha := p.Float("altitude")
+	return geometryConfig{
+		light: c, altitude: p.Float("altitude"), altitudeB: p.Float("altitude_b"), atmosphere: p.Float("atmosphere"),
+		link: p.Str("link"), elevationDeg: p.Float("elevation_deg"), separationDeg: p.Float("separation_deg"), chord: p.Float("chord"),
+	}, nil
+}
+
+// Run computes one scenario.
+func (m *OrbitGeometry) Run(_ context.Context, p vocab.Params, _ uint64) (vocab.Result, error) {
+	g, err := decodeGeometry(p)
+	if err != nil {
+		return vocab.Result{}, err
+	}
+	c := g.light
+	ha := g.altitude
 	hb := ha
-	margin := p.Float("atmosphere")
+	margin := g.atmosphere
 	out := make([]vocab.Value, ogMetrics)
 
 	var d, theta, graze, longest float64
 	var inSight bool
 	var ring int
-	switch link := p.Str("link"); link {
+	switch link := g.link; link {
 	case "ground":
-		e := orbit.Radians(p.Float("elevation_deg"))
+		e := orbit.Radians(g.elevationDeg)
 		d = orbit.SlantRange(ha, e)
 		theta = orbit.CoverageAngle(ha, e)
 		graze = 0 // the station, on the surface, is the lowest point when e >= 0
@@ -162,12 +187,12 @@ func (m *OrbitGeometry) Run(_ context.Context, p vocab.Params, _ uint64) (vocab.
 	case "ring", "cross", "chord":
 		switch link {
 		case "cross":
-			hb = p.Float("altitude_b")
+			hb = g.altitudeB
 			fallthrough
 		case "ring":
-			theta = orbit.Radians(p.Float("separation_deg"))
+			theta = orbit.Radians(g.separationDeg)
 		case "chord":
-			if theta, err = orbit.Separation(ha, p.Float("chord")); err != nil {
+			if theta, err = orbit.Separation(ha, g.chord); err != nil {
 				return vocab.Result{}, fmt.Errorf("models: orbit-geometry: %w", err)
 			}
 		}

@@ -1,17 +1,13 @@
 package models
 
 import (
-	"github.com/crosslink-sim/crosslink/engine/unit"
-
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/orbit"
-	"github.com/crosslink-sim/crosslink/engine/tcp"
-	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/unit"
 	"github.com/crosslink-sim/crosslink/engine/workload"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -52,351 +48,12 @@ func NewSatIsland() *SatIsland { return &SatIsland{schema: satIslandSchema()} }
 // Schema implements vocab.Model.
 func (m *SatIsland) Schema() *vocab.Schema { return m.schema }
 
-// Cost is simulated seconds times the satellite rate, plus a share per
-// channel for connection churn.
-func (m *SatIsland) Cost(p vocab.Params) float64 {
-	return p.Float("duration") * (p.Float("rate") + 2e4*float64(p.Int("channels")))
-}
-
-// Orbit defaults (document 004): the satellite input buffers the authors
-// settled on.
-const (
-	satBufferGEO = 250_000
-	satBufferMEO = 200_000
-)
-
 // SatOneWayDelay returns the one-way delay of a bent-pipe satellite hop:
 // gateway up to the satellite and down to the island, both seen at
 // elevation elevDeg, plus processing.
 func SatOneWayDelay(altitude, elevDeg float64, processing des.Duration) des.Duration {
 	d := 2 * orbit.SlantRange(altitude, orbit.Radians(elevDeg))
 	return des.Duration(orbit.DelayNanos(d, orbit.LightSpeed)) + processing
-}
-
-// Default bounded-Pareto flow sizes. With Alpha 1.1, 90 % of flows carry
-// at most 14,600 bytes (10 segments of 1,460 bytes) when Min is 1,800 B.
-const (
-	defaultFlowAlpha = 1.1
-	defaultFlowMin   = 1800
-	defaultFlowMax   = 100e6
-)
-
-func satIslandSchema() *vocab.Schema {
-	f := func(name string, u vocab.Unit, def, lo, hi float64, doc string) vocab.Param {
-		return vocab.Param{Name: name, Kind: vocab.Float, Unit: u, Default: vocab.F(def), Min: lo, Max: hi, Doc: doc}
-	}
-	i := func(name string, u vocab.Unit, def int64, lo, hi float64, doc string) vocab.Param {
-		return vocab.Param{Name: name, Kind: vocab.Int, Unit: u, Default: vocab.I(def), Min: lo, Max: hi, Doc: doc}
-	}
-	b := func(name string, def bool, doc string) vocab.Param {
-		return vocab.Param{Name: name, Kind: vocab.Bool, Default: vocab.B(def), Doc: doc}
-	}
-	str := func(name, def string, choices []string, doc string) vocab.Param {
-		return vocab.Param{Name: name, Kind: vocab.String, Default: vocab.S(def), Choices: choices, Doc: doc}
-	}
-	s, ms := vocab.Second, 1e-3
-	params := []vocab.Param{
-		str("orbit", "geo", []string{"geo", "meo"}, "satellite orbit: geo (35,786 km) or meo (O3b, 8,062 km)"),
-		f("sat_delay", s, 0, 0, 10, "one-way satellite delay; 0 derives it from the orbit, elevation_deg and sat_processing"),
-		f("elevation_deg", vocab.Dimensionless, 45, 5, 90, "elevation of the satellite seen from the gateway and from the island, degrees"),
-		f("sat_processing", s, 5*ms, 0, 1, "modem and satellite processing added to the propagation delay"),
-		f("rate", vocab.BitPerSecond, 32e6, 1e5, 1e11, "satellite rate towards the island"),
-		f("return_rate", vocab.BitPerSecond, 0, 0, 1e11, "satellite rate towards the world; 0 is the same as rate"),
-		str("aqm", "droptail", []string{"droptail", "codel", "fq_codel"}, "discipline of the satellite input queue at the gateway (tcp-compete's aqm)"),
-		i("buffer", vocab.Byte, 0, 0, 1<<34, "satellite input queue limit in bytes, as document 004 gives it; set at most one of buffer, queue and queue_bdp; "+
-			"all three 0 takes document 004's 250 kB (geo) or 200 kB (meo)"),
-		queueParam(0),
-		queueBDPParam(0),
-		f("codel_target", s, 0, 0, 10, "CoDel target; 0 is 5 ms (RFC 8289 section 4.4)"),
-		f("codel_interval", s, 0, 0, 60, "CoDel interval; 0 is the satellite round trip plus 100 ms, tuned to the long RTT"),
-		i("channels", vocab.Dimensionless, 100, 0, 4000, "load: closed-loop client channels"),
-		i("servers", vocab.Dimensionless, 50, 1, 10000, "world-side servers, each with its own terrestrial delay"),
-		f("terr_delay_min", s, 10*ms, 0, 5, "smallest one-way terrestrial delay of a server (uniform distribution)"),
-		f("terr_delay_max", s, 70*ms, 0, 5, "largest one-way terrestrial delay of a server"),
-		f("terr_rate", vocab.BitPerSecond, 1e9, 1e5, 1e12, "rate of each server's terrestrial link"),
-		f("lan_rate", vocab.BitPerSecond, 1e9, 1e5, 1e12, "island LAN rate"),
-		f("lan_delay", s, 0.5*ms, 0, 1, "island LAN one-way delay"),
-		withSyntax(str("flow_cdf", "", nil, "flow sizes as an empirical CDF, size:probability pairs in bytes (\"1460:0.5 14600:0.9 1e6:1\"); "+
-			"empty uses the bounded Pareto of flow_alpha, flow_min, flow_max"), checkCDF),
-		f("flow_alpha", vocab.Dimensionless, defaultFlowAlpha, 0.1, 10, "bounded Pareto shape of the default flow sizes"),
-		f("flow_min", vocab.Byte, defaultFlowMin, 1, 1e12, "bounded Pareto smallest flow"),
-		f("flow_max", vocab.Byte, defaultFlowMax, 2, 1e13, "bounded Pareto largest flow"),
-		i("request", vocab.Byte, 100, 0, 1<<20, "request bytes a client sends before its half-close"),
-		f("think", s, 0, 0, 3600, "pause of a channel between flows"),
-		f("stagger", s, 1, 0, 3600, "channels start at times drawn uniformly from [0, stagger)"),
-		i("probe_size", vocab.Byte, 80e6, 0, 1<<40, "probe transfer (document 004's 80 MB iperf3); 0 runs none"),
-		f("probe_start", s, 5, 0, 1e5, "when the probe connects"),
-		f("probe_delay", s, 10*ms, 0, 5, "one-way terrestrial delay of the probe's server"),
-		str("cca", "cubic", cc.Names(), "congestion control of the world servers (the data senders)"),
-		str("cca_island", "cubic", cc.Names(), "congestion control of the island clients"),
-		hostParam("mss"),
-		hostParam("iw"),
-		i("window", vocab.Byte, 4<<20, 1000, 1<<30, "receive buffer of every endpoint (window scaling on)"),
-		hostParam("window_scaling"),
-		hostParam("delayed_ack"),
-		hostParam("limited_transmit"),
-		hostParam("hystart"),
-		hostParam("byte_counting"),
-		hostParam("sack"),
-		hostParam("min_rto"),
-		hostParam("loss_detection"),
-		b("pep", false, "split TCP: proxies at the gateway and the island router terminate every connection"),
-		str("pep_cca", "cubic", cc.Names(), "congestion control of the proxies on the satellite hop"),
-		i("pep_window", vocab.Byte, 16<<20, 1000, 1<<30, "receive buffer of the proxies on the satellite hop"),
-		i("pep_iw", vocab.Packet, 10, 1, 1000, "initial window of the proxies on the satellite hop"),
-		b("coding", false, "block code over the satellite hop: coding_k data + coding_m parity packets per block"),
-		i("coding_k", vocab.Packet, 10, 1, 255, "data packets per block"),
-		i("coding_m", vocab.Packet, 2, 1, 255, "parity packets per block: up to this many losses per block are recovered"),
-		f("coding_timeout", s, 5*ms, 0.0001, 10, "a partial block is closed (its parity sent) this long after its first packet"),
-		f("duration", s, 60, 1, 1e5, "simulated time"),
-		f("warmup", s, 0, 0, 1e5, "the metrics marked 'after warm-up' count from this time (0: the whole run; document 004's figures use 5 s)"),
-		f("sample_interval", s, 1, 0, 1e5, "period of the time series; 0 writes none"),
-	}
-	metrics := make([]vocab.Metric, siCount)
-	m := func(k int, name string, kind vocab.Kind, u vocab.Unit, doc string) {
-		metrics[k] = vocab.Metric{Name: name, Kind: kind, Unit: u, Doc: doc}
-	}
-	F, I := vocab.Float, vocab.Int
-	m(siGoodput, "goodput", F, vocab.BitPerSecond, "application goodput: response bytes delivered in order to the island clients' applications per second after warm-up (channels and probe)")
-	m(siChannelGoodput, "channel_goodput", F, vocab.BitPerSecond, "the channels' share of goodput")
-	m(siFlowsPerS, "flows_completed", F, vocab.PerSecond, "channel flows completed per second after warm-up")
-	m(siFlows, "flows", I, vocab.Dimensionless, "channel flows completed after warm-up")
-	m(siProbeGoodput, "probe_goodput", F, vocab.BitPerSecond, "probe bytes over its completion time, or delivered bytes over the time since it started if unfinished")
-	m(siProbeTime, "probe_completion_time", F, vocab.Second, "probe's first SYN to its last byte; null if unfinished")
-	m(siProbeBytes, "probe_bytes", I, vocab.Byte, "probe bytes delivered")
-	m(siLoss, "payload_loss", F, vocab.Fraction, "TCP payload bytes dropped at the satellite input queue over those offered, after warm-up")
-	m(siOffered, "payload_offered", I, vocab.Byte, "TCP payload bytes offered to the satellite input queue after warm-up")
-	m(siQueueMean, "queue_mean", F, vocab.Byte, "time-weighted mean occupancy of the satellite input queue after warm-up")
-	m(siQueueP95, "queue_p95", F, vocab.Byte, "95th percentile of the occupancy (to 1,500 bytes)")
-	m(siUtil, "utilisation", F, vocab.Dimensionless, "busy fraction of the satellite link towards the island after warm-up")
-	m(siShortFCT, "short_fct_mean", F, vocab.Second, "mean completion time (first SYN to last byte) of flows of at most 10 segments; null if none")
-	m(siShortN, "short_flows", I, vocab.Dimensionless, "flows of at most 10 segments completed after warm-up")
-	m(siMeanSize, "mean_flow_size", F, vocab.Byte, "mean size of the flows the channels started")
-	m(siSatDelay, "sat_one_way_delay", F, vocab.Second, "one-way satellite delay used")
-	m(siConns, "connections", I, vocab.Dimensionless, "TCP connections opened (proxied legs count separately)")
-	m(siRecovered, "coding_recovered", I, vocab.Packet, "packets the block decoder rebuilt")
-	m(siOverhead, "coding_overhead", F, vocab.Fraction, "parity bytes over data bytes sent into the satellite queue")
-	m(siResidual, "residual_loss", F, vocab.Fraction, "payload_loss less the payload the block decoder rebuilt: what TCP sees lost")
-	m(siRTOs, "rtos", I, vocab.Dimensionless, "retransmission timer expiries after warm-up, both ends of every connection (proxied legs and the probe included)")
-	m(siRTOEpisodes, "rto_episodes", I, vocab.Dimensionless, "sequences of timeouts after warm-up: expiries before any back-off (as tcp-bulk's rto_episodes), every connection")
-	m(siEvents, "events", I, vocab.Dimensionless, "simulation events processed")
-	return &vocab.Schema{
-		Exclusive: satQueueForms(),
-		Name:      "sat-island",
-		Version:   10, // 10: the satellite queue limit takes the shared forms queue (packets) and queue_bdp (a fraction of rate x one-way delay, in full-size packets), exclusive with buffer; buffer_bdp (a fraction of rate x RTT, in bytes) is gone; 9: rtos and rto_episodes; the queue discipline is aqm (was queue, which names a limit in packets in the other TCP models); warmup defaults to 0 (was 5 s); the host parameters delayed_ack, window_scaling and limited_transmit (were off, on, on); 8: payload_loss, coding_overhead, residual_loss stored as fractions in *_frac columns (were percent in *_pct); 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
-		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
-			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
-			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
-		Params:  append(params, hostParams("prr", "timestamps", "syn_timeout", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")...),
-		Metrics: metrics,
-		Tables: []vocab.Table{{Name: "timeseries", Doc: "every sample_interval", Columns: []vocab.Metric{
-			{Name: "time", Kind: F, Unit: vocab.Second},
-			{Name: "queue", Kind: I, Unit: vocab.Byte, Doc: "satellite input queue at the sample time"},
-			{Name: "goodput", Kind: F, Unit: vocab.BitPerSecond, Doc: "bytes delivered to island clients during the interval"},
-			{Name: "probe_goodput", Kind: F, Unit: vocab.BitPerSecond},
-			{Name: "utilisation", Kind: F, Doc: "satellite link towards the island, during the interval"},
-			{Name: "connections", Kind: I, Doc: "connections open at the sample time"},
-		}}},
-	}
-}
-
-// Metric positions.
-const (
-	siGoodput = iota
-	siChannelGoodput
-	siFlowsPerS
-	siFlows
-	siProbeGoodput
-	siProbeTime
-	siProbeBytes
-	siLoss
-	siOffered
-	siQueueMean
-	siQueueP95
-	siUtil
-	siShortFCT
-	siShortN
-	siMeanSize
-	siSatDelay
-	siConns
-	siRecovered
-	siOverhead
-	siResidual
-	siRTOs
-	siRTOEpisodes
-	siEvents
-	siCount
-)
-
-// satConfig is a scenario read from Params.
-type satConfig struct {
-	satDelay    des.Duration
-	rate, ret   unit.BitRate
-	queue       netsim.QueueModel
-	buffer      unit.Bytes // limit of the satellite queues in bytes, or 0 when packets limits them
-	packets     int        // limit of the satellite queues in packets (queue, queue_bdp), or 0
-	channels    int
-	servers     int
-	terrMin     des.Duration
-	terrMax     des.Duration
-	terrRate    unit.BitRate
-	lanRate     unit.BitRate
-	lanDelay    des.Duration
-	sizes       workload.FlowSizes
-	request     unit.Bytes
-	think       des.Duration
-	stagger     des.Duration
-	probeSize   unit.Bytes
-	probeStart  des.Time
-	probeDelay  des.Duration
-	cca, ccaIsl string
-	ccOpt       cc.Options
-	conn        tcp.Config
-	pep         bool
-	pepCCA      string
-	pepConn     tcp.Config
-	coding      bool
-	codeK       int
-	codeM       int
-	codeTimeout des.Duration
-	duration    des.Time
-	warmup      des.Time
-	sample      des.Duration
-}
-
-func readSatConfig(p vocab.Params) (satConfig, error) {
-	c := satConfig{
-		rate:        unit.BitRate(p.Float("rate")),
-		ret:         unit.BitRate(p.Float("return_rate")),
-		channels:    int(p.Int("channels")),
-		servers:     int(p.Int("servers")),
-		terrMin:     des.FromSeconds(p.Float("terr_delay_min")),
-		terrMax:     des.FromSeconds(p.Float("terr_delay_max")),
-		terrRate:    unit.BitRate(p.Float("terr_rate")),
-		lanRate:     unit.BitRate(p.Float("lan_rate")),
-		lanDelay:    des.FromSeconds(p.Float("lan_delay")),
-		request:     unit.Bytes(p.Int("request")),
-		think:       des.FromSeconds(p.Float("think")),
-		stagger:     des.FromSeconds(p.Float("stagger")),
-		probeSize:   unit.Bytes(p.Int("probe_size")),
-		probeStart:  des.Time(des.FromSeconds(p.Float("probe_start"))),
-		probeDelay:  des.FromSeconds(p.Float("probe_delay")),
-		cca:         p.Str("cca"),
-		ccOpt:       ccOptions(p, 0),
-		ccaIsl:      p.Str("cca_island"),
-		pep:         p.Bool("pep"),
-		pepCCA:      p.Str("pep_cca"),
-		coding:      p.Bool("coding"),
-		codeK:       int(p.Int("coding_k")),
-		codeM:       int(p.Int("coding_m")),
-		codeTimeout: des.FromSeconds(p.Float("coding_timeout")),
-		duration:    des.Time(des.FromSeconds(p.Float("duration"))),
-		warmup:      des.Time(des.FromSeconds(p.Float("warmup"))),
-		sample:      des.FromSeconds(p.Float("sample_interval")),
-	}
-	if c.ret == 0 {
-		c.ret = c.rate
-	}
-	if c.warmup >= c.duration {
-		return c, fmt.Errorf("models: sat-island: warmup %v must be shorter than duration %v", c.warmup, c.duration)
-	}
-	if c.terrMax < c.terrMin {
-		return c, fmt.Errorf("models: sat-island: terr_delay_max %v is below terr_delay_min %v", c.terrMax, c.terrMin)
-	}
-	alt, buf := orbit.AltitudeGEO, unit.Bytes(satBufferGEO)
-	if p.Str("orbit") == "meo" {
-		alt, buf = orbit.AltitudeO3b, satBufferMEO
-	}
-	c.satDelay = des.FromSeconds(p.Float("sat_delay"))
-	if c.satDelay == 0 {
-		c.satDelay = SatOneWayDelay(alt, p.Float("elevation_deg"), des.FromSeconds(p.Float("sat_processing")))
-	}
-	mss := unit.Bytes(p.Int("mss"))
-	if err := c.readLimit(p, buf); err != nil {
-		return c, fmt.Errorf("models: sat-island: %w", err)
-	}
-	pkts := c.packets
-	if pkts == 0 {
-		pkts = max(1, int(c.buffer/(mss+tcp.HeaderBytes))) // the AQMs limit packets
-	}
-	target := des.FromSeconds(p.Float("codel_target"))
-	interval := des.FromSeconds(p.Float("codel_interval"))
-	if interval == 0 {
-		interval = 2*c.satDelay + 100*des.Millisecond
-	}
-	switch p.Str("aqm") {
-	case "droptail":
-		c.queue = netsim.DropTail{Bytes: c.buffer, Packets: c.packets}
-	case "codel":
-		c.queue = netsim.CoDel{Target: target, Interval: interval, Limit: pkts}
-	case "fq_codel":
-		c.queue = netsim.FQCoDel{Target: target, Interval: interval, Limit: pkts}
-	}
-	if cdf := p.Str("flow_cdf"); cdf != "" {
-		e, err := workload.ParseCDF(cdf)
-		if err != nil {
-			return c, fmt.Errorf("models: sat-island: flow_cdf: %w", err)
-		}
-		c.sizes = e
-	} else {
-		bp := workload.BoundedPareto{Alpha: p.Float("flow_alpha"), Min: p.Float("flow_min"), Max: p.Float("flow_max")}
-		if err := bp.Validate(); err != nil {
-			return c, fmt.Errorf("models: sat-island: %w", err)
-		}
-		c.sizes = bp
-	}
-	c.conn = tcp.Config{
-		MSS:             mss,
-		InitialWindow:   int(p.Int("iw")),
-		RcvBuf:          unit.Bytes(p.Int("window")),
-		SndBuf:          1 << 40, // servers write each response at once
-		WindowScaling:   p.Bool("window_scaling"),
-		SACK:            p.Bool("sack"),
-		DelayedACK:      p.Bool("delayed_ack"),
-		MinRTO:          des.FromSeconds(p.Float("min_rto")),
-		LimitedTransmit: p.Bool("limited_transmit"),
-		Recovery:        tcp.RecoveryNewReno,
-		LossDetection:   lossDetection(p.Str("loss_detection")),
-	}
-	if c.conn.SACK {
-		c.conn.Recovery = sackRecovery(p.Bool("prr"))
-	}
-	c.conn = withHostOptions(c.conn, p)
-	c.pepConn = c.conn
-	c.pepConn.RcvBuf = unit.Bytes(p.Int("pep_window"))
-	c.pepConn.InitialWindow = int(p.Int("pep_iw"))
-	if c.coding && p.Str("aqm") == "fq_codel" {
-		return c, fmt.Errorf("models: sat-island: coding needs a FIFO satellite queue (droptail or codel), not fq_codel")
-	}
-	return c, nil
-}
-
-// readLimit sets the satellite queues' limit from the one form of it the
-// parameters set: buffer in bytes, or queue or queue_bdp (the BDP being
-// the satellite rate x its one-way delay, as in the other TCP models);
-// none of them takes the orbit's buffer, def. Two forms at once are an
-// error, so that one limit has one scenario id.
-func (c *satConfig) readLimit(p vocab.Params, def unit.Bytes) error {
-	buf := unit.Bytes(p.Int("buffer"))
-	if buf > 0 {
-		if pk := p.Int("queue"); pk > 0 {
-			return fmt.Errorf("buffer %v and queue %d: set the satellite queue limit in one form, bytes (buffer) or packets (queue), not both (the other to 0)", buf, pk)
-		}
-		if frac := p.Float("queue_bdp"); frac > 0 {
-			return fmt.Errorf("buffer %v and queue_bdp %g%%: set the satellite queue limit in one form, bytes (buffer) or a fraction of the BDP (queue_bdp), not both (the other to 0)", buf, frac*100)
-		}
-		c.buffer = buf
-		return nil
-	}
-	pk, err := queueLimit(p, float64(c.rate), c.satDelay)
-	if err != nil {
-		return err
-	}
-	if pk == 0 {
-		c.buffer = def
-	}
-	c.packets = pk
-	return nil
 }
 
 // satScenario is one built scenario.
@@ -447,6 +104,25 @@ func buildSatIsland(c satConfig, seed uint64) (*satScenario, error) {
 	s := des.New()
 	net := netsim.New(s, seed)
 	sc := &satScenario{c: c, s: s, net: net}
+	n, err := sc.buildNet()
+	if err != nil {
+		return nil, err
+	}
+	sc.addWorkload(n)
+	return sc, nil
+}
+
+// satNodes are the nodes the workload runs between.
+type satNodes struct {
+	gw, isr, isl *netsim.Node // gateway, island router, island
+	servers      []*netsim.Node
+	iperf        *netsim.Node // the probe's server
+}
+
+// buildNet builds the servers' terrestrial links, the satellite hop (with
+// its block coder) and the island LAN.
+func (sc *satScenario) buildNet() (satNodes, error) {
+	c, net := sc.c, sc.net
 	gw := net.AddNode("gateway")
 	isr := net.AddNode("island-router")
 	isl := net.AddNode("island")
@@ -466,12 +142,12 @@ func buildSatIsland(c satConfig, seed uint64) (*satScenario, error) {
 			d += des.Duration(terr.Int64N(int64(c.terrMax-c.terrMin) + 1))
 		}
 		if err := link(servers[i], gw, c.terrRate, d); err != nil {
-			return nil, fmt.Errorf("models: %w", err)
+			return satNodes{}, fmt.Errorf("models: %w", err)
 		}
 	}
 	iperf := net.AddNode("iperf")
 	if err := link(iperf, gw, c.terrRate, c.probeDelay); err != nil {
-		return nil, fmt.Errorf("models: %w", err)
+		return satNodes{}, fmt.Errorf("models: %w", err)
 	}
 	// With coding, the satellite link ends at a terminal node whose
 	// decoder passes packets on to the island router over an ideal link.
@@ -483,32 +159,40 @@ func buildSatIsland(c satConfig, seed uint64) (*satScenario, error) {
 	sc.fwd, err = net.Connect(gw, satEnd, netsim.LinkConfig{Name: "sat-forward", Rate: c.rate, Delay: c.satDelay,
 		Queue: meteredModel{inner: c.queue, from: c.warmup, out: &sc.q}})
 	if err != nil {
-		return nil, fmt.Errorf("models: %w", err)
+		return satNodes{}, fmt.Errorf("models: %w", err)
 	}
 	var termOut *netsim.Link
 	if c.coding {
 		if termOut, err = net.Connect(satEnd, isr, netsim.LinkConfig{Name: "sat-terminal-out"}); err != nil {
-			return nil, fmt.Errorf("models: %w", err)
+			return satNodes{}, fmt.Errorf("models: %w", err)
 		}
 	}
 	if _, err := net.Connect(isr, gw, netsim.LinkConfig{Name: "sat-return", Rate: c.ret, Delay: c.satDelay,
 		Queue: netsim.DropTail{Bytes: c.buffer, Packets: c.packets}}); err != nil {
-		return nil, fmt.Errorf("models: %w", err)
+		return satNodes{}, fmt.Errorf("models: %w", err)
 	}
 	if err := link(isr, isl, c.lanRate, c.lanDelay); err != nil {
-		return nil, fmt.Errorf("models: %w", err)
+		return satNodes{}, fmt.Errorf("models: %w", err)
 	}
 	net.ComputeRoutes()
 	if c.coding {
 		sc.enc = newBlockCoder(net, c.codeK, c.codeM, c.codeTimeout, c.warmup)
 		if err := sc.enc.install(gw, satEnd, sc.fwd, termOut); err != nil {
-			return nil, err
+			return satNodes{}, err
 		}
 	}
+	return satNodes{gw: gw, isr: isr, isl: isl, servers: servers, iperf: iperf}, nil
+}
 
-	client := workload.Endpoint{Node: isl, Cfg: c.conn, CCA: c.ccaIsl, CC: c.ccOpt}
+// addWorkload sets up the closed-loop channels between the island and
+// the servers, and the probe, each direct or through the proxies.
+func (sc *satScenario) addWorkload(n satNodes) {
+	c, s, net := sc.c, sc.s, sc.net
+	gw, isr, isl := n.gw, n.isr, n.isl
+	conn, pepConn, opt := c.conn(), c.pepConn(), c.ccOptions()
+	client := workload.Endpoint{Node: isl, Cfg: conn, CCA: c.ccaIsl, CC: opt}
 	server := func(n *netsim.Node) workload.Endpoint {
-		return workload.Endpoint{Node: n, Cfg: c.conn, CCA: c.cca, CC: c.ccOpt}
+		return workload.Endpoint{Node: n, Cfg: conn, CCA: c.cca, CC: opt}
 	}
 	path := func(srv *netsim.Node) []workload.Leg {
 		if !c.pep {
@@ -519,22 +203,21 @@ func buildSatIsland(c satConfig, seed uint64) (*satScenario, error) {
 		// controller over the satellite; the gateway proxy fetches from
 		// the server like a client.
 		return []workload.Leg{
-			{Near: client, Far: workload.Endpoint{Node: isr, Cfg: c.conn, CCA: c.cca, CC: c.ccOpt}},
-			{Near: workload.Endpoint{Node: isr, Cfg: c.pepConn, CCA: c.pepCCA, CC: c.ccOpt}, Far: workload.Endpoint{Node: gw, Cfg: c.pepConn, CCA: c.pepCCA, CC: c.ccOpt}},
-			{Near: workload.Endpoint{Node: gw, Cfg: c.conn, CCA: c.ccaIsl, CC: c.ccOpt}, Far: server(srv)},
+			{Near: client, Far: workload.Endpoint{Node: isr, Cfg: conn, CCA: c.cca, CC: opt}},
+			{Near: workload.Endpoint{Node: isr, Cfg: pepConn, CCA: c.pepCCA, CC: opt}, Far: workload.Endpoint{Node: gw, Cfg: pepConn, CCA: c.pepCCA, CC: opt}},
+			{Near: workload.Endpoint{Node: gw, Cfg: conn, CCA: c.ccaIsl, CC: opt}, Far: server(srv)},
 		}
 	}
 	sc.ex = &workload.Exchanges{S: s, Net: net, ISN: net.Streams().New("sat-island/isn")}
 	sc.ch = &workload.Channels{
 		Ex: sc.ex, Sizes: c.sizes, Request: c.request, Think: c.think, Stagger: c.stagger,
-		Rand: net.Streams().New("sat-island/channels"), Warmup: c.warmup, ShortBytes: 10 * c.conn.MSS,
+		Rand: net.Streams().New("sat-island/channels"), Warmup: c.warmup, ShortBytes: 10 * conn.MSS,
 	}
-	for _, srv := range servers {
+	for _, srv := range n.servers {
 		sc.ch.Paths = append(sc.ch.Paths, path(srv))
 	}
-	sc.probeP = path(iperf)
+	sc.probeP = path(n.iperf)
 	sc.probe.warmup = c.warmup
-	return sc, nil
 }
 
 // Handle implements des.Handler.
@@ -557,9 +240,9 @@ func (sc *satScenario) Handle(now des.Time, kind int, arg uint64) {
 		sc.series = append(sc.series, []vocab.Value{
 			vocab.F(now.Seconds()),
 			vocab.I(int64(sc.q.Bytes())),
-			vocab.F(float64(bytes-sc.last.bytes) * 8 / dt),
-			vocab.F(float64(sc.probe.bytes-sc.last.probe) * 8 / dt),
-			vocab.F(float64(st.TransmittedBytes-sc.last.tx) * 8 / dt / sc.c.rate.BitsPerSecond()),
+			vocab.F(rateOver(bytes-sc.last.bytes, dt).BitsPerSecond()),
+			vocab.F(rateOver(sc.probe.bytes-sc.last.probe, dt).BitsPerSecond()),
+			vocab.F(rateOver(st.TransmittedBytes-sc.last.tx, dt).BitsPerSecond() / sc.c.rate.BitsPerSecond()),
 			vocab.I(int64(sc.ex.Live)),
 		})
 		sc.last.bytes, sc.last.probe, sc.last.tx = bytes, sc.probe.bytes, st.TransmittedBytes
@@ -570,7 +253,7 @@ func (sc *satScenario) Handle(now des.Time, kind int, arg uint64) {
 
 // Run implements vocab.Model.
 func (m *SatIsland) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
-	c, err := readSatConfig(p)
+	c, err := decodeSatIsland(p)
 	if err != nil {
 		return vocab.Result{}, err
 	}
@@ -599,82 +282,5 @@ func (sc *satScenario) run(ctx context.Context) (vocab.Result, error) {
 			return vocab.Result{}, fmt.Errorf("models: sat-island: %w", err)
 		}
 	}
-	span := c.duration.Sub(c.warmup).Seconds()
-	out := make([]vocab.Value, siCount)
-	probeGood, probeTime := math.NaN(), math.NaN()
-	if x := sc.probe.x; x != nil {
-		if x.DoneAt > 0 {
-			probeTime = x.DoneAt.Sub(x.Start).Seconds()
-			probeGood = float64(x.Size) * 8 / probeTime
-		} else {
-			probeGood = float64(x.Got) * 8 / c.duration.Sub(x.Start).Seconds()
-		}
-	}
-	st := sc.fwd.Stats()
-	out[siChannelGoodput] = vocab.F(float64(sc.ch.BytesAfter) * 8 / span)
-	out[siGoodput] = vocab.F(float64(sc.ch.BytesAfter+sc.probe.after) * 8 / span)
-	out[siFlowsPerS] = vocab.F(float64(sc.ch.FlowsAfter) / span)
-	out[siFlows] = vocab.I(sc.ch.FlowsAfter)
-	out[siProbeGoodput] = naNull(probeGood)
-	out[siProbeTime] = naNull(probeTime)
-	out[siProbeBytes] = vocab.I(int64(sc.probe.bytes))
-	out[siLoss] = vocab.F(sc.q.lossFrac())
-	out[siOffered] = vocab.I(sc.q.offered)
-	qm, q95 := sc.q.occupancy(sc.s.Now())
-	out[siQueueMean] = vocab.F(qm)
-	out[siQueueP95] = vocab.F(q95)
-	out[siUtil] = vocab.F(float64(st.Busy-sc.atWarm.Busy) / float64(c.duration.Sub(c.warmup)))
-	fct := math.NaN()
-	if sc.ch.ShortN > 0 {
-		fct = sc.ch.ShortSum.Seconds() / float64(sc.ch.ShortN)
-	}
-	out[siShortFCT] = naNull(fct)
-	out[siShortN] = vocab.I(sc.ch.ShortN)
-	meanSize := math.NaN()
-	if sc.ch.Started > 0 {
-		meanSize = float64(sc.ch.SizeSum) / float64(sc.ch.Started)
-	}
-	out[siMeanSize] = naNull(meanSize)
-	out[siSatDelay] = vocab.F(c.satDelay.Seconds())
-	out[siConns] = vocab.I(int64(sc.ex.Opened))
-	to := sc.ex.Timeouts()
-	out[siRTOs] = vocab.I(to.RTOs - sc.warmTimeouts.RTOs)
-	out[siRTOEpisodes] = vocab.I(to.Episodes - sc.warmTimeouts.Episodes)
-	var rec int64
-	over := 0.0
-	if sc.enc != nil {
-		rec = sc.enc.recovered
-		if sc.enc.dataBytes > 0 {
-			over = float64(sc.enc.parityBytes) / float64(sc.enc.dataBytes)
-		}
-	}
-	out[siRecovered] = vocab.I(rec)
-	out[siOverhead] = vocab.F(over)
-	resid := float64(sc.q.dropped)
-	if sc.enc != nil {
-		resid -= float64(sc.enc.recoveredPayload)
-	}
-	if sc.q.offered > 0 {
-		resid /= float64(sc.q.offered)
-	} else {
-		resid = 0
-	}
-	out[siResidual] = vocab.F(resid)
-	out[siEvents] = vocab.I(int64(sc.s.Processed()))
-	return vocab.Result{Metrics: out, Tables: [][][]vocab.Value{sc.series}}, nil
-}
-
-// withSyntax returns p with its Syntax check set.
-func withSyntax(p vocab.Param, check func(string) error) vocab.Param {
-	p.Syntax = check
-	return p
-}
-
-// checkCDF is the Syntax of flow_cdf: empty, or a CDF workload.ParseCDF reads.
-func checkCDF(text string) error {
-	if text == "" {
-		return nil
-	}
-	_, err := workload.ParseCDF(text)
-	return err
+	return vocab.Result{Metrics: sc.metrics(), Tables: [][][]vocab.Value{sc.series}}, nil
 }

@@ -88,9 +88,19 @@ func TestShortFlowIdle(t *testing.T) {
 	}
 }
 
-// TestShapes checks document 004's qualitative results at 200 channels
-// (30 s, one seed): MEO completes more flows and more goodput, loses more
-// payload (document: ~4.8 % vs ~2.5 %) and its probe is slower.
+// TestShapes checks document 004's results at 200 channels (30 s, one
+// seed). The orderings: MEO completes more flows and more goodput, loses
+// more payload and its probe is slower. The values: the document prints
+// the payload loss at 200 channels, "MEO loses nearly twice as much of
+// its data (~4.8%) as GEO (~2.5%)"; each must hold within 20 % relative
+// (the document's "~" numbers are means of ten runs of its simulator with
+// Rarotonga's flow sizes, which it does not publish: this runs one 30 s
+// seed of the bounded Pareto that stands in for them; measured 2.56 % and
+// 5.36 %), and their ratio within [1.5, 2.5] ("nearly twice"). And the
+// closed form no run can pass: goodput is at most the satellite rate's
+// payload share, 32 Mbit/s x 1448 / 1500 (mss over mss + 40 header + 12
+// timestamp bytes), since every byte delivered after the warm-up crossed
+// the satellite link within as long a time.
 func TestShapes(t *testing.T) {
 	set := func(o string) map[string]vocab.Value {
 		return map[string]vocab.Value{"orbit": vocab.S(o), "channels": vocab.I(200), "duration": vocab.F(30),
@@ -104,6 +114,21 @@ func TestShapes(t *testing.T) {
 	}
 	if !(meo["probe_goodput"] < geo["probe_goodput"]) {
 		t.Errorf("probe_goodput: meo %g >= geo %g, want meo slower", meo["probe_goodput"], geo["probe_goodput"])
+	}
+	for _, tc := range []struct {
+		orbit string
+		got   map[string]float64
+		doc   float64
+	}{{"geo", geo, 0.025}, {"meo", meo, 0.048}} {
+		if l := tc.got["payload_loss"]; math.Abs(l-tc.doc) > 0.2*tc.doc {
+			t.Errorf("%s payload_loss = %.2f %%, want document 004's %.1f %% within 20 %%", tc.orbit, 100*l, 100*tc.doc)
+		}
+		if g, bound := tc.got["goodput"], 32e6*1448/1500; g > bound {
+			t.Errorf("%s goodput = %.4g bit/s, above the payload rate %.4g bit/s", tc.orbit, g, bound)
+		}
+	}
+	if r := meo["payload_loss"] / geo["payload_loss"]; r < 1.5 || r > 2.5 {
+		t.Errorf("payload loss meo/geo = %.2f, want nearly twice (document 004: 4.8/2.5), in [1.5, 2.5]", r)
 	}
 	t.Logf("200 channels: loss geo %.2f %% meo %.2f %% (document 2.5, 4.8)", 100*geo["payload_loss"], 100*meo["payload_loss"])
 }
@@ -270,7 +295,7 @@ func TestSatQueueForms(t *testing.T) {
 			[]string{"queue 300", "queue_bdp 100%", "not both"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := readSatConfig(params(tc.set))
+			c, err := decodeSatIsland(params(tc.set))
 			if tc.err != nil {
 				if err == nil {
 					t.Fatalf("%v accepted, want an error naming %q", tc.set, tc.err)

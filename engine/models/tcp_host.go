@@ -9,11 +9,14 @@ import (
 )
 
 // The host: one set of TCP host parameters that tcp-bulk, tcp-transfer,
-// tcp-compete and sat-island take with the same name, unit, range, doc and
-// default. The defaults are Linux's (a 6.x kernel with its sysctl defaults
-// in a 1500-byte MTU), each with the place in Linux's source or
-// documentation that sets it; a spec whose document ran another host sets
-// that host's values itself. hostTable is the one statement of them.
+// tcp-compete, sat-island and leo-path take with the same name, unit,
+// range and doc, decoded into one tcpHost whose config method builds every
+// endpoint's tcp.Config. The defaults are Linux's (a 6.x kernel with its
+// sysctl defaults in a 1500-byte MTU), each with the place in Linux's
+// source or documentation that sets it; a spec whose document ran another
+// host sets that host's values itself, and leo-path keeps its former
+// host's as its defaults (leoHostParams). hostTable is the one statement
+// of them.
 
 // hostSetting is one row of hostTable: a parameter with Linux's value as
 // its default, and where Linux sets that value.
@@ -104,33 +107,121 @@ func hostParams(names ...string) []vocab.Param {
 	return out
 }
 
-// withHostOptions sets on cfg the host options that are plain fields of
-// tcp.Config: timestamps, syn_timeout, send_buffer, ssthresh_basis,
-// grow_on_recovery_exit and prr_rounding (prr goes through sackRecovery).
-func withHostOptions(cfg tcp.Config, p vocab.Params) tcp.Config {
-	cfg.Timestamps = p.Bool("timestamps")
-	cfg.SYNTimeout = des.FromSeconds(p.Float("syn_timeout"))
-	cfg.SendBuffer = unit.Bytes(p.Int("send_buffer"))
-	if p.Str("ssthresh_basis") == "pipe" {
-		cfg.SsthreshBasis = tcp.SsthreshPipe
+// tcpHost is the host parameters of one scenario, decoded once by
+// decodeHost. Every TCP model builds its endpoints' tcp.Config from one
+// through config, so that a host option means the same in every model.
+type tcpHost struct {
+	mss             unit.Bytes
+	iw              int // segments; 0 is RFC 3390's
+	delayedACK      bool
+	minRTO          des.Duration
+	sack            bool
+	lossDetection   tcp.LossDetection
+	limitedTransmit bool
+	prr             bool
+	timestamps      bool
+	synTimeout      des.Duration
+	hystart         bool
+	byteCounting    bool
+	windowScaling   bool
+	writeSize       unit.Bytes // 0: the whole transfer at once
+	sendBuffer      unit.Bytes // 0: unlimited
+	ssthreshBasis   tcp.SsthreshBasis
+	prrByteCeil     bool
+	growOnExit      bool
+	// renoRecovery chooses RFC 5681's Reno recovery over RFC 6582's
+	// NewReno for a connection without SACK (tcp-bulk's cca reno).
+	renoRecovery bool
+}
+
+// decodeHost reads the host parameters of hostTable from p. A model that
+// does not take one of them (sat-island has no write_size) gets Linux's
+// value from the table.
+func decodeHost(p vocab.Params) tcpHost {
+	s := p.Schema()
+	v := func(name string) vocab.Value {
+		if s.ParamIndex(name) < 0 {
+			return hostParam(name).Default
+		}
+		return p.Get(name)
 	}
-	cfg.GrowOnRecoveryExit = p.Bool("grow_on_recovery_exit")
-	cfg.PRRByteCeil = p.Str("prr_rounding") == "bytes"
-	return cfg
+	h := tcpHost{
+		mss:             unit.Bytes(v("mss").Int()),
+		iw:              int(v("iw").Int()),
+		delayedACK:      v("delayed_ack").Bool(),
+		minRTO:          des.FromSeconds(v("min_rto").Float()),
+		sack:            v("sack").Bool(),
+		lossDetection:   lossDetection(v("loss_detection").Str()),
+		limitedTransmit: v("limited_transmit").Bool(),
+		prr:             v("prr").Bool(),
+		timestamps:      v("timestamps").Bool(),
+		synTimeout:      des.FromSeconds(v("syn_timeout").Float()),
+		hystart:         v("hystart").Bool(),
+		byteCounting:    v("byte_counting").Bool(),
+		windowScaling:   v("window_scaling").Bool(),
+		writeSize:       unit.Bytes(v("write_size").Int()),
+		sendBuffer:      unit.Bytes(v("send_buffer").Int()),
+		prrByteCeil:     v("prr_rounding").Str() == "bytes",
+		growOnExit:      v("grow_on_recovery_exit").Bool(),
+	}
+	if v("ssthresh_basis").Str() == "pipe" {
+		h.ssthreshBasis = tcp.SsthreshPipe
+	}
+	return h
 }
 
-// ccOptions reads hystart and byte_counting; seed is the controller's own
-// random stream.
-func ccOptions(p vocab.Params, seed uint64) cc.Options {
-	return cc.Options{HyStart: p.Bool("hystart"), ABC: p.Bool("byte_counting"), Seed: seed}
+// config is the one tcp.Config of a host: rcvBuf is the largest window it
+// advertises, sndBuf the most unacknowledged data it holds.
+func (h tcpHost) config(rcvBuf, sndBuf unit.Bytes) tcp.Config {
+	return tcp.Config{
+		MSS:                h.mss,
+		InitialWindow:      h.iw,
+		RcvBuf:             rcvBuf,
+		SndBuf:             sndBuf,
+		WindowScaling:      h.windowScaling,
+		SACK:               h.sack,
+		DelayedACK:         h.delayedACK,
+		MinRTO:             h.minRTO,
+		LimitedTransmit:    h.limitedTransmit,
+		Recovery:           h.recovery(),
+		LossDetection:      h.lossDetection,
+		Timestamps:         h.timestamps,
+		SYNTimeout:         h.synTimeout,
+		SendBuffer:         h.sendBuffer,
+		SsthreshBasis:      h.ssthreshBasis,
+		GrowOnRecoveryExit: h.growOnExit,
+		PRRByteCeil:        h.prrByteCeil,
+	}
 }
 
-// sackRecovery returns the loss recovery of a connection that offers SACK
-// (RFC 6675, or RFC 6937 PRR over it when prr is set); a peer that does
-// not permit SACK makes the sender fall back to NewReno.
-func sackRecovery(prr bool) tcp.Recovery {
-	if prr {
+// recovery is the loss recovery of a connection that offers SACK (RFC
+// 6675, or RFC 6937 PRR over it when prr is set; a peer that does not
+// permit SACK makes the sender fall back to NewReno), else RFC 6582
+// NewReno, or RFC 5681 Reno where asked.
+func (h tcpHost) recovery() tcp.Recovery {
+	switch {
+	case h.sack && h.prr:
 		return tcp.RecoveryPRR
+	case h.sack:
+		return tcp.RecoverySACK
+	case h.renoRecovery:
+		return tcp.RecoveryReno
 	}
-	return tcp.RecoverySACK
+	return tcp.RecoveryNewReno
+}
+
+// ccOptions are the controller options of the host; seed is the
+// controller's own random stream.
+func (h tcpHost) ccOptions(seed uint64) cc.Options {
+	return cc.Options{HyStart: h.hystart, ABC: h.byteCounting, Seed: seed}
+}
+
+// fullPacket is the wire size of a full data segment: mss, 40 header
+// bytes and 12 of timestamps when they are on.
+func (h tcpHost) fullPacket() unit.Bytes {
+	n := h.mss + tcp.HeaderBytes
+	if h.timestamps {
+		n += 12
+	}
+	return n
 }

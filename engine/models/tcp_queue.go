@@ -5,7 +5,6 @@ import (
 
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
-	"github.com/crosslink-sim/crosslink/engine/tcp"
 	"github.com/crosslink-sim/crosslink/engine/unit"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -37,28 +36,31 @@ func queueBDPParam(def float64) vocab.Param {
 			"written in percent and counted in full-size packets (mss + 40 header bytes, + 12 with timestamps), rounded, at least 1; 0: set by queue (set one of the two)"}
 }
 
-// fullPacket is the wire size of a full data segment.
-func fullPacket(p vocab.Params) int {
-	n := int(p.Int("mss")) + tcp.HeaderBytes
-	if p.Bool("timestamps") {
-		n += 12
-	}
-	return n
+// queueForm is the bottleneck limit as a spec gives it: packets, or a
+// fraction of the BDP; both 0 is unlimited.
+type queueForm struct {
+	packets int
+	bdp     float64
 }
 
-// queueLimit returns the limit in packets that queue or queue_bdp sets
-// for a bottleneck of rate bit/s and one-way delay; 0 is unlimited.
-func queueLimit(p vocab.Params, rate float64, delay des.Duration) (int, error) {
-	pk, frac := p.Int("queue"), p.Float("queue_bdp")
+// decodeQueue reads queue and queue_bdp.
+func decodeQueue(p vocab.Params) queueForm {
+	return queueForm{packets: int(p.Int("queue")), bdp: p.Float("queue_bdp")}
+}
+
+// limit returns the limit in packets that the form sets for a bottleneck
+// of the given rate and one-way delay whose full packets are full bytes
+// on the wire; 0 is unlimited.
+func (q queueForm) limit(rate unit.BitRate, delay des.Duration, full unit.Bytes) (int, error) {
 	switch {
-	case pk > 0 && frac > 0:
-		return 0, fmt.Errorf("queue %d and queue_bdp %g%%: set the queue limit in packets or as a fraction of the BDP, not both (the other to 0)", pk, frac*100)
-	case frac > 0:
+	case q.packets > 0 && q.bdp > 0:
+		return 0, fmt.Errorf("queue %d and queue_bdp %g%%: set the queue limit in packets or as a fraction of the BDP, not both (the other to 0)", q.packets, q.bdp*100)
+	case q.bdp > 0:
 		if delay <= 0 {
-			return 0, fmt.Errorf("queue_bdp %g%% needs a delay > 0 (the BDP is rate x delay)", frac*100)
+			return 0, fmt.Errorf("queue_bdp %g%% needs a delay > 0 (the BDP is rate x delay)", q.bdp*100)
 		}
-		lim, err := netsim.BDPLimit(frac, unit.BitRate(rate), delay, unit.Bytes(fullPacket(p)))
+		lim, err := netsim.BDPLimit(q.bdp, rate, delay, full)
 		return lim.Packets, err
 	}
-	return int(pk), nil
+	return q.packets, nil
 }

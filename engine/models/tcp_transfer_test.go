@@ -111,8 +111,7 @@ func TestTransferBoundByHand(t *testing.T) {
 			p := rfcDefaults(NewTCPTransfer()).
 				With("rate", vocab.F(rate)).With("delay", vocab.F(d)).With("size", vocab.I(10240)).
 				With("iw", vocab.I(tt.iw)).With("handshake", vocab.B(tt.handshake))
-			c := readTCPConfig(p)
-			c.size, c.noHandshk = 10240, !tt.handshake
+			c := decodeTransfer(p)
 			if got := transferBound(c).response; math.Abs(got-tt.want) > 1e-6 {
 				t.Errorf("transferBound(d %v, iw %d, handshake %v).response = %.6f s, want %.6f s", d, tt.iw, tt.handshake, got, tt.want)
 			}

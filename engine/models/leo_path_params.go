@@ -1,0 +1,262 @@
+package models
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/orbit"
+	"github.com/crosslink-sim/crosslink/engine/phy"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/unit"
+	"github.com/crosslink-sim/crosslink/vocab"
+)
+
+// Cost is the number of route updates (each a Dijkstra over the shell)
+// plus the simulated packets, roughly.
+func (m *LEOPath) Cost(p vocab.Params) float64 {
+	d := p.Float("duration")
+	return d/p.Float("route_interval")*1e3 + d*float64(p.Int("flows"))*p.Float("gsl_rate")/1e4
+}
+
+// The positions of the main-row metrics.
+const (
+	lpGoodput = iota
+	lpBytes
+	lpRetrans
+	lpSpurious
+	lpRTOs
+	lpRecoveries
+	lpReordered
+	lpPathChanges
+	lpRTTMin
+	lpRTTMean
+	lpRTTMax
+	lpHopsMin
+	lpHopsMax
+	lpWorstBER
+	lpExceedFrac
+	lpCrossExceed
+	lpISLDrops
+	lpQueueDrops
+	lpGroundDrops
+	lpUnreachable
+	lpNoPathDrops
+	lpSatellites
+	lpCount
+)
+
+func leoPathSchema() *vocab.Schema {
+	sf := func(name string, def, lo, hi float64, unit vocab.Unit, doc string) vocab.Param {
+		return vocab.Param{Name: name, Kind: vocab.Float, Unit: unit, Default: vocab.F(def), Min: lo, Max: hi, Doc: doc}
+	}
+	params := []vocab.Param{
+		{Name: "shell", Kind: vocab.String, Default: vocab.S("kuiper-k1"), Choices: []string{"starlink-s1", "kuiper-k1", "telesat-t1"},
+			Doc: "Hypatia's shells: starlink-s1 72x22 at 550 km, 53 deg; kuiper-k1 34x34 at 630 km, 51.9 deg; telesat-t1 27x13 at 1015 km, 98.98 deg"},
+		{Name: "motion", Kind: vocab.String, Default: vocab.S("sgp4"), Choices: []string{"kepler", "j2", "sgp4", "pyephem"},
+			Doc: "how satellites move: kepler, circles fixed in inertial space; j2, with the secular J2 drift of node and argument of latitude; sgp4, the near-Earth SGP4 model without drag from the shell's mean elements, as Hypatia propagates them; pyephem, SGP4 with PyEphem's element rounding, constants and sidereal time, the positions Hypatia measures its links on (with earth pyephem)"},
+		{Name: "src", Kind: vocab.String, Default: vocab.S("manila"), Syntax: checkStation,
+			Doc: "source ground station: a built-in city (manila, dalian, istanbul, nairobi, rio-de-janeiro, saint-petersburg, london, new-york, ...) or \"lat,lon\" in degrees"},
+		{Name: "dst", Kind: vocab.String, Default: vocab.S("dalian"), Syntax: checkStation, Doc: "destination ground station, as src"},
+		{Name: "earth", Kind: vocab.String, Default: vocab.S("wgs72"), Choices: []string{"sphere", "wgs72", "wgs84", "pyephem"},
+			Doc: "surface the stations stand on (wgs72: Hypatia's station file; pyephem: PyEphem's observers, which Hypatia's link lengths use); satellites keep their orbit radius from the centre"},
+		{Name: "ground_rule", Kind: vocab.String, Default: vocab.S("cone"), Choices: []string{"cone", "elevation"},
+			Doc: "which satellites a station uses: cone, Hypatia's range limit sqrt(cone^2+h^2) (1260 km for Kuiper at 30 deg); elevation, the true elevation over the local vertical"},
+		sf("min_elevation_deg", 0, 0, 89, vocab.Dimensionless, "minimum elevation for ground_rule elevation; 0 takes the shell's (25 Starlink, 30 Kuiper, 10 Telesat)"),
+		sf("start_time", 0, 0, 1e7, vocab.Second, "time after the shell's epoch (2000-01-01 00:00 UT, Hypatia's) at which the run starts"),
+		sf("duration", 200, 0.001, 1e5, vocab.Second, "simulated time"),
+		sf("route_interval", 0.1, 0.001, 100, vocab.Second, "period of the routing update (Hypatia: 100 ms)"),
+		sf("sample_interval", 0.1, 0, 100, vocab.Second, "period of the time-series table; 0 writes none"),
+		{Name: "frozen_path", Kind: vocab.Bool, Default: vocab.B(false), Doc: "keep the geometry and path of time start_time for the whole run (the static comparison)"},
+		{Name: "flows", Kind: vocab.Int, Default: vocab.I(1), Min: 0, Max: 64, Doc: "TCP flows from src to dst; 0 routes and samples the path only"},
+		{Name: "cca", Kind: vocab.String, Default: vocab.S("newreno"), Choices: cc.Names(), Doc: "congestion control of every flow (engine/tcp/cc)"},
+		sf("gsl_rate", 10e6, 1e3, 1e11, vocab.BitPerSecond, "rate of each ground-to-satellite link, both directions (Hypatia's TCP runs: 10 Mbit/s)"),
+		{Name: "queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(100), Min: 1, Max: 1e6,
+			Doc: "DropTail limit of each ground link's queue (Hypatia: 100 packets)"},
+		sf("gsl_loss", 0, 0, 1, vocab.Dimensionless, "random loss probability of each packet on each ground link (rain, interference)"),
+		{Name: "isl_errors", Kind: vocab.Bool, Default: vocab.B(true), Doc: "bit errors on the ISLs from the link budget; off: delay only, as in Hypatia"},
+		{Name: "terminal", Kind: vocab.String, Default: vocab.S("isl-100g"), Choices: []string{"oct-10g", "isl-100g"},
+			Doc: "ISL terminal (engine/phy): document 000's Table 1 optics at 10 or 100 Gbit/s, direct detection"},
+		sf("isl_rate", 0, 0, 1e13, vocab.BitPerSecond, "rate at which each ISL serialises a packet; 0 takes the terminal's (Hypatia's TCP runs give ISLs 10 Mbit/s, like the ground links). ISLs have no queue: the ground link upstream paces packets at or below this rate"),
+		sf("jitter_urad", 0, 0, 100, vocab.Dimensionless, "standard deviation of each axis of the transmitter's pointing error, microradians (Rayleigh radial error; 0: perfect pointing)"),
+		sf("per_threshold", 1e-6, 1e-15, 1, vocab.Dimensionless, "PER above which an ISL counts as exceeding, for the exceed fractions"),
+		hostParam("mss"),
+		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(16 << 20), Min: 1000, Max: 1 << 30,
+			Doc: "receive buffer"},
+		hostParam("sack"),
+		hostParam("min_rto"),
+	}
+	params = append(params, leoHostParams()...)
+	metrics := make([]vocab.Metric, lpCount)
+	m := func(i int, name string, k vocab.Kind, u vocab.Unit, doc string) {
+		metrics[i] = vocab.Metric{Name: name, Kind: k, Unit: u, Doc: doc}
+	}
+	m(lpGoodput, "goodput", vocab.Float, vocab.BitPerSecond, "in-order bytes delivered to the receivers over the duration, all flows")
+	m(lpBytes, "bytes_delivered", vocab.Int, vocab.Byte, "in-order bytes delivered, all flows")
+	m(lpRetrans, "retrans_segs", vocab.Int, vocab.Packet, "segments retransmitted, all flows, spurious ones included")
+	m(lpSpurious, "spurious_retrans", vocab.Int, vocab.Packet, "retransmissions whose data had already arrived (the receiver saw the segment twice)")
+	m(lpRTOs, "rtos", vocab.Int, vocab.Dimensionless, "retransmission timer expiries")
+	m(lpRecoveries, "fast_recoveries", vocab.Int, vocab.Dimensionless, "fast recovery episodes entered")
+	m(lpReordered, "reordered_segs", vocab.Int, vocab.Packet, "first transmissions that arrived after a segment sent later (overtaken on a path change)")
+	m(lpPathChanges, "path_changes", vocab.Int, vocab.Dimensionless, "routing updates that changed the sequence of satellites")
+	m(lpRTTMin, "rtt_min", vocab.Float, vocab.Second, "smallest path round trip (propagation only) over the routing updates")
+	m(lpRTTMean, "rtt_mean", vocab.Float, vocab.Second, "mean path round trip over the routing updates")
+	m(lpRTTMax, "rtt_max", vocab.Float, vocab.Second, "largest path round trip over the routing updates")
+	m(lpHopsMin, "hops_min", vocab.Int, vocab.Dimensionless, "fewest links on the path (ground links included)")
+	m(lpHopsMax, "hops_max", vocab.Int, vocab.Dimensionless, "most links on the path")
+	m(lpWorstBER, "worst_isl_ber", vocab.Float, vocab.Dimensionless, "largest fade-averaged BER of an ISL on the path over the run (0 with isl_errors off)")
+	m(lpExceedFrac, "worst_isl_exceed_frac", vocab.Float, vocab.Dimensionless, "fraction of routing updates at which the path's worst ISL has a fade-averaged PER (data packet) above per_threshold")
+	m(lpCrossExceed, "cross_plane_exceed_frac", vocab.Float, vocab.Dimensionless, "fraction of (routing update, cross-plane ISL) pairs of the whole shell above per_threshold")
+	m(lpISLDrops, "isl_error_drops", vocab.Int, vocab.Packet, "packets lost to ISL bit errors, both directions")
+	m(lpQueueDrops, "queue_drops", vocab.Int, vocab.Packet, "packets dropped by the ground links' queues")
+	m(lpGroundDrops, "ground_loss_drops", vocab.Int, vocab.Packet, "packets lost to gsl_loss")
+	m(lpUnreachable, "unreachable_frac", vocab.Float, vocab.Dimensionless, "fraction of routing updates with no path (a station sees no satellite)")
+	m(lpNoPathDrops, "no_path_drops", vocab.Int, vocab.Packet, "packets dropped at the space segment while no path existed, both directions")
+	m(lpSatellites, "satellites", vocab.Int, vocab.Dimensionless, "satellites in the shell")
+	return &vocab.Schema{
+		Name:    "leo-path",
+		Version: 3, // 3 still: the host parameters of tcp_host.go, whose defaults are the former host (leoHostParams; no rows change for the same parameters and seed); 3: the parameter freeze is frozen_path (freeze is an SQL keyword; no rows change); 2: SGP4 motion by default (motion replaces j2), isl_rate, no_path_drops
+		Doc: "TCP flows between two ground stations over a moving LEO constellation (Hypatia's Starlink, Kuiper and Telesat shells, " +
+			"+Grid laser ISLs, shortest-delay routing every route_interval with atomic switching), each ISL's BER from document 000's " +
+			"link budget at its current length with Rayleigh pointing jitter; goodput, retransmissions (spurious apart), reordering, " +
+			"path changes and the path's RTT, hops and worst ISL.",
+		Params:  params,
+		Metrics: metrics,
+		Tables: []vocab.Table{{Name: "timeseries", Doc: "every sample_interval: the path and each flow's sender (one row per flow; flow -1 when flows = 0)",
+			Columns: []vocab.Metric{
+				{Name: "time", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "flow", Kind: vocab.Int},
+				{Name: "rtt", Kind: vocab.Float, Unit: vocab.Second, Doc: "round trip of the current path, propagation only (0 when unreachable)"},
+				{Name: "hops", Kind: vocab.Int, Doc: "links on the current path, ground links included"},
+				{Name: "worst_isl_ber", Kind: vocab.Float, Doc: "fade-averaged BER of the path's longest ISL"},
+				{Name: "path_changes", Kind: vocab.Int, Doc: "path changes so far"},
+				{Name: "cwnd", Kind: vocab.Int, Unit: vocab.Byte},
+				{Name: "srtt", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "delivered", Kind: vocab.Int, Unit: vocab.Byte, Doc: "in-order bytes delivered to the receiver so far"},
+			}}},
+	}
+}
+
+// leoHostParams are the host parameters leo-path takes beside mss, sack
+// and min_rto. Former leo-path host; Linux's defaults come with the
+// recovery mechanisms: before it took them, leo-path's endpoints had RFC
+// 3390's initial window, no delayed ACKs, no timestamps, no RACK-TLP, no
+// PRR, no HyStart and no byte counting, and those stay its defaults here
+// so that its results stay as they were (a SYN's timeout is 1 s, as it
+// was with a min_rto of at most 1 s). A later change may switch them to
+// Linux's, with a new Version.
+func leoHostParams() []vocab.Param {
+	former := map[string]vocab.Value{
+		"iw":             vocab.I(0),
+		"delayed_ack":    vocab.B(false),
+		"loss_detection": vocab.S("dupthresh"),
+		"prr":            vocab.B(false),
+		"timestamps":     vocab.B(false),
+		"hystart":        vocab.B(false),
+		"byte_counting":  vocab.B(false),
+	}
+	ps := hostParams("iw", "window_scaling", "delayed_ack", "limited_transmit", "loss_detection", "prr", "timestamps", "syn_timeout",
+		"hystart", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")
+	for i, p := range ps {
+		if v, ok := former[p.Name]; ok {
+			ps[i].Default = v
+			ps[i].Doc += "; leo-path's default is its former host's " + v.String()
+		}
+	}
+	return ps
+}
+
+// parseStation reads a city name or "lat,lon".
+func parseStation(s string) (orbit.Station, error) {
+	if lat, lon, ok := strings.Cut(s, ","); ok {
+		la, err1 := strconv.ParseFloat(strings.TrimSpace(lat), 64)
+		lo, err2 := strconv.ParseFloat(strings.TrimSpace(lon), 64)
+		if err1 != nil || err2 != nil {
+			return orbit.Station{}, fmt.Errorf("station %q: want a city or \"lat,lon\" in degrees", s)
+		}
+		return orbit.StationAt(s, la, lo)
+	}
+	return orbit.City(s)
+}
+
+// leoMotion returns the orbit motion of the motion parameter, from the
+// shells' epoch 2000-01-01 00:00 UT: pyephem is SGP4 as PyEphem computes
+// it for Hypatia, with libastro's sidereal angle.
+func leoMotion(motion string) orbit.Motion {
+	if motion == "pyephem" {
+		return orbit.Motion{SGP4: true, PyEphem: true, GMST0: orbit.GMSTNewcomb(-0.5)}
+	}
+	return orbit.Motion{J2: motion == "j2", SGP4: motion == "sgp4", GMST0: orbit.GMSTAt(-0.5)}
+}
+
+// leoConfig is leo-path's parameters, decoded.
+type leoConfig struct {
+	shell         orbit.Shell
+	motion        orbit.Motion
+	src, dst      orbit.Station
+	earth         orbit.Earth
+	cone          bool    // ground_rule cone
+	startTime     float64 // s after the shell's epoch
+	duration      des.Time
+	routeInterval des.Duration
+	sample        des.Duration
+	frozen        bool
+	flows         int
+	cca           string
+	gslRate       unit.BitRate
+	queue         int // packets of each ground link
+	gslLoss       float64
+	islErrors     bool
+	terminal      phy.Terminal
+	islRate       unit.BitRate // 0: the terminal's
+	jitterURad    float64
+	perThreshold  float64
+	window        unit.Bytes
+	host          tcpHost
+}
+
+// decodeLEO reads leo-path's parameters, the names of shells, stations,
+// Earth models and terminals included.
+func decodeLEO(p vocab.Params) (leoConfig, error) {
+	c := leoConfig{
+		motion:        leoMotion(p.Str("motion")),
+		cone:          p.Str("ground_rule") == "cone",
+		startTime:     p.Float("start_time"),
+		duration:      des.Time(des.FromSeconds(p.Float("duration"))),
+		routeInterval: des.FromSeconds(p.Float("route_interval")),
+		sample:        des.FromSeconds(p.Float("sample_interval")),
+		frozen:        p.Bool("frozen_path"),
+		flows:         int(p.Int("flows")),
+		cca:           p.Str("cca"),
+		gslRate:       unit.BitRate(p.Float("gsl_rate")),
+		queue:         int(p.Int("queue")),
+		gslLoss:       p.Float("gsl_loss"),
+		islErrors:     p.Bool("isl_errors"),
+		islRate:       unit.BitRate(p.Float("isl_rate")),
+		jitterURad:    p.Float("jitter_urad"),
+		perThreshold:  p.Float("per_threshold"),
+		window:        unit.Bytes(p.Int("window")),
+		host:          decodeHost(p),
+	}
+	var err error
+	if c.shell, err = orbit.ShellNamed(p.Str("shell")); err != nil {
+		return c, err
+	}
+	if e := p.Float("min_elevation_deg"); e > 0 {
+		c.shell.MinElevation = orbit.Radians(e)
+	}
+	if c.src, err = parseStation(p.Str("src")); err != nil {
+		return c, fmt.Errorf("src: %w", err)
+	}
+	if c.dst, err = parseStation(p.Str("dst")); err != nil {
+		return c, fmt.Errorf("dst: %w", err)
+	}
+	if c.earth, err = orbit.EarthNamed(p.Str("earth")); err != nil {
+		return c, err
+	}
+	if c.terminal, err = phy.TerminalNamed(p.Str("terminal")); err != nil {
+		return c, err
+	}
+	return c, nil
+}

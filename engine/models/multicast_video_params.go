@@ -1,0 +1,146 @@
+package models
+
+import (
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/unit"
+	"github.com/crosslink-sim/crosslink/engine/workload"
+	"github.com/crosslink-sim/crosslink/vocab"
+)
+
+// Cost is simulated seconds times the bits the links carry per second.
+func (m *MulticastVideo) Cost(p vocab.Params) float64 {
+	if p.Str("path") == "satellite" {
+		return p.Float("duration") * p.Float("video_rate")
+	}
+	return p.Float("duration") * p.Float("hop_rate") * float64(p.Int("hops"))
+}
+
+func multicastVideoSchema() *vocab.Schema {
+	return &vocab.Schema{
+		Name:    "multicast-video",
+		Version: 3, // 3: the parameter cross is cross_traffic (cross is an SQL keyword; no rows change); 2: the TCP cross traffic: RACK, SACK state kept over timeouts, BBR as Linux
+		Doc: "MBone video (document 001): a constant-rate UDP/RTP video stream over a terrestrial path of congested hops " +
+			"(each shared with TCP cross traffic) or one GEO satellite hop; loss, RFC 3550 jitter, received bandwidth and " +
+			"frame rate over time and on average.",
+		Params: []vocab.Param{
+			{Name: "path", Kind: vocab.String, Default: vocab.S("terrestrial"), Choices: []string{"terrestrial", "satellite"},
+				Doc: "terrestrial: hops routers each shared with cross traffic; satellite: one GEO hop of its own"},
+			{Name: "duration", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(120), Min: 1, Max: 1e5,
+				Doc: "how long the video is sent"},
+			{Name: "sample_interval", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(1), Min: 0.01, Max: 1e4,
+				Doc: "interval of the time series (vic and RTCP report every few seconds)"},
+			{Name: "video_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(128e3), Min: 1e3, Max: 1e9,
+				Doc: "video bit rate, headers excluded (document 001: 128 kbit/s)"},
+			{Name: "fps", Kind: vocab.Float, Default: vocab.F(8), Min: 0.1, Max: 1000,
+				Doc: "frames per second (document 001: 8)"},
+			{Name: "packet_size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1000), Min: 16, Max: 65000,
+				Doc: "video bytes per packet at most; each packet adds 40 bytes of IP, UDP and RTP headers"},
+			{Name: "hops", Kind: vocab.Int, Default: vocab.I(10), Min: 1, Max: 100,
+				Doc: "terrestrial hops, each a bottleneck shared with cross traffic (document 001: tens of hops)"},
+			{Name: "hop_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(1.544e6), Min: 1e3, Max: 1e12,
+				Doc: "rate of each terrestrial hop (T1)"},
+			{Name: "hop_delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0.005), Min: 0, Max: 1,
+				Doc: "one-way propagation delay of each terrestrial hop"},
+			{Name: "hop_queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(50), Min: 1, Max: 1e6,
+				Doc: "DropTail limit of each router's output queue"},
+			{Name: "cross_traffic", Kind: vocab.String, Default: vocab.S("bulk"), Choices: []string{"none", "bulk", "onoff"},
+				Doc: "TCP cross traffic per hop: none, greedy bulk flows, or on/off flows (Poisson bursts of exponential size)"},
+			{Name: "cross_flows", Kind: vocab.Int, Default: vocab.I(4), Min: 0, Max: 1000,
+				Doc: "TCP cross-traffic flows on each hop (each enters before the hop and leaves after it)"},
+			{Name: "cross_load", Kind: vocab.Float, Default: vocab.F(0.9), Min: 0, Max: 10,
+				Doc: "on/off cross traffic: offered load of each hop's flows together, as a fraction of hop_rate"},
+			{Name: "cross_burst", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(50000), Min: 1, Max: 1 << 40,
+				Doc: "on/off cross traffic: mean burst (transfer) size"},
+			{Name: "cross_window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(65535), Min: 1000, Max: 1 << 30,
+				Doc: "receive window of the cross-traffic TCPs"},
+			{Name: "cross_cca", Kind: vocab.String, Default: vocab.S("newreno"), Choices: cc.Names(),
+				Doc: "congestion control of the cross traffic"},
+			{Name: "sat_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(2e6), Min: 1e3, Max: 1e12,
+				Doc: "capacity of the satellite hop"},
+			{Name: "sat_delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0.25), Min: 0, Max: 10,
+				Doc: "one-way delay of the satellite hop (GEO: at least 250 ms, document 001)"},
+			{Name: "sat_queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(50), Min: 1, Max: 1e6,
+				Doc: "DropTail limit of the satellite uplink queue"},
+		},
+		Metrics: []vocab.Metric{
+			{Name: "loss", Kind: vocab.Float, Doc: "fraction of the video packets sent that never arrived"},
+			{Name: "jitter_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean of the interval samples of RFC 3550 jitter"},
+			{Name: "jitter_max", Kind: vocab.Float, Unit: vocab.Second, Doc: "largest RFC 3550 jitter estimate"},
+			{Name: "bandwidth_mean", Kind: vocab.Float, Unit: vocab.BitPerSecond, Doc: "video bits received per second of duration"},
+			{Name: "frame_rate_mean", Kind: vocab.Float, Unit: vocab.PerSecond, Doc: "complete frames received per second of duration"},
+			{Name: "delay_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean one-way delay of the packets received"},
+			{Name: "delay_max", Kind: vocab.Float, Unit: vocab.Second, Doc: "largest one-way delay"},
+			{Name: "packets_sent", Kind: vocab.Int, Unit: vocab.Packet},
+			{Name: "packets_received", Kind: vocab.Int, Unit: vocab.Packet},
+			{Name: "cross_goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
+				Doc: "cross-traffic bytes delivered per second per hop, mean over hops"},
+			{Name: "hop_drops", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets dropped by the forward queues, all traffic"},
+		},
+		Tables: []vocab.Table{
+			{Name: "timeseries", Doc: "video quality every sample_interval (interval start time)", Columns: []vocab.Metric{
+				{Name: "time", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "loss_rate", Kind: vocab.Float, Doc: "lost / sent of the packets captured in the interval"},
+				{Name: "jitter", Kind: vocab.Float, Unit: vocab.Second, Doc: "RFC 3550 jitter at the interval's end"},
+				{Name: "bandwidth", Kind: vocab.Float, Unit: vocab.BitPerSecond, Doc: "video bits received per second"},
+				{Name: "frame_rate", Kind: vocab.Float, Unit: vocab.PerSecond, Doc: "complete frames received per second"},
+				{Name: "packets_sent", Kind: vocab.Int, Unit: vocab.Packet},
+				{Name: "packets_lost", Kind: vocab.Int, Unit: vocab.Packet},
+			}},
+		},
+	}
+}
+
+// videoConfig is multicast-video's parameters, decoded.
+type videoConfig struct {
+	format      workload.VideoFormat
+	duration    des.Time
+	interval    des.Duration
+	satellite   bool // path satellite
+	satRate     unit.BitRate
+	satDelay    des.Duration
+	satQueue    int // packets
+	hops        int
+	hopRate     unit.BitRate
+	hopDelay    des.Duration
+	hopQueue    int // packets
+	cross       string
+	crossFlows  int
+	crossLoad   float64 // fraction of hop_rate
+	crossBurst  unit.Bytes
+	crossWindow unit.Bytes
+	crossCCA    string
+}
+
+// decodeVideo reads multicast-video's parameters.
+func decodeVideo(p vocab.Params) videoConfig {
+	return videoConfig{
+		format:      workload.VideoFormat{Rate: p.Float("video_rate"), FPS: p.Float("fps"), Payload: int(p.Int("packet_size"))},
+		duration:    des.Time(des.FromSeconds(p.Float("duration"))),
+		interval:    des.FromSeconds(p.Float("sample_interval")),
+		satellite:   p.Str("path") == "satellite",
+		satRate:     unit.BitRate(p.Float("sat_rate")),
+		satDelay:    des.FromSeconds(p.Float("sat_delay")),
+		satQueue:    int(p.Int("sat_queue")),
+		hops:        int(p.Int("hops")),
+		hopRate:     unit.BitRate(p.Float("hop_rate")),
+		hopDelay:    des.FromSeconds(p.Float("hop_delay")),
+		hopQueue:    int(p.Int("hop_queue")),
+		cross:       p.Str("cross_traffic"),
+		crossFlows:  int(p.Int("cross_flows")),
+		crossLoad:   p.Float("cross_load"),
+		crossBurst:  unit.Bytes(p.Int("cross_burst")),
+		crossWindow: unit.Bytes(p.Int("cross_window")),
+		crossCCA:    p.Str("cross_cca"),
+	}
+}
+
+// crossHost is the host of the cross traffic, the TCP of document 001's
+// 1997 paths: MSS 1460 (a 1500-byte MTU, no options), RFC 6298's 1 s
+// minimum RTO, NewReno without SACK, RFC 3042 limited transmit, an ACK
+// for every segment, window scaling only for a window past 65535 bytes.
+// It is not a parameter set of its own: the model's columns stay those
+// of the video.
+func (c videoConfig) crossHost() tcpHost {
+	return tcpHost{mss: 1460, minRTO: des.Second, limitedTransmit: true, windowScaling: c.crossWindow > 65535}
+}

@@ -1,0 +1,317 @@
+package models
+
+import (
+	"fmt"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/tcp"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/unit"
+	"github.com/crosslink-sim/crosslink/engine/workload"
+	"github.com/crosslink-sim/crosslink/vocab"
+)
+
+// Cost is simulated seconds times link rate times channels.
+func (m *TCPBulk) Cost(p vocab.Params) float64 {
+	return p.Float("duration") * p.Float("rate") * float64(p.Int("channels"))
+}
+
+// tcpLinkParams are the parameters tcp-bulk and tcp-transfer share.
+func tcpLinkParams() []vocab.Param {
+	return append([]vocab.Param{
+		{Name: "rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(1e9), Min: 1e3, Max: 1e12,
+			Doc: "link rate (per channel)"},
+		{Name: "delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0.0533), Min: 0, Max: 10,
+			Doc: "one-way propagation delay"},
+		queueParam(0),
+		queueBDPParam(0),
+		hostParam("mss"),
+		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(65535), Min: 1000, Max: 1 << 30,
+			Doc: "receive buffer: the largest window advertised (65535 caps it without window scaling)"},
+		hostParam("window_scaling"),
+		hostParam("sack"),
+		hostParam("iw"),
+		hostParam("delayed_ack"),
+		hostParam("limited_transmit"),
+		hostParam("min_rto"),
+		hostParam("loss_detection"),
+		{Name: "cca", Kind: vocab.String, Default: vocab.S("newreno"), Choices: cc.Names(),
+			Doc: "congestion control (engine/tcp/cc): reno uses RFC 5681 loss recovery, every other controller RFC 6582 NewReno recovery, or RFC 6675 with sack"},
+		{Name: "per", Kind: vocab.Float, Default: vocab.F(0), Min: 0, Max: 1,
+			Doc: "packet error rate of the data direction (used when ber is 0)"},
+		{Name: "ber", Kind: vocab.Float, Default: vocab.F(0), Min: 0, Max: 0.5,
+			Doc: "bit error rate of the data direction, turned into a PER per packet size (64B/66B coded)"},
+		{Name: "per_formula", Kind: vocab.String, Default: vocab.S("exact"), Choices: []string{"exact", "worst"},
+			Doc: "BER to PER: exact 1-(1-BER)^bits or the worst-case linear bound (document 000 Eq. 8)"},
+	}, hostParams("prr", "timestamps", "syn_timeout", "hystart", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")...)
+}
+
+func tcpBulkSchema() *vocab.Schema {
+	params := append(tcpLinkParams(),
+		vocab.Param{Name: "duration", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(10), Min: 0.001, Max: 1e5,
+			Doc: "simulated time"},
+		vocab.Param{Name: "warmup", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 1e5,
+			Doc: "goodput counts bytes delivered from this time on; 0, the default, counts the whole run (a warm-up is asked for, never implied)"},
+		vocab.Param{Name: "size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 50,
+			Doc: "bytes each flow sends; 0 sends for the whole duration"},
+		vocab.Param{Name: "flows", Kind: vocab.Int, Default: vocab.I(1), Min: 1, Max: 10000, Doc: "number of TCP flows"},
+		vocab.Param{Name: "channels", Kind: vocab.Int, Default: vocab.I(1), Min: 1, Max: 64,
+			Doc: "parallel channels (wavelengths), each at rate"},
+		vocab.Param{Name: "striping", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "with several channels, stripe packets round-robin (true) or bind each flow to one channel"},
+		vocab.Param{Name: "sample_interval", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 1e5,
+			Doc: "period of the cwnd/ssthresh/RTT time series; 0 writes none"},
+		vocab.Param{Name: "ssthresh", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(0), Min: 0, Max: 1 << 40,
+			Doc: "initial slow-start threshold; 0 keeps the controller's (65535 is document 000's conventional 65 KB SST)"},
+		vocab.Param{Name: "loss_model", Kind: vocab.String, Default: vocab.S("given"), Choices: []string{"given", "fso"},
+			Doc: "given: per or ber as set; fso: BER of each channel from the FSO link budget of document 000 (Table 1, Eqs. 1-7) at distance and the channel's rate, PER per packet size in both directions"},
+		vocab.Param{Name: "distance", Kind: vocab.Float, Unit: vocab.Meter, Default: vocab.F(0), Min: 0, Max: 1e9,
+			Doc: "inter-satellite distance; when > 0 the one-way delay is distance/c (c of constants) and delay is ignored"},
+		vocab.Param{Name: "detection", Kind: vocab.String, Default: vocab.S("auto"), Choices: []string{"auto", "direct", "coherent"},
+			Doc: "fso detection: direct (thermal noise), coherent (shot noise), or auto: direct below 20,000 km and coherent above, as document 000 section 6.1 advises"},
+		vocab.Param{Name: "constants", Kind: vocab.String, Default: vocab.S("codata"), Choices: []string{"codata", "paper"},
+			Doc: "physical constants of the fso budget and of distance/c: CODATA 2018 or document 000 Table 1 as printed"},
+		vocab.Param{Name: "ber_formula", Kind: vocab.String, Default: vocab.S("eq7"), Choices: []string{"eq7", "q"},
+			Doc: "fso BER from SNR: eq7 = exp(-SNR/2)/sqrt(2 pi SNR) (document 000 Eq. 7) or q = Q(sqrt(SNR))"},
+		vocab.Param{Name: "channel_spacing", Kind: vocab.Float, Unit: vocab.Meter, Default: vocab.F(0.8e-9), Min: 0, Max: 100e-9,
+			Doc: "fso wavelength spacing of parallel channels around 1550 nm (0.8 nm is the ITU-T G.694.1 100 GHz grid), so each channel has its own BER"},
+		vocab.Param{Name: "trace_packets", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(0), Min: 0, Max: 1e6,
+			Doc: "with striping over several channels, record the first this many striped packets in the stripes table"},
+	)
+	return &vocab.Schema{
+		Exclusive: queueForms(),
+		Name:      "tcp-bulk",
+		Version:   11, // 11: the wire rate is wire_rate (was throughput); 10: timeseries ssthresh null while infinite (was -1); 9: t0, completion and response times null where not applicable (was NaN); 8: warmup defaults to 0 (was 1 s); the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, t0 metric; 6: rto metric (Padhye's T0); 4: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
+		Doc: "Bulk TCP flows (any congestion controller of engine/tcp/cc, optional SACK and window scaling) over a link or parallel channels with " +
+			"random loss; goodput after warm-up, retransmissions, recoveries, RTT and queueing delay.",
+		Params:  params,
+		Metrics: append(tcpMetrics(), bulkMetrics()...),
+		Tables: []vocab.Table{
+			{Name: "flows", Doc: "one row per flow", Columns: []vocab.Metric{
+				{Name: "flow", Kind: vocab.Int},
+				{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond},
+				{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte},
+				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet},
+				{Name: "fast_recoveries", Kind: vocab.Int},
+				{Name: "rtos", Kind: vocab.Int},
+				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "completion_time", Kind: vocab.Float, Unit: vocab.Second},
+			}},
+			{Name: "timeseries", Doc: "cwnd, ssthresh and smoothed RTT of every flow every sample_interval", Columns: []vocab.Metric{
+				{Name: "time", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "flow", Kind: vocab.Int},
+				{Name: "cwnd", Kind: vocab.Int, Unit: vocab.Byte},
+				{Name: "ssthresh", Kind: vocab.Int, Unit: vocab.Byte, Doc: "slow-start threshold; null while there is none: the initial infinite one (no loss yet, no ssthresh parameter) or before the connection opens"},
+				{Name: "srtt", Kind: vocab.Float, Unit: vocab.Second},
+			}},
+			{Name: "stripes", Doc: "wavelength striping trace: the first trace_packets packets spread round-robin over the channels, " +
+				"one time slot per round (document 000 Fig. 2)", Columns: []vocab.Metric{
+				{Name: "slot", Kind: vocab.Int, Doc: "time slot: the round of the round-robin, one packet per wavelength"},
+				{Name: "wavelength", Kind: vocab.Int, Doc: "channel index"},
+				{Name: "flow", Kind: vocab.Int, Doc: "source flow, 0-based as in the flows table"},
+				{Name: "packet", Kind: vocab.Int, Doc: "packet number within its flow, from 1 (the SYN)"},
+				{Name: "time", Kind: vocab.Float, Unit: vocab.Second, Doc: "when the packet was handed to its channel"},
+				{Name: "size", Kind: vocab.Int, Unit: vocab.Byte, Doc: "size on the wire before line coding"},
+			}},
+		},
+	}
+}
+
+// The positions of tcp-bulk's own metrics after the shared ones.
+const (
+	bmBER = tmCount + iota
+	bmPERData
+	bmPERAck
+	bmOneWayDelay
+	bmCount
+)
+
+func bulkMetrics() []vocab.Metric {
+	return []vocab.Metric{
+		{Name: "link_ber", Kind: vocab.Float,
+			Doc: "bit error rate of the data direction: the given ber, or the mean over the channels of the fso budget's"},
+		{Name: "per_data", Kind: vocab.Float,
+			Doc: "packet error rate of a full data segment (mss + 40 header bytes), mean over the channels (the given per if set)"},
+		{Name: "per_ack", Kind: vocab.Float,
+			Doc: "packet error rate of a 40-byte ACK on the return channel (0 unless loss_model is fso)"},
+		{Name: "one_way_delay", Kind: vocab.Float, Unit: vocab.Second,
+			Doc: "propagation delay used: delay, or distance/c"},
+	}
+}
+
+// The metric positions shared by tcp-bulk and tcp-transfer.
+const (
+	tmGoodput = iota
+	tmWireRate
+	tmBytesDelivered
+	tmRetransSegs
+	tmRetransBytes
+	tmFastRecoveries
+	tmRTOs
+	tmRTOEpisodes
+	tmDropsOverflow
+	tmDropsCorrupt
+	tmRTTMean
+	tmRTTMax
+	tmRTO
+	tmT0
+	tmQueueDelayMean
+	tmQueueDelayMax
+	tmCompletion
+	tmResponse
+	tmPktsSent
+	tmPktsDelivered
+	tmPktsDropped
+	tmPktsInFlight
+	tmCount
+)
+
+func tcpMetrics() []vocab.Metric {
+	m := make([]vocab.Metric, tmCount)
+	m[tmGoodput] = vocab.Metric{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
+		Doc: "application goodput: payload bytes delivered in order to the receiving applications per second, all flows, from warmup on (0 unless asked: the whole run)"}
+	m[tmWireRate] = vocab.Metric{Name: "wire_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond,
+		Doc: "bits transmitted on the data-direction links per second over the whole run, warmup not applied: headers, options and retransmissions included (goodput is the application's rate)"}
+	m[tmBytesDelivered] = vocab.Metric{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte}
+	m[tmRetransSegs] = vocab.Metric{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet}
+	m[tmRetransBytes] = vocab.Metric{Name: "retrans_bytes", Kind: vocab.Int, Unit: vocab.Byte}
+	m[tmFastRecoveries] = vocab.Metric{Name: "fast_recoveries", Kind: vocab.Int}
+	m[tmRTOs] = vocab.Metric{Name: "rtos", Kind: vocab.Int, Doc: "retransmission timer expiries"}
+	m[tmRTOEpisodes] = vocab.Metric{Name: "rto_episodes", Kind: vocab.Int,
+		Doc: "sequences of timeouts: expiries before any back-off (Padhye et al. 1998's timeout loss indications)"}
+	m[tmDropsOverflow] = vocab.Metric{Name: "drops_overflow", Kind: vocab.Int, Unit: vocab.Packet}
+	m[tmDropsCorrupt] = vocab.Metric{Name: "drops_corrupt", Kind: vocab.Int, Unit: vocab.Packet}
+	m[tmRTTMean] = vocab.Metric{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second}
+	m[tmRTTMax] = vocab.Metric{Name: "rtt_max", Kind: vocab.Float, Unit: vocab.Second}
+	m[tmRTO] = vocab.Metric{Name: "rto", Kind: vocab.Float, Unit: vocab.Second,
+		Doc: "retransmission timeout at the end of the run (RFC 6298, with any back-off), mean over flows"}
+	m[tmT0] = vocab.Metric{Name: "t0", Kind: vocab.Float, Unit: vocab.Second,
+		Doc: "mean duration of the first timeout of each sequence of timeouts (the timer's run from its last arming to expiry, before back-off), all flows: the T0 of Padhye et al. 1998; null without timeouts (not applicable)"}
+	m[tmQueueDelayMean] = vocab.Metric{Name: "queue_delay_mean", Kind: vocab.Float, Unit: vocab.Second}
+	m[tmQueueDelayMax] = vocab.Metric{Name: "queue_delay_max", Kind: vocab.Float, Unit: vocab.Second}
+	m[tmCompletion] = vocab.Metric{Name: "completion_time", Kind: vocab.Float, Unit: vocab.Second,
+		Doc: "from the first SYN until the last flow's data and FIN are acknowledged; null if unfinished"}
+	m[tmResponse] = vocab.Metric{Name: "response_time", Kind: vocab.Float, Unit: vocab.Second,
+		Doc: "from the first SYN until the last byte reaches the receiving application; null if unfinished"}
+	m[tmPktsSent] = vocab.Metric{Name: "packets_sent", Kind: vocab.Int, Unit: vocab.Packet, Doc: "offered to links"}
+	m[tmPktsDelivered] = vocab.Metric{Name: "packets_delivered", Kind: vocab.Int, Unit: vocab.Packet}
+	m[tmPktsDropped] = vocab.Metric{Name: "packets_dropped", Kind: vocab.Int, Unit: vocab.Packet}
+	m[tmPktsInFlight] = vocab.Metric{Name: "packets_in_flight", Kind: vocab.Int, Unit: vocab.Packet,
+		Doc: "queued or on the wire at the end: sent = delivered + dropped + in flight"}
+	return m
+}
+
+// lossDetectionChoices are the values of the loss_detection parameter.
+var lossDetectionChoices = []string{"dupthresh", "rack-tlp", "dupthresh-only"}
+
+const lossDetectionDoc = "loss detection: dupthresh, RFC 5681/6675's duplicate-ACK threshold (RACK only for lost retransmissions); " +
+	"rack-tlp, RFC 8985's RACK for every segment and Tail Loss Probes, Linux's default since 4.18 (needs sack, else dupthresh); " +
+	"dupthresh-only, the threshold without RACK, so a lost retransmission waits for the timer (ns-3 up to 3.37)"
+
+// lossDetection maps a loss_detection value to the sender's setting; the
+// schema's choices have been checked.
+func lossDetection(v string) tcp.LossDetection {
+	switch v {
+	case "rack-tlp":
+		return tcp.LossRACKTLP
+	case "dupthresh-only":
+		return tcp.LossDupThreshOnly
+	}
+	return tcp.LossDupThresh
+}
+
+// tcpLinkConfig is the decoded form of tcpLinkParams: the link, the loss
+// given on it and the host at both ends.
+type tcpLinkConfig struct {
+	rate     unit.BitRate
+	delay    des.Duration
+	queue    queueForm
+	window   unit.Bytes // receive buffer
+	host     tcpHost
+	cca      string
+	per, ber float64
+	worst    bool // per_formula worst: document 000's Eq. 8 bound
+}
+
+// decodeTCPLink reads tcpLinkParams.
+func decodeTCPLink(p vocab.Params) tcpLinkConfig {
+	c := tcpLinkConfig{
+		rate:   unit.BitRate(p.Float("rate")),
+		delay:  des.FromSeconds(p.Float("delay")),
+		queue:  decodeQueue(p),
+		window: unit.Bytes(p.Int("window")),
+		host:   decodeHost(p),
+		cca:    p.Str("cca"),
+		per:    p.Float("per"),
+		ber:    p.Float("ber"),
+		worst:  p.Str("per_formula") == "worst",
+	}
+	// tcp-bulk's and tcp-transfer's reno is RFC 5681 with its own
+	// recovery; every other controller recovers as RFC 6582 (or RFC 6675
+	// with SACK).
+	c.host.renoRecovery = c.cca == "reno"
+	return c
+}
+
+// conn is the tcp.Config of both ends: the receive buffer is window, and
+// the application is never limited by the socket's send buffer (the host's
+// send_buffer bounds the writer instead).
+func (c tcpLinkConfig) conn() tcp.Config {
+	return c.host.config(c.window, 1<<40)
+}
+
+// fsoConfig is tcp-bulk's physical layer: the distance, and with
+// loss_model fso the FSO link budget's choices.
+type fsoConfig struct {
+	fso        bool // loss_model fso
+	distance   float64
+	detection  string
+	constants  string
+	berFormula string
+	spacing    float64 // channel_spacing, m
+}
+
+// bulkConfig is tcp-bulk's parameters, decoded.
+type bulkConfig struct {
+	link             tcpLinkConfig
+	duration, warmup des.Time
+	size             unit.Bytes // per flow; workload.Unlimited for a timed run
+	flows, channels  int
+	striping         bool
+	sample           des.Duration
+	ssthresh         unit.Bytes
+	trace            int
+	phys             fsoConfig
+}
+
+// decodeBulk reads tcp-bulk's parameters and checks the ones that depend
+// on each other.
+func decodeBulk(p vocab.Params) (bulkConfig, error) {
+	c := bulkConfig{
+		link:     decodeTCPLink(p),
+		duration: des.Time(des.FromSeconds(p.Float("duration"))),
+		warmup:   des.Time(des.FromSeconds(p.Float("warmup"))),
+		size:     unit.Bytes(p.Int("size")),
+		flows:    int(p.Int("flows")),
+		channels: int(p.Int("channels")),
+		striping: p.Bool("striping"),
+		sample:   des.FromSeconds(p.Float("sample_interval")),
+		ssthresh: unit.Bytes(p.Int("ssthresh")),
+		trace:    int(p.Int("trace_packets")),
+		phys: fsoConfig{
+			fso:        p.Str("loss_model") == "fso",
+			distance:   p.Float("distance"),
+			detection:  p.Str("detection"),
+			constants:  p.Str("constants"),
+			berFormula: p.Str("ber_formula"),
+			spacing:    p.Float("channel_spacing"),
+		},
+	}
+	if c.warmup >= c.duration {
+		return c, fmt.Errorf("models: tcp-bulk: warmup %v must be shorter than duration %v", c.warmup, c.duration)
+	}
+	if c.size == 0 {
+		c.size = workload.Unlimited
+	}
+	return c, nil
+}

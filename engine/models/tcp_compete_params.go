@@ -1,0 +1,303 @@
+package models
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/phy"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/unit"
+	"github.com/crosslink-sim/crosslink/vocab"
+)
+
+// Cost is simulated seconds times the bottleneck rate: the packets the
+// scenario moves.
+func (m *TCPCompete) Cost(p vocab.Params) float64 {
+	return p.Float("duration") * p.Float("rate")
+}
+
+// Document 002's set-up, the defaults.
+const (
+	tcRate        = 100e6    // every link, bit/s
+	tcDelay       = 0.010    // backbone one-way delay, s
+	tcWindow      = 16 << 20 // iperf3 -w 16M
+	tcPacket      = 1500     // a full packet (MSS 1460 + 40), the size loss_data is given for
+	tcAccessQueue = 1000     // Linux txqueuelen
+	tcStagger     = 0.1      // flows start within the first 100 ms
+	tcHostJitter  = 120e-6   // 1500 B at 100 Mbit/s
+)
+
+// PaperCCAs is document 002's algorithm mix.
+const PaperCCAs = "bbr,bbr2,cubic,bic,reno"
+
+const (
+	tcGoodput = iota
+	tcUtilisation
+	tcJainFlows
+	tcJainAlgos
+	tcRetrans
+	tcRTOs
+	tcRTOEpisodes
+	tcDropsOverflow
+	tcDropsCorrupt
+	tcDropsAQM
+	tcLossData
+	tcBackbonePackets
+	tcQueueLimit
+	tcRTTMean
+	tcQueueDelayMean
+	tcEvents
+	tcFixed // the per-algorithm columns follow
+)
+
+func tcpCompeteSchema(algos []string) *vocab.Schema {
+	params := []vocab.Param{
+		{Name: "flows", Kind: vocab.Int, Default: vocab.I(10), Min: 1, Max: 1000,
+			Doc: "number of flows, each with its own sender and receiver host"},
+		{Name: "ccas", Kind: vocab.String, Default: vocab.S(PaperCCAs),
+			Syntax: func(v string) error { _, err := ParseCCAs(v); return err },
+			Doc: "comma-separated congestion controls repeated over the flows in order (10 flows of 5 names: two each); names as in cc: " +
+				strings.Join(algos, ", ")},
+		{Name: "rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(tcRate), Min: 1e5, Max: 1e11,
+			Doc: "rate of the backbone, and of the access links unless access_rate is set"},
+		{Name: "delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(tcDelay), Min: 1e-6, Max: 10,
+			Doc: "one-way propagation delay of the backbone"},
+		{Name: "access_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(0), Min: 0, Max: 1e12,
+			Doc: "rate of every access link; 0: the backbone's rate, as document 002's Mininet set-up (ns-3's dumbbell examples use 10 times the bottleneck)"},
+		{Name: "access_delay", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 10,
+			Doc: "one-way propagation delay of each access link"},
+		queueParam(0),
+		queueBDPParam(1),
+		{Name: "aqm", Kind: vocab.String, Default: vocab.S("droptail"), Choices: []string{"droptail", "red", "codel", "fq_codel"},
+			Doc: "backbone queue discipline, each limited to the queue size: DropTail; RED (gentle, thresholds 1/4 and 3/4 of the limit); CoDel (RFC 8289 defaults); FQ-CoDel (RFC 8290 defaults)"},
+		{Name: "backbone", Kind: vocab.String, Default: vocab.S("link"), Choices: []string{"link", "tclink", "mininet"},
+			Doc: "link: the queue holds the packets waiting for the backbone's transmitter; tclink: the backbone is a Mininet TCLink (an HTB shaper whose leaf is a netem delay line), whose queue limit is netem's, counting the packets being delayed too, so the limit caps the packets in flight on the backbone and its throughput at limit packets per delay; mininet: document 002's Mininet testbed with the mechanisms of emulate (with emulate none it is tclink); tclink and mininet take aqm droptail only, and their random loss stays on the data direction unless ack_loss (or emulate's ackloss)"},
+		emulateParam(),
+		{Name: "access_queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(tcAccessQueue), Min: 1, Max: 1e7,
+			Doc: "DropTail limit of every access link (Linux txqueuelen 1000)"},
+		{Name: "window", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(tcWindow), Min: 1000, Max: 1 << 30,
+			Doc: "socket buffers, receive and send (iperf3 -w)"},
+		hostParam("mss"),
+		hostParam("iw"),
+		hostParam("window_scaling"),
+		hostParam("sack"),
+		hostParam("limited_transmit"),
+		hostParam("delayed_ack"),
+		hostParam("min_rto"),
+		hostParam("loss_detection"),
+		{Name: "duration", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(200), Min: 0.01, Max: 1e5,
+			Doc: "simulated time (iperf3 -t)"},
+		{Name: "warmup", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 1e5,
+			Doc: "goodput, goodput_<cca>, utilisation, the Jain indices and the flows' goodput count bytes delivered after this time; the other columns cover the whole run (iperf3 averages over the whole run: 0)"},
+		{Name: "stagger", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(tcStagger), Min: 0, Max: 1e4,
+			Doc: "flows start at independent uniform times in [0, stagger) (seeded)"},
+		{Name: "host_jitter", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(tcHostJitter), Min: 0, Max: 1,
+			Doc: "each host's outgoing access link delays each packet, after the link's queue, by a further uniform random time in [0, host_jitter), in order; the default is one 1500-byte packet time at 100 Mbit/s, which removes the phase effects of a deterministic simulation (Floyd and Jacobson 1992); 0 turns it off"},
+		{Name: "loss_model", Kind: vocab.String, Default: vocab.S("given"), Choices: []string{"given", "gosnr"},
+			Doc: "given: Bernoulli loss of probability loss per packet; gosnr: loss per packet size from gosnr through the calibrated receiver of optical-osnr"},
+		{Name: "loss", Kind: vocab.Float, Unit: vocab.Fraction, Default: vocab.F(0), Min: 0, Max: 1,
+			Doc: "random packet loss on the backbone in loss_model given (document 002: 0, 0.2, 0.5, 0.8 %)"},
+		{Name: "gosnr", Kind: vocab.Float, Unit: vocab.Decibel, Default: vocab.F(25), Min: -20, Max: 80,
+			Doc: "generalised OSNR (0.1 nm) of the backbone in loss_model gosnr (document 002: 19.45, 19.15, 18.95 dB)"},
+		{Name: "ack_loss", Kind: vocab.Bool, Default: vocab.B(false),
+			Doc: "apply the loss process to the ACK direction of the backbone too (per packet size under gosnr)"},
+	}
+	metrics := []vocab.Metric{
+		tcGoodput: {Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
+			Doc: "application goodput: payload bytes delivered in order to the receiving applications per second after warmup, all flows (iperf3's receiver sum, the throughput of document 002)"},
+		tcUtilisation: {Name: "utilisation", Kind: vocab.Float, Doc: "goodput / rate"},
+		tcJainFlows: {Name: "jain_flows", Kind: vocab.Float,
+			Doc: "Jain's fairness index over the flows' goodputs, (sum x)^2 / (n sum x^2) (Jain, Chiu, Hawe 1984); null when no flow delivered anything"},
+		tcJainAlgos: {Name: "jain_algorithms", Kind: vocab.Float,
+			Doc: "Jain's index over the algorithms present, each represented by the mean goodput of its flows; null when no flow delivered anything"},
+		tcRetrans: {Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet, Doc: "retransmitted segments, all flows (iperf3 Retr)"},
+		tcRTOs:    {Name: "rtos", Kind: vocab.Int, Doc: "retransmission timer expiries, all flows"},
+		tcRTOEpisodes: {Name: "rto_episodes", Kind: vocab.Int,
+			Doc: "sequences of timeouts, all flows: expiries before any back-off (as tcp-bulk's rto_episodes)"},
+		tcDropsOverflow: {Name: "drops_overflow", Kind: vocab.Int, Unit: vocab.Packet,
+			Doc: "packets dropped by a full queue, all links"},
+		tcDropsCorrupt: {Name: "drops_corrupt", Kind: vocab.Int, Unit: vocab.Packet,
+			Doc: "packets lost to the random (optical) loss process"},
+		tcDropsAQM: {Name: "drops_aqm", Kind: vocab.Int, Unit: vocab.Packet,
+			Doc: "packets dropped early by the AQM (RED, CoDel, FQ-CoDel)"},
+		tcLossData: {Name: "loss_data", Kind: vocab.Float,
+			Doc: "loss probability of a 1500-byte packet on the backbone (the given loss, or the PER at gosnr)"},
+		tcBackbonePackets: {Name: "backbone_packets", Kind: vocab.Int, Unit: vocab.Packet,
+			Doc: "packets offered to the backbone's data direction (the denominator of its loss)"},
+		tcQueueLimit: {Name: "queue_limit", Kind: vocab.Int, Unit: vocab.Packet, Doc: "backbone queue limit"},
+		tcRTTMean:    {Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample, all flows; null without any sample"},
+		tcQueueDelayMean: {Name: "queue_delay_mean", Kind: vocab.Float, Unit: vocab.Second,
+			Doc: "mean waiting time in the backbone queue (data direction)"},
+		tcEvents: {Name: "events", Kind: vocab.Int, Doc: "simulation events processed"},
+	}
+	for _, a := range algos {
+		metrics = append(metrics, vocab.Metric{Name: "goodput_" + columnSafe(a), Kind: vocab.Float, Unit: vocab.BitPerSecond,
+			Doc: "summed goodput of the " + a + " flows after warmup; null without such flows"})
+	}
+	for _, a := range algos {
+		metrics = append(metrics, vocab.Metric{Name: "retrans_" + columnSafe(a), Kind: vocab.Int, Unit: vocab.Packet,
+			Doc: "retransmitted segments of the " + a + " flows; null without such flows"})
+	}
+	for _, a := range algos {
+		metrics = append(metrics, vocab.Metric{Name: "retrans_rate_" + columnSafe(a), Kind: vocab.Float, Unit: vocab.PerSecond,
+			Doc: "retransmitted segments per second per flow of the " + a + " flows: iperf3's Retr of each 1 s interval averaged over the run and the algorithm's flows, the quantity of document 002's Figs. 3, 5, 7 and 9; null without such flows"})
+	}
+	return &vocab.Schema{
+		Exclusive: queueForms(),
+		Name:      "tcp-compete",
+		Version:   12, // 12: rtt_mean (main row and flows) null, not NaN, where a flow has no RTT sample, and jain_flows, jain_algorithms null where no flow delivered anything; 11: goodput, goodput_<cca> and the flows' goodput (were throughput, throughput_<cca>, throughput); the queue limit as queue_bdp (was queue) or queue in packets; the host parameters sack, window_scaling and limited_transmit (were always on); 10: queue and loss stored as fractions in queue_frac and loss_frac (were percent in queue_pct, loss_pct); 9: throughput_<cca>, retrans_<cca>, retrans_rate_<cca> of absent algorithms null (not NaN), retrans_<cca> an integer; 8: access_rate; hystart, byte_counting, write_size and one definition of mss, iw, delayed_ack, min_rto, loss_detection (the shared host parameters); 7: backbone mininet and emulate (document 002's testbed); netem limits count skbs; retrans_rate_<algo>; 6: rto_episodes; prr, timestamps, syn_timeout (the shared host options); 5: backbone parameter (Mininet TCLink netem limit); 2: host jitter after the access queue; RACK, SACK kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Doc: "N bulk TCP flows of several congestion controls (repeated from a list) over a dumbbell with a shared " +
+			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
+			"gOSNR; total goodput, Jain's index over flows and algorithms, per-algorithm goodput and " +
+			"retransmissions (document 002).",
+		Params:  append(params, hostParams("prr", "timestamps", "syn_timeout", "hystart", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")...),
+		Metrics: metrics,
+		Tables: []vocab.Table{
+			{Name: "flows", Doc: "one row per flow", Columns: []vocab.Metric{
+				{Name: "flow", Kind: vocab.Int},
+				{Name: "cca", Kind: vocab.String},
+				{Name: "start", Kind: vocab.Float, Unit: vocab.Second, Doc: "when the flow sent its SYN"},
+				{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond, Doc: "the flow's application goodput after warmup"},
+				{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte},
+				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet},
+				{Name: "rtos", Kind: vocab.Int},
+				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample of the flow; null without any (a flow that has not started)"},
+			}},
+		},
+	}
+}
+
+// columnSafe turns an algorithm name into a column-name fragment.
+func columnSafe(name string) string {
+	return strings.NewReplacer("-", "_", "+", "p", ".", "_").Replace(name)
+}
+
+// ParseCCAs splits a ccas list and checks every name against cc.
+func ParseCCAs(list string) ([]string, error) {
+	var out []string
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if _, err := cc.New(f, cc.Options{}); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no congestion control in %q", list)
+	}
+	return out, nil
+}
+
+// competeConfig is tcp-compete's parameters, decoded.
+type competeConfig struct {
+	algos       []string // ccas, repeated over the flows
+	flows       int
+	rate        unit.BitRate
+	delay       des.Duration
+	accessRate  unit.BitRate // the backbone's rate when access_rate is 0
+	accessDelay des.Duration
+	accessQueue int // packets
+	queue       queueForm
+	aqm         string
+	backbone    string
+	emulate     map[string]bool // the testbed mechanisms of backbone mininet
+	window      unit.Bytes      // both socket buffers (iperf3 -w)
+	host        tcpHost
+	duration    des.Time
+	warmup      des.Time
+	stagger     float64 // seconds: start times are stagger x U[0, 1) seconds, rounded once
+	hostJitter  des.Duration
+	gosnr       bool    // loss_model gosnr
+	loss        float64 // loss_model given: Bernoulli probability
+	gosnrDB     float64
+	ackLoss     bool
+}
+
+// decodeCompete reads tcp-compete's parameters and checks the ones that
+// depend on each other.
+func decodeCompete(p vocab.Params) (competeConfig, error) {
+	algos, err := ParseCCAs(p.Str("ccas"))
+	if err != nil {
+		return competeConfig{}, err
+	}
+	c := competeConfig{
+		algos:       algos,
+		flows:       int(p.Int("flows")),
+		rate:        unit.BitRate(p.Float("rate")),
+		delay:       des.FromSeconds(p.Float("delay")),
+		accessRate:  unit.BitRate(p.Float("access_rate")),
+		accessDelay: des.FromSeconds(p.Float("access_delay")),
+		accessQueue: int(p.Int("access_queue")),
+		queue:       decodeQueue(p),
+		aqm:         p.Str("aqm"),
+		backbone:    p.Str("backbone"),
+		emulate:     map[string]bool{},
+		window:      unit.Bytes(p.Int("window")),
+		host:        decodeHost(p),
+		duration:    des.Time(des.FromSeconds(p.Float("duration"))),
+		warmup:      des.Time(des.FromSeconds(p.Float("warmup"))),
+		stagger:     p.Float("stagger"),
+		hostJitter:  des.FromSeconds(p.Float("host_jitter")),
+		loss:        p.Float("loss"),
+		gosnrDB:     p.Float("gosnr"),
+		ackLoss:     p.Bool("ack_loss"),
+	}
+	if c.accessRate == 0 {
+		c.accessRate = c.rate
+	}
+	switch m := p.Str("loss_model"); m {
+	case "given":
+	case "gosnr":
+		c.gosnr = true
+	default:
+		return c, fmt.Errorf("unknown loss_model %q (want given or gosnr)", m)
+	}
+	if c.warmup >= c.duration {
+		return c, fmt.Errorf("warmup %v must be shorter than duration %v", c.warmup, c.duration)
+	}
+	if c.backbone == "mininet" {
+		if c.emulate, err = parseEmulate(p.Str("emulate")); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// competeLoss returns the loss process of the backbone and the loss of a
+// 1500-byte packet under it.
+func (c competeConfig) competeLoss() (netsim.LossModel, float64) {
+	if !c.gosnr {
+		if c.loss == 0 {
+			return nil, 0
+		}
+		return netsim.Bernoulli{P: c.loss}, c.loss
+	}
+	// The receiver and line code of optical-osnr's defaults, the
+	// calibration to document 002's three loss points.
+	rx := phy.Receiver{Modulation: phy.DPQPSK, SymbolRate: 32e9, Penalty: phy.Document002Penalty}
+	ber := rx.BER(phy.FromDB(c.gosnrDB), phy.RefBandwidth)
+	per := func(size int) float64 { return phy.PERExact(ber, phy.LineBits(float64(size), true)) }
+	return netsim.PER{Func: per}, per(tcPacket)
+}
+
+// competeQueue returns the backbone queue: limit packets of the chosen
+// discipline.
+func competeQueue(aqm string, limit int) (netsim.QueueModel, error) {
+	switch aqm {
+	case "droptail":
+		return netsim.DropTail{Packets: limit}, nil
+	case "red":
+		// Floyd's guideline max_th = 3 min_th, both inside the buffer.
+		return netsim.RED{MinTh: float64(limit) / 4, MaxTh: float64(limit) * 3 / 4, Gentle: true, LimitPackets: limit}, nil
+	case "codel":
+		return netsim.CoDel{Limit: limit}, nil
+	case "fq_codel":
+		return netsim.FQCoDel{Limit: limit}, nil
+	}
+	return nil, fmt.Errorf("unknown aqm %q", aqm)
+}
