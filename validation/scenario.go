@@ -249,6 +249,14 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 		v any
 	}
 	var kvs []kv
+	// ns-3 3.37 has none of Linux's recovery mechanisms beyond its
+	// delayed ACKs: no quick-ACK mode, DSACK, undo, F-RTO or adaptive
+	// reordering, and its RTO is max(min RTO, SRTT + 4 RTTVAR)
+	// (TcpSocketBase::EstimateRtt), RFC 6298's.
+	ns3Recovery := []kv{
+		{"quick_ack", false}, {"dsack", false}, {"undo", false}, {"frto", false},
+		{"adaptive_reordering", false}, {"rto_min_on", "rto"},
+	}
 	switch s.Model {
 	case "tcp-bulk", "tcp-transfer":
 		kvs = []kv{
@@ -260,6 +268,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"hystart", false}, {"byte_counting", false},
 			{"grow_on_recovery_exit", h.ExitGrowth}, {"prr_rounding", h.prrRounding()},
 		}
+		kvs = append(kvs, ns3Recovery...)
 		if s.Model == "tcp-bulk" {
 			kvs = append(kvs, kv{"duration", s.Duration}, kv{"warmup", s.Warmup})
 		} else {
@@ -278,6 +287,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			{"hystart", false}, {"byte_counting", false},
 			{"grow_on_recovery_exit", h.ExitGrowth}, {"prr_rounding", h.prrRounding()},
 		}
+		kvs = append(kvs, ns3Recovery...)
 	default:
 		return vocab.Params{}, fmt.Errorf("validation: %s: unknown model %q", s.Name, s.Model)
 	}

@@ -116,7 +116,7 @@ func leoPathSchema() *vocab.Schema {
 	m(lpSatellites, "satellites", vocab.Int, vocab.Dimensionless, "satellites in the shell")
 	return &vocab.Schema{
 		Name:    "leo-path",
-		Version: 3, // 3 still: the host parameters of tcp_host.go, whose defaults are the former host (leoHostParams; no rows change for the same parameters and seed); 3: the parameter freeze is frozen_path (freeze is an SQL keyword; no rows change); 2: SGP4 motion by default (motion replaces j2), isl_rate, no_path_drops
+		Version: 4, // 4: the flows are the shared Linux host: its defaults (IW 10, delayed and quick ACKs, RACK-TLP, PRR, timestamps, HyStart, byte counting) and its recovery mechanisms (dsack, undo, frto, adaptive_reordering, rto_min_on), where they were an RFC 3390, dupthresh host without them; 3: the parameter freeze is frozen_path (freeze is an SQL keyword; no rows change); 2: SGP4 motion by default (motion replaces j2), isl_rate, no_path_drops
 		Doc: "TCP flows between two ground stations over a moving LEO constellation (Hypatia's Starlink, Kuiper and Telesat shells, " +
 			"+Grid laser ISLs, shortest-delay routing every route_interval with atomic switching), each ISL's BER from document 000's " +
 			"link budget at its current length with Rayleigh pointing jitter; goodput, retransmissions (spurious apart), reordering, " +
@@ -139,32 +139,14 @@ func leoPathSchema() *vocab.Schema {
 }
 
 // leoHostParams are the host parameters leo-path takes beside mss, sack
-// and min_rto. Former leo-path host; Linux's defaults come with the
-// recovery mechanisms: before it took them, leo-path's endpoints had RFC
-// 3390's initial window, no delayed ACKs, no timestamps, no RACK-TLP, no
-// PRR, no HyStart and no byte counting, and those stay its defaults here
-// so that its results stay as they were (a SYN's timeout is 1 s, as it
-// was with a min_rto of at most 1 s). A later change may switch them to
-// Linux's, with a new Version.
+// and min_rto, with Linux's defaults as every TCP model has them: its
+// flows are Linux senders on the path (before version 4 they were an RFC
+// 3390, dupthresh, no-delayed-ACK host without Linux's recovery
+// mechanisms, which timed out on every path change that lengthened the
+// RTT).
 func leoHostParams() []vocab.Param {
-	former := map[string]vocab.Value{
-		"iw":             vocab.I(0),
-		"delayed_ack":    vocab.B(false),
-		"loss_detection": vocab.S("dupthresh"),
-		"prr":            vocab.B(false),
-		"timestamps":     vocab.B(false),
-		"hystart":        vocab.B(false),
-		"byte_counting":  vocab.B(false),
-	}
-	ps := hostParams("iw", "window_scaling", "delayed_ack", "limited_transmit", "loss_detection", "prr", "timestamps", "syn_timeout",
+	return withRecovery("iw", "window_scaling", "delayed_ack", "limited_transmit", "loss_detection", "prr", "timestamps", "syn_timeout",
 		"hystart", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")
-	for i, p := range ps {
-		if v, ok := former[p.Name]; ok {
-			ps[i].Default = v
-			ps[i].Doc += "; leo-path's default is its former host's " + v.String()
-		}
-	}
-	return ps
 }
 
 // parseStation reads a city name or "lat,lon".

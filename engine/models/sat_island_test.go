@@ -103,8 +103,16 @@ func TestShortFlowIdle(t *testing.T) {
 // the satellite link within as long a time.
 func TestShapes(t *testing.T) {
 	set := func(o string) map[string]vocab.Value {
-		return map[string]vocab.Value{"orbit": vocab.S(o), "channels": vocab.I(200), "duration": vocab.F(30),
+		p := map[string]vocab.Value{"orbit": vocab.S(o), "channels": vocab.I(200), "duration": vocab.F(30),
 			"warmup": vocab.F(5), "probe_start": vocab.F(5), "sample_interval": vocab.F(0)}
+		// The host of specs/sp-fig1.yaml, whose figures are the ones
+		// compared with document 004 (on the Linux host, MEO loses 5.90 %).
+		for k, v := range map[string]vocab.Value{"mss": vocab.I(1460), "prr": vocab.B(false), "timestamps": vocab.B(false),
+			"byte_counting": vocab.B(false), "delayed_ack": vocab.B(false), "quick_ack": vocab.B(false), "dsack": vocab.B(false),
+			"undo": vocab.B(false), "frto": vocab.B(false), "adaptive_reordering": vocab.B(false), "rto_min_on": vocab.S("rto")} {
+			p[k] = v
+		}
+		return p
 	}
 	geo, meo := runSat(t, set("geo"), 3), runSat(t, set("meo"), 3)
 	for _, name := range []string{"flows_completed", "goodput", "payload_loss"} {

@@ -85,6 +85,24 @@ func hostTable() []hostSetting {
 		{vocab.Param{Name: "grow_on_recovery_exit", Kind: vocab.Bool, Default: vocab.B(false),
 			Doc: "the ACK that ends fast recovery also grows cwnd by one congestion-avoidance step after cwnd = ssthresh, as ns-3 3.37's TcpSocketBase::ProcessAck does; off, RFC 5681 3.2 step 6 and RFC 6937 3.1: cwnd = ssthresh on that ACK, the default (Linux sets cwnd = ssthresh in tcp_end_cwnd_reduction and may grow it on the same ACK in tcp_cong_control once the state is open again; the default follows the RFCs)"},
 			"tcp_end_cwnd_reduction() in net/ipv4/tcp_input.c sets cwnd = ssthresh as recovery ends (RFC 6937 3.1); tcp_cong_control() may then count that ACK's segments toward congestion avoidance, a fraction of a segment, which off leaves out"},
+		{vocab.Param{Name: "quick_ack", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "quick-ACK mode: with delayed_ack the receiver still ACKs each of the first min(rcv_wnd / (2 MSS), 16) segments at once, and again after more than an RTO without data or after a duplicate segment (Linux: always)"},
+			"tcp_incr_quickack() and tcp_enter_quickack_mode() in net/ipv4/tcp_input.c (TCP_MAX_QUICKACKS 16); tcp_event_data_recv() re-enters it after an idle RTO"},
+		{vocab.Param{Name: "dsack", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "RFC 2883 DSACK: the receiver reports a duplicate segment in the first SACK block of its next ACK; needs sack (Linux: on)"},
+			"net.ipv4.tcp_dsack = 1 (Documentation/networking/ip-sysctl.rst); tcp_dsack_set() in net/ipv4/tcp_input.c"},
+		{vocab.Param{Name: "undo", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "undo of spurious congestion responses: when every retransmission of an episode is DSACKed (RFC 3708) or, with timestamps, an ACK echoes a timestamp older than the first retransmission (Eifel, RFC 3522), cwnd and ssthresh return to their values before it (Linux: always)"},
+			"tcp_try_undo_recovery(), tcp_try_undo_loss(), tcp_try_undo_dsack(), tcp_try_undo_partial() and tcp_undo_cwnd_reduction() in net/ipv4/tcp_input.c; tcp_packet_delayed() for the timestamp test"},
+		{vocab.Param{Name: "frto", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "RFC 5682 section 3 SACK-enhanced F-RTO: after a timeout the first ACKs release new data, and an ACK of a segment never retransmitted shows the timeout spurious and undoes it; needs sack (Linux: tcp_frto = 2)"},
+			"net.ipv4.tcp_frto = 2 (Documentation/networking/ip-sysctl.rst); tcp_process_loss() in net/ipv4/tcp_input.c"},
+		{vocab.Param{Name: "adaptive_reordering", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "observed reordering raises the duplicate-ACK threshold (from 3 up to 300) and DSACKs widen RACK's reordering window (RFC 8985 section 6.2) (Linux: always)"},
+			"tcp_check_sack_reordering() in net/ipv4/tcp_input.c (net.ipv4.tcp_reordering = 3, net.ipv4.tcp_max_reordering = 300); tcp_rack_update_reo_wnd() in net/ipv4/tcp_recovery.c"},
+		{vocab.Param{Name: "rto_min_on", Kind: vocab.String, Default: vocab.S("rttvar"), Choices: []string{"rttvar", "rto"},
+			Doc: "what min_rto bounds: rttvar, the variance term, RTO = SRTT + max(4 RTTVAR, min_rto), as Linux; rto, the whole timer, RTO = max(SRTT + 4 RTTVAR, min_rto), RFC 6298 section 2.4 and ns-3 (Linux: rttvar)"},
+			"tcp_rtt_estimator() in net/ipv4/tcp_input.c keeps mdev_max_us and rttvar_us at least tcp_rto_min_us(); __tcp_set_rto() in include/net/tcp.h: srtt/8 + rttvar"},
 	}
 }
 
@@ -96,6 +114,17 @@ func hostParam(name string) vocab.Param {
 		}
 	}
 	panic("models: bug: no host parameter " + name)
+}
+
+// recoveryHostParams names the Linux loss-recovery mechanisms of the host
+// (quick ACKs, DSACK, undo, F-RTO, adaptive reordering and Linux's RTO
+// floor), which every TCP model takes after its other host parameters.
+var recoveryHostParams = []string{"quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "rto_min_on"}
+
+// withRecovery returns the named host parameters followed by the
+// recovery mechanisms of recoveryHostParams.
+func withRecovery(names ...string) []vocab.Param {
+	return hostParams(append(names[:len(names):len(names)], recoveryHostParams...)...)
 }
 
 // hostParams returns the named host parameters in the given order.
@@ -129,6 +158,13 @@ type tcpHost struct {
 	ssthreshBasis   tcp.SsthreshBasis
 	prrByteCeil     bool
 	growOnExit      bool
+	// The Linux recovery mechanisms of engine/tcp, each its Config switch.
+	quickAck           bool
+	dsack              bool
+	undo               bool
+	frto               bool
+	adaptiveReordering bool
+	rtoVarFloor        bool
 	// renoRecovery chooses RFC 5681's Reno recovery over RFC 6582's
 	// NewReno for a connection without SACK (tcp-bulk's cca reno).
 	renoRecovery bool
@@ -163,6 +199,13 @@ func decodeHost(p vocab.Params) tcpHost {
 		sendBuffer:      unit.Bytes(v("send_buffer").Int()),
 		prrByteCeil:     v("prr_rounding").Str() == "bytes",
 		growOnExit:      v("grow_on_recovery_exit").Bool(),
+
+		quickAck:           v("quick_ack").Bool(),
+		dsack:              v("dsack").Bool(),
+		undo:               v("undo").Bool(),
+		frto:               v("frto").Bool(),
+		adaptiveReordering: v("adaptive_reordering").Bool(),
+		rtoVarFloor:        v("rto_min_on").Str() == "rttvar",
 	}
 	if v("ssthresh_basis").Str() == "pipe" {
 		h.ssthreshBasis = tcp.SsthreshPipe
@@ -191,6 +234,12 @@ func (h tcpHost) config(rcvBuf, sndBuf unit.Bytes) tcp.Config {
 		SsthreshBasis:      h.ssthreshBasis,
 		GrowOnRecoveryExit: h.growOnExit,
 		PRRByteCeil:        h.prrByteCeil,
+		QuickAck:           h.quickAck,
+		DSACK:              h.dsack,
+		Undo:               h.undo,
+		FRTO:               h.frto,
+		AdaptiveReordering: h.adaptiveReordering,
+		RTOVarFloor:        h.rtoVarFloor,
 	}
 }
 
