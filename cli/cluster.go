@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 // slurmCmd writes (and with --submit submits) the job-array scripts of a
 // spec.
-func slurmCmd(reg *vocab.Registry, e *env) *cobra.Command {
+func slurmCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	var o slurm.Options
 	var submit bool
 	var scripts string
@@ -35,7 +35,7 @@ func slurmCmd(reg *vocab.Registry, e *env) *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			if o.Binary, err = e.executable(); err != nil {
+			if o.Binary, err = e.Executable(); err != nil {
 				return fmt.Errorf("slurm: cannot find this program's path: %w", err)
 			}
 			for _, p := range []*string{&o.Binary, &o.Out} {
@@ -86,7 +86,7 @@ func slurmCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	return c
 }
 
-func writeScripts(ctx context.Context, o slurm.Options, submit bool, e *env) error {
+func writeScripts(ctx context.Context, o slurm.Options, submit bool, e *Env) error {
 	list, err := slurm.Scripts(o)
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func writeScripts(ctx context.Context, o slurm.Options, submit bool, e *env) err
 		if err := os.WriteFile(s.Path, []byte(s.Text), 0o755); err != nil {
 			return fmt.Errorf("slurm: %w", err)
 		}
-		fmt.Fprintf(e.stderr, "%s: shards %d..%d of %d\n", s.Path, s.Offset, s.Offset+s.Count-1, s.Shards)
+		fmt.Fprintf(e.Stderr, "%s: shards %d..%d of %d\n", s.Path, s.Offset, s.Offset+s.Count-1, s.Shards)
 	}
 	if !submit {
 		return nil
@@ -108,13 +108,13 @@ func writeScripts(ctx context.Context, o slurm.Options, submit bool, e *env) err
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(e.stdout, id)
+		fmt.Fprintln(e.Stdout, id)
 	}
 	return nil
 }
 
 // statusCmd reports how far datasets are.
-func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
+func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	var profile, out string
 	var shards int
 	var deep, asJSON bool
@@ -137,7 +137,7 @@ func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
 				if sweep.IsDir(p) {
 					if !sweep.IsDataset(p) {
 						if len(a) > 1 {
-							fmt.Fprintf(e.stderr, "crosslink: %s holds no dataset; skipped\n", p)
+							fmt.Fprintf(e.Stderr, "crosslink: %s holds no dataset; skipped\n", p)
 							continue
 						}
 						return usageError{fmt.Errorf("%s holds no dataset (no scenarios/ table)", p)}
@@ -155,7 +155,7 @@ func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
 				}
 				reports = append(reports, r)
 				if !asJSON {
-					if err := r.Write(e.stdout); err != nil {
+					if err := writeReport(e.Stdout, r); err != nil {
 						return err
 					}
 				}
@@ -164,7 +164,7 @@ func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
 				}
 			}
 			if asJSON {
-				if err := sweep.WriteReportsJSON(e.stdout, reports); err != nil {
+				if err := writeReportsJSON(e.Stdout, reports); err != nil {
 					return err
 				}
 			}
