@@ -3,6 +3,7 @@ package spec
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"unicode/utf8"
 )
 
@@ -27,6 +28,9 @@ type Limits struct {
 	// counting the scenarios of a 10^6-value axis (run --dry-run) costs no
 	// memory per value. A plan then makes each value when it needs it.
 	LazyRanges bool
+	// Stdin is what the spec path "-" reads (crosslink run -); nil
+	// refuses that path.
+	Stdin io.Reader
 }
 
 // Defaults of Limits. 128 KiB is 25 times the largest spec shipped; the
