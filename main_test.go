@@ -37,6 +37,14 @@ func crosslink(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+// crosslinkIn is crosslink with stdin as the standard input.
+func crosslinkIn(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = cli.Run(context.Background(), args, &cli.Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb})
+	return code, out.String(), errb.String()
+}
+
 // missingTool ends a test that needs a tool this machine lacks (msg says
 // which and how to get it): a failure on CI (CI=true), where .ci/run
 // provides every one, so that nothing passes there by skipping; a skip

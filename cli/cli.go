@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/sweep/units"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -116,7 +118,7 @@ func newRoot(reg *vocab.Registry, e *Env) *cobra.Command {
 		Version:       sweep.Version + " (" + dataset.ReadBuild().String() + ")",
 		// Runnable with no arguments, so that an unknown subcommand is an
 		// argument error (exit 2) rather than cobra's plain error.
-		Args: args(cobra.NoArgs),
+		Args: unknownCommand,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -130,6 +132,22 @@ func newRoot(reg *vocab.Registry, e *Env) *cobra.Command {
 	)
 	registerCompletions(root, reg)
 	return root
+}
+
+// unknownCommand is the root's argument check: any argument is a
+// subcommand crosslink lacks, refused (exit 2) with the nearest one, by
+// the same edit distance as every other name crosslink suggests.
+func unknownCommand(c *cobra.Command, a []string) error {
+	if len(a) == 0 {
+		return nil
+	}
+	var names []string
+	for _, sub := range c.Commands() {
+		if sub.IsAvailableCommand() {
+			names = append(names, sub.Name())
+		}
+	}
+	return usageError{fmt.Errorf("%s: unknown command %q%s\nrun '%s --help' for the commands", c.CommandPath(), a[0], sweep.Suggest(a[0], names), c.CommandPath())}
 }
 
 // args wraps a cobra argument check so its failure exits 2.
@@ -175,11 +193,33 @@ func (f *runFlags) check(e *Env) (sweep.Shard, error) {
 	case f.maxScenarios < 1 || f.maxScenarios > spec.ScenarioCeiling:
 		return sweep.Shard{}, usageError{fmt.Errorf("--max-scenarios %d: want 1 to %d", f.maxScenarios, spec.ScenarioCeiling)}
 	}
+	if err := checkOutRoot(f.out); err != nil {
+		return sweep.Shard{}, err
+	}
 	shard, err := f.shardOf(e)
 	if err != nil {
 		return sweep.Shard{}, usageError{err}
 	}
 	return shard, nil
+}
+
+// checkOutRoot refuses an empty output root: filepath.Join("", name) is
+// name, so the datasets (and figures/) would land in the current
+// directory among whatever is there.
+func checkOutRoot(out string) error {
+	if out == "" {
+		return usageError{errors.New("-o '': the output root is empty, which would write into the current directory; name a directory (default out), or -o . for the current one")}
+	}
+	return nil
+}
+
+// checkStdin refuses standard input named twice as a spec: the first
+// reading takes all of it.
+func checkStdin(paths []string) error {
+	if n := slices.Index(paths, spec.Stdin); n >= 0 && slices.Contains(paths[n+1:], spec.Stdin) {
+		return usageError{errors.New("- (standard input) is named twice: it holds one spec")}
+	}
+	return nil
 }
 
 // registerShard adds the flags of run that figures has no use for.
@@ -245,15 +285,20 @@ func runCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 		Use:   "run SPEC...",
 		Short: "Run the scenarios of specs that are not in their dataset yet",
 		Long: "run expands each spec at the chosen profile and runs the scenarios whose rows are\n" +
-			"missing from OUT/<spec>/, so an interrupted sweep resumes where it stopped.",
+			"missing from OUT/<spec>/, so an interrupted sweep resumes where it stopped.\n" +
+			"A SPEC of - reads the spec from standard input.",
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, paths []string) error {
 			shard, err := f.check(e)
 			if err != nil {
 				return err
 			}
+			if err := checkStdin(paths); err != nil {
+				return err
+			}
 			lim := f.limits()
 			lim.LazyRanges = dryRun // count without the values of long ranges
+			lim.Stdin = e.Stdin
 			jobs, err := sweep.LoadAllLimited(paths, reg, f.profile, false, f.out, lim)
 			if err != nil {
 				return usageError{err}
@@ -297,12 +342,13 @@ func expandCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "expand SPEC",
 		Short: "Print the scenario table of a spec and its count",
+		Long:  "expand prints the scenario table of SPEC and its count; a SPEC of - reads the spec from standard input.",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, paths []string) error {
 			if limit < 0 {
 				return usageError{fmt.Errorf("--limit %d: want 0 (all) or more", limit)}
 			}
-			j, err := sweep.LoadLimited(paths[0], reg, profile, false, "out", spec.Limits{MaxScenarios: maxScenarios})
+			j, err := sweep.LoadLimited(paths[0], reg, profile, false, "out", spec.Limits{MaxScenarios: maxScenarios, Stdin: e.Stdin})
 			if err != nil {
 				return usageError{err}
 			}
@@ -359,8 +405,18 @@ func figuresDir(out string) (string, error) {
 // sweep.LoadHeld), named on stderr so that nobody mistakes a quick
 // preview for the full figure.
 func loadDrawn(c *cobra.Command, paths []string, reg *vocab.Registry, profile, out string, e *Env) ([]*sweep.Job, error) {
+	return loadFigures(c, paths, reg, profile, out, e, nil, "")
+}
+
+// loadFigures is loadDrawn for plot, which also refuses the figure ids
+// that no spec of the specs directory declares.
+func loadFigures(c *cobra.Command, paths []string, reg *vocab.Registry, profile, out string, e *Env, ids []string, specs string) ([]*sweep.Job, error) {
 	if c.Flags().Changed("profile") {
-		return sweep.LoadAll(paths, reg, profile, true, out)
+		jobs, err := sweep.LoadAll(paths, reg, profile, true, out)
+		if err != nil {
+			return nil, err
+		}
+		return jobs, checkFigureIDs(ids, jobs, specs)
 	}
 	var jobs []*sweep.Job
 	var errs []error
@@ -386,10 +442,88 @@ func loadDrawn(c *cobra.Command, paths []string, reg *vocab.Registry, profile, o
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	if err := checkFigureIDs(ids, jobs, specs); err != nil {
+		return nil, err
+	}
 	for _, name := range slices.Sorted(maps.Keys(held)) {
 		fmt.Fprintf(e.Stderr, "profile %s: %s\n", name, strings.Join(held[name], " "))
 	}
 	return jobs, nil
+}
+
+// specFiles lists the specs of the --specs directory dir, saying where it
+// looked when dir is missing: run outside the repository, the default
+// "specs" names nothing, and a bare "open specs" does not say that it is
+// relative to the current directory nor which flag names another.
+func specFiles(dir string) ([]string, error) {
+	paths, err := sweep.SpecFiles(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		abs, aerr := filepath.Abs(dir)
+		if aerr != nil {
+			abs = dir
+		}
+		return nil, fmt.Errorf("no spec directory %s: --specs %s is relative to the current directory; run crosslink in the repository, or pass --specs with the directory of your specs", abs, dir)
+	}
+	return paths, err
+}
+
+// checkFigureIDs refuses the ids that no job declares, each with the
+// declared ids nearest to it: those within a typing mistake, else those of
+// the same document (the prefix before the first "-"), never the whole
+// list of every figure.
+func checkFigureIDs(ids []string, jobs []*sweep.Job, specs string) error {
+	declared := map[string]bool{}
+	for _, j := range jobs {
+		for _, p := range j.Spec.Plots {
+			declared[p.ID] = true
+		}
+	}
+	all := slices.Sorted(maps.Keys(declared))
+	var errs []error
+	for _, id := range ids {
+		if !declared[id] {
+			errs = append(errs, fmt.Errorf("plot: no spec in %s declares figure %q%s", specs, id, nearestIDs(id, all)))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// nearestIDs says which of ids are nearest to id, for checkFigureIDs.
+func nearestIDs(id string, ids []string) string {
+	var near []string
+	rest := slices.Clone(ids)
+	for len(near) < 3 {
+		n := units.Nearest(id, rest)
+		if n == "" {
+			break
+		}
+		near = append(near, n)
+		rest = slices.DeleteFunc(rest, func(s string) bool { return s == n })
+	}
+	if len(near) == 0 {
+		doc, _, _ := strings.Cut(id, "-")
+		for _, s := range ids {
+			if strings.HasPrefix(s, doc+"-") {
+				near = append(near, s)
+			}
+		}
+	}
+	if len(near) == 0 {
+		return fmt.Sprintf(" (none of the %d declared is close; crosslink plot with no figure draws them all)", len(ids))
+	}
+	return fmt.Sprintf("; did you mean %s?", quoteList(near))
+}
+
+// quoteList is `"a"`, `"a" or "b"`, `"a", "b" or "c"`.
+func quoteList(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = strconv.Quote(w)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
 func plotCmd(reg *vocab.Registry, e *Env) *cobra.Command {
@@ -401,11 +535,14 @@ func plotCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 		Long: "plot draws the figures the specs in --specs declare from the datasets in OUT. Each spec is\n" +
 			"drawn at the profile its dataset holds (what run or figures made), unless --profile names one.",
 		RunE: func(c *cobra.Command, ids []string) error {
-			paths, err := sweep.SpecFiles(pf.specs)
+			if err := checkOutRoot(out); err != nil {
+				return err
+			}
+			paths, err := specFiles(pf.specs)
 			if err != nil {
 				return usageError{err}
 			}
-			jobs, err := loadDrawn(c, paths, reg, profile, out, e)
+			jobs, err := loadFigures(c, paths, reg, profile, out, e, ids, pf.specs)
 			if err != nil {
 				return usageError{err}
 			}
@@ -436,7 +573,7 @@ func figuresCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			if _, err := figuresDir(f.out); err != nil { // before hours of running, not after
 				return err
 			}
-			paths, err := sweep.SpecFiles(pf.specs)
+			paths, err := specFiles(pf.specs)
 			if err != nil {
 				return usageError{err}
 			}

@@ -31,6 +31,9 @@ func slurmCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			"prints the job ids. Merge the shards' parts afterwards with crosslink merge.",
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
+			if err := checkOutRoot(o.Out); err != nil {
+				return err
+			}
 			j, err := sweep.Load(a[0], reg, o.Profile, false, o.Out)
 			if err != nil {
 				return usageError{err}
@@ -128,7 +131,10 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			"(out/figures/) are skipped with a note when several are given.\n" +
 			"It exits 1 when a dataset is not complete or a file is damaged.",
 		Args: args(cobra.MinimumNArgs(1)),
-		RunE: func(_ *cobra.Command, a []string) error {
+		RunE: func(c *cobra.Command, a []string) error {
+			if err := checkOutRoot(out); err != nil {
+				return err
+			}
 			incomplete := 0
 			var reports []*sweep.Report
 			for _, p := range a {
@@ -142,7 +148,7 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 						}
 						return usageError{fmt.Errorf("%s holds no dataset (no scenarios/ table)", p)}
 					}
-					j, err = sweep.LoadDir(p, reg)
+					j, err = loadDataset(p, reg, profile, c.Flags().Changed("profile"))
 				} else {
 					j, err = sweep.Load(p, reg, profile, false, out)
 				}
@@ -180,6 +186,17 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	c.Flags().BoolVar(&deep, "deep", false, "decode every page of every part, not only check the manifest hashes")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the reports as one JSON array")
 	return c
+}
+
+// loadDataset loads the job of the dataset in dir: at the profile its
+// parts record, or, when --profile is given, at that profile of the spec
+// they record, refused as run refuses a profile the spec lacks (a -p that
+// the check then ignored would report the wrong plan as complete).
+func loadDataset(dir string, reg *vocab.Registry, profile string, named bool) (*sweep.Job, error) {
+	if !named {
+		return sweep.LoadDir(dir, reg)
+	}
+	return sweep.LoadDirAt(dir, reg, profile)
 }
 
 // incompleteError is status's exit 1.

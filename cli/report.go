@@ -25,7 +25,10 @@ func reportCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			"declares yet, or not drawn yet, are listed as missing. Run it after figures.",
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			paths, err := sweep.SpecFiles(specs)
+			if err := checkOutRoot(out); err != nil {
+				return err
+			}
+			paths, err := specFiles(specs)
 			if err != nil {
 				return usageError{err}
 			}

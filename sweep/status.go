@@ -160,6 +160,19 @@ func shardCount(dir string) (int, error) {
 // LoadDir loads the job that wrote the dataset in dir, from the spec text
 // and profile its parts record.
 func LoadDir(dir string, reg *vocab.Registry) (*Job, error) {
+	return loadDir(dir, reg, nil)
+}
+
+// LoadDirAt loads the spec the dataset in dir records at profile, which
+// may differ from the profile its parts were written at; a profile the
+// spec lacks is an error, as in Load.
+func LoadDirAt(dir string, reg *vocab.Registry, profile string) (*Job, error) {
+	return loadDir(dir, reg, &profile)
+}
+
+// loadDir is LoadDir at profile, or at the recorded profile when profile
+// is nil.
+func loadDir(dir string, reg *vocab.Registry, at *string) (*Job, error) {
 	meta, err := dataset.ReadMeta(dir)
 	if err != nil {
 		return nil, fmt.Errorf("sweep: %w", err)
@@ -173,6 +186,9 @@ func LoadDir(dir string, reg *vocab.Registry) (*Job, error) {
 		return nil, err
 	}
 	profile := meta[dataset.KeyProfile]
+	if at != nil {
+		profile = *at
+	}
 	r, err := s.Resolve(profile)
 	if err != nil {
 		return nil, err
