@@ -102,11 +102,14 @@ func figureSet(path string) bool {
 }
 
 // rule is one import rule: packages that from selects may not depend on
-// packages that forbidden selects (given the importing package).
+// packages that forbidden selects (given the importing package); with
+// direct set, may not import them themselves (what they reach through an
+// allowed import is that package's business).
 type rule struct {
 	name      string
 	from      func(g graph, p string) bool
 	forbidden func(p, dep string) bool
+	direct    bool
 }
 
 // drawingCore reports whether p is part of the plots drawing core: a
@@ -146,18 +149,24 @@ func rules(g graph) []rule {
 	return []rule{
 		{"the engine imports nothing of sweep, plots or the command line", in("engine"), func(_, d string) bool {
 			return under(d, "sweep") || under(d, "plots") || under(d, "cli") || d == ""
-		}},
+		}, false},
 		{fmt.Sprintf("sweep imports no engine package but %q", sweepEngine), in("sweep"), func(_, d string) bool {
 			return under(d, "engine") && !allowed[d]
-		}},
+		}, false},
 		{"plots imports no engine package and not the command line", in("plots"), func(_, d string) bool {
 			return under(d, "engine") || under(d, "cli") || d == ""
-		}},
-		{"vocab imports nothing of the project", in("vocab"), func(_, d string) bool { return !under(d, "vocab") }},
+		}, false},
+		{"vocab imports nothing of the project", in("vocab"), func(_, d string) bool { return !under(d, "vocab") }, false},
 		{"only main imports the command line", func(_ graph, p string) bool { return p != "" && !under(p, "cli") }, func(_, d string) bool {
 			return under(d, "cli")
-		}},
-		{"the plots drawing core imports no document figure", drawingCore, func(_, d string) bool { return figureSet(d) }},
+		}, false},
+		{"the plots drawing core imports no document figure", drawingCore, func(_, d string) bool { return figureSet(d) }, false},
+		{"main imports only the command line", func(_ graph, p string) bool { return p == "" }, func(_, d string) bool {
+			return !under(d, "cli")
+		}, true},
+		{"the command line reaches the engine only through its model registry, engine/models", in("cli"), func(_, d string) bool {
+			return under(d, "engine") && d != "engine/models"
+		}, true},
 	}
 }
 
@@ -170,13 +179,19 @@ func violations(g graph) []string {
 			if !r.from(g, p) {
 				continue
 			}
-			for _, d := range pk.Deps {
+			deps := pk.Deps
+			if r.direct {
+				deps = pk.Imports
+			}
+			for _, d := range deps {
 				if !r.forbidden(p, d) {
 					continue
 				}
-				c := chain(g, p, d)
-				if reportedElsewhere(g, r, p, c) {
-					continue
+				c := []string{d}
+				if !r.direct {
+					if c = chain(g, p, d); reportedElsewhere(g, r, p, c) {
+						continue
+					}
 				}
 				out = append(out, fmt.Sprintf("%s: %s imports %s", r.name, name(p), strings.Join(named(c), " -> ")))
 			}
@@ -198,7 +213,7 @@ func reportedElsewhere(g graph, r rule, p string, c []string) bool {
 			return true
 		}
 		for _, r2 := range rules(g) {
-			if r2.from(g, q) && r2.forbidden(q, d) {
+			if r2.from(g, q) && r2.forbidden(q, d) && (!r2.direct || slices.Contains(g[q].Imports, d)) {
 				return true
 			}
 		}
@@ -331,6 +346,12 @@ func TestImportRules(t *testing.T) {
 			"plots/core": {"plots/zh"}, "plots/rc13": {"plots/core"}, "plots/zh": nil, "plots": {"plots/rc13", "plots/zh"},
 		}), []string{
 			"the plots drawing core imports no document figure: plots/core imports plots/zh",
+		}},
+		{"main imports sweep", with(map[string][]string{"": {"sweep"}}), []string{
+			"main imports only the command line: main imports sweep",
+		}},
+		{"the command line imports an engine package", with(map[string][]string{"cli": {"engine/des"}}), []string{
+			"the command line reaches the engine only through its model registry, engine/models: cli imports engine/des",
 		}},
 		{"figures above the core", with(map[string][]string{
 			"plots/core": nil, "plots/figures/rc13": {"plots/core"}, "plots/figures/zh": {"plots/core"}, "plots": {"plots/figures/rc13", "plots/figures/zh"},
