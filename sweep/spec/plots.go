@@ -28,98 +28,116 @@ func (p *parser) plots(n ast.Node) []Plot {
 	var out []Plot
 	ids := map[string]Position{}
 	for i, it := range items {
-		pl := Plot{Pos: p.pos(it)}
-		what := fmt.Sprintf("plot %d", i+1)
-		switch p.unwrap(it).(type) {
-		case *ast.MappingNode, *ast.MappingValueNode:
-		default:
-			p.errorf(p.pos(it), "%s must be a mapping with id, x and y, not %s", what, describe(p.unwrap(it)))
-			continue
+		if pl, ok := p.plot(it, fmt.Sprintf("plot %d", i+1), ids); ok {
+			out = append(out, pl)
 		}
-		has := map[string]entry{}
-		for _, e := range p.entries(it, what, "key", plotKeys) {
-			has[e.key] = e
-			switch e.key {
-			case "id":
-				pl.ID = p.text(e)
-			case "title":
-				pl.Title = p.text(e)
-			case "caption":
-				pl.Caption = p.text(e)
-			case "kind":
-				pl.Kind = p.text(e)
-			case "table":
-				pl.Table = p.text(e)
-			case "x":
-				pl.X = p.text(e)
-			case "y":
-				pl.Y = p.names(e)
-			case "series":
-				pl.Series = p.names(e)
-			case "where":
-				pl.Where = p.settings(e.value, what+" where")
-			case "xunit":
-				pl.XUnit = p.text(e)
-			case "yunit":
-				pl.YUnit = p.text(e)
-			case "xlabel":
-				pl.XLabel = p.text(e)
-			case "ylabel":
-				pl.YLabel = p.text(e)
-			case "logx":
-				pl.LogX = p.flag(e)
-			case "logy":
-				pl.LogY = p.flag(e)
-			case "xlim":
-				pl.XLim = p.limits(e)
-			case "ylim":
-				pl.YLim = p.limits(e)
-			case "labels":
-				pl.Labels = p.labels(e)
-			}
-		}
-		for _, req := range []string{"id", "x", "y"} {
-			if _, ok := has[req]; !ok {
-				p.errorf(pl.Pos, "%s needs %q", what, req)
-			}
-		}
-		if e, ok := has["id"]; ok && p.checkName(p.pos(e.value), "plot id", pl.ID, "names the figure files", false) {
-			if first, dup := ids[pl.ID]; dup {
-				p.errorf(p.pos(e.value), "duplicate plot id %q (first at %d:%d)", pl.ID, first.Line, first.Column)
-			} else {
-				ids[pl.ID] = p.pos(e.value)
-			}
-			what = "plot " + pl.ID
-		}
-		if e, ok := has["claims"]; ok {
-			pl.Claims = p.claims(e.value, what)
-		}
-		if e, ok := has["labels"]; ok {
-			names := make([]string, 0, len(pl.Labels))
-			for name := range pl.Labels {
-				names = append(names, name)
-			}
-			sortStrings(names)
-			for _, name := range names {
-				if !contains(pl.Y, name) {
-					p.errorf(p.pos(e.value), "%s: labels names %q, which is not one of y %q%s", what, name, pl.Y, suggestOnly(name, pl.Y))
-				}
-			}
-		}
-		if e, ok := has["y"]; ok && len(pl.Y) == 0 {
-			p.errorf(p.pos(e.value), "%s: y names no column", what)
-		}
-		switch pl.Kind {
-		case "":
-			pl.Kind = "line"
-		case "line", "table":
-		default:
-			p.errorf(p.pos(has["kind"].value), "%s: kind %q is not line or table%s", what, pl.Kind, suggestOnly(pl.Kind, plotKinds))
-		}
-		p.plotColumns(&pl, what, has)
-		out = append(out, pl)
 	}
 	return out
+}
+
+// plot reads one figure, what naming it in errors until its id is known;
+// ids holds the ids of the plots before it.
+func (p *parser) plot(it ast.Node, what string, ids map[string]Position) (Plot, bool) {
+	pl := Plot{Pos: p.pos(it)}
+	switch p.unwrap(it).(type) {
+	case *ast.MappingNode, *ast.MappingValueNode:
+	default:
+		p.errorf(p.pos(it), "%s must be a mapping with id, x and y, not %s", what, describe(p.unwrap(it)))
+		return pl, false
+	}
+	has := map[string]entry{}
+	for _, e := range p.entries(it, what, "key", plotKeys) {
+		has[e.key] = e
+		p.plotKey(&pl, e, what)
+	}
+	for _, req := range []string{"id", "x", "y"} {
+		if _, ok := has[req]; !ok {
+			p.errorf(pl.Pos, "%s needs %q", what, req)
+		}
+	}
+	if e, ok := has["id"]; ok && p.checkName(p.pos(e.value), "plot id", pl.ID, "names the figure files", false) {
+		if first, dup := ids[pl.ID]; dup {
+			p.errorf(p.pos(e.value), "duplicate plot id %q (first at %d:%d)", pl.ID, first.Line, first.Column)
+		} else {
+			ids[pl.ID] = p.pos(e.value)
+		}
+		what = "plot " + pl.ID
+	}
+	if e, ok := has["claims"]; ok {
+		pl.Claims = p.claims(e.value, what)
+	}
+	p.checkPlot(&pl, what, has)
+	p.plotColumns(&pl, what, has)
+	return pl, true
+}
+
+// plotKey reads the value of one key of a plot into pl.
+func (p *parser) plotKey(pl *Plot, e entry, what string) {
+	switch e.key {
+	case "id":
+		pl.ID = p.text(e)
+	case "title":
+		pl.Title = p.text(e)
+	case "caption":
+		pl.Caption = p.text(e)
+	case "kind":
+		pl.Kind = p.text(e)
+	case "table":
+		pl.Table = p.text(e)
+	case "x":
+		pl.X = p.text(e)
+	case "y":
+		pl.Y = p.names(e)
+	case "series":
+		pl.Series = p.names(e)
+	case "where":
+		pl.Where = p.settings(e.value, what+" where")
+	case "xunit":
+		pl.XUnit = p.text(e)
+	case "yunit":
+		pl.YUnit = p.text(e)
+	case "xlabel":
+		pl.XLabel = p.text(e)
+	case "ylabel":
+		pl.YLabel = p.text(e)
+	case "logx":
+		pl.LogX = p.flag(e)
+	case "logy":
+		pl.LogY = p.flag(e)
+	case "xlim":
+		pl.XLim = p.limits(e)
+	case "ylim":
+		pl.YLim = p.limits(e)
+	case "labels":
+		pl.Labels = p.labels(e)
+	}
+}
+
+// checkPlot checks what a plot's keys say together: labels name y
+// columns, y names one, kind is known (line by default).
+func (p *parser) checkPlot(pl *Plot, what string, has map[string]entry) {
+	if e, ok := has["labels"]; ok {
+		names := make([]string, 0, len(pl.Labels))
+		for name := range pl.Labels {
+			names = append(names, name)
+		}
+		sortStrings(names)
+		for _, name := range names {
+			if !contains(pl.Y, name) {
+				p.errorf(p.pos(e.value), "%s: labels names %q, which is not one of y %q%s", what, name, pl.Y, suggestOnly(name, pl.Y))
+			}
+		}
+	}
+	if e, ok := has["y"]; ok && len(pl.Y) == 0 {
+		p.errorf(p.pos(e.value), "%s: y names no column", what)
+	}
+	switch pl.Kind {
+	case "":
+		pl.Kind = "line"
+	case "line", "table":
+	default:
+		p.errorf(p.pos(has["kind"].value), "%s: kind %q is not line or table%s", what, pl.Kind, suggestOnly(pl.Kind, plotKinds))
+	}
 }
 
 // names reads a name or a list of names.
