@@ -39,6 +39,8 @@ func TestMistakes(t *testing.T) {
 	}{
 		{"typo of a command", []string{"rnu", "x.yaml"}, []string{`unknown command "rnu"; did you mean "run"?`}, ""},
 		{"typo of a figure", []string{"plot", "-o", out, "rc13-fgi6"}, []string{`no spec in specs declares figure "rc13-fgi6"; did you mean "rc13-fig6"`}, ""},
+		{"part of a figure id", []string{"plot", "-o", out, "fig6"}, []string{`declares figure "fig6"; did you mean "os-fig6", "os-net-fig6" or "rc13-fig6"?`}, ""},
+		{"a figure of a document", []string{"plot", "-o", out, "rc13-figure-6"}, []string{`declares figure "rc13-figure-6"; did you mean "rc13-fig1",`, `"rc13-fig6"`}, "zh-"},
 		// The 61 declared ids are not listed: zh-tab-mbone is far from it.
 		{"unknown figure", []string{"plot", "-o", out, "no-such-figure"}, []string{`declares figure "no-such-figure"`, "crosslink plot with no figure draws them all"}, "zh-tab-mbone"},
 		{"status of a dataset at a profile its spec lacks", []string{"status", "-p", "quick", filepath.Join(out, "no-profiles")}, []string{`no-profiles has no profiles, so not "quick"`}, ""},

@@ -468,9 +468,9 @@ func specFiles(dir string) ([]string, error) {
 }
 
 // checkFigureIDs refuses the ids that no job declares, each with the
-// declared ids nearest to it: those within a typing mistake, else those of
-// the same document (the prefix before the first "-"), never the whole
-// list of every figure.
+// declared ids nearest to it: those within a typing mistake, else those
+// that contain it, else those of the same document (the prefix before the
+// first "-"), never the whole list of every figure.
 func checkFigureIDs(ids []string, jobs []*sweep.Job, specs string) error {
 	declared := map[string]bool{}
 	for _, j := range jobs {
@@ -499,6 +499,13 @@ func nearestIDs(id string, ids []string) string {
 		}
 		near = append(near, n)
 		rest = slices.DeleteFunc(rest, func(s string) bool { return s == n })
+	}
+	if len(near) == 0 && id != "" { // "fig6" for rc13-fig6
+		for _, s := range ids {
+			if strings.Contains(s, id) {
+				near = append(near, s)
+			}
+		}
 	}
 	if len(near) == 0 {
 		doc, _, _ := strings.Cut(id, "-")
