@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -109,22 +108,6 @@ func TestClosedStrings(t *testing.T) {
 		code, stdout, stderr := crosslink(t, "run", "--dry-run", "--out", dir, path)
 		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, filepath.Join(dir, tt.want)) {
 			t.Errorf("crosslink run -n %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", tt.name, code, stdout, stderr, tt.want)
-		}
-	}
-}
-
-func TestPlainMessage(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"sweep: open specs: no such file or directory", "open specs: no such file or directory"},
-		{"sweep: dataset: write x: no space left on device", "write x: no space left on device"},
-		{"f.yaml:4:9: ccas = \"x\": cc: unknown congestion control", "f.yaml:4:9: ccas = \"x\": unknown congestion control"},
-		{"sweep: bug: model vanished", "sweep: bug: model vanished"},
-		{"run: context canceled", "run: stopped by a signal"},
-		{"a note: planned", "a note: planned"},
-	}
-	for _, tt := range tests {
-		if got := plainMessage(errors.New(tt.in)); got != tt.want {
-			t.Errorf("plainMessage(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -13,9 +13,17 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/crosslink-sim/crosslink/cli"
 	"github.com/crosslink-sim/crosslink/engine/models"
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/plots/report"
+)
+
+// The exit codes of cli.Run.
+const (
+	exitOK     = cli.ExitOK
+	exitFailed = cli.ExitFailed
+	exitUsage  = cli.ExitUsage
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
@@ -25,7 +33,15 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from the curr
 func crosslink(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(context.Background(), args, &env{stdout: &out, stderr: &errb})
+	code = cli.Run(context.Background(), args, &cli.Env{Stdout: &out, Stderr: &errb})
+	return code, out.String(), errb.String()
+}
+
+// crosslinkIn is crosslink with stdin as the standard input.
+func crosslinkIn(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = cli.Run(context.Background(), args, &cli.Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb})
 	return code, out.String(), errb.String()
 }
 

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -163,10 +162,6 @@ func TestAdaptiveStopsWhereTheIntervalIsNarrow(t *testing.T) {
 	}
 	if n, err := j.Missing(); n != 0 || err != nil {
 		t.Errorf("Missing() after the run = %d, %v; want 0", n, err)
-	}
-	var out strings.Builder
-	if err := Expand(&out, j, 1); err != nil || !strings.Contains(out.String(), "8 points x 3..12 replicates") {
-		t.Errorf("Expand: %v\n%s\nwant it to say 8 points x 3..12 replicates", err, out.String())
 	}
 	got := pointCounts(t, dir)
 	if len(got) != 8 {

@@ -56,7 +56,7 @@ func LoadLimited(path string, reg *vocab.Registry, profile string, optional bool
 	if !ok { // Parse checked the model; a registry mismatch is a bug.
 		return nil, fmt.Errorf("sweep: bug: model %q of %s vanished from the registry", r.Model, path)
 	}
-	if err := checkExclusive(r, m.Schema()); err != nil {
+	if err := spec.CheckExclusive(r, m.Schema()); err != nil {
 		return nil, err
 	}
 	p, err := plan.New(r, m)

@@ -1,15 +1,11 @@
 package sweep
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
@@ -161,55 +157,22 @@ func shardCount(dir string) (int, error) {
 	return n, nil
 }
 
-// Write prints the report on out and returns the error of writing it.
-func (r *Report) Write(out io.Writer) error {
-	var w strings.Builder
-	profile := ""
-	if r.Profile != "" {
-		profile = " (profile " + r.Profile + ")"
-	}
-	failed := 0
-	var kinds []string
-	for st, n := range r.Failed {
-		failed += n
-		kinds = append(kinds, fmt.Sprintf("%d %s", n, st))
-	}
-	sort.Strings(kinds)
-	state := "complete"
-	if len(r.Damaged) > 0 {
-		state = "damaged"
-	} else if !r.Complete() {
-		state = "incomplete"
-	}
-	fmt.Fprintf(&w, "%s%s: %d scenarios: %d done, %d failed", r.Spec, profile, r.Total, r.OK, failed)
-	if failed > 0 {
-		fmt.Fprintf(&w, " (%s)", strings.Join(kinds, ", "))
-	}
-	fmt.Fprintf(&w, ", %d missing: %s; dataset %s\n", r.Missing, state, r.Dir)
-	if r.Extra > 0 {
-		fmt.Fprintf(&w, "  %d rows belong to no scenario of this profile\n", r.Extra)
-	}
-	for _, c := range r.Corrupt {
-		fmt.Fprintf(&w, "  unreadable part set aside: %s\n", c)
-	}
-	for _, d := range r.Damaged {
-		fmt.Fprintf(&w, "  damaged: %s: %s (crosslink run sets it aside and reruns its scenarios)\n", d.Path, d.Reason)
-	}
-	if r.Shards > 1 {
-		if len(r.Incomplete) == 0 {
-			fmt.Fprintf(&w, "  all %d shards complete\n", r.Shards)
-		}
-		for _, s := range r.Incomplete {
-			fmt.Fprintf(&w, "  shard %s incomplete: %d missing, %d failed (rerun: crosslink run SPEC --shard %s)\n", s.Shard, s.Missing, s.Failed, s.Shard)
-		}
-	}
-	_, err := io.WriteString(out, w.String())
-	return err
-}
-
 // LoadDir loads the job that wrote the dataset in dir, from the spec text
 // and profile its parts record.
 func LoadDir(dir string, reg *vocab.Registry) (*Job, error) {
+	return loadDir(dir, reg, nil)
+}
+
+// LoadDirAt loads the spec the dataset in dir records at profile, which
+// may differ from the profile its parts were written at; a profile the
+// spec lacks is an error, as in Load.
+func LoadDirAt(dir string, reg *vocab.Registry, profile string) (*Job, error) {
+	return loadDir(dir, reg, &profile)
+}
+
+// loadDir is LoadDir at profile, or at the recorded profile when profile
+// is nil.
+func loadDir(dir string, reg *vocab.Registry, at *string) (*Job, error) {
 	meta, err := dataset.ReadMeta(dir)
 	if err != nil {
 		return nil, fmt.Errorf("sweep: %w", err)
@@ -223,6 +186,9 @@ func LoadDir(dir string, reg *vocab.Registry) (*Job, error) {
 		return nil, err
 	}
 	profile := meta[dataset.KeyProfile]
+	if at != nil {
+		profile = *at
+	}
 	r, err := s.Resolve(profile)
 	if err != nil {
 		return nil, err
@@ -247,50 +213,6 @@ func IsDataset(dir string) bool {
 		}
 	}
 	return dataset.NeedsMigration(dir)
-}
-
-// reportJSON is the JSON form of a Report.
-type reportJSON struct {
-	Spec       string           `json:"spec"`
-	Profile    string           `json:"profile"`
-	Dir        string           `json:"dir"`
-	Total      int              `json:"total"`
-	OK         int              `json:"ok"`
-	Failed     map[string]int   `json:"failed"`
-	Missing    int              `json:"missing"`
-	Extra      int              `json:"extra"`
-	Complete   bool             `json:"complete"`
-	Corrupt    []string         `json:"set_aside"`
-	Damaged    []dataset.Damage `json:"damaged"`
-	Shards     int              `json:"shards"`
-	Incomplete []shardJSON      `json:"incomplete_shards"`
-}
-
-type shardJSON struct {
-	Shard   string `json:"shard"`
-	Missing int    `json:"missing"`
-	Failed  int    `json:"failed"`
-}
-
-// WriteReportsJSON prints the reports as one JSON array.
-func WriteReportsJSON(out io.Writer, rs []*Report) error {
-	js := make([]reportJSON, 0, len(rs))
-	for _, r := range rs {
-		j := reportJSON{Spec: r.Spec, Profile: r.Profile, Dir: r.Dir, Total: r.Total, OK: r.OK,
-			Failed: map[string]int{}, Missing: r.Missing, Extra: r.Extra, Complete: r.Complete(),
-			Corrupt: append([]string{}, r.Corrupt...), Damaged: append([]dataset.Damage{}, r.Damaged...),
-			Shards: r.Shards, Incomplete: []shardJSON{}}
-		for st, n := range r.Failed {
-			j.Failed[string(st)] = n
-		}
-		for _, s := range r.Incomplete {
-			j.Incomplete = append(j.Incomplete, shardJSON{Shard: s.Shard.String(), Missing: s.Missing, Failed: s.Failed})
-		}
-		js = append(js, j)
-	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(js)
 }
 
 // IsDir reports whether path is a directory (a dataset rather than a spec).

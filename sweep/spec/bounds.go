@@ -3,6 +3,7 @@ package spec
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"unicode/utf8"
 )
 
@@ -27,6 +28,9 @@ type Limits struct {
 	// counting the scenarios of a 10^6-value axis (run --dry-run) costs no
 	// memory per value. A plan then makes each value when it needs it.
 	LazyRanges bool
+	// Stdin is what the spec path "-" reads (crosslink run -); nil
+	// refuses that path.
+	Stdin io.Reader
 }
 
 // Defaults of Limits. 128 KiB is 25 times the largest spec shipped; the
@@ -131,12 +135,7 @@ func offsetPos(file string, data []byte, off int) Position {
 // indentations of the enclosing lines) and the "- " entries that start a
 // line. Where YAML is ambiguous it counts a level rather than miss one.
 func nesting(data []byte, limit int) (int, int) {
-	var (
-		indents    []int // the block indentations enclosing this line
-		flow       int   // open [ and {
-		quote      byte  // the quote a multi-line quoted scalar is open with
-		blockIndex = -1  // indentation of a block scalar's header (| or >), or -1
-	)
+	n := nestScan{limit: limit, blockIndent: -1}
 	for pos := 0; pos < len(data); {
 		end := bytes.IndexByte(data[pos:], '\n')
 		if end < 0 {
@@ -144,93 +143,167 @@ func nesting(data []byte, limit int) (int, int) {
 		} else {
 			end += pos
 		}
-		line := data[pos:end]
-		next := end + 1
-		indent := 0
-		for indent < len(line) && line[indent] == ' ' {
-			indent++
+		if off, depth := n.line(data[pos:end]); off >= 0 {
+			return pos + off, depth
 		}
-		body := bytes.TrimRight(line[indent:], " \t\r")
-		if blockIndex >= 0 {
-			if len(body) == 0 || indent > blockIndex {
-				pos = next
-				continue
-			}
-			blockIndex = -1
-		}
-		if len(body) == 0 || (quote == 0 && flow == 0 && body[0] == '#') {
-			pos = next
-			continue
-		}
-		base := 0
-		i := indent
-		if quote == 0 && flow == 0 {
-			for len(indents) > 0 && indents[len(indents)-1] >= indent {
-				indents = indents[:len(indents)-1]
-			}
-			indents = append(indents, indent)
-			base = len(indents)
-			// Compact entries ("- - x", "? - x") nest on one line.
-			if base > limit {
-				return pos + indent, base
-			}
-			for i+1 < len(line) && (line[i] == '-' || line[i] == '?') && (line[i+1] == ' ' || line[i+1] == '\t') {
-				if base++; base > limit {
-					return pos + i, base
-				}
-				i += 2
-				for i < len(line) && line[i] == ' ' {
-					i++
-				}
-			}
-		} else {
-			base = len(indents)
-		}
-		prev := byte(' ') // the last non-blank byte before i on this line
-		if i > indent {
-			prev = '-'
-		}
-		for ; i < len(line); i++ {
-			c := line[i]
-			if quote != 0 {
-				switch {
-				case c == '\\' && quote == '"':
-					i++
-				case c == '\'' && quote == '\'' && i+1 < len(line) && line[i+1] == '\'':
-					i++
-				case c == quote:
-					quote = 0
-					prev = c
-				}
-				continue
-			}
-			start := prev == ' ' || prev == ':' || prev == '-' || prev == '?' || (flow > 0 && (prev == '[' || prev == '{' || prev == ','))
-			blank := i == indent || line[i-1] == ' ' || line[i-1] == '\t'
-			switch {
-			case c == '#' && blank:
-				i = len(line)
-				continue
-			case (c == '"' || c == '\'') && start:
-				quote = c
-			case (c == '[' || c == '{') && (flow > 0 || start):
-				flow++
-				if base+flow > limit {
-					return pos + i, base + flow
-				}
-			case (c == ']' || c == '}') && flow > 0:
-				flow--
-			case (c == '|' || c == '>') && flow == 0 && start && blockHeader(line[i+1:]):
-				blockIndex = indent
-				i = len(line)
-				continue
-			}
-			if c != ' ' && c != '\t' {
-				prev = c
-			}
-		}
-		pos = next
+		pos = end + 1
 	}
 	return -1, 0
+}
+
+// nestScan is the state nesting carries from one line to the next.
+type nestScan struct {
+	limit       int
+	indents     []int // the block indentations enclosing this line
+	flow        int   // open [ and {
+	quote       byte  // the quote a multi-line quoted scalar is open with
+	blockIndent int   // indentation of a block scalar's header (| or >), or -1
+}
+
+// line scans one line (without its newline) and returns the offset in it
+// where the nesting passes the limit and the depth there, or -1.
+func (n *nestScan) line(line []byte) (int, int) {
+	indent := 0
+	for indent < len(line) && line[indent] == ' ' {
+		indent++
+	}
+	if n.skip(indent, bytes.TrimRight(line[indent:], " \t\r")) {
+		return -1, 0
+	}
+	base, i, off := n.blockLevels(line, indent)
+	if off >= 0 {
+		return off, base
+	}
+	return n.inline(line, indent, i, base)
+}
+
+// skip reports whether a line adds no nesting: a line of a block scalar
+// (more indented than its header, or blank), a blank line or a comment.
+// A line that ends a block scalar ends it.
+func (n *nestScan) skip(indent int, body []byte) bool {
+	if n.blockIndent >= 0 {
+		if len(body) == 0 || indent > n.blockIndent {
+			return true
+		}
+		n.blockIndent = -1
+	}
+	return len(body) == 0 || (n.quote == 0 && n.flow == 0 && body[0] == '#')
+}
+
+// blockLevels counts the block levels of a line outside flow collections
+// and quotes: the enclosing indentations, then the compact entries ("- - x",
+// "? - x") that nest on one line. It returns the depth, the offset of the
+// line's content after those entries, and the offset where the depth
+// passed the limit (or -1).
+func (n *nestScan) blockLevels(line []byte, indent int) (depth, i, over int) {
+	if n.quote != 0 || n.flow != 0 {
+		return len(n.indents), indent, -1
+	}
+	for len(n.indents) > 0 && n.indents[len(n.indents)-1] >= indent {
+		n.indents = n.indents[:len(n.indents)-1]
+	}
+	n.indents = append(n.indents, indent)
+	depth = len(n.indents)
+	if depth > n.limit {
+		return depth, indent, indent
+	}
+	i = indent
+	for compactEntry(line, i) {
+		if depth++; depth > n.limit {
+			return depth, i, i
+		}
+		i += 2
+		for i < len(line) && line[i] == ' ' {
+			i++
+		}
+	}
+	return depth, i, -1
+}
+
+// compactEntry reports whether line holds "- " or "? " at i.
+func compactEntry(line []byte, i int) bool {
+	return i+1 < len(line) && (line[i] == '-' || line[i] == '?') && (line[i+1] == ' ' || line[i+1] == '\t')
+}
+
+// inline scans a line from i for what nests within it: quotes, flow
+// collections, a comment, a block scalar header. base is the depth of the
+// line's block levels.
+func (n *nestScan) inline(line []byte, indent, i, base int) (int, int) {
+	prev := byte(' ') // the last non-blank byte before i on this line
+	if i > indent {
+		prev = '-'
+	}
+	for ; i < len(line); i++ {
+		c := line[i]
+		if n.quote != 0 {
+			var closed bool
+			if i, closed = n.inQuote(line, i); closed {
+				prev = c
+			}
+			continue
+		}
+		blank := i == indent || line[i-1] == ' ' || line[i-1] == '\t'
+		if done, off, depth := n.token(line, i, indent, base, n.valueStart(prev), blank); done {
+			return off, depth
+		}
+		if c != ' ' && c != '\t' {
+			prev = c
+		}
+	}
+	return -1, 0
+}
+
+// token reads byte i of a line outside quotes; start says a value may
+// begin there and blank that a blank precedes it. It reports whether the
+// line's scan is done: the rest is a comment or a block scalar (off -1),
+// or a flow collection passed the limit at off, with that depth.
+func (n *nestScan) token(line []byte, i, indent, base int, start, blank bool) (done bool, off, depth int) {
+	switch c := line[i]; {
+	case c == '#' && blank:
+		return true, -1, 0
+	case (c == '|' || c == '>') && n.flow == 0 && start && blockHeader(line[i+1:]):
+		n.blockIndent = indent
+		return true, -1, 0
+	case (c == '"' || c == '\'') && start:
+		n.quote = c
+	case (c == '[' || c == '{') && (n.flow > 0 || start):
+		if n.flow++; base+n.flow > n.limit {
+			return true, i, base + n.flow
+		}
+	case (c == ']' || c == '}') && n.flow > 0:
+		n.flow--
+	}
+	return false, -1, 0
+}
+
+// inQuote reads byte i of an open quoted scalar: an escape (\x in double
+// quotes, ” in single ones) takes the next byte too. It returns the
+// index of the last byte read and whether the quote closed there.
+func (n *nestScan) inQuote(line []byte, i int) (int, bool) {
+	c := line[i]
+	switch {
+	case c == '\\' && n.quote == '"':
+		return i + 1, false
+	case c == '\'' && n.quote == '\'' && i+1 < len(line) && line[i+1] == '\'':
+		return i + 1, false
+	case c == n.quote:
+		n.quote = 0
+		return i, true
+	}
+	return i, false
+}
+
+// valueStart reports whether a byte after prev (the last non-blank one)
+// may start a scalar or a collection: after a blank, a key's colon or an
+// entry's dash, or inside a flow collection after its opening or a comma.
+func (n *nestScan) valueStart(prev byte) bool {
+	switch prev {
+	case ' ', ':', '-', '?':
+		return true
+	case '[', '{', ',':
+		return n.flow > 0
+	}
+	return false
 }
 
 // blockHeader reports whether rest, the text after | or >, completes a

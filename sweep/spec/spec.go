@@ -168,10 +168,41 @@ func ParseFile(path string, reg *vocab.Registry) (*Spec, error) {
 	return ParseFileLimited(path, reg, Limits{})
 }
 
+// Stdin is the path that names standard input (crosslink run -), and
+// StdinName the file name its errors carry.
+const (
+	Stdin     = "-"
+	StdinName = "<stdin>"
+)
+
 // ParseFileLimited reads and parses the spec at path within lim. It reads
-// no more than the size limit allows, so a huge file costs no memory.
+// no more than the size limit allows, so a huge file costs no memory. The
+// path "-" reads lim.Stdin, and is refused when that is nil. Anything but
+// a regular file (a directory, a named pipe, a device) is refused before
+// it is opened: opening a FIFO for reading waits for a writer, forever
+// if none comes.
 func ParseFileLimited(path string, reg *vocab.Registry, lim Limits) (*Spec, error) {
 	lim = lim.withDefaults()
+	if path == Stdin {
+		if lim.Stdin == nil {
+			return nil, fmt.Errorf("spec: -: this command reads no spec from standard input; give the spec's file")
+		}
+		data, err := readLimited(lim.Stdin, lim)
+		if err != nil {
+			return nil, fmt.Errorf("spec: standard input: %w", err)
+		}
+		return parse(StdinName, data, 0, reg, lim)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	switch {
+	case st.IsDir():
+		return nil, fmt.Errorf("spec: %s is a directory, not a spec file", path)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("spec: %s is %s, not a spec file: give a regular YAML file (crosslink run - reads a spec from standard input)", path, fileKind(st.Mode()))
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("spec: %w", err)
@@ -179,17 +210,34 @@ func ParseFileLimited(path string, reg *vocab.Registry, lim Limits) (*Spec, erro
 	defer f.Close()
 	var size int64
 	if st, err := f.Stat(); err == nil {
-		if st.IsDir() {
-			return nil, fmt.Errorf("spec: %s is a directory, not a spec file", path)
-		}
 		size = st.Size()
 	}
-	// One byte past the limit (and a BOM) shows a file that grew since Stat.
-	data, err := io.ReadAll(io.LimitReader(f, int64(lim.MaxBytes)+int64(len(bom))+1))
+	data, err := readLimited(f, lim)
 	if err != nil {
 		return nil, fmt.Errorf("spec: %w", err)
 	}
 	return parse(path, data, size, reg, lim)
+}
+
+// readLimited reads r up to one byte past the size limit (and a BOM):
+// the byte that shows a file that grew since Stat, or an input too long.
+func readLimited(r io.Reader, lim Limits) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(r, int64(lim.MaxBytes)+int64(len(bom))+1))
+}
+
+// fileKind names the kind of a file that is not regular, for errors.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }
 
 // Size returns the number of scenarios s expands to: the product of the

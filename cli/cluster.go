@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 // slurmCmd writes (and with --submit submits) the job-array scripts of a
 // spec.
-func slurmCmd(reg *vocab.Registry, e *env) *cobra.Command {
+func slurmCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	var o slurm.Options
 	var submit bool
 	var scripts string
@@ -31,11 +31,14 @@ func slurmCmd(reg *vocab.Registry, e *env) *cobra.Command {
 			"prints the job ids. Merge the shards' parts afterwards with crosslink merge.",
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
+			if err := checkOutRoot(o.Out); err != nil {
+				return err
+			}
 			j, err := sweep.Load(a[0], reg, o.Profile, false, o.Out)
 			if err != nil {
 				return usageError{err}
 			}
-			if o.Binary, err = e.executable(); err != nil {
+			if o.Binary, err = e.Executable(); err != nil {
 				return fmt.Errorf("slurm: cannot find this program's path: %w", err)
 			}
 			for _, p := range []*string{&o.Binary, &o.Out} {
@@ -86,7 +89,7 @@ func slurmCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	return c
 }
 
-func writeScripts(ctx context.Context, o slurm.Options, submit bool, e *env) error {
+func writeScripts(ctx context.Context, o slurm.Options, submit bool, e *Env) error {
 	list, err := slurm.Scripts(o)
 	if err != nil {
 		return err
@@ -98,7 +101,7 @@ func writeScripts(ctx context.Context, o slurm.Options, submit bool, e *env) err
 		if err := os.WriteFile(s.Path, []byte(s.Text), 0o755); err != nil {
 			return fmt.Errorf("slurm: %w", err)
 		}
-		fmt.Fprintf(e.stderr, "%s: shards %d..%d of %d\n", s.Path, s.Offset, s.Offset+s.Count-1, s.Shards)
+		fmt.Fprintf(e.Stderr, "%s: shards %d..%d of %d\n", s.Path, s.Offset, s.Offset+s.Count-1, s.Shards)
 	}
 	if !submit {
 		return nil
@@ -108,13 +111,13 @@ func writeScripts(ctx context.Context, o slurm.Options, submit bool, e *env) err
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(e.stdout, id)
+		fmt.Fprintln(e.Stdout, id)
 	}
 	return nil
 }
 
 // statusCmd reports how far datasets are.
-func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
+func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	var profile, out string
 	var shards int
 	var deep, asJSON bool
@@ -128,7 +131,10 @@ func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
 			"(out/figures/) are skipped with a note when several are given.\n" +
 			"It exits 1 when a dataset is not complete or a file is damaged.",
 		Args: args(cobra.MinimumNArgs(1)),
-		RunE: func(_ *cobra.Command, a []string) error {
+		RunE: func(c *cobra.Command, a []string) error {
+			if err := checkOutRoot(out); err != nil {
+				return err
+			}
 			incomplete := 0
 			var reports []*sweep.Report
 			for _, p := range a {
@@ -137,12 +143,12 @@ func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
 				if sweep.IsDir(p) {
 					if !sweep.IsDataset(p) {
 						if len(a) > 1 {
-							fmt.Fprintf(e.stderr, "crosslink: %s holds no dataset; skipped\n", p)
+							fmt.Fprintf(e.Stderr, "crosslink: %s holds no dataset; skipped\n", p)
 							continue
 						}
 						return usageError{fmt.Errorf("%s holds no dataset (no scenarios/ table)", p)}
 					}
-					j, err = sweep.LoadDir(p, reg)
+					j, err = loadDataset(p, reg, profile, c.Flags().Changed("profile"))
 				} else {
 					j, err = sweep.Load(p, reg, profile, false, out)
 				}
@@ -155,7 +161,7 @@ func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
 				}
 				reports = append(reports, r)
 				if !asJSON {
-					if err := r.Write(e.stdout); err != nil {
+					if err := writeReport(e.Stdout, r); err != nil {
 						return err
 					}
 				}
@@ -164,7 +170,7 @@ func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
 				}
 			}
 			if asJSON {
-				if err := sweep.WriteReportsJSON(e.stdout, reports); err != nil {
+				if err := writeReportsJSON(e.Stdout, reports); err != nil {
 					return err
 				}
 			}
@@ -180,6 +186,17 @@ func statusCmd(reg *vocab.Registry, e *env) *cobra.Command {
 	c.Flags().BoolVar(&deep, "deep", false, "decode every page of every part, not only check the manifest hashes")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the reports as one JSON array")
 	return c
+}
+
+// loadDataset loads the job of the dataset in dir: at the profile its
+// parts record, or, when --profile is given, at that profile of the spec
+// they record, refused as run refuses a profile the spec lacks (a -p that
+// the check then ignored would report the wrong plan as complete).
+func loadDataset(dir string, reg *vocab.Registry, profile string, named bool) (*sweep.Job, error) {
+	if !named {
+		return sweep.LoadDir(dir, reg)
+	}
+	return sweep.LoadDirAt(dir, reg, profile)
 }
 
 // incompleteError is status's exit 1.

@@ -1,4 +1,4 @@
-package sweep
+package cli
 
 import (
 	"bufio"
@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -20,8 +21,8 @@ type modelJSON struct {
 	Summary string `json:"summary"`
 }
 
-// ListModelsJSON writes the models as a JSON array.
-func ListModelsJSON(w io.Writer, reg *vocab.Registry) error {
+// listModelsJSON writes the models as a JSON array.
+func listModelsJSON(w io.Writer, reg *vocab.Registry) error {
 	out := []modelJSON{}
 	for _, name := range reg.Names() {
 		m, _ := reg.Lookup(name)
@@ -67,8 +68,8 @@ type schemaJSON struct {
 	ReservedColumns []string     `json:"reserved_columns"`
 }
 
-// DescribeJSON writes a model's schema as one JSON object.
-func DescribeJSON(w io.Writer, s *vocab.Schema) error {
+// describeJSON writes a model's schema as one JSON object.
+func describeJSON(w io.Writer, s *vocab.Schema) error {
 	out := schemaJSON{Name: s.Name, Version: s.Version, Doc: s.Doc, Params: []paramJSON{},
 		Metrics: columnsJSON(s.Metrics), Tables: []tableJSON{}, ReservedColumns: vocab.ReservedColumns()}
 	for _, p := range s.Params {
@@ -125,11 +126,11 @@ type scenarioJSON struct {
 	Params    map[string]any `json:"params"`
 }
 
-// ExpandJSON writes the job's scenarios as one JSON object whose
+// expandJSON writes the job's scenarios as one JSON object whose
 // "scenarios" array holds every scenario (or the first limit) with all of
 // its parameters by column name. It streams the array, so a plan of any
 // size costs the memory of one scenario.
-func ExpandJSON(w io.Writer, j *Job, limit int) error {
+func expandJSON(w io.Writer, j *sweep.Job, limit int) error {
 	bw := bufio.NewWriter(w)
 	s := j.Plan.Schema()
 	n := j.Plan.Len()

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -19,9 +19,9 @@ import (
 // a directory for every command (the output root of run, plot and report;
 // where init, schema and docs put their files), so a file name given to
 // -o is refused with the command that does what was meant.
-func writeOut(e *env, dir, file string, b []byte, force bool) error {
+func writeOut(e *Env, dir, file string, b []byte, force bool) error {
 	if dir == "" {
-		_, err := e.stdout.Write(b)
+		_, err := e.Stdout.Write(b)
 		return err
 	}
 	if err := checkOutDir(dir); err != nil {
@@ -39,7 +39,7 @@ func writeOut(e *env, dir, file string, b []byte, force bool) error {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "wrote %s\n", path)
+	fmt.Fprintf(e.Stderr, "wrote %s\n", path)
 	return nil
 }
 
@@ -56,7 +56,7 @@ func checkOutDir(dir string) error {
 }
 
 // docsCmd writes the dataset reference from the model registry.
-func docsCmd(reg *vocab.Registry, e *env) *cobra.Command {
+func docsCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	var out string
 	c := &cobra.Command{
 		Use:   "docs",
@@ -75,7 +75,7 @@ func docsCmd(reg *vocab.Registry, e *env) *cobra.Command {
 }
 
 // schemaCmd writes the JSON Schema of the spec format.
-func schemaCmd(reg *vocab.Registry, e *env) *cobra.Command {
+func schemaCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	var out string
 	c := &cobra.Command{
 		Use:   "schema",
@@ -102,7 +102,7 @@ func schemaCmd(reg *vocab.Registry, e *env) *cobra.Command {
 const schemaFile = specdoc.SchemaFile
 
 // initCmd writes a commented starter spec for a model.
-func initCmd(reg *vocab.Registry, e *env) *cobra.Command {
+func initCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	var out, name string
 	var force bool
 	c := &cobra.Command{

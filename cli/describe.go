@@ -1,4 +1,4 @@
-package sweep
+package cli
 
 import (
 	"fmt"
@@ -6,13 +6,13 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/crosslink-sim/crosslink/sweep/units"
+	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
-// ListModels writes one line per model: name, version and the first
+// listModels writes one line per model: name, version and the first
 // sentence of its documentation.
-func ListModels(w io.Writer, reg *vocab.Registry) error {
+func listModels(w io.Writer, reg *vocab.Registry) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "MODEL\tVERSION\tWHAT IT COMPUTES")
 	for _, name := range reg.Names() {
@@ -23,16 +23,16 @@ func ListModels(w io.Writer, reg *vocab.Registry) error {
 	return tw.Flush()
 }
 
-// Describe writes a model's parameters (type, unit, default, range, doc),
+// describe writes a model's parameters (type, unit, default, range, doc),
 // its metrics and its second tables, as a user needs them to write a spec
 // or read the dataset.
-func Describe(w io.Writer, s *vocab.Schema) error {
+func describe(w io.Writer, s *vocab.Schema) error {
 	fmt.Fprintf(w, "%s (version %d)\n\n%s\n\nPARAMETERS (spec key, Parquet column)\n", s.Name, s.Version, wrap(s.Doc, 78))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tCOLUMN\tTYPE\tUNIT\tDEFAULT\tRANGE\tDOC")
 	for _, p := range s.Params {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.Column(), p.Kind, unitName(p.Unit),
-			FormatValue(p.Default, p.Unit), paramRange(p), p.Doc)
+			sweep.FormatValue(p.Default, p.Unit), paramRange(p), p.Doc)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -55,21 +55,12 @@ func writeColumns(w io.Writer, title string, cols []vocab.Metric) {
 	tw.Flush()
 }
 
-// FormatValue prints a parameter value as a spec would write it
-// ("16000km", "1Gbps", "direct").
-func FormatValue(v vocab.Value, u vocab.Unit) string {
-	if (v.Kind() == vocab.Float || v.Kind() == vocab.Int) && u != vocab.Dimensionless {
-		return units.Format(v.Float(), u)
-	}
-	return v.String()
-}
-
 func paramRange(p vocab.Param) string {
 	switch {
 	case len(p.Choices) > 0:
 		return strings.Join(p.Choices, "|")
 	case p.Bounded():
-		return FormatValue(vocab.F(p.Min), p.Unit) + " .. " + FormatValue(vocab.F(p.Max), p.Unit)
+		return sweep.FormatValue(vocab.F(p.Min), p.Unit) + " .. " + sweep.FormatValue(vocab.F(p.Max), p.Unit)
 	case p.Kind == vocab.Bool:
 		return "true|false"
 	}
@@ -121,10 +112,10 @@ func wrap(s string, width int) string {
 	return b.String()
 }
 
-// Expand writes the job's scenario table: index, id, replicate, seed and
+// expand writes the job's scenario table: index, id, replicate, seed and
 // the value of every parameter the spec varies (grid axes and case
 // settings), then the count. limit > 0 prints only the first limit rows.
-func Expand(w io.Writer, j *Job, limit int) error {
+func expand(w io.Writer, j *sweep.Job, limit int) error {
 	s := j.Plan.Schema()
 	var varied []int
 	seen := map[string]bool{}
@@ -160,7 +151,7 @@ func Expand(w io.Writer, j *Job, limit int) error {
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%d", k, sc.ID, sc.Replicate, sc.Seed)
 		vals := sc.Params.Values()
 		for _, i := range varied {
-			fmt.Fprintf(tw, "\t%s", FormatValue(vals[i], s.Params[i].Unit))
+			fmt.Fprintf(tw, "\t%s", sweep.FormatValue(vals[i], s.Params[i].Unit))
 		}
 		fmt.Fprintln(tw)
 	}
@@ -181,13 +172,4 @@ func Expand(w io.Writer, j *Job, limit int) error {
 	}
 	_, err := fmt.Fprintf(w, "%s (%s profile, model %s): %d scenarios\n", j.Spec.Name, profile, j.Model.Schema().Name, n)
 	return err
-}
-
-// Suggest returns `; did you mean "x"?` for the candidate nearest to word,
-// or "" when none is close.
-func Suggest(word string, candidates []string) string {
-	if n := units.Nearest(word, candidates); n != "" {
-		return fmt.Sprintf("; did you mean %q?", n)
-	}
-	return ""
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 )
 
 // reportCmd writes the reproduction report of the figures already drawn.
-func reportCmd(reg *vocab.Registry, e *env) *cobra.Command {
+func reportCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	var specs, profile, out string
 	var strict bool
 	c := &cobra.Command{
@@ -25,7 +25,10 @@ func reportCmd(reg *vocab.Registry, e *env) *cobra.Command {
 			"declares yet, or not drawn yet, are listed as missing. Run it after figures.",
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			paths, err := sweep.SpecFiles(specs)
+			if err := checkOutRoot(out); err != nil {
+				return err
+			}
+			paths, err := specFiles(specs)
 			if err != nil {
 				return usageError{err}
 			}
@@ -57,10 +60,10 @@ func reportCmd(reg *vocab.Registry, e *env) *cobra.Command {
 				}
 				total = len(r.Extra)
 			}
-			fmt.Fprintf(e.stderr, "report written to %s and %s: %d of %d figures drawn\n",
+			fmt.Fprintf(e.Stderr, "report written to %s and %s: %d of %d figures drawn\n",
 				filepath.Join(dir, "index.html"), filepath.Join(dir, "REPORT.md"), drawn, total)
 			if miss := r.Missing(); len(miss) > 0 {
-				fmt.Fprintf(e.stderr, "missing: %s\n", strings.Join(miss, " "))
+				fmt.Fprintf(e.Stderr, "missing: %s\n", strings.Join(miss, " "))
 				if strict {
 					return fmt.Errorf("report: %d figures missing", len(miss))
 				}

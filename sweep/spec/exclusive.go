@@ -1,15 +1,14 @@
-package sweep
+package spec
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/crosslink-sim/crosslink/sweep/spec"
 	"github.com/crosslink-sim/crosslink/sweep/units"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
-// checkExclusive refuses a spec whose scenarios would set two parameters of
+// CheckExclusive refuses a resolved spec whose scenarios would set two parameters of
 // one of the model's exclusive groups (vocab.Schema.Exclusive, e.g. a queue
 // limit in packets and as a fraction of the BDP) to non-zero values: the
 // model would refuse every such scenario, so the sweep would fill its
@@ -18,15 +17,15 @@ import (
 // a parameter takes the case's value, else its grid axis's values (every
 // combination of which the grid holds), else the spec's value or the
 // model's default.
-func checkExclusive(r *spec.Spec, s *vocab.Schema) error {
+func CheckExclusive(r *Spec, s *vocab.Schema) error {
 	if len(s.Exclusive) == 0 {
 		return nil
 	}
 	cases := r.Cases
 	if len(cases) == 0 {
-		cases = [][]spec.Setting{nil}
+		cases = [][]Setting{nil}
 	}
-	var errs spec.ErrorList
+	var errs ErrorList
 	seen := map[string]bool{}
 	for _, c := range cases {
 		for _, group := range s.Exclusive {
@@ -58,12 +57,12 @@ type source struct {
 	name  string
 	value vocab.Value
 	unit  vocab.Unit
-	pos   spec.Position
+	pos   Position
 }
 
 // nonZero reports whether name can be non-zero in the scenarios of case c,
 // and where that value comes from.
-func nonZero(r *spec.Spec, s *vocab.Schema, c []spec.Setting, name string) (source, bool) {
+func nonZero(r *Spec, s *vocab.Schema, c []Setting, name string) (source, bool) {
 	i := s.ParamIndex(name) // vocab checks that every name of a group is a parameter
 	u := s.Params[i].Unit
 	for _, st := range c {
@@ -133,9 +132,9 @@ func (s source) text() string {
 	return s.value.String()
 }
 
-func exclusiveError(file string, group []string, set []source) *spec.Error {
+func exclusiveError(file string, group []string, set []source) *Error {
 	var parts []string
-	var at spec.Position
+	var at Position
 	for _, src := range set {
 		where := "the model's default"
 		if src.pos.Line > 0 {
@@ -151,8 +150,8 @@ func exclusiveError(file string, group []string, set []source) *spec.Error {
 		zero = append(zero, src.name+": 0")
 	}
 	if at.Line == 0 { // both from defaults: a model bug, reported at the spec
-		at = spec.Position{File: file, Line: 1, Column: 1}
+		at = Position{File: file, Line: 1, Column: 1}
 	}
-	return &spec.Error{Pos: at, Msg: fmt.Sprintf("%s are set together, but %s give one limit in different forms: keep one and set the others to 0 (%s)",
+	return &Error{Pos: at, Msg: fmt.Sprintf("%s are set together, but %s give one limit in different forms: keep one and set the others to 0 (%s)",
 		strings.Join(parts, " and "), strings.Join(group, ", "), strings.Join(zero, ", "))}
 }

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/sweep"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
+)
+
+// The text and --json forms of status: where each dataset stands
+// (sweep.Check), for a reader and for scripts.
+
+// writeReport prints the report on out and returns the error of writing it.
+func writeReport(out io.Writer, r *sweep.Report) error {
+	var w strings.Builder
+	profile := ""
+	if r.Profile != "" {
+		profile = " (profile " + r.Profile + ")"
+	}
+	failed := 0
+	var kinds []string
+	for st, n := range r.Failed {
+		failed += n
+		kinds = append(kinds, fmt.Sprintf("%d %s", n, st))
+	}
+	sort.Strings(kinds)
+	state := "complete"
+	if len(r.Damaged) > 0 {
+		state = "damaged"
+	} else if !r.Complete() {
+		state = "incomplete"
+	}
+	fmt.Fprintf(&w, "%s%s: %d scenarios: %d done, %d failed", r.Spec, profile, r.Total, r.OK, failed)
+	if failed > 0 {
+		fmt.Fprintf(&w, " (%s)", strings.Join(kinds, ", "))
+	}
+	fmt.Fprintf(&w, ", %d missing: %s; dataset %s\n", r.Missing, state, r.Dir)
+	if r.Extra > 0 {
+		fmt.Fprintf(&w, "  %d rows belong to no scenario of this profile\n", r.Extra)
+	}
+	for _, c := range r.Corrupt {
+		fmt.Fprintf(&w, "  unreadable part set aside: %s\n", c)
+	}
+	for _, d := range r.Damaged {
+		fmt.Fprintf(&w, "  damaged: %s: %s (crosslink run sets it aside and reruns its scenarios)\n", d.Path, d.Reason)
+	}
+	if r.Shards > 1 {
+		if len(r.Incomplete) == 0 {
+			fmt.Fprintf(&w, "  all %d shards complete\n", r.Shards)
+		}
+		for _, s := range r.Incomplete {
+			fmt.Fprintf(&w, "  shard %s incomplete: %d missing, %d failed (rerun: crosslink run SPEC --shard %s)\n", s.Shard, s.Missing, s.Failed, s.Shard)
+		}
+	}
+	_, err := io.WriteString(out, w.String())
+	return err
+}
+
+// reportJSON is the JSON form of a Report.
+type reportJSON struct {
+	Spec       string           `json:"spec"`
+	Profile    string           `json:"profile"`
+	Dir        string           `json:"dir"`
+	Total      int              `json:"total"`
+	OK         int              `json:"ok"`
+	Failed     map[string]int   `json:"failed"`
+	Missing    int              `json:"missing"`
+	Extra      int              `json:"extra"`
+	Complete   bool             `json:"complete"`
+	Corrupt    []string         `json:"set_aside"`
+	Damaged    []dataset.Damage `json:"damaged"`
+	Shards     int              `json:"shards"`
+	Incomplete []shardJSON      `json:"incomplete_shards"`
+}
+
+type shardJSON struct {
+	Shard   string `json:"shard"`
+	Missing int    `json:"missing"`
+	Failed  int    `json:"failed"`
+}
+
+// writeReportsJSON prints the reports as one JSON array.
+func writeReportsJSON(out io.Writer, rs []*sweep.Report) error {
+	js := make([]reportJSON, 0, len(rs))
+	for _, r := range rs {
+		j := reportJSON{Spec: r.Spec, Profile: r.Profile, Dir: r.Dir, Total: r.Total, OK: r.OK,
+			Failed: map[string]int{}, Missing: r.Missing, Extra: r.Extra, Complete: r.Complete(),
+			Corrupt: append([]string{}, r.Corrupt...), Damaged: append([]dataset.Damage{}, r.Damaged...),
+			Shards: r.Shards, Incomplete: []shardJSON{}}
+		for st, n := range r.Failed {
+			j.Failed[string(st)] = n
+		}
+		for _, s := range r.Incomplete {
+			j.Incomplete = append(j.Incomplete, shardJSON{Shard: s.Shard.String(), Missing: s.Missing, Failed: s.Failed})
+		}
+		js = append(js, j)
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(js)
+}

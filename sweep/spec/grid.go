@@ -1,0 +1,259 @@
+package spec
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/crosslink-sim/crosslink/sweep/units"
+	"github.com/crosslink-sim/crosslink/vocab"
+)
+
+// grid reads the axes: each a list of values or a range.
+func (p *parser) grid(n ast.Node) []Axis {
+	es := p.entries(n, "grid", "parameter", p.paramNames())
+	if len(es) == 0 && len(p.unwrapEntries(n)) == 0 {
+		p.errorf(p.pos(n), "grid has no axes; remove it or add one")
+	}
+	var out []Axis
+	for _, e := range es {
+		prm, ok := p.param(e.key)
+		if !ok {
+			continue
+		}
+		axis := Axis{Name: e.key, Pos: e.pos}
+		switch m := p.unwrap(e.value).(type) {
+		case nil, *ast.NullNode:
+			p.errorf(e.pos, "grid axis %s is empty", e.key)
+			continue
+		case *ast.SequenceNode:
+			if len(m.Values) == 0 {
+				p.errorf(e.pos, "grid axis %s is empty", e.key)
+				continue
+			}
+			seen := map[string]bool{}
+			bad := false
+			for _, item := range m.Values {
+				v, ok := p.value(prm, item)
+				if !ok {
+					bad = true
+					continue
+				}
+				if seen[v.Canonical()] {
+					p.errorf(p.pos(item), "grid axis %s lists %s twice", e.key, display(v, prm.Unit))
+					bad = true
+					continue
+				}
+				seen[v.Canonical()] = true
+				axis.Values = append(axis.Values, v)
+			}
+			if bad {
+				continue
+			}
+		case *ast.MappingNode, *ast.MappingValueNode:
+			r, ok := p.rangeAxis(prm, e)
+			if !ok {
+				continue
+			}
+			axis.Range = r
+		default:
+			p.errorf(p.pos(e.value), "grid axis %s must be a list [a, b, ...] or a range {from, to, step or points}, not %s; a single value belongs in params", e.key, describe(m))
+			continue
+		}
+		out = append(out, axis)
+	}
+	return out
+}
+
+// unwrapEntries returns the raw pairs of a mapping node, for telling an
+// empty mapping from one whose keys were all rejected.
+func (p *parser) unwrapEntries(n ast.Node) []*ast.MappingValueNode {
+	switch m := p.unwrap(n).(type) {
+	case *ast.MappingNode:
+		return m.Values
+	case *ast.MappingValueNode:
+		return []*ast.MappingValueNode{m}
+	}
+	return nil
+}
+
+// rangeAxis reads {from, to, step} or {from, to, points, scale} and
+// returns its length and generator; values are made (and checked, see
+// checkRange) only after the scenario count is checked, so that an absurd
+// grid costs no memory.
+// Generated floats are rounded to 15 significant digits, so a range gives
+// the same values (and scenario ids) as the equivalent list: 0.1 + 2*0.1
+// is 0.3, not 0.30000000000000004.
+func (p *parser) rangeAxis(prm vocab.Param, e entry) (*Range, bool) {
+	what := "grid axis " + e.key
+	fs := map[string]entry{}
+	for _, f := range p.entries(e.value, what, "key", rangeKeys) {
+		fs[f.key] = f
+	}
+	if prm.Kind != vocab.Float && prm.Kind != vocab.Int {
+		p.errorf(e.pos, "%s is a %s; a range {from, to, ...} needs a number, so list the values", what, prm.Kind)
+		return nil, false
+	}
+	ok := true
+	num := func(key string) float64 {
+		f, has := fs[key]
+		if !has {
+			p.errorf(e.pos, "%s: range needs %q", what, key)
+			ok = false
+			return 0
+		}
+		text, isScalar := p.scalar(f.value)
+		if !isScalar {
+			p.errorf(p.pos(f.value), "%s: %s takes one value, not %s", what, key, describe(p.unwrap(f.value)))
+			ok = false
+			return 0
+		}
+		x, good := p.number(prm, text, p.pos(f.value))
+		ok = ok && good
+		return x
+	}
+	from, to := num("from"), num("to")
+	step, hasStep := fs["step"]
+	points, hasPoints := fs["points"]
+	scale := "linear"
+	if f, has := fs["scale"]; has {
+		scale = p.text(f)
+		if !contains(scales, scale) {
+			p.errorf(p.pos(f.value), "%s: scale %q is not linear or log%s", what, scale, suggestOnly(scale, scales))
+			ok = false
+		}
+	}
+	switch {
+	case hasStep && hasPoints:
+		p.errorf(e.pos, "%s: give step or points, not both", what)
+		return nil, false
+	case !hasStep && !hasPoints:
+		p.errorf(e.pos, "%s: range needs step or points", what)
+		return nil, false
+	}
+	if !ok {
+		return nil, false
+	}
+	if from > to {
+		p.errorf(e.pos, "%s: from %s is above to %s", what, units.Format(from, prm.Unit), units.Format(to, prm.Unit))
+		return nil, false
+	}
+	var count int
+	var at func(k int) float64
+	if hasStep {
+		if scale == "log" {
+			p.errorf(p.pos(step.value), "%s: a log scale takes points, not step", what)
+			return nil, false
+		}
+		st := num("step")
+		if !ok {
+			return nil, false
+		}
+		if !(st > 0) {
+			p.errorf(p.pos(step.value), "%s: step must be above zero", what)
+			return nil, false
+		}
+		c := math.Floor((to-from)/st+1e-9) + 1
+		if c > MaxAxis {
+			p.errorf(p.pos(step.value), "%s: range has %.0f values, more than the limit of %d per axis", what, c, MaxAxis)
+			return nil, false
+		}
+		count = int(c)
+		at = func(k int) float64 { return round15(from + float64(k)*st) }
+	} else {
+		text, _ := p.scalar(points.value)
+		np, err := strconv.ParseInt(text, 10, 64)
+		switch {
+		case err != nil || np < 1:
+			p.errorf(p.pos(points.value), "%s: points must be a whole number of at least 1, not %s", what, quoteNode(p, points.value))
+			return nil, false
+		case np > MaxAxis:
+			p.errorf(p.pos(points.value), "%s: %d points is more than the limit of %d per axis", what, np, MaxAxis)
+			return nil, false
+		case np == 1 && from != to:
+			p.errorf(p.pos(points.value), "%s: 1 point cannot reach from %s to %s; use at least 2", what, units.Format(from, prm.Unit), units.Format(to, prm.Unit))
+			return nil, false
+		case scale == "log" && !(from > 0):
+			p.errorf(e.pos, "%s: a log scale needs from and to above zero", what)
+			return nil, false
+		}
+		count = int(np)
+		at = func(k int) float64 {
+			switch {
+			case k == 0:
+				return from
+			case k == count-1:
+				return to
+			case scale == "log":
+				return round15(math.Exp(math.Log(from) + float64(k)*(math.Log(to)-math.Log(from))/float64(count-1)))
+			}
+			return round15(from + float64(k)*(to-from)/float64(count-1))
+		}
+	}
+	return &Range{n: count, at: at, prm: prm, what: what, pos: e.pos}, true
+}
+
+// Range is a range axis: its length and the function that makes its k-th
+// value, so that the axis can be counted, and read one value at a time,
+// without holding its values (see Limits.LazyRanges).
+type Range struct {
+	n    int
+	at   func(k int) float64
+	prm  vocab.Param // the axis' parameter: the kind and bounds of its values
+	what string      // "grid axis NAME", for errors
+	pos  Position
+}
+
+// Len returns the number of values.
+func (r *Range) Len() int { return r.n }
+
+// At returns value k, 0 <= k < Len().
+func (r *Range) At(k int) vocab.Value {
+	x := r.at(k)
+	if r.prm.Kind == vocab.Int {
+		return vocab.I(int64(math.Round(x)))
+	}
+	return vocab.F(x)
+}
+
+// values makes all the values.
+func (r *Range) values() []vocab.Value {
+	vals := make([]vocab.Value, r.n)
+	for k := range vals {
+		vals[k] = r.At(k)
+	}
+	return vals
+}
+
+// checkRange checks every value of r against its parameter, one at a time:
+// a range whose values round to the same whole number, or leave the
+// parameter's bounds, is refused. The values never decrease, so a repeat
+// is next to its twin and needs no set of the values seen.
+func (p *parser) checkRange(r *Range) bool {
+	var prev vocab.Value
+	for k := range r.n {
+		v := r.At(k)
+		if k > 0 && prev == v {
+			p.errorf(r.pos, "%s: the range gives %s twice once rounded to whole numbers; use fewer points", r.what, display(v, r.prm.Unit))
+			return false
+		}
+		if err := r.prm.Check(v); err != nil {
+			p.errorf(r.pos, "%s: %v", r.what, err)
+			return false
+		}
+		prev = v
+	}
+	return true
+}
+
+// round15 rounds x to 15 significant decimal digits, removing the noise of
+// repeated float steps while keeping every value a float64 can tell apart
+// at the precision anyone types.
+func round15(x float64) float64 {
+	y, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 15, 64), 64)
+	if err != nil {
+		return x
+	}
+	return y
+}
