@@ -46,7 +46,10 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 		fmt.Fprintf(&w, "  unreadable part set aside: %s\n", c)
 	}
 	for _, d := range r.Damaged {
-		fmt.Fprintf(&w, "  damaged: %s: %s (crosslink run sets it aside and reruns its scenarios)\n", d.Path, d.Reason)
+		fmt.Fprintf(&w, "  damaged: %s: %s (crosslink run sets it aside and reruns the scenarios no other part holds)\n", d.Path, d.Reason)
+	}
+	for _, l := range r.Leftovers {
+		fmt.Fprintf(&w, "  left by a killed run or merge: %s (no table lists it; the next crosslink run or merge removes it)\n", l)
 	}
 	if r.Shards > 1 {
 		if len(r.Incomplete) == 0 {
@@ -73,6 +76,7 @@ type reportJSON struct {
 	Complete   bool             `json:"complete"`
 	Corrupt    []string         `json:"set_aside"`
 	Damaged    []dataset.Damage `json:"damaged"`
+	Leftovers  []string         `json:"leftovers"`
 	Shards     int              `json:"shards"`
 	Incomplete []shardJSON      `json:"incomplete_shards"`
 }
@@ -90,7 +94,8 @@ func writeReportsJSON(out io.Writer, rs []*sweep.Report) error {
 		j := reportJSON{Spec: r.Spec, Profile: r.Profile, Dir: r.Dir, Total: r.Total, OK: r.OK,
 			Failed: map[string]int{}, Missing: r.Missing, Extra: r.Extra, Complete: r.Complete(),
 			Corrupt: append([]string{}, r.Corrupt...), Damaged: append([]dataset.Damage{}, r.Damaged...),
-			Shards: r.Shards, Incomplete: []shardJSON{}}
+			Leftovers: append([]string{}, r.Leftovers...),
+			Shards:    r.Shards, Incomplete: []shardJSON{}}
 		for st, n := range r.Failed {
 			j.Failed[string(st)] = n
 		}

@@ -25,7 +25,11 @@ type Report struct {
 	Extra   int                    // ids in the dataset that the plan lacks (another profile)
 	Corrupt []string               // parts moved aside to _corrupt/
 	Damaged []dataset.Damage       // parts failing verification, files that are no part
-	Shards  int                    // the shard count Incomplete is for; 0 when unsharded
+	// Leftovers are the temporary files a killed run or merge left in the
+	// dataset (dataset.Leftovers): no table lists them, so the dataset can
+	// still be complete, and the next run or merge removes them.
+	Leftovers []string
+	Shards    int // the shard count Incomplete is for; 0 when unsharded
 	// Incomplete lists the shards with missing or failed scenarios.
 	Incomplete []ShardReport
 }
@@ -72,6 +76,9 @@ func Check(j *Job, shards int, deep bool) (*Report, error) {
 	}
 	r := &Report{Spec: j.Spec.Name, Profile: j.Profile, Dir: j.Dir, Total: want.Len(), Failed: map[dataset.Status]int{}, Damaged: damaged}
 	if r.Corrupt, err = corruptParts(j.Dir); err != nil {
+		return nil, err
+	}
+	if r.Leftovers, err = dataset.Leftovers(j.Dir); err != nil {
 		return nil, err
 	}
 	seen := 0
