@@ -125,7 +125,7 @@ func appendDict(c *Column, d *array.Dictionary) error {
 }
 
 // DatasetSource returns the Source of a spec whose dataset is dir
-// (out/<name>/): the main table there and second tables in dir/_<table>/
+// (out/<name>/): its main table and second tables in dir/<table>/
 // (dataset.TableDir; in each partition of a partitioned dataset),
 // each restricted to the scenarios of scenarios, the spec's plan at the
 // chosen profile.

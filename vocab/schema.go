@@ -125,7 +125,7 @@ func (m Metric) Column() string { return ColumnName(m.Name, m.Unit) }
 // Table declares a second table a model writes, such as one row per flow or
 // one row per time sample. Its rows are keyed by scenario_id in the dataset.
 type Table struct {
-	Name    string // "flows", "timeseries": becomes out/<spec>/_<name>/part-*.parquet
+	Name    string // "flows", "timeseries": becomes the table out/<spec>/<name>/ (sweep/dataset's TableDir)
 	Doc     string
 	Columns []Metric
 }
