@@ -217,6 +217,7 @@ func TestFigures(t *testing.T) {
 		}
 	}
 	checkDrawing(t, filepath.Join(out, "figures"))
+	checkNoNaN(t, out)
 	checkVerdicts(t, out)
 }
 
