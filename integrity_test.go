@@ -58,10 +58,10 @@ func TestFlipFoundAndRepaired(t *testing.T) {
 	}
 }
 
-// TestStatusGlobAndJSON: `status out/*/` skips out/figures/ (no dataset)
-// with a note instead of stopping there with exit 2, and --json prints one
-// array of reports.
-func TestStatusGlobAndJSON(t *testing.T) {
+// runTwoScenarios runs a two-scenario ber-per spec named g into a new
+// output root and returns that root.
+func runTwoScenarios(t *testing.T) string {
+	t.Helper()
 	out := t.TempDir()
 	spec := filepath.Join(out, "g.yaml")
 	if err := os.WriteFile(spec, []byte("name: g\nmodel: ber-per\ngrid:\n  ber: [1e-9, 1e-6]\n"), 0o644); err != nil {
@@ -70,6 +70,14 @@ func TestStatusGlobAndJSON(t *testing.T) {
 	if code, _, stderr := crosslink(t, "run", "-q", "-o", out, spec); code != exitOK {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
+	return out
+}
+
+// TestStatusGlobAndJSON: `status out/*/` skips out/figures/ (no dataset)
+// with a note instead of stopping there with exit 2, and --json prints one
+// array of reports.
+func TestStatusGlobAndJSON(t *testing.T) {
+	out := runTwoScenarios(t)
 	if err := os.MkdirAll(filepath.Join(out, "figures"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -99,15 +107,7 @@ func TestStatusGlobAndJSON(t *testing.T) {
 // reader lists and nothing else reports), says the next run or merge
 // removes it, and still calls the dataset complete: its tables are whole.
 func TestStatusListsLeftovers(t *testing.T) {
-	out := t.TempDir()
-	spec := filepath.Join(out, "g.yaml")
-	if err := os.WriteFile(spec, []byte("name: g\nmodel: ber-per\ngrid:\n  ber: [1e-9, 1e-6]\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, stderr := crosslink(t, "run", "-q", "-o", out, spec); code != exitOK {
-		t.Fatalf("run: exit %d: %s", code, stderr)
-	}
-	ds := filepath.Join(out, "g")
+	ds := filepath.Join(runTwoScenarios(t), "g")
 	left := filepath.Join(".tmp", "merge-0001.parquet")
 	if err := os.MkdirAll(filepath.Join(ds, ".tmp"), 0o755); err != nil {
 		t.Fatal(err)
