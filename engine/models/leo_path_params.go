@@ -92,7 +92,7 @@ func leoPathSchema() *vocab.Schema {
 	m := func(i int, name string, k vocab.Kind, u vocab.Unit, doc string) {
 		metrics[i] = vocab.Metric{Name: name, Kind: k, Unit: u, Doc: doc}
 	}
-	m(lpGoodput, "goodput", vocab.Float, vocab.BitPerSecond, "in-order bytes delivered to the receivers over the duration, all flows")
+	m(lpGoodput, "goodput", vocab.Float, vocab.BitPerSecond, "in-order bytes delivered to the receivers over the duration, all flows; 0 with flows = 0, where no flow runs (the TCP counters below are then 0 as well)")
 	m(lpBytes, "bytes_delivered", vocab.Int, vocab.Byte, "in-order bytes delivered, all flows")
 	m(lpRetrans, "retrans_segs", vocab.Int, vocab.Packet, "segments retransmitted, all flows, spurious ones included")
 	m(lpSpurious, "spurious_retrans", vocab.Int, vocab.Packet, "retransmissions whose data had already arrived (the receiver saw the segment twice)")

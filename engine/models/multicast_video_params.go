@@ -75,7 +75,7 @@ func multicastVideoSchema() *vocab.Schema {
 			{Name: "packets_received", Kind: vocab.Int, Unit: vocab.Packet,
 				Doc: "distinct video packets that reached the receiver, those arriving in the drain time after duration included"},
 			{Name: "cross_goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
-				Doc: "cross-traffic bytes delivered per second per hop, mean over hops"},
+				Doc: "cross-traffic bytes delivered per second per hop, mean over hops; 0 with cross_traffic none or cross_flows 0, where there is no cross traffic to measure"},
 			{Name: "hop_drops", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets dropped by the forward queues, all traffic"},
 		},
 		Tables: []vocab.Table{
