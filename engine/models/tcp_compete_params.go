@@ -129,7 +129,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 		tcQueueLimit: {Name: "queue_limit", Kind: vocab.Int, Unit: vocab.Packet, Doc: "backbone queue limit"},
 		tcRTTMean:    {Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample, all flows; null without any sample"},
 		tcQueueDelayMean: {Name: "queue_delay_mean", Kind: vocab.Float, Unit: vocab.Second,
-			Doc: "mean waiting time in the backbone queue (data direction)"},
+			Doc: "mean waiting time in the backbone queue (data direction) of the packets that left it; 0 if none did, which means no packet to measure"},
 		tcEvents: {Name: "events", Kind: vocab.Int, Doc: "simulation events processed"},
 	}
 	for _, a := range algos {
