@@ -94,7 +94,7 @@ func tcpBulkSchema() *vocab.Schema {
 				{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte,
 					Doc: "payload bytes the flow's receiving application got in order over the whole run (warmup not applied)"},
 				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet,
-					Doc: "data segments the flow's sender retransmitted over the whole run, for any cause (fast retransmit, recovery, timeout, tail loss probe), spurious ones included"},
+					Doc: "data segments the flow's sender retransmitted over the whole run, for any cause (fast retransmit, recovery, timeout, or a tail loss probe that resends data), spurious ones included"},
 				{Name: "fast_recoveries", Kind: vocab.Int,
 					Doc: "fast recovery episodes the flow's sender entered (RFC 6582/6675: at most one per window of data)"},
 				{Name: "rtos", Kind: vocab.Int, Doc: "the flow's retransmission timer expiries, back-offs counted one each"},
@@ -183,7 +183,7 @@ func tcpMetrics() []vocab.Metric {
 	m[tmBytesDelivered] = vocab.Metric{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte,
 		Doc: "payload bytes delivered in order to the receiving applications over the whole run, all flows (warmup not applied)"}
 	m[tmRetransSegs] = vocab.Metric{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet,
-		Doc: "data segments retransmitted over the whole run, all flows, for any cause (fast retransmit, recovery, timeout, tail loss probe), spurious ones included"}
+		Doc: "data segments retransmitted over the whole run, all flows, for any cause (fast retransmit, recovery, timeout, or a tail loss probe that resends data), spurious ones included"}
 	m[tmRetransBytes] = vocab.Metric{Name: "retrans_bytes", Kind: vocab.Int, Unit: vocab.Byte,
 		Doc: "payload bytes of the retransmitted segments (retrans_segs), headers excluded"}
 	m[tmFastRecoveries] = vocab.Metric{Name: "fast_recoveries", Kind: vocab.Int,
