@@ -67,7 +67,11 @@ func frameOf(tbl arrow.Table) (*Frame, error) {
 					c.Null = make([]bool, len(c.Int), len(c.Int)+a.Len())
 				}
 				for j := 0; j < a.Len(); j++ {
-					c.Int = append(c.Int, a.Value(j))
+					v := a.Value(j)
+					if a.IsNull(j) {
+						v = 0 // the slot of a null holds any number
+					}
+					c.Int = append(c.Int, v)
 					if c.Null != nil {
 						c.Null = append(c.Null, a.IsNull(j))
 					}
