@@ -76,7 +76,7 @@ func buildCurves(d Def, s *vocab.Schema, f *Frame, scale Scaler) (*lineData, err
 		return nil, err
 	}
 	if nan > 0 {
-		ld.Notes = append(ld.Notes, fmt.Sprintf("%d values are NaN and not drawn", nan))
+		ld.Notes = append(ld.Notes, fmt.Sprintf("%d values are NaN or null and not drawn", nan))
 	}
 	for _, g := range gs {
 		ld.Curves = append(ld.Curves, g.curve(d, ld, xf, yf))
@@ -138,7 +138,8 @@ func numericQuantity(d Def, s *vocab.Schema, axis, name string) (Quantity, error
 }
 
 // curveGroup is the rows of one curve: its series values, its y, and the
-// replicate values at each x.
+// replicate values at each x; an x whose every value is missing (NaN or
+// null) has none.
 type curveGroup struct {
 	series []vocab.Value
 	y      int
@@ -146,7 +147,9 @@ type curveGroup struct {
 }
 
 // groupRows groups the rows of f by curve (series values and y) and x,
-// in the curves' order (series values, then y), and counts NaN values.
+// in the curves' order (series values, then y), and counts NaN and null
+// values. A missing y keeps its x in its curve, with no value, so that the
+// line breaks there; a curve with no value at all is not drawn.
 // Keys are canonical strings; the order of curves and points is fixed by
 // sorting, never by map iteration.
 func groupRows(d Def, ld *lineData, f *Frame) ([]*curveGroup, int, error) {
@@ -163,6 +166,7 @@ func groupRows(d Def, ld *lineData, f *Frame) ([]*curveGroup, int, error) {
 		return nil, 0, err
 	}
 	groups := map[string]*curveGroup{}
+	missing := map[string][]float64{} // the x of missing values, per curve
 	nan := 0
 	for i := 0; i < f.Len(); i++ {
 		vals := make([]vocab.Value, len(scs))
@@ -178,6 +182,9 @@ func groupRows(d Def, ld *lineData, f *Frame) ([]*curveGroup, int, error) {
 			y, _ := c.Numeric(i)
 			if math.IsNaN(y) || math.IsNaN(x) {
 				nan++
+				if !math.IsNaN(x) {
+					missing[gk] = append(missing[gk], x)
+				}
 				continue
 			}
 			g := groups[gk]
@@ -189,7 +196,12 @@ func groupRows(d Def, ld *lineData, f *Frame) ([]*curveGroup, int, error) {
 		}
 	}
 	gs := make([]*curveGroup, 0, len(groups))
-	for _, g := range groups {
+	for gk, g := range groups {
+		for _, x := range missing[gk] {
+			if _, ok := g.xs[x]; !ok {
+				g.xs[x] = nil
+			}
+		}
 		gs = append(gs, g)
 	}
 	sort.Slice(gs, func(a, b int) bool {
@@ -234,6 +246,9 @@ func (g *curveGroup) curve(d Def, ld *lineData, xf, yf float64) Curve {
 		sm.StdDev /= yf
 		p := Point{X: scaled(x, xf), Summary: sm}
 		p.Note = outOfFigure(d, p)
+		if sm.N == 0 {
+			p.Note = missingNote
+		}
 		c.Points = append(c.Points, p)
 	}
 	return c
@@ -244,8 +259,14 @@ func (g *curveGroup) curve(d Def, ld *lineData, xf, yf float64) Curve {
 // written, drawn as a gap in the line, never as a value.
 const gapNote = "no path: a gap in the line (the data keep the model's 0)"
 
-// gap reports whether p is a gap of its curve (gapNote).
-func (p Point) gap() bool { return p.Note == gapNote }
+// missingNote marks an x at which every value of a curve is missing: NaN
+// or null, a value that does not apply (an unfinished transfer's
+// completion time). The line breaks there rather than join the points
+// either side as though the value lay between them.
+const missingNote = "no value (NaN or null): a gap in the line"
+
+// gap reports whether p is a gap of its curve (gapNote, missingNote).
+func (p Point) gap() bool { return p.Note == gapNote || p.Note == missingNote }
 
 // outOfFigure says why a point cannot be drawn on d's axes, or "".
 func outOfFigure(d Def, p Point) string {
@@ -284,7 +305,8 @@ func skippedNotes(cs []Curve) []string {
 	return notes
 }
 
-// allNonPositive reports whether every point of cs is <= 0 on a log axis.
+// allNonPositive reports whether every point of cs that has a value is
+// <= 0 on a log axis.
 func allNonPositive(cs []Curve) bool {
 	n := 0
 	for _, c := range cs {
@@ -294,13 +316,19 @@ func allNonPositive(cs []Curve) bool {
 			}
 		}
 	}
-	return n == countPoints(cs)
+	return n == countValued(cs)
 }
 
-func countPoints(cs []Curve) int {
+// countValued is the number of points of cs that have a value (not a
+// missingNote gap).
+func countValued(cs []Curve) int {
 	n := 0
 	for _, c := range cs {
-		n += len(c.Points)
+		for _, p := range c.Points {
+			if p.Note != missingNote {
+				n++
+			}
+		}
 	}
 	return n
 }

@@ -15,8 +15,10 @@ import (
 
 // ReadFrame reads the dataset table in dir (every part file) into a
 // Frame. Columns of types a figure never draws (the uint64 seed) are left
-// out; nulls (the metrics of failed scenarios) become NaN, 0, "" or false,
-// and those rows are dropped by their status before drawing.
+// out; nulls become NaN, a null integer is marked in Column.Null, and a
+// null string or bool is "" or false. The nulls of failed scenarios' rows
+// are dropped with the rows, by their status, before drawing; any other is
+// a value that does not apply, which a line leaves as a gap.
 func ReadFrame(dir string) (*Frame, error) {
 	tbl, err := dataset.ReadTable(dir, nil)
 	if err != nil {
@@ -61,8 +63,18 @@ func frameOf(tbl arrow.Table) (*Frame, error) {
 				}
 			case *array.Int64:
 				c.Kind = vocab.Int
+				if a.NullN() > 0 && c.Null == nil {
+					c.Null = make([]bool, len(c.Int), len(c.Int)+a.Len())
+				}
 				for j := 0; j < a.Len(); j++ {
-					c.Int = append(c.Int, a.Value(j))
+					v := a.Value(j)
+					if a.IsNull(j) {
+						v = 0 // the slot of a null holds any number
+					}
+					c.Int = append(c.Int, v)
+					if c.Null != nil {
+						c.Null = append(c.Null, a.IsNull(j))
+					}
 				}
 			case *array.String:
 				c.Kind = vocab.String

@@ -9,6 +9,9 @@
 // parameters, replicates reduced to their mean with a 95 % Student-t
 // confidence band (or error bars when a curve has fewer than three
 // points), log axes, and axis labels in the display units the entry names.
+// A value that is missing (NaN, or null: a value that does not apply)
+// leaves a gap: the curve's line breaks at that x instead of joining the
+// points either side, and the plotted numbers keep the x with a note.
 // A "table" entry needs a registered figure that lays it out (rc13-tab2);
 // Comparison gives such tables "document / ours / difference" columns.
 // A new figure is one file with its Figure constructor and one line in

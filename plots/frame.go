@@ -2,21 +2,29 @@ package plots
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // Column is one named, typed column of a Frame. Exactly one of the slices
-// matching Kind is set; its length is the frame's row count.
+// matching Kind is set; its length is the frame's row count. A null is
+// NaN in a Float column; in an Int column, which has no such value, Null
+// marks it (nil when there is none), so that a null count is not read as
+// 0.
 type Column struct {
 	Name  string
 	Kind  vocab.Kind
 	Float []float64
 	Int   []int64
+	Null  []bool // Int only: which rows are null
 	Str   []string
 	Bool  []bool
 }
+
+// null reports whether row i of an Int column is null.
+func (c *Column) null(i int) bool { return c.Null != nil && c.Null[i] }
 
 // Len returns the number of values in c.
 func (c *Column) Len() int {
@@ -33,7 +41,8 @@ func (c *Column) Len() int {
 	return 0
 }
 
-// Value returns row i of c as an vocab.Value.
+// Value returns row i of c as an vocab.Value; a null integer is 0 (Numeric
+// tells it apart).
 func (c *Column) Value(i int) vocab.Value {
 	switch c.Kind {
 	case vocab.Float:
@@ -54,6 +63,9 @@ func (c *Column) Numeric(i int) (float64, bool) {
 	case vocab.Float:
 		return c.Float[i], true
 	case vocab.Int:
+		if c.null(i) {
+			return math.NaN(), true
+		}
 		return float64(c.Int[i]), true
 	}
 	return 0, false
@@ -127,6 +139,9 @@ func (f *Frame) Filter(keep func(row int) bool) *Frame {
 				n.Float = append(n.Float, c.Float[i])
 			case vocab.Int:
 				n.Int = append(n.Int, c.Int[i])
+				if c.Null != nil {
+					n.Null = append(n.Null, c.Null[i])
+				}
 			case vocab.String:
 				n.Str = append(n.Str, c.Str[i])
 			case vocab.Bool:
@@ -242,6 +257,9 @@ func JoinParams(f, main *Frame, s *vocab.Schema) (*Frame, error) {
 				c.Float = append(c.Float, src.Float[i])
 			case vocab.Int:
 				c.Int = append(c.Int, src.Int[i])
+				if src.Null != nil {
+					c.Null = append(c.Null, src.Null[i])
+				}
 			case vocab.String:
 				c.Str = append(c.Str, src.Str[i])
 			case vocab.Bool:

@@ -228,17 +228,9 @@ func addCurve(p *plot.Plot, d Def, c Curve, st curveStyle, floor float64, th The
 	if err := addInterval(p, d, cx, st, th); err != nil {
 		return nil, err
 	}
-	var line *plotter.Line
-	for _, seg := range cx.segs {
-		l, err := plotter.NewLine(seg)
-		if err != nil {
-			return nil, fmt.Errorf("plots: figure %s: curve %q: %w", d.ID, c.Label, err)
-		}
-		l.Color, l.Width, l.Dashes, l.DashOffs = st.Color, st.Width, st.Dashes, st.DashOffs
-		p.Add(l)
-		if line == nil {
-			line = l
-		}
+	line, err := addSegments(p, cx.segs, draw.LineStyle{Color: st.Color, Width: st.Width, Dashes: st.Dashes, DashOffs: st.DashOffs})
+	if err != nil {
+		return nil, fmt.Errorf("plots: figure %s: curve %q: %w", d.ID, c.Label, err)
 	}
 	pts, err := plotter.NewScatter(everyNth(cx.xys, st.Every))
 	if err != nil {
@@ -257,6 +249,50 @@ func addCurve(p *plot.Plot, d Def, c Curve, st curveStyle, floor float64, th The
 	solid := *line
 	solid.Dashes, solid.DashOffs = nil, 0
 	return []plot.Thumbnailer{&solid, pts}, nil
+}
+
+// addSegments adds one line in style ls per segment of a curve (segs, as
+// split at its gaps) to p and returns the first, the curve's legend
+// sample.
+func addSegments(p *plot.Plot, segs []plotter.XYs, ls draw.LineStyle) (*plotter.Line, error) {
+	var first *plotter.Line
+	for _, seg := range segs {
+		l, err := plotter.NewLine(seg)
+		if err != nil {
+			return nil, err
+		}
+		l.LineStyle = ls
+		p.Add(l)
+		if first == nil {
+			first = l
+		}
+	}
+	return first, nil
+}
+
+// splitAt splits a line through xys (sorted by x) into segments wherever
+// a value is missing: between two consecutive points with an x of missing
+// strictly between them, so that the line does not join them as though
+// the missing value lay on it.
+func splitAt(xys plotter.XYs, missing []float64) []plotter.XYs {
+	var segs []plotter.XYs
+	for k, xy := range xys {
+		if k == 0 || gapBetween(xys[k-1].X, xy.X, missing) {
+			segs = append(segs, nil)
+		}
+		segs[len(segs)-1] = append(segs[len(segs)-1], xy)
+	}
+	return segs
+}
+
+// gapBetween reports whether one of missing lies strictly between a and b.
+func gapBetween(a, b float64, missing []float64) bool {
+	for _, m := range missing {
+		if a < m && m < b {
+			return true
+		}
+	}
+	return false
 }
 
 // addInterval adds the confidence interval of a replicated curve: a

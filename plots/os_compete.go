@@ -348,9 +348,11 @@ func twinLines(p *plot.Plot, legend *plot.Legend, th Theme, td *twinData, rmin, 
 		}
 		var xys plotter.XYs
 		var errs plotter.YErrors
+		var missing []float64 // queue sizes without a value: gaps in the line
 		replicated := false
 		for k, pt := range l.pts {
 			if pt.N == 0 {
+				missing = append(missing, float64(k))
 				continue
 			}
 			y := toLeft(pt.Mean)
@@ -367,17 +369,23 @@ func twinLines(p *plot.Plot, legend *plot.Legend, th Theme, td *twinData, rmin, 
 			eb.LineStyle.Color, eb.LineStyle.Width = col, th.Line
 			p.Add(eb)
 		}
-		line, pts, err := plotter.NewLinePoints(xys)
+		ls := draw.LineStyle{Color: col, Width: th.Line, Dashes: dash}
+		if len(td.lines) > 1 {
+			ls.Width = th.Line * 1.3
+		}
+		line, err := addSegments(p, splitAt(xys, missing), ls)
 		if err != nil {
 			return nil, err
 		}
-		line.Color, line.Width, line.Dashes = col, th.Line, dash
+		pts, err := plotter.NewScatter(xys)
+		if err != nil {
+			return nil, err
+		}
 		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: th.Glyph, Shape: glyph}
 		if len(td.lines) > 1 {
 			pts.GlyphStyle.Color = color.Black
-			line.Width = th.Line * 1.3
 		}
-		p.Add(line, pts)
+		p.Add(pts)
 		legend.Add(l.label+" (right)", line, pts)
 		entries = append(entries, entryStyle{label: l.label + " (right)", kind: "line", color: col, glyph: glyph})
 	}

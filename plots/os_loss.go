@@ -63,19 +63,25 @@ func drawOSLoss(ctx context.Context, in Input) (*Output, error) {
 	grid.Horizontal.Color = color.Gray{Y: 0xDD}
 	p.Add(grid)
 	var xys plotter.XYs
+	var missing []float64
 	curve := ld.Curves[0]
 	for _, pt := range curve.Points {
+		if pt.gap() {
+			missing = append(missing, pt.X)
+		}
 		if pt.drawn() && pt.Mean > 0 {
 			xys = append(xys, plotter.XY{X: pt.X, Y: pt.Mean})
 		}
 	}
-	line, err := plotter.NewLine(xys)
+	segs := splitAt(xys, missing)
+	if len(segs) == 0 {
+		segs = []plotter.XYs{nil} // an empty line, still the legend's sample
+	}
+	col, _, _ := th.style(0)
+	line, err := addSegments(p, segs, draw.LineStyle{Color: col, Width: th.Line})
 	if err != nil {
 		return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
 	}
-	col, _, _ := th.style(0)
-	line.Color, line.Width = col, th.Line
-	p.Add(line)
 	legend := p.Legend // drawn beside the data area, not on it
 	legend.Add(orDefault(d.Labels[curve.Y], "model (DP-QPSK, 32 GBd, penalty fitted to document 002)"), line)
 

@@ -334,6 +334,7 @@ func (ss *spSeries) drawPanel(in Input, pn *spPanel, pi, n int, means spMeans) (
 	for _, s := range ss.series {
 		byX := map[float64][]float64{}
 		var pts plotter.XYs
+		var missing []float64 // loads with a NaN or null value: gaps in the mean line
 		for i := range ss.fr.Len() {
 			if ss.label(i) != s {
 				continue
@@ -341,6 +342,9 @@ func (ss *spSeries) drawPanel(in Input, pn *spPanel, pi, n int, means spMeans) (
 			x, ok1 := ss.xc.Numeric(i)
 			y, ok2 := yc.Numeric(i)
 			if !ok1 || !ok2 || math.IsNaN(y) {
+				if ok1 && ok2 && !math.IsNaN(x) {
+					missing = append(missing, x)
+				}
 				continue
 			}
 			byX[x] = append(byX[x], y/f)
@@ -360,12 +364,10 @@ func (ss *spSeries) drawPanel(in Input, pn *spPanel, pi, n int, means spMeans) (
 			thumbs = append(thumbs, scat)
 		}
 		if len(line) > 0 {
-			l, err := plotter.NewLine(line)
+			l, err := addSegments(p, splitAt(line, missing), draw.LineStyle{Color: col, Width: th.Line, Dashes: spDashes[spStyle(st)%len(spDashes)]})
 			if err != nil {
 				return nil, fmt.Errorf("plots: figure %s: %w", d.ID, err)
 			}
-			l.Color, l.Width, l.Dashes = col, th.Line, spDashes[spStyle(st)%len(spDashes)]
-			p.Add(l)
 			thumbs = append(thumbs, l)
 		}
 		if pi == 0 && len(thumbs) > 0 {

@@ -92,7 +92,7 @@ func leoPathSchema() *vocab.Schema {
 	m := func(i int, name string, k vocab.Kind, u vocab.Unit, doc string) {
 		metrics[i] = vocab.Metric{Name: name, Kind: k, Unit: u, Doc: doc}
 	}
-	m(lpGoodput, "goodput", vocab.Float, vocab.BitPerSecond, "in-order bytes delivered to the receivers over the duration, all flows")
+	m(lpGoodput, "goodput", vocab.Float, vocab.BitPerSecond, "in-order bytes delivered to the receivers over the duration, all flows; 0 with flows = 0, where no flow runs (the TCP counters below are then 0 as well)")
 	m(lpBytes, "bytes_delivered", vocab.Int, vocab.Byte, "in-order bytes delivered, all flows")
 	m(lpRetrans, "retrans_segs", vocab.Int, vocab.Packet, "segments retransmitted, all flows, spurious ones included")
 	m(lpSpurious, "spurious_retrans", vocab.Int, vocab.Packet, "retransmissions whose data had already arrived (the receiver saw the segment twice)")
@@ -100,14 +100,14 @@ func leoPathSchema() *vocab.Schema {
 	m(lpRecoveries, "fast_recoveries", vocab.Int, vocab.Dimensionless, "fast recovery episodes entered")
 	m(lpReordered, "reordered_segs", vocab.Int, vocab.Packet, "first transmissions that arrived after a segment sent later (overtaken on a path change)")
 	m(lpPathChanges, "path_changes", vocab.Int, vocab.Dimensionless, "routing updates that changed the sequence of satellites")
-	m(lpRTTMin, "rtt_min", vocab.Float, vocab.Second, "smallest path round trip (propagation only) over the routing updates")
-	m(lpRTTMean, "rtt_mean", vocab.Float, vocab.Second, "mean path round trip over the routing updates")
-	m(lpRTTMax, "rtt_max", vocab.Float, vocab.Second, "largest path round trip over the routing updates")
-	m(lpHopsMin, "hops_min", vocab.Int, vocab.Dimensionless, "fewest links on the path (ground links included)")
-	m(lpHopsMax, "hops_max", vocab.Int, vocab.Dimensionless, "most links on the path")
-	m(lpWorstBER, "worst_isl_ber", vocab.Float, vocab.Dimensionless, "largest fade-averaged BER of an ISL on the path over the run (0 with isl_errors off)")
-	m(lpExceedFrac, "worst_isl_exceed_frac", vocab.Float, vocab.Dimensionless, "fraction of routing updates at which the path's worst ISL has a fade-averaged PER (data packet) above per_threshold")
-	m(lpCrossExceed, "cross_plane_exceed_frac", vocab.Float, vocab.Dimensionless, "fraction of (routing update, cross-plane ISL) pairs of the whole shell above per_threshold")
+	m(lpRTTMin, "rtt_min", vocab.Float, vocab.Second, "smallest path round trip (propagation only) over the routing updates that found a path; 0 when the path was never reachable (unreachable_frac 1), which means no path, not a zero one")
+	m(lpRTTMean, "rtt_mean", vocab.Float, vocab.Second, "mean path round trip over the routing updates that found a path; 0 when the path was never reachable (unreachable_frac 1), which means no path, not a zero one")
+	m(lpRTTMax, "rtt_max", vocab.Float, vocab.Second, "largest path round trip over the routing updates that found a path; 0 when the path was never reachable (unreachable_frac 1), which means no path, not a zero one")
+	m(lpHopsMin, "hops_min", vocab.Int, vocab.Dimensionless, "fewest links on the path (ground links included) over the routing updates that found one; 0 when the path was never reachable (unreachable_frac 1), which means no path, not a zero one")
+	m(lpHopsMax, "hops_max", vocab.Int, vocab.Dimensionless, "most links on the path over the routing updates that found one; 0 when the path was never reachable (unreachable_frac 1), which means no path, not a zero one")
+	m(lpWorstBER, "worst_isl_ber", vocab.Float, vocab.Dimensionless, "largest fade-averaged BER of an ISL on the path over the run; 0 with isl_errors off (not computed), when the path was never reachable, or when no path used an ISL, none of which means error-free ISLs")
+	m(lpExceedFrac, "worst_isl_exceed_frac", vocab.Float, vocab.Dimensionless, "fraction of the routing updates that found a path at which the path's worst ISL has a fade-averaged PER (data packet) above per_threshold; 0 with isl_errors off (not computed) or when the path was never reachable")
+	m(lpCrossExceed, "cross_plane_exceed_frac", vocab.Float, vocab.Dimensionless, "fraction of (routing update, cross-plane ISL) pairs of the whole shell above per_threshold, over the updates that found a path; 0 with isl_errors off (not computed) or when the path was never reachable")
 	m(lpISLDrops, "isl_error_drops", vocab.Int, vocab.Packet, "packets lost to ISL bit errors, both directions")
 	m(lpQueueDrops, "queue_drops", vocab.Int, vocab.Packet, "packets dropped by the ground links' queues")
 	m(lpGroundDrops, "ground_loss_drops", vocab.Int, vocab.Packet, "packets lost to gsl_loss")
@@ -125,14 +125,17 @@ func leoPathSchema() *vocab.Schema {
 		Metrics: metrics,
 		Tables: []vocab.Table{{Name: "timeseries", Doc: "every sample_interval: the path and each flow's sender (one row per flow; flow -1 when flows = 0)",
 			Columns: []vocab.Metric{
-				{Name: "time", Kind: vocab.Float, Unit: vocab.Second},
-				{Name: "flow", Kind: vocab.Int},
-				{Name: "rtt", Kind: vocab.Float, Unit: vocab.Second, Doc: "round trip of the current path, propagation only (0 when unreachable)"},
-				{Name: "hops", Kind: vocab.Int, Doc: "links on the current path, ground links included"},
-				{Name: "worst_isl_ber", Kind: vocab.Float, Doc: "fade-averaged BER of the path's longest ISL"},
+				{Name: "time", Kind: vocab.Float, Unit: vocab.Second,
+					Doc: "sample time from the start of the run (after start_time): 0, sample_interval, 2 sample_interval, ..."},
+				{Name: "flow", Kind: vocab.Int, Doc: "flow index, 0-based; -1 on the path-only rows of flows = 0, whose cwnd, srtt and delivered are 0 (no flow)"},
+				{Name: "rtt", Kind: vocab.Float, Unit: vocab.Second, Doc: "round trip of the current path, propagation only; 0 while unreachable, which means no path, not a zero RTT"},
+				{Name: "hops", Kind: vocab.Int, Doc: "links on the current path, ground links included; 0 while unreachable (no path)"},
+				{Name: "worst_isl_ber", Kind: vocab.Float, Doc: "fade-averaged BER of the current path's longest ISL; 0 with isl_errors off (not computed) or on a path without an ISL; while unreachable, the value of the last path found"},
 				{Name: "path_changes", Kind: vocab.Int, Doc: "path changes so far"},
-				{Name: "cwnd", Kind: vocab.Int, Unit: vocab.Byte},
-				{Name: "srtt", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "cwnd", Kind: vocab.Int, Unit: vocab.Byte,
+					Doc: "the flow's congestion window at the sample time; 0 before its connection opens, which means no window yet"},
+				{Name: "srtt", Kind: vocab.Float, Unit: vocab.Second,
+					Doc: "the flow's smoothed RTT (RFC 6298 section 2), queueing included; 0 before its first RTT sample, which means no estimate yet, not a zero RTT"},
 				{Name: "delivered", Kind: vocab.Int, Unit: vocab.Byte, Doc: "in-order bytes delivered to the receiver so far"},
 			}}},
 	}

@@ -117,7 +117,7 @@ func satIslandSchema() *vocab.Schema {
 	m(siProbeGoodput, "probe_goodput", F, vocab.BitPerSecond, "probe bytes over its completion time, or delivered bytes over the time since it started if unfinished")
 	m(siProbeTime, "probe_completion_time", F, vocab.Second, "probe's first SYN to its last byte; null if unfinished")
 	m(siProbeBytes, "probe_bytes", I, vocab.Byte, "probe bytes delivered")
-	m(siLoss, "payload_loss", F, vocab.Fraction, "TCP payload bytes dropped at the satellite input queue over those offered, after warm-up")
+	m(siLoss, "payload_loss", F, vocab.Fraction, "TCP payload bytes dropped at the satellite input queue over those offered, after warm-up; 0 if none was offered")
 	m(siOffered, "payload_offered", I, vocab.Byte, "TCP payload bytes offered to the satellite input queue after warm-up")
 	m(siQueueMean, "queue_mean", F, vocab.Byte, "time-weighted mean occupancy of the satellite input queue after warm-up")
 	m(siQueueP95, "queue_p95", F, vocab.Byte, "95th percentile of the occupancy (to 1,500 bytes)")
@@ -128,8 +128,8 @@ func satIslandSchema() *vocab.Schema {
 	m(siSatDelay, "sat_one_way_delay", F, vocab.Second, "one-way satellite delay used")
 	m(siConns, "connections", I, vocab.Dimensionless, "TCP connections opened (proxied legs count separately)")
 	m(siRecovered, "coding_recovered", I, vocab.Packet, "packets the block decoder rebuilt")
-	m(siOverhead, "coding_overhead", F, vocab.Fraction, "parity bytes over data bytes sent into the satellite queue")
-	m(siResidual, "residual_loss", F, vocab.Fraction, "payload_loss less the payload the block decoder rebuilt: what TCP sees lost")
+	m(siOverhead, "coding_overhead", F, vocab.Fraction, "parity bytes over data bytes sent into the satellite queue; 0 with coding off (no parity) or if no data was sent")
+	m(siResidual, "residual_loss", F, vocab.Fraction, "payload_loss less the payload the block decoder rebuilt: what TCP sees lost; 0 if no payload was offered")
 	m(siRTOs, "rtos", I, vocab.Dimensionless, "retransmission timer expiries after warm-up, both ends of every connection (proxied legs and the probe included)")
 	m(siRTOEpisodes, "rto_episodes", I, vocab.Dimensionless, "sequences of timeouts after warm-up: expiries before any back-off (as tcp-bulk's rto_episodes), every connection")
 	m(siEvents, "events", I, vocab.Dimensionless, "simulation events processed")
@@ -143,10 +143,12 @@ func satIslandSchema() *vocab.Schema {
 		Params:  append(params, withRecovery("prr", "timestamps", "syn_timeout", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")...),
 		Metrics: metrics,
 		Tables: []vocab.Table{{Name: "timeseries", Doc: "every sample_interval", Columns: []vocab.Metric{
-			{Name: "time", Kind: F, Unit: vocab.Second},
+			{Name: "time", Kind: F, Unit: vocab.Second,
+				Doc: "sample time, the end of the interval the rates cover: sample_interval, 2 sample_interval, ... up to duration"},
 			{Name: "queue", Kind: I, Unit: vocab.Byte, Doc: "satellite input queue at the sample time"},
 			{Name: "goodput", Kind: F, Unit: vocab.BitPerSecond, Doc: "bytes delivered to island clients during the interval"},
-			{Name: "probe_goodput", Kind: F, Unit: vocab.BitPerSecond},
+			{Name: "probe_goodput", Kind: F, Unit: vocab.BitPerSecond,
+				Doc: "probe bytes delivered to its client's application during the interval, per second; 0 before probe_start, after the probe finished and with probe_size 0, where no probe runs"},
 			{Name: "utilisation", Kind: F, Doc: "satellite link towards the island, during the interval"},
 			{Name: "connections", Kind: I, Doc: "connections open at the sample time"},
 		}}},

@@ -88,21 +88,29 @@ func tcpBulkSchema() *vocab.Schema {
 		Metrics: append(tcpMetrics(), bulkMetrics()...),
 		Tables: []vocab.Table{
 			{Name: "flows", Doc: "one row per flow", Columns: []vocab.Metric{
-				{Name: "flow", Kind: vocab.Int},
-				{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond},
-				{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte},
-				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet},
-				{Name: "fast_recoveries", Kind: vocab.Int},
-				{Name: "rtos", Kind: vocab.Int},
-				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second},
-				{Name: "completion_time", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "flow", Kind: vocab.Int, Doc: "flow index, 0-based (as the timeseries and stripes tables number flows)"},
+				{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
+					Doc: "the flow's application goodput: payload bytes its receiving application got in order at or after warmup, per second of duration - warmup"},
+				{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte,
+					Doc: "payload bytes the flow's receiving application got in order over the whole run (warmup not applied)"},
+				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet,
+					Doc: "data segments the flow's sender retransmitted over the whole run, for any cause (fast retransmit, recovery, timeout, or a tail loss probe that resends data), spurious ones included"},
+				{Name: "fast_recoveries", Kind: vocab.Int,
+					Doc: "fast recovery episodes the flow's sender entered (RFC 6582/6675: at most one per window of data)"},
+				{Name: "rtos", Kind: vocab.Int, Doc: "the flow's retransmission timer expiries, back-offs counted one each"},
+				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second,
+					Doc: "mean of the flow's RTT samples (the SYN's, and one per ACK from its newest never-retransmitted segment, Karn's rule; SACKed segments too under rack-tlp); 0 when the flow took no sample, which means no RTT, not a zero one"},
+				{Name: "completion_time", Kind: vocab.Float, Unit: vocab.Second,
+					Doc: "from the flow's first SYN until its data and FIN are acknowledged; null if the flow did not finish (always with size 0)"},
 			}},
 			{Name: "timeseries", Doc: "cwnd, ssthresh and smoothed RTT of every flow every sample_interval", Columns: []vocab.Metric{
-				{Name: "time", Kind: vocab.Float, Unit: vocab.Second},
-				{Name: "flow", Kind: vocab.Int},
-				{Name: "cwnd", Kind: vocab.Int, Unit: vocab.Byte},
+				{Name: "time", Kind: vocab.Float, Unit: vocab.Second, Doc: "sample time from the start of the run: 0, sample_interval, 2 sample_interval, ... before duration"},
+				{Name: "flow", Kind: vocab.Int, Doc: "flow index, 0-based as in the flows table"},
+				{Name: "cwnd", Kind: vocab.Int, Unit: vocab.Byte,
+					Doc: "the sender's congestion window at the sample time; 0 before the connection opens (the sample at time 0), which means no window yet"},
 				{Name: "ssthresh", Kind: vocab.Int, Unit: vocab.Byte, Doc: "slow-start threshold; null while there is none: the initial infinite one (no loss yet, no ssthresh parameter) or before the connection opens"},
-				{Name: "srtt", Kind: vocab.Float, Unit: vocab.Second},
+				{Name: "srtt", Kind: vocab.Float, Unit: vocab.Second,
+					Doc: "the sender's smoothed RTT (RFC 6298 section 2) at the sample time; 0 before its first RTT sample, which means no estimate yet, not a zero RTT"},
 			}},
 			{Name: "stripes", Doc: "wavelength striping trace: the first trace_packets packets spread round-robin over the channels, " +
 				"one time slot per round (document 000 Fig. 2)", Columns: []vocab.Metric{
@@ -172,30 +180,43 @@ func tcpMetrics() []vocab.Metric {
 		Doc: "application goodput: payload bytes delivered in order to the receiving applications per second, all flows, from warmup on (0 unless asked: the whole run)"}
 	m[tmWireRate] = vocab.Metric{Name: "wire_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond,
 		Doc: "bits transmitted on the data-direction links per second over the whole run, warmup not applied: headers, options and retransmissions included (goodput is the application's rate)"}
-	m[tmBytesDelivered] = vocab.Metric{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte}
-	m[tmRetransSegs] = vocab.Metric{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet}
-	m[tmRetransBytes] = vocab.Metric{Name: "retrans_bytes", Kind: vocab.Int, Unit: vocab.Byte}
-	m[tmFastRecoveries] = vocab.Metric{Name: "fast_recoveries", Kind: vocab.Int}
+	m[tmBytesDelivered] = vocab.Metric{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte,
+		Doc: "payload bytes delivered in order to the receiving applications over the whole run, all flows (warmup not applied)"}
+	m[tmRetransSegs] = vocab.Metric{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet,
+		Doc: "data segments retransmitted over the whole run, all flows, for any cause (fast retransmit, recovery, timeout, or a tail loss probe that resends data), spurious ones included"}
+	m[tmRetransBytes] = vocab.Metric{Name: "retrans_bytes", Kind: vocab.Int, Unit: vocab.Byte,
+		Doc: "payload bytes of the retransmitted segments (retrans_segs), headers excluded"}
+	m[tmFastRecoveries] = vocab.Metric{Name: "fast_recoveries", Kind: vocab.Int,
+		Doc: "fast recovery episodes entered, all flows (RFC 6582/6675: at most one per window of data); timeouts are counted in rtos instead"}
 	m[tmRTOs] = vocab.Metric{Name: "rtos", Kind: vocab.Int, Doc: "retransmission timer expiries"}
 	m[tmRTOEpisodes] = vocab.Metric{Name: "rto_episodes", Kind: vocab.Int,
 		Doc: "sequences of timeouts: expiries before any back-off (Padhye et al. 1998's timeout loss indications)"}
-	m[tmDropsOverflow] = vocab.Metric{Name: "drops_overflow", Kind: vocab.Int, Unit: vocab.Packet}
-	m[tmDropsCorrupt] = vocab.Metric{Name: "drops_corrupt", Kind: vocab.Int, Unit: vocab.Packet}
-	m[tmRTTMean] = vocab.Metric{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second}
-	m[tmRTTMax] = vocab.Metric{Name: "rtt_max", Kind: vocab.Float, Unit: vocab.Second}
+	m[tmDropsOverflow] = vocab.Metric{Name: "drops_overflow", Kind: vocab.Int, Unit: vocab.Packet,
+		Doc: "packets a full queue dropped (tail drop, or an AQM queue at its hard limit; the AQM's own drops count only in packets_dropped), every link in both directions, data and ACKs"}
+	m[tmDropsCorrupt] = vocab.Metric{Name: "drops_corrupt", Kind: vocab.Int, Unit: vocab.Packet,
+		Doc: "packets the links' loss process destroyed (per, ber or the fso budget), every link in both directions, data and ACKs"}
+	m[tmRTTMean] = vocab.Metric{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second,
+		Doc: "mean of the senders' RTT samples, all flows pooled (the SYN's, and one per ACK from its newest never-retransmitted segment, Karn's rule; SACKed segments too under rack-tlp): " +
+			"propagation, serialisation, queueing and delayed ACKs; 0 when no sender took a sample, which means no RTT, not a zero one"}
+	m[tmRTTMax] = vocab.Metric{Name: "rtt_max", Kind: vocab.Float, Unit: vocab.Second,
+		Doc: "largest RTT sample of any flow (samples as rtt_mean); 0 when no sender took a sample, which means no RTT"}
 	m[tmRTO] = vocab.Metric{Name: "rto", Kind: vocab.Float, Unit: vocab.Second,
 		Doc: "retransmission timeout at the end of the run (RFC 6298, with any back-off), mean over flows"}
 	m[tmT0] = vocab.Metric{Name: "t0", Kind: vocab.Float, Unit: vocab.Second,
 		Doc: "mean duration of the first timeout of each sequence of timeouts (the timer's run from its last arming to expiry, before back-off), all flows: the T0 of Padhye et al. 1998; null without timeouts (not applicable)"}
-	m[tmQueueDelayMean] = vocab.Metric{Name: "queue_delay_mean", Kind: vocab.Float, Unit: vocab.Second}
-	m[tmQueueDelayMax] = vocab.Metric{Name: "queue_delay_max", Kind: vocab.Float, Unit: vocab.Second}
+	m[tmQueueDelayMean] = vocab.Metric{Name: "queue_delay_mean", Kind: vocab.Float, Unit: vocab.Second,
+		Doc: "mean wait in the queue (arrival to start of transmission) of the packets the data-direction links (every channel) transmitted, over the whole run; 0 when none was transmitted, which means no packet to measure"}
+	m[tmQueueDelayMax] = vocab.Metric{Name: "queue_delay_max", Kind: vocab.Float, Unit: vocab.Second,
+		Doc: "longest such wait on a data-direction link; 0 when none was transmitted"}
 	m[tmCompletion] = vocab.Metric{Name: "completion_time", Kind: vocab.Float, Unit: vocab.Second,
 		Doc: "from the first SYN until the last flow's data and FIN are acknowledged; null if unfinished"}
 	m[tmResponse] = vocab.Metric{Name: "response_time", Kind: vocab.Float, Unit: vocab.Second,
 		Doc: "from the first SYN until the last byte reaches the receiving application; null if unfinished"}
 	m[tmPktsSent] = vocab.Metric{Name: "packets_sent", Kind: vocab.Int, Unit: vocab.Packet, Doc: "offered to links"}
-	m[tmPktsDelivered] = vocab.Metric{Name: "packets_delivered", Kind: vocab.Int, Unit: vocab.Packet}
-	m[tmPktsDropped] = vocab.Metric{Name: "packets_dropped", Kind: vocab.Int, Unit: vocab.Packet}
+	m[tmPktsDelivered] = vocab.Metric{Name: "packets_delivered", Kind: vocab.Int, Unit: vocab.Packet,
+		Doc: "packets that reached the far end of their link, every link in both directions, data and ACKs"}
+	m[tmPktsDropped] = vocab.Metric{Name: "packets_dropped", Kind: vocab.Int, Unit: vocab.Packet,
+		Doc: "packets dropped on every link in both directions, for any reason (overflow, AQM, corruption, no route): drops_overflow and drops_corrupt and the rest"}
 	m[tmPktsInFlight] = vocab.Metric{Name: "packets_in_flight", Kind: vocab.Int, Unit: vocab.Packet,
 		Doc: "queued or on the wire at the end: sent = delivered + dropped + in flight"}
 	return m

@@ -129,7 +129,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 		tcQueueLimit: {Name: "queue_limit", Kind: vocab.Int, Unit: vocab.Packet, Doc: "backbone queue limit"},
 		tcRTTMean:    {Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample, all flows; null without any sample"},
 		tcQueueDelayMean: {Name: "queue_delay_mean", Kind: vocab.Float, Unit: vocab.Second,
-			Doc: "mean waiting time in the backbone queue (data direction)"},
+			Doc: "mean waiting time in the backbone queue (data direction) of the packets that left it; 0 if none did, which means no packet to measure"},
 		tcEvents: {Name: "events", Kind: vocab.Int, Doc: "simulation events processed"},
 	}
 	for _, a := range algos {
@@ -156,13 +156,15 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 		Metrics: metrics,
 		Tables: []vocab.Table{
 			{Name: "flows", Doc: "one row per flow", Columns: []vocab.Metric{
-				{Name: "flow", Kind: vocab.Int},
-				{Name: "cca", Kind: vocab.String},
+				{Name: "flow", Kind: vocab.Int, Doc: "flow index, 0-based"},
+				{Name: "cca", Kind: vocab.String, Doc: "the flow's congestion control: flow i runs the (i mod n)-th of the n names in ccas"},
 				{Name: "start", Kind: vocab.Float, Unit: vocab.Second, Doc: "when the flow sent its SYN"},
 				{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond, Doc: "the flow's application goodput after warmup"},
-				{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte},
-				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet},
-				{Name: "rtos", Kind: vocab.Int},
+				{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte,
+					Doc: "payload bytes the flow's receiving application got in order over the whole run (warmup not applied)"},
+				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet,
+					Doc: "data segments the flow's sender retransmitted over the whole run, for any cause, spurious ones included (iperf3 Retr)"},
+				{Name: "rtos", Kind: vocab.Int, Doc: "the flow's retransmission timer expiries, back-offs counted one each"},
 				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample of the flow; null without any (a flow that has not started)"},
 			}},
 		},
