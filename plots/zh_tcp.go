@@ -33,5 +33,5 @@ func zhVariants6176() Figure {
 }
 
 func zhVariants384() Figure {
-	return zhTCP("zh-fig-rt-384-10k-variants", "response time vs latency at 0.384 Mbit/s, 10 KB: Reno, SACK, Vegas, RED gateway and transaction TCP (no handshake)")
+	return zhTCP("zh-fig-rt-384-10k-variants", "response time vs latency at 0.384 Mbit/s, 10 KB: Reno, SACK, Vegas, RED gateway, transaction TCP as RFC 1644 specifies it (accelerated open on a TAO cache hit: no handshake round trip, slow start unchanged) and, as the document describes T/TCP, with slow start skipped too (initial window 20 segments, the whole transfer; not RFC 1644)")
 }

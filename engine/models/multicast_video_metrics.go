@@ -19,16 +19,17 @@ func videoResult(c videoConfig, path *netsim.Path, video *workload.Video, rcv *w
 	for i, x := range series {
 		rows[i] = []vocab.Value{
 			vocab.F(x.Start.Seconds()), vocab.F(x.Loss), vocab.F(x.Jitter.Seconds()), vocab.F(x.Bandwidth),
-			vocab.F(x.FrameRate), vocab.I(x.Sent), vocab.I(x.Lost),
+			vocab.F(x.FrameRate), vocab.F(x.MarkerRate), vocab.I(x.Sent), vocab.I(x.Lost),
 		}
 		jsum += x.Jitter.Seconds()
 	}
 	// The means count every arrival, those of the drain time included
 	// (the last frames arrive a path delay after the sender stops).
-	var bits, frames float64
+	var bits, frames, marked float64
 	for _, x := range rcv.Series(video.SentAt, video.Sent, duration.Sub(0)+drainTime, duration.Add(drainTime)) {
 		bits += x.Bandwidth * (duration.Sub(0) + drainTime).Seconds()
 		frames += x.FrameRate * (duration.Sub(0) + drainTime).Seconds()
+		marked += x.MarkerRate * (duration.Sub(0) + drainTime).Seconds()
 	}
 	sec := duration.Seconds()
 	loss := 0.0
@@ -52,7 +53,7 @@ func videoResult(c videoConfig, path *netsim.Path, video *workload.Video, rcv *w
 		vocab.F(bits / sec), vocab.F(frames / sec), vocab.F(dMean.Seconds()), vocab.F(dMax.Seconds()),
 		vocab.I(video.Sent), vocab.I(rcv.Received()),
 		vocab.F(rateOver(crossBytes, duration.Add(drainTime).Seconds()).BitsPerSecond() / float64(len(path.Forward))),
-		vocab.I(drops),
+		vocab.I(drops), vocab.F(marked / sec),
 	}
 	return vocab.Result{Metrics: metrics, Tables: [][][]vocab.Value{rows}}, nil
 }

@@ -19,7 +19,7 @@ func (m *MulticastVideo) Cost(p vocab.Params) float64 {
 func multicastVideoSchema() *vocab.Schema {
 	return &vocab.Schema{
 		Name:    "multicast-video",
-		Version: 3, // 3: the parameter cross is cross_traffic (cross is an SQL keyword; no rows change); 2: the TCP cross traffic: RACK, SACK state kept over timeouts, BBR as Linux
+		Version: 4, // 4: the gop parameter (frames predicted from the frame before a lost one are not shown) and vic's frame count (vic_frame_rate: frames whose marker packet arrived); 3: the parameter cross is cross_traffic (cross is an SQL keyword; no rows change); 2: the TCP cross traffic: RACK, SACK state kept over timeouts, BBR as Linux
 		Doc: "MBone video (document 001): a constant-rate UDP/RTP video stream over a terrestrial path of congested hops " +
 			"(each shared with TCP cross traffic) or one GEO satellite hop; loss, RFC 3550 jitter, received bandwidth and " +
 			"frame rate over time and on average.",
@@ -36,6 +36,9 @@ func multicastVideoSchema() *vocab.Schema {
 				Doc: "frames per second (document 001: 8)"},
 			{Name: "packet_size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(1000), Min: 16, Max: 65000,
 				Doc: "video bytes per packet at most; each packet adds 40 bytes of IP, UDP and RTP headers"},
+			{Name: "gop", Kind: vocab.Int, Default: vocab.I(1), Min: 1, Max: 10000,
+				Doc: "group of pictures: every gop-th frame is intra-coded and the others are predicted from the frame before; " +
+					"1 codes every frame intra, as vic's intra-H.261 (document 001's video tool)"},
 			{Name: "hops", Kind: vocab.Int, Default: vocab.I(10), Min: 1, Max: 100,
 				Doc: "terrestrial hops, each a bottleneck shared with cross traffic (document 001: tens of hops)"},
 			{Name: "hop_rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Default: vocab.F(1.544e6), Min: 1e3, Max: 1e12,
@@ -68,7 +71,8 @@ func multicastVideoSchema() *vocab.Schema {
 			{Name: "jitter_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean of the interval samples of RFC 3550 jitter"},
 			{Name: "jitter_max", Kind: vocab.Float, Unit: vocab.Second, Doc: "largest RFC 3550 jitter estimate"},
 			{Name: "bandwidth_mean", Kind: vocab.Float, Unit: vocab.BitPerSecond, Doc: "video bits received per second of duration"},
-			{Name: "frame_rate_mean", Kind: vocab.Float, Unit: vocab.PerSecond, Doc: "complete frames received per second of duration"},
+			{Name: "frame_rate_mean", Kind: vocab.Float, Unit: vocab.PerSecond,
+				Doc: "frames shown per second of duration: every packet arrived, and the reference frame was shown for a predicted one"},
 			{Name: "delay_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean one-way delay of the packets received; 0 if none arrived, which means no delay to measure"},
 			{Name: "delay_max", Kind: vocab.Float, Unit: vocab.Second, Doc: "largest one-way delay of the packets received; 0 if none arrived"},
 			{Name: "packets_sent", Kind: vocab.Int, Unit: vocab.Packet, Doc: "video packets the sender sent over the duration"},
@@ -77,6 +81,8 @@ func multicastVideoSchema() *vocab.Schema {
 			{Name: "cross_goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond,
 				Doc: "cross-traffic bytes delivered per second per hop, mean over hops; 0 with cross_traffic none or cross_flows 0, where there is no cross traffic to measure"},
 			{Name: "hop_drops", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets dropped by the forward queues, all traffic"},
+			{Name: "vic_frame_rate_mean", Kind: vocab.Float, Unit: vocab.PerSecond,
+				Doc: "frames whose last (RTP marker) packet arrived per second of duration: the frame rate vic counts"},
 		},
 		Tables: []vocab.Table{
 			{Name: "timeseries", Doc: "video quality every sample_interval (interval start time)", Columns: []vocab.Metric{
@@ -85,7 +91,10 @@ func multicastVideoSchema() *vocab.Schema {
 				{Name: "loss_rate", Kind: vocab.Float, Doc: "lost / sent of the packets captured in the interval; 0 in an interval in which none was sent, which means no packet to lose"},
 				{Name: "jitter", Kind: vocab.Float, Unit: vocab.Second, Doc: "RFC 3550 jitter estimate after the last arrival before the interval's end; 0 before the second packet arrives (the estimator's start)"},
 				{Name: "bandwidth", Kind: vocab.Float, Unit: vocab.BitPerSecond, Doc: "video bits received per second"},
-				{Name: "frame_rate", Kind: vocab.Float, Unit: vocab.PerSecond, Doc: "complete frames received per second"},
+				{Name: "frame_rate", Kind: vocab.Float, Unit: vocab.PerSecond,
+					Doc: "frames shown per second: every packet arrived, and the reference frame was shown for a predicted one"},
+				{Name: "vic_frame_rate", Kind: vocab.Float, Unit: vocab.PerSecond,
+					Doc: "frames whose last (RTP marker) packet arrived per second: vic's count"},
 				{Name: "packets_sent", Kind: vocab.Int, Unit: vocab.Packet, Doc: "video packets sent during the interval"},
 				{Name: "packets_lost", Kind: vocab.Int, Unit: vocab.Packet,
 					Doc: "of packets_sent, those that never reached the receiver (counted in the interval they were sent in, not when they were missed)"},
@@ -118,7 +127,7 @@ type videoConfig struct {
 // decodeVideo reads multicast-video's parameters.
 func decodeVideo(p vocab.Params) videoConfig {
 	return videoConfig{
-		format:      workload.VideoFormat{Rate: p.Float("video_rate"), FPS: p.Float("fps"), Payload: int(p.Int("packet_size"))},
+		format:      workload.VideoFormat{Rate: p.Float("video_rate"), FPS: p.Float("fps"), Payload: int(p.Int("packet_size")), GOP: int(p.Int("gop"))},
 		duration:    des.Time(des.FromSeconds(p.Float("duration"))),
 		interval:    des.FromSeconds(p.Float("sample_interval")),
 		satellite:   p.Str("path") == "satellite",

@@ -222,6 +222,7 @@ func (sc *tcpScenario) addFlows(c tcpRun, a, b *netsim.Node) error {
 	rng := net.Streams().New("tcp/isn")
 	cfg := c.link.conn()
 	cfg.NoHandshake = c.noHandshake
+	cfg.CCOption = c.noHandshake // T/TCP (RFC 1644) carries its CC option in every segment
 	for i := 0; i < c.flows; i++ {
 		f := &flow{}
 		f.sink.Warmup = c.warmup

@@ -12,8 +12,12 @@ import (
 // throughput of one TCP transfer of a given size over a link, from the
 // first SYN until the last byte reaches the receiving application (the
 // response-time and throughput table of document 001, Zhang et al.).
-// With handshake false the connection starts established, as transaction
-// TCP (RFC 1644) saves the handshake's round trip. The gateway in front
+// With handshake false it is transaction TCP's accelerated open (T/TCP,
+// RFC 1644) when the server's CC cache passes the TAO test: the first
+// segment carries data the server accepts at once, so the handshake's
+// round trip is saved, and every segment carries the 8-byte CC option.
+// Slow start is unchanged (RFC 1644 does not touch congestion control).
+// The gateway in front
 // of the link is DropTail or RED (Floyd and Jacobson 1993).
 //
 // Beside the simulated metrics it reports the window-limited bounds in

@@ -36,7 +36,7 @@ func usableWindow(buf int64, scaling bool, mss int64) int64 {
 // transferBound computes by hand what a lossless transfer can do over one
 // link of rate R and one-way delay d, with MSS-sized segments of
 // MSS+40 bytes on the wire and 40-byte ACKs (52-byte headers with
-// timestamps), one ACK per segment:
+// timestamps, 8 more with T/TCP's CC option), one ACK per segment:
 //
 //   - throughput: the sender keeps at most W bytes in flight and each
 //     window takes RTT0 = 2d + tx(MSS+40) + tx(40) to be acknowledged, so
@@ -44,7 +44,9 @@ func usableWindow(buf int64, scaling bool, mss int64) int64 {
 //     document 001 reasons with: throughput = window / round trip until
 //     the link is full).
 //   - response time: the handshake (SYN and SYN-ACK: 2d plus their
-//     serialisation), then rounds: round k sends w_k segments and lasts
+//     serialisation; none for T/TCP's accelerated open, RFC 1644, whose
+//     first segment carries data the server accepts at once), then
+//     rounds: round k sends w_k segments and lasts
 //     RTT0, w_1 = iw and w_{k+1} = min(2 w_k, W/MSS) (slow start adds one
 //     segment per ACK, RFC 5681 section 3.1), until the remaining
 //     segments fit in one round or a round fills the pipe (w_k tx >=
@@ -65,6 +67,9 @@ func transferBound(c transferConfig) bound {
 	hdr := int64(tcp.HeaderBytes)
 	if conn.Timestamps {
 		hdr += 12
+	}
+	if c.noHandshake {
+		hdr += 8 // T/TCP's CC option, aligned (RFC 1644)
 	}
 	b := bound{window: usableWindow(int64(conn.RcvBuf), conn.WindowScaling, mss)}
 	b.rtt0 = 2*d + tx(float64(mss+hdr)) + tx(float64(hdr))

@@ -21,7 +21,7 @@ func tcpTransferSchema() *vocab.Schema {
 		vocab.Param{Name: "size", Kind: vocab.Int, Unit: vocab.Byte, Default: vocab.I(10240), Min: 1, Max: 1 << 40,
 			Doc: "bytes transferred"},
 		vocab.Param{Name: "handshake", Kind: vocab.Bool, Default: vocab.B(true),
-			Doc: "open with the three-way handshake; false starts established (T/TCP style)"},
+			Doc: "open with the three-way handshake; false is T/TCP's accelerated open (RFC 1644, a TAO cache hit: data from the first segment, the CC option in every segment, slow start unchanged)"},
 		vocab.Param{Name: "gateway", Kind: vocab.String, Default: vocab.S("droptail"), Choices: []string{"droptail", "red"},
 			Doc: "queue in front of the data-direction link: droptail (limit: queue) or red (hard limit: queue, 0 unlimited)"},
 		vocab.Param{Name: "red_min_th", Kind: vocab.Float, Unit: vocab.Packet, Default: vocab.F(5), Min: 0, Max: 1e6,
@@ -46,7 +46,7 @@ func tcpTransferSchema() *vocab.Schema {
 	return &vocab.Schema{
 		Exclusive: queueForms(),
 		Name:      "tcp-transfer",
-		Version:   11, // 11: the Linux recovery mechanisms of the shared host (quick_ack, dsack, undo, frto, adaptive_reordering, rto_min_on), shared with tcp-bulk; 10: the wire rate is wire_rate (was throughput), the window-limited bound bound_goodput (was bound_throughput), both bounds count the timestamp option's 12 bytes; 9: t0, completion and response times null where not applicable, shared with tcp-bulk; 8: the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, shared with tcp-bulk; 6: rto metric, shared with tcp-bulk; 3: BBR controllers seeded per flow (shared with tcp-bulk); 4: RACK, SACK kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
+		Version:   12, // 12: handshake false is RFC 1644's T/TCP, whose segments carry the 8-byte CC option; 11: the Linux recovery mechanisms of the shared host (quick_ack, dsack, undo, frto, adaptive_reordering, rto_min_on), shared with tcp-bulk; 10: the wire rate is wire_rate (was throughput), the window-limited bound bound_goodput (was bound_throughput), both bounds count the timestamp option's 12 bytes; 9: t0, completion and response times null where not applicable, shared with tcp-bulk; 8: the shared host options prr, timestamps, syn_timeout, hystart, byte_counting, write_size, loss_detection dupthresh-only; 7: limited_transmit parameter, shared with tcp-bulk; 6: rto metric, shared with tcp-bulk; 3: BBR controllers seeded per flow (shared with tcp-bulk); 4: RACK, SACK kept over timeouts, BBR as Linux; 5: RACK sees reordering only where the wire reorders
 		Doc: "One TCP transfer of a given size: response time (first SYN to last byte delivered), " +
 			"goodput (size over response time), completion (FIN acknowledged) and retransmissions, " +
 			"with a DropTail or RED gateway, and the closed-form window-limited bounds beside them.",

@@ -83,6 +83,15 @@ type Config struct {
 	// NoHandshake opens both ends established with the options already
 	// agreed, as transaction TCP (RFC 1644) saves the handshake round trip.
 	NoHandshake bool
+	// CCOption adds RFC 1644's connection-count option to every segment,
+	// as T/TCP sends it once both ends use it (CC: kind 11, 6 bytes, 8
+	// with the two NOPs that align it). With NoHandshake it is T/TCP's
+	// accelerated open (TAO) when the server's cached CC passes the TAO
+	// test (the SYN's CC exceeds the last one cached for that client): the
+	// client's first segment carries its data, which the server accepts
+	// at once, so the handshake's round trip is saved. Congestion control
+	// is RFC 5681's: RFC 1644 specifies no change to slow start.
+	CCOption bool
 	// Timestamps offers the timestamps option (RFC 7323 section 3); when
 	// both ends do, every segment carries it: 10 option bytes padded to
 	// 12 (Linux's NOP, NOP, TSopt), so a full segment is MSS + 52 bytes
@@ -555,6 +564,9 @@ func (c *Conn) stamp(p *netsim.Packet) {
 // transmit sets the wire size and hands p to the network.
 func (c *Conn) transmit(p *netsim.Packet) {
 	p.Size = HeaderBytes + optionBytes(p) + p.Payload
+	if c.cfg.CCOption {
+		p.Size += ccOptionBytes
+	}
 	c.Stats.SegsSent++
 	if c.host != nil {
 		c.host.onTransmit(c.s.Now(), p)

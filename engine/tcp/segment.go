@@ -10,6 +10,10 @@ import (
 // (RFC 791, RFC 9293 section 3.1).
 const HeaderBytes = 40
 
+// ccOptionBytes is RFC 1644's CC option as T/TCP implementations send
+// it: kind 11, length 6, after two NOPs that align it to 4 bytes.
+const ccOptionBytes = 8
+
 // optionBytes returns the TCP option space a packet uses, padded to a
 // multiple of 4 bytes (RFC 9293 section 3.1): MSS 4 bytes (section 3.2),
 // window scale 3 (RFC 7323 section 2.2), SACK-permitted 2 and SACK 2+8n

@@ -20,11 +20,26 @@ const VideoHeaderBytes = 40
 // split into packets of at most Payload video bytes, all sent when the
 // frame is captured (vic hands a frame's packets to the socket back to
 // back). Document 001's experiment: 128 kbit/s at 8 frames/s.
+//
+// GOP is the group of pictures: frame k is intra-coded when k is a
+// multiple of GOP and otherwise predicted from frame k-1, so it decodes
+// only when frame k-1 did (H.261's INTER mode: a predicted block is a
+// difference from the previous picture, so a lost packet spoils the
+// frames after it until the next intra frame). 0 or 1 codes every frame
+// intra, as vic's intra-H.261 coder does (McCanne and Jacobson, vic, ACM
+// Multimedia 1995, document 001's reference [9]); RFC 2032's payload
+// header says so with its I flag ("the stream contains only INTRA-frame
+// coded blocks"), from which vic's H.261 decoder picks its intra-only
+// decoder.
 type VideoFormat struct {
 	Rate    float64 // video bit/s (payload, headers excluded)
 	FPS     float64 // frames per second
 	Payload int     // video bytes per packet at most
+	GOP     int     // frames per group of pictures; 0 or 1: every frame intra-coded
 }
+
+// intra reports whether frame k is intra-coded.
+func (f VideoFormat) intra(k int64) bool { return f.GOP <= 1 || k%int64(f.GOP) == 0 }
 
 // FrameBytes returns the video bytes of one frame: Rate/8/FPS, rounded to
 // the nearest byte.
@@ -47,6 +62,9 @@ func (f VideoFormat) payloadOf(i int) int {
 func (f VideoFormat) Validate() error {
 	if !(f.Rate > 0) || !(f.FPS > 0) || f.Payload <= 0 || f.FrameBytes() <= 0 {
 		return fmt.Errorf("workload: video: rate %g bit/s, %g frames/s and %d-byte packets give no frame", f.Rate, f.FPS, f.Payload)
+	}
+	if f.GOP < 0 {
+		return fmt.Errorf("workload: video: group of pictures %d, want 0 or more frames", f.GOP)
 	}
 	return nil
 }
@@ -186,10 +204,18 @@ type VideoSample struct {
 	// interval's end (the value a receiver report would carry).
 	Jitter des.Duration
 	// Bandwidth is the video bits (payload) received in the interval per
-	// second; FrameRate the frames whose every packet arrived, counted
-	// when the last of them arrived, per second.
-	Bandwidth float64
-	FrameRate float64
+	// second. FrameRate is the frames a decoder can show, per second:
+	// every packet of the frame arrived and, for a predicted frame, the
+	// frame it is predicted from could be shown (VideoFormat.GOP); each
+	// counts when the last of its packets arrived. MarkerRate is the
+	// frame rate vic reports: vic counts a frame for every packet that
+	// arrives with the RTP marker bit set (its session manager's demux),
+	// and the marker marks the last packet of a frame (RFC 3550 section
+	// 5.1, and RFC 2032's use of the RTP header), so a frame counts when its last packet
+	// arrives, whatever became of the others.
+	Bandwidth  float64
+	FrameRate  float64
+	MarkerRate float64
 }
 
 // Series returns the samples of [0, end) every interval for a stream
@@ -225,21 +251,37 @@ func (r *VideoReceiver) Series(sentAt func(seq int64) des.Time, sent int64, inte
 			}
 		}
 	}
-	// A frame is complete when all its packets arrived; it counts when
-	// its last packet did.
+	// A frame is complete when all its packets arrived, and shown when
+	// it is complete and intra-coded or predicted from a shown frame; it
+	// counts when its last packet arrived. vic's count needs only the
+	// frame's last (marker) packet.
+	arrivedAt := func(seq int64) des.Time {
+		if seq >= int64(len(r.arrived)) {
+			return -1
+		}
+		return r.arrived[seq]
+	}
+	shown := false // the previous frame was shown
 	for f := int64(0); (f+1)*per <= sent; f++ {
 		last := des.Time(-1)
 		complete := true
 		for seq := f * per; seq < (f+1)*per; seq++ {
-			if seq >= int64(len(r.arrived)) || r.arrived[seq] < 0 {
+			a := arrivedAt(seq)
+			if a < 0 {
 				complete = false
 				break
 			}
-			last = max(last, r.arrived[seq])
+			last = max(last, a)
 		}
-		if complete {
+		shown = complete && (shown || r.Format.intra(f))
+		if shown {
 			if b := bin(last); b >= 0 {
 				out[b].FrameRate++
+			}
+		}
+		if a := arrivedAt((f+1)*per - 1); a >= 0 {
+			if b := bin(a); b >= 0 {
+				out[b].MarkerRate++
 			}
 		}
 	}
@@ -258,6 +300,7 @@ func (r *VideoReceiver) Series(sentAt func(seq int64) des.Time, sent int64, inte
 		}
 		out[i].Bandwidth /= sec
 		out[i].FrameRate /= sec
+		out[i].MarkerRate /= sec
 	}
 	return out
 }

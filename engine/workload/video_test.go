@@ -43,9 +43,9 @@ func TestVideoFormat(t *testing.T) {
 		frame, per int
 		last       int
 	}{
-		{VideoFormat{128e3, 8, 1000}, 2000, 2, 1000},
-		{VideoFormat{128e3, 8, 512}, 2000, 4, 2000 - 3*512},
-		{VideoFormat{128e3, 8, 3000}, 2000, 1, 2000},
+		{VideoFormat{Rate: 128e3, FPS: 8, Payload: 1000}, 2000, 2, 1000},
+		{VideoFormat{Rate: 128e3, FPS: 8, Payload: 512}, 2000, 4, 2000 - 3*512},
+		{VideoFormat{Rate: 128e3, FPS: 8, Payload: 3000}, 2000, 1, 2000},
 	}
 	for _, tt := range tests {
 		if got := tt.f.FrameBytes(); got != tt.frame {
@@ -106,5 +106,35 @@ func TestVideoOverIdleLink(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("series after the first second (-want +got):\n%s", diff)
+	}
+}
+
+// Frame counts worked by hand: 8 frames of 2 packets each within one
+// second, packet 2 (the first of frame 1) and packet 11 (the last of
+// frame 5, its marker) lost. Every frame intra-coded (GOP 0 or 1): frames
+// 1 and 5 are incomplete, 6 shown. GOP 4 (frames 0 and 4 intra): frame 1
+// is lost and 2, 3 are predicted from it; frame 5 is lost and 6, 7 from
+// it: 2 shown. vic's count needs only each frame's marker packet: all
+// but frame 5's, 7, whatever the GOP. Exact: the counts are integers.
+func TestFrameCounts(t *testing.T) {
+	tests := []struct {
+		gop         int
+		shown, mark float64
+	}{{0, 6, 7}, {1, 6, 7}, {4, 2, 7}, {8, 1, 7}}
+	for _, tt := range tests {
+		f := VideoFormat{Rate: 128e3, FPS: 8, Payload: 1000, GOP: tt.gop}
+		r := &VideoReceiver{Format: f}
+		for seq := range 16 {
+			at := des.Time(des.FromSeconds(float64(seq/2)/8 + 0.01))
+			if seq == 2 || seq == 11 {
+				at = -1
+			}
+			r.arrived = append(r.arrived, at)
+		}
+		sentAt := func(seq int64) des.Time { return des.Time(des.FromSeconds(float64(seq/2) / 8)) }
+		s := r.Series(sentAt, 16, des.Second, des.Time(des.Second))
+		if got := [2]float64{s[0].FrameRate, s[0].MarkerRate}; got != [2]float64{tt.shown, tt.mark} {
+			t.Errorf("GOP %d: frame rate, vic's frame rate = %v, want [%g %g]", tt.gop, got, tt.shown, tt.mark)
+		}
 	}
 }
