@@ -276,6 +276,8 @@ func spPanels(ys []string) []spPanel {
 			panels[i].label = "payload lost at the satellite input (%)"
 		case "residual_loss":
 			panels[i].label = "payload lost to TCP after decoding (%)"
+		case "coding_overhead":
+			panels[i].label = "parity over data bytes into the queue (%)"
 		case "queue_mean":
 			panels[i].unit, panels[i].label = "kB", "satellite input queue, mean (kB)"
 		case "queue_p95":

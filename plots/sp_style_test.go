@@ -33,3 +33,20 @@ func TestSPStylesGreyscale(t *testing.T) {
 		}
 	}
 }
+
+// TestSPPanelLabels checks the axis label of each metric the sp specs
+// plot: a metric with no case of its own would be labelled with its bare
+// column name.
+func TestSPPanelLabels(t *testing.T) {
+	tests := []struct{ y, want string }{
+		{"payload_loss", "payload lost at the satellite input (%)"},
+		{"residual_loss", "payload lost to TCP after decoding (%)"},
+		{"coding_overhead", "parity over data bytes into the queue (%)"},
+		{"queue_mean", "satellite input queue, mean (kB)"},
+	}
+	for _, tc := range tests {
+		if got := spPanels([]string{tc.y})[0].label; got != tc.want {
+			t.Errorf("spPanels(%q) label = %q, want %q", tc.y, got, tc.want)
+		}
+	}
+}
