@@ -195,6 +195,7 @@ func TestFigures(t *testing.T) {
 		}
 	}
 	checkDrawing(t, filepath.Join(out, "figures"))
+	checkFigureGoldens(t, filepath.Join(out, "figures"))
 	checkVerdicts(t, out)
 }
 
