@@ -60,14 +60,14 @@ func TestRC13Table3WindowLimited(t *testing.T) {
 	var fit []float64
 	for _, row := range rc13Table3 {
 		if row.delay == rc13FitDelay {
-			fit = append(fit, row.goodput*1e6*2*row.delay/8)
+			fit = append(fit, closedform.BDP(row.goodput*1e6, 2*row.delay))
 		}
 	}
 	if len(fit) != 2 {
 		t.Fatalf("%d Table 3 rows at %v s, want 2", len(fit), rc13FitDelay)
 	}
-	fitted := math.Floor((fit[0]+fit[1])/2/mss) * mss
-	if used := math.Floor(rc13Window/mss) * mss; used != fitted {
+	fitted := closedform.WholeSegments((fit[0]+fit[1])/2, mss)
+	if used := closedform.WholeSegments(rc13Window, mss); used != fitted {
 		t.Errorf("rc13Window keeps %v B in flight, the window fitted to the %v s rows %v B", used, rc13FitDelay, fitted)
 	}
 	heldOut := 0
