@@ -167,6 +167,9 @@ func rules(g graph) []rule {
 		{"the command line reaches the engine only through its model registry, engine/models", in("cli"), func(_, d string) bool {
 			return under(d, "engine") && d != "engine/models"
 		}, true},
+		{"only tests import internal/ (the test helpers)", func(_ graph, p string) bool { return !under(p, "internal") }, func(_, d string) bool {
+			return under(d, "internal")
+		}, false},
 	}
 }
 
@@ -352,6 +355,9 @@ func TestImportRules(t *testing.T) {
 		}},
 		{"the command line imports an engine package", with(map[string][]string{"cli": {"engine/des"}}), []string{
 			"the command line reaches the engine only through its model registry, engine/models: cli imports engine/des",
+		}},
+		{"a package imports a test helper", with(map[string][]string{"sweep/spec": {"internal/golden"}, "internal/golden": nil}), []string{
+			"only tests import internal/ (the test helpers): sweep/spec imports internal/golden",
 		}},
 		{"figures above the core", with(map[string][]string{
 			"plots/core": nil, "plots/figures/rc13": {"plots/core"}, "plots/figures/zh": {"plots/core"}, "plots": {"plots/figures/rc13", "plots/figures/zh"},

@@ -11,10 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/crosslink-sim/crosslink/cli"
 	"github.com/crosslink-sim/crosslink/engine/models"
+	"github.com/crosslink-sim/crosslink/internal/golden"
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/plots/report"
 )
@@ -57,32 +56,11 @@ func missingTool(t *testing.T, msg string) {
 	t.Skip(msg)
 }
 
-// golden compares got with testdata/<name>, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	goldenFile(t, filepath.Join("testdata", name), got)
-}
-
-// goldenFile compares got with the file at path, or rewrites it with
-// -update.
+// goldenFile compares got with the golden file at path (relative to the
+// module root), or rewrites it with -update.
 func goldenFile(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s is stale or wrong (go test -update . rewrites it; review the diff) (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, path, []byte(got), *update)
 }
 
 // TestBadSpecs runs every malformed spec of the spec package's corpus
@@ -112,7 +90,7 @@ func TestBadSpecs(t *testing.T) {
 					t.Errorf("message %q does not start with %s:line:col", line, f)
 				}
 			}
-			golden(t, "bad-specs/"+name+".stderr", stderr)
+			goldenFile(t, "testdata/bad-specs/"+name+".stderr", stderr)
 			if entries, _ := os.ReadDir(out); len(entries) != 0 {
 				t.Errorf("crosslink run %s wrote %d entries into the output directory, want none", f, len(entries))
 			}
@@ -165,7 +143,7 @@ func TestModelsAndDescribe(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("crosslink describe %s: exit %d", m, code)
 		}
-		golden(t, "describe-"+m+".stdout", stdout)
+		goldenFile(t, "testdata/describe-"+m+".stdout", stdout)
 	}
 }
 
@@ -197,7 +175,7 @@ func TestRunResumeExpand(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("expand: exit %d", code)
 	}
-	golden(t, "expand-rc13-tab2.stdout", stdout)
+	goldenFile(t, "testdata/expand-rc13-tab2.stdout", stdout)
 }
 
 // TestFigures is `make figures` on a scratch directory: every spec runs
@@ -218,6 +196,7 @@ func TestFigures(t *testing.T) {
 	}
 	checkDrawing(t, filepath.Join(out, "figures"))
 	checkNoNaN(t, out)
+	checkFigureGoldens(t, filepath.Join(out, "figures"))
 	checkVerdicts(t, out)
 }
 
@@ -281,7 +260,7 @@ func checkVerdicts(t *testing.T, out string) {
 			fmt.Fprintf(&g, "  %s: %s\n", h, c.Claim)
 		}
 	}
-	golden(t, "verdicts.quick.golden", g.String())
+	goldenFile(t, "testdata/verdicts.quick.golden", g.String())
 }
 
 func sizeOf(fi os.FileInfo) int64 {

@@ -29,12 +29,12 @@ func goldenFigure(t *testing.T, name string, out *Output) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, name+".golden.svg", b)
+	goldenFile(t, name+".golden.svg", b)
 	var csv bytes.Buffer
 	if err := out.Data.WriteCSV(&csv); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, name+".golden.csv", csv.Bytes())
+	goldenFile(t, name+".golden.csv", csv.Bytes())
 }
 
 // drawRegistered draws the registered figure id from def and the frame f

@@ -9,32 +9,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crosslink-sim/crosslink/internal/golden"
 	"github.com/crosslink-sim/crosslink/sweep/units"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// golden compares got with testdata/name byte for byte, or rewrites it
-// with -update.
-func golden(t *testing.T, name string, got []byte) {
+// goldenFile compares got with testdata/name byte for byte, or rewrites
+// it with -update.
+func goldenFile(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		out := filepath.Join(t.TempDir(), name)
-		os.WriteFile(out, got, 0o644)
-		t.Errorf("%s differs from its golden file; got written to %s (go test -update to accept)", name, out)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 // fig6Def is a spec entry like rc13-fig6's: BER vs distance, one curve per
@@ -102,12 +88,12 @@ func TestGoldenSVG(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.name+".golden.svg", b)
+			goldenFile(t, tt.name+".golden.svg", b)
 			var csv bytes.Buffer
 			if err := out.Data.WriteCSV(&csv); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.name+".golden.csv", csv.Bytes())
+			goldenFile(t, tt.name+".golden.csv", csv.Bytes())
 		})
 	}
 }
@@ -165,7 +151,7 @@ func TestRC13Tab2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "rc13-tab2.golden.md", md)
+	goldenFile(t, "rc13-tab2.golden.md", md)
 	// 16000 km / c = 0.053370 s: 4 significant digits give 0.05337, +0.13 %
 	// over the printed 0.0533.
 	if want := "| 16000 | 0.0533 | 0.05337 | +0.13 % |"; !strings.Contains(string(md), want) {

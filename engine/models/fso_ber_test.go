@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/crosslink-sim/crosslink/closedform"
 	"github.com/crosslink-sim/crosslink/vocab"
 	"github.com/google/go-cmp/cmp"
 )
@@ -60,7 +61,7 @@ func closedForm(k constantSet, coherent bool, rate, z float64) reference {
 	snr := (res * pr) * (res * pr) / noise
 	ber7 := math.Min(math.Exp(-snr/2)/math.Sqrt(2*math.Pi*snr), 0.5)
 	berQ := 0.5 * math.Erfc(math.Sqrt(snr/2))
-	n := 8.0 * mtu * 66 / 64
+	n := closedform.WireBits(mtu)
 	return reference{
 		ber7: ber7, berQ: berQ,
 		perWorst7: math.Min(n*ber7, 1), perExact7: perBinomial(ber7, n),

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/crosslink-sim/crosslink/closedform"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -59,14 +60,14 @@ func TestRC13Table3WindowLimited(t *testing.T) {
 	var fit []float64
 	for _, row := range rc13Table3 {
 		if row.delay == rc13FitDelay {
-			fit = append(fit, row.goodput*1e6*2*row.delay/8)
+			fit = append(fit, closedform.BDP(row.goodput*1e6, 2*row.delay))
 		}
 	}
 	if len(fit) != 2 {
 		t.Fatalf("%d Table 3 rows at %v s, want 2", len(fit), rc13FitDelay)
 	}
-	fitted := math.Floor((fit[0]+fit[1])/2/mss) * mss
-	if used := math.Floor(rc13Window/mss) * mss; used != fitted {
+	fitted := closedform.WholeSegments((fit[0]+fit[1])/2, mss)
+	if used := closedform.WholeSegments(rc13Window, mss); used != fitted {
 		t.Errorf("rc13Window keeps %v B in flight, the window fitted to the %v s rows %v B", used, rc13FitDelay, fitted)
 	}
 	heldOut := 0
@@ -113,10 +114,10 @@ func TestRC13Table3LossLimited(t *testing.T) {
 		"warmup": vocab.F(10 * rtt), "duration": vocab.F(1500 * rtt),
 	}, 5)
 	got := r.Metrics[tmGoodput].Float()
-	wmax := math.Floor(rc13Window/mss) * mss * 8 / rtt
-	mathis := mss * 8 / rtt * math.Sqrt(1.5/p)
+	wmax := closedform.WindowRate(closedform.WholeSegments(rc13Window, mss), rtt)
+	mathis := closedform.Mathis(mss, rtt, p)
 	const b, t0 = 1.0, 1.0
-	padhye := math.Min(wmax, mss*8/(rtt*math.Sqrt(2*b*p/3)+t0*math.Min(1, 3*math.Sqrt(3*b*p/8))*p*(1+32*p*p)))
+	padhye := math.Min(wmax, closedform.Padhye(mss, rtt, p, b, t0))
 	t.Logf("80,000 km, PER 1e-3: goodput %.4g Mbit/s, Mathis %.4g, Padhye %.4g, W/RTT %.4g, document 0.291; %d fast recoveries, %d RTOs",
 		got/1e6, mathis/1e6, padhye/1e6, wmax/1e6, r.Metrics[tmFastRecoveries].Int(), r.Metrics[tmRTOs].Int())
 	if got > wmax*1.001 {
@@ -138,7 +139,7 @@ func TestRC13SlowStartFillsLink(t *testing.T) {
 	const rate, mss = 1e9, 12000
 	for _, km := range []float64{16000, 25000, 50000, 80000} {
 		rtt := 2*km*1e3/299792458 + (mss+40)*8/rate + 40*8/rate
-		bdp := rate * rtt / 8
+		bdp := closedform.BDP(rate, rtt)
 		n := math.Log2(bdp / mss)
 		want := n * rtt
 		warm := rtt + want + 2*rtt
@@ -340,7 +341,7 @@ func TestRC13Fig7MathisMSS(t *testing.T) {
 	const d, ber, rate = 0.0533, 1e-9, 1e9
 	got := map[float64]float64{}
 	for _, mss := range []float64{1500, 12000} {
-		p := 8 * ber * (mss + 40) * 66 / 64
+		p := ber * closedform.WireBits(mss+40)
 		rtt := 2*d + (mss+40)*8/rate + 40*8/rate
 		cycle := 0.5 * math.Sqrt(1.5/p) * rtt
 		sum := 0.0
@@ -354,7 +355,7 @@ func TestRC13Fig7MathisMSS(t *testing.T) {
 			sum += r.Metrics[tmGoodput].Float()
 		}
 		got[mss] = sum / 3
-		mathis := mss * 8 / rtt * math.Sqrt(1.5/p)
+		mathis := closedform.Mathis(mss, rtt, p)
 		t.Logf("MSS %v: goodput %.4g Mbit/s, Mathis %.4g (%+.1f %%)", mss, got[mss]/1e6, mathis/1e6, 100*(got[mss]/mathis-1))
 		if math.Abs(got[mss]-mathis)/mathis > 0.25 {
 			t.Errorf("MSS %v: goodput %.4g bit/s, want %.4g (Mathis, 25 %%)", mss, got[mss], mathis)

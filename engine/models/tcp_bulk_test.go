@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/crosslink-sim/crosslink/closedform"
 	"github.com/crosslink-sim/crosslink/vocab"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
@@ -24,7 +25,7 @@ func TestBulkWindowLimited(t *testing.T) {
 			"rate": vocab.F(1e9), "delay": vocab.F(d), "window": vocab.I(65535),
 			"duration": vocab.F(warm + 200*rtt), "warmup": vocab.F(warm),
 		}, 7)
-		want := 64240 * 8 / rtt
+		want := closedform.WindowRate(closedform.WholeSegments(65535, 1460), rtt)
 		got := r.Metrics[tmGoodput].Float()
 		if math.Abs(got-want)/want > 0.01 {
 			t.Errorf("goodput(d %v) = %.4g bit/s, want %.4g (W/RTT, 1 %%)", d, got, want)
@@ -85,7 +86,7 @@ func TestBulkLossLimited(t *testing.T) {
 	const mss = 1460.0
 	for _, p := range []float64{1e-4, 1e-3, 1e-2} {
 		for _, rtt := range []float64{0.020, 0.120, 0.560} {
-			mathis := mss * 8 / rtt * math.Sqrt(1.5) / math.Sqrt(p)
+			mathis := closedform.Mathis(mss, rtt, p)
 			warm, dur := lossLimitedRun(p, rtt, 60)
 			minRTO := 1.0 // RFC 6298 section 2.4
 			if p >= 1e-2 {
@@ -173,7 +174,7 @@ func TestBulkPadhye(t *testing.T) {
 			}
 			mean, T0 := stat.Mean(got, nil), stat.Mean(t0, nil)
 			share := float64(episodes) / float64(episodes+recoveries)
-			padhye := mss * 8 / (rtt*math.Sqrt(2*b*p/3) + T0*math.Min(1, 3*math.Sqrt(3*b*p/8))*p*(1+32*p*p))
+			padhye := closedform.Padhye(mss, rtt, p, b, T0)
 			t.Logf("%s, limited transmit %v, rtt %g: goodput %.4g (%d seeds, %.4g..%.4g), Padhye %.4g (%+.1f %%, T0 %.3g s), timeouts %.1f %% of loss indications",
 				tc.cca, tc.limited, rtt, mean, seeds, floats.Min(got), floats.Max(got), padhye, 100*(mean/padhye-1), T0, 100*share)
 			if tc.assert && math.Abs(mean-padhye)/padhye > 0.25 {

@@ -3,8 +3,8 @@ package models
 import (
 	"math"
 
+	"github.com/crosslink-sim/crosslink/closedform"
 	"github.com/crosslink-sim/crosslink/engine/tcp"
-	"github.com/crosslink-sim/crosslink/engine/unit"
 )
 
 // bound is the closed-form window-limited performance of a lossless
@@ -73,7 +73,7 @@ func transferBound(c transferConfig) bound {
 	}
 	b := bound{window: usableWindow(int64(conn.RcvBuf), conn.WindowScaling, mss)}
 	b.rtt0 = 2*d + tx(float64(mss+hdr)) + tx(float64(hdr))
-	b.throughput = math.Min(rate*float64(mss)/float64(mss+hdr), unit.BytesPerSecond(float64(b.window)/b.rtt0).BitsPerSecond())
+	b.throughput = math.Min(rate*float64(mss)/float64(mss+hdr), closedform.WindowRate(float64(b.window), b.rtt0))
 
 	t := 0.0
 	if !c.noHandshake {

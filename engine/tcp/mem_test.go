@@ -10,9 +10,21 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 )
 
+// measuredHeap4000 is the live heap TestMemory4000Conns measured (77.9 MB,
+// the same in every run: the scenario is deterministic and measured after
+// a GC) on linux/amd64 with Go 1.26, about 9.7 kB per endpoint. No document
+// states a memory budget; this is a regression bound, not a target.
+const measuredHeap4000 = 77.9e6
+
+// heapHeadroom is the growth the bound allows over the measurement: a
+// quarter, room for the pool and slice sizes another Go release or
+// platform picks, while a change that adds a few kB to every endpoint (a
+// per-connection buffer, a scoreboard kept for idle flows) fails.
+const heapHeadroom = 1.25
+
 // TestMemory4000Conns opens 4,000 connections (8,000 endpoints) over one
 // 1 Gbit/s, 25 ms path, all with data in flight, and checks the live heap
-// stays under 100 MB (the target of the design).
+// stays under measuredHeap4000 x heapHeadroom (97 MB).
 func TestMemory4000Conns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds 8,000 endpoints")
@@ -67,8 +79,9 @@ func TestMemory4000Conns(t *testing.T) {
 	if active != n {
 		t.Errorf("%d of %d senders have data in flight at 2 s, want all: the heap measured is not that of busy connections", active, n)
 	}
-	if heap > 100e6 {
-		t.Errorf("live heap = %.1f MB, want under 100 MB", heap/1e6)
+	if bound := measuredHeap4000 * heapHeadroom; heap > bound {
+		t.Errorf("live heap = %.1f MB, want under %.1f MB (%.1f MB measured, plus %.0f %%)",
+			heap/1e6, bound/1e6, measuredHeap4000/1e6, 100*(heapHeadroom-1))
 	}
 	runtime.KeepAlive(conns)
 	runtime.KeepAlive(s)

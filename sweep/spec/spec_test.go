@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/crosslink-sim/crosslink/internal/golden"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -111,21 +112,8 @@ func TestBad(t *testing.T) {
 // spec file f with f's .golden file, or rewrites it with -update.
 func goldenErrors(t *testing.T, parse, f string, err error) {
 	t.Helper()
-	got := err.Error() + "\n"
-	golden := strings.TrimSuffix(f, ".yaml") + ".golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s(%s) errors differ from %s (-want +got):\n%s", parse, f, golden, diff)
-	}
+	t.Logf("%s(%s)", parse, f)
+	golden.Check(t, strings.TrimSuffix(f, ".yaml")+".golden", []byte(err.Error()+"\n"), *update)
 }
 
 func TestGood(t *testing.T) {
