@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -101,7 +102,55 @@ func frameOf(tbl arrow.Table) (*Frame, error) {
 		}
 		cols = append(cols, c)
 	}
+	byScenario(cols)
 	return NewFrame(cols...)
+}
+
+// byScenario puts the rows of cols in scenario_id order, keeping the order
+// of a scenario's own rows (a second table's samples). A dataset's parts
+// hold rows in the order the workers finished them, so without it a
+// figure that draws rows in turn (points at the same x, notes per row)
+// would depend on the worker count and timing, and a scenario is a pure
+// function of its parameters and seed: so must its figure be.
+func byScenario(cols []*Column) {
+	var ids []string
+	for _, c := range cols {
+		if c.Name == "scenario_id" && c.Kind == vocab.String {
+			ids = c.Str
+		}
+	}
+	if ids == nil {
+		return
+	}
+	perm := make([]int, len(ids))
+	for i := range perm {
+		perm[i] = i
+	}
+	sort.SliceStable(perm, func(a, b int) bool { return ids[perm[a]] < ids[perm[b]] })
+	for _, c := range cols {
+		switch c.Kind {
+		case vocab.Float:
+			c.Float = permute(c.Float, perm)
+		case vocab.Int:
+			c.Int = permute(c.Int, perm)
+		case vocab.String:
+			c.Str = permute(c.Str, perm)
+		case vocab.Bool:
+			c.Bool = permute(c.Bool, perm)
+		}
+	}
+}
+
+// permute returns xs[perm[0]], xs[perm[1]], ...
+func permute[T any](xs []T, perm []int) []T {
+	if len(xs) != len(perm) {
+		return xs
+	}
+	out := make([]T, len(xs))
+	for i, j := range perm {
+		out[i] = xs[j]
+	}
+	return out
 }
 
 // kindOf is the column kind of an Arrow type, for empty tables.

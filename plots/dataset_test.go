@@ -10,6 +10,7 @@ import (
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/vocab"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestDatasetSource writes a dataset with sweep/dataset, holding the rows
@@ -85,5 +86,39 @@ func TestDrawGoesOnPastAMissingDataset(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "rc13-tab2.csv")); err != nil {
 		t.Errorf("rc13-tab2 was not drawn after aaa-absent failed (%v): %v", errDraw, err)
+	}
+}
+
+// TestByScenario checks that a frame's rows come in scenario_id order
+// whatever order the workers wrote them in, a scenario's own rows (a
+// second table's samples) keeping theirs, and that a frame without
+// scenario ids is left as read.
+func TestByScenario(t *testing.T) {
+	cols := func(ids ...string) []*Column {
+		c := []*Column{
+			{Name: "x", Kind: vocab.Float, Float: []float64{1, 2, 3, 4}},
+			{Name: "n", Kind: vocab.Int, Int: []int64{1, 2, 3, 4}},
+			{Name: "ok", Kind: vocab.Bool, Bool: []bool{true, false, true, false}},
+		}
+		if ids != nil {
+			c = append(c, &Column{Name: "scenario_id", Kind: vocab.String, Str: ids})
+		}
+		return c
+	}
+	got := cols("b", "a", "b", "a")
+	byScenario(got)
+	want := []*Column{
+		{Name: "x", Kind: vocab.Float, Float: []float64{2, 4, 1, 3}},
+		{Name: "n", Kind: vocab.Int, Int: []int64{2, 4, 1, 3}},
+		{Name: "ok", Kind: vocab.Bool, Bool: []bool{false, false, true, true}},
+		{Name: "scenario_id", Kind: vocab.String, Str: []string{"a", "a", "b", "b"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("byScenario (-want +got):\n%s", diff)
+	}
+	got = cols()
+	byScenario(got)
+	if diff := cmp.Diff(cols(), got); diff != "" {
+		t.Errorf("byScenario without scenario_id changed the rows (-want +got):\n%s", diff)
 	}
 }
