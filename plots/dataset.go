@@ -133,6 +133,7 @@ func byScenario(cols []*Column) {
 			c.Float = permute(c.Float, perm)
 		case vocab.Int:
 			c.Int = permute(c.Int, perm)
+			c.Null = permute(c.Null, perm) // nil stays nil: no null in the column
 		case vocab.String:
 			c.Str = permute(c.Str, perm)
 		case vocab.Bool:
