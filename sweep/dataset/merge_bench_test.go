@@ -20,21 +20,7 @@ func BenchmarkMerge(b *testing.B) {
 	for _, rows := range []int{50_000, 200_000, 800_000} {
 		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
 			tmpl := b.TempDir()
-			all := testRows(rows)
-			for i := range all {
-				all[i].Tables = nil // main table only
-			}
-			w, err := NewWriter(tmpl, testSchema(), Options{MaxRows: rows / 16, Meta: testMeta()})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := w.AppendRows(all); err != nil {
-				b.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
-				b.Fatal(err)
-			}
-			all = nil
+			writeMainRows(b, tmpl, rows, rows/16)
 			var peak uint64
 			b.ResetTimer()
 			for i := range b.N {
@@ -98,6 +84,26 @@ func copyTree(b *testing.B, src, dst string) {
 		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
 	})
 	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// writeMainRows writes rows test rows, main table only, into the dataset
+// dir in parts of at most maxRows rows: the dataset a benchmark reads.
+func writeMainRows(b *testing.B, dir string, rows, maxRows int) {
+	b.Helper()
+	all := testRows(rows)
+	for i := range all {
+		all[i].Tables = nil // main table only
+	}
+	w, err := NewWriter(dir, testSchema(), Options{MaxRows: maxRows, Meta: testMeta()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := w.AppendRows(all); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
 		b.Fatal(err)
 	}
 }

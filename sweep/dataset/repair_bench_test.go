@@ -12,21 +12,7 @@ import (
 func BenchmarkRepair(b *testing.B) {
 	const rows = 200_000
 	dir := b.TempDir()
-	all := testRows(rows)
-	for i := range all {
-		all[i].Tables = nil // main table only
-	}
-	w, err := NewWriter(dir, testSchema(), Options{MaxRows: rows / 4, Meta: testMeta()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := w.AppendRows(all); err != nil {
-		b.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		b.Fatal(err)
-	}
-	all = nil
+	writeMainRows(b, dir, rows, rows/4)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
