@@ -20,8 +20,8 @@ const rc13T0 = 1.0
 // rc13Ours is our mean goodput of one flow for one printed Table 3 row.
 type rc13Ours struct {
 	km, gbps float64 // the row's distance (km) and channel rate (Gbit/s)
-	goodput     float64 // bit/s per flow, mean of the runs
-	runs        int
+	goodput  float64 // bit/s per flow, mean of the runs
+	runs     int
 }
 
 // rc13RTT is the round trip of a window-limited tcp-bulk flow: twice the
