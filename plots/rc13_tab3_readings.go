@@ -134,10 +134,7 @@ func rc13ReadingNotes(rs []rc13Reading, mss, window float64) []string {
 				lossFree = r
 			}
 		case r.doc < 0.95*lowest:
-			p1 := rc13Solve(func(p float64) float64 { return closedform.Mathis(mss, r.rtt, p) }, r.doc, 1e-9, 1)
-			p32 := rc13Solve(func(p float64) float64 { return closedform.PadhyeFull(mss, r.rtt, p, 1, rc13T0, segs) }, r.doc, 1e-9, 0.5)
-			t0 := rc13Solve(func(t0 float64) float64 { return closedform.PadhyeFull(mss, r.rtt, r.per, 1, t0, segs) }, r.doc, 1e-3, 1e6)
-			m := r.doc / closedform.Mathis(1, r.rtt, r.per) // Mathis is linear in the MSS
+			p1, p32, t0, m := rc13Needs(*r, r.doc, mss, segs)
 			notes = append(notes, fmt.Sprintf("%s km, %s Gbps: the document's %s Mbps is %s of W/RTT (%s Mbps) and below every formula at its printed PER %s "+
 				"(Mathis %s, Padhye Eq. 32 %s, with delayed ACKs %s Mbps; ours %s); to give it, Mathis needs a loss of %s per segment (%s x the printed PER), Eq. 32 %s (%s x); "+
 				"at the printed PER Eq. 32 needs a first timeout T0 = %s s (RFC 6298 section 2.4: a 1 s floor; 2.5: any cap at least 60 s) or Mathis an MSS of %s B (the document's is %s)",
@@ -153,7 +150,7 @@ func rc13ReadingNotes(rs []rc13Reading, mss, window float64) []string {
 					continue
 				}
 				k := p32 / r.per
-				got := closedform.PadhyeFull(mss, h.rtt, k*h.per, 1, rc13T0, segs)
+				got := rc13HeldOut(*h, k, mss, segs)
 				notes = append(notes, fmt.Sprintf("held out: the same %s x on the %s km row (PER %s -> %s) gives Eq. 32 %s Mbps against the printed %s (%s): "+
 					"no one loss factor fits both rows, so the loss reading is a calibration of the %s km row alone",
 					formatNumber(roundSig(k, 3)), formatNumber(h.km), formatNumber(h.per), formatNumber(roundSig(k*h.per, 3)),
@@ -177,6 +174,24 @@ func rc13ReadingNotes(rs []rc13Reading, mss, window float64) []string {
 			formatNumber(r.per), formatNumber(roundSig(r.padhye32/1e6, 4)), relDiff(r.padhye32, r.doc), rc13MbOrNone(r.ours)))
 	}
 	return notes
+}
+
+// rc13Needs returns what each formula needs to give goodput (bit/s) on
+// the row r: the loss per segment for Mathis et al. (p1) and for Padhye et
+// al. Eq. (32) with T0 = rc13T0 (p32), the first timeout Eq. (32) needs at
+// the printed PER (t0, s), and the MSS Mathis needs at the printed PER
+// (bytes; Mathis is linear in the MSS). segs is the window in segments.
+func rc13Needs(r rc13Reading, goodput, mss, segs float64) (p1, p32, t0, mssNeeded float64) {
+	p1 = rc13Solve(func(p float64) float64 { return closedform.Mathis(mss, r.rtt, p) }, goodput, 1e-9, 1)
+	p32 = rc13Solve(func(p float64) float64 { return closedform.PadhyeFull(mss, r.rtt, p, 1, rc13T0, segs) }, goodput, 1e-9, 0.5)
+	t0 = rc13Solve(func(t0 float64) float64 { return closedform.PadhyeFull(mss, r.rtt, r.per, 1, t0, segs) }, goodput, 1e-3, 1e6)
+	return p1, p32, t0, goodput / closedform.Mathis(1, r.rtt, r.per)
+}
+
+// rc13HeldOut returns Padhye et al. Eq. (32) on row h with its printed PER
+// multiplied by k: the loss reading of another row checked on this one.
+func rc13HeldOut(h rc13Reading, k, mss, segs float64) float64 {
+	return closedform.PadhyeFull(mss, h.rtt, k*h.per, 1, rc13T0, segs)
 }
 
 // pct prints a fraction as a percentage to three digits.
