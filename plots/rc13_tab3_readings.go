@@ -17,6 +17,10 @@ import (
 // (an RTT of 0.53 s with a steady RTTVAR sits below it).
 const rc13T0 = 1.0
 
+// rc13DocMSS is document 000's MSS for Table 3 and Fig. 8 (Sect. 5.2:
+// "the maximum segment size (MSS) of 1500 bytes").
+const rc13DocMSS = 1500
+
 // rc13Ours is our mean goodput of one flow for one printed Table 3 row.
 type rc13Ours struct {
 	km, gbps float64 // the row's distance (km) and channel rate (Gbit/s)
@@ -137,11 +141,11 @@ func rc13ReadingNotes(rs []rc13Reading, mss, window float64) []string {
 			p1, p32, t0, m := rc13Needs(*r, r.doc, mss, segs)
 			notes = append(notes, fmt.Sprintf("%s km, %s Gbps: the document's %s Mbps is %s of W/RTT (%s Mbps) and below every formula at its printed PER %s "+
 				"(Mathis %s, Padhye Eq. 32 %s, with delayed ACKs %s Mbps; ours %s); to give it, Mathis needs a loss of %s per segment (%s x the printed PER), Eq. 32 %s (%s x); "+
-				"at the printed PER Eq. 32 needs a first timeout T0 = %s s (RFC 6298 section 2.4: a 1 s floor; 2.5: any cap at least 60 s) or Mathis an MSS of %s B (the document's is %s)",
+				"at the printed PER Eq. 32 needs a first timeout T0 = %s s (RFC 6298 section 2.4: a 1 s floor; 2.5: any cap at least 60 s) or Mathis an MSS of %s B (the document's is %s B, Sect. 5.2)",
 				formatNumber(r.km), formatNumber(r.gbps), formatNumber(roundSig(r.doc/1e6, 4)), pct(r.doc/r.window), formatNumber(roundSig(r.window/1e6, 4)),
 				formatNumber(r.per), formatNumber(roundSig(r.mathis1/1e6, 3)), formatNumber(roundSig(r.padhye32/1e6, 3)), formatNumber(roundSig(r.pad32b2/1e6, 3)),
 				rc13MbOrNone(r.ours), formatNumber(roundSig(p1, 3)), formatNumber(roundSig(p1/r.per, 3)), formatNumber(roundSig(p32, 3)), formatNumber(roundSig(p32/r.per, 3)),
-				formatNumber(roundSig(t0, 3)), formatNumber(math.Round(m)), formatNumber(mss)))
+				formatNumber(roundSig(t0, 3)), formatNumber(math.Round(m)), formatNumber(rc13DocMSS)))
 			// The held-out check of the loss-rate reading: the factor the
 			// row needs, applied to the slower printed row with PER > 0.
 			for j := range rs {
