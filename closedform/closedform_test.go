@@ -103,3 +103,31 @@ func relErr(got, want float64) float64 {
 	}
 	return math.Abs(got-want) / math.Abs(want)
 }
+
+// TestPadhyeFull checks Eq. (32) of Padhye et al. (1998) against a value
+// worked by hand and against its two limits.
+//
+// By hand, document 000's 80,000 km row (MSS 1500, RTT 0.5334 s, p = 1e-3,
+// b = 1, T0 = 1 s, Wmax = 51 segments): E[Wu] = 1 + sqrt(8 x 0.999/0.003
+// + 1) = 52.62 >= Wmax, so the window branch: Q̂(51) = 0.002997 x (1 +
+// 0.997003 x 0.04687) / 0.049738 = 0.06308; segments (999 + 51 + 0.06314)
+// = 1050.063 per (0.5334 x (6.375 + 19.588 + 2) + 0.06321) = 14.9788 s,
+// times 12,000 bits: 0.84124 Mbit/s. Tolerance 1e-4 relative: the hand
+// arithmetic keeps five significant digits.
+//
+// Limits: as p goes to 0 the model is window-limited, Wmax/RTT, with a
+// relative error of order p Wmax² (1e-9 x 51² = 2.6e-6 here: 1e-5 allowed);
+// with a window that never binds and T0 -> 0 it is Mathis et al.'s
+// sqrt(3/(2bp))/RTT up to terms of order sqrt(p) (1e-3 at p = 1e-6: 1 %
+// allowed).
+func TestPadhyeFull(t *testing.T) {
+	if got, want := PadhyeFull(1500, 0.5334, 1e-3, 1, 1, 51), 0.84124e6; relErr(got, want) > 1e-4 {
+		t.Errorf("PadhyeFull(80,000 km row) = %v, want %v (worked by hand)", got, want)
+	}
+	if got, want := PadhyeFull(1500, 0.5334, 1e-9, 1, 1, 51), WindowRate(51*1500, 0.5334); relErr(got, want) > 1e-5 {
+		t.Errorf("PadhyeFull(p = 1e-9) = %v, want the window bound %v", got, want)
+	}
+	if got, want := PadhyeFull(1500, 0.1, 1e-6, 1, 0, math.Inf(1)), Mathis(1500, 0.1, 1e-6); relErr(got, want) > 0.01 {
+		t.Errorf("PadhyeFull(p = 1e-6, no window, T0 = 0) = %v, want Mathis %v", got, want)
+	}
+}

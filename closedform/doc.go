@@ -12,7 +12,8 @@
 //     Throughput: A Simple Model and its Empirical Validation", ACM
 //     SIGCOMM 1998: the approximate model, Eq. (31) (Eq. (33) of the
 //     technical report), with b packets acknowledged per ACK and the
-//     timeout T0.
+//     timeout T0; and the full model, Eq. (32), which keeps the
+//     receiver's window Wmax and the timeout probability Q̂(w) exact.
 //
 // Quantities are float64 in SI base units and bytes: sizes in bytes,
 // times in seconds, rates in bit/s. The package imports nothing of

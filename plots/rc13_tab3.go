@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot/vg"
-
-	"github.com/crosslink-sim/crosslink/closedform"
 )
 
 // rc13Tab3Doc is document 000's Table 3 as printed: one-way delay (s),
@@ -89,7 +87,26 @@ func drawRC13Tab3(ctx context.Context, in Input) (*Output, error) {
 			r.aggr, fmt.Sprintf("%.3f", g/1e6), relDiff(g/1e6, docAggr), fmt.Sprint(int64(rx)))
 	}
 	t.Notes = append(t.Notes, rc13Tab3Notes(cols)...)
-	return &Output{Art: t, Width: 32 * vg.Centimeter, Height: 13 * vg.Centimeter, Data: t, Markdown: true, Notes: notes}, nil
+	var cmp *Table
+	if len(cols["window"]) > 0 {
+		cmp = rc13ReadingsTable(rc13Readings(cols["window"][0], cols["mss"][0], rc13Tab3Ours(cols)))
+	}
+	return &Output{Art: t, Width: 32 * vg.Centimeter, Height: 13 * vg.Centimeter, Data: t, Markdown: true, Notes: notes, Comparison: cmp}, nil
+}
+
+// rc13Tab3Ours is the goodput of one flow in each rc13-tab3 scenario (one
+// run per printed row): a scenario's goodput over its channels, one flow
+// on each.
+func rc13Tab3Ours(cols map[string][]float64) []rc13Ours {
+	var out []rc13Ours
+	for i := range cols["delay"] {
+		for _, r := range rc13Tab3Doc {
+			if math.Abs(cols["delay"][i]-r.delay) < 1e-6 && cols["rate"][i] == r.gbps*1e9 {
+				out = append(out, rc13Ours{km: r.km, gbps: r.gbps, goodput: cols["goodput"][i] / cols["channels"][i], runs: 1})
+			}
+		}
+	}
+	return out
 }
 
 // rc13Tab3Notes explains the table with numbers computed here, from the
@@ -118,21 +135,7 @@ func rc13Tab3Notes(cols map[string][]float64) []string {
 		segs := math.Floor(win / mss)
 		notes = append(notes, fmt.Sprintf("ours sends %s whole %s-byte segments of a %s B window, %s the document's mean window (a calibration on these rows)",
 			formatNumber(segs), formatNumber(mss), formatNumber(win), relDiff(segs*mss, wsum/float64(nw))))
-		for i := range cols["delay"] {
-			per, d := cols["per"][i], cols["delay"][i]
-			if cols["rate"][i] != 1e9 || per < 1e-5 {
-				continue
-			}
-			rtt := 2 * d
-			p := per
-			mathis := closedform.Mathis(mss, rtt, p)
-			padhye := closedform.Padhye(mss, rtt, p, 1, 1)
-			cap := closedform.WindowRate(closedform.WholeSegments(win, mss), rtt)
-			notes = append(notes, fmt.Sprintf("at PER %s (delay %s s) a window loses one segment in %s RTTs; the window bound is %s Mbps, Mathis %s Mbps, Padhye (T0 = 1 s, b = 1) %s Mbps, ours %s Mbps per flow",
-				formatNumber(p), formatNumber(d), formatNumber(roundSig(1/(p*segs), 3)), formatNumber(roundSig(cap/1e6, 3)),
-				formatNumber(roundSig(mathis/1e6, 3)), formatNumber(roundSig(padhye/1e6, 3)),
-				formatNumber(roundSig(cols["goodput"][i]/cols["channels"][i]/1e6, 3))))
-		}
+		notes = append(notes, rc13ReadingNotes(rc13Readings(win, mss, rc13Tab3Ours(cols)), mss, win)...)
 	}
 	notes = append(notes,
 		"PER: the printed PER is applied to every data packet; it does not follow from Eqs. 1-8 (rc13-fig6 and rc13-fig8-physics draw what the Table 1 link budget gives)",

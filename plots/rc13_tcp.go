@@ -46,7 +46,64 @@ func rc13Fig8() Figure {
 	return Figure{
 		ID:      "rc13-fig8",
 		Caption: "Document 000, Fig. 8: Goodput vs. distance for 1 Gbps, 4 Gbps single link and for 4x1 Gbps WDM",
+		Draw:    drawRC13Fig8,
 	}
+}
+
+// drawRC13Fig8 draws Fig. 8 as a line figure and sets the single-link
+// points beside Table 3's goodput and the throughput formulas at its
+// printed inputs, with the notes that explain its 50,000 and 80,000 km
+// points (rc13ReadingNotes), so the card says why the 80,000 km claim
+// fails.
+func drawRC13Fig8(ctx context.Context, in Input) (*Output, error) {
+	fr, err := in.Frame(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Line(in, fr)
+	if err != nil {
+		return nil, err
+	}
+	fr, _, err = selectRows(in.Def, in.Schema, fr)
+	if err != nil {
+		return nil, err
+	}
+	cols := map[string][]float64{}
+	for _, n := range []string{"distance", "rate", "channels", "goodput", "window", "mss"} {
+		if cols[n], err = numericCol(in, fr, n); err != nil {
+			return nil, err
+		}
+	}
+	if fr.Len() == 0 {
+		return out, nil
+	}
+	ours := rc13Fig8Ours(cols)
+	win, mss := cols["window"][0], cols["mss"][0]
+	rs := rc13Readings(win, mss, ours)
+	out.Comparison = rc13ReadingsTable(rs)
+	out.Comparison.Notes = append(out.Comparison.Notes, "ours: the mean goodput of the runs of one flow on a single channel (Fig. 8's 1 and 4 Gbps curves)")
+	out.Notes = append(out.Notes, rc13ReadingNotes(rs, mss, win)...)
+	return out, nil
+}
+
+// rc13Fig8Ours is the mean goodput of the runs of each single-channel
+// point of rc13-fig8 that is a Table 3 row (distance and rate).
+func rc13Fig8Ours(cols map[string][]float64) []rc13Ours {
+	var out []rc13Ours
+	for _, r := range rc13Tab3Doc {
+		o := rc13Ours{km: r.km, gbps: r.gbps}
+		for i := range cols["distance"] {
+			if cols["channels"][i] == 1 && math.Abs(cols["distance"][i]-r.km*1e3) < 1 && cols["rate"][i] == r.gbps*1e9 && !math.IsNaN(cols["goodput"][i]) {
+				o.goodput += cols["goodput"][i]
+				o.runs++
+			}
+		}
+		if o.runs > 0 {
+			o.goodput /= float64(o.runs)
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 func rc13Fig2() Figure {
