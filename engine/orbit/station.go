@@ -26,33 +26,37 @@ func StationAt(name string, latDeg, lonDeg float64) (Station, error) {
 	return Station{Name: name, Lat: Radians(latDeg), Lon: Radians(lonDeg)}, nil
 }
 
-// cities are major cities with their GeoNames coordinates in degrees (the
-// same as Hypatia's ground_stations_cities_sorted_by_estimated_2025_pop
-// list for the cities both have).
+// cities are major cities by short names, in degrees. Those in Hypatia's
+// top-100 list take its coordinates exactly (hypatiaTop100: UN World
+// Urbanization Prospects agglomeration points, TestCitiesAgreeWithHypatia);
+// zurich and san-francisco, which it lacks, take GeoNames' city points.
+// Until version 5 of leo-path nine of them (delhi, mumbai, mexico-city,
+// cairo, new-york, karachi, buenos-aires, lagos, los-angeles) had GeoNames'
+// city points, 0.3 to 8.8 km from Hypatia's.
 var cities = []struct {
 	name     string
 	lat, lon float64
 }{
 	{"tokyo", 35.6895, 139.69171},
-	{"delhi", 28.65195, 77.23149},
+	{"delhi", 28.66667, 77.21667},
 	{"shanghai", 31.22222, 121.45806},
 	{"sao-paulo", -23.5475, -46.63611},
-	{"mexico-city", 19.42847, -99.12766},
-	{"cairo", 30.06263, 31.24967},
-	{"mumbai", 19.07283, 72.88261},
+	{"mexico-city", 19.427318, -99.141869},
+	{"cairo", 30.039173, 31.239411},
+	{"mumbai", 19.073975, 72.880838},
 	{"beijing", 39.9075, 116.39723},
 	{"dhaka", 23.7104, 90.40744},
-	{"new-york", 40.71427, -74.00597},
-	{"karachi", 24.8608, 67.0104},
-	{"buenos-aires", -34.61315, -58.37723},
+	{"new-york", 40.717042, -74.003663},
+	{"karachi", 24.9056, 67.0822},
+	{"buenos-aires", -34.605083, -58.400368},
 	{"istanbul", 41.0138, 28.9497},
-	{"lagos", 6.45407, 3.39467},
+	{"lagos", 6.45306, 3.39583},
 	{"manila", 14.6042, 120.9822},
 	{"rio-de-janeiro", -22.90278, -43.2075},
 	{"moscow", 55.754996, 37.621849},
 	{"paris", 48.85341, 2.3488},
 	{"london", 51.50853, -0.12574},
-	{"los-angeles", 34.05223, -118.24368},
+	{"los-angeles", 34.031656, -118.241716},
 	{"nairobi", -1.28333, 36.81667},
 	{"saint-petersburg", 59.929858, 30.326228},
 	{"dalian", 38.913811, 121.602322},
@@ -73,10 +77,17 @@ func Cities() []Station {
 }
 
 // City returns the built-in station called name (lower case, words joined
-// by hyphens: "new-york", "rio-de-janeiro").
+// by hyphens: "new-york", "rio-de-janeiro"), or else the station of
+// Hypatia's top-100 list of that name, in any case ("Chicago",
+// "Kinki-M.M.A.-(Osaka)").
 func City(name string) (Station, error) {
 	for _, s := range Cities() {
 		if s.Name == name {
+			return s, nil
+		}
+	}
+	for _, s := range HypatiaCities() {
+		if strings.EqualFold(s.Name, name) {
 			return s, nil
 		}
 	}
@@ -84,7 +95,7 @@ func City(name string) (Station, error) {
 	for i, c := range cities {
 		names[i] = c.name
 	}
-	return Station{}, fmt.Errorf("orbit: unknown city %q (known: %s)", name, strings.Join(names, ", "))
+	return Station{}, fmt.Errorf("orbit: unknown city %q (known: %s, or a name of Hypatia's top-100 list such as Kinki-M.M.A.-(Osaka))", name, strings.Join(names, ", "))
 }
 
 // Earth is a reference surface for ground stations: a sphere, or an
