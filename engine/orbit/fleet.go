@@ -13,6 +13,9 @@ type FleetConfig struct {
 	// Shells move by Motion, each as a Constellation.
 	Shells []Shell
 	Motion Motion
+	// NoGridISLs leaves out the shells' +Grid links (Hypatia's
+	// isls_none, the setting of its ground-relay routing).
+	NoGridISLs bool
 	// UseCone selects each shell's ground rule: Hypatia's range limit
 	// (Shell.Rule(true)) or its minimum elevation.
 	UseCone bool
@@ -69,8 +72,10 @@ func NewFleet(cfg FleetConfig) (*Fleet, error) {
 		}
 		f.first = append(f.first, f.n)
 		f.shells = append(f.shells, c)
-		for _, l := range c.GridISLs() {
-			f.isls = append(f.isls, [2]int{l[0] + f.n, l[1] + f.n})
+		if !cfg.NoGridISLs {
+			for _, l := range c.GridISLs() {
+				f.isls = append(f.isls, [2]int{l[0] + f.n, l[1] + f.n})
+			}
 		}
 		f.rules = append(f.rules, s.Rule(cfg.UseCone))
 		for range c.Len() {

@@ -103,7 +103,13 @@ type Forwarding struct {
 	next []int32   // [d*(n+g)+node]
 	root []int32   // scratch: descent satellite of each node's path
 	done []bool
-	heap distHeap
+	heap *indexHeap
+	dial dialQueue
+	// minEdge is the shortest link of the step, the bucket width of the
+	// Dial queue; under dialMinEdge (or with forceHeap) the heap is used.
+	minEdge   float64
+	forceHeap bool
+	maxR2 []float64 // per satellite: its rule's range limit squared, or +Inf
 	t    float64
 }
 
@@ -185,6 +191,15 @@ func NewForwarding(f *Fleet, e Earth, stations []Station, mode RouteMode, outage
 	r.next = make([]int32, g*(n+g))
 	r.root = make([]int32, n+g)
 	r.done = make([]bool, n+g)
+	r.heap = newIndexHeap(n + g)
+	r.maxR2 = make([]float64, n)
+	for k := range r.maxR2 {
+		r.maxR2[k] = math.Inf(1)
+		if m := f.Rule(k).MaxRange; m > 0 {
+			// A little over the limit: the exact test below decides.
+			r.maxR2[k] = m * m * (1 + 1e-9)
+		}
+	}
 	return r, nil
 }
 
@@ -289,6 +304,15 @@ func (r *Forwarding) Step(t float64) {
 		}
 	}
 	r.groundLinks()
+	r.minEdge = math.Inf(1)
+	for _, l := range r.islLen {
+		r.minEdge = math.Min(r.minEdge, l)
+	}
+	if r.mode == GroundRelays {
+		for _, l := range r.gLen {
+			r.minEdge = math.Min(r.minEdge, l)
+		}
+	}
 	for d := 0; d < r.g; d++ {
 		switch r.mode {
 		case OverISLs:
@@ -317,7 +341,11 @@ func (r *Forwarding) groundLinks() {
 			if v.Dot(up) < 0 {
 				continue
 			}
-			d := v.Norm()
+			d2 := v.Dot(v)
+			if d2 > r.maxR2[k] {
+				continue
+			}
+			d := math.Sqrt(d2)
 			if r.f32 {
 				// libastro stores a range as a float (earthsat.c:
 				// s_range), which Hypatia compares with its limit.
@@ -360,6 +388,51 @@ func (r *Forwarding) groundLinks() {
 	}
 }
 
+// dialMinEdge is the shortest edge for which the Dial queue is used: with
+// paths of up to some 1e8 m (two and a half times round the Earth at
+// 1,000 km) it keeps the buckets under 1e5.
+const dialMinEdge = 1e3 // m
+
+// The Dijkstra passes take their queue through start, push and settle: the
+// Dial queue when every link of the step is at least dialMinEdge long
+// (+Grid ISLs of the presets are 700 km or more, ground links 550 km or
+// more), the heap otherwise. Both give the same distances; ties are
+// resolved by the rules of the passes, not by the queue's order.
+func (r *Forwarding) useDial() bool {
+	return !r.forceHeap && r.minEdge >= dialMinEdge && !math.IsInf(r.minEdge, 1)
+}
+
+func (r *Forwarding) start() {
+	if r.useDial() {
+		r.dial.reset(r.minEdge)
+	}
+}
+
+func (r *Forwarding) push(v int32, k float64) {
+	if r.useDial() {
+		r.dial.push(v, k)
+		return
+	}
+	r.heap.set(v, k)
+}
+
+// settle returns the next node to settle, skipping the Dial queue's stale
+// entries, or false when every reachable node is settled.
+func (r *Forwarding) settle() (int32, bool) {
+	if !r.useDial() {
+		if r.heap.empty() {
+			return 0, false
+		}
+		return r.heap.pop(), true
+	}
+	for {
+		u, ok := r.dial.pop()
+		if !ok || !r.done[u] {
+			return u, ok
+		}
+	}
+}
+
 // overISLs computes the state toward station d without ground relays.
 func (r *Forwarding) overISLs(d int) {
 	N := r.n + r.g
@@ -372,18 +445,19 @@ func (r *Forwarding) overISLs(d int) {
 	for i := 0; i < r.n; i++ {
 		r.root[i], r.done[i] = -1, false
 	}
-	r.heap = r.heap[:0]
+	r.start()
 	// Every satellite d sees starts at its ground link's length.
 	for i := r.gOff[d]; i < r.gOff[d+1]; i++ {
 		k := r.gSat[i]
 		dist[k], r.root[k] = r.gLen[i], k
-		r.heap.push(r.gLen[i], k)
+		r.push(k, r.gLen[i])
 	}
-	for len(r.heap) > 0 {
-		du, u := r.heap.pop()
-		if r.done[u] || du > dist[u] {
-			continue
+	for {
+		u, ok := r.settle()
+		if !ok {
+			break
 		}
+		du := dist[u]
 		r.done[u] = true
 		for k := r.off[u]; k < r.off[u+1]; k++ {
 			v := r.nbr[k]
@@ -393,11 +467,11 @@ func (r *Forwarding) overISLs(d int) {
 			nd := du + r.islLen[r.edge[k]]
 			// On an exact tie keep the lower descent satellite, as
 			// satgenpy's sorted (distance, satellite) candidates do.
-			if nd < dist[v] || (nd == dist[v] && r.root[u] < r.root[v]) {
-				if nd < dist[v] {
-					r.heap.push(nd, v)
-				}
+			if nd < dist[v] {
 				dist[v], r.root[v] = nd, r.root[u]
+				r.push(v, nd)
+			} else if nd == dist[v] && r.root[u] < r.root[v] {
+				r.root[v] = r.root[u]
 			}
 		}
 	}
@@ -454,21 +528,22 @@ func (r *Forwarding) withRelays(d int) {
 	for i := range dist {
 		dist[i], next[i], r.done[i] = inf, -1, false
 	}
-	r.heap = r.heap[:0]
+	r.start()
 	src := int32(r.n + d)
 	dist[src] = 0
-	r.heap.push(0, src)
+	r.push(src, 0)
 	relax := func(v int32, nd float64) {
 		if !r.done[v] && nd < dist[v] {
 			dist[v] = nd
-			r.heap.push(nd, v)
+			r.push(v, nd)
 		}
 	}
-	for len(r.heap) > 0 {
-		du, u := r.heap.pop()
-		if r.done[u] || du > dist[u] {
-			continue
+	for {
+		u, ok := r.settle()
+		if !ok {
+			break
 		}
+		du := dist[u]
 		r.done[u] = true
 		if int(u) >= r.n {
 			s := int(u) - r.n
