@@ -109,8 +109,8 @@ type Forwarding struct {
 	// Dial queue; under dialMinEdge (or with forceHeap) the heap is used.
 	minEdge   float64
 	forceHeap bool
-	maxR2 []float64 // per satellite: its rule's range limit squared, or +Inf
-	t    float64
+	maxR2     []float64 // per satellite: its rule's range limit squared, or +Inf
+	t         float64
 }
 
 type outage struct {
@@ -185,6 +185,9 @@ func NewForwarding(f *Fleet, e Earth, stations []Station, mode RouteMode, outage
 	r.islDown = make([]bool, len(r.isls))
 	r.satDown = make([]bool, n)
 	r.gOff = make([]int32, g+1)
+	// Room for 32 ground links per station, more than a preset shell
+	// gives (Starlink S1 under 20 at 25 deg); more grows the buffers.
+	r.gSat, r.gLen = make([]int32, 0, 32*g), make([]float64, 0, 32*g)
 	r.sOff = make([]int32, n+1)
 	r.cnt = make([]int32, n)
 	r.dist = make([]float64, g*(n+g))

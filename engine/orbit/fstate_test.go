@@ -280,7 +280,6 @@ func (r *Forwarding) limitGap(s int) float64 {
 	return gap
 }
 
-
 // viaLength is the length of node c's path to station d through its
 // neighbour v at the last step (+Inf if v is not a neighbour).
 func (r *Forwarding) viaLength(c, v, d int) (l float64) {

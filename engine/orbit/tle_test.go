@@ -86,8 +86,8 @@ func TestParseTLEErrors(t *testing.T) {
 		{"checksum line 2", good1 + "\n" + good2[:68] + "0", 2, 69, "checksum 0"},
 		{"short", good1[:60] + "\n" + good2, 1, 61, "has 60 characters"},
 		{"line number", good1 + "\n" + "3" + good2[1:], 2, 1, "want line 2"},
-		{"catalogue", good1 + "\n" + sum68(good2[:2] + "25545" + good2[7:68]), 2, 3, "differs from line 1"},
-		{"number", good1 + "\n" + sum68(good2[:8] + " 51.6x16" + good2[16:68]), 2, 9, "inclination"},
+		{"catalogue", good1 + "\n" + sum68(good2[:2]+"25545"+good2[7:68]), 2, 3, "differs from line 1"},
+		{"number", good1 + "\n" + sum68(good2[:8]+" 51.6x16"+good2[16:68]), 2, 9, "inclination"},
 		{"missing line 2", "ISS\n" + good1 + "\n", 2, 1, "without its line 2"},
 		{"title line after blank", "\n\nTITLE\n" + good1 + "\n" + good2 + "\n" + good1, 6, 1, "without its line 2"},
 	} {
