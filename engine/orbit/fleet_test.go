@@ -173,3 +173,36 @@ func TestCitiesAgreeWithHypatia(t *testing.T) {
 		t.Errorf("City(atlantis) error %v", err)
 	}
 }
+
+func TestParseStations(t *testing.T) {
+	// Hypatia's first three lines, as its basic.txt writes them.
+	st, err := ParseStations("gs.txt", "0,Tokyo,35.6895,139.69171,0\n1,Delhi,28.66667,77.21667,0\n\n# comment\n2,Shanghai,31.22222,121.45806,12.5\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := HypatiaCities()
+	for i := 0; i < 3; i++ {
+		if st[i].Name != h[i].Name || st[i].Lat != h[i].Lat || st[i].Lon != h[i].Lon {
+			t.Errorf("station %d = %+v, Hypatia's %+v", i, st[i], h[i])
+		}
+	}
+	if st[2].Height != 12.5 {
+		t.Errorf("height %g, want 12.5", st[2].Height)
+	}
+	st, err = ParseStations("ll.txt", "48.85341, 2.3488\nzurich,47.36667,8.55\n")
+	if err != nil || len(st) != 2 || st[0].Name != "station-0" || st[1].Name != "zurich" || st[1].Lat != Radians(47.36667) {
+		t.Errorf("lat,lon list: %+v, %v", st, err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"48.8,2.3\n95,10\n", "ll.txt:2:1: "},
+		{"48.8,2.3\nparis,48.x,2.3\n", `ll.txt:2:7: latitude "48.x" is not a number`},
+		{"0,Tokyo,35.6895,139.69171,0\n2,Delhi,28.66667,77.21667,0\n", `ll.txt:2:1: gid "2", want 1`},
+		{"1,2,3,4\n", "ll.txt:1:1: 4 fields"},
+		{"\n# nothing\n", "no ground stations"},
+	} {
+		_, err := ParseStations("ll.txt", c.in)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseStations(%q) error %v, want %q", c.in, err, c.want)
+		}
+	}
+}

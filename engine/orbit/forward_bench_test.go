@@ -3,6 +3,7 @@
 package orbit
 
 import (
+	"strconv"
 	"testing"
 	"time"
 )
@@ -12,15 +13,20 @@ import (
 // generate_dynamic_state does (issue 23: Kuiper K1 over 2,000 steps in at
 // most 30 CPU-s; satgenpy takes about 4.5 CPU-s per step here).
 func benchForwarding(b *testing.B, shell string, mode RouteMode) {
+	benchForwardingN(b, shell, mode, 100)
+}
+
+func benchForwardingN(b *testing.B, shell string, mode RouteMode, stations int) {
 	sh, err := ShellNamed(shell)
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, err := NewFleet(FleetConfig{Shells: []Shell{sh}, Motion: Motion{SGP4: true, GMST0: GMSTAt(-0.5)}, UseCone: true})
+	f, err := NewFleet(FleetConfig{Shells: []Shell{sh}, Motion: Motion{SGP4: true, GMST0: GMSTAt(-0.5)}, UseCone: true,
+		NoGridISLs: mode == GroundRelays})
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := NewForwarding(f, WGS72, HypatiaCities(), mode, nil)
+	r, err := NewForwarding(f, WGS72, HypatiaCities()[:stations], mode, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -37,11 +43,23 @@ func benchForwarding(b *testing.B, shell string, mode RouteMode) {
 	b.ReportMetric(1/s, "steps/s")
 	b.ReportMetric(s*2000, "CPU-s/2000steps")
 	b.ReportMetric(float64(f.Len()), "satellites")
+	b.ReportMetric(float64(stations), "stations")
 }
 
 func BenchmarkForwardingKuiperK1(b *testing.B)   { benchForwarding(b, "kuiper-k1", OverISLs) }
 func BenchmarkForwardingStarlinkS1(b *testing.B) { benchForwarding(b, "starlink-s1", OverISLs) }
 func BenchmarkForwardingTelesatT1(b *testing.B)  { benchForwarding(b, "telesat-t1", OverISLs) }
+
+// BenchmarkForwardingKuiperK1Relays is the ground-relay routing without
+// ISLs, as satgenpy runs it.
 func BenchmarkForwardingKuiperK1Relays(b *testing.B) {
 	benchForwarding(b, "kuiper-k1", GroundRelays)
+}
+
+// BenchmarkForwardingKuiperK1Stations gives the cost against the number
+// of stations (one Dijkstra pass per destination station).
+func BenchmarkForwardingKuiperK1Stations(b *testing.B) {
+	for _, g := range []int{10, 25, 50, 100} {
+		b.Run(strconv.Itoa(g), func(b *testing.B) { benchForwardingN(b, "kuiper-k1", OverISLs, g) })
+	}
 }

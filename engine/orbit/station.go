@@ -3,6 +3,7 @@ package orbit
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -167,4 +168,81 @@ func (e Earth) Up(s Station) Vec {
 func Elevation(g, up, sat Vec) float64 {
 	d := sat.Sub(g)
 	return math.Asin(math.Max(-1, math.Min(1, d.Dot(up)/d.Norm())))
+}
+
+// ParseStations reads ground stations from text, one per line: either
+// Hypatia's basic format "gid,name,latitude,longitude,elevation" (the
+// gids 0, 1, 2, ... in order; elevation in metres) or "latitude,longitude"
+// or "name,latitude,longitude", in degrees. Blank lines and lines starting
+// with # are skipped. file names the input in errors, which give the line
+// and column of the field at fault.
+func ParseStations(file, text string) ([]Station, error) {
+	var out []Station
+	for i, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		if s := strings.TrimSpace(line); s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		fields := strings.Split(line, ",")
+		cols := make([]int, len(fields)) // 1-based column of each field
+		c := 1
+		for k, f := range fields {
+			cols[k] = c
+			c += len(f) + 1
+		}
+		num := func(k int, what string) (float64, error) {
+			v, err := strconv.ParseFloat(strings.TrimSpace(fields[k]), 64)
+			if err != nil {
+				return 0, fmt.Errorf("%s:%d:%d: %s %q is not a number", file, i+1, cols[k], what, strings.TrimSpace(fields[k]))
+			}
+			return v, nil
+		}
+		var name string
+		var lat, lon, height float64
+		var err error
+		switch len(fields) {
+		case 2, 3:
+			k := len(fields) - 2
+			name = fmt.Sprintf("station-%d", len(out))
+			if k == 1 {
+				name = strings.TrimSpace(fields[0])
+			}
+			if lat, err = num(k, "latitude"); err != nil {
+				return nil, err
+			}
+			if lon, err = num(k+1, "longitude"); err != nil {
+				return nil, err
+			}
+		case 5:
+			gid, err := strconv.Atoi(strings.TrimSpace(fields[0]))
+			if err != nil || gid != len(out) {
+				return nil, fmt.Errorf("%s:%d:1: gid %q, want %d (Hypatia numbers its stations 0, 1, 2, ... in order)", file, i+1, strings.TrimSpace(fields[0]), len(out))
+			}
+			name = strings.TrimSpace(fields[1])
+			if lat, err = num(2, "latitude"); err != nil {
+				return nil, err
+			}
+			if lon, err = num(3, "longitude"); err != nil {
+				return nil, err
+			}
+			if height, err = num(4, "elevation"); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("%s:%d:1: %d fields, want lat,lon or name,lat,lon or Hypatia's gid,name,lat,lon,elevation", file, i+1, len(fields))
+		}
+		s, err := StationAt(name, lat, lon)
+		if err != nil {
+			col := cols[len(fields)-2]
+			if len(fields) == 5 {
+				col = cols[2]
+			}
+			return nil, fmt.Errorf("%s:%d:%d: %w", file, i+1, col, err)
+		}
+		s.Height = height
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("orbit: %s: no ground stations", file)
+	}
+	return out, nil
 }
