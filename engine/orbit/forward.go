@@ -118,6 +118,21 @@ type outage struct {
 	sat, isl int // one of them -1
 }
 
+// ForwardingBytes estimates the memory of a Forwarding's tables for n
+// satellites, g stations and l inter-satellite links: a distance (8
+// bytes) and a next hop (4) for every (node, station) pair, the
+// adjacency (12 bytes per link end) and per-node scratch. It is what
+// NewForwarding refuses above MaxForwardingBytes.
+func ForwardingBytes(n, g, l int) int64 {
+	nodes := int64(n) + int64(g)
+	return nodes*int64(g)*12 + int64(l)*2*12 + nodes*64
+}
+
+// MaxForwardingBytes is the largest forwarding state NewForwarding
+// builds, 4 GiB: beyond it a scenario would not fit beside the others of
+// a sweep on a workstation.
+const MaxForwardingBytes = 4 << 30
+
 // NewForwarding prepares the forwarding state of fleet f toward stations
 // on earth e. On the PyEphem surface (with Motion.PyEphem) ground ranges
 // are float32 and ISL lengths those satgenpy measures, as Router does.
@@ -129,6 +144,10 @@ func NewForwarding(f *Fleet, e Earth, stations []Station, mode RouteMode, outage
 		return nil, fmt.Errorf("orbit: unknown route mode %d", int(mode))
 	}
 	n, g := f.Len(), len(stations)
+	if b := ForwardingBytes(n, g, len(f.ISLs())); b > MaxForwardingBytes {
+		return nil, fmt.Errorf("orbit: the forwarding state of %d satellites toward %d stations needs about %.1f GiB, more than the %d GiB allowed: use fewer stations or satellites",
+			n, g, float64(b)/(1<<30), MaxForwardingBytes>>30)
+	}
 	r := &Forwarding{fleet: f, mode: mode, n: n, g: g, f32: e.libastro && f.f32, isls: f.ISLs()}
 	for _, s := range stations {
 		r.stations = append(r.stations, e.Position(s))
@@ -224,6 +243,29 @@ func (r *Forwarding) NextHop(node, dst int) int { return int(r.next[dst*(r.n+r.g
 // the last step (+Inf without one). Over ISLs a station's distance to
 // another station is its path's; a station's distance to itself is 0.
 func (r *Forwarding) Dist(node, dst int) float64 { return r.dist[dst*(r.n+r.g)+node] }
+
+// Path appends to dst the nodes of the path from node src to station dst
+// at the last step, following the next hops (src first, the station
+// last), and returns it; it returns dst unchanged if src has no path.
+// The walk is bounded by the number of nodes, so a broken table cannot
+// loop forever (it panics then, as a bug).
+func (r *Forwarding) Path(src, dstStation int, dst []int) []int {
+	if r.NextHop(src, dstStation) < 0 {
+		return dst
+	}
+	end := r.n + dstStation
+	at := src
+	for hops := 0; ; hops++ {
+		if hops > r.n+r.g {
+			panic("orbit: bug: forwarding loop")
+		}
+		dst = append(dst, at)
+		if at == end {
+			return dst
+		}
+		at = r.NextHop(at, dstStation)
+	}
+}
 
 // Positions returns the satellites' positions of the last step.
 func (r *Forwarding) Positions() []Vec { return r.pos }

@@ -2,6 +2,7 @@ package orbit
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -215,19 +216,22 @@ func TestForwardingWalk(t *testing.T) {
 		r.Step(777)
 		n, g := r.Satellites(), r.Stations()
 		reached := 0
+		var path []int
 		for d := 0; d < g; d++ {
 			for u := 0; u < n+g; u++ {
 				if u == n+d || r.NextHop(u, d) < 0 {
 					continue
 				}
-				length, at := 0.0, u
-				for hops := 0; at != n+d; hops++ {
-					if hops > n+g {
-						t.Fatalf("%v: loop from %d to station %d", mode, u, d)
+				path = r.Path(u, d, path[:0])
+				if path[0] != u || path[len(path)-1] != n+d {
+					t.Fatalf("%v: path %v from %d to station %d", mode, path, u, d)
+				}
+				length := 0.0
+				for i := 1; i < len(path); i++ {
+					if mode == OverISLs && i < len(path)-1 && path[i] >= n {
+						t.Errorf("over ISLs: the path %v relays through a station", path)
 					}
-					nx := r.NextHop(at, d)
-					length += r.linkLength(at, nx)
-					at = nx
+					length += r.linkLength(path[i-1], path[i])
 				}
 				if math.Abs(length-r.Dist(u, d)) > oracleTol {
 					t.Errorf("%v: walk from %d to station %d is %.9f m, Dist %.9f", mode, u, d, length, r.Dist(u, d))
@@ -306,5 +310,22 @@ func TestForwardingErrors(t *testing.T) {
 		if _, err := NewForwarding(f, WGS72, c.st, OverISLs, c.outs); err == nil {
 			t.Errorf("%s: NewForwarding succeeded", c.name)
 		}
+	}
+}
+
+func TestForwardingTooLarge(t *testing.T) {
+	// 100 shells of 30,000 satellites toward 2,000 stations: some 67 GiB.
+	if b := ForwardingBytes(3e6, 2000, 6e6); b < 60<<30 || b > 80<<30 {
+		t.Errorf("ForwardingBytes = %d, want about 67 GiB (3,002,000 x 2,000 x 12 bytes)", b)
+	}
+	// Kuiper K1 toward 19,000 stations: 20,156 x 19,000 x 12 bytes.
+	f, err := NewFleet(FleetConfig{Shells: []Shell{mustShell(t, "kuiper-k1")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := make([]Station, 19000)
+	_, err = NewForwarding(f, Sphere, st, OverISLs, nil)
+	if err == nil || !strings.Contains(err.Error(), "needs about 4.3 GiB") {
+		t.Errorf("NewForwarding of Kuiper K1 toward 19,000 stations: %v, want a refusal with the estimate", err)
 	}
 }

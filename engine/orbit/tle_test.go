@@ -169,3 +169,30 @@ func TestSGP4PythonVectors(t *testing.T) {
 
 // sum68 completes the first 68 columns of a line with their checksum.
 func sum68(l string) string { return l + string(rune('0'+tleChecksum(l))) }
+
+// FuzzParseTLEs: any input either parses into element sets with their
+// elements in range or fails with positioned errors; it never panics.
+func FuzzParseTLEs(f *testing.F) {
+	f.Add(publishedTLEs)
+	f.Add(satgenpyKuiperTLEs)
+	f.Add("1 2\n2 1\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		sets, err := ParseTLEs("fuzz.tle", in)
+		if err != nil {
+			var list TLEErrors
+			if errors.As(err, &list) {
+				for _, e := range list {
+					if e.Line < 1 || e.Col < 1 || e.Col > 70 {
+						t.Fatalf("error at %d:%d: %v", e.Line, e.Col, e)
+					}
+				}
+			}
+			return
+		}
+		for _, s := range sets {
+			if s.Eccentricity < 0 || s.Eccentricity >= 1 || s.MeanMotion <= 0 || s.Inclination < 0 || s.Inclination > math.Pi {
+				t.Fatalf("set out of range: %+v", s)
+			}
+		}
+	})
+}
