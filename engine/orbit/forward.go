@@ -379,13 +379,12 @@ func (r *Forwarding) groundLinks() {
 			if r.satDown[k] {
 				continue
 			}
-			// Cheap rejection first: a satellite below the station's
-			// horizon plane is never admitted (both rules need a
-			// positive elevation for the ranges used here).
+			// Cheap rejection first, by the squared range for a range
+			// limit. (Not by the horizon: Hypatia's limit admits
+			// satellites below it where the cone is wide, as Telesat
+			// T1's 5,845 km at 1,015 km altitude, whose horizon is
+			// 3,740 km away.)
 			v := p.Sub(gp)
-			if v.Dot(up) < 0 {
-				continue
-			}
 			d2 := v.Dot(v)
 			if d2 > r.maxR2[k] {
 				continue

@@ -329,3 +329,68 @@ func TestForwardingTooLarge(t *testing.T) {
 		t.Errorf("NewForwarding of Kuiper K1 toward 19,000 stations: %v, want a refusal with the estimate", err)
 	}
 }
+
+// TestForwardingAgreesWithRouter: the distance between two stations in
+// the forwarding state is the length of Router's shortest path (the
+// one-pair router that leo-path uses, itself checked against Hypatia),
+// for the three presets, both ground rules and both geometries; within
+// oracleTol, as both add the same lengths in different orders.
+func TestForwardingAgreesWithRouter(t *testing.T) {
+	pairs := [][2]string{{"manila", "dalian"}, {"istanbul", "nairobi"}, {"rio-de-janeiro", "saint-petersburg"}, {"london", "new-york"}, {"sydney", "tokyo"}}
+	var st []Station
+	for _, p := range pairs {
+		for _, name := range p {
+			s, err := City(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st = append(st, s)
+		}
+	}
+	for _, shell := range []string{"kuiper-k1", "starlink-s1", "telesat-t1"} {
+		for _, cone := range []bool{true, false} {
+			for _, pyephem := range []bool{false, true} {
+				sh := mustShell(t, shell)
+				m, e := Motion{SGP4: true, GMST0: GMSTAt(-0.5)}, WGS72
+				if pyephem {
+					m, e = Motion{SGP4: true, PyEphem: true, GMST0: GMSTNewcomb(-0.5)}, PyEphem
+				}
+				f, err := NewFleet(FleetConfig{Shells: []Shell{sh}, Motion: m, UseCone: cone})
+				if err != nil {
+					t.Fatal(err)
+				}
+				fw, err := NewForwarding(f, e, st, OverISLs, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := f.Shells()[0]
+				found := 0
+				for _, tm := range []float64{0, 61.3, 1500} {
+					fw.Step(tm)
+					for i := range pairs {
+						rt, err := NewRouter(c, e, st[2*i], st[2*i+1], sh.Rule(cone))
+						if err != nil {
+							t.Fatal(err)
+						}
+						var p Path
+						ok := rt.Route(tm, &p)
+						got := fw.Dist(fw.Satellites()+2*i, 2*i+1)
+						if !ok {
+							if !math.IsInf(got, 1) {
+								t.Errorf("%s cone %v pyephem %v t=%g %v: Router finds no path, Forwarding %.3f m", shell, cone, pyephem, tm, pairs[i], got)
+							}
+							continue
+						}
+						found++
+						if math.Abs(got-p.Length) > oracleTol {
+							t.Errorf("%s cone %v pyephem %v t=%g %v: Forwarding %.9f m, Router %.9f m", shell, cone, pyephem, tm, pairs[i], got, p.Length)
+						}
+					}
+				}
+				if found == 0 {
+					t.Errorf("%s cone %v: no pair has a path", shell, cone)
+				}
+			}
+		}
+	}
+}
