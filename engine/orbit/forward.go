@@ -225,6 +225,9 @@ func NewForwarding(f *Fleet, e Earth, stations []Station, mode RouteMode, outage
 	return r, nil
 }
 
+// Time returns the fleet time, s, of the last step.
+func (r *Forwarding) Time() float64 { return r.t }
+
 // Nodes returns the number of nodes: satellites, then stations.
 func (r *Forwarding) Nodes() int { return r.n + r.g }
 

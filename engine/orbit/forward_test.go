@@ -70,132 +70,156 @@ func TestForwardingOracle(t *testing.T) {
 		{From: 0, To: 1e9, Sat: -1, Link: [2]int{0, 1}},
 	}
 	inf := math.Inf(1)
-	for _, mode := range []RouteMode{OverISLs, GroundRelays} {
-		for _, withOutages := range []bool{false, true} {
-			for _, heap := range []bool{false, true} {
-				f := smallFleet(t, [][2]int{{2, 30}})
-				var outs []Outage
-				if withOutages {
-					outs = outages
-				}
-				r, err := NewForwarding(f, WGS84, stations, mode, outs)
-				if err != nil {
-					t.Fatal(err)
-				}
-				// Both queues: Dial's buckets (the links here are 1,000 km
-				// and more) and the heap.
-				r.forceHeap = heap
-				n, g := f.Len(), len(stations)
-				checked := 0
-				for _, tm := range []float64{0, 317, 650, 1234.5} {
-					r.Step(tm)
-					pos := f.Positions(tm, nil)
-					satDown := map[int]bool{}
-					linkDown := map[[2]int]bool{}
-					for _, o := range outs {
-						if tm >= o.From && tm < o.To {
-							if o.Sat >= 0 {
-								satDown[o.Sat] = true
-							} else {
-								linkDown[[2]int{min(o.Link[0], o.Link[1]), max(o.Link[0], o.Link[1])}] = true
+	// The small shell with one extra link, and the same with three of
+	// satgenpy's Kuiper element sets (satellites 48-50, at 630 km) joined
+	// to it and to each other by extra links: several groups in one fleet.
+	sets, err := ParseTLEs("kuiper.tle", satgenpyKuiperTLEs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fleets := []func() *Fleet{
+		func() *Fleet { return smallFleet(t, [][2]int{{2, 30}}) },
+		func() *Fleet {
+			f, err := NewFleet(FleetConfig{
+				Shells: []Shell{{Name: "w48", Altitude: 1000e3, Inclination: Radians(53), Planes: 6, PerPlane: 8,
+					Phasing: 1, MinElevation: Radians(10)}},
+				Motion: Motion{J2: true, GMST0: GMSTAt(-0.5)}, TLEs: sets, TLERule: GroundRule{MinElevation: Radians(10)},
+				Epoch: -0.5, ExtraISLs: [][2]int{{2, 30}, {48, 0}, {49, 48}, {50, 12}, {50, 49}},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f
+		},
+	}
+	for _, mkFleet := range fleets {
+		for _, mode := range []RouteMode{OverISLs, GroundRelays} {
+			for _, withOutages := range []bool{false, true} {
+				for _, heap := range []bool{false, true} {
+					f := mkFleet()
+					var outs []Outage
+					if withOutages {
+						outs = outages
+					}
+					r, err := NewForwarding(f, WGS84, stations, mode, outs)
+					if err != nil {
+						t.Fatal(err)
+					}
+					// Both queues: Dial's buckets (the links here are 1,000 km
+					// and more) and the heap.
+					r.forceHeap = heap
+					n, g := f.Len(), len(stations)
+					checked := 0
+					for _, tm := range []float64{0, 317, 650, 1234.5} {
+						r.Step(tm)
+						pos := f.Positions(tm, nil)
+						satDown := map[int]bool{}
+						linkDown := map[[2]int]bool{}
+						for _, o := range outs {
+							if tm >= o.From && tm < o.To {
+								if o.Sat >= 0 {
+									satDown[o.Sat] = true
+								} else {
+									linkDown[[2]int{min(o.Link[0], o.Link[1]), max(o.Link[0], o.Link[1])}] = true
+								}
 							}
 						}
-					}
-					isl := map[[2]int]bool{}
-					for _, l := range f.ISLs() {
-						if !linkDown[l] && !satDown[l[0]] && !satDown[l[1]] {
-							isl[l] = true
+						isl := map[[2]int]bool{}
+						for _, l := range f.ISLs() {
+							if !linkDown[l] && !satDown[l[0]] && !satDown[l[1]] {
+								isl[l] = true
+							}
 						}
-					}
-					gsl := func(s, k int) float64 {
-						if satDown[k] {
+						gsl := func(s, k int) float64 {
+							if satDown[k] {
+								return inf
+							}
+							gp := WGS84.Position(stations[s])
+							if Elevation(gp, WGS84.Up(stations[s]), pos[k]) >= Radians(10) {
+								return Dist(gp, pos[k])
+							}
 							return inf
 						}
-						gp := WGS84.Position(stations[s])
-						if Elevation(gp, WGS84.Up(stations[s]), pos[k]) >= Radians(10) {
-							return Dist(gp, pos[k])
-						}
-						return inf
-					}
-					w := func(a, b int) float64 {
-						switch {
-						case a < n && b < n:
-							if isl[[2]int{min(a, b), max(a, b)}] {
-								return Dist(pos[a], pos[b])
+						w := func(a, b int) float64 {
+							switch {
+							case a < n && b < n:
+								if isl[[2]int{min(a, b), max(a, b)}] {
+									return Dist(pos[a], pos[b])
+								}
+							case a < n && b >= n:
+								return gsl(b-n, a)
+							case a >= n && b < n:
+								return gsl(a-n, b)
 							}
-						case a < n && b >= n:
-							return gsl(b-n, a)
-						case a >= n && b < n:
-							return gsl(a-n, b)
+							return inf
 						}
-						return inf
-					}
-					var want func(u, d int) float64
-					if mode == OverISLs {
-						fw := floydWarshall(n, w)
-						want = func(u, d int) float64 {
-							best := inf
-							if u >= n {
-								for k := 0; k < n; k++ {
-									best = math.Min(best, gsl(u-n, k)+want(k, d))
+						var want func(u, d int) float64
+						if mode == OverISLs {
+							fw := floydWarshall(n, w)
+							want = func(u, d int) float64 {
+								best := inf
+								if u >= n {
+									for k := 0; k < n; k++ {
+										best = math.Min(best, gsl(u-n, k)+want(k, d))
+									}
+									return best
+								}
+								for b := 0; b < n; b++ {
+									best = math.Min(best, fw[u][b]+gsl(d, b))
 								}
 								return best
 							}
-							for b := 0; b < n; b++ {
-								best = math.Min(best, fw[u][b]+gsl(d, b))
-							}
-							return best
+						} else {
+							fw := floydWarshall(n+g, w)
+							want = func(u, d int) float64 { return fw[u][n+d] }
 						}
-					} else {
-						fw := floydWarshall(n+g, w)
-						want = func(u, d int) float64 { return fw[u][n+d] }
-					}
-					for d := 0; d < g; d++ {
-						for u := 0; u < n+g; u++ {
-							if u == n+d {
-								continue
-							}
-							wd, got, nh := want(u, d), r.Dist(u, d), r.NextHop(u, d)
-							if math.IsInf(wd, 1) {
-								if nh != -1 || !math.IsInf(got, 1) {
-									t.Errorf("%v outages %v t=%g: node %d to station %d: next %d dist %g, want none", mode, withOutages, tm, u, d, nh, got)
+						for d := 0; d < g; d++ {
+							for u := 0; u < n+g; u++ {
+								if u == n+d {
+									continue
 								}
-								continue
+								wd, got, nh := want(u, d), r.Dist(u, d), r.NextHop(u, d)
+								if math.IsInf(wd, 1) {
+									if nh != -1 || !math.IsInf(got, 1) {
+										t.Errorf("%v outages %v t=%g: node %d to station %d: next %d dist %g, want none", mode, withOutages, tm, u, d, nh, got)
+									}
+									continue
+								}
+								if math.Abs(got-wd) > oracleTol {
+									t.Errorf("%v outages %v t=%g: node %d to station %d: dist %.9f, Floyd-Warshall %.9f", mode, withOutages, tm, u, d, got, wd)
+								}
+								// The next hop lies on a shortest path: its link
+								// plus its own distance is the node's.
+								var via float64
+								switch {
+								case nh == n+d:
+									via = w(u, nh)
+								case nh >= 0 && mode == OverISLs && u >= n:
+									via = w(u, nh) + want(nh, d)
+								case nh >= 0:
+									via = w(u, nh) + want(nh, d)
+								default:
+									via = inf
+								}
+								if math.Abs(via-wd) > oracleTol {
+									t.Errorf("%v outages %v t=%g: node %d to station %d: next %d gives %.9f, shortest %.9f", mode, withOutages, tm, u, d, nh, via, wd)
+								}
+								if mode == OverISLs && nh >= n && nh != n+d {
+									t.Errorf("over ISLs: node %d relays through station %d", u, nh-n)
+								}
+								if nh >= 0 && satDown[nh] {
+									t.Errorf("t=%g: node %d forwards to satellite %d, which is down", tm, u, nh)
+								}
+								checked++
 							}
-							if math.Abs(got-wd) > oracleTol {
-								t.Errorf("%v outages %v t=%g: node %d to station %d: dist %.9f, Floyd-Warshall %.9f", mode, withOutages, tm, u, d, got, wd)
-							}
-							// The next hop lies on a shortest path: its link
-							// plus its own distance is the node's.
-							var via float64
-							switch {
-							case nh == n+d:
-								via = w(u, nh)
-							case nh >= 0 && mode == OverISLs && u >= n:
-								via = w(u, nh) + want(nh, d)
-							case nh >= 0:
-								via = w(u, nh) + want(nh, d)
-							default:
-								via = inf
-							}
-							if math.Abs(via-wd) > oracleTol {
-								t.Errorf("%v outages %v t=%g: node %d to station %d: next %d gives %.9f, shortest %.9f", mode, withOutages, tm, u, d, nh, via, wd)
-							}
-							if mode == OverISLs && nh >= n && nh != n+d {
-								t.Errorf("over ISLs: node %d relays through station %d", u, nh-n)
-							}
-							if nh >= 0 && satDown[nh] {
-								t.Errorf("t=%g: node %d forwards to satellite %d, which is down", tm, u, nh)
-							}
-							checked++
 						}
 					}
-				}
-				if withOutages && checked == 0 {
-					t.Fatalf("%v: nothing checked", mode)
-				}
-				if r.useDial() == heap {
-					t.Errorf("%v heap %v: the Dial queue is used: %v", mode, heap, r.useDial())
+					if withOutages && checked == 0 {
+						t.Fatalf("%v: nothing checked", mode)
+					}
+					if r.useDial() == heap {
+						t.Errorf("%v heap %v: the Dial queue is used: %v", mode, heap, r.useDial())
+					}
 				}
 			}
 		}
