@@ -63,3 +63,20 @@ func BenchmarkForwardingKuiperK1Stations(b *testing.B) {
 		b.Run(strconv.Itoa(g), func(b *testing.B) { benchForwardingN(b, "kuiper-k1", OverISLs, g) })
 	}
 }
+
+// BenchmarkForwardingKuiperK1PyEphem is the same with Hypatia's own
+// geometry (Motion.PyEphem, the PyEphem surface and ISL measure), with
+// which the state is identical to satgenpy's.
+func BenchmarkForwardingKuiperK1PyEphem(b *testing.B) {
+	r := kuiperForwarding(b, true, OverISLs)
+	r.Step(0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuSeconds(b)
+	for i := 0; i < b.N; i++ {
+		r.Step(float64(i%2000) * 0.1)
+	}
+	s := (cpuSeconds(b) - cpu0) / float64(b.N)
+	b.ReportMetric(s, "CPU-s/step")
+	b.ReportMetric(s*2000, "CPU-s/2000steps")
+}
