@@ -54,18 +54,27 @@ type Outage struct {
 // Over ISLs (satgenpy's free_one_only_over_isls), a satellite's path to
 // station d descends through the satellite b of d's view that minimises
 // (shortest ISL path to b) + (b's ground link); satgenpy finds it with a
-// Floyd-Warshall over the satellites, here one Dijkstra per destination
-// started from every satellite d sees at the length of its ground link
-// (a multi-source pass, N log N per destination instead of N^3). The
-// next hop of a satellite is the first neighbour, in the order of the
-// fleet's ISL list as satgenpy's networkx graph holds them, with the
-// least (link + neighbour's distance); a source station takes the
+// Floyd-Warshall over the satellites (N^3 per step), here one Dijkstra
+// pass per destination started from every satellite d sees at the length
+// of its ground link (a multi-source pass; with Dial's buckets, about N
+// per destination). The next hop of a satellite is the first neighbour,
+// in the order of the fleet's ISL list as satgenpy's networkx graph holds
+// them, with the least (link + neighbour's distance) among the neighbours
+// that descend through the same satellite; a source station takes the
 // satellite it sees with the least (ground link + that satellite's
 // distance), the lower satellite number on a tie, as satgenpy sorts
-// (distance, satellite) pairs. Where two paths have the same length to
-// the last bit, satgenpy may go by a different descent satellite than the
-// Dijkstra tree: the descent is the lower-numbered root (a tie rule in
-// the relaxation), the hop the first neighbour.
+// (distance, satellite) pairs. Two paths of the same length to the last
+// bit descend through the lower-numbered satellite (a tie rule in the
+// relaxation), as satgenpy's sort does; satgenpy adds the same lengths in
+// another order, so a tie at the last bit could still resolve apart (at
+// the 26 steps compared, TestHypatiaForwarding, none did).
+//
+// With GroundRelays the graph holds satellites and stations; one
+// Dijkstra pass from each destination station, then every node's next
+// hop is its first neighbour (satellites: ISLs in list order, then
+// stations ascending; stations: satellites ascending) with the least
+// (link + neighbour's distance), as satgenpy's
+// calculate_fstate_shortest_path_with_gs_relaying scans them.
 //
 // A Forwarding allocates nothing per step once its buffers have grown to
 // the largest number of ground links seen. It is not safe for concurrent
