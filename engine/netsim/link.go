@@ -99,6 +99,7 @@ type Link struct {
 	jitter     des.Duration
 	jrng       *rand.Rand
 	lastArrive des.Time // arrival time of the latest packet sent on
+	moved      bool     // SetDelay was called: arrivals keep their order by lastArrive
 
 	st linkCounters
 }
@@ -142,6 +143,32 @@ func (l *Link) Rate() unit.BitRate { return l.rate }
 
 // Delay returns the propagation delay.
 func (l *Link) Delay() des.Duration { return l.delay }
+
+// SetDelay changes the propagation delay of the packets whose
+// transmission ends from now on, for a link whose length changes (a
+// satellite link moving with its ends). Packets already on the wire keep
+// their arrival times, and a packet never arrives before the one
+// transmitted ahead of it: after a shorter delay it waits for that one,
+// as on a FIFO wire. It refuses a negative delay, and a link with a netem
+// limit, whose admission counts the delay it was built with.
+func (l *Link) SetDelay(d des.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("netsim: link %s: negative delay %v", l.name, d)
+	}
+	if l.netemLimit > 0 {
+		return fmt.Errorf("netsim: link %s: the delay of a link with a netem limit is fixed", l.name)
+	}
+	if !l.moved {
+		// Arrivals so far increase with the fixed delay; the latest is
+		// the tail of the wire.
+		if t := l.flight.tail; t != nil {
+			l.lastArrive = max(l.lastArrive, t.arrive)
+		}
+		l.moved = true
+	}
+	l.delay = d
+	return nil
+}
 
 // Queue returns the link's queue.
 func (l *Link) Queue() Queue { return l.queue }
@@ -272,6 +299,11 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 		arrive := now.Add(l.delay)
 		if l.jitter > 0 {
 			arrive = max(arrive.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
+			l.lastArrive = arrive
+		} else if l.moved {
+			// The delay has changed (SetDelay): a packet never
+			// overtakes the one transmitted ahead of it.
+			arrive = max(arrive, l.lastArrive)
 			l.lastArrive = arrive
 		}
 		l.txDone(now, p, arrive)

@@ -344,3 +344,58 @@ func TestNetemLossBeforeLimit(t *testing.T) {
 			st.Drops[DropOverflow], st.Transmitted, st.Delivered, len(k.got), n-lost, n-lost, n-lost)
 	}
 }
+
+// TestLinkSetDelay moves a link's delay while packets are on the wire: a
+// 1500-byte packet every millisecond over 1 Gbit/s (12 us each), 10 ms
+// of delay, then 4 ms from t = 50.5 ms and 20 ms from t = 100.5 ms.
+// Packets keep their order; those on the wire at a change keep their
+// arrival; after the drop to 4 ms the packets that would overtake wait
+// for the last one sent at 10 ms (sent up to 50 ms, it arrives at 60.012
+// ms), and from then on every packet arrives exactly its transmission
+// end plus the delay in force (integer nanoseconds, tolerance none).
+func TestLinkSetDelay(t *testing.T) {
+	net, a, b, l, k := twoNodes(t, 1, LinkConfig{Rate: 1e9, Delay: 10 * des.Millisecond})
+	src := &source{net: net, from: a, dst: b.ID(), flow: 1, size: 1500, n: 200, gap: des.Millisecond}
+	src.start(0)
+	set := func(at des.Time, d des.Duration) {
+		net.Scheduler().Schedule(at, handlerFunc(func(des.Time, int, uint64) {
+			if err := l.SetDelay(d); err != nil {
+				t.Error(err)
+			}
+		}), 0, 0)
+	}
+	set(des.Time(50500*des.Microsecond), 4*des.Millisecond)
+	set(des.Time(100500*des.Microsecond), 20*des.Millisecond)
+	run(t, net, des.Forever)
+	if len(k.got) != 200 {
+		t.Fatalf("delivered %d of 200", len(k.got))
+	}
+	tx := 12 * des.Microsecond
+	for i, g := range k.got {
+		end := des.Time(i)*des.Time(des.Millisecond) + des.Time(tx)
+		var want des.Time
+		switch {
+		case i <= 50:
+			want = end.Add(10 * des.Millisecond)
+		case i <= 100:
+			want = max(end.Add(4*des.Millisecond), des.Time(50*des.Millisecond).Add(tx+10*des.Millisecond))
+		default:
+			want = end.Add(20 * des.Millisecond)
+		}
+		if g.At != want || g.Seq != uint32(i+1) {
+			t.Fatalf("packet %d (seq %d) arrived at %v, want %v", i, g.Seq, g.At, want)
+		}
+	}
+	if err := l.SetDelay(-1); err == nil {
+		t.Error("SetDelay(-1) accepted")
+	}
+	_, _, _, nl, _ := twoNodes(t, 1, LinkConfig{Rate: 1e9, Delay: des.Millisecond, NetemLimit: 10})
+	if err := nl.SetDelay(2 * des.Millisecond); err == nil {
+		t.Error("SetDelay on a netem link accepted")
+	}
+}
+
+// handlerFunc adapts a function to des.Handler.
+type handlerFunc func(now des.Time, kind int, arg uint64)
+
+func (f handlerFunc) Handle(now des.Time, kind int, arg uint64) { f(now, kind, arg) }

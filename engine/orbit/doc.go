@@ -45,6 +45,23 @@
 // stations over them, with ground links admitted by minimum elevation or
 // by Hypatia's range limit.
 //
+// # A whole constellation
+//
+// A Fleet (fleet.go) is every satellite of a scenario: one or more shells
+// and two-line element sets (tle.go: the standard format with its
+// checksums, errors at file:line:col; SGP4 with drag for the near-Earth
+// sets), numbered shell after shell, with each shell's +Grid links and
+// optional extra links (between shells, or among element-set
+// satellites). HypatiaCities are Hypatia's 100 ground stations. A
+// Forwarding (forward.go) is the forwarding state toward every ground
+// station at each step, as Hypatia's satgenpy computes it
+// (free_one_only_over_isls, and the ground-relay routing), with
+// satellites and links taken down by a schedule of outages: one Dijkstra
+// pass per destination station over a Dial bucket queue, no allocation
+// per step. It is checked against satgenpy's whole forwarding state for
+// Kuiper K1 and the 100 cities (identical with the PyEphem geometry), and
+// against a Floyd-Warshall oracle with outages.
+//
 // The geometry is checked against closed forms (period, the constant
 // intra-plane link 2 r sin(pi/S), the cross-plane link at the equator and
 // at the highest latitude, the slant range at the minimum elevation) and

@@ -38,6 +38,84 @@ type sgp4 struct {
 	libastro bool
 	scale    float64 // m per Earth radius of the result
 	twoPi    float64 // the period Kepler's equation is reduced by
+
+	// Atmospheric drag, set by setDrag for element sets with a non-zero
+	// B* (Spacetrack Report No. 3, section 6; the coefficient names are
+	// the report's).
+	bstar                         float64
+	isimp                         bool // perigee below 220 km: the report's simplified drag
+	eta, c1, c4, c5, delmo, sinmo float64
+	omgcof, xmcof, xnodcf, t2cof  float64
+	d2, d3, d4                    float64
+	t3cof, t4cof, t5cof           float64
+}
+
+// setDrag adds the drag terms of B* (in inverse Earth radii, as an element
+// set gives it) to a model made by newSGP4 (Spacetrack Report No. 3,
+// section 6, SGP4 initialisation; Vallado et al. 2006, sgp4init, for the
+// eccentricity guards). A model with B* = 0 moves exactly as before.
+func (s *sgp4) setDrag(bstar float64) {
+	if bstar == 0 {
+		return
+	}
+	s.bstar = bstar
+	eo := s.eo
+	betao2 := 1 - eo*eo
+	// The atmosphere's density parameters s and (q0 - s)^4 in Earth
+	// radii: s = 78 km above the surface unless the perigee is lower
+	// than 156 km (then perigee - 78 km, at least 20 km).
+	const xkmper = sgpRadius
+	perigee := (s.aodp*(1-eo) - 1) * xkmper
+	s4 := 78.0
+	qzms24 := math.Pow((120-78)/xkmper, 4)
+	if perigee < 156 {
+		s4 = perigee - 78
+		if perigee < 98 {
+			s4 = 20
+		}
+		qzms24 = math.Pow((120-s4)/xkmper, 4)
+	}
+	s4 = s4/xkmper + 1
+	s.isimp = s.aodp*(1-eo) < 220/xkmper+1
+	pinvsq := 1 / (s.aodp * s.aodp * betao2 * betao2)
+	tsi := 1 / (s.aodp - s4)
+	s.eta = s.aodp * eo * tsi
+	etasq := s.eta * s.eta
+	eeta := eo * s.eta
+	psisq := math.Abs(1 - etasq)
+	coef := qzms24 * math.Pow(tsi, 4)
+	coef1 := coef / math.Pow(psisq, 3.5)
+	c2 := coef1 * s.xnodp * (s.aodp*(1+1.5*etasq+eeta*(4+etasq)) +
+		0.75*sgpCK2*tsi/psisq*s.x3thm1*(8+3*etasq*(8+etasq)))
+	s.c1 = bstar * c2
+	c3 := 0.0
+	if eo > 1e-4 {
+		c3 = coef * tsi * sgpA3OVK2 * s.xnodp * s.sinio / eo
+	}
+	s.c4 = 2 * s.xnodp * coef1 * s.aodp * betao2 * (s.eta*(2+0.5*etasq) + eo*(0.5+2*etasq) -
+		2*sgpCK2*tsi/(s.aodp*psisq)*(-3*s.x3thm1*(1-2*eeta+etasq*(1.5-0.5*eeta))+
+			0.75*s.x1mth2*(2*etasq-eeta*(1+etasq))*math.Cos(2*s.omegao)))
+	s.c5 = 2 * coef1 * s.aodp * betao2 * (1 + 2.75*(etasq+eeta) + eeta*etasq)
+	temp1 := 3 * sgpCK2 * pinvsq * s.xnodp
+	xhdot1 := -temp1 * s.cosio
+	s.omgcof = bstar * c3 * math.Cos(s.omegao)
+	if eo > 1e-4 {
+		s.xmcof = -2.0 / 3.0 * coef * bstar / eeta
+	}
+	s.xnodcf = 3.5 * betao2 * xhdot1 * s.c1
+	s.t2cof = 1.5 * s.c1
+	s.delmo = math.Pow(1+s.eta*math.Cos(s.xmo), 3)
+	s.sinmo = math.Sin(s.xmo)
+	if !s.isimp {
+		c1sq := s.c1 * s.c1
+		s.d2 = 4 * s.aodp * tsi * c1sq
+		temp := s.d2 * tsi * s.c1 / 3
+		s.d3 = (17*s.aodp + s4) * temp
+		s.d4 = 0.5 * temp * s.aodp * tsi * (221*s.aodp + 31*s4) * s.c1
+		s.t3cof = s.d2 + 2*c1sq
+		s.t4cof = 0.25 * (3*s.d3 + s.c1*(12*s.d2+10*c1sq))
+		s.t5cof = 0.2 * (3*s.d4 + 12*s.c1*s.d3 + 6*s.d2*s.d2 + 15*c1sq*(2*s.d2+c1sq))
+	}
 }
 
 // libastro's sgp4.c writes some constants to eight or nine digits: XKE
@@ -115,18 +193,46 @@ func (s *sgp4) position(t float64) Vec {
 		// rounds t to about a microsecond.
 		tsince = ((36524.5 + t/86400) - 36524.5) * sgpMinDay
 	}
-	// Secular gravity (no drag: the drag terms are zero with B* = 0).
+	// Secular gravity.
 	xmp := s.xmo + s.xmdot*tsince
 	omega := s.omegao + s.omgdot*tsince
 	xnode := s.xnodeo + s.xnodot*tsince
 	a, e := s.aodp, s.eo
+	xl := 0.0
+	if s.bstar != 0 {
+		// Secular drag (Spacetrack Report No. 3, section 6: the
+		// semi-major axis and eccentricity decay, the mean longitude
+		// gains t^2 to t^5 terms; the report's simplified form below
+		// 220 km perigee keeps only the first).
+		xmdf := xmp
+		tsq := tsince * tsince
+		xnode += s.xnodcf * tsq
+		tempa := 1 - s.c1*tsince
+		tempe := s.bstar * s.c4 * tsince
+		templ := s.t2cof * tsq
+		if !s.isimp {
+			delomg := s.omgcof * tsince
+			delm := s.xmcof * (math.Pow(1+s.eta*math.Cos(xmdf), 3) - s.delmo)
+			temp := delomg + delm
+			xmp = xmdf + temp
+			omega -= temp
+			tcube := tsq * tsince
+			tfour := tsince * tcube
+			tempa += -s.d2*tsq - s.d3*tcube - s.d4*tfour
+			tempe += s.bstar * s.c5 * (math.Sin(xmp) - s.sinmo)
+			templ += s.t3cof*tcube + tfour*(s.t4cof+tsince*s.t5cof)
+		}
+		a = s.aodp * tempa * tempa
+		e = s.eo - tempe
+		xl = s.xnodp * templ
+	}
 	// Vallado's revision floors the eccentricity at 1e-6 before the
 	// periodics (sgp4.cpp, "if (em < 1.0e-6) em = 1.0e-6"); the element
 	// sets of a circular shell carry 1e-7, so this moves them by 6 m.
 	if !s.libastro {
 		e = math.Max(e, 1e-6)
 	}
-	xl := xmp + omega + xnode
+	xl += xmp + omega + xnode
 	beta := math.Sqrt(1 - e*e)
 	// Long-period periodics.
 	axn := e * math.Cos(omega)

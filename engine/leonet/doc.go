@@ -1,0 +1,14 @@
+// Package leonet is the packet-level network of a whole constellation on
+// netsim: a node per satellite and ground station, a link with its own
+// queue for each direction of every inter-satellite link and of every
+// ground link in use, and at each routing step (100 ms by default in
+// Hypatia) the forwarding state of orbit.Forwarding toward every station,
+// the links' propagation delays from their current lengths
+// (netsim.Link.SetDelay) and every node's routes switched at once.
+//
+// It is the substrate of a network model (issue 23): traffic, TCP hosts
+// and tables are the model's. Checked: a lone packet between two stations
+// takes the forwarding state's path length over c plus its serialisation
+// on each hop, at every step of a moving Kuiper shell; and every packet
+// offered is delivered, dropped (by reason) or still queued or on a wire.
+package leonet
