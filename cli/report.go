@@ -60,8 +60,8 @@ func reportCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				}
 				total = len(r.Extra)
 			}
-			fmt.Fprintf(e.Stderr, "report written to %s and %s: %d of %d figures drawn (%s)\n",
-				filepath.Join(dir, "index.html"), filepath.Join(dir, "REPORT.md"), drawn, total, r.Tally())
+			fmt.Fprintf(e.Stderr, "report written to %s and %s: %d of %d figures drawn (%s; %s)\n",
+				filepath.Join(dir, "index.html"), filepath.Join(dir, "REPORT.md"), drawn, total, r.Tally(), r.ClaimTally())
 			if miss := r.Missing(); len(miss) > 0 {
 				fmt.Fprintf(e.Stderr, "missing: %s\n", strings.Join(miss, " "))
 				if strict {

@@ -22,7 +22,15 @@ const (
 	NotReproduced = "not reproduced"
 	NoPublished   = "no published value"
 	NotDrawn      = "not drawn"
+	// NotComputed is the verdict of a figure none of whose claims the
+	// profile computed: each is about a point it did not run.
+	NotComputed = "not computed"
 )
+
+// errNoRow says that a claim's rows are not in the figure's data: the
+// profile the figure was drawn at did not run that point (the quick grid
+// skips it), so the claim is not computed rather than failed.
+var errNoRow = errors.New("no row")
 
 // Verdict is how a figure compares with its document: every claim of its
 // spec's plots entry evaluated on the figure's tidy data (<id>.csv). It is
@@ -49,6 +57,10 @@ type ClaimResult struct {
 	Ours          *float64  `json:"ours"`
 	Tolerance     string    `json:"tolerance"`
 	Holds         bool      `json:"holds"`
+	// NotComputed says the profile did not run the point the claim is
+	// about (its rows are not in the figure's data): neither holding nor
+	// failing, and counted apart from both.
+	NotComputed bool `json:"not_computed,omitempty"`
 	Rows          int       `json:"rows"`            // data rows the value is computed from
 	Error         string    `json:"error,omitempty"` // why ours could not be computed
 }
@@ -68,21 +80,39 @@ func VerdictOf(id, document string, claims []spec.Claim, dir string, drawn bool)
 		return v
 	}
 	data, err := readCSV(filepath.Join(dir, id+".csv"))
+	others := map[string]*csvData{id: data}
+	otherErr := map[string]error{id: err}
 	for _, c := range claims {
 		r := ClaimResult{
 			Claim: c.Claim, Source: c.Source, Column: c.Y, Op: c.Op,
 			DocumentValue: c.Document, Bounds: c.Bounds, Tolerance: tolText(c),
 			Where: matchText(c.Where),
 		}
-		if len(c.RelativeTo) > 0 {
-			r.Where += " relative to " + matchText(c.RelativeTo)
+		if len(c.RelativeTo) > 0 || c.RelativePlot != "" {
+			r.Where += relText(c)
 		}
-		if err != nil {
+		if c.AtMax != "" {
+			r.Where += fmt.Sprintf(" at the largest %s", c.AtMax)
+		}
+		ref := data
+		if c.RelativePlot != "" {
+			if _, ok := others[c.RelativePlot]; !ok {
+				others[c.RelativePlot], otherErr[c.RelativePlot] = readCSV(filepath.Join(dir, c.RelativePlot+".csv"))
+			}
+			ref = others[c.RelativePlot]
+		}
+		switch {
+		case err != nil:
 			r.Error = err.Error()
-		} else {
-			ours, rows, err := data.evaluate(c)
+		case otherErr[c.RelativePlot] != nil && c.RelativePlot != "":
+			r.Error = fmt.Sprintf("relative_plot %s: %v", c.RelativePlot, otherErr[c.RelativePlot])
+		default:
+			ours, rows, err := data.evaluate(c, ref)
 			r.Rows = rows
-			if err != nil {
+			if errors.Is(err, errNoRow) {
+				r.NotComputed = true
+				r.Error = fmt.Sprintf("%s: %v", c.Pos, err)
+			} else if err != nil {
 				r.Error = fmt.Sprintf("%s: %v", c.Pos, err)
 			} else {
 				r.Ours = &ours
@@ -95,24 +125,60 @@ func VerdictOf(id, document string, claims []spec.Claim, dir string, drawn bool)
 	return v
 }
 
-// judge turns claim results into a verdict and its reason.
-func judge(rs []ClaimResult) (string, string) {
-	var failed []string
-	for _, r := range rs {
-		if !r.Holds {
-			failed = append(failed, failText(r))
-		}
+// relText is how a relative claim's reference is chosen, as text.
+func relText(c spec.Claim) string {
+	s := " relative to"
+	if c.Relative == "difference" {
+		s = " minus"
 	}
-	switch {
-	case len(failed) == 0:
-		return Reproduced, ""
-	case len(failed) == len(rs):
-		return NotReproduced, fmt.Sprintf("%s: %s.", failCount(len(failed), len(rs)), strings.Join(failed, "; "))
+	if c.RelativePlot != "" {
+		s += " " + c.RelativePlot
 	}
-	return Partly, fmt.Sprintf("%s: %s.", failCount(len(failed), len(rs)), strings.Join(failed, "; "))
+	if len(c.RelativeTo) > 0 {
+		s += " " + matchText(c.RelativeTo)
+	}
+	return s
 }
 
-// failCount is "1 of 3 claims fails" or "2 of 3 claims fail".
+// judge turns claim results into a verdict and its reason. Claims the
+// profile did not compute are neither failures nor holding: the verdict
+// is that of the others, and the reason says how many were not computed.
+func judge(rs []ClaimResult) (string, string) {
+	var failed []string
+	computed, skipped := 0, 0
+	for _, r := range rs {
+		switch {
+		case r.NotComputed:
+			skipped++
+		case !r.Holds:
+			computed++
+			failed = append(failed, failText(r))
+		default:
+			computed++
+		}
+	}
+	note := ""
+	if skipped > 0 {
+		note = fmt.Sprintf("%d of %d claims not computed: the profile did not run their points.", skipped, len(rs))
+	}
+	switch {
+	case computed == 0:
+		return NotComputed, note
+	case len(failed) == 0:
+		return Reproduced, note
+	}
+	reason := fmt.Sprintf("%s: %s.", failCount(len(failed), computed), strings.Join(failed, "; "))
+	if note != "" {
+		reason += " " + note
+	}
+	if len(failed) == computed {
+		return NotReproduced, reason
+	}
+	return Partly, reason
+}
+
+// failCount is "1 of 3 claims fails" or "2 of 3 claims fail", of the
+// claims computed.
 func failCount(n, of int) string {
 	if n == 1 {
 		return fmt.Sprintf("1 of %d claims fails", of)
@@ -239,27 +305,49 @@ func (d *csvData) col(name string) (int, error) {
 }
 
 // evaluate computes ours for c: the aggregate of column c.Y over the rows
-// c.Where selects, divided by that over the rows of c.RelativeTo when set.
-func (d *csvData) evaluate(c spec.Claim) (float64, int, error) {
-	x, n, err := d.aggregate(c.Y, c.Where, c.Agg)
-	if err != nil || len(c.RelativeTo) == 0 {
+// c.Where selects (or c.Y in the row where c.AtMax is largest), divided
+// by (or, for relative: difference, less) the same over the rows of
+// c.RelativeTo in ref, the data of c.RelativePlot or d itself.
+func (d *csvData) evaluate(c spec.Claim, ref *csvData) (float64, int, error) {
+	var x float64
+	var n int
+	var err error
+	if c.AtMax != "" {
+		x, n, err = d.atMax(c.Y, c.AtMax, c.Where)
+	} else {
+		x, n, err = d.aggregate(c.Y, c.Where, c.Agg)
+	}
+	if err != nil || (len(c.RelativeTo) == 0 && c.RelativePlot == "") {
 		return x, n, err
 	}
-	ref := append([]spec.ClaimMatch(nil), c.Where...)
+	if ref == nil {
+		ref = d
+	}
+	refData := ref
+	sel := append([]spec.ClaimMatch(nil), c.Where...)
 	for _, m := range c.RelativeTo {
 		replaced := false
-		for i := range ref {
-			if ref[i].Column == m.Column {
-				ref[i].Value, replaced = m.Value, true
+		for i := range sel {
+			if sel[i].Column == m.Column {
+				sel[i].Value, replaced = m.Value, true
 			}
 		}
 		if !replaced {
-			ref = append(ref, m)
+			sel = append(sel, m)
 		}
 	}
-	y, m, err := d.aggregate(c.Y, ref, c.Agg)
+	var y float64
+	var m int
+	if c.AtMax != "" {
+		y, m, err = refData.atMax(c.Y, c.AtMax, sel)
+	} else {
+		y, m, err = refData.aggregate(c.Y, sel, c.Agg)
+	}
 	if err != nil {
-		return 0, n + m, fmt.Errorf("relative_to: %w", err)
+		return 0, n + m, fmt.Errorf("reference: %w", err)
+	}
+	if c.Relative == "difference" {
+		return x - y, n + m, nil
 	}
 	if y == 0 {
 		return 0, n + m, fmt.Errorf("relative_to: the reference value is 0")
@@ -282,12 +370,9 @@ func (d *csvData) aggregate(y string, where []spec.ClaimMatch, agg string) (floa
 	}
 	var vals []float64
 	matched := 0
-rows:
 	for _, r := range d.rows {
-		for i, m := range where {
-			if !sameCell(r[idx[i]], m.Value) {
-				continue rows
-			}
+		if !d.selects(r, idx, where) {
+			continue
 		}
 		matched++
 		if x, err := strconv.ParseFloat(strings.TrimSpace(r[yi]), 64); err == nil && !math.IsNaN(x) {
@@ -298,7 +383,7 @@ rows:
 		if matched > 0 {
 			return 0, 0, fmt.Errorf("the %d rows where %s have no number in %s", matched, matchText(where), y)
 		}
-		return 0, 0, fmt.Errorf("no row of the figure's data has %s", matchText(where))
+		return 0, 0, fmt.Errorf("%w of the figure's data has %s", errNoRow, matchText(where))
 	}
 	out := vals[0]
 	switch agg {
@@ -320,10 +405,64 @@ rows:
 	return out, len(vals), nil
 }
 
+// selects reports whether row r matches every condition of where (idx:
+// the conditions' column indices).
+func (d *csvData) selects(r []string, idx []int, where []spec.ClaimMatch) bool {
+	for i, m := range where {
+		if !sameCell(r[idx[i]], m.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// atMax is column y in the row, among those where selects, whose column
+// by holds the largest number (the first such row on a tie).
+func (d *csvData) atMax(y, by string, where []spec.ClaimMatch) (float64, int, error) {
+	yi, err := d.col(y)
+	if err != nil {
+		return 0, 0, err
+	}
+	bi, err := d.col(by)
+	if err != nil {
+		return 0, 0, err
+	}
+	idx := make([]int, len(where))
+	for i, m := range where {
+		if idx[i], err = d.col(m.Column); err != nil {
+			return 0, 0, err
+		}
+	}
+	best, out, n := math.Inf(-1), math.NaN(), 0
+	for _, r := range d.rows {
+		if !d.selects(r, idx, where) {
+			continue
+		}
+		b, errB := strconv.ParseFloat(strings.TrimSpace(r[bi]), 64)
+		v, errV := strconv.ParseFloat(strings.TrimSpace(r[yi]), 64)
+		if errB != nil || errV != nil || math.IsNaN(b) {
+			continue
+		}
+		n++
+		if b > best {
+			best, out = b, v
+		}
+	}
+	if n == 0 {
+		return 0, 0, fmt.Errorf("%w of the figure's data has %s with numbers in %s and %s", errNoRow, matchText(where), y, by)
+	}
+	return out, n, nil
+}
+
 // sameCell compares a data cell with a claim's value: as numbers when
-// both are numbers (1e4 matches 10000), else as trimmed text.
+// both are numbers (1e4 matches 10000), in [lo, hi] when the value is a
+// range lo..hi, else as trimmed text.
 func sameCell(cell, want string) bool {
 	cell, want = strings.TrimSpace(cell), strings.TrimSpace(want)
+	if lo, hi, isRange, err := spec.MatchRange(want); isRange && err == nil {
+		x, err := strconv.ParseFloat(cell, 64)
+		return err == nil && x >= lo && x <= hi
+	}
 	if cell == want {
 		return true
 	}
@@ -344,18 +483,35 @@ func WriteVerdicts(path string, vs []Verdict) error {
 	return plots.WriteFile(path, append(b, '\n'))
 }
 
-// Holding is "2 of 3", or "-" when the figure has no claims.
+// Holding is "2 of 3", "2 of 3 (4 not computed)" when the profile did
+// not run the points of some claims (the count is of those computed), or
+// "-" when the figure has no claims.
 func (v Verdict) Holding() string {
 	if len(v.Claims) == 0 {
 		return "-"
 	}
-	n := 0
+	hold, fail, skip := v.Counts()
+	s := fmt.Sprintf("%d of %d", hold, hold+fail)
+	if skip > 0 {
+		s += fmt.Sprintf(" (%d not computed)", skip)
+	}
+	return s
+}
+
+// Counts returns how many of the figure's claims hold, fail and were not
+// computed (their points not run at the profile).
+func (v Verdict) Counts() (hold, fail, notComputed int) {
 	for _, c := range v.Claims {
-		if c.Holds {
-			n++
+		switch {
+		case c.NotComputed:
+			notComputed++
+		case c.Holds:
+			hold++
+		default:
+			fail++
 		}
 	}
-	return fmt.Sprintf("%d of %d", n, len(v.Claims))
+	return hold, fail, notComputed
 }
 
 // Expected is the document's side of the claim as text.
@@ -369,9 +525,13 @@ func (r ClaimResult) OursText() string {
 	return num(*r.Ours)
 }
 
-// HoldsText is "yes" or "no".
+// HoldsText is "yes", "no", or "not computed" for a claim about a point
+// the profile did not run.
 func (r ClaimResult) HoldsText() string {
-	if r.Holds {
+	switch {
+	case r.NotComputed:
+		return "not computed"
+	case r.Holds:
 		return "yes"
 	}
 	return "no"

@@ -111,7 +111,7 @@ func (r *Report) Tally() string {
 		}
 	}
 	var parts []string
-	for _, v := range []string{Reproduced, Partly, NotReproduced, NoPublished} {
+	for _, v := range []string{Reproduced, Partly, NotReproduced, NotComputed, NoPublished} {
 		if n[v] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n[v], v))
 		}
@@ -120,6 +120,29 @@ func (r *Report) Tally() string {
 		return "none drawn"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// ClaimTally counts the claims of the drawn figures (as Tally chooses
+// them): "412 hold, 170 fail, 6 not computed", the last left out when
+// none is.
+func (r *Report) ClaimTally() string {
+	figs := r.Figures
+	if len(figs) == 0 {
+		figs = r.Extra
+	}
+	var hold, fail, skip int
+	for _, f := range figs {
+		if !f.Drawn {
+			continue
+		}
+		h, fl, sk := f.Verdict.Counts()
+		hold, fail, skip = hold+h, fail+fl, skip+sk
+	}
+	s := fmt.Sprintf("claims: %d hold, %d fail", hold, fail)
+	if skip > 0 {
+		s += fmt.Sprintf(", %d not computed (points the profile did not run)", skip)
+	}
+	return s
 }
 
 // DrawnOf is "28 of the 28": the catalog's figures drawn, of all.
@@ -147,6 +170,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if miss := r.Missing(); len(miss) > 0 {
 		fmt.Fprintf(&b, "; missing: %s", strings.Join(miss, ", "))
 	}
+	fmt.Fprintf(&b, "; %s", r.ClaimTally())
 	b.WriteString(".\nThe gallery (index.html) shows the same with the images.\n\n")
 	b.WriteString("Contents: [source documents](#source-documents) · [figures](#figures)")
 	if len(r.Extra) > 0 {
@@ -365,7 +389,7 @@ a.top { font-size: .85em; float: right; }
 <body>
 <h1 id="top">crosslink: figures of the source documents</h1>
 {{with .}}<p>Profile <b>{{if .Profile}}{{.Profile}}{{else}}base{{end}}</b>.
-{{.DrawnOf}} figures and tables of the documents are drawn: {{.Tally}}; {{$m := .Missing}}{{if $m}}missing: {{range $i, $id := $m}}{{if $i}}, {{end}}<a href="#{{$id}}">{{$id}}</a>{{end}}.{{else}}none missing.{{end}}
+{{.DrawnOf}} figures and tables of the documents are drawn: {{.Tally}}; {{.ClaimTally}}; {{$m := .Missing}}{{if $m}}missing: {{range $i, $id := $m}}{{if $i}}, {{end}}<a href="#{{$id}}">{{$id}}</a>{{end}}.{{else}}none missing.{{end}}
 The same report as text: <a href="REPORT.md">REPORT.md</a>.</p>{{end}}
 <nav class="toc"><b>Contents:</b> <a href="#source-documents">source documents</a> · <a href="#figures">figures</a>{{if .Extra}} · <a href="#other-figures">other figures</a>{{end}} · <a href="#datasets">datasets</a><br>
 <b>Figures:</b> {{range $i, $f := .Figures}}{{if $i}} · {{end}}<a href="#{{$f.ID}}">{{$f.ID}}</a>{{end}}{{if .Extra}}<br><b>Other figures:</b> {{range $i, $f := .Extra}}{{if $i}} · {{end}}<a href="#{{$f.ID}}">{{$f.ID}}</a>{{end}}{{end}}</nav>
