@@ -60,9 +60,9 @@ type ClaimResult struct {
 	// NotComputed says the profile did not run the point the claim is
 	// about (its rows are not in the figure's data): neither holding nor
 	// failing, and counted apart from both.
-	NotComputed bool `json:"not_computed,omitempty"`
-	Rows          int       `json:"rows"`            // data rows the value is computed from
-	Error         string    `json:"error,omitempty"` // why ours could not be computed
+	NotComputed bool   `json:"not_computed,omitempty"`
+	Rows        int    `json:"rows"`            // data rows the value is computed from
+	Error       string `json:"error,omitempty"` // why ours could not be computed
 }
 
 // VerdictOf evaluates the claims of figure id against its data file
