@@ -18,8 +18,8 @@ How it reads a chart (matplotlib, 1000 x 500 px):
     in steps of 20 or 100, right axis 0-1 or 0-60 Mbps); a straight line
     fitted through the tick rows maps a row to a value, and the script
     fails when a tick sits more than 1 px off that line.
-  - the bars: each row of a bar's left half (clear of the error bars and
-    markers drawn at its centre) is classified to the nearest legend
+  - the bars: each row of a bar (both halves, clear of the error bars and
+    markers drawn at its centre and of the legend's patches) is classified to the nearest legend
     colour (COLOURS, each checked to be drawn in the legend), or to the same colour washed by the legend box (80 %
     opaque white) where the legend covers a bar; rows of another
     colour (a line crossing the bar, a grid line) count for no class.
@@ -99,12 +99,24 @@ COLOURS = {"BBR": (255, 226, 76), "BBRv2": (76, 76, 76), "CUBIC": (166, 166, 166
 
 
 def legend_check(rgb, names, right, top, what):
-    area = rgb[top:top + 280, right - 230:right]
+    """Check that each bar colour is drawn in the legend, and return the
+    colours and the legend's patch column (the first column of the
+    patches, 28 to 36 px wide, which must not be taken for a bar's
+    pixels)."""
+    x0 = right - 300
+    area = rgb[top:top + 280, x0:right]
+    left = right
     for n in names:
-        hits = (np.abs(area - np.array(COLOURS[n])).sum(axis=2) <= 6).sum()
-        if hits < 100:
-            sys.exit(f"{what}: the legend shows {hits} px of {n}'s colour {COLOURS[n]}, expected a patch")
-    return [np.array(COLOURS[n]) for n in names]
+        hit = np.abs(area - np.array(COLOURS[n])).sum(axis=2) <= 6
+        if hit.sum() < 100:
+            sys.exit(f"{what}: the legend shows {hit.sum()} px of {n}'s colour {COLOURS[n]}, expected a patch")
+        for y in range(hit.shape[0]):
+            run = 0
+            for x in range(hit.shape[1]):
+                run = run + 1 if hit[y, x] else 0
+                if run == 28:
+                    left = min(left, x0 + x - 27)
+    return [np.array(COLOURS[n]) for n in names], left
 
 
 def segment(labels, k):
@@ -152,12 +164,16 @@ def read(path):
     if len(xt) != len(QUEUES):
         sys.exit(f"{path.name}: found {len(xt)} x ticks, expected {len(QUEUES)}")
     names = STACK[kind]
-    cols = legend_check(rgb, names, xr, yt, path.name)
+    cols, patches = legend_check(rgb, names, xr, yt, path.name)
     palette = [np.array(c) for c in cols] + [0.2 * np.array(c) + 0.8 * 255 for c in cols]
     half_bar = (xt[1] - xt[0]) * 0.4  # matplotlib's default bar width 0.8
     out = []
     for q, xc in zip(QUEUES, xt):
-        xs = range(int(xc - half_bar + 2), int(xc - 7))
+        # Both halves of the bar, clear of its centre's markers and
+        # error bars and of the legend's patches: the lines cross a bar
+        # diagonally, so at any row most of these columns show the bar.
+        xs = [x for x in range(int(xc - half_bar + 2), int(xc + half_bar - 1))
+              if abs(x - xc) > 7 and not patches - 2 <= x <= patches + 36]
         labels = []
         for y in range(yb - 1, yt, -1):
             votes = np.zeros(len(names))
@@ -170,7 +186,9 @@ def read(path):
             if white > len(xs) / 2:
                 labels.append(len(names))  # background, above the stack
             else:
-                labels.append(int(np.argmax(votes)) if votes.max() > len(xs) / 2 else -1)
+                # The class most of the classified columns show, when enough
+                # do; else the row counts for none (a line, a marker).
+                labels.append(int(np.argmax(votes)) if votes.max() >= max(2, len(xs) / 4) else -1)
         starts = segment(labels, len(names))
         # starts[c] is the first row (from the bottom spine) of class c.
         unit = -lb  # units per row, rows grow downwards
@@ -196,7 +214,8 @@ def main():
     d = Path(sys.argv[1])
     w = csv.writer(sys.stdout, lineterminator="\n")
     w.writerow(["plot", "where.queue_bdp_pct", "where.algorithm", "y", "op", "document", "tol_abs", "tol_rel",
-                "read.image", "read.loss_pct", "read.series", "read.px", "read.how"])
+                "relative_plot", "relative", "read.image", "read.loss_pct", "read.series", "read.px", "read.how"])
+    read_values = {}
     for kind in ["Thoughput", "Retr"]:
         for level in ["00", "02", "05", "08"]:
             p = d / f"{kind}_{level}_loss.png"
@@ -204,6 +223,7 @@ def main():
                 sys.exit(f"{p}: no such chart (give the directory of the document's Images/)")
             _, _, rows = read(p)
             for q, series, value, px, how in rows:
+                read_values[(FIGS[(kind, level)], series, q)] = value
                 if series == "jain":
                     algo, y, tol_abs, tol_rel, v = "all", "jain_flows", TOL_JAIN, 0, round(value, 3)
                 elif kind == "Thoughput":
@@ -214,8 +234,32 @@ def main():
                 else:
                     algo = "all" if series == "total" else series + " retr."
                     y, tol_abs, tol_rel, v = "retrans_rate_per_s", TOL_RETR_ABS, TOL_RETR_REL, round(value, 1)
-                w.writerow([FIGS[(kind, level)], q, algo, y, "approx", v, tol_abs, tol_rel,
+                w.writerow([FIGS[(kind, level)], q, algo, y, "approx", v, tol_abs, tol_rel, "", "",
                             f"Images/{p.name}", LOSSES[level], series, round(float(px), 1), how])
+    relative(w, read_values)
+
+
+def relative(w, v):
+    """The document's relative results, computed from the readings:
+    Jain's index with loss minus the lossless one at each q >= 55 %
+    (tolerance: two readings of +-0.03, added in quadrature, 0.042), and
+    the stacked retransmissions at 0.5 and 0.8 % over those at 0.2 %, the
+    mean over q 55-100 % (tolerance: two +-20 % readings in quadrature,
+    28 %)."""
+    high = [q for q in QUEUES if q >= 55]
+    for fig, loss, img in [("os-fig4", 0.2, "Thoughput_02_loss.png"), ("os-fig6", 0.5, "Thoughput_05_loss.png"),
+                           ("os-fig8", 0.8, "Thoughput_08_loss.png")]:
+        for q in high:
+            d = v[(fig, "jain", q)] - v[("os-fig2", "jain", q)]
+            w.writerow([fig, q, "all", "jain_flows", "approx", round(d, 3), round(TOL_JAIN * 2 ** 0.5, 3), 0,
+                        "os-fig2", "difference", f"Images/{img} and Images/Thoughput_00_loss.png", loss, "jain gain",
+                        "", "difference of the two Jain readings at this q"])
+    mean = {f: sum(v[(f, "total", q)] for q in high) / len(high) for f in ["os-fig5", "os-fig7", "os-fig9"]}
+    for fig, loss, img in [("os-fig7", 0.5, "Retr_05_loss.png"), ("os-fig9", 0.8, "Retr_08_loss.png")]:
+        w.writerow([fig, "55..100", "all", "retrans_rate_per_s", "approx", round(mean[fig] / mean["os-fig5"], 2), 0,
+                    round((2 * TOL_RETR_REL ** 2) ** 0.5, 2), "os-fig5", "ratio",
+                    f"Images/{img} and Images/Retr_02_loss.png", loss, "retransmission growth", "",
+                    "mean stacked total over q 55-100 %%: %.1f against %.1f at 0.2 %%" % (mean[fig], mean["os-fig5"])])
 
 
 if __name__ == "__main__":

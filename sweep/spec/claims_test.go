@@ -121,11 +121,12 @@ func writeClaimsSpec(t *testing.T, table string) string {
 // its claims, with the generated text, the tolerance, the where columns
 // and the CSV position of each row; rows of other plots are skipped.
 func TestClaimsTable(t *testing.T) {
-	table := "plot,where.queue_bdp_pct,where.algorithm,y,op,document,tol_abs,tol_rel,read.image,read.px\n" +
-		"fig,100,BBR,goodput_mbps,approx,8.2,1.5,0,Images/T.png,34\n" +
-		"other,100,BBR,goodput_mbps,approx,9,1.5,0,Images/T.png,37\n" +
-		"fig,35,all,retrans_rate_per_s,,503.7,5,0.2,Images/R.png,383\n" +
-		"fig,10..30,BBRv2,goodput_mbps,le,2.2,1.5,,,\n"
+	table := "plot,where.queue_bdp_pct,where.algorithm,y,op,document,tol_abs,tol_rel,relative_plot,relative,read.image,read.px\n" +
+		"fig,100,BBR,goodput_mbps,approx,8.2,1.5,0,,,Images/T.png,34\n" +
+		"other,100,BBR,goodput_mbps,approx,9,1.5,0,,,Images/T.png,37\n" +
+		"fig,35,all,retrans_rate_per_s,,503.7,5,0.2,,,Images/R.png,383\n" +
+		"fig,10..30,BBRv2,goodput_mbps,le,2.2,1.5,,,,,\n" +
+		"fig,100,all,jain_flows,approx,0.321,0.042,,other,difference,,\n"
 	path := writeClaimsSpec(t, table)
 	s, err := ParseFile(path, registry(t))
 	if err != nil {
@@ -133,7 +134,7 @@ func TestClaimsTable(t *testing.T) {
 	}
 	csvFile := filepath.Join(filepath.Dir(path), "data", "table.csv")
 	src := "Document 002, Fig. 2 (read in pixels)"
-	d1, d2, d3 := 8.2, 503.7, 2.2
+	d1, d2, d3, d4 := 8.2, 503.7, 2.2, 0.321
 	want := []Claim{
 		{Claim: "goodput_mbps where queue_bdp_pct=100, algorithm=BBR is about 8.2 (image Images/T.png; px 34)", Source: src,
 			Where: []ClaimMatch{{"queue_bdp_pct", "100"}, {"algorithm", "BBR"}}, Y: "goodput_mbps", Document: &d1, Op: "approx", Abs: 1.5, Agg: "mean",
@@ -144,6 +145,9 @@ func TestClaimsTable(t *testing.T) {
 		{Claim: "goodput_mbps where queue_bdp_pct=10..30, algorithm=BBRv2 is at most 2.2", Source: src,
 			Where: []ClaimMatch{{"queue_bdp_pct", "10..30"}, {"algorithm", "BBRv2"}}, Y: "goodput_mbps", Document: &d3, Op: "le", Abs: 1.5, Agg: "mean",
 			Pos: Position{File: csvFile, Line: 5, Column: 1}},
+		{Claim: "jain_flows where queue_bdp_pct=100, algorithm=all minus that of other is about 0.321", Source: src,
+			Where: []ClaimMatch{{"queue_bdp_pct", "100"}, {"algorithm", "all"}}, RelativePlot: "other", Relative: "difference", Y: "jain_flows", Document: &d4, Op: "approx", Abs: 0.042, Agg: "mean",
+			Pos: Position{File: csvFile, Line: 6, Column: 1}},
 	}
 	if diff := cmp.Diff(want, s.Plots[0].Claims); diff != "" {
 		t.Errorf("table claims differ (-want +got):\n%s", diff)
@@ -187,6 +191,8 @@ func TestClaimsTableErrors(t *testing.T) {
 		{"bad op", head + "fig,100,goodput,between,8,1,\n", `table.csv:2:17: claims table: op "between" is not one of approx, ge, le`},
 		{"bad range", head + "fig,1..x,goodput,approx,8,1,\n", `table.csv:2:5: claims table: where.queue_bdp_pct: range "1..x" must be two numbers, lo..hi`},
 		{"empty y", head + "fig,100,,approx,8,1,\n", `table.csv:2:9: claims table: y is empty`},
+		{"bad relative", "plot,y,document,tol_abs,relative_plot,relative\nfig,g,1,1,other,ratios\n", `table.csv:2:17: claims table: relative "ratios" is not one of ratio, difference; did you mean "ratio"?`},
+		{"relative without a plot", "plot,y,document,tol_abs,relative_plot,relative\nfig,g,1,1,,ratio\n", `table.csv:2:12: claims table: relative applies to a row with relative_plot`},
 		{"no row of the plot", head + "nofig,100,goodput,approx,8,1,\n", `claims.yaml:10:16: plot fig claim 1: claims table `},
 		{"bad quoting", head + "fig,100,\"goodput,approx,8,1,\n", `table.csv:2:`},
 	} {

@@ -27,12 +27,14 @@ import (
 //	op               approx (default), ge or le
 //	document         the document's value
 //	tol_abs, tol_rel the tolerance (see Claim.Abs, Claim.Rel); approx needs one
+//	relative_plot    the figure whose data holds the reference of a relative claim
+//	relative         ratio (default) or difference, with relative_plot
 //	claim, source    the statement and its source (default: generated, the entry's source)
 //	read.<anything>  how the value was read (image, pixels, method): named in the claim's text
 //
 // Any other column is an error, so that a misspelt tolerance is not
 // silently dropped.
-var tableCols = []string{"plot", "y", "op", "document", "tol_abs", "tol_rel", "claim", "source"}
+var tableCols = []string{"plot", "y", "op", "document", "tol_abs", "tol_rel", "relative_plot", "relative", "claim", "source"}
 
 // isTable reports whether a claims list item is a table entry.
 func (p *parser) isTable(n ast.Node) bool {
@@ -229,6 +231,15 @@ func ReadClaimsTable(file string, data []byte, plotID, source string) ([]Claim, 
 		if s, _ := cell("source"); s != "" {
 			c.Source = s
 		}
+		c.RelativePlot, _ = cell("relative_plot")
+		if rel, at := cell("relative"); rel != "" {
+			if !contains(claimRels, rel) {
+				errorf(line, at, "claims table: relative %q is not one of %s%s", rel, strings.Join(claimRels, ", "), suggestOnly(rel, claimRels))
+			} else if c.RelativePlot == "" {
+				errorf(line, at, "claims table: relative applies to a row with relative_plot")
+			}
+			c.Relative = rel
+		}
 		c.Claim, _ = cell("claim")
 		if c.Claim == "" && c.Document != nil {
 			c.Claim = tableClaimText(c, reads)
@@ -249,6 +260,13 @@ func tableClaimText(c Claim, reads []string) string {
 	s := c.Y
 	if len(where) > 0 {
 		s += " where " + strings.Join(where, ", ")
+	}
+	if c.RelativePlot != "" {
+		if c.Relative == "difference" {
+			s += " minus that of " + c.RelativePlot
+		} else {
+			s += " over that of " + c.RelativePlot
+		}
 	}
 	s += " " + verb + " " + strconv.FormatFloat(*c.Document, 'g', -1, 64)
 	if len(reads) > 0 {
