@@ -140,6 +140,12 @@ func relText(c spec.Claim) string {
 	return s
 }
 
+// maxReasons is how many failing claims a verdict's reason names: a
+// figure checked against every bar of a chart can fail a hundred, which
+// its claims table lists, and a reason of a hundred sentences is read by
+// no one.
+const maxReasons = 10
+
 // judge turns claim results into a verdict and its reason. Claims the
 // profile did not compute are neither failures nor holding: the verdict
 // is that of the others, and the reason says how many were not computed.
@@ -167,7 +173,11 @@ func judge(rs []ClaimResult) (string, string) {
 	case len(failed) == 0:
 		return Reproduced, note
 	}
-	reason := fmt.Sprintf("%s: %s.", failCount(len(failed), computed), strings.Join(failed, "; "))
+	shown := failed
+	if len(shown) > maxReasons {
+		shown = append(shown[:maxReasons:maxReasons], fmt.Sprintf("and %d more (the claims table lists them)", len(failed)-maxReasons))
+	}
+	reason := fmt.Sprintf("%s: %s.", failCount(len(failed), computed), strings.Join(shown, "; "))
 	if note != "" {
 		reason += " " + note
 	}

@@ -120,6 +120,8 @@ func TestJudge(t *testing.T) {
 		{[]ClaimResult{hold, fail, skip, skip}, Partly, "1 of 2 claims fails", "1 of 2 (2 not computed)"},
 		{[]ClaimResult{fail, skip}, NotReproduced, "1 of 1 claims fails", "0 of 1 (1 not computed)"},
 		{[]ClaimResult{skip, skip}, NotComputed, "2 of 2 claims not computed", "0 of 0 (2 not computed)"},
+		// A reason names the first ten failing claims, then counts the rest.
+		{[]ClaimResult{fail, fail, fail, fail, fail, fail, fail, fail, fail, fail, fail, fail, hold}, Partly, "12 of 13 claims fail: b (ours 1, document <= 1); " + strings.Repeat("b (ours 1, document <= 1); ", 9) + "and 2 more (the claims table lists them).", "1 of 13"},
 	} {
 		got, reason := judge(tt.rs)
 		if got != tt.want {
