@@ -62,12 +62,16 @@ LEFT = {"Thoughput": [0, 20, 40, 60, 80, 100], "Retr": [0, 100, 200, 300, 400, 5
 RIGHT = {"Thoughput": [0, 0.2, 0.4, 0.6, 0.8, 1.0], "Retr": [0, 10, 20, 30, 40, 50, 60]}
 PURPLE = np.array([128, 0, 128])
 
-# Tolerances of the claims: the larger of the reading precision above and
-# the document's own run-to-run spread, which issue 21 puts at about
-# +-1.5 Mbps a bar, +-2 a total, +-0.03 for Jain and +-20 % or +-5 packets
-# for retransmissions (the retransmission charts draw the throughput of
-# each algorithm with error bars of 0.5 to 3 Mbps at q >= 55 %, wider
-# than the reading, so the spread and not the pixels sets them).
+# Tolerances of the claims: issue 21's reading precision, +-1.5 Mbps a
+# bar, +-2 a total, +-0.03 for Jain and +-20 % or +-5 packets for
+# retransmissions. The pixels are read more precisely than that (+-0.5
+# Mbps a bar, +-0.0024 Jain), but the document's own charts of the same
+# runs disagree by more: the throughput lines of its retransmission
+# charts lie -0.1 to 2.0 Mbps above the throughput charts' bars of the same
+# algorithm at q >= 55 % (check_lines, printed on stderr at every run:
+# 0.1-1.7 lossless, -0.1-1.9 at 0.2 %, 0.4-1.8 at 0.5 %, 0.2-2.0 at 0.8 %
+# loss, for the markers clear of other lines). The bars are therefore
+# known to about +-1.5 Mbps, not +-0.5, and the issue's tolerances stand.
 TOL_BAR, TOL_TOTAL, TOL_JAIN = 1.5, 2.0, 0.03
 TOL_RETR_REL, TOL_RETR_ABS = 0.20, 5.0
 
@@ -221,6 +225,47 @@ def read(path):
     return kind, level, out
 
 
+def check_lines(d, values):
+    """Print, for each retransmission chart, how far the throughput line
+    markers of each algorithm (right axis) lie from the same algorithm's
+    bar in the throughput chart at q >= 55 %. A marker is the longest run
+    of rows where 7 of the 9 centre columns have the line's colour; runs
+    under 5 rows (markers hidden by another line's) are skipped."""
+    lines = {"BBR": (255, 215, 0), "BBRv2": (0, 0, 0), "CUBIC": (128, 128, 128),
+             "BIC": (0, 0, 255), "Reno": (0, 128, 0)}
+    for level in ["00", "02", "05", "08"]:
+        rgb = np.array(Image.open(d / f"Retr_{level}_loss.png").convert("RGB")).astype(int)
+        dark = rgb.sum(axis=2) < 200
+        xl, xr, yt, yb = spines(dark)
+        ra, rb = axis(dark, xr + 2, RIGHT["Retr"], "right axis")
+        xt = np.where(dark[yb + 2, xl + 1:xr])[0] + xl + 1
+        xt = xt[np.concatenate(([True], np.diff(xt) > 3))]
+        diffs = []
+        for name, c in lines.items():
+            for q, xc in zip(QUEUES, xt):
+                if q < 55:
+                    continue
+                rs = [y for y in range(yt, yb)
+                      if (np.abs(rgb[y, xc - 4:xc + 5] - np.array(c)).sum(axis=1) < 40).sum() >= 7]
+                if not rs:
+                    continue
+                groups, cur = [], [rs[0]]
+                for y in rs[1:]:
+                    if y - cur[-1] > 1:
+                        groups.append(cur)
+                        cur = []
+                    cur.append(y)
+                groups.append(cur)
+                best = max(groups, key=len)
+                if len(best) < 5:
+                    continue
+                bar = values[(FIGS[("Thoughput", level)], name, q)]
+                diffs.append(ra + rb * np.mean(best) - bar)
+        if diffs:
+            print(f"Retr_{level}_loss.png: throughput lines minus bars at q >= 55 %: "
+                  f"{min(diffs):.1f} to {max(diffs):.1f} Mbps over {len(diffs)} markers", file=sys.stderr)
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -250,6 +295,7 @@ def main():
                 w.writerow([FIGS[(kind, level)], q, algo, y, "approx", v, tol_abs, tol_rel, "", "",
                             f"Images/{p.name}", LOSSES[level], series, round(float(px), 1), how])
     relative(w, read_values)
+    check_lines(d, read_values)
 
 
 def relative(w, v):
