@@ -7,6 +7,9 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/models"
+	"github.com/crosslink-sim/crosslink/sweep/spec"
 )
 
 // osImageReadings reads specs/data/os-images.csv, document 002's bar
@@ -108,5 +111,65 @@ func TestOSImagesStacks(t *testing.T) {
 				t.Errorf("%s, q = %s %%: the parts add up to %.1f, the stack reads %.1f", plot, q, sum, total)
 			}
 		}
+	}
+}
+
+// TestOSImagesClaimsSelectBars checks that every claim of os-fig2 ...
+// os-fig9 selects rows the figure's data has: its algorithm is "all" (the
+// stack) or the label the plot gives a bar (twinTable writes the label),
+// and its q is one the quick profile runs, so that a relabelled bar or a
+// misspelt algorithm cannot turn claims into "not computed".
+func TestOSImagesClaimsSelectBars(t *testing.T) {
+	reg, err := models.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := spec.ParseFile("specs/os-compete.yaml", reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quick, err := s.Resolve("quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := map[float64]bool{}
+	for _, a := range quick.Grid {
+		if a.Name == "queue_bdp" {
+			for _, v := range a.Values {
+				runs[math.Round(v.Float()*1000)/10] = true
+			}
+		}
+	}
+	if len(runs) == 0 {
+		t.Fatal("the quick profile has no queue_bdp axis")
+	}
+	n := 0
+	for _, p := range s.Plots {
+		labels := map[string]bool{"all": true}
+		for _, l := range p.Labels {
+			labels[l] = true
+		}
+		for _, c := range p.Claims {
+			n++
+			for _, m := range c.Where {
+				switch m.Column {
+				case "algorithm":
+					if !labels[m.Value] {
+						t.Errorf("%s: %s: algorithm %q is no bar's label of %s", c.Pos, c.Claim, m.Value, p.ID)
+					}
+				case "queue_bdp_pct":
+					if lo, hi, isRange, _ := spec.MatchRange(m.Value); isRange {
+						if !runs[lo] || !runs[hi] {
+							t.Errorf("%s: %s: range %s ends at a q the quick profile does not run", c.Pos, c.Claim, m.Value)
+						}
+					} else if q, err := strconv.ParseFloat(m.Value, 64); err != nil || !runs[q] {
+						t.Errorf("%s: %s: q = %s %% is not run by the quick profile", c.Pos, c.Claim, m.Value)
+					}
+				}
+			}
+		}
+	}
+	if n < 8*19*6 {
+		t.Errorf("os-fig2 ... os-fig9 have %d claims; want at least the 912 bars and totals of the eight charts", n)
 	}
 }
