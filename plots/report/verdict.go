@@ -200,7 +200,7 @@ func failCount(n, of int) string {
 // 0.001, document 0.291 (within 10 %)".
 func failText(r ClaimResult) string {
 	if r.Error != "" {
-		return fmt.Sprintf("%s (not computed: %s)", r.Claim, r.Error)
+		return fmt.Sprintf("%s (no value: %s)", r.Claim, r.Error)
 	}
 	return fmt.Sprintf("%s (ours %s, document %s)", r.Claim, num(*r.Ours), expected(r))
 }
@@ -393,7 +393,7 @@ func (d *csvData) aggregate(y string, where []spec.ClaimMatch, agg string) (floa
 		if matched > 0 {
 			return 0, 0, fmt.Errorf("the %d rows where %s have no number in %s", matched, matchText(where), y)
 		}
-		return 0, 0, fmt.Errorf("%w of the figure's data has %s", errNoRow, matchText(where))
+		return 0, 0, d.noRow(where, idx, "")
 	}
 	out := vals[0]
 	switch agg {
@@ -413,6 +413,39 @@ func (d *csvData) aggregate(y string, where []spec.ClaimMatch, agg string) (floa
 		out /= float64(len(vals))
 	}
 	return out, len(vals), nil
+}
+
+// noRow is the error of a selection that matches no row. When a text
+// condition (algorithm: Bbr) matches no row even alone, it is a mistake
+// in the claim and fails; otherwise only numbers are missing, the points
+// of a grid the profile did not run, and the claim is not computed
+// (errNoRow).
+func (d *csvData) noRow(where []spec.ClaimMatch, idx []int, what string) error {
+	for i, m := range where {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(m.Value), 64); err == nil {
+			continue
+		}
+		if _, _, isRange, _ := spec.MatchRange(m.Value); isRange {
+			continue
+		}
+		seen := map[string]bool{}
+		var values []string
+		found := false
+		for _, r := range d.rows {
+			if sameCell(r[idx[i]], m.Value) {
+				found = true
+				break
+			}
+			if c := strings.TrimSpace(r[idx[i]]); !seen[c] && len(values) < 12 {
+				seen[c] = true
+				values = append(values, strconv.Quote(c))
+			}
+		}
+		if !found {
+			return fmt.Errorf("no row of the figure's data has %s=%s (its values: %s)", m.Column, m.Value, strings.Join(values, ", "))
+		}
+	}
+	return fmt.Errorf("%w of the figure's data has %s%s", errNoRow, matchText(where), what)
 }
 
 // selects reports whether row r matches every condition of where (idx:
@@ -459,7 +492,7 @@ func (d *csvData) atMax(y, by string, where []spec.ClaimMatch) (float64, int, er
 		}
 	}
 	if n == 0 {
-		return 0, 0, fmt.Errorf("%w of the figure's data has %s with numbers in %s and %s", errNoRow, matchText(where), y, by)
+		return 0, 0, d.noRow(where, idx, fmt.Sprintf(" with numbers in %s and %s", y, by))
 	}
 	return out, n, nil
 }
@@ -527,10 +560,15 @@ func (v Verdict) Counts() (hold, fail, notComputed int) {
 // Expected is the document's side of the claim as text.
 func (r ClaimResult) Expected() string { return expected(r) }
 
-// OursText is our value as text, or why there is none.
+// OursText is our value as text, or why there is none: "not computed"
+// for a point the profile did not run, "no value" for a claim that cannot
+// be evaluated (a column the data lacks), which fails.
 func (r ClaimResult) OursText() string {
-	if r.Ours == nil {
+	switch {
+	case r.NotComputed:
 		return "not computed: " + r.Error
+	case r.Ours == nil:
+		return "no value: " + r.Error
 	}
 	return num(*r.Ours)
 }

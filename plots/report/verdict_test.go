@@ -55,6 +55,9 @@ func TestVerdictOf(t *testing.T) {
 		{"between", spec.Claim{Where: at("distance_km", "80000"), Y: "goodput_mbps", Op: "between", Bounds: []float64{0.2, 0.3}, Agg: "mean"}, 0.29, true, "", false},
 		{"no matching row", spec.Claim{Where: at("distance_km", "1"), Y: "goodput_mbps", Document: f(1), Op: "approx", Rel: 1, Agg: "mean"}, 0, false, "no row of the figure's data has distance_km=1", true},
 		{"range selects rows in [lo, hi]", spec.Claim{Where: at("curve", "a", "distance_km", "1000..20000"), Y: "goodput_mbps", Document: f(5.8), Op: "approx", Abs: 1e-9, Agg: "mean"}, 5.8, true, "", false},
+		// A text value no row has is a mistake in the claim, not a point
+		// the profile skipped: it fails.
+		{"misspelt text value", spec.Claim{Where: at("curve", "A", "distance_km", "16000"), Y: "goodput_mbps", Document: f(1), Op: "approx", Rel: 1, Agg: "mean"}, 0, false, `no row of the figure's data has curve=A (its values: "a", "b", "c")`, false},
 		{"range selecting nothing", spec.Claim{Where: at("distance_km", "1..10"), Y: "goodput_mbps", Document: f(1), Op: "approx", Rel: 1, Agg: "mean"}, 0, false, "distance_km=1..10", true},
 		// at_max: the largest goodput at 16000 km is curve c's 23.2, at 4 channels.
 		{"at the largest value of another column", spec.Claim{Where: at("distance_km", "16000"), Y: "channels", AtMax: "goodput_mbps", Document: f(4), Op: "approx", Abs: 1e-9, Agg: "mean"}, 4, true, "", false},
@@ -83,7 +86,11 @@ func TestVerdictOf(t *testing.T) {
 				if tt.notComputed {
 					want = NotComputed
 				}
-				if v.Verdict != want || !strings.Contains(v.Reason, "not computed") {
+				why := "no value"
+				if tt.notComputed {
+					why = "not computed"
+				}
+				if v.Verdict != want || !strings.Contains(v.Reason, why) || !strings.HasPrefix(r.OursText(), why+": ") {
 					t.Errorf("verdict %q (%s), want %s saying why", v.Verdict, v.Reason, want)
 				}
 				return
