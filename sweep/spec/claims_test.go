@@ -213,6 +213,20 @@ func TestClaimsTableErrors(t *testing.T) {
 			t.Fatalf("error %v, want the spec's position and does not exist", err)
 		}
 	})
+	t.Run("a directory for a table", func(t *testing.T) {
+		path := writeClaimsSpec(t, "")
+		tbl := filepath.Join(filepath.Dir(path), "data", "table.csv")
+		if err := os.Remove(tbl); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(tbl, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ParseFile(path, registry(t))
+		if err == nil || !strings.Contains(err.Error(), "claims.yaml:10:16: plot fig claim 1: claims table") || !strings.Contains(err.Error(), "must be a regular file") {
+			t.Fatalf("error %v, want the spec's position and a regular file", err)
+		}
+	})
 	t.Run("bad range in where", func(t *testing.T) {
 		_, err := Parse("r.yaml", []byte(strings.Replace(claimsSpec, "1000..2000", "2000..1000", 1)), registry(t))
 		if err == nil || !strings.Contains(err.Error(), "r.yaml:18:30: plot other claim 1 where: distance_km: range 2000..1000: lo must not exceed hi") {

@@ -83,12 +83,12 @@ func (p *parser) claimsTable(n ast.Node, what, plotID string) []Claim {
 		return nil
 	}
 	path := filepath.Join(filepath.Dir(p.file), table)
-	data, err := os.ReadFile(path)
+	data, err := readTable(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			p.errorf(at, "%s: claims table %s does not exist (the path is relative to the spec's directory)", what, path)
 		} else {
-			p.errorf(at, "%s: claims table: %v", what, err)
+			p.errorf(at, "%s: claims table %s: %v", what, path, err)
 		}
 		return nil
 	}
@@ -98,6 +98,38 @@ func (p *parser) claimsTable(n ast.Node, what, plotID string) []Claim {
 		p.errorf(at, "%s: claims table %s has no row whose plot is %q", what, path, plotID)
 	}
 	return claims
+}
+
+// MaxTableBytes is the largest claims table. Document 002's eight charts,
+// every bar read, take 130 KB; a table names its file, so a path to a
+// device or a huge file must not hang or exhaust a parse.
+const MaxTableBytes = 8 << 20
+
+// readTable reads a claims table: a regular file of at most MaxTableBytes.
+func readTable(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("is %s; a claims table must be a regular file", fileKind(st.Mode()))
+	}
+	if st.Size() > MaxTableBytes {
+		return nil, fmt.Errorf("is %d bytes, more than the %d a claims table may have", st.Size(), MaxTableBytes)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxTableBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxTableBytes {
+		return nil, fmt.Errorf("grew past the %d bytes a claims table may have", MaxTableBytes)
+	}
+	return data, nil
 }
 
 // ReadClaimsTable parses a claims table (see tableCols) and returns the
