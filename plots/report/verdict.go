@@ -41,8 +41,12 @@ type Verdict struct {
 	Verdict  string `json:"verdict"`
 	// Reason says in one sentence why the verdict is not "reproduced",
 	// generated from the claims that fail.
-	Reason string        `json:"reason,omitempty"`
-	Claims []ClaimResult `json:"claims"`
+	Reason string `json:"reason,omitempty"`
+	// Hold, Fail and NotComputed count the claims (see Counts).
+	Hold        int           `json:"claims_hold"`
+	Fail        int           `json:"claims_fail"`
+	NotComputed int           `json:"claims_not_computed"`
+	Claims      []ClaimResult `json:"claims"`
 }
 
 // ClaimResult is one claim with our value beside the document's.
@@ -122,6 +126,7 @@ func VerdictOf(id, document string, claims []spec.Claim, dir string, drawn bool)
 		v.Claims = append(v.Claims, r)
 	}
 	v.Verdict, v.Reason = judge(v.Claims)
+	v.Hold, v.Fail, v.NotComputed = v.Counts()
 	return v
 }
 

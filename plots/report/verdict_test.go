@@ -169,6 +169,9 @@ func TestWriteVerdictsMarkdown(t *testing.T) {
 		{Entry: Entry{ID: "fig", Document: "000", Figure: "Fig. 8"}, Declared: true, Drawn: true, Run: run, Verdict: VerdictOf("fig", "000", claims, dir, true)},
 		{Entry: Entry{ID: "gone", Document: "000", Figure: "Fig. 9"}, Declared: true, Run: run, Verdict: VerdictOf("gone", "000", claims, dir, false)},
 	}}
+	if v := r.Figures[0].Verdict; v.Hold != 1 || v.Fail != 1 || v.NotComputed != 1 {
+		t.Errorf("verdicts.json counts: %d hold, %d fail, %d not computed; want 1, 1, 1", v.Hold, v.Fail, v.NotComputed)
+	}
 	var b strings.Builder
 	if err := r.WriteVerdictsMarkdown(&b, Provenance{Commit: "0123abc+dirty", Command: "`crosslink report -p full --verdicts-md docs/verdicts-full.md`"}); err != nil {
 		t.Fatal(err)
