@@ -164,14 +164,22 @@ func TestClaimsTable(t *testing.T) {
 	if diff := cmp.Diff(wantOther, s.Plots[1].Claims); diff != "" {
 		t.Errorf("claims of other differ (-want +got):\n%s", diff)
 	}
-	// The same spec text recorded in a dataset (no file on disk) parses
-	// without its table: running or describing a sweep needs no claims.
+	// The same spec text recorded in a dataset (no file on disk), or read
+	// from standard input, parses without its table: running or
+	// describing a sweep needs no claims.
 	rec, err := Parse(filepath.Join(t.TempDir(), "(spec recorded in the dataset)"), []byte(claimsSpec), registry(t))
 	if err != nil {
 		t.Fatalf("recorded spec: %v", err)
 	}
 	if len(rec.Plots[0].Claims) != 0 {
 		t.Errorf("recorded spec read %d table claims, want none", len(rec.Plots[0].Claims))
+	}
+	in, err := ParseFileLimited(Stdin, registry(t), Limits{Stdin: strings.NewReader(claimsSpec)})
+	if err != nil {
+		t.Fatalf("spec on standard input: %v", err)
+	}
+	if len(in.Plots[0].Claims) != 0 {
+		t.Errorf("spec on standard input read %d table claims, want none", len(in.Plots[0].Claims))
 	}
 }
 
