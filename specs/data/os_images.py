@@ -131,23 +131,28 @@ def segment(labels, k):
     """Boundaries of a monotone stack: states 0..k-1 are the classes in
     stack order, k is the background above the stack. labels[i] is the
     class of row i from the bottom (k: background, -1: counts for none).
-    Returns the first
-    row of each state."""
+    The stack disagrees with the fewest labelled rows; among such stacks
+    it has the fewest boundaries (each costs EPS), so that a row of
+    blended colour between two segments, or the axis line's row under an
+    empty bar, is not made a one-row segment of a class that is not there.
+    Returns the first row of each state."""
+    eps = 1e-3
     n = len(labels)
     inf = 10 ** 9
-    cost = np.full((n + 1, k + 1), inf)
+    cost = np.full((n + 1, k + 1), float(inf))
     back = np.zeros((n + 1, k + 1), dtype=int)
-    cost[0, 0] = 0
-    for s in range(1, k + 1):
-        cost[0, s] = 0
+    cost[0, :] = 0
     for i in range(n):
-        best, arg = inf, 0
+        best, arg = inf, 0  # the cheapest state below s, entered at a boundary
         for s in range(k + 1):
+            stay = cost[i, s]
+            miss = 0 if labels[i] in (-1, s) else 1
+            if best + eps < stay:
+                cost[i + 1, s], back[i + 1, s] = best + eps + miss, arg
+            else:
+                cost[i + 1, s], back[i + 1, s] = stay + miss, s
             if cost[i, s] < best:
                 best, arg = cost[i, s], s
-            miss = 0 if labels[i] in (-1, s) else 1
-            cost[i + 1, s] = best + miss
-            back[i + 1, s] = arg
     s = int(np.argmin(cost[n]))
     states = [0] * n
     for i in range(n, 0, -1):
