@@ -89,6 +89,7 @@ func satIslandSchema() *vocab.Schema {
 		hostParam("delayed_ack"),
 		hostParam("limited_transmit"),
 		hostParam("hystart"),
+		hostParam("hystart_variant"),
 		hostParam("byte_counting"),
 		hostParam("sack"),
 		hostParam("min_rto"),
