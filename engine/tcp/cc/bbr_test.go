@@ -196,8 +196,12 @@ func TestBBRSinglePath(t *testing.T) {
 // 25 s (two PROBE_RTTs). Tolerance: BtlBw never falls below 98 % of the
 // payload rate once PROBE_BW has reached 90 % of it (a sample taken while
 // the 0.75 phase drains the queue may dip by a packet per round).
+//
+// BBRv2 is not run here: on this path its samples often equal the
+// minimum RTT, which in tcp_bbr2.c refreshes the PROBE_RTT timer
+// (TestBBR2MinRTTRefresh), so it need not enter PROBE_RTT at all.
 func TestBBRProbeRTTKeepsBtlBw(t *testing.T) {
-	for _, name := range []string{"bbr", "bbr2"} {
+	for _, name := range []string{"bbr"} {
 		t.Run(name, func(t *testing.T) {
 			want := 10e6 / 8 * mss / wireMSS
 			var c cc.Controller
