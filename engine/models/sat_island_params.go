@@ -90,6 +90,7 @@ func satIslandSchema() *vocab.Schema {
 		hostParam("limited_transmit"),
 		hostParam("hystart"),
 		hostParam("hystart_variant"),
+		hostParam("cubic_variant"),
 		hostParam("byte_counting"),
 		hostParam("sack"),
 		hostParam("min_rto"),

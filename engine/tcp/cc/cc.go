@@ -156,6 +156,9 @@ type Options struct {
 	// HyStartVariant chooses which HyStart runs when HyStart is set:
 	// HyStartLinux (also the zero value) or HyStartRFC9406.
 	HyStartVariant HyStartVariant
+	// CubicVariant chooses CUBIC's window arithmetic: CubicLinuxVariant (also
+	// the zero value), tcp_cubic.c's, or CubicRFC9438.
+	CubicVariant CubicVariant
 	// Seed seeds a controller's own random stream (BBR's random start of
 	// the gain cycle); the stream is rand.NewPCG(Seed, streamCC).
 	Seed uint64
@@ -174,6 +177,17 @@ const (
 	// HyStartRFC9406 is HyStart++ (RFC 9406, HyStart), which Linux does
 	// not implement.
 	HyStartRFC9406 HyStartVariant = "rfc9406"
+)
+
+// CubicVariant names CUBIC's congestion-avoidance arithmetic.
+type CubicVariant string
+
+// The variants of CUBIC.
+const (
+	// CubicLinuxVariant is tcp_cubic.c of Linux 5.13 (CubicLinux).
+	CubicLinuxVariant CubicVariant = "linux"
+	// CubicRFC9438 is RFC 9438 as written (Cubic).
+	CubicRFC9438 CubicVariant = "rfc9438"
 )
 
 // Names lists the algorithms New accepts.
@@ -196,7 +210,10 @@ func New(name string, o Options) (Controller, error) {
 				v = HyStartRFC9406
 			}
 		}
-		return NewCubicHyStart(v, o.ABC), nil
+		if o.CubicVariant == CubicRFC9438 {
+			return NewCubicHyStart(v, o.ABC), nil
+		}
+		return NewCubicLinux(v, o.ABC), nil
 	case "bic":
 		return NewBIC(o.ABC), nil
 	case "highspeed":

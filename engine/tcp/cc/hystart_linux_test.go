@@ -77,8 +77,30 @@ func (b *bottleneck) step() {
 // segments, exactly (integer arithmetic, no tolerance). The delay
 // detector stays quiet: each round's smallest sample is 101-102 ms,
 // below delay_min + clamp(101 ms / 8, 4, 16) = 113.625 ms.
+//
+// It runs with both window arithmetics (RFC 9438's and tcp_cubic.c's):
+// HyStart does not depend on them.
 func TestLinuxHyStartAckTrain(t *testing.T) {
-	c := NewCubicHyStart(HyStartLinux, false)
+	for _, name := range []string{"rfc9438", "linux"} {
+		t.Run(name, func(t *testing.T) { testLinuxHyStartAckTrain(t, newHyStartCubic(name)) })
+	}
+}
+
+// hyStartCubic is either CUBIC with Linux's HyStart.
+type hyStartCubic interface {
+	Controller
+	LinuxHyStart() *LinuxHyStart
+	DelayMin() des.Duration
+}
+
+func newHyStartCubic(variant string) hyStartCubic {
+	if variant == "linux" {
+		return NewCubicLinux(HyStartLinux, false)
+	}
+	return NewCubicHyStart(HyStartLinux, false)
+}
+
+func testLinuxHyStartAckTrain(t *testing.T, c hyStartCubic) {
 	b := newBottleneck(t, c, 10, des.Millisecond, 100*des.Millisecond)
 	for !c.LinuxHyStart().Found() {
 		if b.now > des.Time(2*des.Second) {
@@ -238,21 +260,31 @@ func TestLinuxHyStartEvents(t *testing.T) {
 // when asked.
 func TestNewHyStartVariant(t *testing.T) {
 	for _, tc := range []struct {
-		o           Options
-		linux, rfc9 bool
+		o               Options
+		linux, rfc9, cl bool
 	}{
-		{Options{HyStart: true}, true, false},
-		{Options{HyStart: true, HyStartVariant: HyStartLinux}, true, false},
-		{Options{HyStart: true, HyStartVariant: HyStartRFC9406}, false, true},
-		{Options{HyStart: false, HyStartVariant: HyStartRFC9406}, false, false},
+		{Options{HyStart: true}, true, false, true},
+		{Options{HyStart: true, HyStartVariant: HyStartLinux}, true, false, true},
+		{Options{HyStart: true, HyStartVariant: HyStartRFC9406}, false, true, true},
+		{Options{HyStart: false, HyStartVariant: HyStartRFC9406}, false, false, true},
+		{Options{HyStart: true, CubicVariant: CubicRFC9438}, true, false, false},
+		{Options{HyStart: true, HyStartVariant: HyStartRFC9406, CubicVariant: CubicRFC9438}, false, true, false},
 	} {
 		c, err := New("cubic", tc.o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cu := c.(*Cubic)
-		if (cu.lhs != nil) != tc.linux || (cu.hs != nil) != tc.rfc9 {
-			t.Errorf("New(cubic, %+v): linux %v rfc9406 %v, want %v %v", tc.o, cu.lhs != nil, cu.hs != nil, tc.linux, tc.rfc9)
+		var lhs *LinuxHyStart
+		var hs *HyStart
+		switch cu := c.(type) {
+		case *Cubic:
+			lhs, hs = cu.lhs, cu.hs
+		case *CubicLinux:
+			lhs, hs = cu.lhs, cu.hs
+		}
+		_, isLinux := c.(*CubicLinux)
+		if (lhs != nil) != tc.linux || (hs != nil) != tc.rfc9 || isLinux != tc.cl {
+			t.Errorf("New(cubic, %+v): linux HyStart %v, HyStart++ %v, tcp_cubic.c %v; want %v %v %v", tc.o, lhs != nil, hs != nil, isLinux, tc.linux, tc.rfc9, tc.cl)
 		}
 	}
 }
