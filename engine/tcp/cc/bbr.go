@@ -115,9 +115,13 @@ func (m BBRMode) String() string {
 // BBR constants (section 4.1 to 4.3; tcp_bbr.c).
 const (
 	// BBRHighGain is 2/ln 2, the smallest gain that doubles the sending
-	// rate each round trip (section 4.3.2.1).
-	BBRHighGain    = 2.885
-	bbrDrainGain   = 1 / BBRHighGain
+	// rate each round trip (section 4.3.2.1), as tcp_bbr.c and tcp_bbr2.c
+	// round it in BBR_UNIT = 256: bbr_high_gain = BBR_UNIT * 2885 / 1000
+	// + 1 = 739/256 = 2.8867.
+	BBRHighGain = 739.0 / 256
+	// bbrDrainGain is bbr_drain_gain = BBR_UNIT * 1000 / 2885 = 88/256 =
+	// 0.34375 (the draft's 1/high_gain = 0.3466).
+	bbrDrainGain   = 88.0 / 256
 	bbrCwndGain    = 2
 	bbrBtlBwRounds = 10                    // BtlBwFilterLen, round trips
 	bbrRTpropWin   = 10 * des.Second       // RTpropFilterLen

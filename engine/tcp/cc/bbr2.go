@@ -488,6 +488,10 @@ func (b *BBR2) updateCyclePhase(s *State, a *Ack, rate unit.BitRate) {
 		b.timeToProbe(s, a)
 	case BBR2Refill:
 		if b.roundStart {
+			// "After one full round trip of sending in REFILL, we start
+			// to see bw samples reflecting our REFILL, which may be
+			// putting too much data in flight."
+			b.probeSamples = true
 			b.startUp(s, a.Now)
 		}
 	case BBR2Up:
@@ -535,7 +539,10 @@ func (b *BBR2) startRefill(now des.Time) {
 	b.upRounds = 0
 	b.upAcks = 0
 	b.stoppedRisky = false
-	b.probeSamples = true
+	// ack_phase = BBR_ACKS_REFILLING: the probe's samples start only
+	// with PROBE_UP, and a pending end of the last probe's samples is
+	// dropped.
+	b.downRoundEnd = false
 	b.nextRoundDelivered = b.delivered
 	b.phase = BBR2Refill
 	b.pacingGain = 1

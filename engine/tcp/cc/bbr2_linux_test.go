@@ -182,3 +182,28 @@ func TestBBR2MinRTTRefresh(t *testing.T) {
 		}
 	}
 }
+
+// bbr2_start_bw_probe_refill and the REFILL case of
+// bbr2_update_cycle_phase: REFILL's own samples are not probe samples
+// (bw_probe_samples is set only when PROBE_UP starts, one round later), a
+// pending end of the previous probe's samples is dropped (ack_phase =
+// BBR_ACKS_REFILLING), and the round start moves REFILL to UP with probe
+// samples on.
+func TestBBR2RefillThenUp(t *testing.T) {
+	b := NewBBR2(1)
+	s := State{Cwnd: 100 * 1460, SMSS: 1460}
+	b.Init(&s)
+	b.mode, b.full.filled, b.minRTT = BBRProbeBW, true, 10*des.Millisecond
+	b.downRoundEnd = true
+	b.startRefill(0)
+	if b.phase != BBR2Refill || b.probeSamples || b.downRoundEnd {
+		t.Fatalf("refill: phase %v, probe samples %v, probe-stopping %v; want refill, false, false", b.phase, b.probeSamples, b.downRoundEnd)
+	}
+	b.roundStart = true
+	a := Ack{Now: des.Time(des.Millisecond), Acked: 1460, PriorPipe: 50 * 1460,
+		Rate: RateSample{Delivered: 1460, Interval: 10 * des.Millisecond}}
+	b.updateCyclePhase(&s, &a, 0)
+	if b.phase != BBR2Up || !b.probeSamples || b.pacingGain != 1.25 {
+		t.Errorf("round start in refill: phase %v, probe samples %v, pacing gain %v; want up, true, 1.25", b.phase, b.probeSamples, b.pacingGain)
+	}
+}
