@@ -43,4 +43,12 @@
 // net/ipv4/tcp_cubic.c, tcp_bic.c, tcp_cong.c (tcp_slow_start,
 // tcp_cong_avoid_ai, tcp_reno_cong_avoid), tcp_bbr.c and the branch's
 // tcp_bbr2.c.
+//
+// CUBIC has two forms: CubicLinux, tcp_cubic.c's integer arithmetic (the
+// Linux host's default), and Cubic, RFC 9438 as written; either runs
+// Linux's HyStart (LinuxHyStart) or RFC 9406's HyStart++ (HyStart). BIC
+// is tcp_bic.c's arithmetic; BBR2 the alpha's tcp_bbr2.c; BBR the draft
+// with tcp_bbr.c's ACK-aggregation allowance and quantization budget.
+// Reno and NewReno stay RFC 5681's (with RFC 3465 byte counting when
+// asked), which tcp_reno_cong_avoid matches in congestion avoidance.
 package cc
