@@ -8,7 +8,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 )
 
-// BBR's window around loss recovery, as tcp_bbr.c and tcp_bbr2.c keep it
+// BBR v1's window around loss recovery, as tcp_bbr.c keeps it
 // (bbr_save_cwnd, bbr_set_cwnd_to_recover_or_restore, bbr_set_state),
 // driven hook by hook the way the sender calls them. Windows in segments;
 // exact.
@@ -31,7 +31,7 @@ func TestBBRRecoveryWindow(t *testing.T) {
 		c.OnAck(s, &cc.Ack{Now: 1e9, Acked: seg, Inflight: (pipe + 1) * seg, PriorPipe: (pipe + 1) * seg,
 			InRecovery: inRec, InLoss: inLoss})
 	}
-	for _, name := range []string{"bbr", "bbr2"} {
+	for _, name := range []string{"bbr"} {
 		t.Run(name, func(t *testing.T) {
 			check := func(step string, s *cc.State, want unit.Bytes) {
 				t.Helper()
@@ -83,4 +83,72 @@ func TestBBRRecoveryWindow(t *testing.T) {
 			check("after the timeout in recovery", s, 101)
 		})
 	}
+}
+
+// BBRv2's window around loss recovery in the v2alpha tcp_bbr2.c, which
+// dropped v1's packet conservation: bbr_set_cwnd has no
+// bbr_set_cwnd_to_recover_or_restore, and tcp_cong_control hands a
+// cong_control algorithm the whole window (no PRR). So fast recovery
+// leaves cwnd alone (100 stays 100 through entry, ACKs, a second signal
+// and the exit); a timeout leaves tcp_enter_loss's packets in flight + 1
+// (1 segment, every time, repeated or not), and leaving the timeout's
+// recovery restores the window bbr2_ssthresh saved (bbr2_set_state: max(cwnd,
+// prior_cwnd) = 100; the ACK adds nothing in STARTUP, cwnd being past
+// both the initial-window target and twice the initial window). Windows
+// in segments; exact.
+func TestBBR2RecoveryWindow(t *testing.T) {
+	const seg = unit.Bytes(mss)
+	ack := func(c cc.Controller, s *cc.State, pipe unit.Bytes, inRec, inLoss bool) {
+		s.Pipe = pipe * seg
+		c.OnAck(s, &cc.Ack{Now: 1e9, Acked: seg, Inflight: (pipe + 1) * seg, PriorPipe: (pipe + 1) * seg,
+			InRecovery: inRec, InLoss: inLoss})
+	}
+	check := func(step string, s *cc.State, want unit.Bytes) {
+		t.Helper()
+		if got := s.Cwnd / seg; got != want {
+			t.Errorf("%s: cwnd = %d segments, want %d", step, got, want)
+		}
+	}
+	newState := func() (cc.Controller, *cc.State) {
+		c := mustNew(t, "bbr2", 1)
+		s := &cc.State{Cwnd: 10 * seg, SMSS: seg}
+		c.Init(s)
+		s.Cwnd = 100 * seg
+		return c, s
+	}
+
+	c, s := newState()
+	s.Pipe = 0
+	c.OnRTO(0, s, 100*seg, false)
+	check("timeout", s, 1)
+	s.Cwnd = 3 * seg
+	c.OnRTO(0, s, 100*seg, true)
+	check("repeated timeout", s, 1)
+	ack(c, s, 1, false, true)
+	if s.Cwnd >= 100*seg {
+		t.Errorf("cwnd %d segments restored while still recovering from the timeout", s.Cwnd/seg)
+	}
+	ack(c, s, 1, false, false)
+	check("end of the timeout's recovery", s, 100)
+
+	c, s = newState()
+	s.Pipe = 50 * seg
+	c.OnCongestionEvent(0, s, 100*seg)
+	check("entering recovery", s, 100)
+	ack(c, s, 49, true, false)
+	check("an ACK in recovery", s, 100)
+	s.Pipe = 20 * seg
+	c.OnCongestionEvent(0, s, 51*seg)
+	check("second signal in recovery", s, 100)
+	c.OnExitRecovery(0, s)
+	check("leaving recovery", s, 100)
+
+	c, s = newState()
+	s.Pipe = 50 * seg
+	c.OnCongestionEvent(0, s, 100*seg)
+	s.Pipe = 0
+	c.OnRTO(0, s, 100*seg, false)
+	check("timeout in recovery", s, 1)
+	ack(c, s, 1, false, false)
+	check("after the timeout in recovery", s, 100)
 }
