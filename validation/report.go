@@ -298,6 +298,7 @@ both simulators run the same host:
 | TcpSocket::RcvBufSize | 131072 B | the scenario's window | window |
 | TcpSocket::SndBufSize | 131072 B | 1 GiB; 131072 B in +ns3opts | send_buffer 0 (unlimited); 131072 B in +ns3opts |
 | TcpSocket::DelAckCount, DelAckTimeout | 2, 200 ms | 1 (off) or 2, 200 ms | delayed_ack |
+| the first data segment after the handshake (TcpSocketBase::ProcessSynRcvd, ProcessSynSent: m_delAckCount = m_delAckMaxCount) | acknowledged at once, then every DelAckCount-th | unchanged | ack_first_segment true (quick_ack false: Linux ACKs up to 16 segments at once) |
 | TcpSocket::ConnTimeout | 3 s | 1 s; 3 s in +ns3opts and +tsprr | syn_timeout 1 s; 3 s in +ns3opts and +tsprr |
 | TcpSocketBase::WindowScaling | true | the scenario's | window_scaling (tcp-compete: on) |
 | TcpSocketBase::Sack | true | the scenario's | sack (tcp-compete: on) |
