@@ -191,7 +191,9 @@ func Render(scen []Scenario, samples []Sample) ([]byte, error) {
 	p("128 KiB send buffer, ssthresh from the pipe, no RACK, 10x access links: issue 15's set-up;\n")
 	p("and in crosslink ns-3's PRR rounding in bytes and cwnd growth on the ACK that ends recovery);\n")
 	p("`+tsprr` only timestamps, PRR and the 3 s SYN timeout; `+flightsize` gives ns-3's NewReno\n")
-	p("RFC 5681's ssthresh and crosslink its default, FlightSize, on both sides (see the findings).\n\n")
+	p("RFC 5681's ssthresh and crosslink its default, FlightSize, on both sides (see the findings).\n")
+	p("Every scenario's crosslink host acknowledges the first data segment at once as ns-3's does\n")
+	p("(ack_first_segment; it acts only with delayed ACKs) and both take the dumbbell queue in packets.\n\n")
 	p("| scenario | class | model | metric | seeds | ns-3 | crosslink | difference | verdict |\n")
 	p("|---|---|---|---|---|---|---|---|---|\n")
 	pass, total := map[Class]int{}, map[Class]int{}

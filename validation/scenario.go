@@ -196,8 +196,8 @@ type Scenario struct {
 	Finding string
 }
 
-// queuePackets is the dumbbell backbone limit in packets, as tcp-compete
-// computes it from QueuePct.
+// queuePackets is the dumbbell backbone limit in packets, QueuePct of the
+// one-way BDP in 1500-byte packets, which both sides take in packets.
 func (s Scenario) queuePackets() (int, error) {
 	lim, err := netsim.BDPLimit(s.QueuePct/100, units.BitRate(s.Rate), des.FromSeconds(s.Delay), 1500)
 	if err != nil {
@@ -278,9 +278,17 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			kvs = append(kvs, kv{"size", s.Size})
 		}
 	case "tcp-compete":
+		// One limit in packets for both sides: tcp-compete's queue_bdp
+		// counts the BDP in its host's full packets (MSS + 40 bytes,
+		// 1488 here), ns-3's limit is the BDP in 1500-byte packets, and
+		// the two round apart (1008 against 1000 packets for the probe).
+		q, err := s.queuePackets()
+		if err != nil {
+			return vocab.Params{}, err
+		}
 		kvs = []kv{
 			{"flows", s.Flows}, {"ccas", h.CCA}, {"rate", s.Rate}, {"delay", s.Delay},
-			{"queue_bdp", s.QueuePct / 100}, {"loss", s.PER}, {"mss", h.MSS}, {"iw", h.IW},
+			{"queue", q}, {"queue_bdp", 0.0}, {"loss", s.PER}, {"mss", h.MSS}, {"iw", h.IW},
 			{"window", h.Window}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO},
 			{"loss_detection", h.lossDetection()}, {"duration", s.Duration}, {"warmup", s.Warmup},
 			{"stagger", s.Stagger}, {"host_jitter", 0.0},
