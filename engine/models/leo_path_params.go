@@ -149,7 +149,7 @@ func leoPathSchema() *vocab.Schema {
 // RTT).
 func leoHostParams() []vocab.Param {
 	return withRecovery("iw", "window_scaling", "delayed_ack", "limited_transmit", "loss_detection", "prr", "timestamps", "syn_timeout",
-		"hystart", "hystart_variant", "cubic_variant", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")
+		"hystart", "hystart_variant", "cubic_variant", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit", "ack_first_segment")
 }
 
 // parseStation reads a city name or "lat,lon".

@@ -142,7 +142,7 @@ func satIslandSchema() *vocab.Schema {
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
-		Params:  append(params, withRecovery("prr", "timestamps", "syn_timeout", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")...),
+		Params:  append(params, withRecovery("prr", "timestamps", "syn_timeout", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit", "ack_first_segment")...),
 		Metrics: metrics,
 		Tables: []vocab.Table{{Name: "timeseries", Doc: "every sample_interval", Columns: []vocab.Metric{
 			{Name: "time", Kind: F, Unit: vocab.Second,

@@ -43,7 +43,7 @@ func tcpLinkParams() []vocab.Param {
 			Doc: "bit error rate of the data direction, turned into a PER per packet size (64B/66B coded)"},
 		{Name: "per_formula", Kind: vocab.String, Default: vocab.S("exact"), Choices: []string{"exact", "worst"},
 			Doc: "BER to PER: exact 1-(1-BER)^bits or the worst-case linear bound (document 000 Eq. 8)"},
-	}, withRecovery("prr", "timestamps", "syn_timeout", "hystart", "hystart_variant", "cubic_variant", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")...)
+	}, withRecovery("prr", "timestamps", "syn_timeout", "hystart", "hystart_variant", "cubic_variant", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit", "ack_first_segment")...)
 }
 
 func tcpBulkSchema() *vocab.Schema {

@@ -152,7 +152,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 			"100 Mbit/s, 10 ms backbone whose queue is q % of the BDP (DropTail or AQM), random loss given or from " +
 			"gOSNR; total goodput, Jain's index over flows and algorithms, per-algorithm goodput and " +
 			"retransmissions (document 002).",
-		Params:  append(params, withRecovery("prr", "timestamps", "syn_timeout", "hystart", "hystart_variant", "cubic_variant", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")...),
+		Params:  append(params, withRecovery("prr", "timestamps", "syn_timeout", "hystart", "hystart_variant", "cubic_variant", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit", "ack_first_segment")...),
 		Metrics: metrics,
 		Tables: []vocab.Table{
 			{Name: "flows", Doc: "one row per flow", Columns: []vocab.Metric{

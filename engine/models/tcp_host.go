@@ -96,6 +96,9 @@ func hostTable() []hostSetting {
 		{vocab.Param{Name: "quick_ack", Kind: vocab.Bool, Default: vocab.B(true),
 			Doc: "quick-ACK mode: with delayed_ack the receiver still ACKs each of the first min(rcv_wnd / (2 MSS), 16) segments at once, and again after more than an RTO without data or after a duplicate segment (Linux: always)"},
 			"tcp_incr_quickack() and tcp_enter_quickack_mode() in net/ipv4/tcp_input.c (TCP_MAX_QUICKACKS 16); tcp_event_data_recv() re-enters it after an idle RTO"},
+		{vocab.Param{Name: "ack_first_segment", Kind: vocab.Bool, Default: vocab.B(false),
+			Doc: "with delayed_ack, the receiver ACKs the first data segment after the handshake at once, then every second one, as ns-3 3.37 does (TcpSocketBase::ProcessSynRcvd and ProcessSynSent set m_delAckCount = m_delAckMaxCount); quick_ack does this and more (Linux: off, its quick_ack covers it)"},
+			"no switch in Linux: quick-ACK mode (tcp_incr_quickack() in net/ipv4/tcp_input.c) ACKs the first segment at once among up to 16; this row is ns-3's narrower rule, for matching it"},
 		{vocab.Param{Name: "dsack", Kind: vocab.Bool, Default: vocab.B(true),
 			Doc: "RFC 2883 DSACK: the receiver reports a duplicate segment in the first SACK block of its next ACK; needs sack (Linux: on)"},
 			"net.ipv4.tcp_dsack = 1 (Documentation/networking/ip-sysctl.rst); tcp_dsack_set() in net/ipv4/tcp_input.c"},
@@ -168,6 +171,7 @@ type tcpHost struct {
 	ssthreshBasis   tcp.SsthreshBasis
 	prrByteCeil     bool
 	growOnExit      bool
+	ackFirst        bool // ns-3's first ACK at once
 	// The Linux recovery mechanisms of engine/tcp, each its Config switch.
 	quickAck           bool
 	dsack              bool
@@ -211,6 +215,7 @@ func decodeHost(p vocab.Params) tcpHost {
 		sendBuffer:      unit.Bytes(v("send_buffer").Int()),
 		prrByteCeil:     v("prr_rounding").Str() == "bytes",
 		growOnExit:      v("grow_on_recovery_exit").Bool(),
+		ackFirst:        v("ack_first_segment").Bool(),
 
 		quickAck:           v("quick_ack").Bool(),
 		dsack:              v("dsack").Bool(),
@@ -247,6 +252,7 @@ func (h tcpHost) config(rcvBuf, sndBuf unit.Bytes) tcp.Config {
 		GrowOnRecoveryExit: h.growOnExit,
 		PRRByteCeil:        h.prrByteCeil,
 		QuickAck:           h.quickAck,
+		AckFirstSegment:    h.ackFirst,
 		DSACK:              h.dsack,
 		Undo:               h.undo,
 		FRTO:               h.frto,
