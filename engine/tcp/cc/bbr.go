@@ -143,6 +143,10 @@ func NewBBR(seed uint64) *BBR {
 }
 
 // Name implements Controller.
+// CongControl marks BBR as a cong_control controller (CongController):
+// it sets cwnd on every ACK, and the sender runs no PRR over it.
+func (b *BBR) CongControl() {}
+
 func (b *BBR) Name() string { return "bbr" }
 
 // Mode returns the state machine's mode.

@@ -156,6 +156,10 @@ func NewBBR2(seed uint64) *BBR2 {
 }
 
 // Name implements Controller.
+// CongControl marks BBR2 as a cong_control controller (CongController):
+// it sets cwnd on every ACK, and the sender runs no PRR over it.
+func (b *BBR2) CongControl() {}
+
 func (b *BBR2) Name() string { return "bbr2" }
 
 // Mode returns the state machine's mode.

@@ -144,6 +144,25 @@ func UndoCwnd(c Controller, s *State, priorCwnd unit.Bytes) unit.Bytes {
 	return max(s.Cwnd, priorCwnd)
 }
 
+// CongController is implemented by a controller that sets cwnd and the
+// pacing rate itself on every ACK, in recovery too: Linux's cong_control
+// hook of struct tcp_congestion_ops (bbr_main in tcp_bbr.c, bbr2_main in
+// the v2alpha tcp_bbr2.c). For such a controller tcp_cong_control() in
+// net/ipv4/tcp_input.c returns right after the hook, so PRR's
+// tcp_cwnd_reduction() never runs, and tcp_end_cwnd_reduction() returns
+// early, leaving cwnd where the controller put it.
+type CongController interface {
+	// CongControl marks the controller; it has no effect of its own.
+	CongControl()
+}
+
+// SetsOwnCwnd reports whether c sets cwnd itself in recovery
+// (CongController), so that the sender must not run PRR over it.
+func SetsOwnCwnd(c Controller) bool {
+	_, ok := c.(CongController)
+	return ok
+}
+
 // Options configures the controllers of this package.
 type Options struct {
 	// ABC enables appropriate byte counting (RFC 3465) with limit
