@@ -6,6 +6,9 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/vocab"
 
 	"gonum.org/v1/plot/vg"
 )
@@ -87,11 +90,15 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	host, err := hostSettings(in, fr)
+	if err != nil {
+		return nil, err
+	}
 	var order []string
 	cells := map[osAblationKey]*osAblationCell{}
 	queues, losses := map[float64]bool{}, map[float64]bool{}
 	for i := range fr.Len() {
-		e := em.Value(i).String()
+		e := em.Value(i).String() + host(i)
 		k := osAblationKey{e, cols["queue_bdp"][i]}
 		c := cells[k]
 		if c == nil {
@@ -156,11 +163,62 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 	t.Notes = append(t.Notes,
 		"means over the lossless runs of each row (runs) unless a loss is named; shares are of the total; loss-based: CUBIC, BIC and Reno; BBR: BBR and BBRv2",
 		"retransmissions: segments retransmitted in one lossless run, all flows",
-		"emulate none is the tclink backbone: a TCLink without the testbed's other mechanisms")
+		"emulate none is the tclink backbone: a TCLink without the testbed's other mechanisms",
+		"a row named after emulate with host settings (no delayed_ack, ...) is that testbed on a host whose TCP differs from Linux's defaults in them")
 	// A row is about 5.6 mm high at the theme's font; title, header and
 	// notes take about 4 cm.
 	h := 4*vg.Centimeter + vg.Length(len(t.Rows))*6*vg.Millimeter
 	return &Output{Art: t, Width: 32 * vg.Centimeter, Height: h, Data: t, Markdown: true}, nil
+}
+
+// hostSettings returns, for each row of fr, the host settings of the row
+// that are not the model's defaults (Linux's), as " (no delayed_ack,
+// loss_detection dupthresh)"; "" for a Linux host. Every Bool and String
+// parameter but emulate that varies over the dataset counts, so that a
+// row of the ablation that turns a Linux mechanism off is told apart from
+// the testbed it is taken from (one the whole spec sets, backbone
+// mininet, is not an ablation and names no row).
+func hostSettings(in Input, fr *Frame) (func(int) string, error) {
+	type setting struct {
+		c   *Column
+		def vocab.Value
+	}
+	var ss []setting
+	for _, p := range in.Schema.Params {
+		if p.Name == "emulate" || p.Kind != vocab.Bool && p.Kind != vocab.String {
+			continue
+		}
+		c, err := fr.Col(p.Column())
+		if err != nil {
+			continue // not read into the frame: not a setting of this figure
+		}
+		varies := false
+		for i := 1; i < fr.Len() && !varies; i++ {
+			varies = c.Value(i) != c.Value(0)
+		}
+		if varies {
+			ss = append(ss, setting{c, p.Default})
+		}
+	}
+	return func(i int) string {
+		var diff []string
+		for _, s := range ss {
+			v := s.c.Value(i)
+			switch {
+			case v == s.def:
+			case v.Kind() == vocab.Bool && !v.Bool():
+				diff = append(diff, "no "+s.c.Name)
+			case v.Kind() == vocab.Bool:
+				diff = append(diff, s.c.Name)
+			default:
+				diff = append(diff, s.c.Name+" "+v.String())
+			}
+		}
+		if len(diff) == 0 {
+			return ""
+		}
+		return " (" + strings.Join(diff, ", ") + ")"
+	}, nil
 }
 
 // meanOf is the mean of xs without NaNs; NaN when none is left.

@@ -261,6 +261,9 @@ func (s *sender) output(now des.Time) {
 			if s.flight()+n > wnd {
 				return
 			}
+			if c.host != nil && s.nxt == s.max && c.host.deferSend(now, s.remaining(s.nxt)) {
+				return
+			}
 		}
 		retx := s.nxt.LessThan(s.max)
 		s.sendData(now, s.nxt, n, fin, retx)
