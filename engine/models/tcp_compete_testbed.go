@@ -64,6 +64,10 @@ import (
 //   - defer: TSO deferral (tcp_tso_should_defer): a sender that may send
 //     less than a full aggregate waits for the ACK due within a
 //     millisecond to send a larger one (tcp.Host.Defer).
+//   - cwndlimited: CUBIC, BIC and Reno grow cwnd only while cwnd limits
+//     the sender (tcp_is_cwnd_limited, tcp_cwnd_validate): a flow that
+//     TCP Small Queues holds back keeps its window instead of growing it
+//     without bound (tcp.Host.CwndLimited).
 //
 // Not modelled: HTB's 15 kB burst (ten packets at once after an idle
 // period: on a saturated link it never accumulates).
@@ -81,7 +85,7 @@ const (
 )
 
 // testbedMechanisms are the emulate names, in ablation order.
-var testbedMechanisms = []string{"topology", "gso", "tsq", "defer", "sockbuf", "ackloss"}
+var testbedMechanisms = []string{"topology", "gso", "tsq", "defer", "cwndlimited", "sockbuf", "ackloss"}
 
 // testbedAll is the emulate default: every mechanism.
 var testbedAll = strings.Join(testbedMechanisms, ",")
@@ -162,7 +166,7 @@ func buildTestbed(net *netsim.Network, n int, rate unit.BitRate, delay des.Durat
 
 // testbedHost is the Linux host model the emulate list asks for.
 func testbedHost(on map[string]bool) tcp.Host {
-	return tcp.Host{TSO: on["gso"], TSQ: on["tsq"], GRO: on["gso"], Defer: on["defer"]}
+	return tcp.Host{TSO: on["gso"], TSQ: on["tsq"], GRO: on["gso"], Defer: on["defer"], CwndLimited: on["cwndlimited"]}
 }
 
 // testbedBuffers returns the receive window and send buffer iperf3 -w
@@ -181,6 +185,6 @@ func emulateParam() vocab.Param {
 		Doc: "with backbone mininet, the testbed mechanisms emulated, a comma-separated subset of " + testbedAll +
 			" (or none): topology (every host on its own 1000-packet TCLink, the switches joined by 42-packet TCLinks, all netem limits), " +
 			"gso (TSO/GSO aggregates of about 1 ms at the pacing rate counted as one skb by netem's limit and lost whole), " +
-			"tsq (TCP Small Queues), defer (TSO deferral, tcp_tso_should_defer), sockbuf (iperf3 -w 16m capped at rmem_max/wmem_max, 16 MiB as Mininet sets them, and doubled), " +
+			"tsq (TCP Small Queues), defer (TSO deferral, tcp_tso_should_defer), cwndlimited (cwnd grows only while it limits the sender, tcp_is_cwnd_limited), sockbuf (iperf3 -w 16m capped at rmem_max/wmem_max, 16 MiB as Mininet sets them, and doubled), " +
 			"ackloss (the backbone's loss on the ACK direction too)"}
 }

@@ -46,6 +46,18 @@ type Host struct {
 	// srtt/2) and it last sent less than 1 ms ago: the ACK will open the
 	// window for a larger aggregate. It needs TSO.
 	Defer bool
+	// CwndLimited grows cwnd only while the congestion window is what
+	// limits the sender, as Linux's loss-based controllers do: each
+	// cong_avoid hook (tcp_reno_cong_avoid, bictcp_cong_avoid in
+	// tcp_bic.c and tcp_cubic.c) returns at once unless
+	// tcp_is_cwnd_limited (include/net/tcp.h): in slow start while cwnd is
+	// below twice the most packets in flight in the last window, in
+	// congestion avoidance while the last window was cwnd-limited, as
+	// tcp_cwnd_validate (tcp_output.c) records it after each
+	// tcp_write_xmit. A flow that TCP Small Queues, the receive window or
+	// the send buffer holds back keeps its cwnd. BBR and BBRv2 set cwnd
+	// from their model and do not ask (bbr_set_cwnd).
+	CwndLimited bool
 	// MinTSOSegs is the smallest aggregate (net.ipv4.tcp_min_tso_segs,
 	// default 2); 0 means 2. BBR asks for 1 below 1.2 Mbit/s
 	// (bbr_min_tso_segs); the model keeps 2.
@@ -83,6 +95,12 @@ type host struct {
 	skbSegs int      // segments in it
 	skbGoal int      // its tcp_tso_autosize size
 	paceDue des.Duration
+	// tcp_cwnd_validate's record of the last window: the most bytes in
+	// flight (max_packets_out), the snd.nxt that ends the window
+	// (max_packets_seq) and whether cwnd limited it (is_cwnd_limited).
+	maxOut      unit.Bytes
+	maxOutSeq   seqnum.Value
+	cwndLimited bool
 	// wstamp is tcp_wstamp_ns: when the last aggregate was sent, or for
 	// a paced flow when its pacing lets the next one go.
 	wstamp des.Time
@@ -106,7 +124,7 @@ func (c *Conn) SetHost(h Host) {
 	if h.MinTSOSegs == 0 {
 		h.MinTSOSegs = 2
 	}
-	if !h.TSO && !h.TSQ && !h.GRO && !h.Defer {
+	if !h.TSO && !h.TSQ && !h.GRO && !h.Defer && !h.CwndLimited {
 		c.host = nil
 		return
 	}
@@ -342,6 +360,51 @@ func (h *host) deferSend(now des.Time, rem unit.Bytes) bool {
 		return false
 	}
 	return true
+}
+
+// cwndValidate is tcp_cwnd_validate (Linux 5.13) after a sending pass:
+// a new window starts once snd.una has passed the end of the last one,
+// and a larger flight or a pass that cwnd stopped also renews the record.
+// The pass was cwnd-limited when no further full segment fits in cwnd
+// (tcp_write_xmit: tcp_packets_in_flight >= snd_cwnd).
+func (h *host) cwndValidate() {
+	if !h.cfg.CwndLimited {
+		return
+	}
+	s := &h.c.snd
+	flight := s.flight()
+	limited := flight+s.smss > s.cc.Cwnd
+	if !s.una.LessThan(h.maxOutSeq) || flight > h.maxOut || limited {
+		h.maxOut = flight
+		h.maxOutSeq = s.nxt
+		h.cwndLimited = limited
+	}
+}
+
+// modelBased reports whether the connection's controller sets cwnd from
+// its own model rather than growing it per ACK (BBR and BBRv2: Linux's
+// bbr_set_cwnd does not consult tcp_is_cwnd_limited).
+func (h *host) modelBased() bool {
+	n := h.c.snd.ctrl.Name()
+	return n == "bbr" || n == "bbr2"
+}
+
+// gateGrowth undoes the growth an ACK gave cwnd when Linux's
+// tcp_is_cwnd_limited would have kept the controller from growing it;
+// prior is cwnd before the ACK. Reductions stand, and recovery and loss,
+// where the recovery algorithm owns cwnd, are left alone.
+func (h *host) gateGrowth(prior unit.Bytes, recovering bool) {
+	s := &h.c.snd
+	if !h.cfg.CwndLimited || recovering || s.cc.Cwnd <= prior || h.modelBased() {
+		return
+	}
+	limited := h.cwndLimited
+	if prior < s.cc.Ssthresh { // tcp_in_slow_start
+		limited = prior < 2*h.maxOut
+	}
+	if !limited {
+		s.cc.Cwnd = prior
+	}
 }
 
 // paceGap turns the per-segment pacing gap into one per aggregate: a

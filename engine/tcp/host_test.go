@@ -194,3 +194,59 @@ func TestHostDefer(t *testing.T) {
 		})
 	}
 }
+
+// TestHostCwndLimited checks tcp_is_cwnd_limited (include/net/tcp.h) and
+// tcp_cwnd_validate (net/ipv4/tcp_output.c, Linux 5.13) on a sender put
+// by hand in each state: after a sending pass with the given flight and
+// cwnd, an ACK that grew cwnd by one segment keeps that growth only when
+// Linux's loss-based controllers would have grown it. In congestion
+// avoidance that is when the pass was cwnd-limited (no further segment
+// fitted, packets in flight >= cwnd); in slow start, while cwnd is below
+// twice the largest flight of the window. BBR sets cwnd from its model
+// and is never held. Every expectation is exact.
+func TestHostCwndLimited(t *testing.T) {
+	const mss = 1448
+	tests := []struct {
+		name               string
+		cca                cc.Controller
+		cwnd, ssthresh     int // segments
+		flight             int // segments in flight after the sending pass
+		recovering, gateOn bool
+		want               int // cwnd after the ACK, segments
+	}{
+		{"congestion avoidance, cwnd-limited: grows", cc.NewReno(false), 20, 10, 20, false, true, 21},
+		{"congestion avoidance, half of cwnd in flight: held", cc.NewReno(false), 20, 10, 10, false, true, 20},
+		{"congestion avoidance, one segment short of cwnd: held", cc.NewReno(false), 20, 10, 18, false, true, 20},
+		{"slow start, cwnd 20 below twice a flight of 11: grows", cc.NewReno(false), 20, 100, 11, false, true, 21},
+		{"slow start, cwnd 20 not below twice a flight of 10: held", cc.NewReno(false), 20, 100, 10, false, true, 20},
+		{"in recovery the recovery algorithm owns cwnd", cc.NewReno(false), 20, 10, 10, true, true, 21},
+		{"BBR is not held", cc.NewBBR(1), 20, 10, 10, false, true, 21},
+		{"CwndLimited off", cc.NewReno(false), 20, 10, 10, false, false, 21},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sch := des.New()
+			net := netsim.New(sch, 1)
+			a, b := net.AddNode("a"), net.AddNode("b")
+			c, err := New(sch, baseConfig(), tt.cca, NodePort{Net: net, Node: a}, &app{t: t}, 1, a.ID(), b.ID(), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// TSQ keeps the host model in place when CwndLimited is off.
+			c.SetHost(Host{CwndLimited: tt.gateOn, TSQ: true})
+			s := &c.snd
+			s.smss = mss
+			s.cc.Cwnd = unit.Bytes(tt.cwnd * mss)
+			s.cc.Ssthresh = unit.Bytes(tt.ssthresh * mss)
+			s.nxt = s.una.Add(seqnum.Size(tt.flight * mss))
+			s.max = s.nxt
+			c.host.cwndValidate()
+			prior := s.cc.Cwnd
+			s.cc.Cwnd += mss // what the controller's ACK hook did
+			c.host.gateGrowth(prior, tt.recovering)
+			if got := int(s.cc.Cwnd / mss); got != tt.want {
+				t.Errorf("cwnd after the ACK = %d segments, want %d", got, tt.want)
+			}
+		})
+	}
+}
