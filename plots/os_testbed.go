@@ -97,8 +97,9 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 	var order []string
 	cells := map[osAblationKey]*osAblationCell{}
 	queues, losses := map[float64]bool{}, map[float64]bool{}
+	name := emulateNames(em, fr.Len())
 	for i := range fr.Len() {
-		e := em.Value(i).String() + host(i)
+		e := name(em.Value(i).String()) + host(i)
 		k := osAblationKey{e, cols["queue_bdp"][i]}
 		c := cells[k]
 		if c == nil {
@@ -126,6 +127,32 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 			c.bbr = append(c.bbr, bb[i]/tot)
 		}
 	}
+	// The testbed's mechanism sets first (none, each alone, all, all but
+	// one), then the host's rows (one removed, then the bare host's),
+	// each group in name order.
+	rank := func(e string) int {
+		switch {
+		case strings.Contains(e, "(bare host"):
+			return 6
+		case strings.Contains(e, "("):
+			return 5
+		case e == "none":
+			return 0
+		case e == "all":
+			return 2
+		case strings.HasPrefix(e, "all but "):
+			return 3
+		case !strings.Contains(e, ","):
+			return 1
+		}
+		return 4
+	}
+	slices.SortStableFunc(order, func(a, b string) int {
+		if c := rank(a) - rank(b); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
 	qs, ls := slices.Sorted(maps.Keys(queues)), slices.Sorted(maps.Keys(losses))
 	slices.Reverse(qs) // largest queue first
 	t := &Table{
@@ -164,11 +191,47 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 		"means over the lossless runs of each row (runs) unless a loss is named; shares are of the total; loss-based: CUBIC, BIC and Reno; BBR: BBR and BBRv2",
 		"retransmissions: segments retransmitted in one lossless run, all flows",
 		"emulate none is the tclink backbone: a TCLink without the testbed's other mechanisms",
-		"a row named after emulate with host settings (no delayed_ack, ...) is that testbed on a host whose TCP differs from Linux's defaults in them")
+		"all: every mechanism of the testbed; all but X: every one but X",
+		"a row with host settings (no delayed_ack, ...) is that testbed on a host whose TCP differs from Linux's defaults in them; bare host: the host without Linux's TCP mechanisms that the figures were calibrated on before (no delayed ACKs, PRR, timestamps, HyStart, byte counting, quick ACKs, DSACK, undo, F-RTO or adaptive reordering, the RTO floor on the whole RTO), with the one named kept on")
 	// A row is about 5.6 mm high at the theme's font; title, header and
 	// notes take about 4 cm.
 	h := 4*vg.Centimeter + vg.Length(len(t.Rows))*6*vg.Millimeter
 	return &Output{Art: t, Width: 32 * vg.Centimeter, Height: h, Data: t, Markdown: true}, nil
+}
+
+// emulateNames returns a function that names an emulate list for the
+// table: "all" for the list of every mechanism the dataset names, "all
+// but X" for it less one, the list itself otherwise.
+func emulateNames(em *Column, n int) func(string) string {
+	all := map[string]bool{}
+	for i := range n {
+		for _, m := range strings.Split(em.Value(i).String(), ",") {
+			if m = strings.TrimSpace(m); m != "" && m != "none" {
+				all[m] = true
+			}
+		}
+	}
+	return func(e string) string {
+		have := map[string]bool{}
+		for _, m := range strings.Split(e, ",") {
+			have[strings.TrimSpace(m)] = true
+		}
+		var missing []string
+		for _, m := range slices.Sorted(maps.Keys(all)) {
+			if !have[m] {
+				missing = append(missing, m)
+			}
+		}
+		switch {
+		case len(all) < 3:
+			return e
+		case len(missing) == 0:
+			return "all"
+		case len(missing) == 1:
+			return "all but " + missing[0]
+		}
+		return e
+	}
 }
 
 // hostSettings returns, for each row of fr, the host settings of the row
@@ -200,12 +263,12 @@ func hostSettings(in Input, fr *Frame) (func(int) string, error) {
 			ss = append(ss, setting{c, p.Default})
 		}
 	}
-	return func(i int) string {
-		var diff []string
+	away := func(i int) (diff, kept []string) {
 		for _, s := range ss {
 			v := s.c.Value(i)
 			switch {
 			case v == s.def:
+				kept = append(kept, s.c.Name)
 			case v.Kind() == vocab.Bool && !v.Bool():
 				diff = append(diff, "no "+s.c.Name)
 			case v.Kind() == vocab.Bool:
@@ -214,10 +277,39 @@ func hostSettings(in Input, fr *Frame) (func(int) string, error) {
 				diff = append(diff, s.c.Name+" "+v.String())
 			}
 		}
+		return diff, kept
+	}
+	// A row with most settings away from Linux's is a bare host's; it is
+	// named by what it keeps of Linux's beyond what every bare host keeps.
+	bare := func(diff []string) bool { return len(ss) > 4 && 2*len(diff) > len(ss) }
+	common := map[string]int{}
+	nBare := 0
+	for i := range fr.Len() {
+		if diff, kept := away(i); bare(diff) {
+			nBare++
+			for _, k := range kept {
+				common[k]++
+			}
+		}
+	}
+	return func(i int) string {
+		diff, kept := away(i)
 		if len(diff) == 0 {
 			return ""
 		}
-		return " (" + strings.Join(diff, ", ") + ")"
+		if !bare(diff) {
+			return " (" + strings.Join(diff, ", ") + ")"
+		}
+		var own []string
+		for _, k := range kept {
+			if common[k] < nBare {
+				own = append(own, k)
+			}
+		}
+		if len(own) == 0 {
+			return " (bare host)"
+		}
+		return " (bare host, " + strings.Join(own, ", ") + " on)"
 	}, nil
 }
 
