@@ -109,16 +109,24 @@ func TestQuickAck(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := Config{MSS: 1000, RcvBuf: tt.rcvBuf, SndBuf: 1 << 20, DelayedACK: true, QuickAck: tt.quick}
 			sent := traceReceiver(t, cfg, tt.segs)
-			at := map[des.Time]bool{}
-			for _, sp := range sent {
-				at[sp.at] = true
-			}
-			for i, sg := range tt.segs {
-				if got, want := at[sg.at], tt.immediate(i); got != want {
-					t.Errorf("segment %d (t = %v): acknowledged at once = %v, want %v", i, sg.at, got, want)
-				}
-			}
+			checkImmediateACKs(t, tt.segs, sent, tt.immediate)
 		})
+	}
+}
+
+// checkImmediateACKs checks which of segs the receiver acknowledged at
+// the instant it arrived (an ACK in sent at that time): segment i was,
+// where immediate(i).
+func checkImmediateACKs(t *testing.T, segs []segIn, sent []sentPacket, immediate func(int) bool) {
+	t.Helper()
+	at := map[des.Time]bool{}
+	for _, sp := range sent {
+		at[sp.at] = true
+	}
+	for i, sg := range segs {
+		if got, want := at[sg.at], immediate(i); got != want {
+			t.Errorf("segment %d (t = %v): acknowledged at once = %v, want %v", i, sg.at, got, want)
+		}
 	}
 }
 
@@ -235,15 +243,7 @@ func TestAckFirstSegment(t *testing.T) {
 			cfg := Config{MSS: 1000, RcvBuf: 12000, SndBuf: 1 << 20, DelayedACK: true, DelAckTimeout: 200 * des.Millisecond,
 				AckFirstSegment: tt.first, QuickAck: tt.quick}
 			sent := traceReceiver(t, cfg, tt.segs)
-			at := map[des.Time]bool{}
-			for _, sp := range sent {
-				at[sp.at] = true
-			}
-			for i, sg := range tt.segs {
-				if got, want := at[sg.at], tt.immediate(i); got != want {
-					t.Errorf("segment %d (t = %v): acknowledged at once = %v, want %v", i, sg.at, got, want)
-				}
-			}
+			checkImmediateACKs(t, tt.segs, sent, tt.immediate)
 		})
 	}
 }
