@@ -40,6 +40,10 @@ type event struct {
 	index  int // position in the heap, -1 when not queued
 	pooled bool
 	next   *event // free-list link
+	// timer is the Timer that owns this entry (nil for a one-shot event):
+	// its key may lag behind the timer's expiry, or the timer may have
+	// been stopped (Timer.Reset, Timer.Stop).
+	timer *Timer
 }
 
 // before orders events by (time, sequence number): events at the same time
@@ -56,13 +60,17 @@ func (e *event) before(o *event) bool {
 // and deterministic.
 //
 // The queue is a 4-ary min-heap of event pointers; each event knows its
-// heap index, so a Timer is rescheduled or cancelled in place (sift up or
-// down, O(log n)) and the queue never holds stale entries.
+// heap index, so a Timer moved earlier is sifted up in place. A Timer moved
+// later, or stopped, leaves its entry where it is and the entry is put
+// right when it reaches the top (see Timer): the queue holds at most one
+// entry per timer, and handlers run in exactly the order of (expiry,
+// scheduling order) all the same.
 type Scheduler struct {
 	now       Time
 	seq       uint64
 	heap      []*event
 	free      *event
+	stale     int // entries of stopped timers still in the heap
 	processed uint64
 	stopped   bool
 
@@ -82,8 +90,9 @@ func (s *Scheduler) Now() Time { return s.now }
 // Processed returns the number of events handled so far.
 func (s *Scheduler) Processed() uint64 { return s.processed }
 
-// Pending returns the number of events in the queue.
-func (s *Scheduler) Pending() int { return len(s.heap) }
+// Pending returns the number of events in the queue (stopped timers not
+// counted).
+func (s *Scheduler) Pending() int { return len(s.heap) - s.stale }
 
 // Schedule arranges for h.Handle(at, kind, arg) to run at time at. Times in
 // the past are a bug in the caller and panic. Schedule allocates only while
@@ -131,6 +140,19 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 		if e.at > until {
 			break
 		}
+		if t := e.timer; t != nil && (!t.armed || t.at != e.at || t.seq != e.seq) {
+			// A timer stopped, or moved later, since its entry was
+			// placed: drop the entry, or give it the timer's key and let
+			// it sink to its place. Neither is an event.
+			if !t.armed {
+				s.removeAt(0)
+				s.stale--
+			} else {
+				e.at, e.seq = t.at, t.seq
+				s.down(0)
+			}
+			continue
+		}
 		if budget > 0 && s.processed >= budget {
 			return fmt.Errorf("des: %w: %d events processed, now %v, %d pending", ErrMaxEvents, s.processed, s.now, len(s.heap))
 		}
@@ -143,6 +165,9 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 		s.removeAt(0)
 		s.now = e.at
 		h, kind, arg := e.h, e.kind, e.arg
+		if e.timer != nil {
+			e.timer.armed = false
+		}
 		if e.pooled {
 			// Recycle before calling the handler so that the handler's own
 			// Schedule reuses this entry.
@@ -169,16 +194,14 @@ func (s *Scheduler) push(e *event, at Time) {
 	e.at = at
 	e.seq = s.seq
 	s.seq++
+	s.insert(e)
+}
+
+// insert adds e to the heap with the key it holds.
+func (s *Scheduler) insert(e *event) {
 	e.index = len(s.heap)
 	s.heap = append(s.heap, e)
 	s.up(e.index)
-}
-
-// fix restores heap order after e's key changed.
-func (s *Scheduler) fix(e *event) {
-	if !s.down(e.index) {
-		s.up(e.index)
-	}
 }
 
 // removeAt removes the event at heap index i.
