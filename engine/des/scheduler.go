@@ -34,6 +34,8 @@ const ctxCheckEvery = 1024
 type event struct {
 	at     Time
 	seq    uint64
+	sched  Time   // when it was scheduled (the clock when seq was taken)
+	parent uint64 // the scheduling order of the event that scheduled it (Running)
 	h      Handler
 	kind   int
 	arg    uint64
@@ -72,7 +74,10 @@ type Scheduler struct {
 	free      *event
 	stale     int // entries of stopped timers still in the heap
 	processed uint64
-	stopped   bool
+	// running is the event whose handler is running (running.h nil
+	// outside Run): its key and when it was scheduled, for Running.
+	running event
+	stopped bool
 
 	// MaxEvents, when non-zero, bounds the total number of events the
 	// scheduler processes over all calls to Run; reaching it makes Run
@@ -148,7 +153,7 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 				s.removeAt(0)
 				s.stale--
 			} else {
-				e.at, e.seq = t.at, t.seq
+				e.at, e.seq, e.sched, e.parent = t.at, t.seq, t.sched, t.parent
 				s.down(0)
 			}
 			continue
@@ -176,7 +181,9 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 			s.free = e
 		}
 		s.processed++
+		s.running.at, s.running.seq, s.running.sched, s.running.parent, s.running.h = e.at, e.seq, e.sched, e.parent, h
 		h.Handle(s.now, kind, arg)
+		s.running.h = nil
 		if s.stopped {
 			return nil
 		}
@@ -193,8 +200,33 @@ func (s *Scheduler) push(e *event, at Time) {
 	}
 	e.at = at
 	e.seq = s.seq
+	e.sched = s.now
+	e.parent = s.running.seq
 	s.seq++
 	s.insert(e)
+}
+
+// Reserve takes the scheduling order an event scheduled now would get,
+// without scheduling one. A component that works out in advance what an
+// event would have done (a link's transmitter, netsim/lazy.go) reserves
+// the order of the event it does without, and compares it with
+// Running's to tell which of two events at the same instant runs first.
+func (s *Scheduler) Reserve() uint64 {
+	q := s.seq
+	s.seq++
+	return q
+}
+
+// Running describes the event whose handler is running: when it was
+// scheduled, its scheduling order, and the scheduling order of the event
+// whose handler scheduled it (meaningless if it was scheduled outside a
+// handler); ok is false outside a handler. Events with equal times run
+// in scheduling order; an event scheduled at an earlier time was
+// scheduled before (has a smaller order than) one scheduled later, and
+// of two scheduled at one instant by different handlers, the one whose
+// handler ran first.
+func (s *Scheduler) Running() (sched Time, seq, parent uint64, ok bool) {
+	return s.running.sched, s.running.seq, s.running.parent, s.running.h != nil
 }
 
 // insert adds e to the heap with the key it holds.

@@ -23,9 +23,11 @@ type Timer struct {
 	s *Scheduler
 	e event
 	// The timer's state; e's key may lag behind at and seq.
-	armed bool
-	at    Time
-	seq   uint64
+	armed  bool
+	at     Time
+	seq    uint64
+	sched  Time
+	parent uint64
 }
 
 // Init binds the timer to a scheduler and to the handler call it makes
@@ -61,15 +63,15 @@ func (t *Timer) Reset(at Time) {
 		panic("bug: des: Reset of a copied timer")
 	}
 	wasArmed := t.armed
-	t.armed, t.at, t.seq = true, at, s.seq
+	t.armed, t.at, t.seq, t.sched, t.parent = true, at, s.seq, s.now, s.running.seq
 	s.seq++
 	switch {
 	case t.e.index < 0:
-		t.e.at, t.e.seq = at, t.seq
+		t.e.at, t.e.seq, t.e.sched, t.e.parent = at, t.seq, t.sched, t.parent
 		s.insert(&t.e)
 	case at < t.e.at:
 		// Earlier than its entry: move the entry up now.
-		t.e.at, t.e.seq = at, t.seq
+		t.e.at, t.e.seq, t.e.sched, t.e.parent = at, t.seq, t.sched, t.parent
 		s.up(t.e.index)
 		if !wasArmed {
 			s.stale--

@@ -65,7 +65,8 @@ type LinkConfig struct {
 // Every packet is delayed by the same propagation time, so the packets in
 // flight form a FIFO: the link keeps them in an intrusive list and has at
 // most one arrival event (for the head) and one end-of-transmission event
-// in the scheduler at any time.
+// in the scheduler at any time. Behind a DropTail queue the link needs no
+// end-of-transmission events at all (lazy.go).
 //
 // Transmission times are exact: within a busy period (back-to-back
 // packets) the last bit of the packet that brings the period's bit count to
@@ -99,6 +100,8 @@ type Link struct {
 	jitter     des.Duration
 	jrng       *rand.Rand
 	lastArrive des.Time // arrival time of the latest packet sent on
+
+	lz lazyTx // the transmitter without events (lazy.go)
 
 	st linkCounters
 }
@@ -179,6 +182,9 @@ func (l *Link) Send(p *Packet) {
 	l.st.sent++
 	l.st.sentBytes += p.Size
 	l.trace(now, TraceSend, p, 0)
+	if l.lz.on || !l.lz.decided {
+		l.lazySend(now, p)
+	}
 	if l.netemLimit > 0 && !l.netemAdmit(now, p) {
 		return
 	}
@@ -240,6 +246,10 @@ func (l *Link) startNext(now des.Time) {
 	for b := l.batch.head; b != nil; b = b.next {
 		l.trace(now, TraceTransmit, b, 0)
 	}
+	if l.lz.on {
+		l.lazyStarted(now, end)
+		return
+	}
 	l.net.sched.Schedule(end, l, kindTxDone, 0)
 }
 
@@ -266,25 +276,23 @@ func (l *Link) txEndPrev() des.Time {
 func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 	switch kind {
 	case kindTxDone:
-		p := l.tx
-		l.tx = nil
-		l.st.busy += now.Sub(l.txStart)
-		arrive := now.Add(l.delay)
-		if l.jitter > 0 {
-			arrive = max(arrive.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
-			l.lastArrive = arrive
-		}
-		l.txDone(now, p, arrive)
-		for b := l.batch.pop(); b != nil; b = l.batch.pop() {
-			l.txDone(now, b, arrive)
-		}
-		l.startNext(now)
+		l.endTx(now)
 	case kindStart:
 		l.startSet = false
+		if l.lz.on {
+			l.lazyCatchUp(now, true)
+		}
 		if l.tx == nil {
 			l.startNext(now)
 		}
 	case kindArrive:
+		if l.lz.on {
+			l.lazyArrive(now)
+			return
+		}
+		if h := l.flight.head; h == nil || h.arrive != now {
+			return // a wake-up left by the lazy transmitter (lazy.go)
+		}
 		// Packets due at the same instant (an skb's segments, sent
 		// together) are delivered by one event, in order.
 		for {
@@ -308,6 +316,24 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 	}
 }
 
+// endTx ends the transmission of tx (and its batch) at now and starts
+// the next.
+func (l *Link) endTx(now des.Time) {
+	p := l.tx
+	l.tx = nil
+	l.st.busy += now.Sub(l.txStart)
+	arrive := now.Add(l.delay)
+	if l.jitter > 0 {
+		arrive = max(arrive.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
+		l.lastArrive = arrive
+	}
+	l.txDone(now, p, arrive)
+	for b := l.batch.pop(); b != nil; b = l.batch.pop() {
+		l.txDone(now, b, arrive)
+	}
+	l.startNext(now)
+}
+
 // txDone puts a transmitted packet on the wire, to arrive at arrive.
 func (l *Link) txDone(now des.Time, p *Packet, arrive des.Time) {
 	l.st.transmitted++
@@ -317,7 +343,7 @@ func (l *Link) txDone(now des.Time, p *Packet, arrive des.Time) {
 		return
 	}
 	p.arrive = arrive
-	if l.flight.head == nil {
+	if l.flight.head == nil && !l.lz.on {
 		l.net.sched.Schedule(p.arrive, l, kindArrive, 0)
 	}
 	l.flight.push(p)
@@ -393,6 +419,9 @@ func (s LinkStats) Dropped() int64 {
 // Stats returns the link's counters at the current time.
 func (l *Link) Stats() LinkStats {
 	now := l.net.sched.Now()
+	if l.lz.on {
+		l.lazyCatchUp(now, true)
+	}
 	l.queueChange(now)
 	st := &l.st
 	s := LinkStats{

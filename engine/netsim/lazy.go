@@ -1,0 +1,222 @@
+package netsim
+
+import "github.com/crosslink-sim/crosslink/engine/des"
+
+// The lazy transmitter. Behind a DropTail queue a link's transmitter is a
+// pure function of the arrivals: a packet the queue accepts is sent, the
+// queue never drops from its head, and each transmission starts when the
+// previous one ends or when the packet arrives, whichever is later. So
+// the end-of-transmission event, one per packet, does nothing that could
+// not be done later, at the link's next interaction, with the clock set
+// back to when it would have run: the link keeps the end time of the
+// packet being sent (lazyTx.end) and, whenever it is touched (a packet
+// offered, an arrival due, its statistics read), first ends every
+// transmission that is over (lazyCatchUp), in order and each at its own
+// time, through the same code the event would have run (endTx). The
+// queue's occupancy integrals, waiting times, busy time, the loss and
+// jitter draws (in transmission order, on the same streams) and the
+// arrival times all come out the same. Only the arrival events remain,
+// one per packet as before: the link keeps one pending at the earliest
+// time it must act, the arrival of the head of its flight, or when none
+// has finished transmission, the earliest arrival of the packet being
+// sent (lazyWake).
+//
+// Same-instant order. A packet offered at exactly the instant a
+// transmission ends sees the queue with or without the packet that
+// starts next, depending on which of the two events the scheduler would
+// have run first: events at one instant run in scheduling order. The
+// end-of-transmission event would have been scheduled when its packet's
+// transmission started; des.Scheduler.Running tells when the running
+// event was scheduled, and when both were scheduled at one instant the
+// scheduling order reserved for the event the link did without
+// (des.Scheduler.Reserve) decides (lazyDoneAt). Arrival events are
+// scheduled at other instants than before (when the link learns the
+// arrival time rather than when the transmission ends), so two arrivals
+// due at one node at the same nanosecond from different links may run in
+// another order than with end-of-transmission events; both orders are
+// the scheduler's convention for simultaneous events.
+//
+// A link is lazy when its queue is a DropTail, it has no netem limit,
+// a finite rate and a propagation delay, and no observer is installed
+// when its first packet arrives (traces must come out in time order). It
+// turns eager for good (lazyEager) when an observer appears, or when it
+// could lose a packet whose sending socket waits to be told (Packet.Owner):
+// the owner must hear of the loss at the instant it happens.
+type lazyTx struct {
+	decided bool // on has been decided, at the first packet
+	on      bool // the transmitter is lazy
+	virtual bool // lazyCatchUp is replaying ends of transmission
+
+	end    des.Time // when the packet being sent (Link.tx) will have left
+	sched  des.Time // when its end-of-transmission event would have been scheduled
+	seq    uint64   // and its scheduling order, if seqOK
+	seqOK  bool     // seq is known: the transmission started in a handler, not in lazyCatchUp
+	wakeOn bool     // an arrival event is pending
+
+	// Recent answers of lazyDoneAt: whether the transmission ending at
+	// at ended before the event of scheduling order seq ran (see
+	// lazyDoneAt).
+	known [4]tieAnswer
+	next  int
+
+	ties int64 // same-instant orders lazyDoneAt could not tell
+}
+
+type tieAnswer struct {
+	at   des.Time
+	seq  uint64
+	done bool
+	ok   bool
+}
+
+// lazySend decides, at the first packet, whether the link is lazy, and
+// catches up before p is offered.
+func (l *Link) lazySend(now des.Time, p *Packet) {
+	if !l.lz.decided {
+		l.lz.decided = true
+		_, dropTail := l.queue.(*dropTail)
+		l.lz.on = dropTail && l.netemLimit == 0 && l.bps > 0 && l.delay > 0 && l.net.observer == nil
+		if !l.lz.on {
+			return
+		}
+	}
+	if l.net.observer != nil || p.Owner != nil && l.loss != nil {
+		l.lazyEager(now)
+		return
+	}
+	l.lazyCatchUp(now, true)
+}
+
+// lazyEager turns the link eager for good: it ends the transmissions that
+// are over and schedules the end of the current one. A wake-up still
+// pending is harmless: the arrival handler passes over one with nothing
+// due.
+func (l *Link) lazyEager(now des.Time) {
+	l.lazyCatchUp(now, true)
+	l.lz.on = false
+	if l.tx != nil {
+		l.net.sched.Schedule(l.lz.end, l, kindTxDone, 0)
+	}
+}
+
+// lazyCatchUp ends, each at its own time, every transmission that is over
+// by now: those ending before now, and, if atNow, one ending at now whose
+// event would already have run (lazyDoneAt).
+func (l *Link) lazyCatchUp(now des.Time, atNow bool) {
+	for l.tx != nil {
+		end := l.lz.end
+		if end > now || end == now && (!atNow || !l.lazyDoneAt()) {
+			return
+		}
+		l.lz.virtual = true
+		l.endTx(end)
+		l.lz.virtual = false
+	}
+}
+
+// lazyDoneAt reports whether the end-of-transmission event due now would
+// have run before the running event. Outside a handler (a model reading
+// statistics after Run), everything due by now has run.
+//
+// Both events were scheduled at some instant: if at different instants,
+// the earlier one runs first. If at the same instant, the one whose
+// scheduling event ran first: for a transmission started in a handler
+// the link reserved its order; for one started when the previous ended
+// (a busy link), its scheduling event is that previous end, and the
+// running event's is one that ran at that instant too. In a busy link
+// fed by a steady flow, the two chains keep in step for as long as the
+// flow lasts, each scheduling the next at the same instant; the link
+// remembers its recent answers, so the question for the scheduling
+// events has been answered when they ran, if the earlier event offered
+// a packet to this link then. Otherwise ties counts it, and the running
+// event is taken to have been scheduled first.
+func (l *Link) lazyDoneAt() bool {
+	sched, seq, parent, ok := l.net.sched.Running()
+	if !ok {
+		return true
+	}
+	done := false
+	switch {
+	case sched != l.lz.sched:
+		done = l.lz.sched < sched
+	case l.lz.seqOK:
+		done = l.lz.seq < seq
+	default:
+		found := false
+		for _, a := range l.lz.known {
+			if a.ok && a.at == sched && a.seq == parent {
+				done, found = a.done, true
+				break
+			}
+		}
+		if !found {
+			l.lz.ties++
+		}
+	}
+	l.lz.known[l.lz.next] = tieAnswer{at: l.net.sched.Now(), seq: seq, done: done, ok: true}
+	l.lz.next = (l.lz.next + 1) % len(l.lz.known)
+	return done
+}
+
+// lazyStarted notes a transmission that started at now and ends at end.
+func (l *Link) lazyStarted(now, end des.Time) {
+	l.lz.end, l.lz.sched, l.lz.seqOK = end, now, false
+	if !l.lz.virtual {
+		l.lz.seq, l.lz.seqOK = l.net.sched.Reserve(), true
+	}
+	l.lazyWake()
+}
+
+// lazyWake makes sure an arrival event is pending if anything is on the
+// way: for the head of the flight, or for the earliest the packet being
+// sent can arrive. Later packets arrive later, so one pending event is
+// never late.
+func (l *Link) lazyWake() {
+	if l.lz.wakeOn {
+		return
+	}
+	var at des.Time
+	switch {
+	case l.flight.head != nil:
+		at = l.flight.head.arrive
+	case l.tx != nil:
+		at = l.lz.end.Add(l.delay)
+	default:
+		return
+	}
+	l.lz.wakeOn = true
+	l.net.sched.Schedule(at, l, kindArrive, 0)
+}
+
+// lazyArrive is the arrival event of a lazy link: it ends the
+// transmissions that are over (a packet arriving now left before now, the
+// delay being positive) and delivers the packets due now, in order, as
+// the eager handler does, scheduling the next arrival event before
+// delivering the last of them.
+func (l *Link) lazyArrive(now des.Time) {
+	l.lz.wakeOn = false
+	l.lazyCatchUp(now, false)
+	for {
+		p := l.flight.head
+		if p == nil || p.arrive != now {
+			// A wake-up for a packet lost on the way or delayed by
+			// jitter.
+			l.lazyWake()
+			return
+		}
+		l.flight.pop()
+		h := l.flight.head
+		more := h != nil && h.arrive == now
+		if !more {
+			l.lazyWake()
+		}
+		l.netemLeave(p)
+		l.st.delivered++
+		l.st.deliveredBytes += p.Size
+		l.trace(now, TraceDeliver, p, 0)
+		l.to.arrive(now, p)
+		if !more {
+			return
+		}
+	}
+}
