@@ -15,11 +15,20 @@ import "github.com/crosslink-sim/crosslink/engine/des"
 // time, through the same code the event would have run (endTx). The
 // queue's occupancy integrals, waiting times, busy time, the loss and
 // jitter draws (in transmission order, on the same streams) and the
-// arrival times all come out the same. Only the arrival events remain,
-// one per packet as before: the link keeps one pending at the earliest
-// time it must act, the arrival of the head of its flight, or when none
-// has finished transmission, the earliest arrival of the packet being
-// sent (lazyWake).
+// arrival times all come out the same.
+//
+// The arrival events stay as they were, one per packet: the arrival of
+// the head of the flight schedules the next one's. Only the
+// end-of-transmission event of a packet that finds the flight empty
+// scheduled an arrival event itself; so a transmission that may end with
+// nothing in flight (the last packet in flight arrives before it ends,
+// which on a link whose delay exceeds the transmission time means after
+// an idle spell) keeps its event, scheduled as before. Each ends the
+// transmissions before it, so their events are the ones done without.
+// Such a transmission starts in a handler (the link was idle, or its
+// predecessor's event ran), never in a catch-up, as long as the delay
+// exceeds the transmission time of every packet (of a whole skb, taken as
+// lazyMaxBytes): a link is lazy only while it does.
 //
 // Same-instant order. A packet offered at exactly the instant a
 // transmission ends sees the queue with or without the packet that
@@ -27,40 +36,45 @@ import "github.com/crosslink-sim/crosslink/engine/des"
 // have run first: events at one instant run in scheduling order. The
 // end-of-transmission event would have been scheduled when its packet's
 // transmission started; des.Scheduler.Running tells when the running
-// event was scheduled, and when both were scheduled at one instant the
-// scheduling order reserved for the event the link did without
-// (des.Scheduler.Reserve) decides (lazyDoneAt). Arrival events are
-// scheduled at other instants than before (when the link learns the
-// arrival time rather than when the transmission ends), so two arrivals
-// due at one node at the same nanosecond from different links may run in
-// another order than with end-of-transmission events; both orders are
-// the scheduler's convention for simultaneous events.
+// event was scheduled and by which event, and lazyDoneAt works out the
+// order from these (des.Scheduler.Reserve keeps the order of an event
+// done without when it would have been scheduled in a handler).
 //
 // A link is lazy when its queue is a DropTail, it has no netem limit,
 // a finite rate and a propagation delay, and no observer is installed
 // when its first packet arrives (traces must come out in time order). It
-// turns eager for good (lazyEager) when an observer appears, or when it
-// could lose a packet whose sending socket waits to be told (Packet.Owner):
-// the owner must hear of the loss at the instant it happens.
+// turns eager for good (lazyEager) when an observer appears, when a
+// packet (or an skb, taken as 64 KiB) takes longer to send than the
+// delay, or when it could lose a packet whose sending socket waits to be
+// told (Packet.Owner): the owner must hear of the loss at the instant it
+// happens.
 type lazyTx struct {
 	decided bool // on has been decided, at the first packet
 	on      bool // the transmitter is lazy
 	virtual bool // lazyCatchUp is replaying ends of transmission
+	realTx  bool // the current transmission's end has its event
 
-	end    des.Time // when the packet being sent (Link.tx) will have left
-	sched  des.Time // when its end-of-transmission event would have been scheduled
-	seq    uint64   // and its scheduling order, if seqOK
-	seqOK  bool     // seq is known: the transmission started in a handler, not in lazyCatchUp
-	wakeOn bool     // an arrival event is pending
+	end   des.Time // when the packet being sent (Link.tx) will have left
+	sched des.Time // when its end-of-transmission event would have been scheduled
+	seq   uint64   // and its scheduling order, if seqOK
+	seqOK bool     // seq is known: the transmission started in a handler, not in lazyCatchUp
 
 	// Recent answers of lazyDoneAt: whether the transmission ending at
-	// at ended before the event of scheduling order seq ran (see
-	// lazyDoneAt).
+	// at ended before the event of scheduling order seq ran.
 	known [4]tieAnswer
 	next  int
 
-	ties int64 // same-instant orders lazyDoneAt could not tell
+	// ties counts same-instant orders lazyDoneAt could not work out
+	// (the running event is then taken to run first) and other
+	// departures from the eager order (a switch to eager, an arrival
+	// event scheduled in a catch-up); the differential test requires
+	// none.
+	ties int64
 }
+
+// lazyMaxBytes is the largest transmission (a whole GSO skb, 64 KiB, with
+// headers to spare) whose time a lazy link's delay must exceed.
+const lazyMaxBytes = 65536 + 1024
 
 type tieAnswer struct {
 	at   des.Time
@@ -80,7 +94,11 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 			return
 		}
 	}
-	if l.net.observer != nil || p.Owner != nil && l.loss != nil {
+	size := uint64(p.Size)
+	if p.Skb != 0 {
+		size = lazyMaxBytes // the whole skb is sent as one
+	}
+	if l.net.observer != nil || p.Owner != nil && l.loss != nil || uint64(l.delay) <= bitTime(size*8, l.bps) {
 		l.lazyEager(now)
 		return
 	}
@@ -88,13 +106,16 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 }
 
 // lazyEager turns the link eager for good: it ends the transmissions that
-// are over and schedules the end of the current one. A wake-up still
-// pending is harmless: the arrival handler passes over one with nothing
-// due.
+// are over and schedules the end of the current one, now rather than
+// when it started (counted in ties).
 func (l *Link) lazyEager(now des.Time) {
 	l.lazyCatchUp(now, true)
 	l.lz.on = false
-	if l.tx != nil {
+	if l.tx != nil && !l.lz.realTx {
+		if l.lz.sched != now || !l.lz.seqOK {
+			l.lz.ties++
+		}
+		l.lz.realTx = true
 		l.net.sched.Schedule(l.lz.end, l, kindTxDone, 0)
 	}
 }
@@ -103,7 +124,7 @@ func (l *Link) lazyEager(now des.Time) {
 // by now: those ending before now, and, if atNow, one ending at now whose
 // event would already have run (lazyDoneAt).
 func (l *Link) lazyCatchUp(now des.Time, atNow bool) {
-	for l.tx != nil {
+	for l.tx != nil && !l.lz.realTx {
 		end := l.lz.end
 		if end > now || end == now && (!atNow || !l.lazyDoneAt()) {
 			return
@@ -158,65 +179,20 @@ func (l *Link) lazyDoneAt() bool {
 	return done
 }
 
-// lazyStarted notes a transmission that started at now and ends at end.
+// lazyStarted notes a transmission that started at now and ends at end,
+// and schedules its end-of-transmission event if it may find the flight
+// empty, as the eager link would have at this point.
 func (l *Link) lazyStarted(now, end des.Time) {
 	l.lz.end, l.lz.sched, l.lz.seqOK = end, now, false
+	if t := l.flight.tail; t == nil || t.arrive <= end {
+		if l.lz.virtual {
+			l.lz.ties++ // not expected (lazyMaxBytes)
+		}
+		l.lz.realTx = true
+		l.net.sched.Schedule(end, l, kindTxDone, 0)
+		return
+	}
 	if !l.lz.virtual {
 		l.lz.seq, l.lz.seqOK = l.net.sched.Reserve(), true
-	}
-	l.lazyWake()
-}
-
-// lazyWake makes sure an arrival event is pending if anything is on the
-// way: for the head of the flight, or for the earliest the packet being
-// sent can arrive. Later packets arrive later, so one pending event is
-// never late.
-func (l *Link) lazyWake() {
-	if l.lz.wakeOn {
-		return
-	}
-	var at des.Time
-	switch {
-	case l.flight.head != nil:
-		at = l.flight.head.arrive
-	case l.tx != nil:
-		at = l.lz.end.Add(l.delay)
-	default:
-		return
-	}
-	l.lz.wakeOn = true
-	l.net.sched.Schedule(at, l, kindArrive, 0)
-}
-
-// lazyArrive is the arrival event of a lazy link: it ends the
-// transmissions that are over (a packet arriving now left before now, the
-// delay being positive) and delivers the packets due now, in order, as
-// the eager handler does, scheduling the next arrival event before
-// delivering the last of them.
-func (l *Link) lazyArrive(now des.Time) {
-	l.lz.wakeOn = false
-	l.lazyCatchUp(now, false)
-	for {
-		p := l.flight.head
-		if p == nil || p.arrive != now {
-			// A wake-up for a packet lost on the way or delayed by
-			// jitter.
-			l.lazyWake()
-			return
-		}
-		l.flight.pop()
-		h := l.flight.head
-		more := h != nil && h.arrive == now
-		if !more {
-			l.lazyWake()
-		}
-		l.netemLeave(p)
-		l.st.delivered++
-		l.st.deliveredBytes += p.Size
-		l.trace(now, TraceDeliver, p, 0)
-		l.to.arrive(now, p)
-		if !more {
-			return
-		}
 	}
 }

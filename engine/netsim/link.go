@@ -276,6 +276,7 @@ func (l *Link) txEndPrev() des.Time {
 func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 	switch kind {
 	case kindTxDone:
+		l.lz.realTx = false
 		l.endTx(now)
 	case kindStart:
 		l.startSet = false
@@ -287,11 +288,9 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 		}
 	case kindArrive:
 		if l.lz.on {
-			l.lazyArrive(now)
-			return
-		}
-		if h := l.flight.head; h == nil || h.arrive != now {
-			return // a wake-up left by the lazy transmitter (lazy.go)
+			// A packet arriving now left before now (the delay is
+			// positive).
+			l.lazyCatchUp(now, false)
 		}
 		// Packets due at the same instant (an skb's segments, sent
 		// together) are delivered by one event, in order.
@@ -343,7 +342,10 @@ func (l *Link) txDone(now des.Time, p *Packet, arrive des.Time) {
 		return
 	}
 	p.arrive = arrive
-	if l.flight.head == nil && !l.lz.on {
+	if l.flight.head == nil {
+		if l.lz.virtual {
+			l.lz.ties++ // not expected: see lazyStarted
+		}
 		l.net.sched.Schedule(p.arrive, l, kindArrive, 0)
 	}
 	l.flight.push(p)
