@@ -97,6 +97,8 @@ type lazyRun struct {
 	Got   [][]arrival
 	Links []LinkStats
 	NoRt  int64
+	// Events is Network.Events: the eager count whichever way links run.
+	Events uint64
 }
 
 // TestLazyLinkMatchesEager runs closed-loop traffic over dumbbells, once
@@ -191,6 +193,7 @@ func TestLazyLinkMatchesEager(t *testing.T) {
 				for _, n := range net.Nodes() {
 					r.NoRt += n.noRoute
 				}
+				r.Events = net.Events()
 				return r, s.Processed(), lazy, ties
 			}
 			want, evEager, lazyEager, _ := run(true)
