@@ -201,9 +201,20 @@ func (s *Scheduler) push(e *event, at Time) {
 	e.at = at
 	e.seq = s.seq
 	e.sched = s.now
-	e.parent = s.running.seq
+	e.parent = s.parentSeq()
 	s.seq++
 	s.insert(e)
+}
+
+// NoParent is Running's parent for an event scheduled outside a handler.
+const NoParent = ^uint64(0)
+
+// parentSeq is the scheduling order of the running event, or NoParent.
+func (s *Scheduler) parentSeq() uint64 {
+	if s.running.h == nil {
+		return NoParent
+	}
+	return s.running.seq
 }
 
 // Reserve takes the scheduling order an event scheduled now would get,
@@ -219,7 +230,7 @@ func (s *Scheduler) Reserve() uint64 {
 
 // Running describes the event whose handler is running: when it was
 // scheduled, its scheduling order, and the scheduling order of the event
-// whose handler scheduled it (meaningless if it was scheduled outside a
+// whose handler scheduled it (NoParent if it was scheduled outside a
 // handler); ok is false outside a handler. Events with equal times run
 // in scheduling order; an event scheduled at an earlier time was
 // scheduled before (has a smaller order than) one scheduled later, and

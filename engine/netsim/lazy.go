@@ -165,6 +165,11 @@ func (l *Link) lazyDoneAt() bool {
 		done = l.lz.sched < sched
 	case l.lz.seqOK:
 		done = l.lz.seq < seq
+	case parent == des.NoParent:
+		// Scheduled between two calls of Run, after every event due
+		// by then had run, the end of transmission's predecessor
+		// included. (Before the first Run nothing has been sent.)
+		done = true
 	default:
 		found := false
 		for _, a := range l.lz.known {
