@@ -26,9 +26,11 @@ import "github.com/crosslink-sim/crosslink/engine/des"
 // an idle spell) keeps its event, scheduled as before. Each ends the
 // transmissions before it, so their events are the ones done without.
 // Such a transmission starts in a handler (the link was idle, or its
-// predecessor's event ran), never in a catch-up, as long as the delay
-// exceeds the transmission time of every packet (of a whole skb, taken as
-// lazyMaxBytes): a link is lazy only while it does.
+// predecessor's event ran) as long as the delay exceeds the transmission
+// time of every packet (of a whole skb, taken as lazyMaxBytes): a link is
+// lazy only while it does. Losses can still empty the flight behind a
+// transmission that started in a catch-up; its event is then scheduled
+// late, and the link orders it itself (lazyTx.late).
 //
 // Same-instant order. A packet offered at exactly the instant a
 // transmission ends sees the queue with or without the packet that
@@ -53,6 +55,12 @@ type lazyTx struct {
 	on      bool // the transmitter is lazy
 	virtual bool // lazyCatchUp is replaying ends of transmission
 	realTx  bool // the current transmission's end has its event
+	// late: that event was scheduled in a catch-up, later than the
+	// eager link would have, so it does not order itself among
+	// simultaneous events: lazyCatchUp may end the transmission first,
+	// and the event, when it comes, is skipped (skip counts those).
+	late bool
+	skip int
 
 	end   des.Time // when the packet being sent (Link.tx) will have left
 	sched des.Time // when its end-of-transmission event would have been scheduled
@@ -126,15 +134,21 @@ func (l *Link) lazyEager(now des.Time) {
 // by now: those ending before now, and, if atNow, one ending at now whose
 // event would already have run (lazyDoneAt).
 func (l *Link) lazyCatchUp(now des.Time, atNow bool) {
-	for l.tx != nil && !l.lz.realTx {
+	for l.tx != nil && (!l.lz.realTx || l.lz.late) {
 		end := l.lz.end
 		if end > now || end == now && (!atNow || !l.lazyDoneAt()) {
 			return
 		}
+		if l.lz.realTx {
+			// Its event, scheduled late, will count itself.
+			l.lz.realTx, l.lz.late = false, false
+			l.lz.skip++
+		} else {
+			l.lz.ended++
+		}
 		l.lz.virtual = true
 		l.endTx(end)
 		l.lz.virtual = false
-		l.lz.ended++
 	}
 }
 
@@ -193,9 +207,7 @@ func (l *Link) lazyDoneAt() bool {
 func (l *Link) lazyStarted(now, end des.Time) {
 	l.lz.end, l.lz.sched, l.lz.seqOK = end, now, false
 	if t := l.flight.tail; t == nil || t.arrive <= end {
-		if l.lz.virtual {
-			l.lz.ties++ // not expected (lazyMaxBytes)
-		}
+		l.lz.late = l.lz.virtual
 		l.lz.realTx = true
 		l.net.sched.Schedule(end, l, kindTxDone, 0)
 		return

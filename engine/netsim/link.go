@@ -276,7 +276,11 @@ func (l *Link) txEndPrev() des.Time {
 func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 	switch kind {
 	case kindTxDone:
-		l.lz.realTx = false
+		if l.lz.skip > 0 {
+			l.lz.skip-- // ended in a catch-up (lazy.go)
+			return
+		}
+		l.lz.realTx, l.lz.late = false, false
 		l.endTx(now)
 	case kindStart:
 		l.startSet = false
@@ -344,7 +348,9 @@ func (l *Link) txDone(now des.Time, p *Packet, arrive des.Time) {
 	p.arrive = arrive
 	if l.flight.head == nil {
 		if l.lz.virtual {
-			l.lz.ties++ // not expected: see lazyStarted
+			// A late end of transmission ended in a catch-up: its
+			// arrival event is scheduled later than the eager link's.
+			l.lz.ties++
 		}
 		l.net.sched.Schedule(p.arrive, l, kindArrive, 0)
 	}
