@@ -7,6 +7,14 @@
 // order they were scheduled (ns-3 breaks ties the same way, by a unique
 // event id).
 //
+// A Timer re-armed later (a retransmission timer on every ACK) or stopped
+// leaves its queue entry in place until the entry reaches the head of the
+// queue, where it is re-keyed or dropped before any handler runs, so
+// handlers still run in (time, scheduling order) and no re-arm costs a
+// heap operation. Reserve and Running let a component that skips events
+// (netsim's links) work out where a skipped event would have run among
+// simultaneous ones.
+//
 // Handlers are objects, not closures: Schedule(at, h, kind, arg) stores an
 // interface value that already exists plus two integers, and the queue
 // recycles its entries, so the steady state allocates nothing.

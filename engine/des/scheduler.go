@@ -34,12 +34,18 @@ const ctxCheckEvery = 1024
 type event struct {
 	at     Time
 	seq    uint64
+	sched  Time   // when it was scheduled (the clock when seq was taken)
+	parent uint64 // the scheduling order of the event that scheduled it (Running)
 	h      Handler
 	kind   int
 	arg    uint64
 	index  int // position in the heap, -1 when not queued
 	pooled bool
 	next   *event // free-list link
+	// timer is the Timer that owns this entry (nil for a one-shot event):
+	// its key may lag behind the timer's expiry, or the timer may have
+	// been stopped (Timer.Reset, Timer.Stop).
+	timer *Timer
 }
 
 // before orders events by (time, sequence number): events at the same time
@@ -56,15 +62,22 @@ func (e *event) before(o *event) bool {
 // and deterministic.
 //
 // The queue is a 4-ary min-heap of event pointers; each event knows its
-// heap index, so a Timer is rescheduled or cancelled in place (sift up or
-// down, O(log n)) and the queue never holds stale entries.
+// heap index, so a Timer moved earlier is sifted up in place. A Timer moved
+// later, or stopped, leaves its entry where it is and the entry is put
+// right when it reaches the top (see Timer): the queue holds at most one
+// entry per timer, and handlers run in exactly the order of (expiry,
+// scheduling order) all the same.
 type Scheduler struct {
 	now       Time
 	seq       uint64
 	heap      []*event
 	free      *event
+	stale     int // entries of stopped timers still in the heap
 	processed uint64
-	stopped   bool
+	// running is the event whose handler is running (running.h nil
+	// outside Run): its key and when it was scheduled, for Running.
+	running event
+	stopped bool
 
 	// MaxEvents, when non-zero, bounds the total number of events the
 	// scheduler processes over all calls to Run; reaching it makes Run
@@ -82,8 +95,9 @@ func (s *Scheduler) Now() Time { return s.now }
 // Processed returns the number of events handled so far.
 func (s *Scheduler) Processed() uint64 { return s.processed }
 
-// Pending returns the number of events in the queue.
-func (s *Scheduler) Pending() int { return len(s.heap) }
+// Pending returns the number of events in the queue (stopped timers not
+// counted).
+func (s *Scheduler) Pending() int { return len(s.heap) - s.stale }
 
 // Schedule arranges for h.Handle(at, kind, arg) to run at time at. Times in
 // the past are a bug in the caller and panic. Schedule allocates only while
@@ -131,6 +145,19 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 		if e.at > until {
 			break
 		}
+		if t := e.timer; t != nil && (!t.armed || t.at != e.at || t.seq != e.seq) {
+			// A timer stopped, or moved later, since its entry was
+			// placed: drop the entry, or give it the timer's key and let
+			// it sink to its place. Neither is an event.
+			if !t.armed {
+				s.removeAt(0)
+				s.stale--
+			} else {
+				e.at, e.seq, e.sched, e.parent = t.at, t.seq, t.sched, t.parent
+				s.down(0)
+			}
+			continue
+		}
 		if budget > 0 && s.processed >= budget {
 			return fmt.Errorf("des: %w: %d events processed, now %v, %d pending", ErrMaxEvents, s.processed, s.now, len(s.heap))
 		}
@@ -143,6 +170,9 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 		s.removeAt(0)
 		s.now = e.at
 		h, kind, arg := e.h, e.kind, e.arg
+		if e.timer != nil {
+			e.timer.armed = false
+		}
 		if e.pooled {
 			// Recycle before calling the handler so that the handler's own
 			// Schedule reuses this entry.
@@ -151,7 +181,9 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 			s.free = e
 		}
 		s.processed++
+		s.running.at, s.running.seq, s.running.sched, s.running.parent, s.running.h = e.at, e.seq, e.sched, e.parent, h
 		h.Handle(s.now, kind, arg)
+		s.running.h = nil
 		if s.stopped {
 			return nil
 		}
@@ -168,17 +200,51 @@ func (s *Scheduler) push(e *event, at Time) {
 	}
 	e.at = at
 	e.seq = s.seq
+	e.sched = s.now
+	e.parent = s.parentSeq()
 	s.seq++
+	s.insert(e)
+}
+
+// NoParent is Running's parent for an event scheduled outside a handler.
+const NoParent = ^uint64(0)
+
+// parentSeq is the scheduling order of the running event, or NoParent.
+func (s *Scheduler) parentSeq() uint64 {
+	if s.running.h == nil {
+		return NoParent
+	}
+	return s.running.seq
+}
+
+// Reserve takes the scheduling order an event scheduled now would get,
+// without scheduling one. A component that works out in advance what an
+// event would have done (a link's transmitter, netsim/lazy.go) reserves
+// the order of the event it does without, and compares it with
+// Running's to tell which of two events at the same instant runs first.
+func (s *Scheduler) Reserve() uint64 {
+	q := s.seq
+	s.seq++
+	return q
+}
+
+// Running describes the event whose handler is running: when it was
+// scheduled, its scheduling order, and the scheduling order of the event
+// whose handler scheduled it (NoParent if it was scheduled outside a
+// handler); ok is false outside a handler. Events with equal times run
+// in scheduling order; an event scheduled at an earlier time was
+// scheduled before (has a smaller order than) one scheduled later, and
+// of two scheduled at one instant by different handlers, the one whose
+// handler ran first.
+func (s *Scheduler) Running() (sched Time, seq, parent uint64, ok bool) {
+	return s.running.sched, s.running.seq, s.running.parent, s.running.h != nil
+}
+
+// insert adds e to the heap with the key it holds.
+func (s *Scheduler) insert(e *event) {
 	e.index = len(s.heap)
 	s.heap = append(s.heap, e)
 	s.up(e.index)
-}
-
-// fix restores heap order after e's key changed.
-func (s *Scheduler) fix(e *event) {
-	if !s.down(e.index) {
-		s.up(e.index)
-	}
 }
 
 // removeAt removes the event at heap index i.

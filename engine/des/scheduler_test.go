@@ -129,6 +129,35 @@ func TestTimer(t *testing.T) {
 			[]fired{{10, 2, 0}, {10, 1, 0}}},
 		{"stop then reset", func(s *Scheduler, a, b *Timer) { a.Reset(10); a.Stop(); a.Reset(12) },
 			[]fired{{12, 1, 0}}},
+		// Moved later, a's entry stays at 10 and is re-keyed when it
+		// reaches the top: it still runs after the one-shot scheduled
+		// before its last Reset and before the one scheduled after.
+		{"reset later past one-shots", func(s *Scheduler, a, b *Timer) {
+			a.Reset(10)
+			s.Schedule(20, b.e.h, 3, 1)
+			a.Reset(15)
+			a.Reset(20)
+			s.Schedule(20, b.e.h, 3, 2)
+		}, []fired{{20, 3, 1}, {20, 1, 0}, {20, 3, 2}}},
+		// A stopped entry left in the queue is neither run nor counted.
+		{"stop then reset earlier", func(s *Scheduler, a, b *Timer) {
+			a.Reset(10)
+			a.Stop()
+			if n := s.Pending(); n != 0 {
+				t.Errorf("Pending() with a stopped timer = %d, want 0", n)
+			}
+			a.Reset(4)
+			b.Reset(4)
+		}, []fired{{4, 1, 0}, {4, 2, 0}}},
+		{"stop then reset later", func(s *Scheduler, a, b *Timer) {
+			a.Reset(10)
+			b.Reset(12)
+			a.Stop()
+			a.Reset(12)
+			if n := s.Pending(); n != 2 {
+				t.Errorf("Pending() = %d, want 2", n)
+			}
+		}, []fired{{12, 2, 0}, {12, 1, 0}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -155,6 +184,25 @@ func TestTimer(t *testing.T) {
 type rearm struct{ s *Scheduler }
 
 func (r *rearm) Handle(now Time, kind int, arg uint64) { r.s.Schedule(now+1, r, 0, 0) }
+
+// TestMaxEventsSkipsStoppedTimers: a stopped timer's entry, still in the
+// queue, is not an event, so it neither uses the budget nor trips it.
+func TestMaxEventsSkipsStoppedTimers(t *testing.T) {
+	s := New()
+	s.MaxEvents = 1
+	r := &recorder{}
+	var a Timer
+	a.Init(s, r, 1, 0)
+	a.Reset(5)
+	a.Stop()
+	s.Schedule(7, r, 2, 0)
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatalf("Run: %v, want nil (one event within a budget of one)", err)
+	}
+	if got := s.Processed(); got != 1 {
+		t.Errorf("Processed() = %d, want 1", got)
+	}
+}
 
 func TestMaxEvents(t *testing.T) {
 	s := New()

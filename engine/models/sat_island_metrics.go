@@ -70,6 +70,6 @@ func (sc *satScenario) metrics() []vocab.Value {
 		resid = 0
 	}
 	out[siResidual] = vocab.F(resid)
-	out[siEvents] = vocab.I(int64(sc.s.Processed()))
+	out[siEvents] = vocab.I(int64(sc.net.Events()))
 	return out
 }

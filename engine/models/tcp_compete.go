@@ -121,6 +121,7 @@ type competeFlow struct {
 // handler.
 type competeRun struct {
 	s     *des.Scheduler
+	net   *netsim.Network
 	flows []*competeFlow
 }
 
@@ -224,7 +225,7 @@ func (c competeConfig) addFlows(s *des.Scheduler, net *netsim.Network, cn *compe
 	cfg := c.host.config(rcvBuf, sndBuf)
 	isn := net.Streams().New("tcp/isn")
 	startRNG := net.Streams().New("tcp-compete/start")
-	run := &competeRun{s: s}
+	run := &competeRun{s: s, net: net}
 	for i := range c.flows {
 		f := &competeFlow{cca: c.algos[i%len(c.algos)]}
 		f.sink.Warmup = c.warmup

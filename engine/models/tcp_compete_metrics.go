@@ -103,7 +103,7 @@ func (m *TCPCompete) collect(run *competeRun, cn *competeNet, rate float64, dura
 	out[tcQueueLimit] = vocab.I(int64(limit))
 	out[tcRTTMean] = rttMean
 	out[tcQueueDelayMean] = vocab.F(bst.QueueDelayMean.Seconds())
-	out[tcEvents] = vocab.I(int64(run.s.Processed()))
+	out[tcEvents] = vocab.I(int64(run.net.Events()))
 	for k := range m.algos {
 		// Null, not NaN, for an algorithm not in the run: not applicable.
 		out[tcFixed+k], out[tcFixed+nAlg+k], out[tcFixed+2*nAlg+k] = vocab.Value{}, vocab.Value{}, vocab.Value{}

@@ -65,7 +65,8 @@ type LinkConfig struct {
 // Every packet is delayed by the same propagation time, so the packets in
 // flight form a FIFO: the link keeps them in an intrusive list and has at
 // most one arrival event (for the head) and one end-of-transmission event
-// in the scheduler at any time.
+// in the scheduler at any time. Behind a DropTail queue the link needs no
+// end-of-transmission events at all (lazy.go).
 //
 // Transmission times are exact: within a busy period (back-to-back
 // packets) the last bit of the packet that brings the period's bit count to
@@ -100,6 +101,8 @@ type Link struct {
 	jrng       *rand.Rand
 	lastArrive des.Time // arrival time of the latest packet sent on
 	moved      bool     // SetDelay was called: arrivals keep their order by lastArrive
+
+	lz lazyTx // the transmitter without events (lazy.go)
 
 	st linkCounters
 }
@@ -158,6 +161,12 @@ func (l *Link) SetDelay(d des.Duration) error {
 	if l.netemLimit > 0 {
 		return fmt.Errorf("netsim: link %s: the delay of a link with a netem limit is fixed", l.name)
 	}
+	if l.lz.on {
+		// A lazy link replays past ends of transmission with the
+		// delay it has when it catches up: end them now, with the
+		// delay they had, and stay eager (lazy.go).
+		l.lazyEager(l.net.sched.Now())
+	}
 	if !l.moved {
 		// Arrivals so far increase with the fixed delay; the latest is
 		// the tail of the wire.
@@ -206,6 +215,9 @@ func (l *Link) Send(p *Packet) {
 	l.st.sent++
 	l.st.sentBytes += p.Size
 	l.trace(now, TraceSend, p, 0)
+	if l.lz.on || !l.lz.decided {
+		l.lazySend(now, p)
+	}
 	if l.netemLimit > 0 && !l.netemAdmit(now, p) {
 		return
 	}
@@ -267,6 +279,10 @@ func (l *Link) startNext(now des.Time) {
 	for b := l.batch.head; b != nil; b = b.next {
 		l.trace(now, TraceTransmit, b, 0)
 	}
+	if l.lz.on {
+		l.lazyStarted(now, end)
+		return
+	}
 	l.net.sched.Schedule(end, l, kindTxDone, 0)
 }
 
@@ -293,30 +309,26 @@ func (l *Link) txEndPrev() des.Time {
 func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 	switch kind {
 	case kindTxDone:
-		p := l.tx
-		l.tx = nil
-		l.st.busy += now.Sub(l.txStart)
-		arrive := now.Add(l.delay)
-		if l.jitter > 0 {
-			arrive = max(arrive.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
-			l.lastArrive = arrive
-		} else if l.moved {
-			// The delay has changed (SetDelay): a packet never
-			// overtakes the one transmitted ahead of it.
-			arrive = max(arrive, l.lastArrive)
-			l.lastArrive = arrive
+		if l.lz.skip > 0 {
+			l.lz.skip-- // ended in a catch-up (lazy.go)
+			return
 		}
-		l.txDone(now, p, arrive)
-		for b := l.batch.pop(); b != nil; b = l.batch.pop() {
-			l.txDone(now, b, arrive)
-		}
-		l.startNext(now)
+		l.lz.realTx, l.lz.late = false, false
+		l.endTx(now)
 	case kindStart:
 		l.startSet = false
+		if l.lz.on {
+			l.lazyCatchUp(now, true)
+		}
 		if l.tx == nil {
 			l.startNext(now)
 		}
 	case kindArrive:
+		if l.lz.on {
+			// A packet arriving now left before now (the delay is
+			// positive).
+			l.lazyCatchUp(now, false)
+		}
 		// Packets due at the same instant (an skb's segments, sent
 		// together) are delivered by one event, in order.
 		for {
@@ -340,6 +352,29 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 	}
 }
 
+// endTx ends the transmission of tx (and its batch) at now and starts
+// the next.
+func (l *Link) endTx(now des.Time) {
+	p := l.tx
+	l.tx = nil
+	l.st.busy += now.Sub(l.txStart)
+	arrive := now.Add(l.delay)
+	if l.jitter > 0 {
+		arrive = max(arrive.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
+		l.lastArrive = arrive
+	} else if l.moved {
+		// The delay has changed (SetDelay): a packet never
+		// overtakes the one transmitted ahead of it.
+		arrive = max(arrive, l.lastArrive)
+		l.lastArrive = arrive
+	}
+	l.txDone(now, p, arrive)
+	for b := l.batch.pop(); b != nil; b = l.batch.pop() {
+		l.txDone(now, b, arrive)
+	}
+	l.startNext(now)
+}
+
 // txDone puts a transmitted packet on the wire, to arrive at arrive.
 func (l *Link) txDone(now des.Time, p *Packet, arrive des.Time) {
 	l.st.transmitted++
@@ -350,6 +385,11 @@ func (l *Link) txDone(now des.Time, p *Packet, arrive des.Time) {
 	}
 	p.arrive = arrive
 	if l.flight.head == nil {
+		if l.lz.virtual {
+			// A late end of transmission ended in a catch-up: its
+			// arrival event is scheduled later than the eager link's.
+			l.lz.ties++
+		}
 		l.net.sched.Schedule(p.arrive, l, kindArrive, 0)
 	}
 	l.flight.push(p)
@@ -425,6 +465,9 @@ func (s LinkStats) Dropped() int64 {
 // Stats returns the link's counters at the current time.
 func (l *Link) Stats() LinkStats {
 	now := l.net.sched.Now()
+	if l.lz.on {
+		l.lazyCatchUp(now, true)
+	}
 	l.queueChange(now)
 	st := &l.st
 	s := LinkStats{

@@ -127,7 +127,12 @@ func BenchmarkDumbbell(b *testing.B) {
 // duplicate ACKs (NewReno) or by SACK with RACK-TLP, each also with the
 // Linux mechanisms on (linuxRecovery: DSACKs, undo, F-RTO, adaptive
 // reordering, the RTO's variance floor). cpu-s/op is the
-// process's user+system CPU time per op; allocs/pkt is heap allocations
+// process's user+system CPU time per op; datapkts/op is the data
+// segments the senders put on the wire per op (the variants do not do
+// the same work: with the duplicate-ACK threshold the flows spend much
+// of the run waiting on timeouts and send about half what RACK-TLP does,
+// so pkts/cpu-s, not cpu-s/op, compares their cost); events/pkt is the
+// scheduler's handled events per data packet; allocs/pkt is heap allocations
 // per data packet sent over the whole op (set-up included, so it tends
 // to 0 rather than being 0; TestDumbbellSteadyStateAllocs checks the
 // steady state).
@@ -139,17 +144,21 @@ func BenchmarkProbeCubic(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var pkts int64
+			var events uint64
 			var ms0, ms1 runtime.MemStats
 			runtime.ReadMemStats(&ms0)
 			cpu0 := cpuSeconds(b)
 			for b.Loop() {
-				_, p, _, _ := dumbbellLinux(b, 10, 30*des.Second, tc.rack, tc.linux, newCubic)
+				e, p, _, _ := dumbbellLinux(b, 10, 30*des.Second, tc.rack, tc.linux, newCubic)
 				pkts += p
+				events += e
 			}
 			cpu := cpuSeconds(b) - cpu0
 			runtime.ReadMemStats(&ms1)
 			b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
 			b.ReportMetric(float64(pkts)/cpu, "pkts/cpu-s")
+			b.ReportMetric(float64(pkts)/float64(b.N), "datapkts/op")
+			b.ReportMetric(float64(events)/float64(pkts), "events/pkt")
 			b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(pkts), "allocs/pkt")
 		})
 	}
