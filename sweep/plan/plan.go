@@ -193,7 +193,7 @@ func (p *Plan) Len() int { return p.n }
 func (p *Plan) Schema() *vocab.Schema { return p.schema }
 
 // At returns scenario i, 0 <= i < Len(). It allocates the scenario's value
-// slice and its id string, nothing else, and its cost grows with the number
+// slice and the string of its ids, nothing else, and its cost grows with the number
 // of parameters, not with the size of the grid.
 func (p *Plan) At(i int) Scenario {
 	return p.AtInto(i, make([]vocab.Value, len(p.schema.Params)))
@@ -202,8 +202,8 @@ func (p *Plan) At(i int) Scenario {
 // AtInto is At with the parameter values written into vals, which must
 // hold one value per parameter of Schema() and which the scenario's Params
 // then share. A runner that copies each scenario's row out before it runs
-// the next can so reuse one slice of values for many scenarios; the id
-// string is then the only allocation.
+// the next can so reuse one slice of values for many scenarios; the one
+// string that holds the id and the point id is then the only allocation.
 func (p *Plan) AtInto(i int, vals []vocab.Value) Scenario {
 	if i < 0 || i >= p.n {
 		panic(fmt.Sprintf("plan: bug: scenario %d of %d", i, p.n))
@@ -237,9 +237,10 @@ func (p *Plan) AtInto(i int, vals []vocab.Value) Scenario {
 			key = p.axes[pc.axis].appendPart(key, d[pc.axis])
 		}
 	}
-	id := hashID(appendReplicate(key, rep))
+	id, point := hashIDs(key, rep)
 	return Scenario{
 		ID:        id,
+		PointID:   point,
 		Replicate: rep,
 		Seed:      Seed(p.specSeed, id),
 		Params:    vocab.NewParams(p.schema, vals),

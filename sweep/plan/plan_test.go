@@ -384,6 +384,39 @@ func TestPointID(t *testing.T) {
 	}
 }
 
+// TestScenarioPointID: the point id that At derives with the scenario id,
+// from the key it builds piecewise, and the one NewScenario derives, are
+// PointID's of the scenario's values, and the scenario id is ID's; for
+// replicates, cases, a long axis (its key part formatted in At), strings
+// and every axis position of a small plan.
+func TestScenarioPointID(t *testing.T) {
+	tests := []struct{ name, text string }{
+		{"replicates", "name: s\nmodel: fso-ber\nreplicates: 3\ngrid: {distance: [16000km, 25000km], detection: [direct, coherent]}\n"},
+		{"cases", "name: c\nmodel: fso-ber\nseed: 9\ncases: [{distance: 25000km, detection: coherent}, {bit_rate: 4Gbps}]\ngrid: {power: [0.5W, 1W]}\n"},
+		{"long axis", fmt.Sprintf("name: l\nmodel: fso-ber\ngrid:\n  distance: {from: 1km, to: 100000km, points: %d}\n  detection: [direct, coherent]\n", maxPrecomputed+3)},
+	}
+	s := model.Schema()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := expand(t, tt.text)
+			step := max(1, p.Len()/500)
+			for i := 0; i < p.Len(); i += step {
+				sc := p.At(i)
+				vals := sc.Params.Values()
+				if want := PointID(s, vals); sc.PointID != want {
+					t.Fatalf("scenario %d: At's point id %s, PointID %s", i, sc.PointID, want)
+				}
+				if want := ID(s, vals, sc.Replicate); sc.ID != want {
+					t.Fatalf("scenario %d: At's id %s, ID %s", i, sc.ID, want)
+				}
+				if n := NewScenario(s, vals, sc.Replicate, p.specSeed); n.ID != sc.ID || n.PointID != sc.PointID || n.Seed != sc.Seed {
+					t.Fatalf("scenario %d: NewScenario ids %s %s seed %d, At's %s %s %d", i, n.ID, n.PointID, n.Seed, sc.ID, sc.PointID, sc.Seed)
+				}
+			}
+		})
+	}
+}
+
 // TestLongAxisIDs checks the axis longer than maxPrecomputed, whose key
 // parts are formatted in At: each scenario's id equals the id of the same
 // point in a one-value plan, whose part is precomputed.
