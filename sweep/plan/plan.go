@@ -35,6 +35,9 @@ type caseVals struct {
 	// each piece's text, then the key part of its axis' value, in name
 	// order. Building a key is then a few copies, with no formatting.
 	key []piece
+	// pre is the hash state after the whole blocks of key[0].text, which
+	// every scenario of the case begins its key with.
+	pre prefix
 }
 
 // piece is a run of fixed key text followed by the part of one grid axis
@@ -182,6 +185,7 @@ func New(s *spec.Spec, m vocab.Model) (*Plan, error) {
 			text = appendParam(text, schema.Params[i].Name, c.vals[i].Canonical())
 		}
 		c.key = append(c.key, piece{text: text, axis: -1})
+		c.pre = newPrefix(c.key[0].text)
 	}
 	return p, nil
 }
@@ -229,15 +233,20 @@ func (p *Plan) AtInto(i int, vals []vocab.Value) Scenario {
 		vals[a.param] = a.value(k)
 		d = append(d, k)
 	}
-	var arr [1024]byte
-	key := arr[:0]
-	for _, pc := range c.key {
-		key = append(key, pc.text...)
+	// The key less the bytes c.pre has hashed.
+	h := digests.Get().(*digest)
+	defer digests.Put(h)
+	key := append(h.key[:0], c.key[0].text[c.pre.n:]...)
+	for k, pc := range c.key {
+		if k > 0 {
+			key = append(key, pc.text...)
+		}
 		if pc.axis >= 0 {
 			key = p.axes[pc.axis].appendPart(key, d[pc.axis])
 		}
 	}
-	id, point := hashIDs(key, rep)
+	h.key = key
+	id, point := h.ids(c.pre, rep)
 	return Scenario{
 		ID:        id,
 		PointID:   point,

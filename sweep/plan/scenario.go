@@ -2,11 +2,15 @@ package plan
 
 import (
 	"crypto/sha256"
+	"encoding"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
+	"hash"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -114,6 +118,83 @@ func hashIDs(key []byte, replicate int) (id, point string) {
 	hex.Encode(h[32:], sum[:16])
 	both := string(h[:])
 	return both[:32], both[32:]
+}
+
+// prefix is the SHA-256 state after the whole 64-byte blocks of a key's
+// beginning that many scenarios share (a case's text before its first
+// grid axis): Plan.At restores it rather than hash those blocks again.
+// SHA-256 consumes its input block by block, so the state after n*64
+// bytes followed by the rest of the key gives the hash of the whole key.
+type prefix struct {
+	state []byte // the digest's MarshalBinary; nil when no block is whole
+	n     int    // bytes of the key the state has consumed, a multiple of 64
+}
+
+// newPrefix hashes the whole blocks of text.
+func newPrefix(text []byte) prefix {
+	n := len(text) / sha256.BlockSize * sha256.BlockSize
+	if n == 0 {
+		return prefix{}
+	}
+	h := sha256.New()
+	h.Write(text[:n])
+	state, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+	if err != nil {
+		panic(fmt.Sprintf("plan: bug: sha256 state: %v", err))
+	}
+	return prefix{state: state, n: n}
+}
+
+// digest is a reusable SHA-256 with its state save and restore and the
+// scratch a key is built in; digests pools them. Everything the hash
+// reads or writes is here, as bytes handed through the hash.Hash
+// interface escape to the heap.
+type digest struct {
+	h     hash.Hash
+	save  encoding.BinaryAppender
+	load  encoding.BinaryUnmarshaler
+	key   []byte   // the key less its prefix, built by the caller
+	state []byte   // the state after the key (108 bytes for SHA-256)
+	tail  []byte   // "replicate=N" or "point"
+	sum   [32]byte // a hash
+}
+
+var digests = sync.Pool{New: func() any {
+	h := sha256.New()
+	return &digest{h: h, save: h.(encoding.BinaryAppender), load: h.(encoding.BinaryUnmarshaler),
+		key: make([]byte, 0, 1024), state: make([]byte, 0, 128), tail: make([]byte, 0, 32)}
+}}
+
+// ids returns hashIDs of the key whose first pre.n bytes pre has hashed
+// and whose rest is d.key: the two hashes share the state after the key,
+// so each hashes only its own ending.
+func (d *digest) ids(pre prefix, replicate int) (id, point string) {
+	if pre.state != nil {
+		d.restore(pre.state)
+	} else {
+		d.h.Reset()
+	}
+	d.h.Write(d.key)
+	var err error
+	if d.state, err = d.save.AppendBinary(d.state[:0]); err != nil {
+		panic(fmt.Sprintf("plan: bug: sha256 state: %v", err))
+	}
+	var h [64]byte
+	d.tail = appendReplicate(d.tail[:0], replicate)
+	d.h.Write(d.tail)
+	hex.Encode(h[:32], d.h.Sum(d.sum[:0])[:16])
+	d.restore(d.state)
+	d.tail = appendPoint(d.tail[:0])
+	d.h.Write(d.tail)
+	hex.Encode(h[32:], d.h.Sum(d.sum[:0])[:16])
+	both := string(h[:])
+	return both[:32], both[32:]
+}
+
+func (d *digest) restore(state []byte) {
+	if err := d.load.UnmarshalBinary(state); err != nil {
+		panic(fmt.Sprintf("plan: bug: sha256 state: %v", err))
+	}
 }
 
 // Seed derives a scenario's random seed from the spec seed and the scenario
