@@ -177,21 +177,55 @@ func (c *col) append(v vocab.Value) {
 	}
 }
 
-// appendReserved is append for a main-table column, whose builder has room
-// for a whole part (see parts.reserve), so that fixed-width cells skip the
-// capacity check. v has passed check: its kind is c's, or Invalid (null).
-func (c *col) appendReserved(v vocab.Value) {
-	switch v.Kind() {
+// appendColumn adds value i of every row's parameters, or of its metrics,
+// to a main-table column, whose builder has room for a whole part (see
+// parts.reserve), so that fixed-width cells skip the capacity check. The
+// rows have passed check: each value is of c's kind, or Invalid (null);
+// a row without metrics (a failed scenario) has nulls. One loop per kind,
+// with the accessors inlined, as this runs for every cell of a sweep.
+func (c *col) appendColumn(rows []Row, i int, metrics bool) {
+	cell := func(r *Row) *vocab.Value {
+		if metrics {
+			if r.Metrics == nil {
+				return nil
+			}
+			return &r.Metrics[i]
+		}
+		return &r.Params[i]
+	}
+	switch c.kind {
 	case vocab.Float:
-		c.f.UnsafeAppend(v.Float())
+		for k := range rows {
+			if v := cell(&rows[k]); v != nil && v.Kind() == vocab.Float {
+				c.f.UnsafeAppend(v.Float())
+			} else {
+				c.f.AppendNull()
+			}
+		}
 	case vocab.Int:
-		c.i.UnsafeAppend(v.Int())
+		for k := range rows {
+			if v := cell(&rows[k]); v != nil && v.Kind() == vocab.Int {
+				c.i.UnsafeAppend(v.Int())
+			} else {
+				c.i.AppendNull()
+			}
+		}
 	case vocab.Bool:
-		c.b.UnsafeAppend(v.Bool())
+		for k := range rows {
+			if v := cell(&rows[k]); v != nil && v.Kind() == vocab.Bool {
+				c.b.UnsafeAppend(v.Bool())
+			} else {
+				c.b.AppendNull()
+			}
+		}
 	case vocab.String:
-		c.s.Append(v.Str())
-	default:
-		c.builder().AppendNull()
+		for k := range rows {
+			if v := cell(&rows[k]); v != nil && v.Kind() == vocab.String {
+				c.s.Append(v.Str())
+			} else {
+				c.s.AppendNull()
+			}
+		}
 	}
 }
 
@@ -522,23 +556,12 @@ func (w *Writer) appendColumns(rows []Row) {
 		w.seed.UnsafeAppend(rows[k].Seed)
 	}
 	for i := range w.params {
-		c := &w.params[i]
-		if c.skip {
-			continue
-		}
-		for k := range rows {
-			c.appendReserved(rows[k].Params[i])
+		if c := &w.params[i]; !c.skip {
+			c.appendColumn(rows, i, false)
 		}
 	}
 	for i := range w.metrics {
-		c := &w.metrics[i]
-		for k := range rows {
-			if rows[k].Metrics == nil {
-				c.builder().AppendNull()
-			} else {
-				c.appendReserved(rows[k].Metrics[i])
-			}
-		}
+		w.metrics[i].appendColumn(rows, i, true)
 	}
 	for k := range rows {
 		w.status.Append(string(rows[k].Status))
