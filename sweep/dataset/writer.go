@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -322,8 +323,8 @@ func (p *parts) reserve() {
 	}
 }
 
-// cut takes the buffered rows as a record to be written as the next part,
-// or returns nil if there are none.
+// cut takes the buffered rows as the columns of the next part, or returns
+// nil if there are none.
 func (p *parts) cut() *pending {
 	if p.n == 0 {
 		return nil
@@ -332,29 +333,61 @@ func (p *parts) cut() *pending {
 	for i, b := range p.bld {
 		cols[i] = b.NewArray()
 	}
-	rec := array.NewRecordBatch(p.schema, cols, int64(p.n))
-	for _, c := range cols {
-		c.Release()
-	}
+	q := &pending{p: p, name: partName(p.opts.Shard, p.seq), cols: cols, rows: int64(p.n)}
 	p.n = 0
-	name := partName(p.opts.Shard, p.seq)
 	p.seq++
-	p.files = append(p.files, name)
+	p.files = append(p.files, q.name)
 	p.reserve()
-	return &pending{p: p, name: name, rec: rec}
+	return q
 }
 
-// pending is a part cut but not yet on disk.
+// pending is a part cut but not yet on disk: its columns, each held once.
 type pending struct {
 	p    *parts
 	name string
-	rec  arrow.RecordBatch
+	cols []arrow.Array
+	rows int64
 }
 
-// write writes the part (see writeFile) and releases its record.
+// write writes the part (see writePart) and releases its columns. It
+// writes as pqarrow's FileWriter.Write writes a record of one row group
+// (a row group, then each column in order; FileWriter.Close closes the
+// row group), so the file is byte for byte the same
+// (TestPartColumnsAsRecord), but it releases each column as soon as it is
+// encoded: the part's memory shrinks while it is written instead of
+// staying whole until the file is done, which lowers the heap the next
+// part's rows accumulate on.
 func (q *pending) write() error {
-	defer q.rec.Release()
-	return writeFile(q.p.root, filepath.Join(q.p.rel, q.name), q.rec, q.p.props, q.p.kv, q.p.opts.Mem)
+	defer q.release()
+	rel := filepath.Join(q.p.rel, q.name)
+	if q.rows > q.p.props.MaxRowGroupLength() { // never with parts of DefaultMaxRows
+		rec := array.NewRecordBatch(q.p.schema, q.cols, q.rows)
+		defer rec.Release()
+		return writeFile(q.p.root, rel, rec, q.p.props, q.p.kv, q.p.opts.Mem)
+	}
+	return writePart(q.p.root, rel, filepath.Join(q.p.root, rel), q.p.props, q.p.kv, q.p.opts.Mem, func(fw *pqarrow.FileWriter) (int64, error) {
+		if err := fw.NewRowGroupChecked(); err != nil {
+			return 0, err
+		}
+		for i, c := range q.cols {
+			if err := fw.WriteColumnData(c); err != nil {
+				return 0, err
+			}
+			c.Release()
+			q.cols[i] = nil
+		}
+		return q.rows, nil
+	}, q.p.schema)
+}
+
+// release releases the columns not yet written.
+func (q *pending) release() {
+	for _, c := range q.cols {
+		if c != nil {
+			c.Release()
+		}
+	}
+	q.cols = nil
 }
 
 func (p *parts) release() {
@@ -666,7 +699,7 @@ func (w *Writer) Flush() error {
 			if err == nil {
 				err = q.write()
 			} else {
-				q.rec.Release()
+				q.release()
 			}
 		}
 		w.done <- err
