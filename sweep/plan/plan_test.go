@@ -305,9 +305,12 @@ grid:
 
 func TestConcurrentAt(t *testing.T) {
 	p := expand(t, fig6)
+	// The ids of each scenario, hashed in one goroutine; At's hash states
+	// come from a pool that the goroutines below share.
 	want := make([]string, p.Len())
 	for i := range want {
-		want[i] = p.At(i).ID
+		sc := p.At(i)
+		want[i] = sc.ID + " " + sc.PointID
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, 8*p.Len())
@@ -317,8 +320,9 @@ func TestConcurrentAt(t *testing.T) {
 			defer wg.Done()
 			for i := range p.Len() {
 				j := (i + w*5) % p.Len()
-				if got := p.At(j).ID; got != want[j] {
-					errs <- fmt.Sprintf("At(%d) = %s, want %s", j, got, want[j])
+				if sc := p.At(j); sc.ID+" "+sc.PointID != want[j] {
+					got := sc.ID + " " + sc.PointID
+					errs <- fmt.Sprintf("At(%d) ids %s, want %s", j, got, want[j])
 				}
 			}
 		}()
