@@ -453,8 +453,10 @@ func firstLine(s string) string {
 // and the time it ended. ok is false when the scenario was cut short by
 // cancellation of the sweep and must not be written.
 func (r *runner) run(ctx context.Context, sc plan.Scenario) (row dataset.Row, end time.Time, ok bool) {
-	row = dataset.Row{ID: sc.ID, Replicate: sc.Replicate, Seed: sc.Seed, Params: sc.Params.Values()}
-	row.PointID = plan.PointID(r.schema, row.Params)
+	row = dataset.Row{ID: sc.ID, PointID: sc.PointID, Replicate: sc.Replicate, Seed: sc.Seed, Params: sc.Params.Values()}
+	if row.PointID == "" { // a Scenario built by hand
+		row.PointID = plan.PointID(r.schema, row.Params)
+	}
 	sctx := ctx
 	if r.cfg.Timeout > 0 {
 		var cancel context.CancelFunc

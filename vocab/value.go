@@ -66,10 +66,17 @@ func (v Value) Kind() Kind { return v.kind }
 
 // Float returns v as float64; Int values convert, others panic.
 func (v Value) Float() float64 {
-	switch v.kind {
-	case Float:
+	if v.kind == Float { // the common case, small enough to inline
 		return v.num
-	case Int:
+	}
+	return v.otherFloat()
+}
+
+// otherFloat is Float's rare path, kept out of line so that Float inlines.
+//
+//go:noinline
+func (v Value) otherFloat() float64 {
+	if v.kind == Int {
 		return float64(v.i)
 	}
 	panic(fmt.Sprintf("vocab: bug: Float() of %s value", v.kind))

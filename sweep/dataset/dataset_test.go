@@ -43,8 +43,9 @@ func testSchema() *vocab.Schema {
 	}
 }
 
-// testRows returns n rows; every fifth failed (null metrics) and every
-// seventh has a null metric of its own.
+// testRows returns n rows; every fifth failed (null metrics), every
+// seventh has a null float metric of its own and every eleventh null int,
+// string and bool metrics.
 func testRows(n int) []Row {
 	rows := make([]Row, n)
 	ccs := []string{"reno", "cubic", "bbr"}
@@ -65,6 +66,9 @@ func testRows(n int) []Row {
 			r.Metrics = []vocab.Value{vocab.F(math.Pow(10, -float64(i%12))), vocab.I(int64(i * 2)), vocab.S("steady"), vocab.B(i%3 == 0)}
 			if i%7 == 6 {
 				r.Metrics[0] = vocab.Value{}
+			}
+			if i%11 == 10 {
+				r.Metrics[1], r.Metrics[2], r.Metrics[3] = vocab.Value{}, vocab.Value{}, vocab.Value{}
 			}
 			r.Tables = [][][]vocab.Value{{
 				{vocab.I(0), vocab.F(float64(i))},

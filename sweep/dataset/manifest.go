@@ -111,19 +111,36 @@ func writeFile(root, rel string, rec arrow.RecordBatch, props *parquet.WriterPro
 // writePart writes a part whose rows fill adds, with the schema sc, to
 // dest, recording it in the manifest as root/rel (dest is root/rel except
 // for a merge, which writes into a directory that later takes the table's
-// place).
-func writePart(root, rel, dest string, props *parquet.WriterProperties, kv [][2]string, mem memory.Allocator, fill func(*pqarrow.FileWriter) (int64, error), sc *arrow.Schema) (err error) {
+// place): encodePart, then publish.
+func writePart(root, rel, dest string, props *parquet.WriterProperties, kv [][2]string, mem memory.Allocator, fill func(*pqarrow.FileWriter) (int64, error), sc *arrow.Schema) error {
+	t, err := encodePart(root, rel, dest, props, kv, mem, fill, sc)
+	if err != nil {
+		return err
+	}
+	return t.publish()
+}
+
+// encoded is a part written and synced under root/.tmp (outside every
+// table, so no reader lists it) and not yet published.
+type encoded struct {
+	root, rel, dest, tmp string
+	e                    Entry
+}
+
+// encodePart writes the part into a temporary file under root/.tmp and
+// syncs it; publish then puts it in place. On error nothing is left.
+func encodePart(root, rel, dest string, props *parquet.WriterProperties, kv [][2]string, mem memory.Allocator, fill func(*pqarrow.FileWriter) (int64, error), sc *arrow.Schema) (_ *encoded, err error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
 	name := filepath.Base(rel)
 	td := filepath.Join(root, tmpDir)
 	if err := os.MkdirAll(td, dirMode); err != nil {
-		return fmt.Errorf("dataset: %w", err)
+		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	f, err := createTemp(td, name+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("dataset: %w", err)
+		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	tmp := f.Name()
 	defer func() {
@@ -139,55 +156,71 @@ func writePart(root, rel, dest string, props *parquet.WriterProperties, kv [][2]
 	fw, err := pqarrow.NewFileWriter(sc, bw, props,
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
 	if err != nil {
-		return fmt.Errorf("dataset: %s: %w", name, err)
+		return nil, fmt.Errorf("dataset: %s: %w", name, err)
 	}
 	rows, err := fill(fw)
 	if err != nil {
 		fw.Close()
-		return ioError(name, err)
+		return nil, ioError(name, err)
 	}
 	for _, p := range kv {
 		if err := fw.AppendKeyValueMetadata(p[0], p[1]); err != nil {
 			fw.Close()
-			return ioError(name, err)
+			return nil, ioError(name, err)
 		}
 	}
 	if err := fw.Close(); err != nil {
-		return ioError(name, err)
+		return nil, ioError(name, err)
 	}
 	if err := bw.Flush(); err != nil {
-		return ioError(name, err)
+		return nil, ioError(name, err)
 	}
 	if err := f.Sync(); err != nil {
-		return ioError(name, err)
+		return nil, ioError(name, err)
 	}
 	if err := f.Close(); err != nil {
-		return ioError(name, err)
+		return nil, ioError(name, err)
 	}
 	e := Entry{Path: filepath.ToSlash(rel), Size: sum.n, Rows: rows, SHA256: hex.EncodeToString(sum.h.Sum(nil))}
-	ep := entryPath(root, rel)
-	if err := writeJSONAtomic(root, ep+".pending", e); err != nil {
+	return &encoded{root: root, rel: rel, dest: dest, tmp: tmp, e: e}, nil
+}
+
+// publish records the part in the manifest (pending), renames it into
+// place, which publishes it, and makes the entry final. On error the
+// temporary file is removed.
+func (t *encoded) publish() (err error) {
+	defer func() {
+		if err != nil {
+			os.Remove(t.tmp)
+		}
+	}()
+	ep := entryPath(t.root, t.rel)
+	if err := writeJSONAtomic(t.root, ep+".pending", t.e); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(dest), dirMode); err != nil {
+	if err := os.MkdirAll(filepath.Dir(t.dest), dirMode); err != nil {
 		return fmt.Errorf("dataset: %w", err)
 	}
-	if err := os.Rename(tmp, dest); err != nil {
+	if err := os.Rename(t.tmp, t.dest); err != nil {
 		return fmt.Errorf("dataset: %w", err)
 	}
-	if err := syncDir(filepath.Dir(dest)); err != nil {
+	if err := syncDir(filepath.Dir(t.dest)); err != nil {
 		return err
 	}
 	if err := os.Rename(ep+".pending", ep); err != nil {
 		// A Verify (crosslink status, another shard's Repair) that
 		// hashed the part in between has made the entry final already.
-		if final, _ := readEntry(root, rel); errors.Is(err, os.ErrNotExist) && final != nil && *final == e {
+		if final, _ := readEntry(t.root, t.rel); errors.Is(err, os.ErrNotExist) && final != nil && *final == t.e {
 			return nil
 		}
 		return fmt.Errorf("dataset: %w", err)
 	}
 	return nil
 }
+
+// discard removes the temporary file of a part that will not be
+// published.
+func (t *encoded) discard() { os.Remove(t.tmp) }
 
 // ioError words an error of writing the part name. The Parquet writer
 // reports a failed write of its own as a recovered panic ("unknown error

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -177,21 +178,55 @@ func (c *col) append(v vocab.Value) {
 	}
 }
 
-// appendReserved is append for a main-table column, whose builder has room
-// for a whole part (see parts.reserve), so that fixed-width cells skip the
-// capacity check. v has passed check: its kind is c's, or Invalid (null).
-func (c *col) appendReserved(v vocab.Value) {
-	switch v.Kind() {
+// appendColumn adds value i of every row's parameters, or of its metrics,
+// to a main-table column, whose builder has room for a whole part (see
+// parts.reserve), so that fixed-width cells skip the capacity check. The
+// rows have passed check: each value is of c's kind, or Invalid (null);
+// a row without metrics (a failed scenario) has nulls. One loop per kind,
+// with the accessors inlined, as this runs for every cell of a sweep.
+func (c *col) appendColumn(rows []Row, i int, metrics bool) {
+	cell := func(r *Row) *vocab.Value {
+		if metrics {
+			if r.Metrics == nil {
+				return nil
+			}
+			return &r.Metrics[i]
+		}
+		return &r.Params[i]
+	}
+	switch c.kind {
 	case vocab.Float:
-		c.f.UnsafeAppend(v.Float())
+		for k := range rows {
+			if v := cell(&rows[k]); v != nil && v.Kind() == vocab.Float {
+				c.f.UnsafeAppend(v.Float())
+			} else {
+				c.f.AppendNull()
+			}
+		}
 	case vocab.Int:
-		c.i.UnsafeAppend(v.Int())
+		for k := range rows {
+			if v := cell(&rows[k]); v != nil && v.Kind() == vocab.Int {
+				c.i.UnsafeAppend(v.Int())
+			} else {
+				c.i.AppendNull()
+			}
+		}
 	case vocab.Bool:
-		c.b.UnsafeAppend(v.Bool())
+		for k := range rows {
+			if v := cell(&rows[k]); v != nil && v.Kind() == vocab.Bool {
+				c.b.UnsafeAppend(v.Bool())
+			} else {
+				c.b.AppendNull()
+			}
+		}
 	case vocab.String:
-		c.s.Append(v.Str())
-	default:
-		c.builder().AppendNull()
+		for k := range rows {
+			if v := cell(&rows[k]); v != nil && v.Kind() == vocab.String {
+				c.s.Append(v.Str())
+			} else {
+				c.s.AppendNull()
+			}
+		}
 	}
 }
 
@@ -288,8 +323,8 @@ func (p *parts) reserve() {
 	}
 }
 
-// cut takes the buffered rows as a record to be written as the next part,
-// or returns nil if there are none.
+// cut takes the buffered rows as the columns of the next part, or returns
+// nil if there are none.
 func (p *parts) cut() *pending {
 	if p.n == 0 {
 		return nil
@@ -298,29 +333,72 @@ func (p *parts) cut() *pending {
 	for i, b := range p.bld {
 		cols[i] = b.NewArray()
 	}
-	rec := array.NewRecordBatch(p.schema, cols, int64(p.n))
-	for _, c := range cols {
-		c.Release()
-	}
+	q := &pending{p: p, name: partName(p.opts.Shard, p.seq), cols: cols, rows: int64(p.n)}
 	p.n = 0
-	name := partName(p.opts.Shard, p.seq)
 	p.seq++
-	p.files = append(p.files, name)
+	p.files = append(p.files, q.name)
 	p.reserve()
-	return &pending{p: p, name: name, rec: rec}
+	return q
 }
 
-// pending is a part cut but not yet on disk.
+// pending is a part cut but not yet on disk: its columns, each held once.
 type pending struct {
 	p    *parts
 	name string
-	rec  arrow.RecordBatch
+	cols []arrow.Array
+	rows int64
 }
 
-// write writes the part (see writeFile) and releases its record.
+// write writes the part (encode, then publish).
 func (q *pending) write() error {
-	defer q.rec.Release()
-	return writeFile(q.p.root, filepath.Join(q.p.rel, q.name), q.rec, q.p.props, q.p.kv, q.p.opts.Mem)
+	e, err := q.encode()
+	if err != nil {
+		return err
+	}
+	return e.publish()
+}
+
+// encode writes the part up to its publication (see encodePart) and
+// releases its columns. It writes as pqarrow's FileWriter.Write writes a
+// record of one row group (a row group, then each column in order;
+// FileWriter.Close closes the row group), so the file is byte for byte
+// the same (TestPartColumnsAsRecord), but it releases each column as soon
+// as it is encoded: the part's memory shrinks while it is written instead
+// of staying whole until the file is done, which lowers the heap the next
+// part's rows accumulate on.
+func (q *pending) encode() (*encoded, error) {
+	defer q.release()
+	rel := filepath.Join(q.p.rel, q.name)
+	if q.rows > q.p.props.MaxRowGroupLength() { // never with parts of DefaultMaxRows
+		rec := array.NewRecordBatch(q.p.schema, q.cols, q.rows)
+		defer rec.Release()
+		return encodePart(q.p.root, rel, filepath.Join(q.p.root, rel), q.p.props, q.p.kv, q.p.opts.Mem, func(fw *pqarrow.FileWriter) (int64, error) {
+			return rec.NumRows(), fw.Write(rec)
+		}, q.p.schema)
+	}
+	return encodePart(q.p.root, rel, filepath.Join(q.p.root, rel), q.p.props, q.p.kv, q.p.opts.Mem, func(fw *pqarrow.FileWriter) (int64, error) {
+		if err := fw.NewRowGroupChecked(); err != nil {
+			return 0, err
+		}
+		for i, c := range q.cols {
+			if err := fw.WriteColumnData(c); err != nil {
+				return 0, err
+			}
+			c.Release()
+			q.cols[i] = nil
+		}
+		return q.rows, nil
+	}, q.p.schema)
+}
+
+// release releases the columns not yet written.
+func (q *pending) release() {
+	for _, c := range q.cols {
+		if c != nil {
+			c.Release()
+		}
+	}
+	q.cols = nil
 }
 
 func (p *parts) release() {
@@ -351,11 +429,23 @@ type Writer struct {
 	wall            *array.Float64Builder
 	tables          []*tableWriter
 
-	// The parts of one flush are written by a background goroutine while
-	// the next rows are appended; done receives its error. At most one
-	// flush is in flight, so parts land in order.
-	done     chan error
-	inflight bool
+	// The parts of one flush are encoded by a background goroutine while
+	// the next rows are appended, and then published after the parts of
+	// the previous flush, so that parts land in order. A flush waits for
+	// the encoding of the last one (so at most one part's columns are
+	// held beside the builders) and for the publication of the one
+	// before; the last one's publication (its fsyncs and renames) goes on
+	// while the next part is encoded.
+	last, prev *flight
+	err        error // the first error of a flush; no flush starts after it
+}
+
+// flight is one flush in the background.
+type flight struct {
+	encoded   chan struct{} // closed once the parts are encoded, or failed to
+	published chan struct{} // closed once the parts are published, or not
+	encErr    error         // why encoding failed; set before encoded closes
+	err       error         // the flight's error (or a previous flight's); set before published closes
 }
 
 // tableWriter buffers one second table; its parts are cut by Writer.
@@ -407,7 +497,6 @@ func newWriterAt(l leaf, s *vocab.Schema, opts Options, keys ...partKey) (*Write
 		status: array.NewStringBuilder(mem),
 		errs:   array.NewStringBuilder(mem),
 		wall:   array.NewFloat64Builder(mem),
-		done:   make(chan error, 1),
 	}
 	p.bld = append(p.bld, w.id, w.pid, w.rep, w.seed)
 	for _, q := range s.Params {
@@ -522,23 +611,12 @@ func (w *Writer) appendColumns(rows []Row) {
 		w.seed.UnsafeAppend(rows[k].Seed)
 	}
 	for i := range w.params {
-		c := &w.params[i]
-		if c.skip {
-			continue
-		}
-		for k := range rows {
-			c.appendReserved(rows[k].Params[i])
+		if c := &w.params[i]; !c.skip {
+			c.appendColumn(rows, i, false)
 		}
 	}
 	for i := range w.metrics {
-		c := &w.metrics[i]
-		for k := range rows {
-			if rows[k].Metrics == nil {
-				c.builder().AppendNull()
-			} else {
-				c.appendReserved(rows[k].Metrics[i])
-			}
-		}
+		w.metrics[i].appendColumn(rows, i, true)
 	}
 	for k := range rows {
 		w.status.Append(string(rows[k].Status))
@@ -619,10 +697,11 @@ func (w *Writer) Tick() error {
 
 // Flush cuts the buffered rows into parts: the second tables' parts,
 // then the main part, which commits them. The parts are encoded and
-// written in the background; Flush first waits for the previous flush and
-// returns its error.
+// written in the background; Flush first waits for the previous flush's
+// encoding and for the publication of the one before it, and returns the
+// first error of any flush (Close waits for all of them).
 func (w *Writer) Flush() error {
-	if err := w.wait(); err != nil {
+	if err := w.wait(false); err != nil {
 		return err
 	}
 	if w.p.n == 0 {
@@ -636,28 +715,65 @@ func (w *Writer) Flush() error {
 		}
 	}
 	group = append(group, w.p.cut())
-	w.inflight = true
+	f := &flight{encoded: make(chan struct{}), published: make(chan struct{})}
+	before := w.last
+	w.prev, w.last = w.last, f
 	go func() {
-		var err error
+		defer close(f.published)
+		var enc []*encoded
 		for _, q := range group {
+			if f.encErr != nil {
+				q.release()
+				continue
+			}
+			e, err := q.encode()
+			f.encErr = err
 			if err == nil {
-				err = q.write()
-			} else {
-				q.rec.Release()
+				enc = append(enc, e)
 			}
 		}
-		w.done <- err
+		close(f.encoded)
+		f.err = f.encErr
+		if before != nil {
+			<-before.published
+			if f.err == nil {
+				f.err = before.err // nothing lands after a part that did not
+			}
+		}
+		for _, e := range enc {
+			if f.err != nil {
+				e.discard()
+				continue
+			}
+			f.err = e.publish()
+		}
 	}()
 	return nil
 }
 
-// wait waits for the flush in flight, if any.
-func (w *Writer) wait() error {
-	if !w.inflight {
-		return nil
+// wait waits for the encoding of the last flush and the publication of
+// the one before, or with all for the end of every flush, and returns the
+// first error of a flush.
+func (w *Writer) wait(all bool) error {
+	if all && w.last != nil {
+		<-w.last.published // a flight ends after the one before it
 	}
-	w.inflight = false
-	return <-w.done
+	if w.err != nil {
+		return w.err
+	}
+	if f := w.last; f != nil {
+		<-f.encoded
+		if f.encErr != nil {
+			w.err = f.encErr
+		} else if all {
+			w.err = f.err // the publication of the ones before included
+		}
+	}
+	if f := w.prev; f != nil && w.err == nil {
+		<-f.published
+		w.err = f.err
+	}
+	return w.err
 }
 
 // Files returns the names of the main parts written so far, in order;
@@ -670,7 +786,7 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	err := w.Flush()
-	if werr := w.wait(); err == nil {
+	if werr := w.wait(true); err == nil {
 		err = werr
 	}
 	w.p.release()

@@ -35,6 +35,9 @@ type caseVals struct {
 	// each piece's text, then the key part of its axis' value, in name
 	// order. Building a key is then a few copies, with no formatting.
 	key []piece
+	// pre is the hash state after the whole blocks of key[0].text, which
+	// every scenario of the case begins its key with.
+	pre prefix
 }
 
 // piece is a run of fixed key text followed by the part of one grid axis
@@ -182,6 +185,7 @@ func New(s *spec.Spec, m vocab.Model) (*Plan, error) {
 			text = appendParam(text, schema.Params[i].Name, c.vals[i].Canonical())
 		}
 		c.key = append(c.key, piece{text: text, axis: -1})
+		c.pre = newPrefix(c.key[0].text)
 	}
 	return p, nil
 }
@@ -193,7 +197,7 @@ func (p *Plan) Len() int { return p.n }
 func (p *Plan) Schema() *vocab.Schema { return p.schema }
 
 // At returns scenario i, 0 <= i < Len(). It allocates the scenario's value
-// slice and its id string, nothing else, and its cost grows with the number
+// slice and the string of its ids, nothing else, and its cost grows with the number
 // of parameters, not with the size of the grid.
 func (p *Plan) At(i int) Scenario {
 	return p.AtInto(i, make([]vocab.Value, len(p.schema.Params)))
@@ -202,8 +206,8 @@ func (p *Plan) At(i int) Scenario {
 // AtInto is At with the parameter values written into vals, which must
 // hold one value per parameter of Schema() and which the scenario's Params
 // then share. A runner that copies each scenario's row out before it runs
-// the next can so reuse one slice of values for many scenarios; the id
-// string is then the only allocation.
+// the next can so reuse one slice of values for many scenarios; the one
+// string that holds the id and the point id is then the only allocation.
 func (p *Plan) AtInto(i int, vals []vocab.Value) Scenario {
 	if i < 0 || i >= p.n {
 		panic(fmt.Sprintf("plan: bug: scenario %d of %d", i, p.n))
@@ -229,17 +233,23 @@ func (p *Plan) AtInto(i int, vals []vocab.Value) Scenario {
 		vals[a.param] = a.value(k)
 		d = append(d, k)
 	}
-	var arr [1024]byte
-	key := arr[:0]
-	for _, pc := range c.key {
-		key = append(key, pc.text...)
+	// The key less the bytes c.pre has hashed.
+	h := digests.Get().(*digest)
+	defer digests.Put(h)
+	key := append(h.key[:0], c.key[0].text[c.pre.n:]...)
+	for k, pc := range c.key {
+		if k > 0 {
+			key = append(key, pc.text...)
+		}
 		if pc.axis >= 0 {
 			key = p.axes[pc.axis].appendPart(key, d[pc.axis])
 		}
 	}
-	id := hashID(appendReplicate(key, rep))
+	h.key = key
+	id, point := h.ids(c.pre, rep)
 	return Scenario{
 		ID:        id,
+		PointID:   point,
 		Replicate: rep,
 		Seed:      Seed(p.specSeed, id),
 		Params:    vocab.NewParams(p.schema, vals),

@@ -291,22 +291,26 @@ grid:
 	if last.Params.Float("distance") != 1e8 || last.Params.Float("bit_rate") != 1e10 {
 		t.Errorf("At(last) = %v, %v; want the last values of both axes", last.Params.Float("distance"), last.Params.Float("bit_rate"))
 	}
-	// Two allocations whatever the grid size: the value slice and the id.
+	// Two allocations whatever the grid size: the value slice and the
+	// string of the ids.
 	i := 0
 	allocs := testing.AllocsPerRun(100, func() {
 		p.At(i * 9973 % p.Len())
 		i++
 	})
 	if allocs != 2 {
-		t.Errorf("At allocates %v times, want 2 (values, id)", allocs)
+		t.Errorf("At allocates %v times, want 2 (values, ids)", allocs)
 	}
 }
 
 func TestConcurrentAt(t *testing.T) {
 	p := expand(t, fig6)
+	// The ids of each scenario, hashed in one goroutine; At's hash states
+	// come from a pool that the goroutines below share.
 	want := make([]string, p.Len())
 	for i := range want {
-		want[i] = p.At(i).ID
+		sc := p.At(i)
+		want[i] = sc.ID + " " + sc.PointID
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, 8*p.Len())
@@ -316,8 +320,9 @@ func TestConcurrentAt(t *testing.T) {
 			defer wg.Done()
 			for i := range p.Len() {
 				j := (i + w*5) % p.Len()
-				if got := p.At(j).ID; got != want[j] {
-					errs <- fmt.Sprintf("At(%d) = %s, want %s", j, got, want[j])
+				if sc := p.At(j); sc.ID+" "+sc.PointID != want[j] {
+					got := sc.ID + " " + sc.PointID
+					errs <- fmt.Sprintf("At(%d) ids %s, want %s", j, got, want[j])
 				}
 			}
 		}()
@@ -381,6 +386,48 @@ func TestPointID(t *testing.T) {
 		if n != 3 {
 			t.Errorf("point %s has %d replicates, want 3", id, n)
 		}
+	}
+}
+
+// TestScenarioPointID: the point id that At derives with the scenario id,
+// from the key it builds piecewise, and the one NewScenario derives, are
+// PointID's of the scenario's values, and the scenario id is ID's; for
+// replicates, cases, a long axis (its key part formatted in At), strings,
+// keys whose text before the first axis holds a whole SHA-256 block (its
+// state restored, see prefix) or not, and every axis position of a small
+// plan.
+func TestScenarioPointID(t *testing.T) {
+	tests := []struct {
+		name, text string
+		prefix     int // bytes of the key hashed once per case
+	}{
+		{"replicates", "name: s\nmodel: fso-ber\nreplicates: 3\ngrid: {distance: [16000km, 25000km], detection: [direct, coherent]}\n", 0},
+		{"cases", "name: c\nmodel: fso-ber\nseed: 9\ncases: [{distance: 25000km, detection: coherent}, {bit_rate: 4Gbps}]\ngrid: {power: [0.5W, 1W]}\n", 64},
+		{"long axis", fmt.Sprintf("name: l\nmodel: fso-ber\ngrid:\n  distance: {from: 1km, to: 100000km, points: %d}\n  detection: [direct, coherent]\n", maxPrecomputed+3), 0},
+		{"no grid", "name: n\nmodel: fso-ber\nreplicates: 2\nparams: {power: 2W}\n", 64},
+	}
+	s := model.Schema()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := expand(t, tt.text)
+			if n := p.cases[0].pre.n; n != tt.prefix {
+				t.Errorf("%d bytes of the key hashed once, want %d", n, tt.prefix)
+			}
+			step := max(1, p.Len()/500)
+			for i := 0; i < p.Len(); i += step {
+				sc := p.At(i)
+				vals := sc.Params.Values()
+				if want := PointID(s, vals); sc.PointID != want {
+					t.Fatalf("scenario %d: At's point id %s, PointID %s", i, sc.PointID, want)
+				}
+				if want := ID(s, vals, sc.Replicate); sc.ID != want {
+					t.Fatalf("scenario %d: At's id %s, ID %s", i, sc.ID, want)
+				}
+				if n := NewScenario(s, vals, sc.Replicate, p.specSeed); n.ID != sc.ID || n.PointID != sc.PointID || n.Seed != sc.Seed {
+					t.Fatalf("scenario %d: NewScenario ids %s %s seed %d, At's %s %s %d", i, n.ID, n.PointID, n.Seed, sc.ID, sc.PointID, sc.Seed)
+				}
+			}
+		})
 	}
 }
 
