@@ -91,11 +91,11 @@ func leoNetworkSchema() *vocab.Schema {
 	m := func(i int, name string, k vocab.Kind, u vocab.Unit, doc string) {
 		metrics[i] = vocab.Metric{Name: name, Kind: k, Unit: u, Doc: doc}
 	}
-	m(lnSatellites, "satellites", vocab.Int, vocab.Dimensionless, "satellites of the fleet, shells and element sets")
-	m(lnISLs, "isls", vocab.Int, vocab.Dimensionless, "inter-satellite links (each two link directions)")
-	m(lnStations, "stations", vocab.Int, vocab.Dimensionless, "ground stations")
-	m(lnPairs, "pairs", vocab.Int, vocab.Dimensionless, "station pairs with traffic")
-	m(lnFlows, "flows", vocab.Int, vocab.Dimensionless, "flows, TCP and UDP")
+	m(lnSatellites, "satellite_count", vocab.Int, vocab.Dimensionless, "satellites of the fleet, shells and element sets")
+	m(lnISLs, "isl_count", vocab.Int, vocab.Dimensionless, "inter-satellite links (each two link directions)")
+	m(lnStations, "station_count", vocab.Int, vocab.Dimensionless, "ground stations")
+	m(lnPairs, "pair_count", vocab.Int, vocab.Dimensionless, "station pairs with traffic")
+	m(lnFlows, "flow_count", vocab.Int, vocab.Dimensionless, "flows, TCP and UDP")
 	m(lnGoodput, "goodput_total", vocab.Float, vocab.BitPerSecond, "payload delivered in order to the receivers from warmup to the end, all flows, over that time")
 	m(lnTCPGoodput, "tcp_goodput", vocab.Float, vocab.BitPerSecond, "goodput_total of the TCP flows")
 	m(lnUDPGoodput, "udp_goodput", vocab.Float, vocab.BitPerSecond, "goodput_total of the UDP flows")
@@ -116,7 +116,7 @@ func leoNetworkSchema() *vocab.Schema {
 	m(lnCapFrac, "isl_capacity_frac", vocab.Float, vocab.Dimensionless, "mean over the steps and the ISLs up of the chosen mode's rate over the top mode's; 1 without adaptive_rate (not computed), which means fixed capacity")
 	return &vocab.Schema{
 		Name: "leo-network", Version: 1,
-		Doc: "traffic between many ground stations over a whole constellation (several shells and element sets): every ISL and ground link a queued link whose delay, BER (document 000's budget) and optionally capacity (rate modes under a PER threshold) follow its length, routes toward every station recomputed each step as Hypatia's satgenpy does, outages and handover gaps; TCP (Linux host) and constant-rate UDP flows (Kassing et al., IMC 2020)",
+		Doc:     "traffic between many ground stations over a whole constellation (several shells and element sets): every ISL and ground link a queued link whose delay, BER (document 000's budget) and optionally capacity (rate modes under a PER threshold) follow its length, routes toward every station recomputed each step as Hypatia's satgenpy does, outages and handover gaps; TCP (Linux host) and constant-rate UDP flows (Kassing et al., IMC 2020)",
 		Params:  params,
 		Metrics: metrics,
 		Tables: []vocab.Table{
@@ -378,4 +378,3 @@ func (sc *lnScenario) metrics() []vocab.Value {
 	out[lnCapFrac] = vocab.F(capFrac)
 	return out
 }
-
