@@ -35,6 +35,9 @@ const (
 	lnHandoverGaps
 	lnSteps
 	lnCapFrac
+	lnFlowMean
+	lnFlowMin
+	lnJain
 	lnCount
 )
 
@@ -114,6 +117,9 @@ func leoNetworkSchema() *vocab.Schema {
 	m(lnHandoverGaps, "handover_gaps", vocab.Int, vocab.Dimensionless, "routes that waited handover_gap for a new ground link")
 	m(lnSteps, "routing_steps", vocab.Int, vocab.Dimensionless, "routing steps, the first at time 0 included")
 	m(lnCapFrac, "isl_capacity_frac", vocab.Float, vocab.Dimensionless, "mean over the steps and the ISLs up of the chosen mode's rate over the top mode's; 1 without adaptive_rate (not computed), which means fixed capacity")
+	m(lnFlowMean, "tcp_flow_goodput_mean", vocab.Float, vocab.BitPerSecond, "mean goodput of a TCP flow; 0 without TCP flows")
+	m(lnFlowMin, "tcp_flow_goodput_min", vocab.Float, vocab.BitPerSecond, "smallest goodput of a TCP flow; 0 without TCP flows")
+	m(lnJain, "tcp_jain_index", vocab.Float, vocab.Dimensionless, "Jain's fairness index of the TCP flows' goodputs, (sum x)^2 / (n sum x^2) (Jain, Chiu and Hawe 1984): 1 when all are equal, 1/n when one takes all; 0 without TCP flows or when none delivered anything")
 	return &vocab.Schema{
 		Name: "leo-network", Version: 1,
 		Doc:     "traffic between many ground stations over a whole constellation (several shells and element sets): every ISL and ground link a queued link whose delay, BER (document 000's budget) and optionally capacity (rate modes under a PER threshold) follow its length, routes toward every station recomputed each step as Hypatia's satgenpy does, outages and handover gaps; TCP (Linux host) and constant-rate UDP flows (Kassing et al., IMC 2020)",
@@ -126,7 +132,7 @@ func leoNetworkSchema() *vocab.Schema {
 				{Name: "src", Kind: vocab.String, Doc: "source station"},
 				{Name: "dst", Kind: vocab.String, Doc: "destination station"},
 				{Name: "kind", Kind: vocab.String, Doc: "tcp or udp"},
-				{Name: "cca", Kind: vocab.String, Doc: "congestion controller; \"\" for a UDP flow, which has none"},
+				{Name: "controller", Kind: vocab.String, Doc: "the flow's congestion controller; \"\" for a UDP flow, which has none"},
 				{Name: "start", Kind: vocab.Float, Unit: vocab.Second, Doc: "when the flow started"},
 				{Name: "goodput", Kind: vocab.Float, Unit: vocab.BitPerSecond, Doc: "payload delivered in order from warmup to the end, over that time"},
 				{Name: "bytes_delivered", Kind: vocab.Int, Unit: vocab.Byte, Doc: "payload delivered in order over the whole run"},
@@ -145,6 +151,7 @@ func leoNetworkSchema() *vocab.Schema {
 				{Name: "to_node", Kind: vocab.Int, Doc: "receiving node, numbered as from_node"},
 				{Name: "lat", Kind: vocab.Float, Doc: "latitude of the link's midpoint at the end of the interval, degrees (geocentric)"},
 				{Name: "lon", Kind: vocab.Float, Doc: "longitude of the midpoint, degrees"},
+				{Name: "lat_band", Kind: vocab.Float, Doc: "the midpoint's 10-degree latitude band, by its centre (-45 for [-50, -40)), degrees"},
 				{Name: "utilisation", Kind: vocab.Float, Doc: "fraction of the interval the transmitter was busy"},
 				{Name: "rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Doc: "the link's rate at the end of the interval (changes with adaptive_rate)"},
 				{Name: "length", Kind: vocab.Float, Unit: vocab.Meter, Doc: "the link's length at the last step"},
@@ -224,7 +231,7 @@ func (sc *lnScenario) Handle(now des.Time, kind int, arg uint64) {
 		}
 		lat, lon := midLatLon(sc, pos, from, to)
 		sc.links = append(sc.links, []vocab.Value{vocab.F(now.Seconds()), vocab.S(l.Name()), vocab.S(kindName),
-			vocab.I(int64(from)), vocab.I(int64(to)), vocab.F(lat), vocab.F(lon),
+			vocab.I(int64(from)), vocab.I(int64(to)), vocab.F(lat), vocab.F(lon), vocab.F(math.Floor(lat/10)*10 + 5),
 			vocab.F(float64(st.Busy-prev.Busy) / float64(dt)), vocab.F(l.Rate().BitsPerSecond()), vocab.F(length), vocab.F(ber),
 			vocab.I(int64(st.Queued)), vocab.I(sent),
 			vocab.I(st.Drops[netsim.DropOverflow] - prev.Drops[netsim.DropOverflow]),
@@ -334,6 +341,24 @@ func (sc *lnScenario) metrics() []vocab.Value {
 	}
 	for _, p := range sc.pairs {
 		changes += p.changes
+	}
+	var n, sum, sum2 float64
+	minG := math.Inf(1)
+	for _, f := range sc.flows {
+		if f.udp == nil {
+			g := rateOver(f.sink.AfterWarmup, span).BitsPerSecond()
+			n, sum, sum2, minG = n+1, sum+g, sum2+g*g, math.Min(minG, g)
+		}
+	}
+	if n > 0 {
+		out[lnFlowMean], out[lnFlowMin] = vocab.F(sum/n), vocab.F(minG)
+		jain := 0.0
+		if sum2 > 0 {
+			jain = sum * sum / (n * sum2)
+		}
+		out[lnJain] = vocab.F(jain)
+	} else {
+		out[lnFlowMean], out[lnFlowMin], out[lnJain] = vocab.F(0), vocab.F(0), vocab.F(0)
 	}
 	var drops [netsim.NumDropReasons]int64
 	var held, received, noRoute int64
