@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -146,16 +147,21 @@ func TestLEONetworkRTTMatchesLEOPath(t *testing.T) {
 	}
 }
 
-// TestLEONetworkAdaptiveRate: with rate modes, every ISL's mode is the
-// highest whose data-packet PER at its length stays under the threshold,
-// checked link by link against the budget (engine/phy) at the sampled
-// lengths, and the links' rates follow it.
+// TestLEONetworkAdaptiveRate: on a sparse shell (10 planes of 10 at
+// 1,000 km, ISLs of about 3,000 to 4,600 km) with the 400, 100 and 40
+// Gbit/s modes, every busy ISL's rate is the highest mode whose
+// data-packet PER at its length stays at or under 1e-6, and its BER that
+// mode's, checked link by link against the budget (engine/phy) at the
+// sampled lengths; the rate is the mode scaled to isl_rate. Exact up to
+// the link's whole bit/s (1 bit/s) and the BER's last bits (1e-12
+// relative). At least two modes must be seen, so the choice is exercised.
 func TestLEONetworkAdaptiveRate(t *testing.T) {
-	modes := []float64{400e9, 100e9, 10e9}
+	modes := []float64{400e9, 100e9, 40e9}
 	r := lnRun(t, map[string]vocab.Value{
-		"stations": vocab.S("hypatia-100:10"), "traffic": vocab.S("random:6"), "tcp_flows": vocab.I(1),
-		"adaptive_rate": vocab.B(true), "rate_modes": vocab.S("400e9,100e9,10e9"), "isl_rate": vocab.F(40e6),
-		"isl_errors": vocab.B(true), "duration": vocab.F(2), "sample_interval": vocab.F(1),
+		"shells": vocab.S("walker:1000/10/10/53/1/10"), "ground_rule": vocab.S("elevation"),
+		"stations": vocab.S("hypatia-100:40"), "traffic": vocab.S("random:10"), "tcp_flows": vocab.I(1),
+		"adaptive_rate": vocab.B(true), "rate_modes": vocab.S("400e9,100e9,40e9"), "isl_rate": vocab.F(40e6),
+		"isl_errors": vocab.B(true), "duration": vocab.F(10), "sample_interval": vocab.F(1),
 	}, 1)
 	h := decodeHost(NewLEONetwork().Schema().Defaults())
 	term, _ := phy.TerminalNamed("isl-100g")
@@ -164,7 +170,7 @@ func TestLEONetworkAdaptiveRate(t *testing.T) {
 		if row[lnCol(1, "kind")].Str() != "isl" {
 			continue
 		}
-		z, rate := row[lnCol(1, "length")].Float(), row[lnCol(1, "rate")].Float()
+		z, rate, ber := row[lnCol(1, "length")].Float(), row[lnCol(1, "rate")].Float(), row[lnCol(1, "ber")].Float()
 		want := len(modes) - 1
 		for i, m := range modes {
 			tm := term
@@ -174,14 +180,19 @@ func TestLEONetworkAdaptiveRate(t *testing.T) {
 				break
 			}
 		}
+		tm := term
+		tm.Rate = modes[want]
 		if w := 40e6 * modes[want] / modes[0]; math.Abs(rate-w) > 1 {
 			t.Errorf("ISL %s at %.0f km: rate %.0f bit/s, want %.0f (mode %g)", row[lnCol(1, "link")].Str(), z/1e3, rate, w, modes[want])
+		}
+		if wb := phy.BERQ(tm.SNR(z)); math.Abs(ber-wb) > 1e-12*wb {
+			t.Errorf("ISL %s at %.0f km: BER %g, want %g", row[lnCol(1, "link")].Str(), z/1e3, ber, wb)
 		}
 		seen[rate]++
 	}
 	t.Logf("rates of busy ISLs: %v; capacity fraction %.3f", seen, lnMetric(r, "isl_capacity_frac").Float())
-	if len(seen) == 0 {
-		t.Fatal("no busy ISL sampled")
+	if len(seen) < 2 {
+		t.Errorf("busy ISLs at %d rate(s) %v: want the choice between modes exercised", len(seen), seen)
 	}
 }
 
@@ -238,4 +249,21 @@ func TestLEONetworkMemoryRefused(t *testing.T) {
 		t.Fatalf("error %v, want a refusal naming traffic with its estimate in GiB", err)
 	}
 	t.Log(err)
+}
+
+// TestLEONetworkDeterministic: a scenario is a pure function of its
+// parameters and seed (every row of every table equal on a second run),
+// and another seed draws other random pairs.
+func TestLEONetworkDeterministic(t *testing.T) {
+	over := map[string]vocab.Value{
+		"stations": vocab.S("hypatia-100:30"), "traffic": vocab.S("random:5"), "tcp_flows": vocab.I(1), "udp_flows": vocab.I(1),
+		"cca": vocab.S("cubic"), "duration": vocab.F(2), "sample_interval": vocab.F(0.5),
+	}
+	a, b, c := lnRun(t, over, 7), lnRun(t, over, 7), lnRun(t, over, 8)
+	if !reflect.DeepEqual(a, b) {
+		t.Error("two runs of the same parameters and seed differ")
+	}
+	if reflect.DeepEqual(a.Tables[2], c.Tables[2]) {
+		t.Error("seeds 7 and 8 gave the same pairs and paths")
+	}
 }
