@@ -26,10 +26,14 @@ func rusage(b *testing.B) (cpu float64, peak int64) {
 // 100 ms, and reports CPU seconds per run beside the satellites, stations
 // and flows (the targets: at most 60 CPU-s and 2 GB for 200 s).
 func benchLN(b *testing.B, shell string, duration float64) {
+	benchLNLoad(b, shell, "hypatia-100", "random:100", duration)
+}
+
+func benchLNLoad(b *testing.B, shell, stations, traffic string, duration float64) {
 	m := NewLEONetwork()
 	p := m.Schema().Defaults()
 	for k, v := range map[string]vocab.Value{
-		"shells": vocab.S(shell), "stations": vocab.S("hypatia-100"), "traffic": vocab.S("random:100"),
+		"shells": vocab.S(shell), "stations": vocab.S(stations), "traffic": vocab.S(traffic),
 		"tcp_flows": vocab.I(1), "duration": vocab.F(duration), "sample_interval": vocab.F(0),
 		"isl_rate": vocab.F(10e6), "gsl_rate": vocab.F(10e6), "start_spread": vocab.F(1),
 	} {
@@ -60,3 +64,20 @@ func BenchmarkLEONetworkStarlinkS1(b *testing.B) { benchLN(b, "starlink-s1", 200
 
 // The same load over 20 s, for a quick look.
 func BenchmarkLEONetworkKuiperK1Short(b *testing.B) { benchLN(b, "kuiper-k1", 20) }
+
+// BenchmarkLEONetworkScaling runs 20 s of the load with the satellites,
+// the stations and the flows varied one at a time from Kuiper K1, 100
+// stations and 100 flows, for the cost against each.
+func BenchmarkLEONetworkScaling(b *testing.B) {
+	for _, c := range []struct{ name, shell, stations, traffic string }{
+		{"telesat-t1/100st/100fl", "telesat-t1", "hypatia-100", "random:100"},
+		{"kuiper-k1/100st/100fl", "kuiper-k1", "hypatia-100", "random:100"},
+		{"starlink-s1/100st/100fl", "starlink-s1", "hypatia-100", "random:100"},
+		{"kuiper-k1/25st/100fl", "kuiper-k1", "hypatia-100:25", "random:100"},
+		{"kuiper-k1/50st/100fl", "kuiper-k1", "hypatia-100:50", "random:100"},
+		{"kuiper-k1/100st/25fl", "kuiper-k1", "hypatia-100", "random:25"},
+		{"kuiper-k1/100st/50fl", "kuiper-k1", "hypatia-100", "random:50"},
+	} {
+		b.Run(c.name, func(b *testing.B) { benchLNLoad(b, c.shell, c.stations, c.traffic, 20) })
+	}
+}

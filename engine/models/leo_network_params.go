@@ -28,7 +28,7 @@ func leoNetworkSchema() *vocab.Schema {
 	}
 	params := []vocab.Param{
 		str("shells", "kuiper-k1", checkShells, "the Walker shells, comma-separated: Hypatia's presets (starlink-s1, kuiper-k1, telesat-t1) or walker:ALT_KM/PLANES/PER_PLANE/INC_DEG/PHASING[/MIN_ELEV_DEG] (minimum elevation 25 deg unless given); each shell has its +Grid links, none between shells; \"\" with tles only"),
-		str("tles", "", checkTLEs, "satellites as two-line element sets (the text itself, with its checksums; a YAML block scalar), numbered after the shells' satellites, propagated by SGP4 from 2000-01-01 00:00 UT; they have no inter-satellite links, so they carry traffic with routing ground-relays"),
+		str("tles", "", checkTLEs, "satellites as two-line element sets (the text itself, with its checksums; a YAML block scalar), numbered after the shells' satellites, propagated by SGP4; with element sets, time 0 (start_time's origin) is the first set's epoch instead of 2000-01-01 00:00 UT; they have no inter-satellite links, so they carry traffic with routing ground-relays"),
 		sf("tle_min_elevation_deg", 25, 0, 89, vocab.Dimensionless, "minimum elevation at which a station uses an element-set satellite, degrees"),
 		{Name: "motion", Kind: vocab.String, Default: vocab.S("sgp4"), Choices: []string{"kepler", "j2", "sgp4", "pyephem"},
 			Doc: "how the shells' satellites move, as leo-path's motion (pyephem: Hypatia's PyEphem positions, shells only)"},
@@ -39,7 +39,7 @@ func leoNetworkSchema() *vocab.Schema {
 			Doc: "which satellites a station uses: cone, Hypatia's range limit; elevation, each shell's minimum elevation"},
 		{Name: "routing", Kind: vocab.String, Default: vocab.S("over-isls"), Choices: []string{"over-isls", "ground-relays"},
 			Doc: "over-isls: satgenpy's free_one_only_over_isls (station, satellites over ISLs, station); ground-relays: shortest paths that may go down to a station and up again (satgenpy's ground-relay routing)"},
-		str("traffic", "random:10", checkTraffic, "the station pairs that exchange traffic: all (every ordered pair), all:N (every ordered pair among the first N stations), random:K (K distinct ordered pairs drawn from the scenario's seed), or a ;-separated list source>destination of station names or numbers"),
+		str("traffic", "random:10", checkTraffic, "the station pairs that exchange traffic: all (every ordered pair), all:N (every ordered pair among the first N stations), random:K (K distinct ordered pairs drawn from the scenario's seed), or a ;-separated list source>destination of station names (any case) or numbers from 0"),
 		{Name: "tcp_flows", Kind: vocab.Int, Default: vocab.I(1), Min: 0, Max: 64, Doc: "long-lived TCP flows from source to destination of each pair"},
 		str("cca", "newreno", checkCCAs, "congestion controllers of the TCP flows, comma-separated: a pair's flow j takes the (j mod n)-th (engine/tcp/cc)"),
 		{Name: "udp_flows", Kind: vocab.Int, Default: vocab.I(0), Min: 0, Max: 64, Doc: "constant-rate UDP flows from source to destination of each pair"},
@@ -249,8 +249,8 @@ func (t lnTraffic) resolve(stations []orbit.Station, rng *rand.Rand) ([][2]int, 
 	}
 	byName := map[string]int{}
 	for i, s := range stations {
-		if _, dup := byName[s.Name]; !dup {
-			byName[s.Name] = i
+		if _, dup := byName[strings.ToLower(s.Name)]; !dup {
+			byName[strings.ToLower(s.Name)] = i
 		}
 	}
 	find := func(s string) (int, error) {
@@ -260,7 +260,7 @@ func (t lnTraffic) resolve(stations []orbit.Station, rng *rand.Rand) ([][2]int, 
 			}
 			return i, nil
 		}
-		if i, ok := byName[s]; ok {
+		if i, ok := byName[strings.ToLower(s)]; ok {
 			return i, nil
 		}
 		return 0, fmt.Errorf("traffic: no station called %q among the stations", s)
@@ -606,6 +606,11 @@ func decodeLN(p vocab.Params, seed uint64) (lnConfig, [][2]int, error) {
 		c.fleet.TLERule = orbit.GroundRule{MinElevation: orbit.Radians(p.Float("tle_min_elevation_deg"))}
 	}
 	c.fleet.Motion, c.fleet.UseCone, c.fleet.Epoch = motion, p.Str("ground_rule") == "cone", -0.5
+	if len(c.fleet.TLEs) > 0 {
+		// Element sets are valid near their epoch: time 0 is the first
+		// set's (SGP4 drifts by kilometres a day away from it).
+		c.fleet.Epoch = c.fleet.TLEs[0].Epoch
+	}
 	if c.stations, err = parseStations(p.Str("stations")); err != nil {
 		return c, nil, fmt.Errorf("stations: %w", err)
 	}

@@ -267,3 +267,37 @@ func TestLEONetworkDeterministic(t *testing.T) {
 		t.Error("seeds 7 and 8 gave the same pairs and paths")
 	}
 }
+
+// TestLEONetworkFleet: several shells and an element set in one
+// scenario, routed over ISLs and with ground relays. The fleet numbers
+// the shells' satellites, then the element sets' (Kuiper K1 1,156 +
+// Telesat T1 351 + the ISS 1); every pair of the list finds a path at
+// some step; and the packets balance (sent = received + dropped + held).
+func TestLEONetworkFleet(t *testing.T) {
+	iss := "ISS (ZARYA)\n1 25544U 98067A   08264.51782528 -.00002182  00000-0 -11606-4 0  2927\n2 25544  51.6416 247.4627 0006703 130.5360 325.0288 15.72125391563537\n"
+	for _, routing := range []string{"over-isls", "ground-relays"} {
+		t.Run(routing, func(t *testing.T) {
+			r := lnRun(t, map[string]vocab.Value{
+				"shells": vocab.S("kuiper-k1,telesat-t1"), "tles": vocab.S(iss), "routing": vocab.S(routing),
+				"stations": vocab.S("hypatia-100:30"), "traffic": vocab.S("0>1;2>3;tokyo>4"), "tcp_flows": vocab.I(1),
+				"duration": vocab.F(2), "sample_interval": vocab.F(0),
+			}, 1)
+			if n := lnMetric(r, "satellite_count").Int(); n != 1156+351+1 {
+				t.Errorf("%d satellites, want 1,508", n)
+			}
+			found := map[int64]bool{}
+			for _, row := range r.Tables[2] {
+				if row[lnCol(2, "satellites")].Str() != "" {
+					found[row[lnCol(2, "pair")].Int()] = true
+				}
+			}
+			if len(found) != 3 {
+				t.Errorf("pairs with a path: %v, want all 3", found)
+			}
+			get := func(n string) int64 { return lnMetric(r, n).Int() }
+			if s, d := get("packets_sent"), get("packets_received")+get("drops_overflow")+get("drops_corrupt")+get("drops_noroute")+get("packets_held"); s != d || s == 0 {
+				t.Errorf("sent %d, received + dropped + held %d", s, d)
+			}
+		})
+	}
+}
