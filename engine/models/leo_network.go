@@ -189,8 +189,8 @@ func buildLN(c lnConfig, pairs [][2]int, seed uint64) (*lnScenario, error) {
 	for _, p := range pairs {
 		sc.pairs = append(sc.pairs, lnPair{a: p[0], b: p[1]})
 	}
-	cfg := leonet.Config{ISLRate: islRate, GSLRate: c.gslRate, ISLQueue: netsim.DropTail{Packets: c.islQueue},
-		GSLQueue: netsim.DropTail{Packets: c.gslQueue}, Interval: c.interval, T0: c.startTime,
+	cfg := leonet.Config{ISLRate: islRate, GSLRate: c.gslRate, ISLQueue: c.queue(c.islQueue),
+		GSLQueue: c.queue(c.gslQueue), Interval: c.interval, T0: c.startTime,
 		HandoverGap: c.handoverGap, AfterStep: sc.afterStep}
 	if c.islErrors {
 		cfg.ISLLoss = func(k, dir int) netsim.LossModel { return islPhyModel{sc.phys[k][dir]} }

@@ -91,6 +91,7 @@ func (sc *lnScenario) Handle(now des.Time, kind int, arg uint64) {
 			vocab.F(float64(st.Busy-prev.Busy) / float64(dt)), vocab.F(l.Rate().BitsPerSecond()), vocab.F(length), vocab.F(ber),
 			vocab.I(int64(st.Queued)), vocab.I(sent),
 			vocab.I(st.Drops[netsim.DropOverflow] - prev.Drops[netsim.DropOverflow]),
+			vocab.I(st.Drops[netsim.DropAQM] - prev.Drops[netsim.DropAQM]),
 			vocab.I(st.Drops[netsim.DropCorrupt] - prev.Drops[netsim.DropCorrupt])})
 	}
 	for i := range sc.pairs {

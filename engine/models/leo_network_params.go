@@ -47,8 +47,11 @@ func leoNetworkSchema() *vocab.Schema {
 		sf("start_spread", 1, 0, 1e5, vocab.Second, "each flow starts at a time drawn uniformly from [0, start_spread) on its own stream"),
 		sf("isl_rate", 10e6, 0, 1e13, vocab.BitPerSecond, "rate of each ISL direction (Hypatia's TCP runs: 10 Mbit/s); 0 takes the terminal's. With adaptive_rate, the rate of the top mode, the others scaled with it"),
 		sf("gsl_rate", 10e6, 0, 1e13, vocab.BitPerSecond, "rate of each ground link direction (Hypatia: 10 Mbit/s); 0 is infinitely fast"),
-		{Name: "isl_queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(100), Min: 1, Max: 1e6, Doc: "DropTail limit of each ISL direction (Hypatia: 100 packets)"},
-		{Name: "gsl_queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(100), Min: 1, Max: 1e6, Doc: "DropTail limit of each ground link direction (Hypatia: 100 packets)"},
+		{Name: "isl_queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(100), Min: 1, Max: 1e6, Doc: "queue limit of each ISL direction (Hypatia: DropTail, 100 packets)"},
+		{Name: "gsl_queue", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(100), Min: 1, Max: 1e6, Doc: "queue limit of each ground link direction (Hypatia: DropTail, 100 packets)"},
+		{Name: "aqm", Kind: vocab.String, Default: vocab.S("droptail"), Choices: []string{"droptail", "codel", "fq-codel"},
+			Doc: "queue discipline of every link direction: droptail; codel (RFC 8289, 5 ms target, 100 ms interval); fq-codel (RFC 8290, 1024 queues); isl_queue and gsl_queue are their packet limits"},
+		str("extra_isls", "", checkExtraISLs, "inter-satellite links beyond each shell's +Grid, ;-separated A-B by fleet satellite number: links between shells, or to element-set satellites; none by default"),
 		sf("route_interval", 0.1, 0.001, 1e5, vocab.Second, "routing step: forwarding state, link delays, BERs and capacities recomputed (Hypatia: 100 ms)"),
 		sf("start_time", 0, 0, 1e7, vocab.Second, "time after the epoch 2000-01-01 00:00 UT at which the run starts"),
 		sf("duration", 20, 0.001, 1e5, vocab.Second, "simulated time"),
@@ -82,8 +85,8 @@ func leoNetworkSchema() *vocab.Schema {
 	m(lnUDPGoodput, "udp_goodput", vocab.Float, vocab.BitPerSecond, "goodput_total of the UDP flows")
 	m(lnPktSent, "packets_sent", vocab.Int, vocab.Packet, "packets the endpoints sent: TCP segments of both ends (ACKs included) and UDP packets")
 	m(lnPktReceived, "packets_received", vocab.Int, vocab.Packet, "packets handed to an endpoint at a station")
-	m(lnDropOverflow, "drops_overflow", vocab.Int, vocab.Packet, "packets dropped by a full DropTail queue, every link")
-	m(lnDropAQM, "drops_aqm", vocab.Int, vocab.Packet, "packets dropped by an AQM (none with DropTail queues)")
+	m(lnDropOverflow, "drops_overflow", vocab.Int, vocab.Packet, "packets dropped by a full queue, every link")
+	m(lnDropAQM, "drops_aqm", vocab.Int, vocab.Packet, "packets dropped by the AQM (CoDel, FQ-CoDel), every link; 0 with droptail")
 	m(lnDropCorrupt, "drops_corrupt", vocab.Int, vocab.Packet, "packets lost to bit errors on an ISL")
 	m(lnDropNoRoute, "drops_noroute", vocab.Int, vocab.Packet, "packets dropped at a node without a next hop (no path, an outage, a handover gap)")
 	m(lnPktHeld, "packets_held", vocab.Int, vocab.Packet, "packets in a queue or on a wire at the end; packets_sent = packets_received + every drop + packets_held")
@@ -137,6 +140,7 @@ func leoNetworkSchema() *vocab.Schema {
 				{Name: "queue", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets waiting at the end of the interval"},
 				{Name: "sent", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets offered in the interval"},
 				{Name: "drops_overflow", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets dropped by the full queue in the interval"},
+				{Name: "drops_aqm", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets the AQM dropped in the interval (0 with droptail)"},
 				{Name: "drops_corrupt", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets lost to bit errors in the interval"},
 			}},
 			{Name: "paths", Doc: "one row per pair at the first step and at every step its path changed", Columns: []vocab.Metric{
@@ -179,6 +183,7 @@ type lnConfig struct {
 	gslRate      unit.BitRate
 	islQueue     int
 	gslQueue     int
+	aqm          string
 	interval     des.Duration
 	duration     des.Time
 	warmup       des.Time
@@ -503,6 +508,30 @@ func parseOutages(s string) ([]orbit.Outage, error) {
 	return out, nil
 }
 
+// parseExtraISLs reads ";"-separated links "A-B" by fleet satellite
+// number.
+func parseExtraISLs(s string) ([][2]int, error) {
+	var out [][2]int
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	for _, item := range strings.Split(s, ";") {
+		a, b, ok := strings.Cut(strings.TrimSpace(item), "-")
+		x, err1 := strconv.Atoi(strings.TrimSpace(a))
+		y, err2 := strconv.Atoi(strings.TrimSpace(b))
+		if !ok || err1 != nil || err2 != nil || x < 0 || y < 0 {
+			return nil, fmt.Errorf("link %q: want A-B, two fleet satellite numbers", item)
+		}
+		out = append(out, [2]int{x, y})
+	}
+	return out, nil
+}
+
+func checkExtraISLs(s string) error {
+	_, err := parseExtraISLs(s)
+	return err
+}
+
 func checkOutages(s string) error {
 	_, err := parseOutages(s)
 	return err
@@ -569,6 +598,17 @@ func lnMemory(sats, isls, stations, pairs, flowsPerPair, islQueue, gslQueue int)
 		int64(pairs)*int64(max(flowsPerPair, 1))*lnFlowBytes
 }
 
+// queue returns the queue model of a link direction with limit packets.
+func (c lnConfig) queue(limit int) netsim.QueueModel {
+	switch c.aqm {
+	case "codel":
+		return netsim.CoDel{Limit: limit}
+	case "fq-codel":
+		return netsim.FQCoDel{Limit: limit}
+	}
+	return netsim.DropTail{Packets: limit}
+}
+
 // decodeLN reads leo-network's parameters.
 func decodeLN(p vocab.Params, seed uint64) (lnConfig, [][2]int, error) {
 	c := lnConfig{
@@ -606,6 +646,10 @@ func decodeLN(p vocab.Params, seed uint64) (lnConfig, [][2]int, error) {
 		c.fleet.TLERule = orbit.GroundRule{MinElevation: orbit.Radians(p.Float("tle_min_elevation_deg"))}
 	}
 	c.fleet.Motion, c.fleet.UseCone, c.fleet.Epoch = motion, p.Str("ground_rule") == "cone", -0.5
+	if c.fleet.ExtraISLs, err = parseExtraISLs(p.Str("extra_isls")); err != nil {
+		return c, nil, fmt.Errorf("extra_isls: %w", err)
+	}
+	c.aqm = p.Str("aqm")
 	if len(c.fleet.TLEs) > 0 {
 		// Element sets are valid near their epoch: time 0 is the first
 		// set's (SGP4 drifts by kilometres a day away from it).
@@ -637,7 +681,7 @@ func decodeLN(p vocab.Params, seed uint64) (lnConfig, [][2]int, error) {
 	for _, sh := range c.fleet.Shells {
 		sats += sh.Size()
 	}
-	isls, g := 2*(sats-len(c.fleet.TLEs)), len(c.stations)
+	isls, g := 2*(sats-len(c.fleet.TLEs))+len(c.fleet.ExtraISLs), len(c.stations)
 	npairs := tr.count(g)
 	flowsPer := c.tcpFlows + c.udpFlows
 	if b := lnMemory(sats, isls, g, npairs, flowsPer, c.islQueue, c.gslQueue); b > lnMaxBytes {

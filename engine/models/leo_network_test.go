@@ -271,7 +271,7 @@ func TestLEONetworkDeterministic(t *testing.T) {
 // TestLEONetworkFleet: several shells and an element set in one
 // scenario, routed over ISLs and with ground relays. The fleet numbers
 // the shells' satellites, then the element sets' (Kuiper K1 1,156 +
-// Telesat T1 351 + the ISS 1); every pair of the list finds a path at
+// Telesat T1 351 + the ISS 1), with two extra links between them; every pair of the list finds a path at
 // some step; and the packets balance (sent = received + dropped + held).
 func TestLEONetworkFleet(t *testing.T) {
 	iss := "ISS (ZARYA)\n1 25544U 98067A   08264.51782528 -.00002182  00000-0 -11606-4 0  2927\n2 25544  51.6416 247.4627 0006703 130.5360 325.0288 15.72125391563537\n"
@@ -279,11 +279,17 @@ func TestLEONetworkFleet(t *testing.T) {
 		t.Run(routing, func(t *testing.T) {
 			r := lnRun(t, map[string]vocab.Value{
 				"shells": vocab.S("kuiper-k1,telesat-t1"), "tles": vocab.S(iss), "routing": vocab.S(routing),
+				"extra_isls": vocab.S("0-1156;5-1507"),
 				"stations": vocab.S("hypatia-100:30"), "traffic": vocab.S("0>1;2>3;tokyo>4"), "tcp_flows": vocab.I(1),
 				"duration": vocab.F(2), "sample_interval": vocab.F(0),
 			}, 1)
 			if n := lnMetric(r, "satellite_count").Int(); n != 1156+351+1 {
 				t.Errorf("%d satellites, want 1,508", n)
+			}
+			// +Grid: two links per satellite of each shell; and the two
+			// extra links (Kuiper to Telesat, Kuiper to the ISS).
+			if n := lnMetric(r, "isl_count").Int(); n != 2*1156+2*351+2 {
+				t.Errorf("%d ISLs, want 3,016", n)
 			}
 			found := map[int64]bool{}
 			for _, row := range r.Tables[2] {
@@ -299,5 +305,55 @@ func TestLEONetworkFleet(t *testing.T) {
 				t.Errorf("sent %d, received + dropped + held %d", s, d)
 			}
 		})
+	}
+}
+
+// TestLEONetworkAQM: the bottleneck of TestLEONetworkBottleneckShare with
+// a 1,000-packet limit under DropTail and under CoDel (RFC 8289). DropTail
+// lets the standing queue grow until it overflows; CoDel drops from the
+// head once packets have waited more than its 5 ms target for a 100 ms
+// interval, so the flows' mean RTT stays within a few targets of the
+// propagation RTT. Bounds: CoDel's mean RTT at most 30 ms above the
+// path's (the path's about 8 hops of 1.2 ms serialisation, plus two
+// targets and room for slow start's samples), DropTail's at
+// least 100 ms above (a 1,000-packet queue at 10 Mbit/s holds 1.2 s; the
+// flows fill it between losses); CoDel drops only by AQM, and the link
+// stays at least 95 % busy (the flows keep a few packets queued).
+func TestLEONetworkAQM(t *testing.T) {
+	h := decodeHost(NewLEONetwork().Schema().Defaults())
+	capacity := 10e6 * float64(h.mss) / float64(h.fullPacket())
+	res := map[string]vocab.Result{}
+	for _, aqm := range []string{"droptail", "codel"} {
+		res[aqm] = lnRun(t, map[string]vocab.Value{
+			"stations": vocab.S("manila;dalian"), "traffic": vocab.S("manila>dalian"), "tcp_flows": vocab.I(4),
+			"cca": vocab.S("newreno,cubic"), "gsl_rate": vocab.F(0), "isl_rate": vocab.F(10e6), "route_interval": vocab.F(100),
+			"isl_queue": vocab.I(1000), "aqm": vocab.S(aqm),
+			"duration": vocab.F(30), "warmup": vocab.F(5), "start_spread": vocab.F(0.2), "sample_interval": vocab.F(0),
+		}, 1)
+	}
+	// No samples table: the path RTT is the paths table's first row.
+	prop := res["codel"].Tables[2][0][lnCol(2, "rtt")].Float()
+	mean := func(r vocab.Result) float64 {
+		s := 0.0
+		for _, row := range r.Tables[0] {
+			s += row[lnCol(0, "rtt_mean")].Float()
+		}
+		return s / float64(len(r.Tables[0]))
+	}
+	cd, dt := mean(res["codel"]), mean(res["droptail"])
+	t.Logf("path RTT %.1f ms; mean RTT CoDel %.1f ms, DropTail %.1f ms; goodput CoDel %.3f, DropTail %.3f Mbit/s; CoDel drops %d aqm, %d overflow",
+		prop*1e3, cd*1e3, dt*1e3, lnMetric(res["codel"], "tcp_goodput").Float()/1e6, lnMetric(res["droptail"], "tcp_goodput").Float()/1e6,
+		lnMetric(res["codel"], "drops_aqm").Int(), lnMetric(res["codel"], "drops_overflow").Int())
+	if cd-prop > 0.030 {
+		t.Errorf("CoDel: mean RTT %.1f ms, more than 30 ms above the path's %.1f ms", cd*1e3, prop*1e3)
+	}
+	if dt-prop < 0.100 {
+		t.Errorf("DropTail: mean RTT %.1f ms, less than 100 ms above the path's %.1f ms", dt*1e3, prop*1e3)
+	}
+	if lnMetric(res["codel"], "drops_aqm").Int() == 0 || lnMetric(res["codel"], "drops_overflow").Int() != 0 {
+		t.Errorf("CoDel: %d AQM drops, %d overflows; want some and none", lnMetric(res["codel"], "drops_aqm").Int(), lnMetric(res["codel"], "drops_overflow").Int())
+	}
+	if g := lnMetric(res["codel"], "tcp_goodput").Float(); g < 0.95*capacity {
+		t.Errorf("CoDel: goodput %.3f Mbit/s, under 95 %% of %.3f", g/1e6, capacity/1e6)
 	}
 }
