@@ -280,7 +280,7 @@ func TestLEONetworkFleet(t *testing.T) {
 			r := lnRun(t, map[string]vocab.Value{
 				"shells": vocab.S("kuiper-k1,telesat-t1"), "tles": vocab.S(iss), "routing": vocab.S(routing),
 				"extra_isls": vocab.S("0-1156;5-1507"),
-				"stations": vocab.S("hypatia-100:30"), "traffic": vocab.S("0>1;2>3;tokyo>4"), "tcp_flows": vocab.I(1),
+				"stations":   vocab.S("hypatia-100:30"), "traffic": vocab.S("0>1;2>3;tokyo>4"), "tcp_flows": vocab.I(1),
 				"duration": vocab.F(2), "sample_interval": vocab.F(0),
 			}, 1)
 			if n := lnMetric(r, "satellite_count").Int(); n != 1156+351+1 {
