@@ -51,16 +51,49 @@ func (m *LEONetwork) Cost(p vocab.Params) float64 {
 	return d/p.Float("route_interval")*1e4 + d*flows*p.Float("gsl_rate")/1e4
 }
 
-// islPhy is the loss process of one ISL direction: the exact PER of each
-// packet at the link's current BER (set at every step). It draws one
-// uniform number per packet while the BER is positive.
-type islPhy struct{ ber float64 }
+// islPhy is the loss process of one ISL direction. Without pointing
+// jitter, each packet is lost with the exact PER of its size at the
+// link's current BER (set at every step). With jitter, with the PER of
+// its size averaged over the pointing fade (phy.Terminal.MeanPER, as
+// leo-path draws a fade per packet), at the link's length rounded to the
+// kilometre so that the averages can be cached (lnScenario.meanPER). It
+// draws one uniform number per packet while the loss probability is
+// positive.
+type islPhy struct {
+	ber  float64
+	sc   *lnScenario
+	term int   // index of the terminal (mode) in sc.terms
+	km   int32 // length, whole km, with jitter
+}
 
 func (l *islPhy) Lose(p *netsim.Packet, rng *rand.Rand) bool {
+	if l.sc.jitter.Sigma > 0 {
+		// A deep fade can make errors on a link whose unfaded BER
+		// underflows to 0: the average decides.
+		per := l.sc.meanPER(l.term, l.km, int32(p.Size))
+		return per > 0 && rng.Float64() < per
+	}
 	if l.ber == 0 {
 		return false
 	}
 	return rng.Float64() < phy.PERExact(l.ber, phy.WireBits(float64(p.Size)))
+}
+
+// perKey names a cached fade-averaged PER: terminal, length in km, size.
+type perKey struct {
+	term, km, size int32
+}
+
+// meanPER is the fade-averaged PER of a packet of size bytes on an ISL of
+// km kilometres with terminal t, cached.
+func (sc *lnScenario) meanPER(t int, km, size int32) float64 {
+	k := perKey{int32(t), km, size}
+	if v, ok := sc.perCache[k]; ok {
+		return v
+	}
+	v := sc.terms[t].MeanPER(float64(km)*1e3, sc.jitter, int(size))
+	sc.perCache[k] = v
+	return v
 }
 
 type islPhyModel struct{ l *islPhy }
@@ -125,14 +158,19 @@ func (u *lnCBR) Receive(now des.Time, p *netsim.Packet) {
 
 // lnScenario is one built run.
 type lnScenario struct {
-	c      lnConfig
-	s      *des.Scheduler
-	net    *netsim.Network
-	fw     *orbit.Forwarding
-	ln     *leonet.Network
-	phys   [][2]*islPhy
-	rates  []float64 // current simulated rate of each ISL, bit/s
-	modeOf []int     // current mode of each ISL
+	c    lnConfig
+	s    *des.Scheduler
+	net  *netsim.Network
+	fw   *orbit.Forwarding
+	ln   *leonet.Network
+	phys [][2]*islPhy
+	// terms are the ISL terminal at each rate mode (one, the terminal's
+	// own, without adaptive_rate); jitter its pointing jitter.
+	terms    []phy.Terminal
+	jitter   phy.Jitter
+	perCache map[perKey]float64
+	rates    []float64 // current simulated rate of each ISL, bit/s
+	modeOf   []int     // current mode of each ISL
 	// exceed[i] is the length above which mode i's data PER passes the
 	// threshold.
 	exceed   []float64
@@ -165,8 +203,11 @@ func buildLN(c lnConfig, pairs [][2]int, seed uint64) (*lnScenario, error) {
 	nisl := len(fleet.ISLs())
 	sc.phys = make([][2]*islPhy, nisl)
 	for k := range sc.phys {
-		sc.phys[k] = [2]*islPhy{{}, {}}
+		sc.phys[k] = [2]*islPhy{{sc: sc}, {sc: sc}}
 	}
+	sc.jitter = phy.Jitter{Sigma: c.jitterURad * 1e-6, Gain: c.terminal.Gain()}
+	sc.perCache = map[perKey]float64{}
+	sc.terms = []phy.Terminal{c.terminal}
 	islRate := c.islRate
 	if islRate == 0 {
 		islRate = unit.BitRate(c.terminal.Rate)
@@ -174,10 +215,12 @@ func buildLN(c lnConfig, pairs [][2]int, seed uint64) (*lnScenario, error) {
 	if c.modes != nil {
 		// Each mode's threshold length, found once: the PER of a data
 		// packet grows with the length (exceedLength bisects on it).
+		sc.terms = sc.terms[:0]
 		for _, m := range c.modes {
 			t := c.terminal
 			t.Rate = m
-			sc.exceed = append(sc.exceed, exceedLength(t, phy.Jitter{}, c.dataBytes(), c.perThreshold))
+			sc.terms = append(sc.terms, t)
+			sc.exceed = append(sc.exceed, exceedLength(t, sc.jitter, c.dataBytes(), c.perThreshold))
 		}
 		sc.rates = make([]float64, nisl)
 		sc.modeOf = make([]int, nisl)
@@ -224,13 +267,13 @@ func (sc *lnScenario) afterStep(n *leonet.Network, now des.Time) error {
 		if math.IsInf(z, 1) {
 			continue // down: routes avoid it, its queue drains as it was
 		}
-		t := c.terminal
+		ti := 0
 		if c.modes != nil {
 			i := 0
 			for i < len(c.modes)-1 && z > sc.exceed[i] {
 				i++
 			}
-			t.Rate = c.modes[i]
+			ti = i
 			if i != sc.modeOf[k] || sc.rates[k] != sc.modeRate(i) {
 				sc.modeOf[k], sc.rates[k] = i, sc.modeRate(i)
 				for _, lk := range n.ISL(k) {
@@ -243,8 +286,13 @@ func (sc *lnScenario) afterStep(n *leonet.Network, now des.Time) error {
 			up++
 		}
 		if c.islErrors {
-			ber := phy.BERQ(t.SNR(z))
-			sc.phys[k][0].ber, sc.phys[k][1].ber = ber, ber
+			// The unfaded BER; with jitter it only says whether the
+			// link can err at all (a fade only lowers the SNR).
+			ber := phy.BERQ(sc.terms[ti].SNR(z))
+			km := int32(math.Round(z / 1e3))
+			for _, l := range sc.phys[k] {
+				l.ber, l.term, l.km = ber, ti, km
+			}
 		}
 	}
 	if up > 0 {

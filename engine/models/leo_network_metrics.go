@@ -73,7 +73,11 @@ func (sc *lnScenario) Handle(now des.Time, kind int, arg uint64) {
 				from, to = to, from
 			}
 			length = fw.ISLLength(k)
-			ber = sc.phys[k][i%2].ber
+			if l := sc.phys[k][i%2]; sc.jitter.Sigma > 0 && sc.c.islErrors {
+				ber = sc.terms[l.term].MeanBER(float64(l.km)*1e3, sc.jitter)
+			} else {
+				ber = l.ber
+			}
 		} else {
 			g := gl[i-2*sc.ln.ISLs()]
 			from, to, kindName = ns+g.Station, g.Sat, "gsl-up"

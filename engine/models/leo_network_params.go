@@ -58,9 +58,10 @@ func leoNetworkSchema() *vocab.Schema {
 		sf("warmup", 0, 0, 1e5, vocab.Second, "goodput counts bytes delivered from this time on"),
 		str("outages", "", checkOutages, "satellites and ISLs taken down, ;-separated: sat:K@FROM-TO or isl:A-B@FROM-TO (fleet satellite numbers, seconds from the start of the run)"),
 		sf("handover_gap", 0, 0, 10, vocab.Second, "when a route moves to another ground link, it has no next hop (its packets dropped, noroute) for this long while the terminal acquires the new satellite; 0 switches at once, as Hypatia"),
-		{Name: "isl_errors", Kind: vocab.Bool, Default: vocab.B(false), Doc: "bit errors on the ISLs from document 000's link budget at each link's current length; off: lossless ISLs, as Hypatia"},
+		{Name: "isl_errors", Kind: vocab.Bool, Default: vocab.B(false), Doc: "bit errors on the ISLs from document 000's link budget at each link's current length, at the terminal's rate (with adaptive_rate, the chosen mode's); off: lossless ISLs, as Hypatia"},
 		{Name: "terminal", Kind: vocab.String, Default: vocab.S("isl-100g"), Choices: []string{"oct-10g", "isl-100g"},
 			Doc: "ISL terminal (engine/phy): document 000's Table 1 optics at 10 or 100 Gbit/s, direct detection"},
+		sf("jitter_urad", 0, 0, 100, vocab.Dimensionless, "standard deviation of each axis of the ISL transmitters' pointing error, microradians (Rayleigh radial error, as leo-path): each packet's loss is its PER averaged over the fade, at the link's length to the kilometre; 0: perfect pointing"),
 		{Name: "adaptive_rate", Kind: vocab.Bool, Default: vocab.B(false), Doc: "capacity that follows the link: at each step every ISL takes the highest of rate_modes whose PER of a full data packet stays at or under per_threshold at its current length (the lowest if none does)"},
 		str("rate_modes", "100e9,40e9,10e9", checkModes, "the terminal's rate modes, bit/s, comma-separated; the BER of each is the budget's at that rate"),
 		sf("per_threshold", 1e-6, 1e-15, 1, vocab.Dimensionless, "PER of a full data packet a rate mode may reach"),
@@ -136,7 +137,7 @@ func leoNetworkSchema() *vocab.Schema {
 				{Name: "utilisation", Kind: vocab.Float, Doc: "fraction of the interval the transmitter was busy"},
 				{Name: "rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Doc: "the link's rate at the end of the interval (changes with adaptive_rate)"},
 				{Name: "length", Kind: vocab.Float, Unit: vocab.Meter, Doc: "the link's length at the last step"},
-				{Name: "ber", Kind: vocab.Float, Doc: "the ISL's BER at the last step; 0 for a ground link or with isl_errors off (not computed)"},
+				{Name: "ber", Kind: vocab.Float, Doc: "the ISL's BER at the last step (averaged over the pointing fade with jitter_urad, at the length to the kilometre); 0 for a ground link or with isl_errors off (not computed)"},
 				{Name: "queue", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets waiting at the end of the interval"},
 				{Name: "sent", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets offered in the interval"},
 				{Name: "drops_overflow", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets dropped by the full queue in the interval"},
@@ -191,6 +192,7 @@ type lnConfig struct {
 	outages      []orbit.Outage
 	handoverGap  des.Duration
 	islErrors    bool
+	jitterURad   float64
 	terminal     phy.Terminal
 	modes        []float64 // rate modes, bit/s, descending; nil: fixed capacity
 	perThreshold float64
@@ -626,6 +628,7 @@ func decodeLN(p vocab.Params, seed uint64) (lnConfig, [][2]int, error) {
 		startTime:    p.Float("start_time"),
 		handoverGap:  des.FromSeconds(p.Float("handover_gap")),
 		islErrors:    p.Bool("isl_errors"),
+		jitterURad:   p.Float("jitter_urad"),
 		perThreshold: p.Float("per_threshold"),
 		sample:       des.FromSeconds(p.Float("sample_interval")),
 		window:       unit.Bytes(p.Int("window")),
