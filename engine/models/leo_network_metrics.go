@@ -72,7 +72,9 @@ func (sc *lnScenario) Handle(now des.Time, kind int, arg uint64) {
 			if i%2 == 1 {
 				from, to = to, from
 			}
-			length = fw.ISLLength(k)
+			if length = fw.ISLLength(k); math.IsInf(length, 1) {
+				length = 0 // down
+			}
 			if l := sc.phys[k][i%2]; sc.jitter.Sigma > 0 && sc.c.islErrors {
 				ber = sc.terms[l.term].MeanBER(float64(l.km)*1e3, sc.jitter)
 			} else {
@@ -84,7 +86,8 @@ func (sc *lnScenario) Handle(now des.Time, kind int, arg uint64) {
 			if !g.Up {
 				from, to, kindName = g.Sat, ns+g.Station, "gsl-down"
 			}
-			length = math.NaN()
+			// 0 once the station no longer sees the satellite (the
+			// link drains at its last delay).
 			if l, ok := groundLen(fw, g.Station, g.Sat); ok {
 				length = l
 			}

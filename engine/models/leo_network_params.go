@@ -136,7 +136,7 @@ func leoNetworkSchema() *vocab.Schema {
 				{Name: "lat_band", Kind: vocab.Float, Doc: "the midpoint's 10-degree latitude band, by its centre (-45 for [-50, -40)), degrees"},
 				{Name: "utilisation", Kind: vocab.Float, Doc: "fraction of the interval the transmitter was busy"},
 				{Name: "rate", Kind: vocab.Float, Unit: vocab.BitPerSecond, Doc: "the link's rate at the end of the interval (changes with adaptive_rate)"},
-				{Name: "length", Kind: vocab.Float, Unit: vocab.Meter, Doc: "the link's length at the last step"},
+				{Name: "length", Kind: vocab.Float, Unit: vocab.Meter, Doc: "the link's length at the last step; 0 for a ground link whose station no longer sees its satellite (it drains at its last delay) or an ISL that is down, which means no link, not a zero length"},
 				{Name: "ber", Kind: vocab.Float, Doc: "the ISL's BER at the last step (averaged over the pointing fade with jitter_urad, at the length to the kilometre); 0 for a ground link or with isl_errors off (not computed)"},
 				{Name: "queue", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets waiting at the end of the interval"},
 				{Name: "sent", Kind: vocab.Int, Unit: vocab.Packet, Doc: "packets offered in the interval"},
