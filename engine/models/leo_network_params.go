@@ -213,6 +213,9 @@ type lnTraffic struct {
 // destination) station indices, drawn from rng for random.
 func (t lnTraffic) resolve(stations []orbit.Station, rng *rand.Rand) ([][2]int, error) {
 	g := len(stations)
+	if g < 2 {
+		return nil, fmt.Errorf("stations: %d station, want at least two for a pair", g)
+	}
 	switch t.kind {
 	case "all":
 		n := t.n
