@@ -152,7 +152,7 @@ func TestLEONetworkRTTMatchesLEOPath(t *testing.T) {
 }
 
 // TestLEONetworkAdaptiveRate: on a sparse shell (10 planes of 10 at
-// 1,000 km, ISLs of about 3,000 to 4,600 km) with the 400, 100 and 40
+// 1,000 km, ISLs of some 3,000 to 4,700 km) with the 400, 100 and 40
 // Gbit/s modes, every busy ISL's rate is the highest mode whose
 // data-packet PER at its length stays at or under 1e-6, and its BER that
 // mode's, checked link by link against the budget (engine/phy) at the
