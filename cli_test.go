@@ -330,9 +330,19 @@ func TestReportOwnSpecs(t *testing.T) {
 			t.Fatalf("crosslink %q: exit %d: %s", args, code, stderr)
 		}
 	}
-	code, _, stderr := crosslink(t, "report", "--specs", specs, "-o", out, "--strict")
-	if code != exitOK || strings.Contains(stderr, "missing") || !strings.Contains(stderr, "1 of 1 figures drawn") {
-		t.Errorf("report on own specs: exit %d, stderr %q; want 1 of 1 drawn and nothing missing", code, stderr)
+	vmd := filepath.Join(dir, "verdicts.md")
+	code, _, stderr := crosslink(t, "report", "--specs", specs, "-o", out, "--strict", "--verdicts-md", vmd)
+	if code != exitOK || strings.Contains(stderr, "missing") || !strings.Contains(stderr, "1 of 1 figures drawn (1 no published value; claims: 0 hold, 0 fail)") {
+		t.Errorf("report on own specs: exit %d, stderr %q; want 1 of 1 drawn, its claim counts and nothing missing", code, stderr)
+	}
+	b, err := os.ReadFile(vmd)
+	if err != nil {
+		t.Fatalf("--verdicts-md wrote no file: %v", err)
+	}
+	for _, want := range []string{"# Verdicts at the base profile", "Computed by crosslink at commit ", "`crosslink report --verdicts-md " + filepath.ToSlash(vmd) + "`", "| no published value | 0 | 0 | 0 | first | base |"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("--verdicts-md file lacks %q:\n%s", want, b)
+		}
 	}
 }
 

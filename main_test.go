@@ -249,12 +249,15 @@ func checkVerdicts(t *testing.T, out string) {
 		t.Fatalf("verdicts.json: %v", err)
 	}
 	var g strings.Builder
-	g.WriteString("# id: verdict, then one line per claim (holds or fails); go test -update . rewrites this file\n")
+	g.WriteString("# id: verdict, then one line per claim (holds, fails, or not computed: a point the profile did not run); go test -update . rewrites this file\n")
 	for _, v := range vs {
 		fmt.Fprintf(&g, "%s: %s\n", v.ID, v.Verdict)
 		for _, c := range v.Claims {
 			h := "fails"
-			if c.Holds {
+			switch {
+			case c.NotComputed:
+				h = "not computed"
+			case c.Holds:
 				h = "holds"
 			}
 			fmt.Fprintf(&g, "  %s: %s\n", h, c.Claim)

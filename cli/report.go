@@ -1,20 +1,23 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/plots/report"
 	"github.com/crosslink-sim/crosslink/sweep"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // reportCmd writes the reproduction report of the figures already drawn.
 func reportCmd(reg *vocab.Registry, e *Env) *cobra.Command {
-	var specs, profile, out string
+	var specs, profile, out, verdictsMD string
 	var strict bool
 	c := &cobra.Command{
 		Use:   "report",
@@ -51,6 +54,11 @@ func reportCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			if err := report.Write(dir, r); err != nil {
 				return err
 			}
+			if verdictsMD != "" {
+				if err := writeVerdictsMD(verdictsMD, r, c.Flags().Changed("profile"), profile); err != nil {
+					return err
+				}
+			}
 			drawn, total := r.Count()
 			if r.Figures == nil { // own specs: count theirs
 				for _, f := range r.Extra {
@@ -60,8 +68,8 @@ func reportCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				}
 				total = len(r.Extra)
 			}
-			fmt.Fprintf(e.Stderr, "report written to %s and %s: %d of %d figures drawn (%s)\n",
-				filepath.Join(dir, "index.html"), filepath.Join(dir, "REPORT.md"), drawn, total, r.Tally())
+			fmt.Fprintf(e.Stderr, "report written to %s and %s: %d of %d figures drawn (%s; %s)\n",
+				filepath.Join(dir, "index.html"), filepath.Join(dir, "REPORT.md"), drawn, total, r.Tally(), r.ClaimTally())
 			if miss := r.Missing(); len(miss) > 0 {
 				fmt.Fprintf(e.Stderr, "missing: %s\n", strings.Join(miss, " "))
 				if strict {
@@ -75,6 +83,7 @@ func reportCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	c.Flags().StringVarP(&profile, "profile", "p", "", "profile the figures were drawn at (specs without it: their base); default: the one each dataset holds")
 	c.Flags().StringVarP(&out, "out", "o", "out", "output root: datasets in OUT/<spec>/, figures and report in OUT/figures/")
 	c.Flags().BoolVar(&strict, "strict", false, "exit 1 when a figure of the documents is missing")
+	c.Flags().StringVar(&verdictsMD, "verdicts-md", "", "also write every figure's verdict and claim counts, naming the commit and profile, to this Markdown file (for example docs/verdicts-full.md with -p full)")
 	return c
 }
 
@@ -104,4 +113,27 @@ func heldProfile(jobs []*sweep.Job) string {
 		}
 	}
 	return "as each dataset holds (see each figure)"
+}
+
+// writeVerdictsMD writes the report's verdicts as the generated Markdown
+// file path, naming the revision of this binary (its vcs.revision, or the
+// one make build links in) and the command that wrote it.
+func writeVerdictsMD(path string, r *report.Report, profileSet bool, profile string) error {
+	rev := dataset.ReadBuild().Revision
+	if rev == "" {
+		rev = "unknown (the binary carries no version control information: build it with make build)"
+	}
+	cmd := "`crosslink report"
+	if profileSet {
+		cmd += " -p " + profile
+	}
+	cmd += " --verdicts-md " + filepath.ToSlash(path) + "`"
+	var b bytes.Buffer
+	if err := r.WriteVerdictsMarkdown(&b, report.Provenance{Commit: rev, Command: cmd}); err != nil {
+		return err
+	}
+	if err := plots.WriteFile(path, b.Bytes()); err != nil {
+		return fmt.Errorf("report: --verdicts-md: %w", err)
+	}
+	return nil
 }

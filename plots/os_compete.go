@@ -415,7 +415,9 @@ func twinRightLabel(lines []*twinSeries) string {
 // (jain_flows) and, for throughput stacks, BBR's and BBRv2's share of the
 // total and the other algorithms' (bbr_share, loss_based_share). Cells that
 // do not apply are empty. n is the replicates. Claims (specs' plots
-// entries) select its rows with where: {queue_bdp_pct: q, algorithm: all}.
+// entries) select the stack with where: {queue_bdp_pct: q, algorithm: all}
+// and one bar with its label (algorithm: BBR, or "BBR retr." in the
+// retransmission figures, as the plot's labels name the bars).
 func twinTable(d Def, td *twinData) *Table {
 	t := &Table{Title: d.Title, Caption: d.Caption, Notes: td.notes}
 	algos := map[string]bool{}

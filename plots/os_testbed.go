@@ -6,6 +6,9 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/vocab"
 
 	"gonum.org/v1/plot/vg"
 )
@@ -87,11 +90,16 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	host, err := hostSettings(in, fr)
+	if err != nil {
+		return nil, err
+	}
 	var order []string
 	cells := map[osAblationKey]*osAblationCell{}
 	queues, losses := map[float64]bool{}, map[float64]bool{}
+	name := emulateNames(em, fr.Len())
 	for i := range fr.Len() {
-		e := em.Value(i).String()
+		e := name(em.Value(i).String()) + host(i)
 		k := osAblationKey{e, cols["queue_bdp"][i]}
 		c := cells[k]
 		if c == nil {
@@ -119,6 +127,32 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 			c.bbr = append(c.bbr, bb[i]/tot)
 		}
 	}
+	// The testbed's mechanism sets first (none, each alone, all, all but
+	// one), then the host's rows (one removed, then the bare host's),
+	// each group in name order.
+	rank := func(e string) int {
+		switch {
+		case strings.Contains(e, "(bare host"):
+			return 6
+		case strings.Contains(e, "("):
+			return 5
+		case e == "none":
+			return 0
+		case e == "all":
+			return 2
+		case strings.HasPrefix(e, "all but "):
+			return 3
+		case !strings.Contains(e, ","):
+			return 1
+		}
+		return 4
+	}
+	slices.SortStableFunc(order, func(a, b string) int {
+		if c := rank(a) - rank(b); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
 	qs, ls := slices.Sorted(maps.Keys(queues)), slices.Sorted(maps.Keys(losses))
 	slices.Reverse(qs) // largest queue first
 	t := &Table{
@@ -156,11 +190,127 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 	t.Notes = append(t.Notes,
 		"means over the lossless runs of each row (runs) unless a loss is named; shares are of the total; loss-based: CUBIC, BIC and Reno; BBR: BBR and BBRv2",
 		"retransmissions: segments retransmitted in one lossless run, all flows",
-		"emulate none is the tclink backbone: a TCLink without the testbed's other mechanisms")
+		"emulate none is the tclink backbone: a TCLink without the testbed's other mechanisms",
+		"all: every mechanism of the testbed; all but X: every one but X",
+		"a row with host settings (no delayed_ack, ...) is that testbed on a host whose TCP differs from Linux's defaults in them; bare host: the host without Linux's TCP mechanisms that the figures were calibrated on before (no delayed ACKs, PRR, timestamps, HyStart, byte counting, quick ACKs, DSACK, undo, F-RTO or adaptive reordering, the RTO floor on the whole RTO), with the one named kept on")
 	// A row is about 5.6 mm high at the theme's font; title, header and
 	// notes take about 4 cm.
 	h := 4*vg.Centimeter + vg.Length(len(t.Rows))*6*vg.Millimeter
 	return &Output{Art: t, Width: 32 * vg.Centimeter, Height: h, Data: t, Markdown: true}, nil
+}
+
+// emulateNames returns a function that names an emulate list for the
+// table: "all" for the list of every mechanism the dataset names, "all
+// but X" for it less one, the list itself otherwise.
+func emulateNames(em *Column, n int) func(string) string {
+	all := map[string]bool{}
+	for i := range n {
+		for _, m := range strings.Split(em.Value(i).String(), ",") {
+			if m = strings.TrimSpace(m); m != "" && m != "none" {
+				all[m] = true
+			}
+		}
+	}
+	return func(e string) string {
+		have := map[string]bool{}
+		for _, m := range strings.Split(e, ",") {
+			have[strings.TrimSpace(m)] = true
+		}
+		var missing []string
+		for _, m := range slices.Sorted(maps.Keys(all)) {
+			if !have[m] {
+				missing = append(missing, m)
+			}
+		}
+		switch {
+		case len(all) < 3:
+			return e
+		case len(missing) == 0:
+			return "all"
+		case len(missing) == 1:
+			return "all but " + missing[0]
+		}
+		return e
+	}
+}
+
+// hostSettings returns, for each row of fr, the host settings of the row
+// that are not the model's defaults (Linux's), as " (no delayed_ack,
+// loss_detection dupthresh)"; "" for a Linux host. Every Bool and String
+// parameter but emulate that varies over the dataset counts, so that a
+// row of the ablation that turns a Linux mechanism off is told apart from
+// the testbed it is taken from (one the whole spec sets, backbone
+// mininet, is not an ablation and names no row).
+func hostSettings(in Input, fr *Frame) (func(int) string, error) {
+	type setting struct {
+		c   *Column
+		def vocab.Value
+	}
+	var ss []setting
+	for _, p := range in.Schema.Params {
+		if p.Name == "emulate" || p.Kind != vocab.Bool && p.Kind != vocab.String {
+			continue
+		}
+		c, err := fr.Col(p.Column())
+		if err != nil {
+			continue // not read into the frame: not a setting of this figure
+		}
+		varies := false
+		for i := 1; i < fr.Len() && !varies; i++ {
+			varies = c.Value(i) != c.Value(0)
+		}
+		if varies {
+			ss = append(ss, setting{c, p.Default})
+		}
+	}
+	away := func(i int) (diff, kept []string) {
+		for _, s := range ss {
+			v := s.c.Value(i)
+			switch {
+			case v == s.def:
+				kept = append(kept, s.c.Name)
+			case v.Kind() == vocab.Bool && !v.Bool():
+				diff = append(diff, "no "+s.c.Name)
+			case v.Kind() == vocab.Bool:
+				diff = append(diff, s.c.Name)
+			default:
+				diff = append(diff, s.c.Name+" "+v.String())
+			}
+		}
+		return diff, kept
+	}
+	// A row with most settings away from Linux's is a bare host's; it is
+	// named by what it keeps of Linux's beyond what every bare host keeps.
+	bare := func(diff []string) bool { return len(ss) > 4 && 2*len(diff) > len(ss) }
+	common := map[string]int{}
+	nBare := 0
+	for i := range fr.Len() {
+		if diff, kept := away(i); bare(diff) {
+			nBare++
+			for _, k := range kept {
+				common[k]++
+			}
+		}
+	}
+	return func(i int) string {
+		diff, kept := away(i)
+		if len(diff) == 0 {
+			return ""
+		}
+		if !bare(diff) {
+			return " (" + strings.Join(diff, ", ") + ")"
+		}
+		var own []string
+		for _, k := range kept {
+			if common[k] < nBare {
+				own = append(own, k)
+			}
+		}
+		if len(own) == 0 {
+			return " (bare host)"
+		}
+		return " (bare host, " + strings.Join(own, ", ") + " on)"
+	}, nil
 }
 
 // meanOf is the mean of xs without NaNs; NaN when none is left.

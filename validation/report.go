@@ -191,7 +191,9 @@ func Render(scen []Scenario, samples []Sample) ([]byte, error) {
 	p("128 KiB send buffer, ssthresh from the pipe, no RACK, 10x access links: issue 15's set-up;\n")
 	p("and in crosslink ns-3's PRR rounding in bytes and cwnd growth on the ACK that ends recovery);\n")
 	p("`+tsprr` only timestamps, PRR and the 3 s SYN timeout; `+flightsize` gives ns-3's NewReno\n")
-	p("RFC 5681's ssthresh and crosslink its default, FlightSize, on both sides (see the findings).\n\n")
+	p("RFC 5681's ssthresh and crosslink its default, FlightSize, on both sides (see the findings).\n")
+	p("Every scenario's crosslink host acknowledges the first data segment at once as ns-3's does\n")
+	p("(ack_first_segment; it acts only with delayed ACKs) and both take the dumbbell queue in packets.\n\n")
 	p("| scenario | class | model | metric | seeds | ns-3 | crosslink | difference | verdict |\n")
 	p("|---|---|---|---|---|---|---|---|---|\n")
 	pass, total := map[Class]int{}, map[Class]int{}
@@ -298,6 +300,7 @@ both simulators run the same host:
 | TcpSocket::RcvBufSize | 131072 B | the scenario's window | window |
 | TcpSocket::SndBufSize | 131072 B | 1 GiB; 131072 B in +ns3opts | send_buffer 0 (unlimited); 131072 B in +ns3opts |
 | TcpSocket::DelAckCount, DelAckTimeout | 2, 200 ms | 1 (off) or 2, 200 ms | delayed_ack |
+| the first data segment after the handshake (TcpSocketBase::ProcessSynRcvd, ProcessSynSent: m_delAckCount = m_delAckMaxCount) | acknowledged at once, then every DelAckCount-th | unchanged | ack_first_segment true (quick_ack false: Linux ACKs up to 16 segments at once) |
 | TcpSocket::ConnTimeout | 3 s | 1 s; 3 s in +ns3opts and +tsprr | syn_timeout 1 s; 3 s in +ns3opts and +tsprr |
 | TcpSocketBase::WindowScaling | true | the scenario's | window_scaling (tcp-compete: on) |
 | TcpSocketBase::Sack | true | the scenario's | sack (tcp-compete: on) |

@@ -196,8 +196,8 @@ type Scenario struct {
 	Finding string
 }
 
-// queuePackets is the dumbbell backbone limit in packets, as tcp-compete
-// computes it from QueuePct.
+// queuePackets is the dumbbell backbone limit in packets, QueuePct of the
+// one-way BDP in 1500-byte packets, which both sides take in packets.
 func (s Scenario) queuePackets() (int, error) {
 	lim, err := netsim.BDPLimit(s.QueuePct/100, units.BitRate(s.Rate), des.FromSeconds(s.Delay), 1500)
 	if err != nil {
@@ -252,10 +252,13 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 	// ns-3 3.37 has none of Linux's recovery mechanisms beyond its
 	// delayed ACKs: no quick-ACK mode, DSACK, undo, F-RTO or adaptive
 	// reordering, and its RTO is max(min RTO, SRTT + 4 RTTVAR)
-	// (TcpSocketBase::EstimateRtt), RFC 6298's.
+	// (TcpSocketBase::EstimateRtt), RFC 6298's. Its receiver acknowledges
+	// the first data segment after the handshake at once
+	// (TcpSocketBase::ProcessSynRcvd sets m_delAckCount =
+	// m_delAckMaxCount), crosslink's ack_first_segment.
 	ns3Recovery := []kv{
 		{"quick_ack", false}, {"dsack", false}, {"undo", false}, {"frto", false},
-		{"adaptive_reordering", false}, {"rto_min_on", "rto"},
+		{"adaptive_reordering", false}, {"rto_min_on", "rto"}, {"ack_first_segment", true},
 	}
 	switch s.Model {
 	case "tcp-bulk", "tcp-transfer":
@@ -275,9 +278,17 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 			kvs = append(kvs, kv{"size", s.Size})
 		}
 	case "tcp-compete":
+		// One limit in packets for both sides: tcp-compete's queue_bdp
+		// counts the BDP in its host's full packets (MSS + 40 bytes,
+		// 1488 here), ns-3's limit is the BDP in 1500-byte packets, and
+		// the two round apart (1008 against 1000 packets for the probe).
+		q, err := s.queuePackets()
+		if err != nil {
+			return vocab.Params{}, err
+		}
 		kvs = []kv{
 			{"flows", s.Flows}, {"ccas", h.CCA}, {"rate", s.Rate}, {"delay", s.Delay},
-			{"queue_bdp", s.QueuePct / 100}, {"loss", s.PER}, {"mss", h.MSS}, {"iw", h.IW},
+			{"queue", q}, {"queue_bdp", 0.0}, {"loss", s.PER}, {"mss", h.MSS}, {"iw", h.IW},
 			{"window", h.Window}, {"delayed_ack", h.DelAck}, {"min_rto", h.MinRTO},
 			{"loss_detection", h.lossDetection()}, {"duration", s.Duration}, {"warmup", s.Warmup},
 			{"stagger", s.Stagger}, {"host_jitter", 0.0},

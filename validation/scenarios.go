@@ -158,6 +158,38 @@ func baseScenarios() []Scenario {
 			Metric: "goodput", Extra: []string{"retrans_segs"}, Notes: link,
 		},
 		{
+			Name: "geo-64KB-delack", Class: Exact, Program: "link", Model: "tcp-bulk",
+			Host: linkHost.with(func(h *Host) { h.Window = 65535; h.WScale = false; h.DelAck = true }),
+			What: "window-limited goodput over a GEO hop: 64 KB unscaled window, 10 Mbit/s, 250 ms one-way, delayed ACKs (W/RTT about 1.05 Mbit/s)",
+			Rate: 10e6, Delay: 0.25, Duration: 60, Warmup: 5,
+			Metric: "goodput", Extra: []string{"retrans_segs"}, Finding: "ns-3's receiver acknowledges the first data segment after the handshake at once (TcpSocketBase::ProcessSynRcvd sets m_delAckCount = m_delAckMaxCount, \"Always respond to first data packet to speed up the connection\") and pairs the rest from the second; crosslink does so under ack_first_segment, set in every scenario: both deliver the same bytes after the warm-up ({diff}); delaying from the first segment, crosslink was -0.82 % (1.019 Mbit/s), its ACKs pairing different segments from then on.",
+			Notes: link,
+		},
+		{
+			Name: "isl-64KB-delack", Class: Exact, Program: "link", Model: "tcp-bulk",
+			Host: linkHost.with(func(h *Host) { h.Window = 65535; h.WScale = false; h.DelAck = true }),
+			What: "window-limited goodput over document 000's longest ISL: 64 KB unscaled window, 1 Gbit/s, 266.7 ms one-way, delayed ACKs",
+			Rate: 1e9, Delay: 0.2667, Duration: 60, Warmup: 5,
+			Metric: "goodput", Extra: []string{"retrans_segs"}, Finding: "as geo-64KB-delack: the same bytes delivered ({diff}) with ack_first_segment; -1.11 % (0.955 Mbit/s) without it.",
+			Notes: link,
+		},
+		{
+			Name: "rt-100KB-384k-delack", Class: Exact, Program: "link", Model: "tcp-transfer",
+			Host: linkHost.with(func(h *Host) { h.DelAck = true }),
+			What: "response time of 100 KB over document 001's 0.384 Mbit/s, 50 ms one-way, delayed ACKs",
+			Rate: 384e3, Delay: 0.05, Size: 100_000,
+			Metric: "response_time", Extra: []string{"retrans_segs"}, Finding: "a 1488-byte packet takes 31 ms at 0.384 Mbit/s, so the initial window of 10 fills the 100 ms round trip and the link, not the ACKs, paces the transfer: {diff} with and without ack_first_segment, about what ns-3's 2-byte PPP header costs on 70 packets (2.9 ms, 0.13 %).",
+			Notes: link,
+		},
+		{
+			Name: "rt-100KB-384k-250ms-delack", Class: Exact, Program: "link", Model: "tcp-transfer",
+			Host: linkHost.with(func(h *Host) { h.DelAck = true }),
+			What: "as rt-100KB-384k-delack over 250 ms one-way (a GEO hop)",
+			Rate: 384e3, Delay: 0.25, Size: 100_000,
+			Metric: "response_time", Extra: []string{"retrans_segs"}, Finding: "at 250 ms the path holds 16 packets, more than the initial window, so the first ACK's round trip counts: with ack_first_segment {diff} (the PPP header's 2.9 ms), without it +1.86 % (3244.3 ms), crosslink's window growing one ACK later.",
+			Notes: link,
+		},
+		{
 			Name: "pipe-q40", Class: Exact, Program: "link", Model: "tcp-bulk", Host: linkHost,
 			What: "bulk goodput filling 10 Mbit/s, 25 ms through a 40-packet DropTail (about one BDP): overflow losses only",
 			Rate: 10e6, Delay: 0.025, Queue: 40, Duration: 30, Warmup: 5,
@@ -237,6 +269,19 @@ func baseScenarios() []Scenario {
 			Rate: 20e6, Delay: 0.01, Flows: 10, QueuePct: 100, PER: 0.005, Stagger: 0.1, Duration: 20,
 			Metric: "goodput", Extra: []string{"jain_flows", "retrans_segs"}, Finding: "crosslink is {diff} from ns-3, outside its narrow range; with FlightSize in ns-3 the means differ by {diff:db10-newreno-loss0.5%+flightsize} (db10-newreno-loss0.5%+flightsize): the ssthresh choice of db10-newreno.",
 			Notes: dumbbell,
+		},
+		{
+			// BenchmarkProbeCubic's set-up (engine/tcp/bench_test.go)
+			// and issue 24's probe, with ns-3's loss detection on both
+			// sides: ns-3 3.37 has no RACK, so a lost retransmission
+			// waits for the retransmission timer.
+			Name: "probe-cubic", Class: Exact, Program: "dumbbell", Model: "tcp-compete",
+			Host: competeHost.with(func(h *Host) { h.CCA = "cubic"; h.NoRACK = true }),
+			What: "the CUBIC probe: 10 CUBIC flows, 1 Gbit/s, 25 ms backbone, 1000-packet DropTail (48 % of the BDP), 10 Gbit/s access links, 30 s, dupthresh-only on both sides",
+			Rate: 1e9, Delay: 0.025, Flows: 10, QueuePct: 48, AccessRate: 10e9, Stagger: 0.1, Duration: 30,
+			Metric: "goodput", Extra: []string{"jain_flows", "retrans_segs", "rto_episodes"},
+			Finding: "{diff} over 30 s. Every timeout of either simulator falls in the first recovery after the ten slow starts (HyStart off) overshoot the 1000-packet queue together: ns-3's traces (`bin/validation/dumbbell` with this scenario's arguments and `--trace=true`, its CA_LOSS entries) put them at 0.69-1.26 s in its five runs, and crosslink's runs cut at 0.5 s have none, cut at 1 s all of them. Each follows a lost retransmission, which without RACK only the timer finds: with loss_detection dupthresh (RACK for lost retransmissions) crosslink has none in the same five seeds and delivers 16-37 % more in the first 2 s. Timeout episodes per run: ns-3 {ns3:probe-cubic:rto_episodes} ({range:probe-cubic:rto_episodes}), crosslink {cl:probe-cubic:rto_episodes} ({clrange:probe-cubic:rto_episodes}); which flows lose a retransmission depends on their start times, which each simulator draws from its own stream, and crosslink's higher count is not traced further. Over the first 2 s the gap is wider (ns-3 runs 1-3: 783.6, 605.4 and 729.7 Mbit/s; crosslink seeds 1-3: 695.9, 565.8 and 650.1); the 28 s that follow dilute it.",
+			Notes:   append(dumbbell[:len(dumbbell):len(dumbbell)], noteCubic),
 		},
 	}
 }

@@ -116,7 +116,7 @@ func leoPathSchema() *vocab.Schema {
 	m(lpSatellites, "satellites", vocab.Int, vocab.Dimensionless, "satellites in the shell")
 	return &vocab.Schema{
 		Name:    "leo-path",
-		Version: 5, // 5: the built-in cities that Hypatia's top-100 list has (new-york, karachi, delhi, mumbai, mexico-city, cairo, buenos-aires, lagos, los-angeles) stand at its coordinates, 0.3 to 8.8 km from the GeoNames points before; 4: the flows are the shared Linux host: its defaults (IW 10, delayed and quick ACKs, RACK-TLP, PRR, timestamps, HyStart, byte counting) and its recovery mechanisms (dsack, undo, frto, adaptive_reordering, rto_min_on), where they were an RFC 3390, dupthresh host without them; 3: the parameter freeze is frozen_path (freeze is an SQL keyword; no rows change); 2: SGP4 motion by default (motion replaces j2), isl_rate, no_path_drops
+		Version: 6, // 6: the controllers of Linux 5.13 (the BBRv2 alpha kernel's base), with no PRR over BBR and BBRv2 (Linux's cong_control controllers): CUBIC in tcp_cubic.c's arithmetic (cubic_variant, rfc9438 kept) with Linux's HyStart (hystart_variant, rfc9406 kept), BIC as tcp_bic.c, BBR v1 with tcp_bbr.c's ACK-aggregation allowance and quantization budget, BBRv2 as the v2alpha tcp_bbr2.c (no recovery cut); 5: the built-in cities that Hypatia's top-100 list has (new-york, karachi, delhi, mumbai, mexico-city, cairo, buenos-aires, lagos, los-angeles) stand at its coordinates, 0.3 to 8.8 km from the GeoNames points before; 4: the flows are the shared Linux host: its defaults (IW 10, delayed and quick ACKs, RACK-TLP, PRR, timestamps, HyStart, byte counting) and its recovery mechanisms (dsack, undo, frto, adaptive_reordering, rto_min_on), where they were an RFC 3390, dupthresh host without them; 3: the parameter freeze is frozen_path (freeze is an SQL keyword; no rows change); 2: SGP4 motion by default (motion replaces j2), isl_rate, no_path_drops
 		Doc: "TCP flows between two ground stations over a moving LEO constellation (Hypatia's Starlink, Kuiper and Telesat shells, " +
 			"+Grid laser ISLs, shortest-delay routing every route_interval with atomic switching), each ISL's BER from document 000's " +
 			"link budget at its current length with Rayleigh pointing jitter; goodput, retransmissions (spurious apart), reordering, " +
@@ -149,7 +149,7 @@ func leoPathSchema() *vocab.Schema {
 // RTT).
 func leoHostParams() []vocab.Param {
 	return withRecovery("iw", "window_scaling", "delayed_ack", "limited_transmit", "loss_detection", "prr", "timestamps", "syn_timeout",
-		"hystart", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")
+		"hystart", "hystart_variant", "cubic_variant", "byte_counting", "write_size", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit", "ack_first_segment")
 }
 
 // parseStation reads a city name or "lat,lon".

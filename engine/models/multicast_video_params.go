@@ -19,7 +19,7 @@ func (m *MulticastVideo) Cost(p vocab.Params) float64 {
 func multicastVideoSchema() *vocab.Schema {
 	return &vocab.Schema{
 		Name:    "multicast-video",
-		Version: 4, // 4: the gop parameter (frames predicted from the frame before a lost one are not shown) and vic's frame count (vic_frame_rate: frames whose marker packet arrived); 3: the parameter cross is cross_traffic (cross is an SQL keyword; no rows change); 2: the TCP cross traffic: RACK, SACK state kept over timeouts, BBR as Linux
+		Version: 5, // 5: its TCP cross traffic runs the controllers of Linux 5.13 (the BBRv2 alpha kernel's base): CUBIC in tcp_cubic.c's arithmetic (cubic_variant, rfc9438 kept) with Linux's HyStart (hystart_variant, rfc9406 kept), BIC as tcp_bic.c, BBR v1 with tcp_bbr.c's ACK-aggregation allowance and quantization budget, BBRv2 as the v2alpha tcp_bbr2.c (no recovery cut); 4: the gop parameter (frames predicted from the frame before a lost one are not shown) and vic's frame count (vic_frame_rate: frames whose marker packet arrived); 3: the parameter cross is cross_traffic (cross is an SQL keyword; no rows change); 2: the TCP cross traffic: RACK, SACK state kept over timeouts, BBR as Linux
 		Doc: "MBone video (document 001): a constant-rate UDP/RTP video stream over a terrestrial path of congested hops " +
 			"(each shared with TCP cross traffic) or one GEO satellite hop; loss, RFC 3550 jitter, received bandwidth and " +
 			"frame rate over time and on average.",

@@ -89,6 +89,8 @@ func satIslandSchema() *vocab.Schema {
 		hostParam("delayed_ack"),
 		hostParam("limited_transmit"),
 		hostParam("hystart"),
+		hostParam("hystart_variant"),
+		hostParam("cubic_variant"),
 		hostParam("byte_counting"),
 		hostParam("sack"),
 		hostParam("min_rto"),
@@ -136,11 +138,11 @@ func satIslandSchema() *vocab.Schema {
 	return &vocab.Schema{
 		Exclusive: satQueueForms(),
 		Name:      "sat-island",
-		Version:   11, // 11: the Linux recovery mechanisms of the shared host (quick_ack, dsack, undo, frto, adaptive_reordering, rto_min_on), on by default as in Linux; 10: the satellite queue limit takes the shared forms queue (packets) and queue_bdp (a fraction of rate x one-way delay, in full-size packets), exclusive with buffer; buffer_bdp (a fraction of rate x RTT, in bytes) is gone; 9: rtos and rto_episodes; the queue discipline is aqm (was queue, which names a limit in packets in the other TCP models); warmup defaults to 0 (was 5 s); the host parameters delayed_ack, window_scaling and limited_transmit (were off, on, on); 8: payload_loss, coding_overhead, residual_loss stored as fractions in *_frac columns (were percent in *_pct); 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
+		Version:   12, // 12: the controllers of Linux 5.13 (the BBRv2 alpha kernel's base), with no PRR over BBR and BBRv2 (Linux's cong_control controllers): CUBIC in tcp_cubic.c's arithmetic (cubic_variant, rfc9438 kept) with Linux's HyStart (hystart_variant, rfc9406 kept), BIC as tcp_bic.c, BBR v1 with tcp_bbr.c's ACK-aggregation allowance and quantization budget, BBRv2 as the v2alpha tcp_bbr2.c (no recovery cut); 11: the Linux recovery mechanisms of the shared host (quick_ack, dsack, undo, frto, adaptive_reordering, rto_min_on), on by default as in Linux; 10: the satellite queue limit takes the shared forms queue (packets) and queue_bdp (a fraction of rate x one-way delay, in full-size packets), exclusive with buffer; buffer_bdp (a fraction of rate x RTT, in bytes) is gone; 9: rtos and rto_episodes; the queue discipline is aqm (was queue, which names a limit in packets in the other TCP models); warmup defaults to 0 (was 5 s); the host parameters delayed_ack, window_scaling and limited_transmit (were off, on, on); 8: payload_loss, coding_overhead, residual_loss stored as fractions in *_frac columns (were percent in *_pct); 7: probe, short-flow and flow-size metrics null where not applicable (was NaN); 6: the shared host options prr, timestamps, syn_timeout, byte_counting, loss_detection dupthresh-only; 5: the flows-per-second column is flows_completed_per_s (was flows_per_s_per_s); 2: RACK finds lost retransmissions, SACK state kept over timeouts, BBR as Linux; 3: RACK-TLP (RFC 8985) by default; 4: RACK sees reordering only where the wire reorders
 		Doc: "An island fed by a GEO or MEO satellite link under closed-loop channel load (document 004): total and " +
 			"probe goodput, flows per second, payload loss at the satellite input queue, with optional split-TCP " +
 			"proxies, block coding, CoDel/FQ-CoDel and BDP-sized buffers.",
-		Params:  append(params, withRecovery("prr", "timestamps", "syn_timeout", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit")...),
+		Params:  append(params, withRecovery("prr", "timestamps", "syn_timeout", "send_buffer", "ssthresh_basis", "prr_rounding", "grow_on_recovery_exit", "ack_first_segment")...),
 		Metrics: metrics,
 		Tables: []vocab.Table{{Name: "timeseries", Doc: "every sample_interval", Columns: []vocab.Metric{
 			{Name: "time", Kind: F, Unit: vocab.Second,

@@ -77,22 +77,17 @@ import (
 // "mininet" is the testbed the document ran, built from its published
 // scripts link by link (tcp_compete_testbed.go): every host on its own
 // TCLink, the switches joined by 42-packet TCLinks, the backbone TCLink,
-// all netem limits; and the Linux hosts' mechanisms, each switched by
-// name in emulate: topology, gso (TSO/GSO aggregates that netem counts
-// and loses as one skb, acknowledged once), tsq (TCP Small Queues),
-// sockbuf (iperf3's 16 MB windows capped at rmem_max/wmem_max) and
-// ackloss. The ablation (specs/os-testbed.yaml, docs/os-testbed.md, 60 s,
-// 2 replicates) shows which makes which feature of the document's
-// figures: gso alone the flat total at q >= 50 % (93 Mbit/s at q = 50 %
-// against 47 without it); tsq, with topology and gso, the loss-based
-// flows' dominance there (share 0.80 against 0.19 without it) and the
-// absence of retransmissions (none per minute against 26,000); sockbuf
-// Jain's index of about 1 with 0.2 % loss (0.97 at q = 100 %); and all
-// together the BBR take-over below q = 45 % (share 0.98 at q = 30 %). Not
-// reproduced: the lossless index at large q (0.85 against the document's
-// 0.68; 0.67 without sockbuf, whose cap makes the loss-based flows
-// equal) and the total at q = 45-15 %, 13-38 % above the document's
-// (TestCompeteTestbedShape pins what is).
+// all netem limits; and the Linux hosts' mechanisms below TCP, each
+// switched by name in emulate: topology, gso (TSO/GSO aggregates that
+// netem counts and loses as one skb, acknowledged once), tsq (TCP Small
+// Queues), defer (TSO deferral), cwndlimited (CUBIC, BIC and Reno grow
+// cwnd only while it limits the sender), sockbuf (iperf3's 16 MB windows
+// capped at rmem_max/wmem_max, 16 MiB as Mininet sets them) and ackloss.
+// The hosts' TCP is the one host of tcp_host.go with Linux's defaults.
+// The ablation (specs/os-testbed.yaml, docs/os-testbed.md and its
+// os-testbed-ablation table) shows which mechanism makes which feature of
+// the document's figures; TestCompeteTestbedShape pins the shape the
+// whole testbed gives.
 //
 // The main row carries the aggregates (total goodput, Jain's index over
 // flows and over algorithm groups) and, for a fixed set of columns, one

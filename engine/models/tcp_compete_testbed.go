@@ -49,22 +49,35 @@ import (
 //     (tcp.Host.TSQ, netsim.Packet.Owner): the host and s3-s1 queues
 //     stay short and a flow with more data waits in its socket.
 //   - sockbuf: setsockopt caps SO_SNDBUF/SO_RCVBUF at wmem_max/rmem_max
-//     (212992 bytes, SK_WMEM_MAX/SK_RMEM_MAX) and doubles the value
-//     (sock_setsockopt); the receiver advertises the buffer less
-//     1/2^tcp_adv_win_scale of it (tcp_win_from_space, tcp_adv_win_scale
-//     = 1 before Linux 6.6), 212992 bytes.
+//     and doubles the value (sock_setsockopt); the receiver advertises
+//     the buffer less 1/2^tcp_adv_win_scale of it (tcp_win_from_space,
+//     tcp_adv_win_scale = 1 before Linux 6.6). Mininet raises wmem_max
+//     and rmem_max to 16 MiB before it builds a network (mininet/util.py
+//     fixLimits, called by Mininet.init from Mininet.__init__), so -w 16m
+//     gets its 16 MiB window and a 32 MiB send buffer; with Linux's own
+//     212992 bytes (SK_WMEM_MAX) iperf3 since 3.1 would stop with
+//     "socket buffer size not set correctly", as it reads the size back
+//     (iperf_tcp.c, IESETBUF2), so the document's runs had the raised
+//     limits.
 //   - ackloss: the TCLink's netem, on both interfaces, loses ACKs too.
 //
+//   - defer: TSO deferral (tcp_tso_should_defer): a sender that may send
+//     less than a full aggregate waits for the ACK due within a
+//     millisecond to send a larger one (tcp.Host.Defer).
+//   - cwndlimited: CUBIC, BIC and Reno grow cwnd only while cwnd limits
+//     the sender (tcp_is_cwnd_limited, tcp_cwnd_validate): a flow that
+//     TCP Small Queues holds back keeps its window instead of growing it
+//     without bound (tcp.Host.CwndLimited).
+//
 // Not modelled: HTB's 15 kB burst (ten packets at once after an idle
-// period: on a saturated link it never accumulates), Linux's TSO
-// deferral (tcp_tso_should_defer), GRO at the receivers (ACKs are one per
-// segment here).
+// period: on a saturated link it never accumulates).
 
 // Linux and Mininet quantities of the testbed emulation.
 const (
-	// SK_RMEM_MAX/SK_WMEM_MAX, net.core.rmem_max/wmem_max's defaults
-	// (include/net/sock.h: _SK_MEM_PACKETS 256 x _SK_MEM_OVERHEAD 832).
-	linuxMemMax = 212992
+	// net.core.rmem_max/wmem_max as Mininet sets them (mininet/util.py
+	// fixLimits: sysctlTestAndSet 16777216), in place of Linux's
+	// SK_RMEM_MAX/SK_WMEM_MAX of 212992 bytes (include/net/sock.h).
+	mininetMemMax = 16 << 20
 	// Mininet script: hi_params max_queue_size = 100 x d (d = 10).
 	mnHostQueue = 1000
 	// Mininet script: ar_params max_queue_size = 21 x d x 20/100.
@@ -72,7 +85,7 @@ const (
 )
 
 // testbedMechanisms are the emulate names, in ablation order.
-var testbedMechanisms = []string{"topology", "gso", "tsq", "sockbuf", "ackloss"}
+var testbedMechanisms = []string{"topology", "gso", "tsq", "defer", "cwndlimited", "sockbuf", "ackloss"}
 
 // testbedAll is the emulate default: every mechanism.
 var testbedAll = strings.Join(testbedMechanisms, ",")
@@ -153,13 +166,14 @@ func buildTestbed(net *netsim.Network, n int, rate unit.BitRate, delay des.Durat
 
 // testbedHost is the Linux host model the emulate list asks for.
 func testbedHost(on map[string]bool) tcp.Host {
-	return tcp.Host{TSO: on["gso"], TSQ: on["tsq"], GRO: on["gso"]}
+	return tcp.Host{TSO: on["gso"], TSQ: on["tsq"], GRO: on["gso"], Defer: on["defer"], CwndLimited: on["cwndlimited"]}
 }
 
 // testbedBuffers returns the receive window and send buffer iperf3 -w
-// window gets under sockbuf.
+// window gets under sockbuf, on a host whose rmem_max and wmem_max
+// Mininet raised.
 func testbedBuffers(window unit.Bytes) (rcv, snd unit.Bytes) {
-	c := min(window, linuxMemMax)
+	c := min(window, mininetMemMax)
 	// sock_setsockopt doubles; tcp_win_from_space keeps half of the
 	// receive buffer for the window (tcp_adv_win_scale 1).
 	return 2 * c / 2, 2 * c
@@ -171,6 +185,6 @@ func emulateParam() vocab.Param {
 		Doc: "with backbone mininet, the testbed mechanisms emulated, a comma-separated subset of " + testbedAll +
 			" (or none): topology (every host on its own 1000-packet TCLink, the switches joined by 42-packet TCLinks, all netem limits), " +
 			"gso (TSO/GSO aggregates of about 1 ms at the pacing rate counted as one skb by netem's limit and lost whole), " +
-			"tsq (TCP Small Queues), sockbuf (16 MB socket buffers capped at rmem_max/wmem_max 212992 bytes), " +
+			"tsq (TCP Small Queues), defer (TSO deferral, tcp_tso_should_defer), cwndlimited (cwnd grows only while it limits the sender, tcp_is_cwnd_limited), sockbuf (iperf3 -w 16m capped at rmem_max/wmem_max, 16 MiB as Mininet sets them, and doubled), " +
 			"ackloss (the backbone's loss on the ACK direction too)"}
 }

@@ -1,35 +1,59 @@
 package models
 
 import (
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
-// TestCompeteTestbedShape pins the shape of document 002's Figs. 2 and 4
-// that the testbed emulation (backbone mininet, every mechanism) gives,
-// on a reduced run: 30 s instead of 200, q = 100, 70, 50, 30 and 10 %,
-// two seeds, means over the seeds. The bounds are the acceptance
-// criteria, read off the published bars (Images/Thoughput_00_loss.png,
-// Thoughput_02_loss.png, Retr_00_loss.png): a lossless total within 10 %
-// of 92 Mbit/s at q >= 50 %, the loss-based flows' share above 0.6 and
-// close to no retransmissions (under 100 in a run) at q = 100 and 70 %,
-// BBR's share (with BBRv2) above 0.6 at q <= 35 %, Jain's index >= 0.9
-// with 0.2 % loss at q = 100 %. One more pins what netem's limit in skbs
-// does (docs/os-testbed.md): below q = 50 % it caps the total, which falls
-// with q. At q = 50 % the emulation's BBR take-over has begun (share
-// about 0.5, the document's 0.2): that point is not pinned.
-func TestCompeteTestbedShape(t *testing.T) {
-	if testing.Short() {
-		t.Skip("ten 30 s scenarios")
-	}
+// testbedPoint is the mean over two seeds of one 30 s scenario of the
+// testbed: total and per-algorithm goodput (bit/s), the loss-based and
+// BBR shares of the total, Jain's index over the flows and the
+// retransmitted segments.
+type testbedPoint struct {
+	thr, loss, bbr, jain, retr float64
+	algo                       map[string]float64
+}
+
+// testbedShape runs the reduced set of document 002's Figs. 2-5 that
+// TestCompeteTestbedShape pins (30 s instead of 200, two seeds, q = 100,
+// 70, 50, 30 and 10 % lossless, q = 100 % with 0.2 and 0.8 % loss) with
+// the parameters set (emulate, a host setting) over tcp-compete's
+// defaults (backbone mininet, the Linux host), and returns each broken
+// bound as a message. The bounds are the acceptance criteria,
+// read off the published bars (Images/Thoughput_00_loss.png,
+// Thoughput_02_loss.png, Thoughput_08_loss.png, Retr_00_loss.png,
+// Retr_02_loss.png, Retr_08_loss.png):
+//   - Fig. 2, q = 100, 50 %: a lossless total within 10 % of 92 Mbit/s;
+//   - Fig. 2, q = 100, 70 %: BIC and Reno together more than CUBIC, BBR
+//     and BBRv2 together (the images: 60-70 against 25-30 Mbit/s), and
+//     BBR and BBRv2 each at 8-12 Mbit/s (the images: 8-10, +-2 for the
+//     30 s runs' spread: two seeds of 30 s vary by about 1 Mbit/s);
+//   - Fig. 3, q = 100, 70 %: close to no retransmissions (under 100 in a
+//     run);
+//   - Fig. 2, q = 30, 10 %: BBR's share (with BBRv2) above 0.6, and the
+//     total falling with q from 50 to 30 to 10 % (netem's limit in skbs);
+//   - Fig. 4, q = 100 %, 0.2 % loss: Jain's index at least 0.93;
+//   - Figs. 3 and 5, q = 100 %: retransmissions at 0.8 % loss at least
+//     twice those at 0.2 % (the images: 37 against 9 per second; random
+//     loss, four times as frequent, drives them).
+func testbedShape(t *testing.T, set map[string]vocab.Value) (fails []string, logs []string) {
+	t.Helper()
 	m := NewTCPCompete()
-	type point struct{ thr, loss, bbr, jain, retr float64 }
-	at := func(q, loss float64) point {
-		var p point
+	at := func(q, loss float64) testbedPoint {
+		p := testbedPoint{algo: map[string]float64{}}
 		for seed := uint64(1); seed <= 2; seed++ {
-			r := runModel(t, m, map[string]vocab.Value{"backbone": vocab.S("mininet"), "queue_bdp": vocab.F(q / 100),
-				"loss": vocab.F(loss / 100), "duration": vocab.F(30)}, seed)
+			params := map[string]vocab.Value{"backbone": vocab.S("mininet"), "queue_bdp": vocab.F(q / 100),
+				"loss": vocab.F(loss / 100), "duration": vocab.F(30)}
+			for k, v := range set {
+				params[k] = v
+			}
+			r := runModel(t, m, params, seed)
 			thr := metric(t, m, r, "goodput").Float()
 			bbr := metric(t, m, r, "goodput_bbr").Float() + metric(t, m, r, "goodput_bbr2").Float()
 			p.thr += thr / 2
@@ -37,40 +61,126 @@ func TestCompeteTestbedShape(t *testing.T) {
 			p.loss += (thr - bbr) / thr / 2
 			p.jain += metric(t, m, r, "jain_flows").Float() / 2
 			p.retr += float64(metric(t, m, r, "retrans_segs").Int()) / 2
+			for _, a := range []string{"bbr", "bbr2", "cubic", "bic", "reno"} {
+				p.algo[a] += metric(t, m, r, "goodput_"+a).Float() / 2
+			}
 		}
-		t.Logf("q %3g %%, loss %g %%: total %.1f Mbit/s, loss-based %.2f, BBR %.2f, Jain %.2f, retransmissions %.0f",
-			q, loss, p.thr/1e6, p.loss, p.bbr, p.jain, p.retr)
+		logs = append(logs, fmt.Sprintf("q %3g %%, loss %g %%: total %.1f Mbit/s (BBR %.1f, BBRv2 %.1f, CUBIC %.1f, BIC %.1f, Reno %.1f), loss-based %.2f, BBR %.2f, Jain %.2f, retransmissions %.0f",
+			q, loss, p.thr/1e6, p.algo["bbr"]/1e6, p.algo["bbr2"]/1e6, p.algo["cubic"]/1e6, p.algo["bic"]/1e6, p.algo["reno"]/1e6,
+			p.loss, p.bbr, p.jain, p.retr))
 		return p
 	}
-	byQ := map[float64]point{}
+	fail := func(format string, a ...any) { fails = append(fails, fmt.Sprintf(format, a...)) }
+	byQ := map[float64]testbedPoint{}
 	for _, q := range []float64{100, 70, 50, 30, 10} {
 		byQ[q] = at(q, 0)
 	}
-	for _, q := range []float64{100, 70, 50} {
+	for _, q := range []float64{100, 50} {
 		if p := byQ[q]; p.thr < 0.9*92e6 || p.thr > 1.1*92e6 {
-			t.Errorf("q %g %%: total %.1f Mbit/s, want 92 +- 10 %% (Fig. 2)", q, p.thr/1e6)
+			fail("q %g %%: total %.1f Mbit/s, want 92 +- 10 %% (Fig. 2)", q, p.thr/1e6)
 		}
 	}
 	for _, q := range []float64{100, 70} {
 		p := byQ[q]
-		if p.loss <= 0.6 {
-			t.Errorf("q %g %%: loss-based share %.2f, want above 0.6 (Fig. 2)", q, p.loss)
+		if lead, rest := p.algo["bic"]+p.algo["reno"], p.algo["cubic"]+p.algo["bbr"]+p.algo["bbr2"]; lead <= rest {
+			fail("q %g %%: BIC and Reno %.1f Mbit/s, CUBIC, BBR and BBRv2 %.1f: want BIC and Reno ahead (Fig. 2)", q, lead/1e6, rest/1e6)
+		}
+		for _, a := range []string{"bbr", "bbr2"} {
+			if x := p.algo[a]; x < 8e6 || x > 12e6 {
+				fail("q %g %%: %s %.1f Mbit/s, want 8-12 (Fig. 2)", q, a, x/1e6)
+			}
 		}
 		if p.retr >= 100 {
-			t.Errorf("q %g %%: %.0f retransmissions in 30 s, want under 100 (Fig. 3)", q, p.retr)
+			fail("q %g %%: %.0f retransmissions in 30 s, want under 100 (Fig. 3)", q, p.retr)
 		}
 	}
 	for _, q := range []float64{30, 10} {
 		if p := byQ[q]; p.bbr <= 0.6 {
-			t.Errorf("q %g %%: BBR share %.2f, want above 0.6 (Fig. 2)", q, p.bbr)
+			fail("q %g %%: BBR share %.2f, want above 0.6 (Fig. 2)", q, p.bbr)
 		}
 	}
 	if !(byQ[10].thr < byQ[30].thr && byQ[30].thr < byQ[50].thr) {
-		t.Errorf("total %.1f, %.1f, %.1f Mbit/s at q 50, 30, 10 %%: want it to fall with q (netem's limit in skbs)",
+		fail("total %.1f, %.1f, %.1f Mbit/s at q 50, 30, 10 %%: want it to fall with q (netem's limit in skbs)",
 			byQ[50].thr/1e6, byQ[30].thr/1e6, byQ[10].thr/1e6)
 	}
-	if p := at(100, 0.2); p.jain < 0.9 {
-		t.Errorf("0.2 %% loss, q 100 %%: Jain's index %.2f, want >= 0.9 (Fig. 4)", p.jain)
+	low, high := at(100, 0.2), at(100, 0.8)
+	if low.jain < 0.93 {
+		fail("0.2 %% loss, q 100 %%: Jain's index %.2f, want >= 0.93 (Fig. 4)", low.jain)
+	}
+	if high.retr < 2*low.retr {
+		fail("q 100 %%: %.0f retransmissions at 0.8 %% loss, %.0f at 0.2 %%: want at least twice as many (Figs. 3, 5)", high.retr, low.retr)
+	}
+	return fails, logs
+}
+
+// TestCompeteTestbedShape pins the shape of document 002's Figs. 2-5
+// that the testbed emulation (backbone mininet, every mechanism, the
+// Linux host) gives on a reduced run (testbedShape). At q = 50 % the
+// per-algorithm bounds are not pinned: the queue is near the size at
+// which the BBR take-over begins, and two 30 s runs do not settle it.
+func TestCompeteTestbedShape(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sixteen 30 s scenarios")
+	}
+	fails, logs := testbedShape(t, nil)
+	for _, l := range logs {
+		t.Log(l)
+	}
+	for _, f := range fails {
+		t.Error(f)
+	}
+}
+
+// TestCompeteTestbedShapeNeedsEach checks which mechanisms of the
+// testbed's Linux hosts the shape test sees: with one of them removed,
+// at least one of its bounds breaks. It sees topology, gso, tsq,
+// cwndlimited, defer (only just: BBR at 12.2 Mbit/s against the bound of
+// 12) and SACK; the others are listed in unseen with the reason. The
+// test fails if one of those starts to matter or one of the others stops
+// to, so that the list stays true. Set CROSSLINK_SHAPE_ABLATION=1 to run it (about
+// three hundred 30 s scenarios).
+func TestCompeteTestbedShapeNeedsEach(t *testing.T) {
+	if testing.Short() || os.Getenv("CROSSLINK_SHAPE_ABLATION") == "" {
+		t.Skip("set CROSSLINK_SHAPE_ABLATION=1: eighteen runs of the shape test")
+	}
+	// What the shape does not see, measured (CROSSLINK_SHAPE_ABLATION=1):
+	recovery := "acts only in loss recovery or on the ACK clock: lossless at q >= 50 % nothing is lost, and with loss at q = 100 % its effect on shares, Jain's index and retransmissions stays inside the bounds"
+	unseen := map[string]string{
+		"emulate -ackloss":       "a lost ACK is covered by the next cumulative one",
+		"emulate -sockbuf":       "with Mininet's 16 MiB rmem_max/wmem_max it turns the 16 MiB window into 16 MiB (and the send buffer into 32 MiB): nothing at these rates; it matters with Linux's own 212992 bytes",
+		"no adaptive_reordering": recovery, "no byte_counting": recovery, "no delayed_ack": recovery,
+		"no dsack": recovery, "no frto": recovery, "no hystart": recovery, "no prr": recovery,
+		"no quick_ack": recovery, "no timestamps": recovery, "no undo": recovery,
+	}
+	removals := map[string]map[string]vocab.Value{}
+	for _, m := range testbedMechanisms {
+		var rest []string
+		for _, o := range testbedMechanisms {
+			if o != m {
+				rest = append(rest, o)
+			}
+		}
+		removals["emulate -"+m] = map[string]vocab.Value{"emulate": vocab.S(strings.Join(rest, ","))}
+	}
+	for _, h := range []string{"delayed_ack", "prr", "timestamps", "hystart", "byte_counting", "quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "sack"} {
+		removals["no "+h] = map[string]vocab.Value{h: vocab.B(false)}
+	}
+	for _, name := range slices.Sorted(maps.Keys(removals)) {
+		t.Run(name, func(t *testing.T) {
+			fails, logs := testbedShape(t, removals[name])
+			why, known := unseen[name]
+			switch {
+			case len(fails) == 0 && !known:
+				for _, l := range logs {
+					t.Log(l)
+				}
+				t.Errorf("%s: the shape holds without it", name)
+			case len(fails) > 0 && known:
+				t.Errorf("%s: listed as unseen (%s), but the shape breaks: %v", name, why, fails)
+			default:
+				t.Logf("%s: %d bounds break: %v", name, len(fails), fails)
+			}
+		})
 	}
 }
 

@@ -61,8 +61,16 @@ func hostTable() []hostSetting {
 			Doc: "retransmission timeout of a SYN before back-off (RFC 6298 2.1 and Linux: 1 s; ns-3's ConnTimeout: 3 s)"},
 			"TCP_TIMEOUT_INIT (1*HZ) in include/net/tcp.h (RFC 6298 2.1)"},
 		{vocab.Param{Name: "hystart", Kind: vocab.Bool, Default: vocab.B(true),
-			Doc: "HyStart++ (RFC 9406) in CUBIC's initial slow start (Linux: on, its own HyStart of Ha and Rhee); other controllers ignore it"},
+			Doc: "HyStart in CUBIC's slow start, the variant hystart_variant names (Linux: on); other controllers ignore it"},
 			"module parameter hystart = 1 in net/ipv4/tcp_cubic.c"},
+		{vocab.Param{Name: "hystart_variant", Kind: vocab.String, Default: vocab.S("linux"), Choices: []string{"linux", "rfc9406"},
+			Doc: "which HyStart CUBIC runs when hystart is on: linux, tcp_cubic.c's ACK-train and delay detectors (hystart_detect = 3, hystart_low_window 16, hystart_ack_delta_us 2000, delay threshold clamp(delay_min/8, 4 ms, 16 ms) after 8 samples), which set ssthresh = cwnd, again after every timeout; " +
+				"rfc9406, HyStart++ with Conservative Slow Start, initial slow start only (Linux: linux)"},
+			"bictcp_hystart_reset(), hystart_update(), hystart_ack_delay() and bictcp_acked() in net/ipv4/tcp_cubic.c (Linux 5.13); Linux has no RFC 9406 code"},
+		{vocab.Param{Name: "cubic_variant", Kind: vocab.String, Default: vocab.S("linux"), Choices: []string{"linux", "rfc9438"},
+			Doc: "CUBIC's congestion avoidance: linux, tcp_cubic.c's integer arithmetic (the curve at t + min RTT reached through cnt ACKs per segment, at least 5 % growth per RTT until the first loss and after every timeout, " +
+				"a Reno-friendly window that caps cnt, whole-segment ssthresh 717/1024); rfc9438, RFC 9438 as written (Linux: linux)"},
+			"bictcp_update(), bictcp_recalc_ssthresh(), bictcp_state() and bictcp_cwnd_event() in net/ipv4/tcp_cubic.c (Linux 5.13); tcp_cong_avoid_ai() in net/ipv4/tcp_cong.c"},
 		{vocab.Param{Name: "byte_counting", Kind: vocab.Bool, Default: vocab.B(true),
 			Doc: "appropriate byte counting (RFC 3465, L = 2 SMSS): cwnd grows by the bytes an ACK covers, not per ACK, so delayed ACKs do not slow growth (Linux counts acknowledged segments, to the same effect)"},
 			"tcp_slow_start() in net/ipv4/tcp_cong.c grows cwnd by the segments an ACK covers (acked), since 3.8 removed the tcp_abc switch"},
@@ -88,6 +96,9 @@ func hostTable() []hostSetting {
 		{vocab.Param{Name: "quick_ack", Kind: vocab.Bool, Default: vocab.B(true),
 			Doc: "quick-ACK mode: with delayed_ack the receiver still ACKs each of the first min(rcv_wnd / (2 MSS), 16) segments at once, and again after more than an RTO without data or after a duplicate segment (Linux: always)"},
 			"tcp_incr_quickack() and tcp_enter_quickack_mode() in net/ipv4/tcp_input.c (TCP_MAX_QUICKACKS 16); tcp_event_data_recv() re-enters it after an idle RTO"},
+		{vocab.Param{Name: "ack_first_segment", Kind: vocab.Bool, Default: vocab.B(false),
+			Doc: "with delayed_ack, the receiver ACKs the first data segment after the handshake at once, then every second one, as ns-3 3.37 does (TcpSocketBase::ProcessSynRcvd and ProcessSynSent set m_delAckCount = m_delAckMaxCount); quick_ack does this and more (Linux: off, its quick_ack covers it)"},
+			"no switch in Linux: quick-ACK mode (tcp_incr_quickack() in net/ipv4/tcp_input.c) ACKs the first segment at once among up to 16; this row is ns-3's narrower rule, for matching it"},
 		{vocab.Param{Name: "dsack", Kind: vocab.Bool, Default: vocab.B(true),
 			Doc: "RFC 2883 DSACK: the receiver reports a duplicate segment in the first SACK block of its next ACK; needs sack (Linux: on)"},
 			"net.ipv4.tcp_dsack = 1 (Documentation/networking/ip-sysctl.rst); tcp_dsack_set() in net/ipv4/tcp_input.c"},
@@ -151,6 +162,8 @@ type tcpHost struct {
 	timestamps      bool
 	synTimeout      des.Duration
 	hystart         bool
+	hystartVariant  cc.HyStartVariant
+	cubicVariant    cc.CubicVariant
 	byteCounting    bool
 	windowScaling   bool
 	writeSize       unit.Bytes // 0: the whole transfer at once
@@ -158,6 +171,7 @@ type tcpHost struct {
 	ssthreshBasis   tcp.SsthreshBasis
 	prrByteCeil     bool
 	growOnExit      bool
+	ackFirst        bool // ns-3's first ACK at once
 	// The Linux recovery mechanisms of engine/tcp, each its Config switch.
 	quickAck           bool
 	dsack              bool
@@ -193,12 +207,15 @@ func decodeHost(p vocab.Params) tcpHost {
 		timestamps:      v("timestamps").Bool(),
 		synTimeout:      des.FromSeconds(v("syn_timeout").Float()),
 		hystart:         v("hystart").Bool(),
+		hystartVariant:  cc.HyStartVariant(v("hystart_variant").Str()),
+		cubicVariant:    cc.CubicVariant(v("cubic_variant").Str()),
 		byteCounting:    v("byte_counting").Bool(),
 		windowScaling:   v("window_scaling").Bool(),
 		writeSize:       unit.Bytes(v("write_size").Int()),
 		sendBuffer:      unit.Bytes(v("send_buffer").Int()),
 		prrByteCeil:     v("prr_rounding").Str() == "bytes",
 		growOnExit:      v("grow_on_recovery_exit").Bool(),
+		ackFirst:        v("ack_first_segment").Bool(),
 
 		quickAck:           v("quick_ack").Bool(),
 		dsack:              v("dsack").Bool(),
@@ -235,6 +252,7 @@ func (h tcpHost) config(rcvBuf, sndBuf unit.Bytes) tcp.Config {
 		GrowOnRecoveryExit: h.growOnExit,
 		PRRByteCeil:        h.prrByteCeil,
 		QuickAck:           h.quickAck,
+		AckFirstSegment:    h.ackFirst,
 		DSACK:              h.dsack,
 		Undo:               h.undo,
 		FRTO:               h.frto,
@@ -262,7 +280,7 @@ func (h tcpHost) recovery() tcp.Recovery {
 // ccOptions are the controller options of the host; seed is the
 // controller's own random stream.
 func (h tcpHost) ccOptions(seed uint64) cc.Options {
-	return cc.Options{HyStart: h.hystart, ABC: h.byteCounting, Seed: seed}
+	return cc.Options{HyStart: h.hystart, HyStartVariant: h.hystartVariant, CubicVariant: h.cubicVariant, ABC: h.byteCounting, Seed: seed}
 }
 
 // fullPacket is the wire size of a full data segment: mss, 40 header

@@ -133,6 +133,18 @@ type Config struct {
 	// and after a duplicate segment (rcv.go). Linux always does; false
 	// delays from the first segment.
 	QuickAck bool
+	// AckFirstSegment acknowledges the first in-order data segment after
+	// the connection opens at once, then delays as DelayedACK says: ns-3
+	// 3.37's TcpSocketBase sets its delayed-ACK counter m_delAckCount to
+	// m_delAckMaxCount as the connection becomes established
+	// (ProcessSynSent and ProcessSynRcvd: "Always respond to first data
+	// packet to speed up the connection"), so ReceivedData's
+	// ++m_delAckCount >= m_delAckMaxCount holds for that segment; any ACK
+	// sent first resets the counter (SendEmptyPacket, SendDataPacket).
+	// Linux's QuickAck ACKs that segment at once too, and up to 15 more;
+	// false, with QuickAck off, delays from the first segment (RFC 1122
+	// section 4.2.3.2 asks no more).
+	AckFirstSegment bool
 	// DSACK makes the receiver report a duplicate segment in the first
 	// SACK block of its next ACK (RFC 2883 section 4, Linux's
 	// tcp_dsack_set; net.ipv4.tcp_dsack = 1 by default). It needs SACK.
@@ -387,6 +399,7 @@ func (c *Conn) openWithoutHandshake() {
 	c.snd.una, c.snd.nxt, c.snd.max = 1, 1, 1
 	c.snd.iss = 0
 	c.snd.wnd = min(c.cfg.RcvBuf, c.windowCap())
+	c.rcv.opened()
 }
 
 // Write queues n more bytes for sending in one write (a bulk source
@@ -489,6 +502,7 @@ func (c *Conn) input(now des.Time, p *netsim.Packet) {
 		if c.Stats.SegsSent == sent {
 			c.rcv.ackNow(now)
 		}
+		c.rcv.opened()
 		return
 	case stateSynRcvd:
 		if p.Flags&netsim.SYN != 0 {
@@ -501,6 +515,7 @@ func (c *Conn) input(now des.Time, p *netsim.Packet) {
 		}
 		c.state = stateEstablished
 		c.snd.synAcked(now, p)
+		c.rcv.opened()
 		c.app.Established(now)
 		// fall through: the ACK may carry data.
 	}

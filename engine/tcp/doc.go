@@ -9,8 +9,9 @@
 //     (RFC 3042), retransmission timeout (RFC 6298) and pacing;
 //   - rcv.go: the receiver: reassembly, receive window, delayed ACKs
 //     (RFC 1122 section 4.2.3.2, RFC 5681 section 4.2) with Linux's
-//     quick-ACK mode (Config.QuickAck), SACK generation (RFC 2018 section
-//     4) and DSACKs (Config.DSACK, RFC 2883);
+//     quick-ACK mode (Config.QuickAck) or ns-3's immediate ACK of the
+//     first segment (Config.AckFirstSegment), SACK generation (RFC 2018
+//     section 4) and DSACKs (Config.DSACK, RFC 2883);
 //   - rto.go: RTT estimation and the RTO (RFC 6298; with
 //     Config.RTOVarFloor, Linux's floor on the variance term);
 //   - sack_scoreboard.go: the RFC 6675 scoreboard (IsLost, SetPipe,

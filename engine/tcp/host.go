@@ -1,10 +1,12 @@
 package tcp
 
 import (
+	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
 	"github.com/crosslink-sim/crosslink/engine/unit"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 )
 
 // Host is what a Linux sending host does between TCP and the wire that
@@ -36,6 +38,27 @@ type Host struct {
 	// of one Skb arriving at one instant are answered by one ACK, sent
 	// when they all are in.
 	GRO bool
+	// Defer is TSO deferral (tcp_output.c, tcp_tso_should_defer, called
+	// from tcp_write_xmit for an skb of more than one segment): outside
+	// recovery, a sender whose congestion and receive windows allow less
+	// than a full aggregate (tcp_tso_autosize's) and less than a third of
+	// the window (net.ipv4.tcp_tso_win_divisor = 3) does not send that
+	// part now when the ACK of its oldest segment is due within min(1 ms,
+	// srtt/2) and it last sent less than 1 ms ago: the ACK will open the
+	// window for a larger aggregate. It needs TSO.
+	Defer bool
+	// CwndLimited grows cwnd only while the congestion window is what
+	// limits the sender, as Linux's loss-based controllers do: each
+	// cong_avoid hook (tcp_reno_cong_avoid, bictcp_cong_avoid in
+	// tcp_bic.c and tcp_cubic.c) returns at once unless
+	// tcp_is_cwnd_limited (include/net/tcp.h): in slow start while cwnd is
+	// below twice the most packets in flight in the last window, in
+	// congestion avoidance while the last window was cwnd-limited, as
+	// tcp_cwnd_validate (tcp_output.c) records it after each
+	// tcp_write_xmit. A flow that TCP Small Queues, the receive window or
+	// the send buffer holds back keeps its cwnd. BBR and BBRv2 set cwnd
+	// from their model and do not ask (bbr_set_cwnd).
+	CwndLimited bool
 	// MinTSOSegs is the smallest aggregate (net.ipv4.tcp_min_tso_segs,
 	// default 2); 0 means 2. BBR asks for 1 below 1.2 Mbit/s
 	// (bbr_min_tso_segs); the model keeps 2.
@@ -73,6 +96,15 @@ type host struct {
 	skbSegs int      // segments in it
 	skbGoal int      // its tcp_tso_autosize size
 	paceDue des.Duration
+	// tcp_cwnd_validate's record of the last window: the most bytes in
+	// flight (max_packets_out), the snd.nxt that ends the window
+	// (max_packets_seq) and whether cwnd limited it (is_cwnd_limited).
+	maxOut      unit.Bytes
+	maxOutSeq   seqnum.Value
+	cwndLimited bool
+	// wstamp is tcp_wstamp_ns: when the last aggregate was sent, or for
+	// a paced flow when its pacing lets the next one go.
+	wstamp des.Time
 
 	// GRO: an ACK owed for the aggregate arriving now.
 	ackOwed bool
@@ -93,7 +125,7 @@ func (c *Conn) SetHost(h Host) {
 	if h.MinTSOSegs == 0 {
 		h.MinTSOSegs = 2
 	}
-	if !h.TSO && !h.TSQ && !h.GRO {
+	if !h.TSO && !h.TSQ && !h.GRO && !h.Defer && !h.CwndLimited {
 		c.host = nil
 		return
 	}
@@ -144,6 +176,7 @@ func (h *host) onTransmit(now des.Time, p *netsim.Packet) {
 		return
 	}
 	head := true
+	h.wstamp = max(h.wstamp, now)
 	if h.cfg.TSO {
 		if h.skb != 0 && h.skbAt == now && h.skbSegs < h.skbGoal && !p.Retransmitted {
 			p.Skb = h.skb
@@ -247,6 +280,132 @@ func (h *host) blocked(now des.Time) bool {
 	}
 	h.wakeNeed = true
 	return true
+}
+
+// Linux constants of TSO deferral (tcp_output.c, tcp_tso_should_defer).
+const (
+	// tsoWinDivisor is net.ipv4.tcp_tso_win_divisor's default: a third
+	// of the window is worth sending at once.
+	tsoWinDivisor = 3
+	// deferMax is the NSEC_PER_MSEC of tcp_tso_should_defer: no deferral
+	// when the last send is older, nor past an ACK due later.
+	deferMax = des.Millisecond
+)
+
+// opening reports whether the next new segment would start an aggregate
+// (no aggregate of this instant has room left).
+func (h *host) opening(now des.Time) bool {
+	return !(h.skb != 0 && h.skbAt == now && h.skbSegs < h.skbGoal)
+}
+
+// deferSend is tcp_tso_should_defer for the new data at snd.nxt, rem
+// bytes of which the application has written: it reports whether the
+// sender holds it back for the next ACK. The caller has checked that the
+// windows allow one segment, the condition tcp_write_xmit checks first
+// (tcp_cwnd_test, tcp_snd_wnd_test).
+func (h *host) deferSend(now des.Time, rem unit.Bytes) bool {
+	s := &h.c.snd
+	if !h.cfg.Defer || !h.cfg.TSO || !h.opening(now) {
+		return false
+	}
+	// tcp_write_xmit defers only an skb of more than one segment, and
+	// tcp_tso_should_defer never in recovery or loss (icsk_ca_state >=
+	// TCP_CA_Recovery).
+	if rem <= s.smss || s.inRecovery || s.inLoss {
+		return false
+	}
+	// "Avoid bursty behavior by allowing defer only if the last write
+	// was recent (1 ms)."
+	wstamp := h.wstamp
+	if s.cc.PacingRate > 0 {
+		wstamp = max(wstamp, s.nextSendAt)
+	}
+	if now.Sub(wstamp) > deferMax {
+		return false
+	}
+	flight := s.flight()
+	if s.cc.Cwnd <= flight {
+		return false
+	}
+	congWin := s.cc.Cwnd - flight
+	sendWin := s.nxt.Size(s.una.Add(seqnum.Size(s.wnd))).Bytes()
+	limit := min(sendWin, congWin)
+	// A full-sized aggregate can go.
+	goal := unit.Bytes(h.autosize()) * s.smss
+	if limit >= goal {
+		return false
+	}
+	// All that is written fits: Linux sends a last skb that will get no
+	// more data (FIN); the model's application has written everything
+	// it will when it has queued its FIN.
+	if rem <= limit && s.finQueued {
+		return false
+	}
+	// tcp_tso_win_divisor: at least a third of the window is available.
+	if limit >= min(s.wnd, s.cc.Cwnd)/tsoWinDivisor {
+		return false
+	}
+	// "If next ACK is likely to come too late, ie in more than min(1ms,
+	// half srtt), do not defer": the ACK of the head of the
+	// retransmission queue is expected one srtt after it was sent.
+	if flight == 0 {
+		return false
+	}
+	i := s.recs.find(s.una)
+	if i < 0 {
+		return false
+	}
+	srtt := s.rtt.srtt
+	expected := s.recs.at(i).sentAt.Add(srtt)
+	if expected.Sub(now) > min(srtt/2, deferMax) {
+		return false
+	}
+	return true
+}
+
+// cwndValidate is tcp_cwnd_validate (Linux 5.13) after a sending pass:
+// a new window starts once snd.una has passed the end of the last one,
+// and a larger flight or a pass that cwnd stopped also renews the record.
+// The pass was cwnd-limited when no further full segment fits in cwnd
+// (tcp_write_xmit: tcp_packets_in_flight >= snd_cwnd).
+func (h *host) cwndValidate() {
+	if !h.cfg.CwndLimited {
+		return
+	}
+	s := &h.c.snd
+	flight := s.flight()
+	limited := flight+s.smss > s.cc.Cwnd
+	if !s.una.LessThan(h.maxOutSeq) || flight > h.maxOut || limited {
+		h.maxOut = flight
+		h.maxOutSeq = s.nxt
+		h.cwndLimited = limited
+	}
+}
+
+// modelBased reports whether the connection's controller sets cwnd from
+// its own model rather than growing it per ACK (a cc.CongController:
+// BBR and BBRv2, whose bbr_set_cwnd does not consult
+// tcp_is_cwnd_limited).
+func (h *host) modelBased() bool {
+	return cc.SetsOwnCwnd(h.c.snd.ctrl)
+}
+
+// gateGrowth undoes the growth an ACK gave cwnd when Linux's
+// tcp_is_cwnd_limited would have kept the controller from growing it;
+// prior is cwnd before the ACK. Reductions stand, and recovery and loss,
+// where the recovery algorithm owns cwnd, are left alone.
+func (h *host) gateGrowth(prior unit.Bytes, recovering bool) {
+	s := &h.c.snd
+	if !h.cfg.CwndLimited || recovering || s.cc.Cwnd <= prior || h.modelBased() {
+		return
+	}
+	limited := h.cwndLimited
+	if prior < s.cc.Ssthresh { // tcp_in_slow_start
+		limited = prior < 2*h.maxOut
+	}
+	if !limited {
+		s.cc.Cwnd = prior
+	}
 }
 
 // paceGap turns the per-segment pacing gap into one per aggregate: a

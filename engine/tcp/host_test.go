@@ -9,6 +9,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
 )
 
 // hostRun sends 4 MB from a sender behind a 10 Mbit/s link with an
@@ -111,5 +112,141 @@ func TestHostGRO(t *testing.T) {
 	}
 	if gro > 0.8 {
 		t.Errorf("with aggregates: %.2f ACKs per segment, want at most 0.8", gro)
+	}
+}
+
+// TestHostDefer drives tcp_tso_should_defer's branches (net/ipv4/
+// tcp_output.c) on a sender put by hand in the state each one tests.
+// The state: MSS 1448, a pacing rate of 100 Mbit/s, whose 1 ms quantum,
+// 12.5e6 >> 10 = 12207 bytes, makes tcp_tso_autosize's aggregate 8
+// segments; cwnd 30 segments with 27 in flight, so the windows allow 3
+// segments (below the aggregate and below a third of cwnd, 10); srtt
+// 20 ms; the oldest segment in flight sent 19.5 ms ago, its ACK due in
+// 0.5 ms, within min(1 ms, srtt/2); the last write 0.2 ms ago. Each case
+// changes one thing and names the kernel's test that decides it; every
+// expectation is exact (the function is a predicate).
+func TestHostDefer(t *testing.T) {
+	const mss = 1448
+	now := des.Time(10 * des.Second)
+	type state struct {
+		defer_, tso, recovery bool
+		cwnd, flight, wnd     int // segments
+		headAge, lastWrite    des.Duration
+		written               int // segments written and not yet sent
+	}
+	base := state{defer_: true, tso: true, cwnd: 30, flight: 27, wnd: 1000, headAge: 19500 * des.Microsecond, lastWrite: 200 * des.Microsecond, written: 100}
+	tests := []struct {
+		name string
+		edit func(*state)
+		want bool
+	}{
+		{"windows allow 3 of an 8-segment aggregate, ACK due in 0.5 ms: defer", func(*state) {}, true},
+		{"Defer off", func(s *state) { s.defer_ = false }, false},
+		{"no TSO: every segment its own skb, nothing to defer", func(s *state) { s.tso = false }, false},
+		{"in recovery (icsk_ca_state >= TCP_CA_Recovery)", func(s *state) { s.recovery = true }, false},
+		{"last write 1.2 ms ago (delta > NSEC_PER_MSEC)", func(s *state) { s.lastWrite = 1200 * des.Microsecond }, false},
+		{"a full aggregate fits (limit >= max_segs * mss)", func(s *state) { s.flight = 22 }, false},
+		{"a third of the window is free (tcp_tso_win_divisor 3)", func(s *state) { s.cwnd, s.flight = 9, 6 }, false},
+		{"the receive window limits, 3 of 30 segments: defer", func(s *state) { s.cwnd, s.wnd, s.flight = 100, 30, 27 }, true},
+		{"ACK due in 1.5 ms, later than min(1 ms, srtt/2)", func(s *state) { s.headAge = 18500 * des.Microsecond }, false},
+		{"one segment written: an skb of one segment is never deferred", func(s *state) { s.written = 1 }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := base
+			tt.edit(&st)
+			sch := des.New()
+			net := netsim.New(sch, 1)
+			a, b := net.AddNode("a"), net.AddNode("b")
+			c, err := New(sch, baseConfig(), cc.NewReno(false), NodePort{Net: net, Node: a}, &app{t: t}, 1, a.ID(), b.ID(), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.SetHost(Host{TSO: st.tso, Defer: st.defer_})
+			if c.host == nil {
+				if st.defer_ || st.tso {
+					t.Fatal("SetHost kept no host model")
+				}
+				return
+			}
+			s := &c.snd
+			s.smss = mss
+			s.cc.SMSS = mss
+			s.cc.Cwnd = unit.Bytes(st.cwnd * mss)
+			s.cc.Ssthresh = s.cc.Cwnd
+			s.cc.PacingRate = unit.BitRate(100e6)
+			s.wnd = unit.Bytes(st.wnd * mss)
+			s.rtt.srtt = 20 * des.Millisecond
+			s.inRecovery = st.recovery
+			for i := range st.flight {
+				r := s.recs.push()
+				r.seq = s.una.Add(seqnum.Size(i * mss))
+				r.payload, r.len = mss, mss
+				r.sentAt = now.Add(-st.headAge)
+			}
+			s.nxt = s.una.Add(seqnum.Size(st.flight * mss))
+			s.max = s.nxt
+			s.written = unit.Bytes((st.flight + st.written) * mss)
+			c.host.wstamp = now.Add(-st.lastWrite)
+			if got := c.host.deferSend(now, s.remaining(s.nxt)); got != tt.want {
+				t.Errorf("deferSend = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestHostCwndLimited checks tcp_is_cwnd_limited (include/net/tcp.h) and
+// tcp_cwnd_validate (net/ipv4/tcp_output.c, Linux 5.13) on a sender put
+// by hand in each state: after a sending pass with the given flight and
+// cwnd, an ACK that grew cwnd by one segment keeps that growth only when
+// Linux's loss-based controllers would have grown it. In congestion
+// avoidance that is when the pass was cwnd-limited (no further segment
+// fitted, packets in flight >= cwnd); in slow start, while cwnd is below
+// twice the largest flight of the window. BBR sets cwnd from its model
+// and is never held. Every expectation is exact.
+func TestHostCwndLimited(t *testing.T) {
+	const mss = 1448
+	tests := []struct {
+		name               string
+		cca                cc.Controller
+		cwnd, ssthresh     int // segments
+		flight             int // segments in flight after the sending pass
+		recovering, gateOn bool
+		want               int // cwnd after the ACK, segments
+	}{
+		{"congestion avoidance, cwnd-limited: grows", cc.NewReno(false), 20, 10, 20, false, true, 21},
+		{"congestion avoidance, half of cwnd in flight: held", cc.NewReno(false), 20, 10, 10, false, true, 20},
+		{"congestion avoidance, one segment short of cwnd: held", cc.NewReno(false), 20, 10, 18, false, true, 20},
+		{"slow start, cwnd 20 below twice a flight of 11: grows", cc.NewReno(false), 20, 100, 11, false, true, 21},
+		{"slow start, cwnd 20 not below twice a flight of 10: held", cc.NewReno(false), 20, 100, 10, false, true, 20},
+		{"in recovery the recovery algorithm owns cwnd", cc.NewReno(false), 20, 10, 10, true, true, 21},
+		{"BBR is not held", cc.NewBBR(1), 20, 10, 10, false, true, 21},
+		{"CwndLimited off", cc.NewReno(false), 20, 10, 10, false, false, 21},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sch := des.New()
+			net := netsim.New(sch, 1)
+			a, b := net.AddNode("a"), net.AddNode("b")
+			c, err := New(sch, baseConfig(), tt.cca, NodePort{Net: net, Node: a}, &app{t: t}, 1, a.ID(), b.ID(), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// TSQ keeps the host model in place when CwndLimited is off.
+			c.SetHost(Host{CwndLimited: tt.gateOn, TSQ: true})
+			s := &c.snd
+			s.smss = mss
+			s.cc.Cwnd = unit.Bytes(tt.cwnd * mss)
+			s.cc.Ssthresh = unit.Bytes(tt.ssthresh * mss)
+			s.nxt = s.una.Add(seqnum.Size(tt.flight * mss))
+			s.max = s.nxt
+			c.host.cwndValidate()
+			prior := s.cc.Cwnd
+			s.cc.Cwnd += mss // what the controller's ACK hook did
+			c.host.gateGrowth(prior, tt.recovering)
+			if got := int(s.cc.Cwnd / mss); got != tt.want {
+				t.Errorf("cwnd after the ACK = %d segments, want %d", got, tt.want)
+			}
+		})
 	}
 }

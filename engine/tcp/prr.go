@@ -33,8 +33,8 @@ import (
 // retransmission is sent on entry). At the end of recovery cwnd = ssthresh
 // (section 3.1).
 //
-// A controller that sets cwnd itself during recovery (BBR) is overridden;
-// Linux does not run PRR for such controllers, and neither should a spec.
+// A controller that sets cwnd itself during recovery (BBR, BBRv2: a
+// cc.CongController) gets no PRR over it, as in Linux (newRecovery).
 type prrRecovery struct {
 	recovery // the SACK-based recovery whose sends PRR paces
 	s        *sender

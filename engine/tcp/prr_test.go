@@ -5,6 +5,7 @@ import (
 
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 )
 
 // sendsPerAck runs RFC 6937 section 5's example: a window of 20 segments
@@ -21,13 +22,19 @@ func sendsPerAck(t *testing.T, rec Recovery) (sent [20]int, recoveries int64) {
 // sendsPerAckCfg is sendsPerAck with Config.PRRByteCeil set to byteCeil.
 func sendsPerAckCfg(t *testing.T, rec Recovery, byteCeil bool) (sent [20]int, recoveries int64) {
 	t.Helper()
+	return sendsPerAckCtrl(t, rec, byteCeil, newReno)
+}
+
+// sendsPerAckCtrl is sendsPerAckCfg with the controller ctrl makes.
+func sendsPerAckCtrl(t *testing.T, rec Recovery, byteCeil bool, ctrl func() cc.Controller) (sent [20]int, recoveries int64) {
+	t.Helper()
 	const mss = 1000
 	cfg := baseConfig()
 	cfg.Recovery = rec
 	cfg.PRRByteCeil = byteCeil
 	cfg.InitialWindow = 20
 	cfg.LimitedTransmit = false
-	pr := newPair(t, cfg, 100e6, 50*des.Millisecond, newReno)
+	pr := newPair(t, cfg, 100e6, 50*des.Millisecond, ctrl)
 	var inRecovery bool
 	counts := map[uint64]int{}
 	pr.w.drop = func(dir int, p *netsim.Packet) bool {
@@ -156,5 +163,34 @@ func TestPRRByteCeil(t *testing.T) {
 	seg, _ := sendsPerAck(t, RecoveryPRR)
 	if seg == got {
 		t.Errorf("byte and segment rounding send alike (%v)", got[3:])
+	}
+}
+
+// TestNoPRRUnderCongControl checks that PRR leaves alone a controller
+// that sets cwnd itself in recovery, as Linux does for BBR and BBRv2
+// (tcp_cong_control in net/ipv4/tcp_input.c returns after their
+// cong_control hook, before tcp_cwnd_reduction): on RFC 6937's example
+// a BBR sender sends the same segments on the same ACKs with prr on as
+// with plain SACK recovery, while Reno's sends differ (TestPRRExample).
+func TestNoPRRUnderCongControl(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		ctrl func() cc.Controller
+		same bool
+	}{
+		{"bbr", func() cc.Controller { return cc.NewBBR(1) }, true},
+		{"bbr2", func() cc.Controller { return cc.NewBBR2(1) }, true},
+		{"newreno", newReno, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prr, n1 := sendsPerAckCtrl(t, RecoveryPRR, false, c.ctrl)
+			sack, n2 := sendsPerAckCtrl(t, RecoverySACK, false, c.ctrl)
+			if n1 != 1 || n2 != 1 {
+				t.Fatalf("fast recoveries: prr %d, sack %d, want 1 each", n1, n2)
+			}
+			if (prr == sack) != c.same {
+				t.Errorf("sends per duplicate ACK with prr %v, with sack %v: same = %v, want %v", prr[1:], sack[1:], prr == sack, c.same)
+			}
+		})
 	}
 }

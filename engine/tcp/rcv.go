@@ -38,6 +38,11 @@ type receiver struct {
 	dataSeen bool
 	rcvMSS   unit.Bytes
 
+	// firstAck says the next in-order data segment is acknowledged at
+	// once (Config.AckFirstSegment): ns-3's delayed-ACK counter, primed
+	// as the connection opens and reset by any ACK sent.
+	firstAck bool
+
 	// dsack is the duplicate range the next ACK reports first (RFC 2883
 	// section 4), when dsackSet.
 	dsack    block
@@ -129,7 +134,7 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 	if !hadHole && r.c.host != nil && r.c.host.deferAck(now, p) {
 		return
 	}
-	if hadHole || !r.c.cfg.DelayedACK || r.quick > 0 {
+	if hadHole || !r.c.cfg.DelayedACK || r.quick > 0 || r.firstAck {
 		r.ackNow(now)
 		return
 	}
@@ -285,6 +290,12 @@ func (r *receiver) enterQuickAck() {
 	}
 }
 
+// opened notes that the connection became established, after any ACK of
+// the handshake left: under Config.AckFirstSegment the first data segment
+// is acknowledged at once, as ns-3 3.37's TcpSocketBase::ProcessSynSent
+// and ProcessSynRcvd arrange by setting m_delAckCount = m_delAckMaxCount.
+func (r *receiver) opened() { r.firstAck = r.c.cfg.AckFirstSegment }
+
 // ackNow sends an ACK immediately.
 func (r *receiver) ackNow(now des.Time) { r.sendAck(now) }
 
@@ -307,6 +318,9 @@ func (r *receiver) sendAck(now des.Time) {
 func (r *receiver) onAckSent() {
 	r.unacked = 0
 	r.delack.Stop()
+	// ns-3 resets m_delAckCount whenever a segment carries an ACK
+	// (TcpSocketBase::SendEmptyPacket, SendDataPacket).
+	r.firstAck = false
 	// Linux's tcp_dec_quickack_mode: each segment carrying an ACK uses
 	// up one quick ACK.
 	if r.quick > 0 {

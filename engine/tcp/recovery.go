@@ -4,6 +4,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/unit"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
 )
 
@@ -78,7 +79,10 @@ func newRecovery(s *sender) recovery {
 	} else {
 		r = &sackRecovery{s: s, dupThresh: true, rule3: true, rack: cfg.LossDetection != LossDupThreshOnly}
 	}
-	if cfg.Recovery == RecoveryPRR {
+	// Linux runs PRR (tcp_cwnd_reduction) only for controllers without
+	// a cong_control hook: BBR and BBRv2 keep setting cwnd themselves
+	// in recovery (tcp_cong_control in net/ipv4/tcp_input.c).
+	if cfg.Recovery == RecoveryPRR && !cc.SetsOwnCwnd(s.ctrl) {
 		r = &prrRecovery{recovery: r, s: s}
 	}
 	return r

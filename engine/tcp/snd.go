@@ -217,8 +217,18 @@ func (s *sender) flight() unit.Bytes { return s.una.Size(s.nxt).Bytes() }
 
 // output sends what the windows allow: new data, or after a timeout the
 // segments from nxt again (go-back-N, RFC 5681 section 3.1 slow start from
-// one segment). In SACK recovery RFC 6675's loop takes over.
+// one segment). In SACK recovery RFC 6675's loop takes over. A Linux host
+// model then notes whether the congestion window held the sender back
+// (tcp_write_xmit calls tcp_cwnd_validate after its loop).
 func (s *sender) output(now des.Time) {
+	s.send(now)
+	if h := s.c.host; h != nil {
+		h.cwndValidate()
+	}
+}
+
+// send is output's loop.
+func (s *sender) send(now des.Time) {
 	c := s.c
 	if c.state != stateEstablished || s.done {
 		return
@@ -259,6 +269,9 @@ func (s *sender) output(now des.Time) {
 			// send buffer holds at most SndBuf unacknowledged bytes.
 			wnd := min(s.cc.Cwnd+s.limitedTransmit(), s.wnd, c.cfg.SndBuf)
 			if s.flight()+n > wnd {
+				return
+			}
+			if c.host != nil && s.nxt == s.max && c.host.deferSend(now, s.remaining(s.nxt)) {
 				return
 			}
 		}
@@ -585,7 +598,11 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: inRecovery,
 		InLoss: s.inLoss, Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
 	}
+	priorCwnd := s.cc.Cwnd
 	s.ctrl.OnAck(&s.cc, &s.ack)
+	if c.host != nil {
+		c.host.gateGrowth(priorCwnd, inRecovery || s.inLoss)
+	}
 	if s.cc.Cwnd < s.smss {
 		panic("bug: tcp: cwnd below one segment")
 	}

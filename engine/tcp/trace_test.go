@@ -2,6 +2,7 @@ package tcp
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -108,16 +109,24 @@ func TestQuickAck(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := Config{MSS: 1000, RcvBuf: tt.rcvBuf, SndBuf: 1 << 20, DelayedACK: true, QuickAck: tt.quick}
 			sent := traceReceiver(t, cfg, tt.segs)
-			at := map[des.Time]bool{}
-			for _, sp := range sent {
-				at[sp.at] = true
-			}
-			for i, sg := range tt.segs {
-				if got, want := at[sg.at], tt.immediate(i); got != want {
-					t.Errorf("segment %d (t = %v): acknowledged at once = %v, want %v", i, sg.at, got, want)
-				}
-			}
+			checkImmediateACKs(t, tt.segs, sent, tt.immediate)
 		})
+	}
+}
+
+// checkImmediateACKs checks which of segs the receiver acknowledged at
+// the instant it arrived (an ACK in sent at that time): segment i was,
+// where immediate(i).
+func checkImmediateACKs(t *testing.T, segs []segIn, sent []sentPacket, immediate func(int) bool) {
+	t.Helper()
+	at := map[des.Time]bool{}
+	for _, sp := range sent {
+		at[sp.at] = true
+	}
+	for i, sg := range segs {
+		if got, want := at[sg.at], immediate(i); got != want {
+			t.Errorf("segment %d (t = %v): acknowledged at once = %v, want %v", i, sg.at, got, want)
+		}
 	}
 }
 
@@ -194,4 +203,79 @@ func equalBlocks(a, b [][2]uint32) bool {
 		}
 	}
 	return true
+}
+
+// ns-3 3.37's first ACK (Config.AckFirstSegment): TcpSocketBase sets
+// m_delAckCount = m_delAckMaxCount as the connection opens
+// (ProcessSynRcvd, ProcessSynSent), so with DelAckCount 2 the first
+// in-order data segment is acknowledged at once and then every second
+// one; any ACK sent before resets the counter (SendEmptyPacket), so an
+// out-of-order first segment's duplicate ACK uses the priming up. The
+// receiver opens without a handshake here (traceReceiver);
+// TestAckFirstSegmentHandshake checks the passive open. 1000-byte
+// segments 1 ms apart, the 200 ms timer never due between two of them.
+func TestAckFirstSegment(t *testing.T) {
+	in := func(seqs ...uint32) []segIn {
+		var s []segIn
+		for i, q := range seqs {
+			s = append(s, segIn{at: des.Time(des.Duration(i) * des.Millisecond), seq: q, len: 1000})
+		}
+		return s
+	}
+	inOrder := in(1, 1001, 2001, 3001, 4001, 5001, 6001, 7001)
+	tests := []struct {
+		name         string
+		first, quick bool
+		segs         []segIn
+		immediate    func(i int) bool
+	}{
+		{"off: every second segment", false, false, inOrder, func(i int) bool { return i%2 == 1 }},
+		{"ns-3: the first at once, then every second", true, false, inOrder, func(i int) bool { return i%2 == 0 }},
+		{"ns-3: an out-of-order first segment's ACK resets the count", true, false, in(1001, 1, 2001, 3001, 4001, 5001),
+			// 0 is out of order, 1 fills the hole (RFC 5681 4.2), then
+			// pairs: 3 and 5.
+			func(i int) bool { return i <= 1 || i%2 == 1 }},
+		{"with Linux's quick ACKs (6 of them at 12000/(2*1000)) the first is among them", true, true, inOrder,
+			func(i int) bool { return i < 6 || i%2 == 1 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{MSS: 1000, RcvBuf: 12000, SndBuf: 1 << 20, DelayedACK: true, DelAckTimeout: 200 * des.Millisecond,
+				AckFirstSegment: tt.first, QuickAck: tt.quick}
+			sent := traceReceiver(t, cfg, tt.segs)
+			checkImmediateACKs(t, tt.segs, sent, tt.immediate)
+		})
+	}
+}
+
+// TestAckFirstSegmentHandshake: after a real handshake the passive opener
+// (ns-3's ProcessSynRcvd, the PacketSink side of validation/ns3/link.cc)
+// acknowledges the first segment of the initial window at once and then
+// every second one: the ACKs of a 10-segment first flight cover 1, 3, 5,
+// 7 and 9 segments, against 2, 4, 6, 8 and 10 without it.
+func TestAckFirstSegmentHandshake(t *testing.T) {
+	for _, tt := range []struct {
+		first bool
+		want  []int64
+	}{{false, []int64{2, 4, 6, 8, 10}}, {true, []int64{1, 3, 5, 7, 9}}} {
+		cfg := baseConfig()
+		cfg.DelayedACK, cfg.DelAckTimeout, cfg.AckFirstSegment = true, 200*des.Millisecond, tt.first
+		pr := newPair(t, cfg, 10e6, 50*des.Millisecond, newReno)
+		var acks []int64
+		pr.w.drop = func(dir int, p *netsim.Packet) bool {
+			// The server's pure ACKs of data, in segments past the
+			// client's ISN (1000) and SYN.
+			if dir == 1 && p.Payload == 0 && p.Flags&netsim.SYN == 0 && p.Ack > 1001 {
+				acks = append(acks, int64(p.Ack-1001)/1000)
+			}
+			return false
+		}
+		pr.transfer(t, 40_000, des.Time(10*des.Second))
+		if len(acks) < len(tt.want) {
+			t.Fatalf("AckFirstSegment %v: %d ACKs of data, want at least %d", tt.first, len(acks), len(tt.want))
+		}
+		if got := acks[:len(tt.want)]; !slices.Equal(got, tt.want) {
+			t.Errorf("AckFirstSegment %v: the first ACKs cover %v segments, want %v", tt.first, got, tt.want)
+		}
+	}
 }

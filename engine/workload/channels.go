@@ -18,8 +18,8 @@ type Endpoint struct {
 	Node *netsim.Node
 	Cfg  tcp.Config
 	CCA  string
-	// CC configures the controller (HyStart++ for CUBIC, as Linux's
-	// CUBIC runs HyStart by default).
+	// CC configures the controller (HyStart for CUBIC, which Linux's
+	// CUBIC runs by default).
 	CC cc.Options
 }
 

@@ -21,8 +21,17 @@
 // drawing; catalog entries whose document prints numbers but whose figure
 // gives no comparison yet say so.
 //
+// A claim about a point the profile did not run (its rows are not in the
+// figure's data, as a q the quick grid skips) is "not computed": neither
+// holding nor failing, counted apart in the figure's "claims holding"
+// column, in both headlines and in verdicts.json (not_computed); a figure
+// all of whose claims are so has the verdict "not computed".
+// WriteVerdictsMarkdown writes every figure's verdict and claim counts,
+// naming the commit and the profile, as a file meant to be committed
+// (crosslink report --verdicts-md).
+//
 // Both headlines count the verdicts ("11 reproduced, 15 partly, 2 not
-// reproduced"); both have a table of contents and a link back to the top
+// reproduced") and the claims ("412 hold, 170 fail"); both have a table of contents and a link back to the top
 // after each figure; the gallery colours each verdict's word. Control
 // characters a spec's caption or claims hold (a NUL or an ESC written as
 // a YAML escape) are written out as \xNN text in both.

@@ -22,7 +22,15 @@ const (
 	NotReproduced = "not reproduced"
 	NoPublished   = "no published value"
 	NotDrawn      = "not drawn"
+	// NotComputed is the verdict of a figure none of whose claims the
+	// profile computed: each is about a point it did not run.
+	NotComputed = "not computed"
 )
+
+// errNoRow says that a claim's rows are not in the figure's data: the
+// profile the figure was drawn at did not run that point (the quick grid
+// skips it), so the claim is not computed rather than failed.
+var errNoRow = errors.New("no row")
 
 // Verdict is how a figure compares with its document: every claim of its
 // spec's plots entry evaluated on the figure's tidy data (<id>.csv). It is
@@ -33,8 +41,12 @@ type Verdict struct {
 	Verdict  string `json:"verdict"`
 	// Reason says in one sentence why the verdict is not "reproduced",
 	// generated from the claims that fail.
-	Reason string        `json:"reason,omitempty"`
-	Claims []ClaimResult `json:"claims"`
+	Reason string `json:"reason,omitempty"`
+	// Hold, Fail and NotComputed count the claims (see Counts).
+	Hold        int           `json:"claims_hold"`
+	Fail        int           `json:"claims_fail"`
+	NotComputed int           `json:"claims_not_computed"`
+	Claims      []ClaimResult `json:"claims"`
 }
 
 // ClaimResult is one claim with our value beside the document's.
@@ -49,8 +61,12 @@ type ClaimResult struct {
 	Ours          *float64  `json:"ours"`
 	Tolerance     string    `json:"tolerance"`
 	Holds         bool      `json:"holds"`
-	Rows          int       `json:"rows"`            // data rows the value is computed from
-	Error         string    `json:"error,omitempty"` // why ours could not be computed
+	// NotComputed says the profile did not run the point the claim is
+	// about (its rows are not in the figure's data): neither holding nor
+	// failing, and counted apart from both.
+	NotComputed bool   `json:"not_computed,omitempty"`
+	Rows        int    `json:"rows"`            // data rows the value is computed from
+	Error       string `json:"error,omitempty"` // why ours could not be computed
 }
 
 // VerdictOf evaluates the claims of figure id against its data file
@@ -68,21 +84,39 @@ func VerdictOf(id, document string, claims []spec.Claim, dir string, drawn bool)
 		return v
 	}
 	data, err := readCSV(filepath.Join(dir, id+".csv"))
+	others := map[string]*csvData{id: data}
+	otherErr := map[string]error{id: err}
 	for _, c := range claims {
 		r := ClaimResult{
 			Claim: c.Claim, Source: c.Source, Column: c.Y, Op: c.Op,
 			DocumentValue: c.Document, Bounds: c.Bounds, Tolerance: tolText(c),
 			Where: matchText(c.Where),
 		}
-		if len(c.RelativeTo) > 0 {
-			r.Where += " relative to " + matchText(c.RelativeTo)
+		if len(c.RelativeTo) > 0 || c.RelativePlot != "" {
+			r.Where += relText(c)
 		}
-		if err != nil {
+		if c.AtMax != "" {
+			r.Where += fmt.Sprintf(" at the largest %s", c.AtMax)
+		}
+		ref := data
+		if c.RelativePlot != "" {
+			if _, ok := others[c.RelativePlot]; !ok {
+				others[c.RelativePlot], otherErr[c.RelativePlot] = readCSV(filepath.Join(dir, c.RelativePlot+".csv"))
+			}
+			ref = others[c.RelativePlot]
+		}
+		switch {
+		case err != nil:
 			r.Error = err.Error()
-		} else {
-			ours, rows, err := data.evaluate(c)
+		case otherErr[c.RelativePlot] != nil && c.RelativePlot != "":
+			r.Error = fmt.Sprintf("relative_plot %s: %v", c.RelativePlot, otherErr[c.RelativePlot])
+		default:
+			ours, rows, err := data.evaluate(c, ref)
 			r.Rows = rows
-			if err != nil {
+			if errors.Is(err, errNoRow) {
+				r.NotComputed = true
+				r.Error = fmt.Sprintf("%s: %v", c.Pos, err)
+			} else if err != nil {
 				r.Error = fmt.Sprintf("%s: %v", c.Pos, err)
 			} else {
 				r.Ours = &ours
@@ -92,27 +126,74 @@ func VerdictOf(id, document string, claims []spec.Claim, dir string, drawn bool)
 		v.Claims = append(v.Claims, r)
 	}
 	v.Verdict, v.Reason = judge(v.Claims)
+	v.Hold, v.Fail, v.NotComputed = v.Counts()
 	return v
 }
 
-// judge turns claim results into a verdict and its reason.
-func judge(rs []ClaimResult) (string, string) {
-	var failed []string
-	for _, r := range rs {
-		if !r.Holds {
-			failed = append(failed, failText(r))
-		}
+// relText is how a relative claim's reference is chosen, as text.
+func relText(c spec.Claim) string {
+	s := " relative to"
+	if c.Relative == "difference" {
+		s = " minus"
 	}
-	switch {
-	case len(failed) == 0:
-		return Reproduced, ""
-	case len(failed) == len(rs):
-		return NotReproduced, fmt.Sprintf("%s: %s.", failCount(len(failed), len(rs)), strings.Join(failed, "; "))
+	if c.RelativePlot != "" {
+		s += " " + c.RelativePlot
 	}
-	return Partly, fmt.Sprintf("%s: %s.", failCount(len(failed), len(rs)), strings.Join(failed, "; "))
+	if len(c.RelativeTo) > 0 {
+		s += " " + matchText(c.RelativeTo)
+	}
+	return s
 }
 
-// failCount is "1 of 3 claims fails" or "2 of 3 claims fail".
+// maxReasons is how many failing claims a verdict's reason names: a
+// figure checked against every bar of a chart can fail a hundred, which
+// its claims table lists, and a reason of a hundred sentences is read by
+// no one.
+const maxReasons = 10
+
+// judge turns claim results into a verdict and its reason. Claims the
+// profile did not compute are neither failures nor holding: the verdict
+// is that of the others, and the reason says how many were not computed.
+func judge(rs []ClaimResult) (string, string) {
+	var failed []string
+	computed, skipped := 0, 0
+	for _, r := range rs {
+		switch {
+		case r.NotComputed:
+			skipped++
+		case !r.Holds:
+			computed++
+			failed = append(failed, failText(r))
+		default:
+			computed++
+		}
+	}
+	note := ""
+	if skipped > 0 {
+		note = fmt.Sprintf("%d of %d claims not computed: the profile did not run their points.", skipped, len(rs))
+	}
+	switch {
+	case computed == 0:
+		return NotComputed, note
+	case len(failed) == 0:
+		return Reproduced, note
+	}
+	shown := failed
+	if len(shown) > maxReasons {
+		shown = append(shown[:maxReasons:maxReasons], fmt.Sprintf("and %d more (the claims table lists them)", len(failed)-maxReasons))
+	}
+	reason := fmt.Sprintf("%s: %s.", failCount(len(failed), computed), strings.Join(shown, "; "))
+	if note != "" {
+		reason += " " + note
+	}
+	if len(failed) == computed {
+		return NotReproduced, reason
+	}
+	return Partly, reason
+}
+
+// failCount is "1 of 3 claims fails" or "2 of 3 claims fail", of the
+// claims computed.
 func failCount(n, of int) string {
 	if n == 1 {
 		return fmt.Sprintf("1 of %d claims fails", of)
@@ -124,7 +205,7 @@ func failCount(n, of int) string {
 // 0.001, document 0.291 (within 10 %)".
 func failText(r ClaimResult) string {
 	if r.Error != "" {
-		return fmt.Sprintf("%s (not computed: %s)", r.Claim, r.Error)
+		return fmt.Sprintf("%s (no value: %s)", r.Claim, r.Error)
 	}
 	return fmt.Sprintf("%s (ours %s, document %s)", r.Claim, num(*r.Ours), expected(r))
 }
@@ -239,27 +320,49 @@ func (d *csvData) col(name string) (int, error) {
 }
 
 // evaluate computes ours for c: the aggregate of column c.Y over the rows
-// c.Where selects, divided by that over the rows of c.RelativeTo when set.
-func (d *csvData) evaluate(c spec.Claim) (float64, int, error) {
-	x, n, err := d.aggregate(c.Y, c.Where, c.Agg)
-	if err != nil || len(c.RelativeTo) == 0 {
+// c.Where selects (or c.Y in the row where c.AtMax is largest), divided
+// by (or, for relative: difference, less) the same over the rows of
+// c.RelativeTo in ref, the data of c.RelativePlot or d itself.
+func (d *csvData) evaluate(c spec.Claim, ref *csvData) (float64, int, error) {
+	var x float64
+	var n int
+	var err error
+	if c.AtMax != "" {
+		x, n, err = d.atMax(c.Y, c.AtMax, c.Where)
+	} else {
+		x, n, err = d.aggregate(c.Y, c.Where, c.Agg)
+	}
+	if err != nil || (len(c.RelativeTo) == 0 && c.RelativePlot == "") {
 		return x, n, err
 	}
-	ref := append([]spec.ClaimMatch(nil), c.Where...)
+	if ref == nil {
+		ref = d
+	}
+	refData := ref
+	sel := append([]spec.ClaimMatch(nil), c.Where...)
 	for _, m := range c.RelativeTo {
 		replaced := false
-		for i := range ref {
-			if ref[i].Column == m.Column {
-				ref[i].Value, replaced = m.Value, true
+		for i := range sel {
+			if sel[i].Column == m.Column {
+				sel[i].Value, replaced = m.Value, true
 			}
 		}
 		if !replaced {
-			ref = append(ref, m)
+			sel = append(sel, m)
 		}
 	}
-	y, m, err := d.aggregate(c.Y, ref, c.Agg)
+	var y float64
+	var m int
+	if c.AtMax != "" {
+		y, m, err = refData.atMax(c.Y, c.AtMax, sel)
+	} else {
+		y, m, err = refData.aggregate(c.Y, sel, c.Agg)
+	}
 	if err != nil {
-		return 0, n + m, fmt.Errorf("relative_to: %w", err)
+		return 0, n + m, fmt.Errorf("reference: %w", err)
+	}
+	if c.Relative == "difference" {
+		return x - y, n + m, nil
 	}
 	if y == 0 {
 		return 0, n + m, fmt.Errorf("relative_to: the reference value is 0")
@@ -282,12 +385,9 @@ func (d *csvData) aggregate(y string, where []spec.ClaimMatch, agg string) (floa
 	}
 	var vals []float64
 	matched := 0
-rows:
 	for _, r := range d.rows {
-		for i, m := range where {
-			if !sameCell(r[idx[i]], m.Value) {
-				continue rows
-			}
+		if !d.selects(r, idx, where) {
+			continue
 		}
 		matched++
 		if x, err := strconv.ParseFloat(strings.TrimSpace(r[yi]), 64); err == nil && !math.IsNaN(x) {
@@ -298,7 +398,7 @@ rows:
 		if matched > 0 {
 			return 0, 0, fmt.Errorf("the %d rows where %s have no number in %s", matched, matchText(where), y)
 		}
-		return 0, 0, fmt.Errorf("no row of the figure's data has %s", matchText(where))
+		return 0, 0, d.noRow(where, idx, "")
 	}
 	out := vals[0]
 	switch agg {
@@ -320,10 +420,97 @@ rows:
 	return out, len(vals), nil
 }
 
+// noRow is the error of a selection that matches no row. When a text
+// condition (algorithm: Bbr) matches no row even alone, it is a mistake
+// in the claim and fails; otherwise only numbers are missing, the points
+// of a grid the profile did not run, and the claim is not computed
+// (errNoRow).
+func (d *csvData) noRow(where []spec.ClaimMatch, idx []int, what string) error {
+	for i, m := range where {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(m.Value), 64); err == nil {
+			continue
+		}
+		if _, _, isRange, _ := spec.MatchRange(m.Value); isRange {
+			continue
+		}
+		seen := map[string]bool{}
+		var values []string
+		found := false
+		for _, r := range d.rows {
+			if sameCell(r[idx[i]], m.Value) {
+				found = true
+				break
+			}
+			if c := strings.TrimSpace(r[idx[i]]); !seen[c] && len(values) < 12 {
+				seen[c] = true
+				values = append(values, strconv.Quote(c))
+			}
+		}
+		if !found {
+			return fmt.Errorf("no row of the figure's data has %s=%s (its values: %s)", m.Column, m.Value, strings.Join(values, ", "))
+		}
+	}
+	return fmt.Errorf("%w of the figure's data has %s%s", errNoRow, matchText(where), what)
+}
+
+// selects reports whether row r matches every condition of where (idx:
+// the conditions' column indices).
+func (d *csvData) selects(r []string, idx []int, where []spec.ClaimMatch) bool {
+	for i, m := range where {
+		if !sameCell(r[idx[i]], m.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// atMax is column y in the row, among those where selects, whose column
+// by holds the largest number (the first such row on a tie).
+func (d *csvData) atMax(y, by string, where []spec.ClaimMatch) (float64, int, error) {
+	yi, err := d.col(y)
+	if err != nil {
+		return 0, 0, err
+	}
+	bi, err := d.col(by)
+	if err != nil {
+		return 0, 0, err
+	}
+	idx := make([]int, len(where))
+	for i, m := range where {
+		if idx[i], err = d.col(m.Column); err != nil {
+			return 0, 0, err
+		}
+	}
+	best, out, n := math.Inf(-1), math.NaN(), 0
+	for _, r := range d.rows {
+		if !d.selects(r, idx, where) {
+			continue
+		}
+		b, errB := strconv.ParseFloat(strings.TrimSpace(r[bi]), 64)
+		v, errV := strconv.ParseFloat(strings.TrimSpace(r[yi]), 64)
+		if errB != nil || errV != nil || math.IsNaN(b) {
+			continue
+		}
+		n++
+		if b > best {
+			best, out = b, v
+		}
+	}
+	if n == 0 {
+		return 0, 0, d.noRow(where, idx, fmt.Sprintf(" with numbers in %s and %s", y, by))
+	}
+	return out, n, nil
+}
+
 // sameCell compares a data cell with a claim's value: as numbers when
-// both are numbers (1e4 matches 10000), else as trimmed text.
+// both are numbers (1e4 matches 10000), in [lo, hi] when the value is a
+// range lo..hi, else as trimmed text.
 func sameCell(cell, want string) bool {
 	cell, want = strings.TrimSpace(cell), strings.TrimSpace(want)
+	if lo, hi, isRange, err := spec.MatchRange(want); isRange && err == nil {
+		x, err := strconv.ParseFloat(cell, 64)
+		return err == nil && x >= lo && x <= hi
+	}
 	if cell == want {
 		return true
 	}
@@ -344,34 +531,60 @@ func WriteVerdicts(path string, vs []Verdict) error {
 	return plots.WriteFile(path, append(b, '\n'))
 }
 
-// Holding is "2 of 3", or "-" when the figure has no claims.
+// Holding is "2 of 3", "2 of 3 (4 not computed)" when the profile did
+// not run the points of some claims (the count is of those computed), or
+// "-" when the figure has no claims.
 func (v Verdict) Holding() string {
 	if len(v.Claims) == 0 {
 		return "-"
 	}
-	n := 0
+	hold, fail, skip := v.Counts()
+	s := fmt.Sprintf("%d of %d", hold, hold+fail)
+	if skip > 0 {
+		s += fmt.Sprintf(" (%d not computed)", skip)
+	}
+	return s
+}
+
+// Counts returns how many of the figure's claims hold, fail and were not
+// computed (their points not run at the profile).
+func (v Verdict) Counts() (hold, fail, notComputed int) {
 	for _, c := range v.Claims {
-		if c.Holds {
-			n++
+		switch {
+		case c.NotComputed:
+			notComputed++
+		case c.Holds:
+			hold++
+		default:
+			fail++
 		}
 	}
-	return fmt.Sprintf("%d of %d", n, len(v.Claims))
+	return hold, fail, notComputed
 }
 
 // Expected is the document's side of the claim as text.
 func (r ClaimResult) Expected() string { return expected(r) }
 
-// OursText is our value as text, or why there is none.
+// OursText is our value as text, or why there is none: "not computed"
+// for a point the profile did not run, "no value" for a claim that cannot
+// be evaluated (a column the data lacks), which fails.
 func (r ClaimResult) OursText() string {
-	if r.Ours == nil {
+	switch {
+	case r.NotComputed:
 		return "not computed: " + r.Error
+	case r.Ours == nil:
+		return "no value: " + r.Error
 	}
 	return num(*r.Ours)
 }
 
-// HoldsText is "yes" or "no".
+// HoldsText is "yes", "no", or "not computed" for a claim about a point
+// the profile did not run.
 func (r ClaimResult) HoldsText() string {
-	if r.Holds {
+	switch {
+	case r.NotComputed:
+		return "not computed"
+	case r.Holds:
 		return "yes"
 	}
 	return "no"

@@ -31,25 +31,41 @@ type Claim struct {
 	Rel, Abs float64
 	Bounds   []float64 // between: [lo, hi]
 	Agg      string    // mean (default), min or max of the selected rows
-	Pos      Position
+	// RelativePlot, when set, takes the reference of a relative claim
+	// from that figure's data instead of this one's: where (with
+	// relative_to's replacements) selects its rows there.
+	RelativePlot string
+	// Relative is how ours and its reference combine: ratio (default,
+	// ours / reference) or difference (ours - reference).
+	Relative string
+	// AtMax, when set, makes ours the value of Y in the row, among those
+	// Where selects, where this column is largest (the q of a peak).
+	AtMax string
+	Pos   Position
 }
 
 // ClaimMatch is one column = value condition of a claim's row selection.
+// A Value written lo..hi (two numbers, "55..100") selects the rows whose
+// number lies in [lo, hi].
 type ClaimMatch struct {
 	Column, Value string
 }
 
 // Claim operators and aggregations.
 var (
-	claimKeys = []string{"claim", "source", "where", "relative_to", "y", "document", "op", "tol", "bounds", "agg"}
+	claimKeys = []string{"claim", "source", "where", "relative_to", "relative_plot", "relative", "at_max", "y", "document", "op", "tol", "bounds", "agg"}
 	claimOps  = []string{"approx", "ge", "le", "between"}
 	claimAggs = []string{"mean", "min", "max"}
+	claimRels = []string{"ratio", "difference"}
 	tolKeys   = []string{"rel", "abs"}
 )
 
 // claims reads a plot's claims: a list of mappings with claim, source, y
 // and either document with op/tol or bounds.
-func (p *parser) claims(n ast.Node, what string) []Claim {
+//
+// An item of the form {table: file.csv, source: text} stands for the
+// rows of that claims table (ClaimsTable) whose plot column is plotID.
+func (p *parser) claims(n ast.Node, what, plotID string) []Claim {
 	var items []ast.Node
 	switch m := p.unwrap(n).(type) {
 	case nil, *ast.NullNode:
@@ -70,6 +86,10 @@ func (p *parser) claims(n ast.Node, what string) []Claim {
 			p.errorf(p.pos(it), "%s must be a mapping with claim, source, y and document, not %s", cw, describe(p.unwrap(it)))
 			continue
 		}
+		if p.isTable(it) {
+			out = append(out, p.claimsTable(it, cw, plotID)...)
+			continue
+		}
 		has := map[string]entry{}
 		for _, e := range p.entries(it, cw, "key", claimKeys) {
 			has[e.key] = e
@@ -82,6 +102,15 @@ func (p *parser) claims(n ast.Node, what string) []Claim {
 				c.Where = p.matches(e, cw)
 			case "relative_to":
 				c.RelativeTo = p.matches(e, cw)
+			case "relative_plot":
+				c.RelativePlot = p.text(e)
+			case "relative":
+				c.Relative = p.text(e)
+				if !contains(claimRels, c.Relative) {
+					p.errorf(p.pos(e.value), "%s: relative %q is not one of %s%s", cw, c.Relative, strings.Join(claimRels, ", "), suggestOnly(c.Relative, claimRels))
+				}
+			case "at_max":
+				c.AtMax = p.text(e)
 			case "y":
 				c.Y = p.text(e)
 			case "document":
@@ -131,6 +160,9 @@ func (p *parser) claims(n ast.Node, what string) []Claim {
 				p.errorf(c.Pos, "%s: op between needs bounds: [lo, hi]", cw)
 			}
 		}
+		if _, ok := has["relative"]; ok && len(c.RelativeTo) == 0 && c.RelativePlot == "" {
+			p.errorf(p.pos(has["relative"].value), "%s: relative applies to a claim with relative_to or relative_plot", cw)
+		}
 		if hasBounds && c.Op != "between" {
 			p.errorf(p.pos(has["bounds"].value), "%s: bounds apply only to op between, not %s", cw, c.Op)
 		}
@@ -146,6 +178,13 @@ func (p *parser) matches(e entry, what string) []ClaimMatch {
 		v, ok := p.scalar(kv.value)
 		if !ok {
 			p.errorf(p.pos(kv.value), "%s %s: %s must be a single value as the figure's data prints it, not %s", what, e.key, kv.key, describe(p.unwrap(kv.value)))
+			continue
+		}
+		if lo, hi, isRange, err := MatchRange(v); isRange && err != nil {
+			p.errorf(p.pos(kv.value), "%s %s: %s: %v", what, e.key, kv.key, err)
+			continue
+		} else if isRange && lo > hi {
+			p.errorf(p.pos(kv.value), "%s %s: %s: range %s: lo must not exceed hi", what, e.key, kv.key, v)
 			continue
 		}
 		out = append(out, ClaimMatch{Column: kv.key, Value: v})
@@ -212,4 +251,20 @@ func (p *parser) bounds(e entry, what string) []float64 {
 		return nil
 	}
 	return b[:]
+}
+
+// MatchRange reads a claim match value written lo..hi. isRange is false
+// for any other value (matched as written); err says what is wrong with a
+// value that has ".." but not two numbers around it.
+func MatchRange(v string) (lo, hi float64, isRange bool, err error) {
+	a, b, ok := strings.Cut(strings.TrimSpace(v), "..")
+	if !ok {
+		return 0, 0, false, nil
+	}
+	lo, errA := strconv.ParseFloat(strings.TrimSpace(a), 64)
+	hi, errB := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	if errA != nil || errB != nil || math.IsNaN(lo) || math.IsNaN(hi) {
+		return 0, 0, true, fmt.Errorf("range %q must be two numbers, lo..hi", v)
+	}
+	return lo, hi, true, nil
 }

@@ -46,4 +46,11 @@
 //     Parquet column name; a metric name that two metrics share (a power in
 //     W and in dBm) must be written as its column. Parse fills Kind
 //     ("line") and empty axis labels ("distance (km)").
+//   - A plot's claims may name a claims table, {table: file.csv, source:
+//     text}: a CSV beside the spec whose rows of that plot are claims
+//     (claimtable.go), so that hundreds of values read off a document's
+//     images stay out of the YAML. Its errors name the CSV's
+//     file:line:col. A spec parsed from the text a dataset recorded (its
+//     file not on disk) reads no table: running or describing a sweep
+//     needs no claims.
 package spec

@@ -64,7 +64,7 @@ func (p *parser) plot(it ast.Node, what string, ids map[string]Position) (Plot, 
 		what = "plot " + pl.ID
 	}
 	if e, ok := has["claims"]; ok {
-		pl.Claims = p.claims(e.value, what)
+		pl.Claims = p.claims(e.value, what, pl.ID)
 	}
 	p.checkPlot(&pl, what, has)
 	p.plotColumns(&pl, what, has)

@@ -64,20 +64,32 @@ func JSONSchema(reg *vocab.Registry) ([]byte, error) {
 		"xlim":    obj{"type": "array", "items": obj{"type": "number"}, "minItems": 2, "maxItems": 2},
 		"ylim":    obj{"type": "array", "items": obj{"type": "number"}, "minItems": 2, "maxItems": 2},
 		"labels":  obj{"type": "object", "additionalProperties": obj{"type": "string"}, "description": "legend text per y name"},
-		"claims": obj{"type": "array", "description": "the document's statements the figure is checked against; crosslink report gives the verdict", "items": obj{
-			"type": "object", "additionalProperties": false, "required": []string{"claim", "source", "y"},
-			"properties": obj{
-				"claim":       obj{"type": "string", "description": "the statement, one sentence"},
-				"source":      obj{"type": "string", "description": "document and figure or table it is read from"},
-				"where":       obj{"type": "object", "description": "rows of the figure's CSV: column: value"},
-				"relative_to": obj{"type": "object", "description": "ours becomes the ratio of where's rows to these (where with these columns replaced)"},
-				"y":           obj{"type": "string", "description": "the CSV column compared"},
-				"document":    obj{"type": "number", "description": "the document's value"},
-				"op":          obj{"enum": []string{"approx", "ge", "le", "between"}, "default": "approx"},
-				"tol":         obj{"type": "object", "additionalProperties": false, "properties": obj{"rel": obj{"type": "number", "minimum": 0}, "abs": obj{"type": "number", "minimum": 0}}},
-				"bounds":      obj{"type": "array", "items": obj{"type": "number"}, "minItems": 2, "maxItems": 2},
-				"agg":         obj{"enum": []string{"mean", "min", "max"}, "default": "mean"},
-			}}},
+		"claims": obj{"type": "array", "description": "the document's statements the figure is checked against; crosslink report gives the verdict", "items": obj{"oneOf": []any{
+			obj{
+				"type": "object", "additionalProperties": false, "required": []string{"claim", "source", "y"},
+				"properties": obj{
+					"claim":         obj{"type": "string", "description": "the statement, one sentence"},
+					"source":        obj{"type": "string", "description": "document and figure or table it is read from"},
+					"where":         obj{"type": "object", "description": "rows of the figure's CSV: column: value, or column: lo..hi for a range of numbers"},
+					"relative_to":   obj{"type": "object", "description": "ours becomes the ratio of where's rows to these (where with these columns replaced)"},
+					"relative_plot": obj{"type": "string", "description": "the figure whose CSV holds the reference of a relative claim (default: this one)"},
+					"relative":      obj{"enum": []string{"ratio", "difference"}, "default": "ratio", "description": "ours over the reference, or ours minus it"},
+					"at_max":        obj{"type": "string", "description": "ours is y in the selected row where this column is largest"},
+					"y":             obj{"type": "string", "description": "the CSV column compared"},
+					"document":      obj{"type": "number", "description": "the document's value"},
+					"op":            obj{"enum": []string{"approx", "ge", "le", "between"}, "default": "approx"},
+					"tol":           obj{"type": "object", "additionalProperties": false, "properties": obj{"rel": obj{"type": "number", "minimum": 0}, "abs": obj{"type": "number", "minimum": 0}}},
+					"bounds":        obj{"type": "array", "items": obj{"type": "number"}, "minItems": 2, "maxItems": 2},
+					"agg":           obj{"enum": []string{"mean", "min", "max"}, "default": "mean"},
+				}},
+			obj{
+				"type": "object", "additionalProperties": false, "required": []string{"table", "source"},
+				"description": "a claims table: the rows of a CSV file (relative to the spec) whose plot column is this plot's id, one claim each",
+				"properties": obj{
+					"table":  obj{"type": "string", "description": "the CSV file, relative to the spec's directory"},
+					"source": obj{"type": "string", "description": "document and figure the table's values are read from, and the tolerance's source"},
+				}},
+		}}},
 	}
 	s := obj{
 		"$schema":     "https://json-schema.org/draft/2020-12/schema",

@@ -54,6 +54,20 @@ Connect(Ptr<Node> a, Ptr<Node> b, double rate, double delay, uint32_t queue)
     return p2p.Install(a, b);
 }
 
+// TraceState prints flow i's congestion state changes to stderr, for
+// tracing when each flow enters fast recovery (CA_RECOVERY) and timeout
+// recovery (CA_LOSS).
+void
+TraceState(uint32_t i, TcpSocketState::TcpCongState_t from, TcpSocketState::TcpCongState_t to)
+{
+    std::fprintf(stderr,
+                 "%.6f flow %u %s -> %s\n",
+                 Simulator::Now().GetSeconds(),
+                 i,
+                 TcpSocketState::TcpCongStateName[from],
+                 TcpSocketState::TcpCongStateName[to]);
+}
+
 } // namespace
 
 int
@@ -86,6 +100,8 @@ main(int argc, char* argv[])
     cmd.AddValue("warmup", "goodput counts bytes delivered after this time, s", warmup);
     cmd.AddValue("stagger", "flows start at uniform times in [0, stagger), s", stagger);
     cmd.AddValue("run", "random run number", run);
+    bool trace = false; // print each flow's congestion state changes to stderr
+    cmd.AddValue("trace", "print each flow's congestion state changes to stderr", trace);
     cmd.Parse(argc, argv);
     if (flows == 0 || flows > 250)
     {
@@ -163,7 +179,13 @@ main(int argc, char* argv[])
         stats.push_back(std::make_unique<crosslink::SenderStats>());
         crosslink::SenderStats* st = stats.back().get();
         Ptr<BulkSendApplication> bulk = DynamicCast<BulkSendApplication>(ba.Get(0));
-        Simulator::Schedule(t0 + NanoSeconds(1), [st, bulk]() { st->Attach(bulk->GetSocket()); });
+        Simulator::Schedule(t0 + NanoSeconds(1), [st, bulk, trace, i]() {
+            st->Attach(bulk->GetSocket());
+            if (trace)
+            {
+                bulk->GetSocket()->TraceConnectWithoutContext("CongState", MakeBoundCallback(&TraceState, i));
+            }
+        });
     }
 
     Simulator::Stop(Seconds(duration));

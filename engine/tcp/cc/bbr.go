@@ -48,8 +48,14 @@ import (
 //     filter: only application-limited samples below the maximum are
 //     ignored (section 4.1.1.5, tcp_bbr.c bbr_update_bw);
 //   - pacing is 1 % below pacing_gain*BtlBw (BBRPacingMargin);
-//   - the long-term bandwidth (policer) model of tcp_bbr.c and the ACK
-//     aggregation allowance are not part of the draft and are left out.
+//   - as tcp_bbr.c of Linux 5.13 (doc.go), the cwnd target adds the ACK
+//     aggregation allowance once the pipe is full
+//     (bbr_update_ack_aggregation, bbr_ack_aggregation_cwnd; not in the
+//     draft), and the BDP is rounded up to whole segments and padded by
+//     bbr_quantization_budget: three TSO bursts (bbr_tso_segs_goal), up
+//     to an even number of segments, and 2 more in the 1.25 phase
+//     (where the draft adds three send quanta);
+//   - the long-term bandwidth (policer) model of tcp_bbr.c is left out.
 type BBR struct {
 	rng *rand.Rand
 
@@ -79,6 +85,8 @@ type BBR struct {
 
 	rec     bbrRecovery
 	seenRTT bool
+
+	aggr bbrAckAggregation
 }
 
 // BBRPacingMargin is the fraction by which BBR paces below
@@ -107,9 +115,13 @@ func (m BBRMode) String() string {
 // BBR constants (section 4.1 to 4.3; tcp_bbr.c).
 const (
 	// BBRHighGain is 2/ln 2, the smallest gain that doubles the sending
-	// rate each round trip (section 4.3.2.1).
-	BBRHighGain    = 2.885
-	bbrDrainGain   = 1 / BBRHighGain
+	// rate each round trip (section 4.3.2.1), as tcp_bbr.c and tcp_bbr2.c
+	// round it in BBR_UNIT = 256: bbr_high_gain = BBR_UNIT * 2885 / 1000
+	// + 1 = 739/256 = 2.8867.
+	BBRHighGain = 739.0 / 256
+	// bbrDrainGain is bbr_drain_gain = BBR_UNIT * 1000 / 2885 = 88/256 =
+	// 0.34375 (the draft's 1/high_gain = 0.3466).
+	bbrDrainGain   = 88.0 / 256
 	bbrCwndGain    = 2
 	bbrBtlBwRounds = 10                    // BtlBwFilterLen, round trips
 	bbrRTpropWin   = 10 * des.Second       // RTpropFilterLen
@@ -131,6 +143,10 @@ func NewBBR(seed uint64) *BBR {
 }
 
 // Name implements Controller.
+// CongControl marks BBR as a cong_control controller (CongController):
+// it sets cwnd on every ACK, and the sender runs no PRR over it.
+func (b *BBR) CongControl() {}
+
 func (b *BBR) Name() string { return "bbr" }
 
 // Mode returns the state machine's mode.
@@ -180,22 +196,25 @@ func (b *BBR) bdp(gain float64) float64 {
 	return bw.Scale(gain).BytesIn(b.rtProp)
 }
 
-// sendQuantum is section 4.2.2's send_quantum in bytes.
-func sendQuantum(s *State) float64 {
-	switch r := s.PacingRate; {
-	case r < 1.2*unit.Mbps:
-		return float64(s.SMSS)
-	case r < 24*unit.Mbps:
-		return float64(2 * s.SMSS)
-	default:
-		return min(r.BytesPerSecond()*1e-3, 64*1024) // 1 ms at r
-
-	}
+// inflight is tcp_bbr.c's bbr_inflight: gain*BDP within the
+// quantization budget.
+func (b *BBR) inflight(s *State, gain float64) float64 {
+	return b.quantizationBudget(s, b.bdp(gain))
 }
 
-// inflight is section 4.2.3.2's BBRInflight: gain*BDP plus three quanta.
-func (b *BBR) inflight(s *State, gain float64) float64 {
-	return b.bdp(gain) + 3*sendQuantum(s)
+// quantizationBudget is tcp_bbr.c's bbr_quantization_budget (Linux 5.13):
+// cwnd in whole segments (bbr_bdp rounds up) plus three TSO bursts
+// (bbr_tso_segs_goal, which in v1 has no RTT term), rounded up to an even
+// number of segments, plus 2 in the 1.25 phase of PROBE_BW "to ensure
+// gain cycling gets inflight above BDP even for small BDPs".
+func (b *BBR) quantizationBudget(s *State, cwnd float64) float64 {
+	seg := float64(s.SMSS)
+	n := math.Ceil(cwnd/seg-1e-9) + 3*float64(bbrTSOSegsGoal(s, 0))
+	n = math.Ceil(n/2) * 2
+	if b.mode == BBRProbeBW && b.cycleIndex == 0 {
+		n += 2
+	}
+	return n * seg
 }
 
 // OnPacketSent implements Controller: a send with nothing in flight
@@ -209,8 +228,14 @@ func (b *BBR) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, r
 // OnAck implements Controller: section 4.2's per-ACK steps, BBRUpdateModel
 // then the control parameters.
 func (b *BBR) OnAck(s *State, a *Ack) {
+	ackedSacked := max(a.Delivered-b.delivered, 0) // rs->acked_sacked
 	b.updateRound(a)
 	b.updateBtlBw(a)
+	// bbr_update_ack_aggregation: a valid rate sample that delivered
+	// something; bbr_extra_acked_win_rtts = 5 rounds.
+	if a.Rate.Delivered > 0 && a.Rate.Interval >= a.MinRTT && ackedSacked > 0 {
+		b.aggr.update(a.Now, ackedSacked, b.btlBw.Get(), b.roundStart, bbr2ExtraAckedWin, s.Cwnd, s.SMSS)
+	}
 	b.updateCyclePhase(s, a)
 	b.full.check(b.btlBw.Get(), b.roundStart, a.Rate.AppLimited)
 	b.checkDrain(s, a)
@@ -390,7 +415,13 @@ func (b *BBR) setCwnd(s *State, a *Ack) {
 	if a.Acked <= 0 {
 		return
 	}
-	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, unit.Bytes(b.inflight(s, b.cwndGain)), b.full.filled, b.initCwnd)
+	// bbr_set_cwnd: target = bdp + extra_acked (once the pipe is full:
+	// bbr_ack_aggregation_cwnd), within the quantization budget.
+	target := b.bdp(b.cwndGain)
+	if b.full.filled {
+		target += b.aggr.cwnd(b.btlBw.Get())
+	}
+	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, unit.Bytes(b.quantizationBudget(s, target)), b.full.filled, b.initCwnd)
 	if b.mode == BBRProbeRTT {
 		s.Cwnd = min(s.Cwnd, bbrMinPackets*s.SMSS)
 	}

@@ -37,14 +37,25 @@ import (
 // expires and holds cwnd at half the BDP (at least 4 packets) for 200 ms
 // and a round.
 //
-// Simplified: ECN is ignored (as asked of this model); the bandwidth
-// filter keeps the maxima of the current and previous probe cycles and
-// advances when a probe starts (tcp_bbr2.c advances one round after DOWN
-// starts, tracking ACK phases); losses are the sender's retransmissions
-// (see package tcp's rate estimator), and only cumulative ACKs carry
-// samples. The adaptations of BBR (pipe, loss recovery and timeouts, the
-// pacing margin, PROBE_RTT's application-limited samples, discarded short
-// samples, strict minimum RTT) apply here too.
+// Checked against the v2alpha tcp_bbr2.c (Linux 5.13 base, doc.go): its
+// parameters (bbr2_init), bbr2_main's order, the ACK-aggregation
+// allowance in the cwnd target (bbr_update_ack_aggregation, used in
+// STARTUP too), the quantization budget by flooring (cwnd_tso_budget = 1),
+// the max-bandwidth filter that advances one round after PROBE_DOWN
+// begins, the loss round that starts at the first loss, and its loss
+// recovery, which has no packet conservation (v1's
+// bbr_set_cwnd_to_recover_or_restore is gone): cwnd is left alone in fast
+// recovery and restored to the saved window only when a timeout's
+// recovery ends (bbr2_set_state).
+//
+// Not modelled: ECN (bbr_ecn_enable is false in the alpha, so its default
+// host ignores CE marks too); bbr2_skb_marked_lost's reaction at the
+// moment a probing packet is marked lost (the sender reports losses per
+// ACK, so the loss rate is judged on the ACK's rate sample, whose Lost
+// and TxInFlight tcp_rate.c fills the same way); the departure-time
+// correction bbr_packets_in_net_at_edt; the app-limited fast path.
+// Losses are the sender's retransmissions (see package tcp's rate
+// estimator), and only cumulative ACKs carry samples.
 type BBR2 struct {
 	rng *rand.Rand
 
@@ -90,8 +101,13 @@ type BBR2 struct {
 	probeRTTRoundDone bool
 	idleRestart       bool
 
-	rec     bbrRecovery
-	seenRTT bool
+	// caState is the sender's recovery state as the previous ACK left
+	// it (tcp_bbr2.c prev_ca_state), priorCwnd bbr_save_cwnd's window.
+	caState   caState
+	priorCwnd unit.Bytes
+	seenRTT   bool
+
+	aggr bbrAckAggregation
 
 	// The short-term model when the latest recovery began, for an undo
 	// (Linux's undo_bw_lo, undo_inflight_lo, undo_inflight_hi).
@@ -112,11 +128,12 @@ const (
 
 func (p BBR2Phase) String() string { return [...]string{"down", "cruise", "refill", "up"}[p] }
 
-// BBRv2 parameters (tcp_bbr2.c bbr2 defaults).
+// BBRv2 parameters (tcp_bbr2.c bbr2 defaults, fractions of BBR_UNIT =
+// 256 as the kernel rounds them).
 const (
-	bbr2LossThresh     = 0.02            // bbr_loss_thresh
-	bbr2Beta           = 0.3             // bbr_beta: bounds cut to 1 - beta = 0.7
-	bbr2Headroom       = 0.15            // bbr_inflight_headroom
+	bbr2LossThresh     = 5.0 / 256       // bbr_loss_thresh: BBR_UNIT * 2 / 100 = 5/256, 1.95 %
+	bbr2Beta           = 76.0 / 256      // bbr_beta: BBR_UNIT * 30 / 100 = 76/256: bounds cut to 180/256 = 0.703
+	bbr2Headroom       = 38.0 / 256      // bbr_inflight_headroom: BBR_UNIT * 15 / 100 = 38/256
 	bbr2FullLossCnt    = 8               // bbr_full_loss_cnt
 	bbr2ProbeRTTWin    = 5 * des.Second  // bbr_probe_rtt_win_ms
 	bbr2MinRTTWin      = 10 * des.Second // bbr_min_rtt_win_sec
@@ -125,6 +142,11 @@ const (
 	bbr2ProbeRand      = 1 * des.Second  // bbr_bw_probe_rand_us
 	bbr2ProbeRandRnds  = 2               // bbr_bw_probe_rand_rounds
 	bbr2ProbeMaxRounds = 63              // bbr_bw_probe_max_rounds
+	bbr2ProbePifGain   = 1.25            // bbr_bw_probe_pif_gain
+	bbr2ExtraAckedWin  = 5               // bbr_extra_acked_win_rtts
+	// bbr_extra_acked_in_startup = 1: in STARTUP the aggregation window
+	// is 1 round.
+	bbr2ExtraAckedWinStartup = 1
 )
 
 // NewBBR2 returns BBRv2 whose random stream (probe timing) is seeded by
@@ -134,6 +156,10 @@ func NewBBR2(seed uint64) *BBR2 {
 }
 
 // Name implements Controller.
+// CongControl marks BBR2 as a cong_control controller (CongController):
+// it sets cwnd on every ACK, and the sender runs no PRR over it.
+func (b *BBR2) CongControl() {}
+
 func (b *BBR2) Name() string { return "bbr2" }
 
 // Mode returns the state machine's mode.
@@ -159,6 +185,10 @@ func (b *BBR2) Init(s *State) {
 	rng := b.rng
 	inf := math.Inf(1)
 	*b = BBR2{rng: rng, initCwnd: s.Cwnd, bwLo: unit.BitRate(inf), inflightHi: inf, inflightLo: inf}
+	// bbr2_init: "Start sampling ECN mark rate after first full flight
+	// is ACKed": loss_round_delivered = delivered + 1.
+	b.lossRoundDelivered = 1
+	b.upCnt = math.MaxInt64
 	s.Ssthresh = math.MaxInt64 / 2
 	b.enterStartup()
 	s.PacingRate = unit.BytesPerSecond((1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3)
@@ -173,13 +203,32 @@ func (b *BBR2) enterStartup() {
 // bw is the bandwidth the model uses: min(max_bw, bw_lo).
 func (b *BBR2) bw() unit.BitRate { return min(b.MaxBw(), b.bwLo) }
 
-// inflight is gain*BDP plus three send quanta (bbr_inflight), or the
-// initial window scaled by gain before the model has an RTT and a rate.
-func (b *BBR2) inflight(s *State, bw unit.BitRate, gain float64) float64 {
-	if b.minRTT == 0 || bw == 0 {
-		return gain * float64(b.initCwnd)
+// bdp is bbr_bdp: gain*bw*min_rtt rounded up to whole segments, or the
+// initial window (unscaled) before an RTT sample.
+func (b *BBR2) bdp(s *State, bw unit.BitRate, gain float64) float64 {
+	if b.minRTT == 0 {
+		return float64(b.initCwnd)
 	}
-	return bw.Scale(gain).BytesIn(b.minRTT) + 3*sendQuantum(s)
+	seg := float64(s.SMSS)
+	return math.Ceil(bw.Scale(gain).BytesIn(b.minRTT)/seg-1e-9) * seg
+}
+
+// quantizationBudget is bbr_quantization_budget with cwnd_tso_budget = 1
+// (the v2 default, "flooring"): at least three TSO bursts and
+// cwnd_min_target = 4 segments, and 2 more segments in PROBE_UP so that
+// probing lifts inflight above a small BDP.
+func (b *BBR2) quantizationBudget(s *State, cwnd float64) float64 {
+	cwnd = max(cwnd, 3*float64(bbrTSOSegsGoal(s, b.minRTT)*s.SMSS), bbrMinPackets*float64(s.SMSS))
+	if b.mode == BBRProbeBW && b.phase == BBR2Up {
+		cwnd += 2 * float64(s.SMSS)
+	}
+	return cwnd
+}
+
+// inflight is bbr_inflight: the BDP at gain within the quantization
+// budget.
+func (b *BBR2) inflight(s *State, bw unit.BitRate, gain float64) float64 {
+	return b.quantizationBudget(s, b.bdp(s, bw, gain))
 }
 
 // targetInflight is bbr2_target_inflight: min(BDP, cwnd).
@@ -203,54 +252,105 @@ func (b *BBR2) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, 
 	}
 }
 
-// OnAck implements Controller, in tcp_bbr2.c bbr2_main's order.
+// OnAck implements Controller, in tcp_bbr2.c bbr2_main's order:
+// round, bandwidth sample, bbr2_update_model (congestion signals, ACK
+// aggregation, STARTUP's loss exit, the full-pipe test, DRAIN, the
+// PROBE_BW cycle with its upper bounds, the minimum RTT), then pacing
+// rate and cwnd.
 func (b *BBR2) OnAck(s *State, a *Ack) {
 	valid := a.Rate.Delivered > 0
+	ackedSacked := max(a.Delivered-b.delivered, 0) // rs->acked_sacked
 	b.delivered = a.Delivered
+	b.leaveLoss(s, a)
+	// bbr2_skb_marked_lost runs as the sender marks packets lost, before
+	// bbr2_main: "Capture current data over the full round trip of loss",
+	// the loss round starts at the first loss.
+	if a.Lost > 0 {
+		if !b.lossInRound {
+			b.lossRoundDelivered = a.Delivered
+		}
+		b.lossInRound = true
+	}
+	// bbr_update_round_start.
 	b.roundStart = false
 	if valid && a.Rate.PriorDelivered >= b.nextRoundDelivered {
 		b.nextRoundDelivered = a.Delivered
 		b.rounds++
-		b.roundsSinceProbe++
+		b.roundsSinceProbe = min(b.roundsSinceProbe+1, 0xFF)
 		b.roundStart = true
-		b.rec.conservation = false
 	}
+	// bbr_calculate_bw_sample: tcp_rate.c leaves interval_us -1 (no
+	// sample) for an interval shorter than min_rtt.
 	var rate unit.BitRate
-	if valid && a.Rate.Interval >= a.MinRTT {
+	sample := valid && a.Rate.Interval >= a.MinRTT
+	if sample {
 		rate = a.Rate.Rate()
-		if rate >= b.MaxBw() || !a.Rate.AppLimited {
-			b.bwHi[1] = max(b.bwHi[1], rate)
+	}
+	b.congestionSignals(s, a, rate, sample)
+	if sample && ackedSacked > 0 {
+		thresh := bbr2ExtraAckedWin
+		if !b.full.filled {
+			thresh = bbr2ExtraAckedWinStartup
 		}
+		b.aggr.update(a.Now, ackedSacked, b.bw(), b.roundStart, thresh, s.Cwnd, s.SMSS)
 	}
-	if a.Lost > 0 {
-		b.lossInRound = true
-	}
-	b.congestionSignals(s, a, rate)
 	b.startupLoss(s, a)
-	b.adaptUpperBounds(s, a)
-	if b.mode == BBRProbeBW {
-		b.updateCyclePhase(s, a)
-	}
 	b.full.check(b.MaxBw(), b.roundStart, a.Rate.AppLimited)
 	b.checkDrain(s, a)
+	b.updateCyclePhase(s, a, rate)
 	b.updateMinRTT(s, a)
 	b.setPacingRate(s, a)
-	b.setCwnd(s, a)
+	b.setCwnd(s, a, ackedSacked)
 	if valid {
 		b.idleRestart = false
 	}
+	b.caState = caOpen
+	switch {
+	case a.InLoss:
+		b.caState = caLoss
+	case a.InRecovery:
+		b.caState = caRecovery
+	}
+}
+
+// leaveLoss is bbr2_set_state on leaving TCP_CA_Loss (to Open or to
+// Recovery): cwnd = max(cwnd, prior_cwnd). Leaving fast recovery restores
+// nothing, as BBRv2 never cut cwnd for it.
+func (b *BBR2) leaveLoss(s *State, a *Ack) {
+	if b.caState == caLoss && !a.InLoss {
+		s.Cwnd = max(s.Cwnd, b.priorCwnd)
+	}
+}
+
+// saveCwnd is bbr_save_cwnd: the window is "good enough" when the
+// previous ACK left the sender open and the flow is not in PROBE_RTT;
+// otherwise the larger of the saved and the current windows is kept.
+func (b *BBR2) saveCwnd(s *State) {
+	if b.caState == caOpen && b.mode != BBRProbeRTT {
+		b.priorCwnd = s.Cwnd
+	} else {
+		b.priorCwnd = max(b.priorCwnd, s.Cwnd)
+	}
+}
+
+// resetCongestionSignals is bbr2_reset_congestion_signals.
+func (b *BBR2) resetCongestionSignals() {
+	b.lossInRound = false
+	b.bwLatest, b.inflightLatest = 0, 0
 }
 
 // congestionSignals is bbr2_update_congestion_signals and
 // bbr2_adapt_lower_bounds (draft-02 section 5.5.10.3).
-func (b *BBR2) congestionSignals(s *State, a *Ack, rate unit.BitRate) {
+func (b *BBR2) congestionSignals(s *State, a *Ack, rate unit.BitRate, sample bool) {
 	b.lossRoundStart = false
-	if a.Rate.Delivered <= 0 {
-		return
+	if !sample {
+		return // "Not a valid observation"
 	}
+	// bbr2_take_max_bw_sample.
 	if !a.Rate.AppLimited || rate >= b.MaxBw() {
-		b.bwLatest = max(b.bwLatest, rate)
+		b.bwHi[1] = max(b.bwHi[1], rate)
 	}
+	b.bwLatest = max(b.bwLatest, rate)
 	b.inflightLatest = max(b.inflightLatest, float64(a.Rate.Delivered))
 	if a.Rate.PriorDelivered < b.lossRoundDelivered {
 		return
@@ -288,7 +388,7 @@ func (b *BBR2) startupLoss(s *State, a *Ack) {
 	if a.Lost > 0 {
 		b.lossEvents++
 	}
-	if b.lossRoundStart && b.rec.state == caRecovery && b.lossEvents >= bbr2FullLossCnt && tooHigh(a) {
+	if b.lossRoundStart && a.InRecovery && b.lossEvents >= bbr2FullLossCnt && tooHigh(a) {
 		b.full.filled = true
 		b.inflightHi = b.inflight(s, b.MaxBw(), 1)
 		return
@@ -298,18 +398,23 @@ func (b *BBR2) startupLoss(s *State, a *Ack) {
 	}
 }
 
-// adaptUpperBounds is bbr2_adapt_upper_bounds (draft-02 section 5.5.10.2).
-func (b *BBR2) adaptUpperBounds(s *State, a *Ack) {
-	if a.Rate.Delivered <= 0 {
-		return
-	}
+// adaptUpperBounds is bbr2_adapt_upper_bounds (draft-02 section
+// 5.5.10.2); it reports a state transition.
+func (b *BBR2) adaptUpperBounds(s *State, a *Ack) bool {
 	if b.downRoundEnd && b.roundStart {
-		// The samples of the last probe have all come back.
+		// BBR_ACKS_PROBE_STOPPING at a round start: the samples of the
+		// last probe have all come back. "Now is the best time to forget
+		// the bw samples from the previous cycle, by advancing the
+		// window" (bbr2_advance_max_bw_filter, which keeps the old
+		// window when the current one has no sample).
 		b.downRoundEnd = false
 		b.probeSamples = false
+		if b.mode == BBRProbeBW && !a.Rate.AppLimited && b.bwHi[1] > 0 {
+			b.bwHi[0], b.bwHi[1] = b.bwHi[1], 0
+		}
 		if b.mode == BBRProbeBW && b.stoppedRisky && !b.prevProbeTooHigh {
 			b.startRefill(a.Now)
-			return
+			return true
 		}
 	}
 	if tooHigh(a) {
@@ -323,21 +428,23 @@ func (b *BBR2) adaptUpperBounds(s *State, a *Ack) {
 				b.startDown(a.Now)
 			}
 		}
-		return
+		return false
 	}
 	if math.IsInf(b.inflightHi, 1) {
-		return
+		return false
 	}
 	b.inflightHi = max(b.inflightHi, float64(a.Rate.TxInFlight))
 	if b.mode == BBRProbeBW && b.phase == BBR2Up {
 		b.probeUpward(s, a)
 	}
+	return false
 }
 
 // probeUpward is bbr2_probe_inflight_hi_upward: while cwnd-limited at
 // inflight_hi, raise it by 1, 2, 4, ... packets per round.
 func (b *BBR2) probeUpward(s *State, a *Ack) {
 	if a.PriorPipe+s.SMSS < s.Cwnd || float64(s.Cwnd) < b.inflightHi {
+		b.upAcks = 0 // "don't accmulate unused credits"
 		return
 	}
 	b.upAcks += a.Acked
@@ -359,10 +466,18 @@ func (b *BBR2) raiseSlope(s *State) {
 	b.upCnt = max(upCnt, s.SMSS)
 }
 
-// updateCyclePhase is bbr2_update_cycle_phase.
-func (b *BBR2) updateCyclePhase(s *State, a *Ack) {
+// updateCyclePhase is bbr2_update_cycle_phase: once the pipe is full
+// (DRAIN, PROBE_BW, PROBE_RTT) the upper bounds adapt; in PROBE_BW the
+// sub-phase may change, judged against max_bw (not bw_lo).
+func (b *BBR2) updateCyclePhase(s *State, a *Ack, rate unit.BitRate) {
+	if !b.full.filled {
+		return
+	}
+	if b.adaptUpperBounds(s, a) || b.mode != BBRProbeBW {
+		return
+	}
 	inflight := float64(a.PriorPipe)
-	bw := b.bw()
+	bw := b.MaxBw()
 	switch b.phase {
 	case BBR2Down:
 		if b.timeToProbe(s, a) {
@@ -377,6 +492,10 @@ func (b *BBR2) updateCyclePhase(s *State, a *Ack) {
 		b.timeToProbe(s, a)
 	case BBR2Refill:
 		if b.roundStart {
+			// "After one full round trip of sending in REFILL, we start
+			// to see bw samples reflecting our REFILL, which may be
+			// putting too much data in flight."
+			b.probeSamples = true
 			b.startUp(s, a.Now)
 		}
 	case BBR2Up:
@@ -384,7 +503,7 @@ func (b *BBR2) updateCyclePhase(s *State, a *Ack) {
 		if b.prevProbeTooHigh && inflight >= b.inflightHi {
 			b.stoppedRisky = true
 			done = true
-		} else if a.Now.Sub(b.cycleStamp) > b.minRTT && inflight > b.inflight(s, bw, 1.25) {
+		} else if a.Now.Sub(b.cycleStamp) > b.minRTT && inflight >= b.inflight(s, bw, bbr2ProbePifGain) {
 			done = true
 		}
 		if done {
@@ -406,8 +525,7 @@ func (b *BBR2) timeToProbe(s *State, a *Ack) bool {
 }
 
 func (b *BBR2) startDown(now des.Time) {
-	b.lossInRound = false
-	b.bwLatest, b.inflightLatest = 0, 0
+	b.resetCongestionSignals()
 	b.upCnt = math.MaxInt64
 	b.roundsSinceProbe = int64(b.rng.IntN(bbr2ProbeRandRnds))
 	b.probeWait = bbr2ProbeBase + des.Duration(b.rng.Int64N(int64(bbr2ProbeRand)))
@@ -425,12 +543,13 @@ func (b *BBR2) startRefill(now des.Time) {
 	b.upRounds = 0
 	b.upAcks = 0
 	b.stoppedRisky = false
-	b.probeSamples = true
+	// ack_phase = BBR_ACKS_REFILLING: the probe's samples start only
+	// with PROBE_UP, and a pending end of the last probe's samples is
+	// dropped.
+	b.downRoundEnd = false
 	b.nextRoundDelivered = b.delivered
 	b.phase = BBR2Refill
 	b.pacingGain = 1
-	// A new probe cycle: the bandwidth filter keeps this cycle and the last.
-	b.bwHi[0], b.bwHi[1] = b.bwHi[1], 0
 }
 
 func (b *BBR2) startUp(s *State, now des.Time) {
@@ -447,6 +566,7 @@ func (b *BBR2) checkDrain(s *State, a *Ack) {
 		b.mode = BBRDrain
 		b.pacingGain = bbrDrainGain
 		b.cwndGain = BBRHighGain
+		b.resetCongestionSignals()
 	}
 	if b.mode == BBRDrain && float64(s.Pipe) <= b.inflight(s, b.MaxBw(), 1) {
 		b.startDown(a.Now)
@@ -457,7 +577,10 @@ func (b *BBR2) checkDrain(s *State, a *Ack) {
 // 5.3.4 and 5.5.8).
 func (b *BBR2) updateMinRTT(s *State, a *Ack) {
 	expired := b.probeRTTMin != 0 && a.Now > b.probeStamp.Add(bbr2ProbeRTTWin)
-	if a.RTT > 0 && (b.probeRTTMin == 0 || a.RTT < b.probeRTTMin || expired) {
+	// bbr_update_min_rtt of tcp_bbr2.c: a sample equal to the minimum
+	// refreshes its stamp too (rtt_us <= probe_rtt_min_us; v1 needs a
+	// smaller one).
+	if a.RTT > 0 && (b.probeRTTMin == 0 || a.RTT <= b.probeRTTMin || expired) {
 		b.probeRTTMin, b.probeStamp = a.RTT, a.Now
 	}
 	if b.minRTT == 0 || b.probeRTTMin <= b.minRTT || a.Now > b.minRTTStamp.Add(bbr2MinRTTWin) {
@@ -466,8 +589,9 @@ func (b *BBR2) updateMinRTT(s *State, a *Ack) {
 	if expired && !b.idleRestart && b.mode != BBRProbeRTT {
 		b.mode = BBRProbeRTT
 		b.pacingGain, b.cwndGain = 1, 1
-		b.rec.save(s, true)
+		b.saveCwnd(s)
 		b.probeRTTDone = 0
+		b.downRoundEnd = true // ack_phase = BBR_ACKS_PROBE_STOPPING
 		b.nextRoundDelivered = b.delivered
 	}
 	if b.mode != BBRProbeRTT {
@@ -487,7 +611,7 @@ func (b *BBR2) updateMinRTT(s *State, a *Ack) {
 		}
 		if b.probeRTTRoundDone && a.Now > b.probeRTTDone {
 			b.probeStamp = a.Now
-			s.Cwnd = max(s.Cwnd, b.rec.priorCwnd)
+			s.Cwnd = max(s.Cwnd, b.priorCwnd)
 			b.bwLo, b.inflightLo = unit.BitRate(math.Inf(1)), math.Inf(1)
 			if b.full.filled {
 				b.startDown(a.Now)
@@ -500,9 +624,10 @@ func (b *BBR2) updateMinRTT(s *State, a *Ack) {
 	}
 }
 
-// probeRTTCwnd is bbr2_probe_rtt_cwnd: half the BDP, at least 4 packets.
+// probeRTTCwnd is bbr_probe_rtt_cwnd: half the BDP (bbr_bdp, no
+// quantization budget), at least cwnd_min_target = 4 packets.
 func (b *BBR2) probeRTTCwnd(s *State) float64 {
-	return max(b.inflight(s, b.bw(), bbr2ProbeRTTGain), bbrMinPackets*float64(s.SMSS))
+	return max(b.bdp(s, b.bw(), bbr2ProbeRTTGain), bbrMinPackets*float64(s.SMSS))
 }
 
 // setPacingRate paces at pacing_gain * min(max_bw, bw_lo) (bbrPace).
@@ -510,15 +635,29 @@ func (b *BBR2) setPacingRate(s *State, a *Ack) {
 	bbrPace(s, a, b.bw(), b.pacingGain, b.full.filled, &b.seenRTT)
 }
 
-// setCwnd is bbr2_set_cwnd with bbr2_bound_cwnd_for_inflight_model.
-func (b *BBR2) setCwnd(s *State, a *Ack) {
+// setCwnd is tcp_bbr2.c's bbr_set_cwnd with
+// bbr2_bound_cwnd_for_inflight_model. The target is gain*BDP plus the
+// ACK-aggregation allowance, within the quantization budget; below it
+// cwnd grows by what the ACK delivered (in STARTUP also while cwnd is
+// under twice the initial window), at or above it (pipe full) it snaps
+// down. There is no packet conservation in recovery.
+func (b *BBR2) setCwnd(s *State, a *Ack, ackedSacked unit.Bytes) {
 	if a.Acked <= 0 {
 		return
 	}
 	minCwnd := bbrMinPackets * s.SMSS
-	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, unit.Bytes(b.inflight(s, b.bw(), b.cwndGain)), b.full.filled, b.initCwnd)
-	// The inflight model bounds cwnd in conservation too (tcp_bbr2.c
-	// applies bbr2_bound_cwnd_for_inflight_model after "done").
+	bw := b.bw()
+	target := b.bdp(s, bw, b.cwndGain) + b.aggr.cwnd(bw)
+	target = b.quantizationBudget(s, target)
+	cwnd := float64(s.Cwnd)
+	acked := float64(ackedSacked)
+	switch {
+	case b.full.filled:
+		cwnd = min(cwnd+acked, target)
+	case cwnd < target || cwnd < 2*float64(b.initCwnd):
+		cwnd += acked
+	}
+	s.Cwnd = max(unit.Bytes(cwnd), minCwnd)
 	limit := math.Inf(1)
 	switch {
 	case b.mode == BBRProbeBW && b.phase != BBR2Cruise:
@@ -535,20 +674,27 @@ func (b *BBR2) setCwnd(s *State, a *Ack) {
 	}
 }
 
-// OnCongestionEvent implements Controller (as BBR).
+// OnCongestionEvent implements Controller: tcp_enter_recovery calls
+// bbr2_ssthresh, which saves cwnd (bbr_save_cwnd) and the short-term
+// model for an undo, and leaves cwnd alone (tcp_cong_control hands the
+// whole window to bbr2_main; there is no PRR for a cong_control
+// algorithm). Ssthresh is set to cwnd so that the sender's recovery
+// algorithm, which sizes its sending by ssthresh, does not cut the
+// window either.
 func (b *BBR2) OnCongestionEvent(now des.Time, s *State, flightSize unit.Bytes) {
-	if b.rec.state == caOpen {
+	if b.caState != caRecovery {
+		b.saveCwnd(s)
 		b.saveUndo()
 	}
-	if b.rec.enter(s, b.mode == BBRProbeRTT) {
-		b.nextRoundDelivered = b.delivered
-		s.Ssthresh = s.Cwnd
-	}
+	b.caState = caRecovery
+	s.Ssthresh = s.Cwnd
 }
 
-// OnExitRecovery implements Controller (as BBR).
+// OnExitRecovery implements Controller: the sender is open again.
 func (b *BBR2) OnExitRecovery(now des.Time, s *State) {
-	b.rec.exit(s)
+	if b.caState == caRecovery {
+		b.caState = caOpen
+	}
 	s.Ssthresh = math.MaxInt64 / 2
 }
 
@@ -558,15 +704,25 @@ func (b *BBR2) OnExitRecovery(now des.Time, s *State) {
 // found (max(cwnd, prior_cwnd)) so that the next round with loss cuts
 // from there.
 func (b *BBR2) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
-	if b.rec.state == caOpen {
+	// tcp_enter_loss calls bbr2_ssthresh from the open state (or
+	// Recovery); a repeated timeout saves nothing.
+	if !repeated && b.caState != caLoss {
+		b.saveCwnd(s)
 		b.saveUndo()
 	}
+	// Every outstanding packet is marked lost (bbr2_skb_marked_lost).
+	if !b.lossInRound {
+		b.lossRoundDelivered = b.delivered
+	}
+	b.lossInRound = true
 	probing := b.mode == BBRStartup || (b.mode == BBRProbeBW && (b.phase == BBR2Refill || b.phase == BBR2Up))
 	if !probing && math.IsInf(b.inflightLo, 1) {
-		b.inflightLo = float64(max(s.Cwnd, b.rec.priorCwnd))
+		b.inflightLo = float64(b.priorCwnd)
 	}
-	b.rec.timeout(s, b.mode == BBRProbeRTT)
+	b.caState = caLoss
 	b.full.bw = 0
+	// tcp_enter_loss: cwnd = packets in flight + 1.
+	s.Cwnd = s.Pipe + s.SMSS
 	s.Ssthresh = math.MaxInt64 / 2
 }
 
@@ -588,5 +744,5 @@ func (b *BBR2) UndoCwnd(s *State, priorCwnd unit.Bytes) unit.Bytes {
 	b.bwLo = max(b.bwLo, b.undoBwLo)
 	b.inflightLo = max(b.inflightLo, b.undoInflightLo)
 	b.inflightHi = max(b.inflightHi, b.undoInflightHi)
-	return max(b.rec.priorCwnd, s.SMSS)
+	return max(b.priorCwnd, s.SMSS)
 }

@@ -41,9 +41,15 @@ func TestThroughputCleanPath(t *testing.T) {
 // Bernoulli loss on the data direction, 20 s. Tolerances: v1 keeps >= 85 %
 // of the payload rate at 1 % and 3 % loss (it loses the dropped packets
 // and recovery rounds); below the threshold (1 %) v2 stays within 10 % of
-// v1; above it (3 %) v2 has set inflight_hi and sends at most 90 % of
-// what v1 sends. The sources give the shape, not a ratio; measured: v2/v1
-// = 0.94 at 1 %, 0.80 at 3 %.
+// v1; above it (3 %) v2 has set inflight_hi and sends less than v1, at
+// most 95 %. The sources give the shape, not a ratio; measured: v2/v1 =
+// 0.99 at 1 %, 0.93 at 3 % with the alpha's recovery (no packet
+// conservation) and its ACK-aggregation allowance (0.94 and 0.80 before,
+// with v1's conservation applied to v2). At 3 % Bernoulli loss about a
+// third of the rate samples of a 34-packet flight lose nothing, and
+// bbr2_adapt_upper_bounds raises inflight_hi to their tx_in_flight in
+// any phase ("to be resilient to random loss"), so inflight_hi does not
+// bind; inflight_lo's 0.7 cuts, floored at the round's delivery, do.
 func TestBBR2BoundsInflightUnderLoss(t *testing.T) {
 	const dur = 20 * des.Second
 	payload := 10e6 / 8 * mss / wireMSS
@@ -69,8 +75,8 @@ func TestBBR2BoundsInflightUnderLoss(t *testing.T) {
 		if math.IsInf(b2.InflightHi(), 1) {
 			t.Errorf("bbr2 at %.0f %% loss: inflight_hi unset, want a bound", loss*100)
 		}
-		if v2 > 0.9*v1 {
-			t.Errorf("bbr2 at %.0f %% loss sends %.0f B/s, want <= 90 %% of bbr's %.0f", loss*100, v2, v1)
+		if v2 > 0.95*v1 {
+			t.Errorf("bbr2 at %.0f %% loss sends %.0f B/s, want <= 95 %% of bbr's %.0f", loss*100, v2, v1)
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 )
 
-// BBR's window around loss recovery, as tcp_bbr.c and tcp_bbr2.c keep it
+// BBR v1's window around loss recovery, as tcp_bbr.c keeps it
 // (bbr_save_cwnd, bbr_set_cwnd_to_recover_or_restore, bbr_set_state),
 // driven hook by hook the way the sender calls them. Windows in segments;
 // exact.
@@ -24,6 +24,18 @@ import (
 //     saved on entry;
 //   - a timeout during fast recovery keeps the window saved on entering
 //     recovery.
+//
+// BBRv2's window, in the v2alpha tcp_bbr2.c, which dropped v1's packet
+// conservation: bbr_set_cwnd has no
+// bbr_set_cwnd_to_recover_or_restore, and tcp_cong_control hands a
+// cong_control algorithm the whole window (no PRR). So fast recovery
+// leaves cwnd alone (100 stays 100 through entry, ACKs, a second signal
+// and the exit); a timeout leaves tcp_enter_loss's packets in flight + 1
+// (1 segment, every time, repeated or not), and leaving the timeout's
+// recovery restores the window bbr2_ssthresh saved (bbr2_set_state: max(cwnd,
+// prior_cwnd) = 100; the ACK adds nothing in STARTUP, cwnd being past
+// both the initial-window target and twice the initial window). Windows
+// in segments; exact.
 func TestBBRRecoveryWindow(t *testing.T) {
 	const seg = unit.Bytes(mss)
 	ack := func(c cc.Controller, s *cc.State, pipe unit.Bytes, inRec, inLoss bool) {
@@ -31,8 +43,20 @@ func TestBBRRecoveryWindow(t *testing.T) {
 		c.OnAck(s, &cc.Ack{Now: 1e9, Acked: seg, Inflight: (pipe + 1) * seg, PriorPipe: (pipe + 1) * seg,
 			InRecovery: inRec, InLoss: inLoss})
 	}
-	for _, name := range []string{"bbr", "bbr2"} {
-		t.Run(name, func(t *testing.T) {
+	// The windows after each step, in segments.
+	type want struct {
+		afterTimeout                     unit.Bytes // the first ACK after the timeout's recovery
+		enter, inRecovery, second, leave unit.Bytes // fast recovery
+		afterTimeoutInRecovery           unit.Bytes
+	}
+	for _, tc := range []struct {
+		name string
+		want want
+	}{
+		{"bbr", want{afterTimeout: 101, enter: 51, inRecovery: 51, second: 51, leave: 100, afterTimeoutInRecovery: 101}},
+		{"bbr2", want{afterTimeout: 100, enter: 100, inRecovery: 100, second: 100, leave: 100, afterTimeoutInRecovery: 100}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			check := func(step string, s *cc.State, want unit.Bytes) {
 				t.Helper()
 				if got := s.Cwnd / seg; got != want {
@@ -40,7 +64,7 @@ func TestBBRRecoveryWindow(t *testing.T) {
 				}
 			}
 			newState := func() (cc.Controller, *cc.State) {
-				c := mustNew(t, name, 1)
+				c := mustNew(t, tc.name, 1)
 				s := &cc.State{Cwnd: 10 * seg, SMSS: seg}
 				c.Init(s)
 				s.Cwnd = 100 * seg
@@ -59,19 +83,19 @@ func TestBBRRecoveryWindow(t *testing.T) {
 				t.Errorf("cwnd %d segments restored while still recovering from the timeout", s.Cwnd/seg)
 			}
 			ack(c, s, 1, false, false)
-			check("end of the timeout's recovery", s, 101)
+			check("end of the timeout's recovery", s, tc.want.afterTimeout)
 
 			c, s = newState()
 			s.Pipe = 50 * seg
 			c.OnCongestionEvent(0, s, 100*seg)
-			check("entering recovery", s, 51)
+			check("entering recovery", s, tc.want.enter)
 			ack(c, s, 49, true, false)
-			check("conservation", s, 51)
+			check("an ACK in recovery", s, tc.want.inRecovery)
 			s.Pipe = 20 * seg
 			c.OnCongestionEvent(0, s, 51*seg)
-			check("second signal in recovery", s, 51)
+			check("second signal in recovery", s, tc.want.second)
 			c.OnExitRecovery(0, s)
-			check("leaving recovery", s, 100)
+			check("leaving recovery", s, tc.want.leave)
 
 			c, s = newState()
 			s.Pipe = 50 * seg
@@ -80,7 +104,7 @@ func TestBBRRecoveryWindow(t *testing.T) {
 			c.OnRTO(0, s, 100*seg, false)
 			check("timeout in recovery", s, 1)
 			ack(c, s, 1, false, false)
-			check("after the timeout in recovery", s, 101)
+			check("after the timeout in recovery", s, tc.want.afterTimeoutInRecovery)
 		})
 	}
 }

@@ -75,8 +75,11 @@ func (tr *bbrTrace) OnAck(s *cc.State, a *cc.Ack) {
 //     1460/1500 (tolerance 2 %: the max filter may hold a sample taken
 //     while a burst left the queue);
 //   - STARTUP builds a queue and DRAIN empties it: on entering PROBE_BW
-//     the queue is at most the 3 send quanta (6 packets at this rate,
-//     section 4.2.2) the drain target allows, plus the packet in service;
+//     the queue is at most what the drain target allows above the BDP,
+//     tcp_bbr.c's bbr_inflight (Linux 5.13): the BDP (34.4 packets at
+//     the 41.2 ms RTprop) rounded up to 35, plus 3 TSO bursts of 2
+//     packets at this rate (bbr_tso_segs_goal), 41, rounded up to an even
+//     42: 7.6 packets, plus the packet in service;
 //   - PROBE_BW visits all 8 phases in order, never starting at 0.75, each
 //     lasting at least RTprop;
 //   - PROBE_RTT comes every 10 s plus its own 200 ms and up to 2 round
@@ -110,8 +113,8 @@ func TestBBRSinglePath(t *testing.T) {
 		case cc.BBRProbeBW:
 			if probeBWAt == 0 {
 				probeBWAt = e.at
-				if e.queue > 7 {
-					t.Errorf("queue on leaving DRAIN = %d packets, want <= 7", e.queue)
+				if e.queue > 8 {
+					t.Errorf("queue on leaving DRAIN = %d packets, want <= 8", e.queue)
 				}
 				if e.cycle == 1 {
 					t.Errorf("PROBE_BW started in the 0.75 phase")
@@ -196,8 +199,12 @@ func TestBBRSinglePath(t *testing.T) {
 // 25 s (two PROBE_RTTs). Tolerance: BtlBw never falls below 98 % of the
 // payload rate once PROBE_BW has reached 90 % of it (a sample taken while
 // the 0.75 phase drains the queue may dip by a packet per round).
+//
+// BBRv2 is not run here: on this path its samples often equal the
+// minimum RTT, which in tcp_bbr2.c refreshes the PROBE_RTT timer
+// (TestBBR2MinRTTRefresh), so it need not enter PROBE_RTT at all.
 func TestBBRProbeRTTKeepsBtlBw(t *testing.T) {
-	for _, name := range []string{"bbr", "bbr2"} {
+	for _, name := range []string{"bbr"} {
 		t.Run(name, func(t *testing.T) {
 			want := 10e6 / 8 * mss / wireMSS
 			var c cc.Controller

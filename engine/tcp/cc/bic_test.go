@@ -1,82 +1,172 @@
 package cc
 
 import (
-	"github.com/crosslink-sim/crosslink/engine/unit"
-
-	"math"
 	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/unit"
 )
 
-// BIC's per-RTT increase (tcp_bic.c bictcp_update with B = 4, S_max = 16,
-// low_window = 14, smooth_part = 20), by hand: far below W_max additive
-// S_max; at distance d in (B, B*S_max] a binary-search step d/B; within B
-// of W_max the smooth B/smooth_part = 0.2; above W_max max probing, slow
-// at first ((cwnd-W_max)/(B-1)) then S_max; Reno at or below low_window;
-// before any loss at least 5% per RTT.
-func TestBICIncrement(t *testing.T) {
+// bictcp_update's cnt (ACKs per segment of growth) in tcp_bic.c's integer
+// arithmetic, B = 4, max_increment 16, low_window 14, smooth_part 20,
+// scaled by delayed_ack (packets per ACK << 4). Each value by hand from
+// the kernel's expressions; exact (integers).
+func TestBICCnt(t *testing.T) {
 	tests := []struct {
-		cwnd, wMax, want float64
+		cwnd, lastMax, delayedAck, want uint32
 	}{
-		{10, 1000, 1},          // low window: Reno
-		{14, 1000, 1},          //
-		{500, 1000, 16},        // (1000-500)/4 = 125 > 16: additive
-		{960, 1000, 10},        // (1000-960)/4 = 10: binary search
-		{998, 1000, 0.2},       // (1000-998)/4 = 0.5 <= 1: smooth
-		{1002, 1000, 0.2},      // just above W_max
-		{1030, 1000, 10},       // (1030-1000)/(4-1)
-		{1100, 1000, 16},       // beyond W_max + S_max (B-1) = 1048
-		{100, 0, 16},           // no loss yet: 16 > 100/20 = 5
-		{1000, 0, 1000.0 / 20}, // 5% per RTT beats S_max
+		{10, 1000, 16, 10},   // low window: Reno, cnt = cwnd, unscaled
+		{14, 1000, 32, 14},   // at low_window still Reno
+		{500, 1000, 16, 31},  // dist 500/4 = 125 > 16: cwnd/16 = 31
+		{960, 1000, 16, 96},  // dist 40/4 = 10: cwnd/dist
+		{961, 1000, 16, 106}, // dist 39/4 = 9 (floor): 961/9 = 106
+		{998, 1000, 16, 4990},
+		{1002, 1000, 16, 5010}, // below W_max + B: cwnd*20/4
+		{1030, 1000, 16, 103},  // below W_max + 48: cwnd*3/(cwnd - W_max)
+		{1100, 1000, 16, 68},   // 1100/16
+		{100, 0, 16, 6},        // no loss yet: 100/16 = 6, under the cap of 20
+		{1000, 0, 16, 20},      // 1000/16 = 62 capped at 20 (5 % per RTT)
+		{1000, 0, 32, 10},      // two packets per ACK: (20 << 4) / 32
+		{500, 1000, 32, 15},    // (31 << 4) / 32
+		{500, 1000, 31, 16},    // (31 << 4) / 31: one packet per ACK as the EWMA settles
+		{20, 1000, 48, 1},      // 20/16 = 1, (1 << 4) / 48 = 0: "cannot be zero"
 	}
 	for _, tt := range tests {
-		if got := BICIncrement(tt.cwnd, tt.wMax); math.Abs(got-tt.want) > 1e-9 {
-			t.Errorf("BICIncrement(%v, %v) = %v, want %v", tt.cwnd, tt.wMax, got, tt.want)
+		if got := bicCnt(tt.cwnd, tt.lastMax, tt.delayedAck); got != tt.want {
+			t.Errorf("bicCnt(%d, %d, %d) = %d, want %d", tt.cwnd, tt.lastMax, tt.delayedAck, got, tt.want)
 		}
 	}
 }
 
-// After a loss at W_max = 1000 the window climbs from 800 additively by
-// S_max = 16 per RTT to 936, then the binary search takes a quarter of the
-// remaining distance each RTT (64 -> 48 -> 36 -> 27 -> ...) until it is
-// within B = 4 segments of W_max, where it creeps at 0.2 segment per RTT.
-// Loss at W = 1000 cuts cwnd to 819/1024 W (and 1/2 at or below
-// low_window), and fast convergence lowers W_max to (1 + beta)/2 cwnd when
-// the loss comes below the previous W_max.
-func TestBICSearchAndDecrease(t *testing.T) {
+// bicAck feeds one ACK of n segments to b in congestion avoidance.
+func bicAck(b *BIC, s *State, now des.Time, n unit.Bytes) {
+	b.OnAck(s, &Ack{Now: now, Acked: n * s.SMSS})
+}
+
+// A hand trace of bictcp_cong_avoid after a loss at 1000 segments:
+// bictcp_recalc_ssthresh gives ssthresh = 1000*819/1024 = 799 and W_max
+// = 1000. With delayed ACKs (2 segments per ACK) delayed_ack stays at
+// 32 (32 + 2 - (32 >> 4)), so at cwnd 799 cnt = (799/16 = 49 << 4)/32 =
+// 24 ACKs: the 24th ACK makes cwnd 800 (tcp_cong_avoid_ai counts ACKs,
+// bictcp_cong_avoid passes acked = 1); at 800, cnt = (50 << 4)/32 = 25,
+// so the 49th ACK makes it 801. With one segment per ACK the EWMA
+// settles at 31 (32 + 1 - 2, then 31 + 1 - 1): the kernel's truncation
+// leaves it one short of 32, so cnt at 799 is (49 << 4)/31 = 25 and BIC
+// grows 32/31 times as fast per segment as with delayed ACKs: the 25th
+// ACK makes cwnd 800.
+func TestBICTrace(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		perAck        unit.Bytes
+		to800, to801  int // ACKs after the loss that reach 800 and 801
+		delayedAckEnd uint32
+	}{
+		{"delayed ACKs", 2, 24, 49, 32},
+		{"one segment per ACK", 1, 25, 25 + 25, 31},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := NewBIC(true)
+			s := State{Cwnd: 1000 * smss, SMSS: smss}
+			b.Init(&s)
+			b.OnCongestionEvent(0, &s, s.Cwnd)
+			if s.Ssthresh != 799*smss || s.Cwnd != 799*smss || b.lastMax != 1000 {
+				t.Fatalf("after the loss: ssthresh %d, cwnd %d segments, W_max %d; want 799, 799, 1000", s.Ssthresh/smss, s.Cwnd/smss, b.lastMax)
+			}
+			now := des.Time(0)
+			for i := 1; i <= tc.to801; i++ {
+				now = now.Add(des.Millisecond)
+				bicAck(b, &s, now, tc.perAck)
+				want := unit.Bytes(799)
+				switch {
+				case i >= tc.to801:
+					want = 801
+				case i >= tc.to800:
+					want = 800
+				}
+				if s.Cwnd != want*smss {
+					t.Fatalf("after ACK %d: cwnd = %d B (%d segments), want %d segments", i, s.Cwnd, s.Cwnd/smss, want)
+				}
+			}
+			if b.delayedAck != tc.delayedAckEnd {
+				t.Errorf("delayed_ack = %d, want %d", b.delayedAck, tc.delayedAckEnd)
+			}
+		})
+	}
+}
+
+// bictcp_recalc_ssthresh and bictcp_state, by hand: beta 819/1024 above
+// low_window, half at or below it (floor 2); fast convergence W_max =
+// cwnd*(1024+819)/2048 when the loss comes below the previous W_max; a
+// timeout keeps that ssthresh, sets cwnd to 1 and forgets W_max (so the
+// 5 % per RTT floor of a flow without loss applies again).
+func TestBICDecrease(t *testing.T) {
+	for _, tc := range []struct {
+		name                   string
+		prevMax, cwnd          uint32
+		ssthresh, lastMaxAfter uint32
+	}{
+		{"first loss", 0, 1000, 799, 1000},
+		{"fast convergence", 1000, 900, 719, 809}, // 900*819/1024 = 719.8; 900*1843/2048 = 809.9
+		{"above W_max", 800, 900, 719, 900},
+		{"just above low window", 0, 15, 11, 15}, // 15*819/1024 = 11.99
+		{"low window halves", 0, 12, 6, 12},
+		{"floor of 2", 0, 3, 2, 3},
+	} {
+		b := NewBIC(false)
+		s := State{Cwnd: unit.Bytes(tc.cwnd) * smss, SMSS: smss}
+		b.Init(&s)
+		b.lastMax = tc.prevMax
+		b.OnCongestionEvent(0, &s, s.Cwnd)
+		if s.Ssthresh != unit.Bytes(tc.ssthresh)*smss || s.Cwnd != s.Ssthresh || b.lastMax != tc.lastMaxAfter {
+			t.Errorf("%s: ssthresh %d B, cwnd %d B, W_max %d; want %d segments, the same, %d",
+				tc.name, s.Ssthresh, s.Cwnd, b.lastMax, tc.ssthresh, tc.lastMaxAfter)
+		}
+	}
 	b := NewBIC(false)
 	s := State{Cwnd: 1000 * smss, SMSS: smss}
 	b.Init(&s)
-	b.OnCongestionEvent(0, &s, s.Cwnd)
-	if want := unit.Bytes(1000 * smss * 819 / 1024); s.Cwnd != want || s.Ssthresh != want {
-		t.Fatalf("cwnd, ssthresh after loss at 1000 = %d, %d, want %d", s.Cwnd, s.Ssthresh, want)
+	b.lastMax = 1200
+	b.OnRTO(0, &s, s.Cwnd, false)
+	if s.Ssthresh != 799*smss || s.Cwnd != smss || b.lastMax != 0 || b.delayedAck != 32 {
+		t.Errorf("timeout: ssthresh %d, cwnd %d segments, W_max %d, delayed_ack %d; want 799, 1, 0, 32", s.Ssthresh/smss, s.Cwnd/smss, b.lastMax, b.delayedAck)
 	}
-	if b.lastMax != 1000 {
-		t.Fatalf("W_max = %v, want 1000", b.lastMax)
+	b.OnRTO(0, &s, s.Cwnd, true)
+	if s.Ssthresh != 799*smss {
+		t.Errorf("repeated timeout: ssthresh %d segments, want 799 held", s.Ssthresh/smss)
 	}
-	// 800 -> 936 is additive (S_max = 16 per RTT): 8.5 RTTs.
-	p := pipeFrom(t, b, s, 0, fixedRTT(100e6))
-	p.runRounds(9)
-	if w := segs(&p.s); math.Abs(w-(800+9*16)) > 2 {
-		t.Errorf("after 9 RTTs of additive increase cwnd = %.1f, want %v (+-2)", w, 800+9*16)
-	}
-	p.runRounds(11)
-	w := segs(&p.s)
-	if w < 1000-bicB || w > 1000 {
-		t.Errorf("after the binary search cwnd = %.2f, want within B = 4 below W_max 1000", w)
-	}
-	p.runRounds(10)
-	if g := segs(&p.s) - w; math.Abs(g-10*0.2) > 0.3 {
-		t.Errorf("growth near W_max over 10 RTTs = %.2f segments, want 2 (0.2 per RTT, +-0.3)", g)
-	}
-	p.s.Cwnd = 900 * smss
-	b.OnCongestionEvent(p.now, &p.s, p.s.Cwnd)
-	if want := 900 * (1 + bicBeta) / 2; math.Abs(b.lastMax-want) > 1e-9 {
-		t.Errorf("fast convergence: W_max = %v, want %v", b.lastMax, want)
-	}
-	s = State{Cwnd: 12 * smss, SMSS: smss}
+}
+
+// tcp_slow_start as bictcp_cong_avoid calls it: cwnd = min(cwnd + acked,
+// ssthresh), and what is left over is not carried into congestion
+// avoidance (unlike CUBIC and Reno, BIC drops the return value).
+func TestBICSlowStartStopsAtSsthresh(t *testing.T) {
+	b := NewBIC(true)
+	s := State{Cwnd: 10 * smss, SMSS: smss}
 	b.Init(&s)
-	b.OnCongestionEvent(0, &s, s.Cwnd)
-	if s.Cwnd != 6*smss {
-		t.Errorf("loss at low window 12: cwnd = %d, want %d (halved)", s.Cwnd, 6*smss)
+	s.Ssthresh = 11 * smss
+	bicAck(b, &s, 1, 2)
+	if s.Cwnd != 11*smss {
+		t.Errorf("cwnd = %d segments, want 11 (ssthresh)", s.Cwnd/smss)
+	}
+	if b.updated {
+		t.Errorf("the slow-start ACK ran bictcp_update")
+	}
+}
+
+// tcp_cong_avoid_ai's credits: at w = 5, 12 ACKs grow cwnd by 2 with 2
+// credits left; when w falls to 2 those credits (>= w) give one segment
+// at once, "gently", and are cleared.
+func TestLinuxAI(t *testing.T) {
+	s := State{Cwnd: 100 * smss, SMSS: smss}
+	var l linuxAI
+	for range 12 {
+		l.add(&s, 5, 1)
+	}
+	if s.Cwnd != 102*smss || l.credits != 2 {
+		t.Fatalf("after 12 at w 5: cwnd %d, credits %d; want 102, 2", s.Cwnd/smss, l.credits)
+	}
+	l.add(&s, 2, 1)
+	if s.Cwnd != 103*smss || l.credits != 1 {
+		t.Errorf("at w 2: cwnd %d, credits %d; want 103, 1", s.Cwnd/smss, l.credits)
 	}
 }

@@ -144,18 +144,70 @@ func UndoCwnd(c Controller, s *State, priorCwnd unit.Bytes) unit.Bytes {
 	return max(s.Cwnd, priorCwnd)
 }
 
+// CongController is implemented by a controller that sets cwnd and the
+// pacing rate itself on every ACK, in recovery too: Linux's cong_control
+// hook of struct tcp_congestion_ops (bbr_main in tcp_bbr.c, bbr2_main in
+// the v2alpha tcp_bbr2.c). For such a controller tcp_cong_control() in
+// net/ipv4/tcp_input.c returns right after the hook, so PRR's
+// tcp_cwnd_reduction() never runs, and tcp_end_cwnd_reduction() returns
+// early, leaving cwnd where the controller put it.
+type CongController interface {
+	// CongControl marks the controller; it has no effect of its own.
+	CongControl()
+}
+
+// SetsOwnCwnd reports whether c sets cwnd itself in recovery
+// (CongController), so that the sender must not run PRR over it.
+func SetsOwnCwnd(c Controller) bool {
+	_, ok := c.(CongController)
+	return ok
+}
+
 // Options configures the controllers of this package.
 type Options struct {
 	// ABC enables appropriate byte counting (RFC 3465) with limit
 	// L = 2*SMSS (section 2.2) in slow start and byte counting in
 	// congestion avoidance (section 2.1).
 	ABC bool
-	// HyStart enables HyStart++ (RFC 9406) for CUBIC's initial slow start.
+	// HyStart enables CUBIC's slow-start exit: Linux's HyStart
+	// (tcp_cubic.c, LinuxHyStart) unless HyStartVariant says otherwise.
 	HyStart bool
+	// HyStartVariant chooses which HyStart runs when HyStart is set:
+	// HyStartLinux (also the zero value) or HyStartRFC9406.
+	HyStartVariant HyStartVariant
+	// CubicVariant chooses CUBIC's window arithmetic: CubicLinuxVariant (also
+	// the zero value), tcp_cubic.c's, or CubicRFC9438.
+	CubicVariant CubicVariant
 	// Seed seeds a controller's own random stream (BBR's random start of
 	// the gain cycle); the stream is rand.NewPCG(Seed, streamCC).
 	Seed uint64
 }
+
+// HyStartVariant names a slow-start exit for CUBIC.
+type HyStartVariant string
+
+// The slow-start exits of CUBIC.
+const (
+	// HyStartOff is standard slow start (RFC 5681) until a loss.
+	HyStartOff HyStartVariant = "off"
+	// HyStartLinux is Linux's HyStart of tcp_cubic.c (LinuxHyStart),
+	// what a Linux host runs by default.
+	HyStartLinux HyStartVariant = "linux"
+	// HyStartRFC9406 is HyStart++ (RFC 9406, HyStart), which Linux does
+	// not implement.
+	HyStartRFC9406 HyStartVariant = "rfc9406"
+)
+
+// CubicVariant names CUBIC's congestion-avoidance arithmetic.
+type CubicVariant string
+
+// The variants of CUBIC.
+const (
+	// CubicLinuxVariant is tcp_cubic.c of Linux 5.13 (CubicLinux).
+	CubicLinuxVariant CubicVariant = "linux"
+	// CubicRFC9438 is RFC 9438 as written (Cubic).
+	CubicRFC9438 CubicVariant = "rfc9438"
+)
 
 // Names lists the algorithms New accepts.
 func Names() []string {
@@ -170,7 +222,17 @@ func New(name string, o Options) (Controller, error) {
 	case "newreno":
 		return &Reno{name: "newreno", abc: o.ABC}, nil
 	case "cubic":
-		return NewCubic(o.HyStart, o.ABC), nil
+		v := HyStartOff
+		if o.HyStart {
+			v = HyStartLinux
+			if o.HyStartVariant == HyStartRFC9406 {
+				v = HyStartRFC9406
+			}
+		}
+		if o.CubicVariant == CubicRFC9438 {
+			return NewCubicHyStart(v, o.ABC), nil
+		}
+		return NewCubicLinux(v, o.ABC), nil
 	case "bic":
 		return NewBIC(o.ABC), nil
 	case "highspeed":

@@ -32,13 +32,23 @@ const (
 // Reno-friendly estimate W_est is larger (section 4.3). Loss multiplies the
 // window by beta_cubic (section 4.6) after fast convergence has lowered
 // W_max (section 4.7); a timeout follows section 4.8. Slow start is RFC
-// 5681's, or HyStart++ (RFC 9406) with Options.HyStart.
+// 5681's, ended by Linux's HyStart (LinuxHyStart, tcp_cubic.c) with
+// Options.HyStart, or run as HyStart++ (RFC 9406) when
+// Options.HyStartVariant asks for it.
 //
 // Windows are in segments as in the RFC, time in seconds from `now`.
 type Cubic struct {
 	w   window
 	abc bool
-	hs  *HyStart // nil: standard slow start
+	hs  *HyStart // RFC 9406 HyStart++; nil: not that
+	// lhs is Linux's HyStart (tcp_cubic.c); nil: not that. At most one
+	// of hs and lhs is set.
+	lhs *LinuxHyStart
+	// delayMin is tcp_cubic.c's delay_min: the smallest RTT sample, in
+	// whole microseconds, outside the first second of an epoch
+	// (bictcp_acked); 0 before the first, and again after a timeout
+	// (bictcp_reset).
+	delayMin des.Duration
 	// fastConvergence is section 4.7 (on by default, as the RFC's
 	// "SHOULD").
 	fastConvergence bool
@@ -55,11 +65,25 @@ type Cubic struct {
 	restart bool
 }
 
-// NewCubic returns CUBIC; hystart enables HyStart++ for the initial slow
-// start and abc RFC 3465 byte counting in standard slow start.
+// NewCubic returns CUBIC; hystart enables Linux's HyStart (the default
+// of Linux's tcp_cubic.c, module parameter hystart = 1) and abc RFC 3465
+// byte counting in standard slow start.
 func NewCubic(hystart, abc bool) *Cubic {
-	c := &Cubic{abc: abc, fastConvergence: true}
+	v := HyStartOff
 	if hystart {
+		v = HyStartLinux
+	}
+	return NewCubicHyStart(v, abc)
+}
+
+// NewCubicHyStart returns CUBIC with the slow-start exit v.
+func NewCubicHyStart(v HyStartVariant, abc bool) *Cubic {
+	c := &Cubic{abc: abc, fastConvergence: true}
+	switch v {
+	case HyStartLinux:
+		c.lhs = &LinuxHyStart{}
+		c.lhs.init(0)
+	case HyStartRFC9406:
 		c.hs = NewHyStart()
 	}
 	return c
@@ -71,9 +95,14 @@ func (c *Cubic) Name() string { return "cubic" }
 // Init implements Controller.
 func (c *Cubic) Init(s *State) {
 	s.Ssthresh = initialSsthresh
-	*c = Cubic{abc: c.abc, hs: c.hs, fastConvergence: c.fastConvergence, restart: true}
+	*c = Cubic{abc: c.abc, hs: c.hs, lhs: c.lhs, fastConvergence: c.fastConvergence, restart: true}
 	if c.hs != nil {
 		c.hs.Reset()
+	}
+	if c.lhs != nil {
+		// bictcp_init: bictcp_hystart_reset at connection start (time
+		// 0 here: the first ACK of data starts a new round anyway).
+		c.lhs.init(0)
 	}
 }
 
@@ -81,6 +110,41 @@ func (c *Cubic) Init(s *State) {
 func (c *Cubic) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, retransmit bool) {
 	if c.hs != nil {
 		c.hs.OnPacketSent(bytes, retransmit)
+	}
+	if c.lhs != nil && !retransmit {
+		c.lhs.sent += bytes
+	}
+}
+
+// LinuxHyStart returns Linux's HyStart state, or nil when CUBIC runs
+// without it.
+func (c *Cubic) LinuxHyStart() *LinuxHyStart { return c.lhs }
+
+// DelayMin returns tcp_cubic.c's delay_min (0 before a sample).
+func (c *Cubic) DelayMin() des.Duration { return c.delayMin }
+
+// acked is bictcp_acked, the pkts_acked hook, which Linux calls from
+// tcp_clean_rtx_queue for every ACK with an RTT sample, before the
+// cong_avoid hook and in recovery too: it keeps delay_min and runs
+// hystart_update while cwnd is in slow start, at least
+// hystart_low_window and the exit not yet found.
+func (c *Cubic) acked(s *State, a *Ack) {
+	// "Some calls are for duplicates without timetamps": no sample.
+	if a.RTT <= 0 {
+		return
+	}
+	// "Discard delay samples right after fast recovery": within HZ of
+	// the epoch's start.
+	if c.inEpoch && a.Now.Sub(c.epoch) < lhsDiscardAfterEpoch {
+		return
+	}
+	// sample->rtt_us, at least 1.
+	delay := max(a.RTT/des.Microsecond*des.Microsecond, des.Microsecond)
+	if c.delayMin == 0 || c.delayMin > delay {
+		c.delayMin = delay
+	}
+	if c.lhs != nil && !c.lhs.found && s.InSlowStart() && s.Cwnd >= lhsLowWindow*s.SMSS {
+		c.lhs.update(s, a.Now, delay, c.delayMin, a.SRTT, s.PacingRate > 0)
 	}
 }
 
@@ -99,10 +163,19 @@ func (c *Cubic) WMax() float64 { return c.wMax }
 
 // OnAck implements Controller.
 func (c *Cubic) OnAck(s *State, a *Ack) {
+	if c.lhs != nil {
+		c.lhs.acked += a.Acked
+	}
+	c.acked(s, a)
 	if a.InRecovery || a.Acked <= 0 {
 		return
 	}
 	if s.InSlowStart() {
+		// bictcp_cong_avoid: "if (hystart && after(ack, ca->end_seq))
+		// bictcp_hystart_reset(sk)", a new round.
+		if c.lhs != nil && c.lhs.acked > c.lhs.endSeq {
+			c.lhs.resetRound(a.Now)
+		}
 		if c.hs != nil && c.hs.Active() {
 			c.hs.OnAck(s, a)
 		} else {
@@ -199,4 +272,11 @@ func (c *Cubic) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bo
 	c.inEpoch = false
 	c.restart = true
 	c.w.timeout(s, cubicBeta, repeated)
+	if c.lhs != nil {
+		// bictcp_state(TCP_CA_Loss): bictcp_reset clears delay_min and
+		// found, and bictcp_hystart_reset starts a round, so the slow
+		// start after the timeout runs HyStart again.
+		c.delayMin = 0
+		c.lhs.lossReset(now)
+	}
 }

@@ -25,4 +25,30 @@
 // congestion avoidance, with RFC 3465 appropriate byte counting as an option)
 // and the RFC 5681 equation (4) reduction; they differ in loss recovery
 // (RFC 5681 section 3.2 versus RFC 6582), which the sender selects.
+//
+// # The Linux they follow
+//
+// Where a controller follows Linux rather than an RFC (CUBIC's HyStart,
+// BIC, BBR v1, BBRv2), the kernel is Linux 5.13.12: the base of Google's
+// BBRv2 alpha kernel (github.com/google/bbr, branch v2alpha), the only
+// kernel with the BBRv2 that document 002 ran, so the host the
+// document's Mininet testbed stood on. The branch's top-level Makefile
+// (VERSION/PATCHLEVEL/SUBLEVEL) is not in the stored copy of the
+// repository here; the version is read from two independent build notes
+// for that branch: StanfordSNR/connection-splitting deps/BBRV3.md ("Ubuntu,
+// with Linux 5.13.12", "/lib/modules/5.13.12/source/net/ipv4/tcp_bbr2.c"
+// after checking out google-bbr/v2alpha) and melody0123/bbrv2-installer
+// README.md ("Google's BBRv2 alpha branch is based on Linux Kernel 5.13").
+// The kernel files the code here cites are that version's
+// net/ipv4/tcp_cubic.c, tcp_bic.c, tcp_cong.c (tcp_slow_start,
+// tcp_cong_avoid_ai, tcp_reno_cong_avoid), tcp_bbr.c and the branch's
+// tcp_bbr2.c.
+//
+// CUBIC has two forms: CubicLinux, tcp_cubic.c's integer arithmetic (the
+// Linux host's default), and Cubic, RFC 9438 as written; either runs
+// Linux's HyStart (LinuxHyStart) or RFC 9406's HyStart++ (HyStart). BIC
+// is tcp_bic.c's arithmetic; BBR2 the alpha's tcp_bbr2.c; BBR the draft
+// with tcp_bbr.c's ACK-aggregation allowance and quantization budget.
+// Reno and NewReno stay RFC 5681's (with RFC 3465 byte counting when
+// asked), which tcp_reno_cong_avoid matches in congestion avoidance.
 package cc
