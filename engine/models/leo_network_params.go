@@ -27,8 +27,8 @@ func leoNetworkSchema() *vocab.Schema {
 		return vocab.Param{Name: name, Kind: vocab.String, Default: vocab.S(def), Syntax: syntax, Doc: doc}
 	}
 	params := []vocab.Param{
-		str("shells", "kuiper-k1", checkShells, "the Walker shells, comma-separated: Hypatia's presets (starlink-s1, kuiper-k1, telesat-t1) or walker:ALT_KM/PLANES/PER_PLANE/INC_DEG/PHASING[/MIN_ELEV_DEG] (minimum elevation 25 deg unless given); each shell has its +Grid links, none between shells; \"\" with tles only"),
-		str("tles", "", checkTLEs, "satellites as two-line element sets (the text itself, with its checksums; a YAML block scalar), numbered after the shells' satellites, propagated by SGP4; with element sets, time 0 (start_time's origin) is the first set's epoch instead of 2000-01-01 00:00 UT; they have no inter-satellite links, so they carry traffic with routing ground-relays"),
+		str("shells", "kuiper-k1", checkShells, "the Walker shells, comma-separated: Hypatia's presets (starlink-s1, kuiper-k1, telesat-t1) or walker:ALT_KM/PLANES/PER_PLANE/INC_DEG/PHASING[/MIN_ELEV_DEG] (minimum elevation 25 deg unless given); each shell has its +Grid links, links between shells only as extra_isls names them; \"\" with tles only"),
+		str("tles", "", checkTLEs, "satellites as two-line element sets (the text itself, with its checksums; a YAML block scalar), numbered after the shells' satellites, propagated by SGP4; with element sets, time 0 (start_time's origin) is the first set's epoch instead of 2000-01-01 00:00 UT; they have no inter-satellite links unless extra_isls names them, so they carry traffic with routing ground-relays"),
 		sf("tle_min_elevation_deg", 25, 0, 89, vocab.Dimensionless, "minimum elevation at which a station uses an element-set satellite, degrees"),
 		{Name: "motion", Kind: vocab.String, Default: vocab.S("sgp4"), Choices: []string{"kepler", "j2", "sgp4", "pyephem"},
 			Doc: "how the shells' satellites move, as leo-path's motion (pyephem: Hypatia's PyEphem positions, shells only)"},
