@@ -30,6 +30,7 @@ func builtin() []Figure {
 		zhThr6176(), zhThr1544(), zhRT384M(), zhRT384K(), zhVariants6176(), zhVariants384(),
 		zhMBoneLoss(), zhMBoneJitter(), zhMBoneBW(), zhMBoneFPS(), zhMBoneTab(),
 		leoRTT(), leoTCP(), leoTCPDelivered(), leoTCPPath(), leoBER(), leoCCA(),
+		leoNetworkGoodput(), leoNetworkUtilisation(), leoNetworkRTT(), leoNetworkPathChanges(), leoNetworkAdaptive(), leoNetworkAdaptiveLoss(),
 	}
 }
 

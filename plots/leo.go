@@ -40,6 +40,37 @@ func leoCCA() Figure {
 		Caption: "Goodput of NewReno, CUBIC and BBR over the moving Kuiper K1 path and the same path frozen, against ISL pointing jitter"}
 }
 
+// The leo-network figures (specs/leo-network*.yaml).
+
+func leoNetworkGoodput() Figure {
+	return Figure{ID: "leo-network-goodput",
+		Caption: "Mean goodput of a flow by congestion controller, three competing flows per city pair over Kuiper K1's network, against the ISL queue"}
+}
+
+func leoNetworkUtilisation() Figure {
+	return Figure{ID: "leo-network-utilisation",
+		Caption: "Mean utilisation of the busy ISLs and ground links by the latitude of their midpoint, same runs"}
+}
+
+func leoNetworkRTT() Figure {
+	return Figure{ID: "leo-network-rtt",
+		Caption: "Path RTT and smoothed RTT of one pair inside Kuiper K1's network; steps in the path RTT are path changes",
+		Draw:    drawLEOPath}
+}
+
+func leoNetworkPathChanges() Figure {
+	return Figure{ID: "leo-network-path-changes", Caption: "Path changes so far of the same pair"}
+}
+
+func leoNetworkAdaptive() Figure {
+	return Figure{ID: "leo-network-adaptive",
+		Caption: "Total TCP goodput with ISLs fixed at their top rate and with rate modes that follow each link's length (document 000 optics)"}
+}
+
+func leoNetworkAdaptiveLoss() Figure {
+	return Figure{ID: "leo-network-adaptive-loss", Caption: "Packets lost to bit errors on the ISLs, same runs"}
+}
+
 // drawLEOPath draws a leo-path time series with the path RTT of samples
 // without a path as a gap in the line: the leo-path model writes their
 // RTT as 0, as Hypatia does (and the claims' means count it so), but no

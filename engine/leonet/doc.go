@@ -6,8 +6,12 @@
 // the links' propagation delays from their current lengths
 // (netsim.Link.SetDelay) and every node's routes switched at once.
 //
-// It is the substrate of a network model (issue 23): traffic, TCP hosts
-// and tables are the model's. Checked: a lone packet between two stations
+// It is the substrate of the leo-network model (engine/models): traffic,
+// TCP hosts and tables are the model's, and so are each ISL's error rate
+// and capacity, which the model sets after every step (Config.AfterStep,
+// Config.ISLLoss, netsim.Link.SetRate). An optional handover gap
+// (Config.HandoverGap) leaves a route that moves to a new ground link
+// without a next hop while the terminal acquires the satellite. Checked: a lone packet between two stations
 // takes the forwarding state's path length over c plus its serialisation
 // on each hop, at every step of a moving Kuiper shell; and every packet
 // offered is delivered, dropped (by reason) or still queued or on a wire.

@@ -26,6 +26,20 @@ type Config struct {
 	T0 float64
 	// LightSpeed turns lengths into delays; 0 is orbit.LightSpeed.
 	LightSpeed float64
+	// ISLLoss, when set, gives the loss process of direction dir (0:
+	// a->b, 1: b->a) of inter-satellite link k; nil is lossless.
+	ISLLoss func(k, dir int) netsim.LossModel
+	// AfterStep, when set, runs after every routing step (the first, in
+	// New, included), with the step's forwarding state in place: where a
+	// model sets each link's error rate and capacity from its new length
+	// and reads the pairs' paths.
+	AfterStep func(n *Network, now des.Time) error
+	// HandoverGap is how long a route that moves to a different ground
+	// link stays without a next hop (its packets dropped as
+	// netsim.DropNoRoute at the node) before the new ground link carries
+	// it: the time a terminal needs to acquire a new satellite. 0 is none
+	// (Hypatia's switch at once).
+	HandoverGap des.Duration
 }
 
 // Network is the packet-level network of a constellation: a netsim node
@@ -54,6 +68,31 @@ type Network struct {
 	steps    int64
 	switches int64 // route changes over all steps after the first
 	last     []int32
+	gaps     int64 // routes held back by a handover gap
+	gap      gapInstaller
+}
+
+// gapInstaller installs, at the end of a handover gap, the route of a
+// (node, station) pair that is still the one the gap began for.
+type gapInstaller struct {
+	n *Network
+}
+
+// Handle installs the route of pair index arg (node*stations+station)
+// if its next hop is still the one the gap was for (kind).
+func (g gapInstaller) Handle(now des.Time, kind int, arg uint64) {
+	n := g.n
+	gs := n.fw.Stations()
+	i := int(arg)
+	u, d := i/gs, i%gs
+	if n.last[i] != int32(kind) {
+		return // routed elsewhere since: that change installed its own
+	}
+	lk, err := n.link(u, kind)
+	if err != nil {
+		panic(fmt.Sprintf("leonet: bug: %v", err))
+	}
+	n.nodes[u].SetRoute(n.nodes[n.fw.Satellites()+d], lk)
 }
 
 type hop struct {
@@ -79,7 +118,11 @@ func New(net *netsim.Network, fw *orbit.Forwarding, cfg Config) (*Network, error
 	if !(cfg.LightSpeed > 0) {
 		return nil, fmt.Errorf("leonet: light speed %g m/s is not positive", cfg.LightSpeed)
 	}
+	if cfg.HandoverGap < 0 {
+		return nil, fmt.Errorf("leonet: handover gap %v is negative", cfg.HandoverGap)
+	}
 	n := &Network{net: net, fw: fw, cfg: cfg, c: cfg.LightSpeed}
+	n.gap.n = n
 	ns, g := fw.Satellites(), fw.Stations()
 	for k := 0; k < ns; k++ {
 		n.nodes = append(n.nodes, net.AddNode(fmt.Sprintf("sat%d", k)))
@@ -95,7 +138,11 @@ func New(net *netsim.Network, fw *orbit.Forwarding, cfg Config) (*Network, error
 	for _, l := range fw.ISLs() {
 		var pair [2]*netsim.Link
 		for j, ends := range [2][2]int{{l[0], l[1]}, {l[1], l[0]}} {
-			lk, err := net.Connect(n.nodes[ends[0]], n.nodes[ends[1]], netsim.LinkConfig{Rate: cfg.ISLRate, Queue: cfg.ISLQueue})
+			lc := netsim.LinkConfig{Rate: cfg.ISLRate, Queue: cfg.ISLQueue}
+			if cfg.ISLLoss != nil {
+				lc.Loss = cfg.ISLLoss(len(n.isl), j)
+			}
+			lk, err := net.Connect(n.nodes[ends[0]], n.nodes[ends[1]], lc)
 			if err != nil {
 				return nil, err
 			}
@@ -140,6 +187,31 @@ func (n *Network) Forwarding() *orbit.Forwarding { return n.fw }
 func (n *Network) Steps() int64    { return n.steps }
 func (n *Network) Switches() int64 { return n.switches }
 
+// HandoverGaps returns the number of routes that waited for a handover
+// gap.
+func (n *Network) HandoverGaps() int64 { return n.gaps }
+
+// GroundLink is one direction of a ground link the network has built.
+type GroundLink struct {
+	Sat, Station int // satellite number, station index
+	Up           bool
+	Link         *netsim.Link
+}
+
+// GroundLinks returns every ground link direction built so far, in the
+// order the routes first used them.
+func (n *Network) GroundLinks() []GroundLink {
+	out := make([]GroundLink, len(n.gsl))
+	ns := n.fw.Satellites()
+	for i, g := range n.gsl {
+		out[i] = GroundLink{Sat: int(g.sat), Station: int(g.station), Up: g.link.From() == n.nodes[ns+int(g.station)], Link: g.link}
+	}
+	return out
+}
+
+// ISLs returns the number of inter-satellite links.
+func (n *Network) ISLs() int { return len(n.isl) }
+
 // delay is the propagation time of length m in whole nanoseconds.
 func (n *Network) delay(m float64) des.Duration {
 	return des.Duration(math.Round(m / n.c * 1e9))
@@ -177,9 +249,18 @@ func (n *Network) step(now des.Time) error {
 				if n.steps > 0 {
 					n.switches++
 				}
+				prev := n.last[i]
 				n.last[i] = int32(nh)
 				var e netsim.Egress // nil: no route
-				if nh >= 0 {
+				if nh >= 0 && n.cfg.HandoverGap > 0 && n.steps > 0 && prev >= 0 && (u >= ns || nh >= ns) {
+					// A new ground link: no next hop until it is
+					// acquired (gapInstaller).
+					n.gaps++
+					if _, err := n.link(u, nh); err != nil {
+						return err
+					}
+					n.net.Scheduler().After(n.cfg.HandoverGap, n.gap, nh, uint64(i))
+				} else if nh >= 0 {
 					lk, err := n.link(u, nh)
 					if err != nil {
 						return err
@@ -191,6 +272,9 @@ func (n *Network) step(now des.Time) error {
 		}
 	}
 	n.steps++
+	if n.cfg.AfterStep != nil {
+		return n.cfg.AfterStep(n, now)
+	}
 	return nil
 }
 

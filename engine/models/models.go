@@ -20,6 +20,7 @@ func All() []vocab.Model {
 		NewSatIsland(),
 		NewMulticastVideo(),
 		NewLEOPath(),
+		NewLEONetwork(),
 	}
 }
 

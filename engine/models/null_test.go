@@ -64,6 +64,11 @@ func TestNoNaNMetrics(t *testing.T) {
 		{"multicast-video", "terrestrial", set{"hops": vocab.I(2), "cross_flows": vocab.I(1), "duration": vocab.F(5)}},
 		{"leo-path", "routing only", set{"flows": vocab.I(0), "duration": vocab.F(1)}},
 		{"leo-path", "one flow", set{"flows": vocab.I(1), "duration": vocab.F(2)}},
+		// Flows started over 100 s in a 1 s run: most have no RTT sample,
+		// nothing delivered; and a UDP-only run with bit errors and jitter.
+		{"leo-network", "flows never start", set{"stations": vocab.S("hypatia-100:10"), "traffic": vocab.S("random:3"), "start_spread": vocab.F(100), "duration": vocab.F(1), "sample_interval": vocab.F(0.5)}},
+		{"leo-network", "udp with errors", set{"stations": vocab.S("hypatia-100:10"), "traffic": vocab.S("random:3"), "tcp_flows": vocab.I(0), "udp_flows": vocab.I(1),
+			"isl_errors": vocab.B(true), "jitter_urad": vocab.F(2), "adaptive_rate": vocab.B(true), "duration": vocab.F(2), "sample_interval": vocab.F(0.5)}},
 	}
 	reg, err := Registry()
 	if err != nil {

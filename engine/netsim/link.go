@@ -4,6 +4,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/unit"
 
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 
@@ -176,6 +177,39 @@ func (l *Link) SetDelay(d des.Duration) error {
 		l.moved = true
 	}
 	l.delay = d
+	return nil
+}
+
+// SetRate changes the transmission rate for the packets whose
+// transmission starts from now on, for a terminal that switches between
+// rate modes as its link lengthens (a laser link picking the highest mode
+// whose error rate stays acceptable). The packet being serialised keeps
+// the end time it was given at its start; the busy period's exact bit
+// count restarts at that end, so later packets are timed at the new rate
+// without rounding carried over. It refuses a rate that is not a finite
+// positive number, and a link built infinitely fast or with a netem limit
+// (whose admission counts the rate it was built with). The queue keeps
+// the rate it was attached with (an AQM's notion of the link's speed).
+func (l *Link) SetRate(r unit.BitRate) error {
+	bps := wholeBitRate(r)
+	if !(r.BitsPerSecond() >= 1) || math.IsInf(r.BitsPerSecond(), 0) {
+		return fmt.Errorf("netsim: link %s: rate %g bit/s is not a finite rate of at least 1 bit/s", l.name, r.BitsPerSecond())
+	}
+	if l.bps == 0 {
+		return fmt.Errorf("netsim: link %s: an infinitely fast link keeps its rate", l.name)
+	}
+	if l.netemLimit > 0 {
+		return fmt.Errorf("netsim: link %s: the rate of a link with a netem limit is fixed", l.name)
+	}
+	if bps == l.bps {
+		return nil
+	}
+	// The end of the current (or last) transmission at the old rate is
+	// where the new period's bit count starts: txEndPrev then still
+	// returns it, so a packet that starts right then continues the
+	// period, and one that starts later opens a new one.
+	l.busyStart, l.busyBits = l.txEndPrev(), 0
+	l.bps, l.rate = bps, unit.BitRate(bps)
 	return nil
 }
 
