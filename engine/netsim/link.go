@@ -204,6 +204,12 @@ func (l *Link) SetRate(r unit.BitRate) error {
 	if bps == l.bps {
 		return nil
 	}
+	if l.lz.on {
+		// A lazy link replays past transmissions at the rate it has
+		// when it catches up: end them now, at the rate they had, and
+		// stay eager (lazy.go).
+		l.lazyEager(l.net.sched.Now())
+	}
 	// The end of the current (or last) transmission at the old rate is
 	// where the new period's bit count starts: txEndPrev then still
 	// returns it, so a packet that starts right then continues the
