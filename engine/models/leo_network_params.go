@@ -174,7 +174,6 @@ type lnConfig struct {
 	stations     []orbit.Station
 	earth        orbit.Earth
 	mode         orbit.RouteMode
-	traffic      lnTraffic
 	tcpFlows     int
 	udpFlows     int
 	ccas         []string

@@ -357,10 +357,7 @@ func (h *host) deferSend(now des.Time, rem unit.Bytes) bool {
 	}
 	srtt := s.rtt.srtt
 	expected := s.recs.at(i).sentAt.Add(srtt)
-	if expected.Sub(now) > min(srtt/2, deferMax) {
-		return false
-	}
-	return true
+	return expected.Sub(now) <= min(srtt/2, deferMax)
 }
 
 // cwndValidate is tcp_cwnd_validate (Linux 5.13) after a sending pass:

@@ -28,9 +28,6 @@ const (
 	bicUpdateGap = 31 * des.Millisecond
 )
 
-// bicBeta is beta as a fraction, 819/1024 ~ 0.8.
-const bicBeta = float64(bicBetaInt) / bicBetaScale
-
 // BIC is Binary Increase Congestion control as Linux's tcp_bic.c runs it.
 // After a loss at window W_max (last_max_cwnd) the window drops to
 // beta*W_max and then binary-searches for the available window: each RTT
