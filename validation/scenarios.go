@@ -272,7 +272,7 @@ func baseScenarios() []Scenario {
 		},
 		{
 			// BenchmarkProbeCubic's set-up (engine/tcp/bench_test.go)
-			// and issue 24's probe, with ns-3's loss detection on both
+			// and the command-line probe, with ns-3's loss detection on both
 			// sides: ns-3 3.37 has no RACK, so a lost retransmission
 			// waits for the retransmission timer.
 			Name: "probe-cubic", Class: Exact, Program: "dumbbell", Model: "tcp-compete",

@@ -21,7 +21,7 @@ import (
 )
 
 // LEONetwork is the "leo-network" model: traffic between many ground
-// stations over a whole constellation (issue 23), on engine/leonet's
+// stations over a whole constellation, on engine/leonet's
 // packet-level network, every inter-satellite and ground link a netsim
 // link with its own DropTail queue and its propagation delay from its
 // current length, routes toward every station recomputed each step by

@@ -171,16 +171,7 @@ func (c *Cubic) OnAck(s *State, a *Ack) {
 		return
 	}
 	if s.InSlowStart() {
-		// bictcp_cong_avoid: "if (hystart && after(ack, ca->end_seq))
-		// bictcp_hystart_reset(sk)", a new round.
-		if c.lhs != nil && c.lhs.acked > c.lhs.endSeq {
-			c.lhs.resetRound(a.Now)
-		}
-		if c.hs != nil && c.hs.Active() {
-			c.hs.OnAck(s, a)
-		} else {
-			c.w.slowStart(s, a.Acked, c.abc)
-		}
+		hyStartSlowStart(&c.w, c.abc, c.hs, c.lhs, s, a)
 		return
 	}
 	cwnd := segs(s)
@@ -278,5 +269,21 @@ func (c *Cubic) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bo
 		// start after the timeout runs HyStart again.
 		c.delayMin = 0
 		c.lhs.lossReset(now)
+	}
+}
+
+// hyStartSlowStart is one ACK of CUBIC's slow start with the HyStart it
+// runs (hs RFC 9406's, lhs Linux's, at most one set): bictcp_cong_avoid's
+// "if (hystart && after(ack, ca->end_seq)) bictcp_hystart_reset(sk)"
+// starts Linux HyStart's new round, then HyStart++ or standard slow start
+// grows the window.
+func hyStartSlowStart(w *window, abc bool, hs *HyStart, lhs *LinuxHyStart, s *State, a *Ack) {
+	if lhs != nil && lhs.acked > lhs.endSeq {
+		lhs.resetRound(a.Now)
+	}
+	if hs != nil && hs.Active() {
+		hs.OnAck(s, a)
+	} else {
+		w.slowStart(s, a.Acked, abc)
 	}
 }

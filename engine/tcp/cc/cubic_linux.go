@@ -169,14 +169,7 @@ func (c *CubicLinux) OnAck(s *State, a *Ack) {
 	}
 	acked := uint32(a.Acked / s.SMSS)
 	if s.InSlowStart() {
-		if c.lhs != nil && c.lhs.acked > c.lhs.endSeq {
-			c.lhs.resetRound(a.Now)
-		}
-		if c.hs != nil && c.hs.Active() {
-			c.hs.OnAck(s, a)
-		} else {
-			c.w.slowStart(s, a.Acked, c.abc)
-		}
+		hyStartSlowStart(&c.w, c.abc, c.hs, c.lhs, s, a)
 		// tcp_slow_start stops at ssthresh; the segments past it go on
 		// into congestion avoidance below.
 		if s.InSlowStart() || s.Cwnd == s.Ssthresh {
