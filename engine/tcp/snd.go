@@ -85,6 +85,19 @@ type sender struct {
 	ack       cc.Ack
 	lastAcked sendRecord
 	priorPipe unit.Bytes // pipe before the ACK being processed
+
+	// rateCand is, of the records the ACK being processed newly delivers
+	// (SACKed or cumulatively acknowledged), the most recently sent: the
+	// one its rate sample comes from (rateCandOK: there is one).
+	rateCand   sendRecord
+	rateCandOK bool
+	// sackRTT is the RTT of the most recently sent record, never
+	// retransmitted, that the ACK newly SACKs (0: none); Linux's
+	// ca_rtt_us from last_sackt (tcp_clean_rtx_queue).
+	sackRTT des.Duration
+	// congControl: the controller sets cwnd and pacing itself from every
+	// ACK (cc.SetsOwnCwnd), as Linux calls a cong_control algorithm.
+	congControl bool
 }
 
 // pipe is the bytes in the network as the sender estimates them: RFC 6675
@@ -100,6 +113,7 @@ func (s *sender) deliveredTotal() unit.Bytes {
 
 func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	s.c, s.ctrl = c, ctrl
+	s.congControl = cc.SetsOwnCwnd(ctrl)
 	s.iss, s.una, s.nxt, s.max = isn, isn, isn, isn
 	s.recover = isn
 	s.rxtNext = isn
@@ -444,12 +458,70 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 	} else {
 		s.undoOnDSACK(now)
 	}
+	if !advanced {
+		s.sackOnlyAck(now)
+	}
 	s.reorderUpdateWnd()
 	s.rec.afterAck(now, ack, advanced, !advanced && p.NSACK == 0 && p.Payload == 0)
 	s.rack.cumSample = false
 	s.output(now)
 	s.frto.sendNew = false
 	s.tlpSchedule(now)
+}
+
+// rateDelivered is tcp_rate_skb_delivered for a record the ACK being
+// processed newly delivers, SACKed or cumulatively acknowledged:
+// the ACK's rate sample comes from the most recently sent of them
+// (draft-cheng-iccrg-delivery-rate-estimation section 3.3; the
+// transmission count orders sends at one instant, where Linux compares
+// end sequence numbers). A record SACKed earlier gave its sample then and
+// is not offered again when the cumulative ACK passes it (Linux clears its
+// tx.delivered_mstamp).
+func (s *sender) rateDelivered(r *sendRecord) {
+	if !s.rateCandOK || r.xmitN > s.rateCand.xmitN {
+		s.rateCand, s.rateCandOK = *r, true
+	}
+}
+
+// rateSample ends an ACK's delivery-rate work (tcp_rate_gen): delivered
+// becomes what the peer holds, and the sample comes from the record
+// rateDelivered chose, if the ACK delivered any.
+func (s *sender) rateSample(now des.Time) cc.RateSample {
+	var cand *sendRecord
+	if s.rateCandOK {
+		cand = &s.rateCand
+	}
+	s.rateCandOK = false
+	return s.rate.onAck(now, s.deliveredTotal(), cand)
+}
+
+// sackOnlyAck is tcp_cong_control for an ACK that leaves SND.UNA where it
+// was. Linux's tcp_ack takes a rate sample from what such an ACK newly
+// SACKs (tcp_rate_gen) and calls a cong_control algorithm (BBR, BBRv2) on
+// every ACK, so their model and their window follow the SACKs through a
+// recovery whose holes hold the cumulative ACK back; a window-based
+// algorithm grows only on newly acknowledged data (tcp_may_raise_cwnd:
+// FLAG_DATA_ACKED) and is not called. The SACKs' RTTs are not sampled
+// (Linux's sack_rtt_us): the RTT estimators use cumulative ACKs only.
+func (s *sender) sackOnlyAck(now des.Time) {
+	rs := s.rateSample(now)
+	if !s.congControl {
+		return
+	}
+	s.cc.Pipe = s.pipe()
+	s.ack = cc.Ack{
+		Now: now, Inflight: s.una.Size(s.max).Bytes(), PriorPipe: s.priorPipe,
+		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: s.inRecovery,
+		InLoss: s.inLoss, Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
+	}
+	s.ctrl.OnAck(&s.cc, &s.ack)
+	if s.cc.Cwnd < s.smss {
+		panic("bug: tcp: cwnd below one segment")
+	}
+	if s.cc.AppLimited > 0 {
+		s.rate.appLimited = max(s.rate.appLimited, s.cc.AppLimited)
+		s.cc.AppLimited = 0
+	}
 }
 
 // undoOnDSACK runs tcp_try_undo_dsack for an ACK that carried a DSACK,
@@ -501,6 +573,7 @@ func (s *sender) markSacked(now des.Time, hs, he, l, r seqnum.Value) {
 			continue
 		}
 		rec.sacked = true
+		s.rateDelivered(rec)
 		s.undoDelivered(rec, true)
 		s.reorderDelivered(rec, true)
 		if rec.relost {
@@ -529,6 +602,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 			s.relostBytes -= r.payloadBytes()
 		}
 		if !r.sacked {
+			s.rateDelivered(r)
 			s.rec.delivered(now, r)
 			s.undoDelivered(r, false)
 			s.reorderDelivered(r, false)
@@ -561,7 +635,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	s.reorderCheck()
 	s.ackedBytes += payload
 	s.rtoRepeat = false
-	rs := s.rate.onAck(now, s.iss.Size(s.una).Bytes()+s.sb.Sacked().Bytes(), last)
+	rs := s.rateSample(now)
 
 	// RFC 6298 sections 5.2 and 5.3.
 	if s.una == s.max {

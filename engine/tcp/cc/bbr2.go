@@ -79,6 +79,7 @@ type BBR2 struct {
 	nextRoundDelivered unit.Bytes
 	roundStart         bool
 	delivered          unit.Bytes
+	ackedSacked        unit.Bytes // rs->acked_sacked of the ACK being handled
 
 	lossRoundDelivered unit.Bytes
 	lossRoundStart     bool
@@ -260,7 +261,7 @@ func (b *BBR2) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, 
 func (b *BBR2) OnAck(s *State, a *Ack) {
 	valid := a.Rate.Delivered > 0
 	ackedSacked := max(a.Delivered-b.delivered, 0) // rs->acked_sacked
-	b.delivered = a.Delivered
+	b.delivered, b.ackedSacked = a.Delivered, ackedSacked
 	b.leaveLoss(s, a)
 	// bbr2_skb_marked_lost runs as the sender marks packets lost, before
 	// bbr2_main: "Capture current data over the full round trip of loss",
@@ -447,7 +448,7 @@ func (b *BBR2) probeUpward(s *State, a *Ack) {
 		b.upAcks = 0 // "don't accmulate unused credits"
 		return
 	}
-	b.upAcks += a.Acked
+	b.upAcks += b.ackedSacked
 	if b.upAcks >= b.upCnt {
 		delta := b.upAcks / b.upCnt
 		b.upAcks -= delta * b.upCnt
@@ -642,22 +643,23 @@ func (b *BBR2) setPacingRate(s *State, a *Ack) {
 // under twice the initial window), at or above it (pipe full) it snaps
 // down. There is no packet conservation in recovery.
 func (b *BBR2) setCwnd(s *State, a *Ack, ackedSacked unit.Bytes) {
-	if a.Acked <= 0 {
-		return
-	}
 	minCwnd := bbrMinPackets * s.SMSS
-	bw := b.bw()
-	target := b.bdp(s, bw, b.cwndGain) + b.aggr.cwnd(bw)
-	target = b.quantizationBudget(s, target)
-	cwnd := float64(s.Cwnd)
-	acked := float64(ackedSacked)
-	switch {
-	case b.full.filled:
-		cwnd = min(cwnd+acked, target)
-	case cwnd < target || cwnd < 2*float64(b.initCwnd):
-		cwnd += acked
+	// bbr_set_cwnd: "no packet fully ACKed; just apply caps" (the
+	// PROBE_RTT cap and bbr2_bound_cwnd_for_inflight_model below).
+	if ackedSacked > 0 {
+		bw := b.bw()
+		target := b.bdp(s, bw, b.cwndGain) + b.aggr.cwnd(bw)
+		target = b.quantizationBudget(s, target)
+		cwnd := float64(s.Cwnd)
+		acked := float64(ackedSacked)
+		switch {
+		case b.full.filled:
+			cwnd = min(cwnd+acked, target)
+		case cwnd < target || cwnd < 2*float64(b.initCwnd):
+			cwnd += acked
+		}
+		s.Cwnd = max(unit.Bytes(cwnd), minCwnd)
 	}
-	s.Cwnd = max(unit.Bytes(cwnd), minCwnd)
 	limit := math.Inf(1)
 	switch {
 	case b.mode == BBRProbeBW && b.phase != BBR2Cruise:
