@@ -55,7 +55,8 @@ import (
 // and TxInFlight tcp_rate.c fills the same way); the departure-time
 // correction bbr_packets_in_net_at_edt; the app-limited fast path.
 // Losses are the sender's retransmissions (see package tcp's rate
-// estimator), and only cumulative ACKs carry samples.
+// estimator); every ACK that delivers something, SACK-only ones included,
+// carries a sample, and every ACK reaches OnAck (tcp_cong_control).
 type BBR2 struct {
 	rng *rand.Rand
 
