@@ -515,6 +515,12 @@ func (s *sender) sackOnlyAck(now des.Time) {
 		InLoss: s.inLoss, Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
 	}
 	s.ctrl.OnAck(&s.cc, &s.ack)
+	s.afterOnAck()
+}
+
+// afterOnAck checks the window the controller left and takes its
+// app-limited mark into the rate estimator (section 3.4).
+func (s *sender) afterOnAck() {
 	if s.cc.Cwnd < s.smss {
 		panic("bug: tcp: cwnd below one segment")
 	}
@@ -677,13 +683,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	if c.host != nil {
 		c.host.gateGrowth(priorCwnd, inRecovery || s.inLoss)
 	}
-	if s.cc.Cwnd < s.smss {
-		panic("bug: tcp: cwnd below one segment")
-	}
-	if s.cc.AppLimited > 0 {
-		s.rate.appLimited = max(s.rate.appLimited, s.cc.AppLimited)
-		s.cc.AppLimited = 0
-	}
+	s.afterOnAck()
 	if s.finQueued && s.unaOff == s.written+1 && !s.done {
 		s.done = true
 		s.stopRTO()
