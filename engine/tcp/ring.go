@@ -21,6 +21,11 @@ type sendRecord struct {
 	// relost is set when RACK (RFC 8985 section 6.2) has judged the latest
 	// retransmission lost and the segment waits to be resent again.
 	relost bool
+	// marked is set when the sender has marked the segment's latest
+	// transmission lost and counted it in rateState.lost (Linux's
+	// TCPCB_LOST without TCPCB_SACKED_RETRANS: tcp_mark_skb_lost counts
+	// such an skb once); a retransmission clears it.
+	marked bool
 	sentAt des.Time // latest transmission, retransmissions included (RACK's xmit_ts)
 	xmitN  uint64   // the sender's count of transmissions at that one
 	// Delivery-rate state when the record was (last) sent

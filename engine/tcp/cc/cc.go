@@ -156,6 +156,42 @@ type CongController interface {
 	CongControl()
 }
 
+// LostSegment describes one segment at the moment the sender marks it
+// lost: what Linux's skb_marked_lost hook of struct tcp_congestion_ops
+// reads from the skb's control block (TCP_SKB_CB(skb)->tx, recorded at
+// its transmission) and from the connection. All sizes are bytes.
+type LostSegment struct {
+	// Bytes is the segment's payload (tcp_skb_pcount's share).
+	Bytes unit.Bytes
+	// TxInFlight is the bytes in flight just after the segment was sent,
+	// itself included (scb->tx.in_flight).
+	TxInFlight unit.Bytes
+	// Lost is the bytes marked lost since the segment was sent, itself
+	// included (tp->lost - scb->tx.lost: the stack counts the segment
+	// before it calls the hook, tcp_notify_skb_loss_event).
+	Lost unit.Bytes
+	// AppLimited: the segment was sent application-limited
+	// (scb->tx.is_app_limited).
+	AppLimited bool
+	// Delivered is the connection's delivered bytes now (tp->delivered).
+	Delivered unit.Bytes
+}
+
+// LossMarker is implemented by a controller that reacts to each segment
+// the moment the sender marks it lost, not only to the ACK that follows:
+// Linux's skb_marked_lost hook (struct tcp_congestion_ops in the v2alpha
+// branch of github.com/google/bbr, include/net/tcp.h), which
+// tcp_notify_skb_loss_event in net/ipv4/tcp_input.c calls from
+// tcp_mark_skb_lost, for RACK's marks (tcp_rack_detect_loss), a
+// timeout's (tcp_timeout_mark_lost) and the duplicate-ACK rules'
+// (tcp_mark_head_lost). BBRv2 sets it (bbr2_skb_marked_lost). The sender
+// calls it only when its configuration asks (tcp.Config.SkbMarkedLost).
+type LossMarker interface {
+	// OnSegmentLost is called once per segment marked lost, in marking
+	// order, with the connection's lost count already including it.
+	OnSegmentLost(now des.Time, s *State, seg LostSegment)
+}
+
 // SetsOwnCwnd reports whether c sets cwnd itself in recovery
 // (CongController), so that the sender must not run PRR over it.
 func SetsOwnCwnd(c Controller) bool {
