@@ -132,9 +132,10 @@ func hostParam(name string) vocab.Param {
 }
 
 // recoveryHostParams names the Linux loss-recovery mechanisms of the host
-// (quick ACKs, DSACK, undo, F-RTO, adaptive reordering and Linux's RTO
-// floor), which every TCP model takes after its other host parameters.
-var recoveryHostParams = []string{"quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "rto_min_on"}
+// (quick ACKs, DSACK, undo, F-RTO, adaptive reordering, Linux's RTO floor
+// and the per-segment loss report to BBRv2), which every TCP model takes
+// after its other host parameters.
+var recoveryHostParams = []string{"quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "rto_min_on", "skb_marked_lost"}
 
 // withRecovery returns the named host parameters followed by the
 // recovery mechanisms of recoveryHostParams.

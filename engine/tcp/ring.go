@@ -34,7 +34,7 @@ type sendRecord struct {
 	deliveredAt des.Time
 	firstSentAt des.Time
 	lost        unit.Bytes // the connection's lost bytes when sent (BBRv2's loss rate)
-	txInFlight  unit.Bytes // bytes in flight just after this send
+	txInFlight  unit.Bytes // the pipe just after this send, itself included (scb->tx.in_flight)
 	appLimited  bool       // sent while the application left cwnd unused
 }
 

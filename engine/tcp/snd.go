@@ -327,6 +327,16 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 	p.Retransmitted = retx
 	c.rcv.fillSACK(p)
 	inflight := s.una.Size(s.max).Bytes()
+	// The bytes in the network before this send, as Linux's
+	// tcp_packets_in_flight counts them (SACKed and lost segments out,
+	// retransmissions in): the pipe, taken before a resent segment
+	// leaves the relost set or the recovery's bounds move over it.
+	var pipe unit.Bytes
+	if s.rec != nil {
+		pipe = s.pipe()
+	} else {
+		pipe = inflight
+	}
 	var r *sendRecord
 	if retx {
 		i := s.recs.find(seq)
@@ -364,11 +374,12 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 	s.xmits++
 	r.xmitN = s.xmits
 	s.rate.onSend(now, r, inflight)
-	if retx {
-		r.txInFlight = inflight
-	} else {
-		r.txInFlight = inflight + n
-	}
+	// scb->tx.in_flight: tcp_rate_skb_sent (the v2alpha tcp_rate.c)
+	// records tcp_packets_in_flight plus the segment itself at every
+	// transmission, retransmissions included; BBRv2's loss rate is lost
+	// over this (bbr2_is_inflight_too_high) and inflight_hi is raised to
+	// it (bbr2_adapt_upper_bounds).
+	r.txInFlight = pipe + n
 	if n > 0 {
 		c.Stats.DataSegsSent++
 		c.Stats.BytesSent += n

@@ -48,14 +48,21 @@ import (
 // recovery and restored to the saved window only when a timeout's
 // recovery ends (bbr2_set_state).
 //
+// Losses reach it twice, as in the kernel: each segment the moment the
+// sender marks it lost (OnSegmentLost, bbr2_skb_marked_lost: while
+// probing, a segment whose own loss rate exceeds loss_thresh sets
+// inflight_hi from bbr2_inflight_hi_from_lost_skb and ends PROBE_UP at
+// once), when the sender reports marks (tcp.Config.SkbMarkedLost, the
+// host parameter skb_marked_lost); and every ACK's rate sample (Lost over
+// TxInFlight, the pipe when the sampled segment was sent, as tcp_rate.c
+// fills rs->lost and rs->tx_in_flight). The sender counts a loss when it
+// marks the segment (tp->lost), one segment at a time where Linux marks
+// a whole TSO skb.
+//
 // Not modelled: ECN (bbr_ecn_enable is false in the alpha, so its default
-// host ignores CE marks too); bbr2_skb_marked_lost's reaction at the
-// moment a probing packet is marked lost (the sender reports losses per
-// ACK, so the loss rate is judged on the ACK's rate sample, whose Lost
-// and TxInFlight tcp_rate.c fills the same way); the departure-time
-// correction bbr_packets_in_net_at_edt; the app-limited fast path.
-// Losses are the sender's retransmissions (see package tcp's rate
-// estimator), and only cumulative ACKs carry samples.
+// host ignores CE marks too); the departure-time correction
+// bbr_packets_in_net_at_edt; the app-limited fast path. Only cumulative
+// ACKs carry rate samples.
 type BBR2 struct {
 	rng *rand.Rand
 

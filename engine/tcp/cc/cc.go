@@ -41,11 +41,12 @@ type RateSample struct {
 	Interval       des.Duration // max(send elapsed, ack elapsed)
 	PriorDelivered unit.Bytes   // total delivered when the sampled packet was sent
 	AppLimited     bool         // the sample may underestimate the path's rate
-	// Lost is the bytes the sender marked lost (retransmitted) between
-	// sending the sampled packet and this ACK, and TxInFlight the bytes in
-	// flight just after the sampled packet was sent: BBRv2's loss rate is
-	// Lost/TxInFlight over the sample's lifetime (the rs->lost and
-	// rs->tx_in_flight of Linux's tcp_rate.c).
+	// Lost is the bytes the sender marked lost between sending the
+	// sampled packet and this ACK, and TxInFlight the bytes in flight
+	// (the pipe: SACKed and lost bytes out, retransmissions in) just
+	// after the sampled packet was sent, itself included: BBRv2's loss
+	// rate is Lost/TxInFlight over the sample's lifetime (the rs->lost
+	// and rs->tx_in_flight of the v2alpha tcp_rate.c).
 	Lost       unit.Bytes
 	TxInFlight unit.Bytes
 }
@@ -81,8 +82,9 @@ type Ack struct {
 	// started it (BBR's round counting). Rate is valid when
 	// Rate.Delivered > 0.
 	Delivered unit.Bytes
-	// Lost is the bytes marked lost (retransmitted) since the previous
-	// ACK given to OnAck.
+	// Lost is the bytes marked lost since the previous ACK given to
+	// OnAck, less those a timer marked (a timeout's, RACK's reordering
+	// timer's): Linux's rs->losses counts the marks of one tcp_ack call.
 	Lost unit.Bytes
 	// InRecovery is set while the sender is in fast recovery; the recovery
 	// algorithm then owns cwnd, and window-based controllers ignore the ACK.
