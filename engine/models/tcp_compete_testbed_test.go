@@ -38,6 +38,8 @@ type testbedPoint struct {
 //     run);
 //   - Fig. 2, q = 30, 10 %: BBR's share (with BBRv2) above 0.6, and the
 //     total falling with q from 50 to 30 to 10 % (netem's limit in skbs);
+//     BBRv2 at most 6 Mbit/s, where the images show it starving (at most
+//     2.2; the bound is issue 21's acceptance);
 //   - Fig. 4, q = 100 %, 0.2 % loss: Jain's index at least 0.93;
 //   - Figs. 3 and 5, q = 100 %: retransmissions at 0.8 % loss at least
 //     twice those at 0.2 % (the images: 37 against 9 per second; random
@@ -98,6 +100,9 @@ func testbedShape(t *testing.T, set map[string]vocab.Value) (fails []string, log
 		if p := byQ[q]; p.bbr <= 0.6 {
 			fail("q %g %%: BBR share %.2f, want above 0.6 (Fig. 2)", q, p.bbr)
 		}
+		if x := byQ[q].algo["bbr2"]; x > 6e6 {
+			fail("q %g %%: bbr2 %.1f Mbit/s, want at most 6 (Fig. 2)", q, x/1e6)
+		}
 	}
 	if !(byQ[10].thr < byQ[30].thr && byQ[30].thr < byQ[50].thr) {
 		fail("total %.1f, %.1f, %.1f Mbit/s at q 50, 30, 10 %%: want it to fall with q (netem's limit in skbs)",
@@ -132,16 +137,20 @@ func TestCompeteTestbedShape(t *testing.T) {
 	// docs/os-testbed.md. With no PRR over BBR and BBRv2 (Linux's
 	// tcp_cong_control runs none over a cong_control controller) the
 	// two BBRs end just above the images' band at q = 100 and 70 %.
-	// A known gap that closes fails too, so that this list stays true.
+	// At q = 30 % BBRv2 keeps about 16 Mbit/s over the first 30 s
+	// (over 200 s it falls to about 7): it has not yet been squeezed
+	// out. A known gap that closes fails too, so that this list stays
+	// true.
 	known := map[string]bool{
 		"q 100 %: bbr":  true,
 		"q 100 %: bbr2": true,
 		"q 70 %: bbr":   true,
 		"q 70 %: bbr2":  true,
+		"q 30 %: bbr2":  true,
 	}
 	seen := map[string]bool{}
 	for _, f := range fails {
-		if k, _, ok := strings.Cut(f, " Mbit/s, want 8-12"); ok {
+		if k, _, ok := strings.Cut(f, " Mbit/s, want "); ok {
 			if i := strings.LastIndex(k, " "); i > 0 && known[k[:i]] {
 				seen[k[:i]] = true
 				t.Logf("known gap: %s", f)
@@ -188,7 +197,7 @@ func TestCompeteTestbedShapeNeedsEach(t *testing.T) {
 		}
 		removals["emulate -"+m] = map[string]vocab.Value{"emulate": vocab.S(strings.Join(rest, ","))}
 	}
-	for _, h := range []string{"delayed_ack", "prr", "timestamps", "hystart", "byte_counting", "quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "sack"} {
+	for _, h := range []string{"delayed_ack", "prr", "timestamps", "hystart", "byte_counting", "quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "sack", "skb_marked_lost"} {
 		removals["no "+h] = map[string]vocab.Value{h: vocab.B(false)}
 	}
 	for _, name := range slices.Sorted(maps.Keys(removals)) {
