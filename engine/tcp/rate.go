@@ -12,10 +12,13 @@ import (
 // counts bytes cumulatively acknowledged plus bytes currently SACKed, and
 // every ACK that delivers something, SACK-only ones included, updates it
 // (Linux's tcp_rate_gen).
-// Lost counts bytes the sender retransmitted, which it does only for
-// segments it has decided are lost (fast retransmit, RFC 6675 NextSeg, a
-// timeout's go-back-N), so the count includes a timeout's spurious
-// retransmissions.
+// Lost counts bytes the sender marked lost, when it marks them, as
+// Linux's tp->lost does (tcp_mark_skb_lost in net/ipv4/tcp_input.c):
+// RACK's marks (rack.go), every unSACKed segment at a timeout
+// (markTimeoutLost), and the segments the duplicate-ACK rules resend,
+// whose retransmission is their mark (fast retransmit, RFC 6675 NextSeg,
+// NewReno's partial ACKs). A segment counts once per transmission
+// (sendRecord.marked); a timeout's spurious marks count too.
 type rateState struct {
 	delivered   unit.Bytes
 	deliveredAt des.Time

@@ -60,6 +60,9 @@ type sender struct {
 	relostBytes unit.Bytes // payload of the records marked relost
 	reducedAt   des.Time   // the latest congestion response (recovery, timeout)
 	xmits       uint64     // data transmissions so far (sendRecord.xmitN)
+	// marker is the controller's per-segment loss hook when
+	// Config.SkbMarkedLost asks for it and the controller has one.
+	marker cc.LossMarker
 
 	rtoTimer des.Timer
 	// rtoArmedFor is the duration the retransmission timer was last
@@ -125,6 +128,9 @@ func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	s.peerMSS = c.cfg.MSS
 	// The adaptive window reads DSACKs too, which the undo state parses.
 	s.undo.on, s.undo.detect = c.cfg.Undo || c.cfg.FRTO || c.cfg.AdaptiveReordering, c.cfg.Undo
+	if m, ok := ctrl.(cc.LossMarker); ok && c.cfg.SkbMarkedLost {
+		s.marker = m
+	}
 	s.reo.on, s.reo.reordering, s.reo.steps = c.cfg.AdaptiveReordering, c.cfg.DupThresh, 1
 }
 
@@ -335,6 +341,16 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 	p.Retransmitted = retx
 	c.rcv.fillSACK(p)
 	inflight := s.una.Size(s.max).Bytes()
+	// The bytes in the network before this send, as Linux's
+	// tcp_packets_in_flight counts them (SACKed and lost segments out,
+	// retransmissions in): the pipe, taken before a resent segment
+	// leaves the relost set or the recovery's bounds move over it.
+	var pipe unit.Bytes
+	if s.rec != nil {
+		pipe = s.pipe()
+	} else {
+		pipe = inflight
+	}
 	var r *sendRecord
 	if retx {
 		i := s.recs.find(seq)
@@ -348,9 +364,12 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 			s.relostBytes -= r.payloadBytes()
 		}
 		if !s.tlp.probing {
-			// A probe is not a loss (RFC 8985 section 7.3).
-			s.rate.lost += n
+			// A probe is not a loss (RFC 8985 section 7.3); any other
+			// retransmission of a segment not yet marked lost is its
+			// mark (the duplicate-ACK rules decide and resend at once).
+			s.markSegmentLost(now, r)
 		}
+		r.marked = false // this transmission is not known lost
 		c.Stats.RetransSegs++
 		c.Stats.RetransBytes += n
 		s.undoRetransmitted()
@@ -369,11 +388,12 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 	s.xmits++
 	r.xmitN = s.xmits
 	s.rate.onSend(now, r, inflight)
-	if retx {
-		r.txInFlight = inflight
-	} else {
-		r.txInFlight = inflight + n
-	}
+	// scb->tx.in_flight: tcp_rate_skb_sent (the v2alpha tcp_rate.c)
+	// records tcp_packets_in_flight plus the segment itself at every
+	// transmission, retransmissions included; BBRv2's loss rate is lost
+	// over this (bbr2_is_inflight_too_high) and inflight_hi is raised to
+	// it (bbr2_adapt_upper_bounds).
+	r.txInFlight = pipe + n
 	if n > 0 {
 		c.Stats.DataSegsSent++
 		c.Stats.BytesSent += n
@@ -780,8 +800,54 @@ func (s *sender) onRTO(now des.Time) {
 	s.tlp.endSet = false
 	s.armRTO(s.rtt.current()) // section 5.6
 	s.rec.timeout()
+	s.markTimeoutLost(now)
 	s.cc.Pipe = s.pipe()
 	s.ctrl.OnRTO(now, &s.cc, basis, s.rtoRepeat)
 	s.rtoRepeat = true
 	s.output(now)
+}
+
+// markSegmentLost marks r's latest transmission lost: Linux's
+// tcp_mark_skb_lost, whose tcp_notify_skb_loss_event adds the segment to
+// the connection's lost count (tp->lost) and then calls the controller's
+// skb_marked_lost hook (cc.LossMarker) with the segment's transmit-time
+// state. A segment SACKed, or already marked since it was last sent,
+// is not marked again.
+func (s *sender) markSegmentLost(now des.Time, r *sendRecord) {
+	if r.sacked || r.marked || r.payload == 0 {
+		return
+	}
+	r.marked = true
+	n := r.payloadBytes()
+	s.rate.lost += n
+	if s.marker == nil {
+		return
+	}
+	s.marker.OnSegmentLost(now, &s.cc, cc.LostSegment{
+		Bytes:      n,
+		TxInFlight: r.txInFlight,
+		Lost:       s.rate.lost - r.lost,
+		AppLimited: r.appLimited,
+		Delivered:  s.rate.delivered,
+	})
+}
+
+// markTimeoutLost is Linux's tcp_timeout_mark_lost (net/ipv4/tcp_input.c,
+// called by tcp_enter_loss before the Loss state is set): every segment
+// outstanding and not SACKed is marked lost, except, under RACK, one
+// other than the oldest that was sent less than RACK.rtt ago
+// (tcp_rack_skb_timeout(tp, skb, 0) > 0: "Don't mark recently sent ones
+// lost yet"), which RACK or the go-back-N resend marks later. The marks
+// are made outside any ACK, so, as in Linux, no ACK reports them as its
+// newly lost bytes (rs->losses counts the marks of one tcp_ack call).
+func (s *sender) markTimeoutLost(now des.Time) {
+	before := s.rate.lost
+	for i := 0; i < s.recs.len(); i++ {
+		r := s.recs.at(i)
+		if i > 0 && s.rack.all && s.rack.set && r.sentAt.Add(s.rack.rtt) > now {
+			continue
+		}
+		s.markSegmentLost(now, r)
+	}
+	s.rate.lostTold += s.rate.lost - before
 }
