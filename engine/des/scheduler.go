@@ -39,7 +39,7 @@ type event struct {
 	h      Handler
 	kind   int
 	arg    uint64
-	index  int // position in the heap, -1 when not queued
+	index  int // a Timer's event: its position in the heap, -1 when not queued
 	pooled bool
 	next   *event // free-list link
 	// timer is the Timer that owns this entry (nil for a one-shot event):
@@ -48,31 +48,60 @@ type event struct {
 	timer *Timer
 }
 
-// before orders events by (time, sequence number): events at the same time
-// run in the order they were scheduled.
-func (e *event) before(o *event) bool {
-	if e.at != o.at {
-		return e.at < o.at
+// slot is one entry of the heap: the event's key and the event. key is
+// the scheduling order shifted left by one, its low bit set for a Timer's
+// event (whose index the heap keeps up to date): scheduling orders are
+// unique, so comparing keys compares them.
+type slot struct {
+	at  Time
+	key uint64
+	e   *event
+}
+
+// keyOf returns the slot key of scheduling order seq for e.
+func keyOf(seq uint64, e *event) uint64 {
+	k := seq << 1
+	if e.timer != nil {
+		k |= 1
 	}
-	return e.seq < o.seq
+	return k
+}
+
+// before orders slots by (time, scheduling order): events at the same time
+// run in the order they were scheduled.
+func (a *slot) before(b *slot) bool {
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.key < b.key
 }
 
 // Scheduler is a discrete-event scheduler: a virtual clock and a queue of
 // pending events ordered by (time, scheduling order). It is single-threaded
 // and deterministic.
 //
-// The queue is a 4-ary min-heap of event pointers; each event knows its
-// heap index, so a Timer moved earlier is sifted up in place. A Timer moved
+// The queue is a 4-ary min-heap of slots that hold each event's key
+// (time, scheduling order) beside its pointer, so that sifting compares
+// keys in the heap's own array and never reads an event: the events (a
+// link's arrival, a TCP endpoint's timer inside its connection) lie all
+// over memory, and reading one per comparison made the sift cost a cache
+// miss per level. A Timer's event knows its heap index, so a Timer moved
+// earlier is sifted up in place; a one-shot event, only ever taken from
+// the top, keeps none, and moving it writes nothing outside the array. A Timer moved
 // later, or stopped, leaves its entry where it is and the entry is put
 // right when it reaches the top (see Timer): the queue holds at most one
 // entry per timer, and handlers run in exactly the order of (expiry,
 // scheduling order) all the same.
 type Scheduler struct {
-	now       Time
-	seq       uint64
-	heap      []*event
-	free      *event
-	stale     int // entries of stopped timers still in the heap
+	now   Time
+	seq   uint64
+	heap  []slot
+	free  *event
+	stale int // entries of stopped timers still in the heap
+	// due is a one-shot event scheduled for the current instant while
+	// nothing else was due then: it runs next, before anything in the
+	// heap, without a heap operation (see Schedule).
+	due       *event
 	processed uint64
 	// running is the event whose handler is running (running.h nil
 	// outside Run): its key and when it was scheduled, for Running.
@@ -97,7 +126,13 @@ func (s *Scheduler) Processed() uint64 { return s.processed }
 
 // Pending returns the number of events in the queue (stopped timers not
 // counted).
-func (s *Scheduler) Pending() int { return len(s.heap) - s.stale }
+func (s *Scheduler) Pending() int {
+	n := len(s.heap) - s.stale
+	if s.due != nil {
+		n++
+	}
+	return n
+}
 
 // Schedule arranges for h.Handle(at, kind, arg) to run at time at. Times in
 // the past are a bug in the caller and panic. Schedule allocates only while
@@ -111,6 +146,16 @@ func (s *Scheduler) Schedule(at Time, h Handler, kind int, arg uint64) {
 		e = &event{pooled: true}
 	}
 	e.h, e.kind, e.arg = h, kind, arg
+	if at == s.now && s.due == nil && (len(s.heap) == 0 || s.heap[0].at > at) {
+		// Nothing else is due now, and whatever is scheduled for now
+		// from here on comes later in scheduling order: e runs next.
+		// A handler that passes a packet on at once (a link without
+		// delay, a node forwarding) schedules such events; they skip
+		// the heap.
+		s.stamp(e, at)
+		s.due = e
+		return
+	}
 	s.push(e, at)
 }
 
@@ -140,10 +185,17 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 		budget = MaxEventsOf(ctx)
 	}
 	var n uint64
-	for len(s.heap) > 0 {
-		e := s.heap[0]
-		if e.at > until {
-			break
+	for {
+		e := s.due
+		if e == nil {
+			if len(s.heap) == 0 {
+				break
+			}
+			top := &s.heap[0]
+			if top.at > until {
+				break
+			}
+			e = top.e
 		}
 		if t := e.timer; t != nil && (!t.armed || t.at != e.at || t.seq != e.seq) {
 			// A timer stopped, or moved later, since its entry was
@@ -154,12 +206,13 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 				s.stale--
 			} else {
 				e.at, e.seq, e.sched, e.parent = t.at, t.seq, t.sched, t.parent
+				s.heap[0].at, s.heap[0].key = t.at, keyOf(t.seq, e)
 				s.down(0)
 			}
 			continue
 		}
 		if budget > 0 && s.processed >= budget {
-			return fmt.Errorf("des: %w: %d events processed, now %v, %d pending", ErrMaxEvents, s.processed, s.now, len(s.heap))
+			return fmt.Errorf("des: %w: %d events processed, now %v, %d pending", ErrMaxEvents, s.processed, s.now, s.Pending())
 		}
 		n++
 		if n%ctxCheckEvery == 0 {
@@ -167,7 +220,11 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 				return fmt.Errorf("des: run cancelled at %v after %d events: %w", s.now, s.processed, err)
 			}
 		}
-		s.removeAt(0)
+		if e == s.due {
+			s.due = nil
+		} else {
+			s.removeAt(0)
+		}
 		s.now = e.at
 		h, kind, arg := e.h, e.kind, e.arg
 		if e.timer != nil {
@@ -198,12 +255,17 @@ func (s *Scheduler) push(e *event, at Time) {
 	if at < s.now {
 		panic(fmt.Sprintf("bug: des: event scheduled at %v, before now %v", at, s.now))
 	}
+	s.stamp(e, at)
+	s.insert(e)
+}
+
+// stamp gives e its time and takes its scheduling order.
+func (s *Scheduler) stamp(e *event, at Time) {
 	e.at = at
 	e.seq = s.seq
 	e.sched = s.now
 	e.parent = s.parentSeq()
 	s.seq++
-	s.insert(e)
 }
 
 // NoParent is Running's parent for an event scheduled outside a handler.
@@ -242,21 +304,32 @@ func (s *Scheduler) Running() (sched Time, seq, parent uint64, ok bool) {
 
 // insert adds e to the heap with the key it holds.
 func (s *Scheduler) insert(e *event) {
-	e.index = len(s.heap)
-	s.heap = append(s.heap, e)
-	s.up(e.index)
+	i := len(s.heap)
+	s.heap = append(s.heap, slot{at: e.at, key: keyOf(e.seq, e), e: e})
+	if e.timer != nil {
+		e.index = i
+	}
+	s.up(i)
+}
+
+// setKey gives the queued event e (a Timer's) the key it now holds and
+// sifts it up.
+func (s *Scheduler) setKey(e *event) {
+	i := e.index
+	s.heap[i].at, s.heap[i].key = e.at, keyOf(e.seq, e)
+	s.up(i)
 }
 
 // removeAt removes the event at heap index i.
 func (s *Scheduler) removeAt(i int) {
 	h := s.heap
 	n := len(h) - 1
-	e := h[i]
+	e := h[i].e
 	if i != n {
 		h[i] = h[n]
-		h[i].index = i
+		h[i].place(i)
 	}
-	h[n] = nil
+	h[n] = slot{}
 	s.heap = h[:n]
 	if i != n {
 		if !s.down(i) {
@@ -266,33 +339,41 @@ func (s *Scheduler) removeAt(i int) {
 	e.index = -1
 }
 
+// place records that the slot now sits at index i, in its event if the
+// event is a Timer's (the only events looked up by index).
+func (sl *slot) place(i int) {
+	if sl.key&1 != 0 {
+		sl.e.index = i
+	}
+}
+
 // A 4-ary heap: children of i are 4i+1..4i+4. Shallower than a binary heap,
 // and the four children of a node are adjacent in memory.
 const arity = 4
 
 func (s *Scheduler) up(i int) {
 	h := s.heap
-	e := h[i]
+	x := h[i]
 	for i > 0 {
 		p := (i - 1) / arity
-		if !e.before(h[p]) {
+		if !x.before(&h[p]) {
 			break
 		}
 		h[i] = h[p]
-		h[i].index = i
+		h[i].place(i)
 		i = p
 	}
-	h[i] = e
-	e.index = i
+	h[i] = x
+	h[i].place(i)
 }
 
-// down sifts the element at i towards the leaves and reports whether it
+// down sifts the slot at i towards the leaves and reports whether it
 // moved.
 func (s *Scheduler) down(i0 int) bool {
 	h := s.heap
 	n := len(h)
 	i := i0
-	e := h[i]
+	x := h[i]
 	for {
 		c := arity*i + 1
 		if c >= n {
@@ -301,18 +382,18 @@ func (s *Scheduler) down(i0 int) bool {
 		m := c
 		end := min(c+arity, n)
 		for j := c + 1; j < end; j++ {
-			if h[j].before(h[m]) {
+			if h[j].before(&h[m]) {
 				m = j
 			}
 		}
-		if !h[m].before(e) {
+		if !h[m].before(&x) {
 			break
 		}
 		h[i] = h[m]
-		h[i].index = i
+		h[i].place(i)
 		i = m
 	}
-	h[i] = e
-	e.index = i
+	h[i] = x
+	h[i].place(i)
 	return i > i0
 }

@@ -72,7 +72,7 @@ func (t *Timer) Reset(at Time) {
 	case at < t.e.at:
 		// Earlier than its entry: move the entry up now.
 		t.e.at, t.e.seq, t.e.sched, t.e.parent = at, t.seq, t.sched, t.parent
-		s.up(t.e.index)
+		s.setKey(&t.e)
 		if !wasArmed {
 			s.stale--
 		}
