@@ -15,10 +15,9 @@
 // (netsim's links) work out where a skipped event would have run among
 // simultaneous ones.
 //
-// The queue's slots hold each event's key beside its pointer, so sifting
-// reads no event; and an event scheduled for the current instant while
-// nothing else is due then (a packet passed on without delay) runs next
-// without entering the heap at all.
+// An event scheduled for the current instant while nothing else is due
+// then (a packet passed on by a link without delay) runs next without
+// entering the heap at all.
 //
 // Handlers are objects, not closures: Schedule(at, h, kind, arg) stores an
 // interface value that already exists plus two integers, and the queue

@@ -39,7 +39,7 @@ type event struct {
 	h      Handler
 	kind   int
 	arg    uint64
-	index  int // a Timer's event: its position in the heap, -1 when not queued
+	index  int // position in the heap, -1 when not queued
 	pooled bool
 	next   *event // free-list link
 	// timer is the Timer that owns this entry (nil for a one-shot event):
@@ -48,46 +48,21 @@ type event struct {
 	timer *Timer
 }
 
-// slot is one entry of the heap: the event's key and the event. key is
-// the scheduling order shifted left by one, its low bit set for a Timer's
-// event (whose index the heap keeps up to date): scheduling orders are
-// unique, so comparing keys compares them.
-type slot struct {
-	at  Time
-	key uint64
-	e   *event
-}
-
-// keyOf returns the slot key of scheduling order seq for e.
-func keyOf(seq uint64, e *event) uint64 {
-	k := seq << 1
-	if e.timer != nil {
-		k |= 1
-	}
-	return k
-}
-
-// before orders slots by (time, scheduling order): events at the same time
+// before orders events by (time, sequence number): events at the same time
 // run in the order they were scheduled.
-func (a *slot) before(b *slot) bool {
-	if a.at != b.at {
-		return a.at < b.at
+func (e *event) before(o *event) bool {
+	if e.at != o.at {
+		return e.at < o.at
 	}
-	return a.key < b.key
+	return e.seq < o.seq
 }
 
 // Scheduler is a discrete-event scheduler: a virtual clock and a queue of
 // pending events ordered by (time, scheduling order). It is single-threaded
 // and deterministic.
 //
-// The queue is a 4-ary min-heap of slots that hold each event's key
-// (time, scheduling order) beside its pointer, so that sifting compares
-// keys in the heap's own array and never reads an event: the events (a
-// link's arrival, a TCP endpoint's timer inside its connection) lie all
-// over memory, and reading one per comparison made the sift cost a cache
-// miss per level. A Timer's event knows its heap index, so a Timer moved
-// earlier is sifted up in place; a one-shot event, only ever taken from
-// the top, keeps none, and moving it writes nothing outside the array. A Timer moved
+// The queue is a 4-ary min-heap of event pointers; each event knows its
+// heap index, so a Timer moved earlier is sifted up in place. A Timer moved
 // later, or stopped, leaves its entry where it is and the entry is put
 // right when it reaches the top (see Timer): the queue holds at most one
 // entry per timer, and handlers run in exactly the order of (expiry,
@@ -95,7 +70,7 @@ func (a *slot) before(b *slot) bool {
 type Scheduler struct {
 	now   Time
 	seq   uint64
-	heap  []slot
+	heap  []*event
 	free  *event
 	stale int // entries of stopped timers still in the heap
 	// due is a one-shot event scheduled for the current instant while
@@ -150,8 +125,7 @@ func (s *Scheduler) Schedule(at Time, h Handler, kind int, arg uint64) {
 		// Nothing else is due now, and whatever is scheduled for now
 		// from here on comes later in scheduling order: e runs next.
 		// A handler that passes a packet on at once (a link without
-		// delay, a node forwarding) schedules such events; they skip
-		// the heap.
+		// delay) schedules such events; they skip the heap.
 		s.stamp(e, at)
 		s.due = e
 		return
@@ -191,11 +165,10 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 			if len(s.heap) == 0 {
 				break
 			}
-			top := &s.heap[0]
-			if top.at > until {
+			e = s.heap[0]
+			if e.at > until {
 				break
 			}
-			e = top.e
 		}
 		if t := e.timer; t != nil && (!t.armed || t.at != e.at || t.seq != e.seq) {
 			// A timer stopped, or moved later, since its entry was
@@ -206,7 +179,6 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 				s.stale--
 			} else {
 				e.at, e.seq, e.sched, e.parent = t.at, t.seq, t.sched, t.parent
-				s.heap[0].at, s.heap[0].key = t.at, keyOf(t.seq, e)
 				s.down(0)
 			}
 			continue
@@ -304,32 +276,21 @@ func (s *Scheduler) Running() (sched Time, seq, parent uint64, ok bool) {
 
 // insert adds e to the heap with the key it holds.
 func (s *Scheduler) insert(e *event) {
-	i := len(s.heap)
-	s.heap = append(s.heap, slot{at: e.at, key: keyOf(e.seq, e), e: e})
-	if e.timer != nil {
-		e.index = i
-	}
-	s.up(i)
-}
-
-// setKey gives the queued event e (a Timer's) the key it now holds and
-// sifts it up.
-func (s *Scheduler) setKey(e *event) {
-	i := e.index
-	s.heap[i].at, s.heap[i].key = e.at, keyOf(e.seq, e)
-	s.up(i)
+	e.index = len(s.heap)
+	s.heap = append(s.heap, e)
+	s.up(e.index)
 }
 
 // removeAt removes the event at heap index i.
 func (s *Scheduler) removeAt(i int) {
 	h := s.heap
 	n := len(h) - 1
-	e := h[i].e
+	e := h[i]
 	if i != n {
 		h[i] = h[n]
-		h[i].place(i)
+		h[i].index = i
 	}
-	h[n] = slot{}
+	h[n] = nil
 	s.heap = h[:n]
 	if i != n {
 		if !s.down(i) {
@@ -339,41 +300,33 @@ func (s *Scheduler) removeAt(i int) {
 	e.index = -1
 }
 
-// place records that the slot now sits at index i, in its event if the
-// event is a Timer's (the only events looked up by index).
-func (sl *slot) place(i int) {
-	if sl.key&1 != 0 {
-		sl.e.index = i
-	}
-}
-
 // A 4-ary heap: children of i are 4i+1..4i+4. Shallower than a binary heap,
 // and the four children of a node are adjacent in memory.
 const arity = 4
 
 func (s *Scheduler) up(i int) {
 	h := s.heap
-	x := h[i]
+	e := h[i]
 	for i > 0 {
 		p := (i - 1) / arity
-		if !x.before(&h[p]) {
+		if !e.before(h[p]) {
 			break
 		}
 		h[i] = h[p]
-		h[i].place(i)
+		h[i].index = i
 		i = p
 	}
-	h[i] = x
-	h[i].place(i)
+	h[i] = e
+	e.index = i
 }
 
-// down sifts the slot at i towards the leaves and reports whether it
+// down sifts the element at i towards the leaves and reports whether it
 // moved.
 func (s *Scheduler) down(i0 int) bool {
 	h := s.heap
 	n := len(h)
 	i := i0
-	x := h[i]
+	e := h[i]
 	for {
 		c := arity*i + 1
 		if c >= n {
@@ -382,18 +335,18 @@ func (s *Scheduler) down(i0 int) bool {
 		m := c
 		end := min(c+arity, n)
 		for j := c + 1; j < end; j++ {
-			if h[j].before(&h[m]) {
+			if h[j].before(h[m]) {
 				m = j
 			}
 		}
-		if !h[m].before(&x) {
+		if !h[m].before(e) {
 			break
 		}
 		h[i] = h[m]
-		h[i].place(i)
+		h[i].index = i
 		i = m
 	}
-	h[i] = x
-	h[i].place(i)
+	h[i] = e
+	e.index = i
 	return i > i0
 }
