@@ -1,6 +1,11 @@
 package netsim
 
-import "github.com/crosslink-sim/crosslink/engine/des"
+import (
+	"math"
+	"math/bits"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 // The lazy transmitter. Behind a DropTail queue a link's transmitter is a
 // pure function of the arrivals: a packet the queue accepts is sent, the
@@ -80,6 +85,12 @@ type lazyTx struct {
 	ties int64
 
 	ended uint64 // transmissions ended in a catch-up: events done without
+
+	// maxBits is the largest transmission, in bits, that takes less than
+	// the delay at the link's rate (lazyFits), fixed when the link
+	// decides to be lazy: while it is, its rate and delay do not change
+	// (SetRate and SetDelay turn it eager).
+	maxBits uint64
 }
 
 // lazyMaxBytes is the largest transmission (a whole GSO skb, 64 KiB, with
@@ -103,16 +114,32 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 		if !l.lz.on {
 			return
 		}
+		l.lz.maxBits = lazyMaxBits(l.delay, l.bps)
 	}
 	size := uint64(p.Size)
 	if p.Skb != 0 {
 		size = lazyMaxBytes // the whole skb is sent as one
 	}
-	if l.net.observer != nil || p.Owner != nil && l.loss != nil || uint64(l.delay) <= bitTime(size*8, l.bps) {
+	if l.net.observer != nil || p.Owner != nil && l.loss != nil || size*8 > l.lz.maxBits {
 		l.lazyEager(now)
 		return
 	}
 	l.lazyCatchUp(now, true)
+}
+
+// lazyMaxBits returns the largest number of bits b whose transmission
+// time at bps, ceil(b*1e9/bps) ns (bitTime), is shorter than delay (at
+// least 1 ns): ceil(x) < delay exactly when x <= delay-1, so b is
+// floor((delay-1)*bps/1e9), computed in 128 bits (saturating at the
+// largest uint64). A link compares each packet with it instead of
+// dividing.
+func lazyMaxBits(delay des.Duration, bps uint64) uint64 {
+	hi, lo := bits.Mul64(uint64(delay-1), bps)
+	if hi >= 1e9 {
+		return math.MaxUint64 // the quotient does not fit in 64 bits
+	}
+	q, _ := bits.Div64(hi, lo, 1e9)
+	return q
 }
 
 // lazyEager turns the link eager for good: it ends the transmissions that

@@ -3,6 +3,7 @@ package netsim
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -291,4 +292,41 @@ func at(a []arrival, i int) any {
 		return a[i]
 	}
 	return "none"
+}
+
+// TestLazyMaxBits checks the threshold a lazy link compares packets with
+// against its definition, bitTime(b, bps) < delay, on both sides of it:
+// at b = lazyMaxBits the transmission is shorter than the delay, at b+1
+// it is not. The cases include rates that do not divide 1e9 (ceil
+// rounding), a delay of 1 ns (no bit fits), and products that overflow 64
+// bits; random cases cover the rest. Exact: integer arithmetic, tolerance 0.
+func TestLazyMaxBits(t *testing.T) {
+	type tc struct {
+		delay des.Duration
+		bps   uint64
+	}
+	cases := []tc{
+		{des.Millisecond, 10e9}, {25 * des.Millisecond, 1e9}, {1, 1e9}, {2, 1e9}, {1, 3},
+		{7, 3}, {des.Microsecond, 100e6}, {1000, 999_999_999}, {1 << 40, 1 << 40},
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 2000 {
+		cases = append(cases, tc{des.Duration(1 + rng.Int64N(int64(10*des.Second))), 1 + rng.Uint64N(1e12)})
+	}
+	for _, c := range cases {
+		b := lazyMaxBits(c.delay, c.bps)
+		if b == math.MaxUint64 {
+			// Saturated: every size a link can send fits.
+			if got := bitTime(1<<40, c.bps); got >= uint64(c.delay) {
+				t.Errorf("lazyMaxBits(%v, %d) saturated, but bitTime(2^40) = %d >= delay", c.delay, c.bps, got)
+			}
+			continue
+		}
+		if b > 0 && bitTime(b, c.bps) >= uint64(c.delay) {
+			t.Errorf("lazyMaxBits(%v, %d) = %d: bitTime = %d, want < %d", c.delay, c.bps, b, bitTime(b, c.bps), c.delay)
+		}
+		if bitTime(b+1, c.bps) < uint64(c.delay) {
+			t.Errorf("lazyMaxBits(%v, %d) = %d: bitTime(b+1) = %d < %d, want the largest", c.delay, c.bps, b, bitTime(b+1, c.bps), c.delay)
+		}
+	}
 }
