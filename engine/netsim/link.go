@@ -327,13 +327,12 @@ func (l *Link) Drop(now des.Time, p *Packet, reason DropReason) {
 func (l *Link) startNext(now des.Time) {
 	l.queueChange(now)
 	p := l.queue.Dequeue(now, l)
-	if p != nil {
-		l.skbBatch(now, p)
-	}
-	l.queueChanged()
 	if p == nil {
 		return
 	}
+	l.skbBatch(now, p)
+	// No queueChanged: taking packets out (and an AQM's drops) never
+	// raises the queue's maxima.
 	l.dequeued(now, p)
 
 	if l.tx == nil && now != l.txEndPrev() {
@@ -489,16 +488,33 @@ func (l *Link) trace(now des.Time, k TraceKind, p *Packet, r DropReason) {
 
 // queueChange accumulates the occupancy integral up to now; call it before
 // the queue changes and queueChanged after.
+//
+// A second change at the same instant adds nothing (dt = 0 adds exactly
+// 0 to the sums), so it returns at once.
 func (l *Link) queueChange(now des.Time) {
+	if now == l.st.qLast {
+		return
+	}
+	n, b := l.queueLen()
 	dt := float64(now.Sub(l.st.qLast))
-	l.st.qArea += dt * float64(l.queue.Len())
-	l.st.qAreaB += dt * float64(l.queue.Bytes())
+	l.st.qArea += dt * float64(n)
+	l.st.qAreaB += dt * float64(b)
 	l.st.qLast = now
 }
 
 func (l *Link) queueChanged() {
-	l.st.qMax = max(l.st.qMax, l.queue.Len())
-	l.st.qMaxB = max(l.st.qMaxB, l.queue.Bytes())
+	n, b := l.queueLen()
+	l.st.qMax = max(l.st.qMax, n)
+	l.st.qMaxB = max(l.st.qMaxB, b)
+}
+
+// queueLen returns the queue's packets and bytes, read directly from a
+// DropTail (most links' queue) rather than through the interface.
+func (l *Link) queueLen() (int, unit.Bytes) {
+	if q, ok := l.queue.(*dropTail); ok {
+		return q.q.n, q.bytes
+	}
+	return l.queue.Len(), l.queue.Bytes()
 }
 
 // NumDropReasons is the number of DropReason values, the length of the
