@@ -47,14 +47,22 @@ import (
 // order from these (des.Scheduler.Reserve keeps the order of an event
 // done without when it would have been scheduled in a handler).
 //
-// A link is lazy when its queue is a DropTail, it has no netem limit,
-// a finite rate and a propagation delay, and no observer is installed
-// when its first packet arrives (traces must come out in time order). It
-// turns eager for good (lazyEager) when an observer appears, when a
-// packet (or an skb, taken as 64 KiB) takes longer to send than the
-// delay, or when it could lose a packet whose sending socket waits to be
-// told (Packet.Owner): the owner must hear of the loss at the instant it
-// happens.
+// A link is lazy when its queue is a DropTail, it has a finite rate and a
+// propagation delay, and no observer is installed when its first packet
+// arrives (traces must come out in time order). It turns eager for good
+// (lazyEager) when an observer appears, when a packet (or an skb, taken as
+// 64 KiB) takes longer to send than the delay, or when its loss process,
+// drawn at the end of a transmission, could lose a packet whose sending
+// socket waits to be told (Packet.Owner): the owner must hear of the loss
+// at the instant it happens.
+//
+// A netem limit (a Mininet TCLink) changes none of this. Its admission,
+// losses included, happens when a packet is offered, after the catch-up;
+// what it counts is the packets offered and not yet delivered, less those
+// in flight whose transmission began a delay ago (netemHeld), and the
+// flight is the eager link's once the catch-up has ended every
+// transmission due (one that began a delay ago, shorter than the delay,
+// has ended before now); deliveries keep their events.
 type lazyTx struct {
 	decided bool // on has been decided, at the first packet
 	on      bool // the transmitter is lazy
@@ -110,7 +118,7 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 	if !l.lz.decided {
 		l.lz.decided = true
 		_, dropTail := l.queue.(*dropTail)
-		l.lz.on = dropTail && l.netemLimit == 0 && l.bps > 0 && l.delay > 0 && l.net.observer == nil && !l.moved
+		l.lz.on = dropTail && l.bps > 0 && l.delay > 0 && l.net.observer == nil && !l.moved
 		if !l.lz.on {
 			return
 		}
@@ -120,7 +128,7 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 	if p.Skb != 0 {
 		size = lazyMaxBytes // the whole skb is sent as one
 	}
-	if l.net.observer != nil || p.Owner != nil && l.loss != nil || size*8 > l.lz.maxBits {
+	if l.net.observer != nil || p.Owner != nil && l.loss != nil && l.netemLimit == 0 || size*8 > l.lz.maxBits {
 		l.lazyEager(now)
 		return
 	}
