@@ -68,15 +68,12 @@ func (e *event) before(o *event) bool {
 // entry per timer, and handlers run in exactly the order of (expiry,
 // scheduling order) all the same.
 type Scheduler struct {
-	now   Time
-	seq   uint64
-	heap  []*event
-	free  *event
-	stale int // entries of stopped timers still in the heap
-	// due is a one-shot event scheduled for the current instant while
-	// nothing else was due then: it runs next, before anything in the
-	// heap, without a heap operation (see Schedule).
-	due       *event
+	now       Time
+	seq       uint64
+	heap      []*event
+	free      *event
+	stale     int    // entries of stopped timers still in the heap
+	due       *event // runs next, without a heap operation (see Schedule)
 	processed uint64
 	// running is the event whose handler is running (running.h nil
 	// outside Run): its key and when it was scheduled, for Running.
