@@ -15,6 +15,10 @@
 // (netsim's links) work out where a skipped event would have run among
 // simultaneous ones.
 //
+// An event scheduled for the current instant while nothing else is due
+// then (a packet passed on by a link without delay) runs next without
+// entering the heap at all.
+//
 // Handlers are objects, not closures: Schedule(at, h, kind, arg) stores an
 // interface value that already exists plus two integers, and the queue
 // recycles its entries, so the steady state allocates nothing.

@@ -72,7 +72,8 @@ type Scheduler struct {
 	seq       uint64
 	heap      []*event
 	free      *event
-	stale     int // entries of stopped timers still in the heap
+	stale     int    // entries of stopped timers still in the heap
+	due       *event // runs next, without a heap operation (see Schedule)
 	processed uint64
 	// running is the event whose handler is running (running.h nil
 	// outside Run): its key and when it was scheduled, for Running.
@@ -97,7 +98,13 @@ func (s *Scheduler) Processed() uint64 { return s.processed }
 
 // Pending returns the number of events in the queue (stopped timers not
 // counted).
-func (s *Scheduler) Pending() int { return len(s.heap) - s.stale }
+func (s *Scheduler) Pending() int {
+	n := len(s.heap) - s.stale
+	if s.due != nil {
+		n++
+	}
+	return n
+}
 
 // Schedule arranges for h.Handle(at, kind, arg) to run at time at. Times in
 // the past are a bug in the caller and panic. Schedule allocates only while
@@ -111,6 +118,15 @@ func (s *Scheduler) Schedule(at Time, h Handler, kind int, arg uint64) {
 		e = &event{pooled: true}
 	}
 	e.h, e.kind, e.arg = h, kind, arg
+	if at == s.now && s.due == nil && (len(s.heap) == 0 || s.heap[0].at > at) {
+		// Nothing else is due now, and whatever is scheduled for now
+		// from here on comes later in scheduling order: e runs next.
+		// A handler that passes a packet on at once (a link without
+		// delay) schedules such events; they skip the heap.
+		s.stamp(e, at)
+		s.due = e
+		return
+	}
 	s.push(e, at)
 }
 
@@ -140,10 +156,16 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 		budget = MaxEventsOf(ctx)
 	}
 	var n uint64
-	for len(s.heap) > 0 {
-		e := s.heap[0]
-		if e.at > until {
-			break
+	for {
+		e := s.due
+		if e == nil {
+			if len(s.heap) == 0 {
+				break
+			}
+			e = s.heap[0]
+			if e.at > until {
+				break
+			}
 		}
 		if t := e.timer; t != nil && (!t.armed || t.at != e.at || t.seq != e.seq) {
 			// A timer stopped, or moved later, since its entry was
@@ -159,7 +181,7 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 			continue
 		}
 		if budget > 0 && s.processed >= budget {
-			return fmt.Errorf("des: %w: %d events processed, now %v, %d pending", ErrMaxEvents, s.processed, s.now, len(s.heap))
+			return fmt.Errorf("des: %w: %d events processed, now %v, %d pending", ErrMaxEvents, s.processed, s.now, s.Pending())
 		}
 		n++
 		if n%ctxCheckEvery == 0 {
@@ -167,7 +189,11 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 				return fmt.Errorf("des: run cancelled at %v after %d events: %w", s.now, s.processed, err)
 			}
 		}
-		s.removeAt(0)
+		if e == s.due {
+			s.due = nil
+		} else {
+			s.removeAt(0)
+		}
 		s.now = e.at
 		h, kind, arg := e.h, e.kind, e.arg
 		if e.timer != nil {
@@ -198,12 +224,17 @@ func (s *Scheduler) push(e *event, at Time) {
 	if at < s.now {
 		panic(fmt.Sprintf("bug: des: event scheduled at %v, before now %v", at, s.now))
 	}
+	s.stamp(e, at)
+	s.insert(e)
+}
+
+// stamp gives e its time and takes its scheduling order.
+func (s *Scheduler) stamp(e *event, at Time) {
 	e.at = at
 	e.seq = s.seq
 	e.sched = s.now
 	e.parent = s.parentSeq()
 	s.seq++
-	s.insert(e)
 }
 
 // NoParent is Running's parent for an event scheduled outside a handler.

@@ -3,6 +3,7 @@ package netsim
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -113,14 +114,14 @@ type lazyRun struct {
 // loss on the access links, and rates with odd packet times.
 func TestLazyLinkMatchesEager(t *testing.T) {
 	tests := []lazyCase{
-		{"lockstep 10G/1G", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, false, 6, 40, 50 * des.Microsecond, true},
-		{"lockstep skbs", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, true, 6, 40, 50 * des.Microsecond, true},
-		{"jitter and loss", 100e6, 10e6, 2 * des.Millisecond, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0.01, false, 4, 20, des.Millisecond, true},
-		{"odd rates, byte limit", 7_777_777, 3_333_333, 3333 * des.Microsecond, 7 * des.Millisecond, DropTail{Bytes: 20_000}, 0, 0.002, false, 5, 15, 3 * des.Millisecond, true},
+		{"lockstep 10G/1G", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, false, 6, 40, 50 * des.Microsecond, true, 0},
+		{"lockstep skbs", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, true, 6, 40, 50 * des.Microsecond, true, 0},
+		{"jitter and loss", 100e6, 10e6, 2 * des.Millisecond, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0.01, false, 4, 20, des.Millisecond, true, 0},
+		{"odd rates, byte limit", 7_777_777, 3_333_333, 3333 * des.Microsecond, 7 * des.Millisecond, DropTail{Bytes: 20_000}, 0, 0.002, false, 5, 15, 3 * des.Millisecond, true, 0},
 		// Losses leave the flight empty behind a packet still being sent.
-		{"heavy loss, delay just over a packet time", 100e6, 10e6, 2 * des.Millisecond, 1500 * des.Microsecond, DropTail{Packets: 20}, 0, 0.3, false, 3, 10, des.Millisecond, true},
-		{"skbs longer than the access delay", 100e6, 10e6, 2 * des.Millisecond, 100 * des.Millisecond, DropTail{Packets: 40}, 0, 0, true, 4, 20, des.Millisecond, false},
-		{"one flow, short delays", 1e9, 100e6, des.Microsecond, 12 * des.Microsecond, DropTail{Packets: 5}, 0, 0, false, 1, 10, 20 * des.Microsecond, false},
+		{"heavy loss, delay just over a packet time", 100e6, 10e6, 2 * des.Millisecond, 1500 * des.Microsecond, DropTail{Packets: 20}, 0, 0.3, false, 3, 10, des.Millisecond, true, 0},
+		{"skbs longer than the access delay", 100e6, 10e6, 2 * des.Millisecond, 100 * des.Millisecond, DropTail{Packets: 40}, 0, 0, true, 4, 20, des.Millisecond, false, 0},
+		{"one flow, short delays", 1e9, 100e6, des.Microsecond, 12 * des.Microsecond, DropTail{Packets: 5}, 0, 0, false, 1, 10, 20 * des.Microsecond, false, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, 2*des.Second) })
@@ -157,6 +158,57 @@ func TestLazyLinkMatchesEagerRandom(t *testing.T) {
 	}
 }
 
+// TestLazyNetemLinkMatchesEager is TestLazyLinkMatchesEager with a netem
+// limit on the bottleneck (a Mininet TCLink: an unlimited DropTail behind
+// netem's limit, which counts the packets in the delay line too): its
+// admission, its losses on admission, skbs counted and lost whole, and
+// the access links with or without delay and jitter; then dumbbells drawn
+// at random (fixed seed) in the same way.
+func TestLazyNetemLinkMatchesEager(t *testing.T) {
+	tests := []lazyCase{
+		{name: "tclink, lockstep", access: 1e9, bottle: 100e6, accDelay: des.Millisecond, botDelay: 10 * des.Millisecond,
+			netem: 90, flows: 5, window: 40, gap: 200 * des.Microsecond, lazy: true},
+		{name: "tclink, skbs and loss", access: 1e9, bottle: 100e6, accDelay: des.Millisecond, botDelay: 10 * des.Millisecond,
+			netem: 60, loss: 0.01, skb: true, flows: 5, window: 40, gap: 200 * des.Microsecond, lazy: true},
+		{name: "tclink, queue limit too, jitter", access: 100e6, bottle: 10e6, accDelay: 2 * des.Millisecond, botDelay: 20 * des.Millisecond,
+			queue: DropTail{Packets: 10}, netem: 30, jitter: 120 * des.Microsecond, loss: 0.002, flows: 4, window: 20, gap: des.Millisecond, lazy: true},
+		{name: "mininet-like, access without delay", access: 100e6, bottle: 100e6, botDelay: 10 * des.Millisecond,
+			netem: 42, skb: true, jitter: 120 * des.Microsecond, flows: 6, window: 30, gap: 500 * des.Microsecond},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, 2*des.Second) })
+	}
+	rng := rand.New(rand.NewPCG(42, 2009))
+	rates := []unit.BitRate{1e6, 10e6, 33_333_333, 100e6, 1e9}
+	delays := []des.Duration{0, des.Microsecond, 1500 * des.Microsecond, 5 * des.Millisecond, 25 * des.Millisecond}
+	for i := range 24 {
+		tc := lazyCase{
+			name: fmt.Sprint("random ", i),
+			// An access link of at least 10 Mbit/s: at 1 Mbit/s a first
+			// window sent as one skb outlasts the run.
+			access:   rates[1+rng.IntN(len(rates)-1)],
+			bottle:   rates[rng.IntN(len(rates))],
+			accDelay: delays[rng.IntN(len(delays))],
+			botDelay: delays[1+rng.IntN(len(delays)-1)],
+			netem:    1 + rng.IntN(100),
+			flows:    1 + rng.IntN(6),
+			window:   1 + rng.IntN(40),
+			gap:      des.Duration(1+rng.IntN(2000)) * des.Microsecond,
+			skb:      rng.IntN(3) == 0,
+		}
+		if rng.IntN(2) == 0 {
+			tc.queue = DropTail{Packets: 1 + rng.IntN(60)}
+		}
+		if rng.IntN(2) == 0 {
+			tc.jitter = des.Duration(rng.IntN(200)) * des.Microsecond
+		}
+		if rng.IntN(2) == 0 {
+			tc.loss = []float64{0.001, 0.01, 0.1}[rng.IntN(3)]
+		}
+		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, des.Second/2) })
+	}
+}
+
 // lazyCase is one dumbbell of the differential tests.
 type lazyCase struct {
 	name               string
@@ -169,6 +221,7 @@ type lazyCase struct {
 	flows, window      int
 	gap                des.Duration
 	lazy               bool // every link lazy (else: links whose delay is shorter than a packet's time are not)
+	netem              int  // the bottleneck's netem limit in both directions (a Mininet TCLink); 0: none
 }
 
 // checkLazy runs tc for dur with lazy and with eager links and compares.
@@ -191,8 +244,8 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
 		d, err := NewDumbbell(net, DumbbellConfig{
 			N: tc.flows, SenderAccess: access, ReceiverAccess: access,
 			Bottleneck: Hop{
-				Forward: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, Loss: loss},
-				Reverse: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue},
+				Forward: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, Loss: loss, NetemLimit: tc.netem},
+				Reverse: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, NetemLimit: tc.netem},
 			},
 		})
 		if err != nil {
@@ -291,4 +344,41 @@ func at(a []arrival, i int) any {
 		return a[i]
 	}
 	return "none"
+}
+
+// TestLazyMaxBits checks the threshold a lazy link compares packets with
+// against its definition, bitTime(b, bps) < delay, on both sides of it:
+// at b = lazyMaxBits the transmission is shorter than the delay, at b+1
+// it is not. The cases include rates that do not divide 1e9 (ceil
+// rounding), a delay of 1 ns (no bit fits), and products that overflow 64
+// bits; random cases cover the rest. Exact: integer arithmetic, tolerance 0.
+func TestLazyMaxBits(t *testing.T) {
+	type tc struct {
+		delay des.Duration
+		bps   uint64
+	}
+	cases := []tc{
+		{des.Millisecond, 10e9}, {25 * des.Millisecond, 1e9}, {1, 1e9}, {2, 1e9}, {1, 3},
+		{7, 3}, {des.Microsecond, 100e6}, {1000, 999_999_999}, {1 << 40, 1 << 40},
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 2000 {
+		cases = append(cases, tc{des.Duration(1 + rng.Int64N(int64(10*des.Second))), 1 + rng.Uint64N(1e12)})
+	}
+	for _, c := range cases {
+		b := lazyMaxBits(c.delay, c.bps)
+		if b == math.MaxUint64 {
+			// Saturated: every size a link can send fits.
+			if got := bitTime(1<<40, c.bps); got >= uint64(c.delay) {
+				t.Errorf("lazyMaxBits(%v, %d) saturated, but bitTime(2^40) = %d >= delay", c.delay, c.bps, got)
+			}
+			continue
+		}
+		if b > 0 && bitTime(b, c.bps) >= uint64(c.delay) {
+			t.Errorf("lazyMaxBits(%v, %d) = %d: bitTime = %d, want < %d", c.delay, c.bps, b, bitTime(b, c.bps), c.delay)
+		}
+		if bitTime(b+1, c.bps) < uint64(c.delay) {
+			t.Errorf("lazyMaxBits(%v, %d) = %d: bitTime(b+1) = %d < %d, want the largest", c.delay, c.bps, b, bitTime(b+1, c.bps), c.delay)
+		}
+	}
 }

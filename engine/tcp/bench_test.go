@@ -135,7 +135,11 @@ func BenchmarkDumbbell(b *testing.B) {
 // segments the senders put on the wire per op (the variants do not do
 // the same work: with the duplicate-ACK threshold the flows spend much
 // of the run waiting on timeouts and send about half what RACK-TLP does,
-// so pkts/cpu-s, not cpu-s/op, compares their cost); events/pkt is the
+// so pkts/cpu-s, not cpu-s/op, compares their cost: a flow waiting on a
+// timer costs no CPU, every data packet costs both the same network work,
+// three hops out and three back, about 6 events, whatever detects its
+// loss, and what RACK-TLP adds is work per ACK, so its price is the
+// difference per packet); events/pkt is the
 // scheduler's handled events per data packet; allocs/pkt is heap allocations
 // per data packet sent over the whole op (set-up included, so it tends
 // to 0 rather than being 0; TestDumbbellSteadyStateAllocs checks the
