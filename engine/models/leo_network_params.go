@@ -105,7 +105,8 @@ func leoNetworkSchema() *vocab.Schema {
 	return &vocab.Schema{
 		Name: "leo-network",
 		// 2: BBR and BBRv2 flows take rate samples from SACKs and are called
-		// on every ACK, as Linux's tcp_cong_control does.
+		// on every ACK, as Linux's tcp_cong_control does (host parameter
+		// sack_rate_samples).
 		Version: 2,
 		Doc:     "traffic between many ground stations over a whole constellation (several shells and element sets): every ISL and ground link a queued link whose delay, BER (document 000's budget) and optionally capacity (rate modes under a PER threshold) follow its length, routes toward every station recomputed each step as Hypatia's satgenpy does, outages and handover gaps; TCP (Linux host) and constant-rate UDP flows (Kassing et al., IMC 2020)",
 		Params:  params,

@@ -118,6 +118,10 @@ func hostTable() []hostSetting {
 			Doc: "the sender tells BBRv2 of each segment the moment it marks it lost (by RACK, a timeout or the duplicate-ACK rules): while probing for bandwidth, a segment whose own loss rate since it was sent exceeds 2 % ends the probe at once and sets inflight_hi to the inflight where the rate crossed 2 %; " +
 				"off, BBRv2 judges losses only on the ACKs' rate samples (Linux's BBRv2 alpha: on); other controllers ignore it"},
 			"tcp_notify_skb_loss_event() in net/ipv4/tcp_input.c calls icsk_ca_ops->skb_marked_lost after counting the skb in tp->lost; bbr2_skb_marked_lost() and bbr2_inflight_hi_from_lost_skb() in net/ipv4/tcp_bbr2.c (v2alpha branch of github.com/google/bbr, Linux 5.13 base)"},
+		{vocab.Param{Name: "sack_rate_samples", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "every ACK that newly SACKs data counts it delivered and gives a delivery-rate sample, from the most recently sent segment the ACK newly SACKs or acknowledges, and every ACK reaches BBR and BBRv2 (which set cwnd and pacing themselves); " +
+				"off, only ACKs that advance the cumulative ACK do, so BBR and BBRv2 see no bandwidth, rounds or loss rate while holes hold it back (Linux: always); window-based controllers grow on cumulative ACKs either way"},
+			"no switch in Linux: tcp_sacktag_one() calls tcp_rate_skb_delivered() for each newly SACKed skb, and tcp_ack() calls tcp_rate_gen() and tcp_cong_control() on every ACK (net/ipv4/tcp_input.c, net/ipv4/tcp_rate.c)"},
 	}
 }
 
@@ -133,9 +137,10 @@ func hostParam(name string) vocab.Param {
 
 // recoveryHostParams names the Linux loss-recovery mechanisms of the host
 // (quick ACKs, DSACK, undo, F-RTO, adaptive reordering, Linux's RTO floor
-// and the per-segment loss report to BBRv2), which every TCP model takes
+// the per-segment loss report to BBRv2 and the rate samples of SACK-only
+// ACKs), which every TCP model takes
 // after its other host parameters.
-var recoveryHostParams = []string{"quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "rto_min_on", "skb_marked_lost"}
+var recoveryHostParams = []string{"quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "rto_min_on", "skb_marked_lost", "sack_rate_samples"}
 
 // withRecovery returns the named host parameters followed by the
 // recovery mechanisms of recoveryHostParams.
@@ -185,6 +190,7 @@ type tcpHost struct {
 	adaptiveReordering bool
 	rtoVarFloor        bool
 	skbMarkedLost      bool
+	sackRateSamples    bool
 	// renoRecovery chooses RFC 5681's Reno recovery over RFC 6582's
 	// NewReno for a connection without SACK (tcp-bulk's cca reno).
 	renoRecovery bool
@@ -230,6 +236,7 @@ func decodeHost(p vocab.Params) tcpHost {
 		adaptiveReordering: v("adaptive_reordering").Bool(),
 		rtoVarFloor:        v("rto_min_on").Str() == "rttvar",
 		skbMarkedLost:      v("skb_marked_lost").Bool(),
+		sackRateSamples:    v("sack_rate_samples").Bool(),
 	}
 	if v("ssthresh_basis").Str() == "pipe" {
 		h.ssthreshBasis = tcp.SsthreshPipe
@@ -266,6 +273,7 @@ func (h tcpHost) config(rcvBuf, sndBuf unit.Bytes) tcp.Config {
 		AdaptiveReordering: h.adaptiveReordering,
 		RTOVarFloor:        h.rtoVarFloor,
 		SkbMarkedLost:      h.skbMarkedLost,
+		SACKRateSamples:    h.sackRateSamples,
 	}
 }
 

@@ -42,10 +42,11 @@ func dumbbellWith(tb testing.TB, nFlows int, dur des.Duration, rackTLP bool, new
 
 // linuxRecovery switches on the loss-recovery mechanisms of a Linux
 // sender and receiver that the Config leaves off by default, and the
-// per-segment loss report to a controller that takes it.
+// per-segment loss report to a controller that takes it and the rate
+// samples of SACK-only ACKs.
 func linuxRecovery(cfg *Config) {
 	cfg.QuickAck, cfg.DSACK, cfg.Undo, cfg.FRTO, cfg.AdaptiveReordering, cfg.RTOVarFloor = true, true, true, true, true, true
-	cfg.SkbMarkedLost = true
+	cfg.SkbMarkedLost, cfg.SACKRateSamples = true, true
 }
 
 // dumbbellLinux is dumbbellWith, with linuxRecovery when linux is set.

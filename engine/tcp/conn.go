@@ -193,6 +193,13 @@ type Config struct {
 	// Off, such a controller learns of losses only from the ACKs that
 	// follow (cc.Ack.Lost and the rate sample).
 	SkbMarkedLost bool
+	// SACKRateSamples makes every ACK that newly SACKs data update the
+	// delivered count and give a rate sample, and hands every ACK to a
+	// cong_control controller (cc.CongController: BBR, BBRv2), as Linux's
+	// tcp_ack does (tcp_rate_skb_delivered from tcp_sacktag_one,
+	// tcp_rate_gen, tcp_cong_control). Off, only ACKs that advance SND.UNA
+	// count deliveries, take samples and reach the controller.
+	SACKRateSamples bool
 }
 
 func (c *Config) fill() error {

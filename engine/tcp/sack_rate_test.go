@@ -39,21 +39,25 @@ func (*congLog) CongControl() {}
 // out before anything was delivered, so 0; the SYN's sequence number
 // counts one byte delivered), and the sample of the cumulative ACK that
 // ends the episode starts from what its retransmission saw delivered,
-// the SACKed segments included.
+// the SACKed segments included. With Config.SACKRateSamples off, BBR
+// hears of nothing before the cumulative ACK.
 func TestCongControlOnSACKOnlyACKs(t *testing.T) {
 	const mss = 1000
 	for _, tc := range []struct {
 		name      string
 		cong      bool
-		wantSACKs int // OnAck calls with a sample and nothing cumulatively acknowledged
+		off       bool // Config.SACKRateSamples off
+		wantSACKs int  // OnAck calls with a sample and nothing cumulatively acknowledged
 	}{
-		{"bbr (cong_control)", true, 19},
-		{"reno", false, 0},
+		{"bbr (cong_control)", true, false, 19},
+		{"reno", false, false, 0},
+		{"bbr, sack_rate_samples off", true, true, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := baseConfig()
 			cfg.InitialWindow = 20
 			cfg.DelayedACK = false
+			cfg.SACKRateSamples = !tc.off
 			var log *ackLog
 			pr := newPair(t, cfg, 100e6, 20*des.Millisecond, func() cc.Controller {
 				var c cc.Controller
@@ -92,7 +96,7 @@ func TestCongControlOnSACKOnlyACKs(t *testing.T) {
 						i, a.Delivered, a.Rate.Delivered, a.Rate.PriorDelivered, want, want)
 				}
 			}
-			if !tc.cong {
+			if !tc.cong || tc.off {
 				return
 			}
 			// The ACK of the retransmission (the only cumulative one: it

@@ -101,6 +101,10 @@ type sender struct {
 	// congControl: the controller sets cwnd and pacing itself from every
 	// ACK (cc.SetsOwnCwnd), as Linux calls a cong_control algorithm.
 	congControl bool
+	// sackSamples: SACKs count as deliveries when they arrive and give
+	// rate samples, and every ACK reaches a cong_control controller
+	// (Config.SACKRateSamples).
+	sackSamples bool
 }
 
 // pipe is the bytes in the network as the sender estimates them: RFC 6675
@@ -117,6 +121,7 @@ func (s *sender) deliveredTotal() unit.Bytes {
 func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	s.c, s.ctrl = c, ctrl
 	s.congControl = cc.SetsOwnCwnd(ctrl)
+	s.sackSamples = c.cfg.SACKRateSamples
 	s.iss, s.una, s.nxt, s.max = isn, isn, isn, isn
 	s.recover = isn
 	s.rxtNext = isn
@@ -523,7 +528,13 @@ func (s *sender) rateSample(now des.Time) cc.RateSample {
 // algorithm grows only on newly acknowledged data (tcp_may_raise_cwnd:
 // FLAG_DATA_ACKED) and is not called. The SACKs' RTTs are not sampled
 // (Linux's sack_rtt_us): the RTT estimators use cumulative ACKs only.
+// Without Config.SACKRateSamples it does nothing: deliveries, samples
+// and the controller wait for the cumulative ACK, whose sample then comes
+// from the most recently sent of all the records it covers.
 func (s *sender) sackOnlyAck(now des.Time) {
+	if !s.sackSamples {
+		return
+	}
 	rs := s.rateSample(now)
 	if !s.congControl {
 		return
@@ -599,7 +610,9 @@ func (s *sender) markSacked(now des.Time, hs, he, l, r seqnum.Value) {
 			continue
 		}
 		rec.sacked = true
-		s.rateDelivered(rec)
+		if s.sackSamples {
+			s.rateDelivered(rec)
+		}
 		s.undoDelivered(rec, true)
 		s.reorderDelivered(rec, true)
 		if rec.relost {
@@ -627,8 +640,10 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 		if r.relost {
 			s.relostBytes -= r.payloadBytes()
 		}
-		if !r.sacked {
+		if !r.sacked || !s.sackSamples {
 			s.rateDelivered(r)
+		}
+		if !r.sacked {
 			s.rec.delivered(now, r)
 			s.undoDelivered(r, false)
 			s.reorderDelivered(r, false)

@@ -135,5 +135,5 @@ func (pr *pair) transfer(t *testing.T, size unit.Bytes, until des.Time) {
 }
 
 func baseConfig() Config {
-	return Config{MSS: 1000, RcvBuf: 1 << 20, SndBuf: 1 << 20, WindowScaling: true, SACK: true, InitialWindow: 10, LimitedTransmit: true}
+	return Config{MSS: 1000, RcvBuf: 1 << 20, SndBuf: 1 << 20, WindowScaling: true, SACK: true, InitialWindow: 10, LimitedTransmit: true, SACKRateSamples: true}
 }

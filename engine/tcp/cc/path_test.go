@@ -84,6 +84,7 @@ func newFlow(t testing.TB, l link, ctrl cc.Controller) *flow {
 	cfg := tcp.Config{
 		MSS: mss, RcvBuf: buf, SndBuf: buf, WindowScaling: true, SACK: true,
 		Recovery: tcp.RecoverySACK, InitialWindow: 10, MinRTO: 200 * des.Millisecond,
+		SACKRateSamples: true,
 	}
 	app := &countApp{}
 	const id = netsim.FlowID(1)
