@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -39,7 +40,7 @@ func leoNetworkSchema() *vocab.Schema {
 			Doc: "which satellites a station uses: cone, Hypatia's range limit; elevation, each shell's minimum elevation"},
 		{Name: "routing", Kind: vocab.String, Default: vocab.S("over-isls"), Choices: []string{"over-isls", "ground-relays"},
 			Doc: "over-isls: satgenpy's free_one_only_over_isls (station, satellites over ISLs, station); ground-relays: shortest paths that may go down to a station and up again (satgenpy's ground-relay routing)"},
-		str("traffic", "random:10", checkTraffic, "the station pairs that exchange traffic: all (every ordered pair), all:N (every ordered pair among the first N stations), random:K (K distinct ordered pairs drawn from the scenario's seed), or a ;-separated list source>destination of station names (any case) or numbers from 0"),
+		str("traffic", "random:10", checkTraffic, "the station pairs that exchange traffic: all (every ordered pair), all:N (every ordered pair among the first N stations), random:K (K distinct ordered pairs drawn from the scenario's seed), population:K (K ordered pairs drawn from the seed with probability proportional to the product of the two stations' populations, a gravity model; pairs may repeat, each drawn pair carrying its own flows; the stations need populations: hypatia-100's, the UN's 2015 estimates), population-2025:K (the same with the UN's 2025 projections), or a ;-separated list source>destination of station names (any case) or numbers from 0"),
 		{Name: "tcp_flows", Kind: vocab.Int, Default: vocab.I(1), Min: 0, Max: 64, Doc: "long-lived TCP flows from source to destination of each pair"},
 		str("cca", "newreno", checkCCAs, "congestion controllers of the TCP flows, comma-separated: a pair's flow j takes the (j mod n)-th (engine/tcp/cc)"),
 		{Name: "udp_flows", Kind: vocab.Int, Default: vocab.I(0), Min: 0, Max: 64, Doc: "constant-rate UDP flows from source to destination of each pair"},
@@ -201,10 +202,12 @@ type lnConfig struct {
 }
 
 // lnTraffic is the traffic parameter: all pairs among the first n
-// stations (n 0: all), k random ordered pairs, or a list.
+// stations (n 0: all), k random ordered pairs, k pairs weighted by
+// population, or a list.
 type lnTraffic struct {
-	kind  string // "all", "random", "list"
+	kind  string // "all", "random", "population", "list"
 	n     int
+	proj  bool        // population: the 2025 projections, not the 2015 estimates
 	pairs [][2]string // list: station names or indices
 }
 
@@ -255,6 +258,8 @@ func (t lnTraffic) resolve(stations []orbit.Station, rng *rand.Rand) ([][2]int, 
 			out[i] = [2]int{a, b}
 		}
 		return out, nil
+	case "population":
+		return t.gravity(stations, rng)
 	}
 	byName := map[string]int{}
 	for i, s := range stations {
@@ -292,6 +297,52 @@ func (t lnTraffic) resolve(stations []orbit.Station, rng *rand.Rand) ([][2]int, 
 	return out, nil
 }
 
+// gravity draws t.n ordered pairs (a, b), a != b, each independently with
+// probability P_a P_b / sum over a' != b' of P_a' P_b', P the stations'
+// populations: the gravity model of traffic matrices, in which the traffic
+// from a to b is proportional to the product of the two ends' sizes
+// (Roughan, "Simplifying the synthesis of Internet traffic matrices", ACM
+// SIGCOMM CCR 35(5), 2005, section 3; Zhang et al., SIGMETRICS 2003, for
+// the population form). Draws are with replacement, so that the number of
+// times a pair is drawn is binomial with that probability: a populous pair
+// drawn twice carries twice the flows. One uniform number per draw, on the
+// traffic stream, picks the pair by bisection of the cumulative weights in
+// the order a*g+b.
+func (t lnTraffic) gravity(stations []orbit.Station, rng *rand.Rand) ([][2]int, error) {
+	g := len(stations)
+	w := make([]float64, g)
+	for i, s := range stations {
+		w[i] = s.Population
+		if t.proj {
+			w[i] = s.Population2025
+		}
+		if !(w[i] > 0) {
+			return nil, fmt.Errorf("traffic: population pairs need each station's population, and station %d %q has none: use stations hypatia-100 (the UN's World Urbanization Prospects populations), or random:K", i, s.Name)
+		}
+	}
+	cum := make([]float64, 0, g*(g-1))
+	idx := make([][2]int, 0, g*(g-1))
+	sum := 0.0
+	for a := 0; a < g; a++ {
+		for b := 0; b < g; b++ {
+			if a != b {
+				sum += w[a] * w[b]
+				cum = append(cum, sum)
+				idx = append(idx, [2]int{a, b})
+			}
+		}
+	}
+	out := make([][2]int, t.n)
+	for i := range out {
+		u := rng.Float64() * sum
+		// The first pair whose cumulative weight exceeds u: a pair of
+		// weight w covers [cum-w, cum), width w.
+		j := sort.Search(len(cum), func(k int) bool { return cum[k] > u })
+		out[i] = idx[min(j, len(idx)-1)]
+	}
+	return out, nil
+}
+
 // count is the number of pairs among g stations.
 func (t lnTraffic) count(g int) int {
 	switch t.kind {
@@ -301,7 +352,7 @@ func (t lnTraffic) count(g int) int {
 			n = g
 		}
 		return n * (n - 1)
-	case "random":
+	case "random", "population":
 		return t.n
 	}
 	return len(t.pairs)
@@ -330,13 +381,19 @@ func parseTraffic(s string) (lnTraffic, error) {
 	case strings.HasPrefix(s, "random:"):
 		n, err := num(s[7:], "the number of pairs")
 		return lnTraffic{kind: "random", n: n}, err
+	case strings.HasPrefix(s, "population-2025:"):
+		n, err := num(s[len("population-2025:"):], "the number of pairs")
+		return lnTraffic{kind: "population", n: n, proj: true}, err
+	case strings.HasPrefix(s, "population:"):
+		n, err := num(s[len("population:"):], "the number of pairs")
+		return lnTraffic{kind: "population", n: n}, err
 	}
 	t := lnTraffic{kind: "list"}
 	for _, item := range strings.Split(s, ";") {
 		a, b, ok := strings.Cut(item, ">")
 		a, b = strings.TrimSpace(a), strings.TrimSpace(b)
 		if !ok || a == "" || b == "" {
-			return lnTraffic{}, fmt.Errorf("pair %q: want source>destination (station names or numbers), or all, all:N, random:K", item)
+			return lnTraffic{}, fmt.Errorf("pair %q: want source>destination (station names or numbers), or all, all:N, random:K, population:K, population-2025:K", item)
 		}
 		t.pairs = append(t.pairs, [2]string{a, b})
 	}

@@ -8,11 +8,17 @@ import (
 )
 
 // Station is a ground station: geodetic latitude and longitude (rad) and
-// height above the reference surface (m).
+// height above the reference surface (m), and, where a source gives it,
+// the population it serves.
 type Station struct {
 	Name     string
 	Lat, Lon float64
 	Height   float64
+	// Population and Population2025 are the inhabitants of the station's
+	// city: an estimate for 2015 and a projection for 2025 (Hypatia's
+	// cities: the UN's World Urbanization Prospects 2014, File 12). 0 is
+	// unknown.
+	Population, Population2025 float64
 }
 
 // StationAt returns a station at the given latitude and longitude in
