@@ -14,6 +14,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/orbit"
 	"github.com/crosslink-sim/crosslink/engine/phy"
+	"github.com/crosslink-sim/crosslink/engine/tcp"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 	"github.com/crosslink-sim/crosslink/engine/unit"
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -401,12 +402,17 @@ func parseTraffic(s string) (lnTraffic, error) {
 }
 
 // maxTrafficPairs bounds the pairs of a traffic matrix at spec time:
-// each pair carries at least one flow of two endpoints and a path record
-// (lnFlowBytes), so 2^20 pairs already take gigabytes.
+// each pair carries at least one flow of two endpoints (lnPairBytes), so
+// 2^20 pairs already take gigabytes.
 const maxTrafficPairs = 1 << 20
 
+// lnPairBytes is the least a pair takes: one TCP flow's two endpoints and
+// its fixed state (lnMemory).
+const lnPairBytes = 2*int64(unsafe.Sizeof(tcp.Conn{})) + lnFlowExtra
+
 // checkTraffic is the Syntax of traffic. The full memory estimate, which
-// needs the stations and the flows per pair too, is lnMemory's.
+// needs the stations and the flows per pair too, is lnMemory's, which the
+// sweep asks when a spec loads (LEONetwork.Memory).
 func checkTraffic(s string) error {
 	t, err := parseTraffic(s)
 	if err != nil {
@@ -415,7 +421,7 @@ func checkTraffic(s string) error {
 	pairs := t.count(t.n)
 	if pairs > maxTrafficPairs {
 		return fmt.Errorf("%d pairs would need about %.1f GiB for one flow each; at most %d pairs", pairs,
-			float64(int64(pairs)*lnFlowBytes)/(1<<30), maxTrafficPairs)
+			float64(int64(pairs)*lnPairBytes)/(1<<30), maxTrafficPairs)
 	}
 	return nil
 }
@@ -639,26 +645,6 @@ func checkCCAs(s string) error {
 	return err
 }
 
-// The parts of lnMemory's estimate. lnFlowBytes is a rough upper figure
-// for one flow's state (two TCP endpoints with their scoreboards, timers
-// and the receiver's sequence map, or a UDP sender), not a measured one.
-const (
-	lnFlowBytes   = 64 << 10
-	lnLinkBytes   = 1 << 10
-	lnMaxBytes    = 4 << 30
-	lnGroundLinks = 8 // ground links per station the estimate allows
-)
-
-// lnMemory estimates the memory of a scenario: the forwarding state, the
-// links, every queue full of packets, and the flows.
-func lnMemory(sats, isls, stations, pairs, flowsPerPair, islQueue, gslQueue int) int64 {
-	links := int64(2*isls) + int64(2*lnGroundLinks*stations)
-	pkt := int64(unsafe.Sizeof(netsim.Packet{}))
-	return orbit.ForwardingBytes(sats, stations, isls) + links*lnLinkBytes +
-		int64(2*isls*islQueue+2*lnGroundLinks*stations*gslQueue)*pkt +
-		int64(pairs)*int64(max(flowsPerPair, 1))*lnFlowBytes
-}
-
 // queue returns the queue model of a link direction with limit packets.
 func (c lnConfig) queue(limit int) netsim.QueueModel {
 	switch c.aqm {
@@ -670,8 +656,9 @@ func (c lnConfig) queue(limit int) netsim.QueueModel {
 	return netsim.DropTail{Packets: limit}
 }
 
-// decodeLN reads leo-network's parameters.
-func decodeLN(p vocab.Params, seed uint64) (lnConfig, [][2]int, error) {
+// decodeLNConfig reads leo-network's parameters but for the pairs, which
+// decodeLN draws.
+func decodeLNConfig(p vocab.Params) (lnConfig, lnTraffic, error) {
 	c := lnConfig{
 		tcpFlows:     int(p.Int("tcp_flows")),
 		udpFlows:     int(p.Int("udp_flows")),
@@ -694,22 +681,22 @@ func decodeLN(p vocab.Params, seed uint64) (lnConfig, [][2]int, error) {
 		host:         decodeHost(p),
 	}
 	if c.warmup >= c.duration {
-		return c, nil, fmt.Errorf("warmup %v is not shorter than duration %v", c.warmup, c.duration)
+		return c, lnTraffic{}, fmt.Errorf("warmup %v is not shorter than duration %v", c.warmup, c.duration)
 	}
 	var err error
 	motion := leoMotion(p.Str("motion"))
 	if c.fleet.Shells, err = parseShells(p.Str("shells")); err != nil {
-		return c, nil, fmt.Errorf("shells: %w", err)
+		return c, lnTraffic{}, fmt.Errorf("shells: %w", err)
 	}
 	if t := p.Str("tles"); strings.TrimSpace(t) != "" {
 		if c.fleet.TLEs, err = orbit.ParseTLEs("tles", t); err != nil {
-			return c, nil, err
+			return c, lnTraffic{}, err
 		}
 		c.fleet.TLERule = orbit.GroundRule{MinElevation: orbit.Radians(p.Float("tle_min_elevation_deg"))}
 	}
 	c.fleet.Motion, c.fleet.UseCone, c.fleet.Epoch = motion, p.Str("ground_rule") == "cone", -0.5
 	if c.fleet.ExtraISLs, err = parseExtraISLs(p.Str("extra_isls")); err != nil {
-		return c, nil, fmt.Errorf("extra_isls: %w", err)
+		return c, lnTraffic{}, fmt.Errorf("extra_isls: %w", err)
 	}
 	c.aqm = p.Str("aqm")
 	if len(c.fleet.TLEs) > 0 {
@@ -718,59 +705,60 @@ func decodeLN(p vocab.Params, seed uint64) (lnConfig, [][2]int, error) {
 		c.fleet.Epoch = c.fleet.TLEs[0].Epoch
 	}
 	if c.stations, err = parseStations(p.Str("stations")); err != nil {
-		return c, nil, fmt.Errorf("stations: %w", err)
+		return c, lnTraffic{}, fmt.Errorf("stations: %w", err)
 	}
 	if c.earth, err = orbit.EarthNamed(p.Str("earth")); err != nil {
-		return c, nil, err
+		return c, lnTraffic{}, err
 	}
 	c.mode = orbit.OverISLs
 	if p.Str("routing") == "ground-relays" {
 		c.mode = orbit.GroundRelays
 	}
 	if c.ccas, err = parseCCAs(p.Str("cca")); err != nil {
-		return c, nil, fmt.Errorf("cca: %w", err)
+		return c, lnTraffic{}, fmt.Errorf("cca: %w", err)
 	}
 	tr, err := parseTraffic(p.Str("traffic"))
 	if err != nil {
-		return c, nil, fmt.Errorf("traffic: %w", err)
+		return c, lnTraffic{}, fmt.Errorf("traffic: %w", err)
 	}
 	if c.tcpFlows+c.udpFlows == 0 {
-		return c, nil, fmt.Errorf("tcp_flows and udp_flows are both 0: no traffic")
-	}
-	// The memory estimate comes before anything is built, the pairs
-	// included: a +Grid shell has two links per satellite.
-	sats := len(c.fleet.TLEs)
-	for _, sh := range c.fleet.Shells {
-		sats += sh.Size()
-	}
-	isls, g := 2*(sats-len(c.fleet.TLEs))+len(c.fleet.ExtraISLs), len(c.stations)
-	npairs := tr.count(g)
-	flowsPer := c.tcpFlows + c.udpFlows
-	if b := lnMemory(sats, isls, g, npairs, flowsPer, c.islQueue, c.gslQueue); b > lnMaxBytes {
-		return c, nil, fmt.Errorf("traffic, stations and tcp_flows/udp_flows: %d satellites, %d stations and %d pairs of %d flows would need about %.1f GiB (forwarding state, full queues and flows), more than the %d GiB allowed: use fewer stations, pairs or flows",
-			sats, g, npairs, flowsPer, float64(b)/(1<<30), lnMaxBytes>>30)
-	}
-	pairs, err := tr.resolve(c.stations, des.NewStreams(seed).New("leo-network/traffic"))
-	if err != nil {
-		return c, nil, err
+		return c, lnTraffic{}, fmt.Errorf("tcp_flows and udp_flows are both 0: no traffic")
 	}
 	if c.outages, err = parseOutages(p.Str("outages")); err != nil {
-		return c, nil, fmt.Errorf("outages: %w", err)
+		return c, tr, fmt.Errorf("outages: %w", err)
 	}
 	for i := range c.outages {
 		c.outages[i].From += c.startTime
 		c.outages[i].To += c.startTime
 	}
 	if c.terminal, err = phy.TerminalNamed(p.Str("terminal")); err != nil {
-		return c, nil, err
+		return c, tr, err
 	}
 	if p.Bool("adaptive_rate") {
 		if c.modes, err = parseModes(p.Str("rate_modes")); err != nil {
-			return c, nil, fmt.Errorf("rate_modes: %w", err)
+			return c, tr, fmt.Errorf("rate_modes: %w", err)
 		}
 		if len(c.modes) == 0 {
-			return c, nil, fmt.Errorf("adaptive_rate needs rate_modes")
+			return c, tr, fmt.Errorf("adaptive_rate needs rate_modes")
 		}
+	}
+	return c, tr, nil
+}
+
+// decodeLN reads leo-network's parameters and draws its pairs, after the
+// memory estimate (lnMemory) has let the scenario through: before
+// anything is built.
+func decodeLN(p vocab.Params, seed uint64) (lnConfig, [][2]int, error) {
+	c, tr, err := decodeLNConfig(p)
+	if err != nil {
+		return c, nil, err
+	}
+	if err := lnTooBig(c, tr.count(len(c.stations))); err != nil {
+		return c, nil, err
+	}
+	pairs, err := tr.resolve(c.stations, des.NewStreams(seed).New("leo-network/traffic"))
+	if err != nil {
+		return c, nil, err
 	}
 	return c, pairs, nil
 }
