@@ -81,7 +81,13 @@ type Param struct {
 	// but has a grammar (a list of algorithm names, an empirical CDF), so
 	// that a spec is refused when it is read, not when a scenario runs.
 	Syntax func(string) error
-	Doc    string
+	// File lets a spec give a String parameter's value as {file: PATH}:
+	// the text of that file, PATH relative to the spec's directory, read
+	// when the spec loads, so that a scenario (and its id) holds the text
+	// itself, not a name. Errors of Syntax that are TextErrors are then
+	// placed in that file (file:line:col).
+	File bool
+	Doc  string
 }
 
 // Column returns the parameter's Parquet column name ("distance_m").

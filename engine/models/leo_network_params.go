@@ -1,6 +1,7 @@
 package models
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -28,13 +29,18 @@ func leoNetworkSchema() *vocab.Schema {
 	str := func(name, def string, syntax func(string) error, doc string) vocab.Param {
 		return vocab.Param{Name: name, Kind: vocab.String, Default: vocab.S(def), Syntax: syntax, Doc: doc}
 	}
+	fileStr := func(name, def string, syntax func(string) error, doc string) vocab.Param {
+		p := str(name, def, syntax, doc)
+		p.File = true
+		return p
+	}
 	params := []vocab.Param{
 		str("shells", "kuiper-k1", checkShells, "the Walker shells, comma-separated: Hypatia's presets (starlink-s1, kuiper-k1, telesat-t1) or walker:ALT_KM/PLANES/PER_PLANE/INC_DEG/PHASING[/MIN_ELEV_DEG] (minimum elevation 25 deg unless given); each shell has its +Grid links, links between shells only as extra_isls names them; \"\" with tles only"),
-		str("tles", "", checkTLEs, "satellites as two-line element sets (the text itself, with its checksums; a YAML block scalar), numbered after the shells' satellites, propagated by SGP4; with element sets, time 0 (start_time's origin) is the first set's epoch instead of 2000-01-01 00:00 UT; they have no inter-satellite links unless extra_isls names them, so they carry traffic with routing ground-relays"),
+		fileStr("tles", "", checkTLEs, "satellites as two-line element sets (the text itself, with its checksums; a YAML block scalar; or {file: PATH}, a file of them relative to the spec, such as CelesTrak's), numbered after the shells' satellites, propagated by SGP4; with element sets, time 0 (start_time's origin) is the first set's epoch instead of 2000-01-01 00:00 UT; they have no inter-satellite links unless extra_isls names them, so they carry traffic with routing ground-relays"),
 		sf("tle_min_elevation_deg", 25, 0, 89, vocab.Dimensionless, "minimum elevation at which a station uses an element-set satellite, degrees"),
 		{Name: "motion", Kind: vocab.String, Default: vocab.S("sgp4"), Choices: []string{"kepler", "j2", "sgp4", "pyephem"},
 			Doc: "how the shells' satellites move, as leo-path's motion (pyephem: Hypatia's PyEphem positions, shells only)"},
-		str("stations", "hypatia-100", checkStations, "the ground stations: hypatia-100 (Hypatia's 100 most populous cities, in its order), hypatia-100:N (its first N), a ;-separated list of built-in cities and \"lat,lon\" in degrees, or lines \"name,lat,lon\" / \"lat,lon\" / Hypatia's \"gid,name,lat,lon,elevation\" (a YAML block scalar)"),
+		fileStr("stations", "hypatia-100", checkStations, "the ground stations: hypatia-100 (Hypatia's 100 most populous cities, in its order), hypatia-100:N (its first N), a ;-separated list of built-in cities and \"lat,lon\" in degrees, or lines \"name,lat,lon\" / \"lat,lon\" / Hypatia's \"gid,name,lat,lon,elevation\" (a YAML block scalar, or {file: PATH}, a file of such lines relative to the spec, such as Hypatia's ground_stations_*.basic.txt)"),
 		{Name: "earth", Kind: vocab.String, Default: vocab.S("wgs72"), Choices: []string{"sphere", "wgs72", "wgs84", "pyephem"},
 			Doc: "surface the stations stand on, as leo-path's earth"},
 		{Name: "ground_rule", Kind: vocab.String, Default: vocab.S("cone"), Choices: []string{"cone", "elevation"},
@@ -490,6 +496,25 @@ func checkTLEs(s string) error {
 		return nil
 	}
 	_, err := orbit.ParseTLEs("tles", s)
+	return textErrors(err)
+}
+
+// textErrors turns the positioned errors of orbit's readers into
+// vocab.TextErrors, which the spec reader places in the file a value
+// came from; other errors pass unchanged.
+func textErrors(err error) error {
+	var list orbit.TLEErrors
+	var one *orbit.TLEError
+	switch {
+	case errors.As(err, &list):
+		out := make(vocab.TextErrors, len(list))
+		for i, e := range list {
+			out[i] = vocab.TextError{Line: e.Line, Col: e.Col, Msg: e.Msg}
+		}
+		return out
+	case errors.As(err, &one):
+		return vocab.TextErrors{{Line: one.Line, Col: one.Col, Msg: one.Msg}}
+	}
 	return err
 }
 
@@ -527,7 +552,7 @@ func checkStations(s string) error {
 	if err == nil && len(st) < 2 {
 		err = fmt.Errorf("want at least two stations")
 	}
-	return err
+	return textErrors(err)
 }
 
 // parseOutages reads ";"-separated outages, "sat:K@FROM-TO" or
