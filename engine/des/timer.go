@@ -63,7 +63,7 @@ func (t *Timer) Reset(at Time) {
 		panic("bug: des: Reset of a copied timer")
 	}
 	wasArmed := t.armed
-	t.armed, t.at, t.seq, t.sched, t.parent = true, at, s.seq, s.now, s.parentSeq()
+	t.armed, t.at, t.seq, t.sched, t.parent = true, at, s.seq|ordinary, s.now, s.parentSeq()
 	s.seq++
 	switch {
 	case t.e.index < 0:
@@ -72,6 +72,7 @@ func (t *Timer) Reset(at Time) {
 	case at < t.e.at:
 		// Earlier than its entry: move the entry up now.
 		t.e.at, t.e.seq, t.e.sched, t.e.parent = at, t.seq, t.sched, t.parent
+		s.heap[t.e.index].at, s.heap[t.e.index].seq = at, t.seq
 		s.up(t.e.index)
 		if !wasArmed {
 			s.stale--
