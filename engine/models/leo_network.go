@@ -440,6 +440,12 @@ func (f *lnStarter) Handle(now des.Time, kind int, arg uint64) { f.source.Start(
 
 // Run implements vocab.Model.
 func (m *LEONetwork) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
+	return m.run(ctx, p, seed, nil)
+}
+
+// run is Run, with built called on the scenario before it starts (a test
+// installs an observer there, which keeps every link eager).
+func (m *LEONetwork) run(ctx context.Context, p vocab.Params, seed uint64, built func(*lnScenario)) (vocab.Result, error) {
 	c, pairs, err := decodeLN(p, seed)
 	if err != nil {
 		return vocab.Result{}, fmt.Errorf("models: leo-network: %w", err)
@@ -447,6 +453,9 @@ func (m *LEONetwork) Run(ctx context.Context, p vocab.Params, seed uint64) (voca
 	sc, err := buildLN(c, pairs, seed)
 	if err != nil {
 		return vocab.Result{}, fmt.Errorf("models: leo-network: %w", err)
+	}
+	if built != nil {
+		built(sc)
 	}
 	sc.start()
 	if err := sc.s.Run(ctx, c.duration); err != nil {

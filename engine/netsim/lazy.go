@@ -49,7 +49,20 @@ import "github.com/crosslink-sim/crosslink/engine/des"
 // packet (or an skb, taken as 64 KiB) takes longer to send than the
 // delay, or when it could lose a packet whose sending socket waits to be
 // told (Packet.Owner): the owner must hear of the loss at the instant it
-// happens.
+// happens; and when its rate changes (SetRate).
+//
+// A link whose ends of transmission come first at their instant
+// (LinkConfig.EndsFirst) stays lazy when its delay changes (SetDelay, a
+// satellite link moving with its ends): the transmissions over by the
+// change end first, with the delay they had (lazyCatchUp; one ending at
+// that very instant came before the change), and those ending later take
+// the new delay, as they would at their eager events. A new delay no
+// longer than the time of the largest transmission the link has had
+// (maxBits) turns it eager. Any other link turns eager at its first
+// change of delay, as before: which of an end and an arrival at one
+// instant comes first depends there on how they were scheduled, which a
+// lazy link cannot always work out (ties) in a network of equal-rate links
+// in lockstep.
 type lazyTx struct {
 	decided bool // on has been decided, at the first packet
 	on      bool // the transmitter is lazy
@@ -80,6 +93,10 @@ type lazyTx struct {
 	ties int64
 
 	ended uint64 // transmissions ended in a catch-up: events done without
+
+	// maxBits is the largest transmission offered so far, bits (an skb
+	// as lazyMaxBytes): a new delay (SetDelay) must exceed its time too.
+	maxBits uint64
 }
 
 // lazyMaxBytes is the largest transmission (a whole GSO skb, 64 KiB, with
@@ -99,7 +116,7 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 	if !l.lz.decided {
 		l.lz.decided = true
 		_, dropTail := l.queue.(*dropTail)
-		l.lz.on = dropTail && l.netemLimit == 0 && l.bps > 0 && l.delay > 0 && l.net.observer == nil && !l.moved
+		l.lz.on = dropTail && l.netemLimit == 0 && l.bps > 0 && l.delay > 0 && l.net.observer == nil && (!l.moved || l.endsFirst)
 		if !l.lz.on {
 			return
 		}
@@ -108,6 +125,7 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 	if p.Skb != 0 {
 		size = lazyMaxBytes // the whole skb is sent as one
 	}
+	l.lz.maxBits = max(l.lz.maxBits, size*8)
 	if l.net.observer != nil || p.Owner != nil && l.loss != nil || uint64(l.delay) <= bitTime(size*8, l.bps) {
 		l.lazyEager(now)
 		return
@@ -117,16 +135,17 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 
 // lazyEager turns the link eager for good: it ends the transmissions that
 // are over and schedules the end of the current one, now rather than
-// when it started (counted in ties).
+// when it started (counted in ties, but with EndsFirst, whose ends come
+// first at their instant however late they were scheduled).
 func (l *Link) lazyEager(now des.Time) {
 	l.lazyCatchUp(now, true)
 	l.lz.on = false
 	if l.tx != nil && !l.lz.realTx {
-		if l.lz.sched != now || !l.lz.seqOK {
+		if !l.endsFirst && (l.lz.sched != now || !l.lz.seqOK) {
 			l.lz.ties++
 		}
 		l.lz.realTx = true
-		l.net.sched.Schedule(l.lz.end, l, kindTxDone, 0)
+		l.scheduleEnd(l.lz.end)
 	}
 }
 
@@ -173,6 +192,16 @@ func (l *Link) lazyDoneAt() bool {
 	if !ok {
 		return true
 	}
+	if l.endsFirst {
+		// The end came before every ordinary event at this instant.
+		// Only an ordinary event's handler offers a packet, delivers
+		// one or moves the link; were the running event another end
+		// (which touches only its own link), the two would commute.
+		if des.IsFirst(seq) {
+			l.lz.ties++
+		}
+		return true
+	}
 	done := false
 	switch {
 	case sched != l.lz.sched:
@@ -209,7 +238,7 @@ func (l *Link) lazyStarted(now, end des.Time) {
 	if t := l.flight.tail; t == nil || t.arrive <= end {
 		l.lz.late = l.lz.virtual
 		l.lz.realTx = true
-		l.net.sched.Schedule(end, l, kindTxDone, 0)
+		l.scheduleEnd(end)
 		return
 	}
 	if !l.lz.virtual {

@@ -113,17 +113,61 @@ type lazyRun struct {
 // loss on the access links, and rates with odd packet times.
 func TestLazyLinkMatchesEager(t *testing.T) {
 	tests := []lazyCase{
-		{"lockstep 10G/1G", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, false, 6, 40, 50 * des.Microsecond, true},
-		{"lockstep skbs", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, true, 6, 40, 50 * des.Microsecond, true},
-		{"jitter and loss", 100e6, 10e6, 2 * des.Millisecond, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0.01, false, 4, 20, des.Millisecond, true},
-		{"odd rates, byte limit", 7_777_777, 3_333_333, 3333 * des.Microsecond, 7 * des.Millisecond, DropTail{Bytes: 20_000}, 0, 0.002, false, 5, 15, 3 * des.Millisecond, true},
+		{"lockstep 10G/1G", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, false, 6, 40, 50 * des.Microsecond, true, 0, 0, 0, false},
+		{"lockstep skbs", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, true, 6, 40, 50 * des.Microsecond, true, 0, 0, 0, false},
+		{"jitter and loss", 100e6, 10e6, 2 * des.Millisecond, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0.01, false, 4, 20, des.Millisecond, true, 0, 0, 0, false},
+		{"odd rates, byte limit", 7_777_777, 3_333_333, 3333 * des.Microsecond, 7 * des.Millisecond, DropTail{Bytes: 20_000}, 0, 0.002, false, 5, 15, 3 * des.Millisecond, true, 0, 0, 0, false},
 		// Losses leave the flight empty behind a packet still being sent.
-		{"heavy loss, delay just over a packet time", 100e6, 10e6, 2 * des.Millisecond, 1500 * des.Microsecond, DropTail{Packets: 20}, 0, 0.3, false, 3, 10, des.Millisecond, true},
-		{"skbs longer than the access delay", 100e6, 10e6, 2 * des.Millisecond, 100 * des.Millisecond, DropTail{Packets: 40}, 0, 0, true, 4, 20, des.Millisecond, false},
-		{"one flow, short delays", 1e9, 100e6, des.Microsecond, 12 * des.Microsecond, DropTail{Packets: 5}, 0, 0, false, 1, 10, 20 * des.Microsecond, false},
+		{"heavy loss, delay just over a packet time", 100e6, 10e6, 2 * des.Millisecond, 1500 * des.Microsecond, DropTail{Packets: 20}, 0, 0.3, false, 3, 10, des.Millisecond, true, 0, 0, 0, false},
+		{"skbs longer than the access delay", 100e6, 10e6, 2 * des.Millisecond, 100 * des.Millisecond, DropTail{Packets: 40}, 0, 0, true, 4, 20, des.Millisecond, false, 0, 0, 0, false},
+		{"one flow, short delays", 1e9, 100e6, des.Microsecond, 12 * des.Microsecond, DropTail{Packets: 5}, 0, 0, false, 1, 10, 20 * des.Microsecond, false, 0, 0, 0, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, 2*des.Second) })
+	}
+}
+
+// TestLazyLinkEndsFirstMatchesEager is TestLazyLinkMatchesEager with
+// LinkConfig.EndsFirst on every link, over the cases where links in
+// lockstep (equal rates, equal packets) make ends of transmission and
+// arrivals coincide all the time, with and without moving delays, and
+// over random dumbbells: the same deliveries and statistics, and no
+// same-instant order taken by default (the lazy link knows every one).
+func TestLazyLinkEndsFirstMatchesEager(t *testing.T) {
+	ms := des.Millisecond
+	tests := []lazyCase{
+		{name: "lockstep 10M/10M", access: 10e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 4 * ms, queue: DropTail{Packets: 20},
+			flows: 6, window: 30, gap: 1200 * des.Microsecond, lazy: true},
+		{name: "lockstep 10M/10M, moving every 10 ms", access: 10e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 4 * ms, queue: DropTail{Packets: 20},
+			flows: 6, window: 30, gap: 1200 * des.Microsecond, lazy: true, move: 10 * ms, minMove: 2 * ms, maxMove: 7 * ms},
+		{name: "lockstep 10G/1G, moving every packet time", access: 10e9, bottle: 1e9, accDelay: ms, botDelay: 5 * ms, queue: DropTail{Packets: 30},
+			flows: 6, window: 40, gap: 50 * des.Microsecond, lazy: true, move: 12 * des.Microsecond, minMove: 2 * ms, maxMove: 8 * ms},
+		{name: "lossy, jittered access, moving", access: 100e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 10 * ms, queue: DropTail{Packets: 20},
+			jitter: 120 * des.Microsecond, loss: 0.01, flows: 4, window: 20, gap: ms, lazy: true, move: 7 * ms, minMove: 1300 * des.Microsecond, maxMove: 9 * ms},
+		{name: "skbs", access: 10e9, bottle: 1e9, accDelay: ms, botDelay: 5 * ms, queue: DropTail{Packets: 30}, skb: true,
+			flows: 6, window: 40, gap: 50 * des.Microsecond, lazy: true},
+	}
+	for _, tc := range tests {
+		tc.endsFirst = true
+		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, 2*des.Second) })
+	}
+	rng := rand.New(rand.NewPCG(25, 8985))
+	rates := []unit.BitRate{1e6, 10e6, 10e6, 100e6, 1e9}
+	delays := []des.Duration{des.Microsecond, 1500 * des.Microsecond, 5 * ms, 25 * ms}
+	for i := range 24 {
+		tc := lazyCase{
+			name: fmt.Sprint("random ", i), access: rates[rng.IntN(len(rates))], bottle: rates[rng.IntN(len(rates))],
+			accDelay: delays[rng.IntN(len(delays))], botDelay: delays[1+rng.IntN(len(delays)-1)],
+			queue: DropTail{Packets: 1 + rng.IntN(60)}, flows: 1 + rng.IntN(6), window: 1 + rng.IntN(40),
+			gap: des.Duration(1+rng.IntN(2000)) * des.Microsecond, skb: rng.IntN(3) == 0, endsFirst: true,
+		}
+		if rng.IntN(2) == 0 {
+			tc.loss = []float64{0.001, 0.01, 0.1}[rng.IntN(3)]
+		}
+		if rng.IntN(2) == 0 {
+			tc.move, tc.minMove, tc.maxMove = des.Duration(1+rng.IntN(20))*ms, 2*ms, 9*ms
+		}
+		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, des.Second/2) })
 	}
 }
 
@@ -169,6 +213,32 @@ type lazyCase struct {
 	flows, window      int
 	gap                des.Duration
 	lazy               bool // every link lazy (else: links whose delay is shorter than a packet's time are not)
+	// move, when set, changes every link's delay every move (SetDelay,
+	// as a satellite network's routing step does) to a value drawn
+	// from [minMove, maxMove) on a stream of its own.
+	move, minMove, maxMove des.Duration
+	// endsFirst sets LinkConfig.EndsFirst on every link; the lazy run
+	// must then take no same-instant order by default.
+	endsFirst bool
+}
+
+// mover changes the delay of every link every gap, as leonet's routing
+// step does; the same draws in both runs of a differential test.
+type mover struct {
+	net      *Network
+	gap      des.Duration
+	lo, span des.Duration
+	rng      *rand.Rand
+	t        *testing.T
+}
+
+func (m *mover) Handle(now des.Time, kind int, arg uint64) {
+	for _, l := range m.net.Links() {
+		if err := l.SetDelay(m.lo + des.Duration(m.rng.Int64N(int64(m.span)))); err != nil {
+			m.t.Fatal(err)
+		}
+	}
+	m.net.sched.Schedule(now.Add(m.gap), m, 0, 0)
 }
 
 // checkLazy runs tc for dur with lazy and with eager links and compares.
@@ -181,8 +251,8 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
 			net.SetObserver(nopObserver{})
 		}
 		access := Hop{
-			Forward: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter},
-			Reverse: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter},
+			Forward: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: tc.endsFirst},
+			Reverse: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: tc.endsFirst},
 		}
 		var loss LossModel
 		if tc.loss > 0 {
@@ -191,8 +261,8 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
 		d, err := NewDumbbell(net, DumbbellConfig{
 			N: tc.flows, SenderAccess: access, ReceiverAccess: access,
 			Bottleneck: Hop{
-				Forward: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, Loss: loss},
-				Reverse: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue},
+				Forward: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, Loss: loss, EndsFirst: tc.endsFirst},
+				Reverse: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, EndsFirst: tc.endsFirst},
 			},
 		})
 		if err != nil {
@@ -215,6 +285,10 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
 			// Every flow opens its window at the same instant.
 			p.send(0, tc.window)
 			s.Schedule(0, p, 0, 0)
+		}
+		if tc.move > 0 {
+			s.Schedule(des.Time(tc.move), &mover{net: net, gap: tc.move, lo: tc.minMove, span: tc.maxMove - tc.minMove,
+				rng: rand.New(rand.NewPCG(5, 5)), t: t}, 0, 0)
 		}
 		if err := s.Run(context.Background(), des.Time(dur)); err != nil {
 			t.Fatal(err)
@@ -265,7 +339,11 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
 		t.Errorf("%d deliveries and %d bottleneck drops: the case does not load the queue", n, got.Links[0].Dropped())
 	}
 	// A same-instant order the link could not work out need not
-	// change anything; the comparison above is the test.
+	// change anything; the comparison above is the test. With EndsFirst
+	// there is none to work out.
+	if tc.endsFirst && ties != 0 {
+		t.Errorf("%d same-instant orders taken by default with EndsFirst, want none", ties)
+	}
 	t.Logf("%d deliveries, %d bottleneck drops; %d of %d links lazy; events %d eager, %d lazy; %d same-instant orders taken by default",
 		n, got.Links[0].Dropped(), lazy, len(got.Links), evEager, evLazy, ties)
 	if tc.lazy && evLazy >= evEager {

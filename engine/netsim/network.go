@@ -102,6 +102,7 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 		net: n, name: name, from: from, to: to,
 		rate: unit.BitRate(wholeBitRate(cfg.Rate)), bps: wholeBitRate(cfg.Rate), delay: cfg.Delay,
 		netemLimit: cfg.NetemLimit,
+		endsFirst:  cfg.EndsFirst,
 		queue:      qm.NewQueue(),
 		rng:        n.streams.New("link/" + name),
 	}
