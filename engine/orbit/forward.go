@@ -92,8 +92,11 @@ type Forwarding struct {
 	off  []int32 // ISL adjacency (CSR) in ISL-list order
 	nbr  []int32
 	edge []int32
-	nIf  []int32 // ISLs per satellite (satgenpy's num_isls_per_sat)
-	ifOf []int32 // per adjacency entry: satgenpy's interface number
+	// adjLen[k] is islLen[edge[k]], laid out as nbr is: set once a step,
+	// read by every destination's search without the indirection.
+	adjLen []float64
+	nIf    []int32 // ISLs per satellite (satgenpy's num_isls_per_sat)
+	ifOf   []int32 // per adjacency entry: satgenpy's interface number
 
 	pos     []Vec
 	islLen  []float64 // +Inf when down
@@ -198,6 +201,7 @@ func NewForwarding(f *Fleet, e Earth, stations []Station, mode RouteMode, outage
 	}
 	r.nbr = make([]int32, 2*len(r.isls))
 	r.edge = make([]int32, 2*len(r.isls))
+	r.adjLen = make([]float64, 2*len(r.isls))
 	r.ifOf = make([]int32, 2*len(r.isls))
 	fill := append([]int32(nil), r.off[:n]...)
 	for k, l := range r.isls {
@@ -360,6 +364,9 @@ func (r *Forwarding) Step(t float64) {
 			r.islLen[k] = Dist(r.pos[l[0]], r.pos[l[1]])
 		}
 	}
+	for k, e := range r.edge {
+		r.adjLen[k] = r.islLen[e]
+	}
 	r.groundLinks()
 	r.minEdge = math.Inf(1)
 	for _, l := range r.islLen {
@@ -520,7 +527,7 @@ func (r *Forwarding) overISLs(d int) {
 			if r.done[v] {
 				continue
 			}
-			nd := du + r.islLen[r.edge[k]]
+			nd := du + r.adjLen[k]
 			// On an exact tie keep the lower descent satellite, as
 			// satgenpy's sorted (distance, satellite) candidates do.
 			if nd < dist[v] {
@@ -546,7 +553,7 @@ func (r *Forwarding) overISLs(d int) {
 			if r.root[v] != r.root[u] {
 				continue
 			}
-			if x := r.islLen[r.edge[k]] + dist[v]; x < best {
+			if x := r.adjLen[k] + dist[v]; x < best {
 				best, hop = x, v
 			}
 		}
@@ -609,7 +616,7 @@ func (r *Forwarding) withRelays(d int) {
 			continue
 		}
 		for k := r.off[u]; k < r.off[u+1]; k++ {
-			relax(r.nbr[k], du+r.islLen[r.edge[k]])
+			relax(r.nbr[k], du+r.adjLen[k])
 		}
 		for i := r.sOff[u]; i < r.sOff[u+1]; i++ {
 			relax(int32(r.n)+r.sGS[i], du+r.sLen[i])
@@ -632,7 +639,7 @@ func (r *Forwarding) withRelays(d int) {
 			}
 		} else {
 			for k := r.off[u]; k < r.off[u+1]; k++ {
-				try(r.nbr[k], r.islLen[r.edge[k]])
+				try(r.nbr[k], r.adjLen[k])
 			}
 			for i := r.sOff[u]; i < r.sOff[u+1]; i++ {
 				try(int32(r.n)+r.sGS[i], r.sLen[i])
