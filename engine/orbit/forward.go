@@ -1,8 +1,10 @@
 package orbit
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // RouteMode is the routing algorithm of a Forwarding.
@@ -122,7 +124,15 @@ type Forwarding struct {
 	minEdge   float64
 	forceHeap bool
 	maxR2     []float64 // per satellite: its rule's range limit squared, or +Inf
-	t         float64
+	// band is the half-width, m, of the slab of z a station's
+	// satellites lie in: over the largest range limit, or +Inf when a
+	// satellite has none; byZ the satellites in order of z at the step,
+	// zs their z, cand a station's candidates.
+	band float64
+	byZ  []int32
+	zs   []float64
+	cand []int32
+	t    float64
 }
 
 type outage struct {
@@ -235,6 +245,18 @@ func NewForwarding(f *Fleet, e Earth, stations []Station, mode RouteMode, outage
 			r.maxR2[k] = m * m * (1 + 1e-9)
 		}
 	}
+	// A satellite farther in z alone than every range limit is out of
+	// every station's range: d^2 = dx^2 + dy^2 + dz^2 >= dz^2 in floating
+	// point too (a sum of non-negative terms rounds no lower than any of
+	// them), so the slab, a little wider than the limit, keeps every
+	// satellite the exact test below could admit.
+	r.band = 0
+	for _, m2 := range r.maxR2 {
+		r.band = math.Max(r.band, m2)
+	}
+	r.band = math.Sqrt(r.band)*(1+1e-9) + 1
+	r.byZ = make([]int32, n)
+	r.zs = make([]float64, n)
 	return r, nil
 }
 
@@ -391,10 +413,41 @@ func (r *Forwarding) Step(t float64) {
 // and the transpose for every satellite.
 func (r *Forwarding) groundLinks() {
 	r.gSat, r.gLen = r.gSat[:0], r.gLen[:0]
+	slab := !math.IsInf(r.band, 1)
+	if slab {
+		// The satellites in order of z, to find each station's slab by
+		// bisection rather than test all of them.
+		for k := range r.byZ {
+			r.byZ[k] = int32(k)
+		}
+		slices.SortFunc(r.byZ, func(a, b int32) int { return cmp.Compare(r.pos[a][2], r.pos[b][2]) })
+		for i, k := range r.byZ {
+			r.zs[i] = r.pos[k][2]
+			if math.IsNaN(r.zs[i]) {
+				slab = false // no order to bisect: test them all
+			}
+		}
+	}
 	for s, gp := range r.stations {
 		r.gOff[s] = int32(len(r.gSat))
 		up := r.ups[s]
-		for k, p := range r.pos {
+		cand := r.cand[:0]
+		if slab {
+			lo, _ := slices.BinarySearch(r.zs, gp[2]-r.band)
+			for i := lo; i < len(r.zs) && r.zs[i] <= gp[2]+r.band; i++ {
+				cand = append(cand, r.byZ[i])
+			}
+			// In ascending satellite number, as the list is kept.
+			slices.Sort(cand)
+		} else {
+			for k := range r.pos {
+				cand = append(cand, int32(k))
+			}
+		}
+		r.cand = cand
+		for _, k32 := range cand {
+			k := int(k32)
+			p := r.pos[k]
 			if r.satDown[k] {
 				continue
 			}
