@@ -15,7 +15,7 @@ import (
 // when it loads, at the line and column of the parameter the estimate
 // names, with the estimate and the limit; the load of the model's
 // benchmark (100 flows among the 100 cities over Kuiper K1 for 200 s)
-// loads. A grid point only (the last value of an axis) may be too big:
+// loads, and so does one pair sampled every 100 ms for 200 s. A grid point only (the last value of an axis) may be too big:
 // the refusal names the axis.
 func TestLoadRefusesMemory(t *testing.T) {
 	reg, err := models.Registry()
@@ -28,6 +28,7 @@ func TestLoadRefusesMemory(t *testing.T) {
 		want       []string // in the error; none: the spec loads
 	}{
 		{"benchmark load", "  traffic: \"random:100\"\n  tcp_flows: 1\n  duration: 200s\n", nil},
+		{"one pair sampled every routing step (specs/leo-network-rtt.yaml)", "  traffic: \"manila>dalian\"\n  duration: 200s\n  sample_interval: 100ms\n", nil},
 		{"all pairs, 64 flows", "  traffic: all\n  tcp_flows: 64\n  duration: 200s\n",
 			[]string{"mem.yaml:7:3: traffic (set in params)", "GiB", "more than the model's limit, 4.0 GiB", "flows"}},
 		{"a grid point too big", "  duration: 20s\ngrid:\n  traffic: [\"random:10\", \"all\"]\n  tcp_flows: [1, 64]\n",

@@ -11,7 +11,8 @@ import (
 
 // TestLEONetworkMemoryEstimate runs the benchmark's load (100 TCP flows
 // among Hypatia's 100 cities, 10 Mbit/s links with 100-packet queues) for
-// 4 s over Kuiper K1 and Starlink S1, reads the live heap after a
+// 4 s over Kuiper K1 and Starlink S1, with the links and samples tables
+// every 0.5 s, reads the live heap after a
 // collection every simulated half second, and requires the estimate's
 // live parts (lnMemory, what Memory adds the runtime to) within a factor
 // 2 of the largest reading, either way: the tolerance the estimate is
@@ -35,7 +36,7 @@ func TestLEONetworkMemoryEstimate(t *testing.T) {
 			p := NewLEONetwork().Schema().Defaults()
 			for k, v := range map[string]vocab.Value{
 				"shells": vocab.S(shell), "stations": vocab.S("hypatia-100"), "traffic": vocab.S("random:100"),
-				"tcp_flows": vocab.I(1), "duration": vocab.F(dur), "sample_interval": vocab.F(0),
+				"tcp_flows": vocab.I(1), "duration": vocab.F(dur), "sample_interval": vocab.F(0.5),
 			} {
 				p = p.With(k, v)
 			}
