@@ -15,8 +15,9 @@ import (
 // when it loads, at the line and column of the parameter the estimate
 // names, with the estimate and the limit; the load of the model's
 // benchmark (100 flows among the 100 cities over Kuiper K1 for 200 s)
-// loads, and so does one pair sampled every 100 ms for 200 s. A grid point only (the last value of an axis) may be too big:
-// the refusal names the axis.
+// loads, and so does one pair sampled every 100 ms for 200 s. A grid
+// point only (the last value of an axis) may be too big: the refusal
+// names the axis.
 func TestLoadRefusesMemory(t *testing.T) {
 	reg, err := models.Registry()
 	if err != nil {
