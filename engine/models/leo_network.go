@@ -310,10 +310,13 @@ func (sc *lnScenario) afterStep(n *leonet.Network, now des.Time) error {
 		}
 		p.rtt = rtt
 		same := ok == p.have && equalInts(sc.scratch, p.path)
-		if same && n.Steps() > 0 {
+		// Steps counts this step already: the first is step 1, whose
+		// path is the pair's first, not a change.
+		first := n.Steps() == 1
+		if same && !first {
 			continue
 		}
-		if n.Steps() > 0 {
+		if !first {
 			p.changes++
 		}
 		p.have = ok
