@@ -19,10 +19,10 @@ import (
 // benchmarks measure (TestLEONetworkMemoryEstimate).
 const (
 	// lnRouteGrowth: netsim.Node keeps a route (an Egress, two words) to
-	// every node; AddNode grows each node's slice one node at a time,
-	// and append grows a slice past 256 elements by about a quarter
-	// (runtime/slice.go, nextslicecap), so the capacity runs up to 1.25x
-	// the length.
+	// each destination from the lowest to the highest it has one to (the
+	// stations), grown one at a time by append, which doubles a slice up
+	// to 256 elements and grows it by about a quarter beyond
+	// (runtime/slice.go, nextslicecap): lnAppendCap.
 	lnRouteGrowth = 1.25
 	// lnSatBytes is a satellite's propagator and position state
 	// (orbit.Fleet: SGP4 elements and scratch), read off a heap profile
@@ -45,16 +45,19 @@ const (
 	// workload's source and sink, the receive map's first blocks, the
 	// flow's table row.
 	lnFlowExtra = 4 << 10
+	// lnSawtooth is the mean of a window that grows to W and halves:
+	// 3/4 W.
+	lnSawtooth = 0.75
 	// lnOrbitRadius is the orbit radius the round trip of a fleet of
 	// element sets only is taken at (a low orbit, 630 km up).
 	lnOrbitRadius = orbit.EarthRadius + 630e3
 	// lnPathChangeRate is an upper figure for how often a pair's path
 	// changes, per second: 100 random pairs of Hypatia's cities change
-	// 0.26 (Kuiper K1) and 0.28 (Starlink S1) times per pair and second
-	// over the first 4 s (TestLEONetworkMemoryEstimate) and 0.071 over
-	// 20 s of Kuiper K1 (BenchmarkLEONetworkKuiperK1Short, 142 changes);
-	// 1 per second leaves a margin of 3.5 on the highest.
-	lnPathChangeRate = 1.0
+	// 0.0125 (Kuiper K1) and 0.033 (Starlink S1) times per pair and
+	// second over the first 4 s (TestLEONetworkMemoryEstimate's paths
+	// rows) and 0.021 over 20 s of Kuiper K1 (42 changes); 0.1 leaves a
+	// margin of 3 on the highest.
+	lnPathChangeRate = 0.1
 	// lnLatConcentration: an inclined shell's satellites crowd toward
 	// the latitudes of its inclination, up to about twice the uniform
 	// density over the cities' latitudes.
@@ -81,6 +84,8 @@ const (
 // lnMem is the estimate, part by part, bytes of live data.
 type lnMem struct {
 	routes, forwarding, fleet, links, packets, flows, tables int64
+	// rows of the paths and links tables the estimate takes
+	pathRows, linkRows float64
 	// what each part grows with, for the parameter a refusal names
 	bigNodes string // "shells" or "stations"
 	bigFlows string // "traffic" or "tcp_flows"
@@ -115,6 +120,19 @@ func (m lnMem) String() string {
 		mib(m.routes), mib(m.forwarding), mib(m.links), mib(m.packets), mib(m.flows), mib(m.tables+m.fleet))
 }
 
+// lnAppendCap is the capacity of a slice grown to n elements one append
+// at a time: the next power of two up to 256, then about a quarter more.
+func lnAppendCap(n int64) int64 {
+	if n <= 256 {
+		c := int64(1)
+		for c < n {
+			c *= 2
+		}
+		return c
+	}
+	return int64(float64(n) * lnRouteGrowth)
+}
+
 // lnMemory estimates scenario c with npairs pairs.
 func lnMemory(c lnConfig, npairs int) lnMem {
 	var m lnMem
@@ -131,7 +149,7 @@ func lnMemory(c lnConfig, npairs int) lnMem {
 		m.bigNodes = "shells"
 	}
 	egress := int64(unsafe.Sizeof((*netsim.Egress)(nil))) * 2 // an interface: two words
-	m.routes = int64(float64(nodes*nodes*egress) * lnRouteGrowth)
+	m.routes = nodes * lnAppendCap(int64(g)) * egress
 	m.forwarding = orbit.ForwardingBytes(sats, g, isls)
 	m.fleet = int64(sats) * lnSatBytes
 	dur := c.duration.Seconds()
@@ -154,11 +172,16 @@ func lnMemory(c lnConfig, npairs int) lnMem {
 	dirs := int64(2*isls) + gslDirs
 	m.links = dirs * (int64(unsafe.Sizeof(netsim.Link{})) + lnLinkExtra)
 
-	// Packets: a flow keeps at most its bottleneck's queue and the
-	// packets of a round trip in flight (TCP also no more than its
-	// window), and ACKs beside them; all of them no more than every
-	// queue full. The round trip is that of the longest path over the
-	// shell, half round the Earth and back: 2 pi r / c.
+	// Packets: the pool holds as many as were ever out at once, and the
+	// flows' windows rise and fall out of step, so the sum of their means
+	// is the figure. A TCP flow's window runs up to its bottleneck's
+	// queue plus a round trip's packets and is cut by half on a loss: it
+	// averages three quarters of that (Reno's sawtooth, Mathis et al.
+	// 1997), no more than its receive window; ACKs go beside. A UDP flow
+	// keeps its bottleneck's queue and a round trip at its rate. All of
+	// them, no more than every queue full. The round trip is the mean
+	// over the shell: two random points of a sphere lie a quarter of a
+	// great circle apart on average, so pi r / c there and back.
 	full := float64(c.dataBytes())
 	rate := math.Inf(1)
 	for _, r := range []float64{c.islRate.BitsPerSecond(), c.gslRate.BitsPerSecond()} {
@@ -177,8 +200,8 @@ func lnMemory(c lnConfig, npairs int) lnMem {
 	if radius == 0 {
 		radius = lnOrbitRadius
 	}
-	rtt := 2 * math.Pi * radius / orbit.LightSpeed
-	tcpPkts := math.Min(float64(c.window)/float64(c.host.mss), queue+rate*rtt/(8*full))
+	rtt := math.Pi * radius / orbit.LightSpeed
+	tcpPkts := math.Min(float64(c.window)/float64(c.host.mss), lnSawtooth*(queue+rate*rtt/(8*full)))
 	udpPkts := queue + math.Min(rate, c.udpRate.BitsPerSecond())*rtt/(8*full)
 	acks := lnAckShare
 	if c.host.delayedACK {
@@ -218,10 +241,12 @@ func lnMemory(c lnConfig, npairs int) lnMem {
 		return int64(rows * float64(lnRowBytes+int64(cols)*lnValueBytes))
 	}
 	steps := math.Ceil(dur / c.interval.Seconds())
-	m.tables = row(float64(flows), 15) + row(float64(npairs)*(1+math.Min(steps, lnPathChangeRate*dur)), 8)
+	m.pathRows = float64(npairs) * (1 + math.Min(steps, lnPathChangeRate*dur))
+	m.tables = row(float64(flows), 15) + row(m.pathRows, 8)
 	if c.sample > 0 {
 		samples := math.Ceil(dur / c.sample.Seconds())
-		m.tables += row(samples*float64(npairs), 8) + row(samples*busy, 16)
+		m.linkRows = samples * busy
+		m.tables += row(samples*float64(npairs), 8) + row(m.linkRows, 16)
 	}
 	return m
 }
