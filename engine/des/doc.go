@@ -9,10 +9,6 @@
 // their instant (a link's end of transmission before any arrival, in a
 // network whose links are in lockstep).
 //
-// The queue is a 4-ary heap whose slots hold each event's key beside it,
-// so that a sift compares contiguous memory, and the head leaves by
-// Floyd's bottom-up deletion.
-//
 // A Timer re-armed later (a retransmission timer on every ACK) or stopped
 // leaves its queue entry in place until the entry reaches the head of the
 // queue, where it is re-keyed or dropped before any handler runs, so
@@ -20,6 +16,10 @@
 // heap operation. Reserve and Running let a component that skips events
 // (netsim's links) work out where a skipped event would have run among
 // simultaneous ones.
+//
+// An event scheduled for the current instant while nothing else is due
+// then (a packet passed on by a link without delay) runs next without
+// entering the heap at all.
 //
 // Handlers are objects, not closures: Schedule(at, h, kind, arg) stores an
 // interface value that already exists plus two integers, and the queue

@@ -48,14 +48,20 @@ type event struct {
 	timer *Timer
 }
 
+// before orders events by (time, sequence number): events at the same time
+// run in the order they were scheduled.
+func (e *event) before(o *event) bool {
+	if e.at != o.at {
+		return e.at < o.at
+	}
+	return e.seq < o.seq
+}
+
 // Scheduler is a discrete-event scheduler: a virtual clock and a queue of
 // pending events ordered by (time, scheduling order). It is single-threaded
 // and deterministic.
 //
-// The queue is a 4-ary min-heap of slots, each an event's key (time,
-// scheduling order) beside the pointer to the event, so that the
-// comparisons of a sift read the heap's own contiguous memory rather than
-// the events scattered on the heap of the process; each event knows its
+// The queue is a 4-ary min-heap of event pointers; each event knows its
 // heap index, so a Timer moved earlier is sifted up in place. A Timer moved
 // later, or stopped, leaves its entry where it is and the entry is put
 // right when it reaches the top (see Timer): the queue holds at most one
@@ -64,9 +70,10 @@ type event struct {
 type Scheduler struct {
 	now       Time
 	seq       uint64
-	heap      []slot
+	heap      []*event
 	free      *event
-	stale     int // entries of stopped timers still in the heap
+	stale     int    // entries of stopped timers still in the heap
+	due       *event // runs next, without a heap operation (see Schedule)
 	processed uint64
 	// running is the event whose handler is running (running.h nil
 	// outside Run): its key and when it was scheduled, for Running.
@@ -91,7 +98,13 @@ func (s *Scheduler) Processed() uint64 { return s.processed }
 
 // Pending returns the number of events in the queue (stopped timers not
 // counted).
-func (s *Scheduler) Pending() int { return len(s.heap) - s.stale }
+func (s *Scheduler) Pending() int {
+	n := len(s.heap) - s.stale
+	if s.due != nil {
+		n++
+	}
+	return n
+}
 
 // Schedule arranges for h.Handle(at, kind, arg) to run at time at. Times in
 // the past are a bug in the caller and panic. Schedule allocates only while
@@ -105,35 +118,17 @@ func (s *Scheduler) Schedule(at Time, h Handler, kind int, arg uint64) {
 		e = &event{pooled: true}
 	}
 	e.h, e.kind, e.arg = h, kind, arg
-	s.push(e, at, ordinary)
-}
-
-// ScheduleFirst is Schedule for an event that runs before every event
-// scheduled by Schedule (or a Timer) for the same instant, whenever either
-// was scheduled; among themselves such events run in scheduling order. A
-// link's end of transmission can so come before any arrival at the same
-// instant, an order that does not depend on how the two were scheduled
-// (netsim.LinkConfig.EndsFirst), which a link that does without its
-// end-of-transmission events can reproduce exactly.
-func (s *Scheduler) ScheduleFirst(at Time, h Handler, kind int, arg uint64) {
-	e := s.free
-	if e != nil {
-		s.free = e.next
-		e.next = nil
-	} else {
-		e = &event{pooled: true}
+	if at == s.now && s.due == nil && (len(s.heap) == 0 || s.heap[0].at > at) {
+		// Nothing else is due now, and whatever is scheduled for now
+		// from here on comes later in scheduling order: e runs next.
+		// A handler that passes a packet on at once (a link without
+		// delay) schedules such events; they skip the heap.
+		s.stamp(e, at)
+		s.due = e
+		return
 	}
-	e.h, e.kind, e.arg = h, kind, arg
-	s.push(e, at, 0)
+	s.push(e, at)
 }
-
-// ordinary is set in the scheduling order of every event but those of
-// ScheduleFirst, which sort before them at one instant.
-const ordinary = 1 << 63
-
-// IsFirst reports whether seq, a scheduling order as Running gives it, is
-// that of an event of ScheduleFirst.
-func IsFirst(seq uint64) bool { return seq&ordinary == 0 }
 
 // After is Schedule(Now()+d, ...).
 func (s *Scheduler) After(d Duration, h Handler, kind int, arg uint64) {
@@ -161,11 +156,17 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 		budget = MaxEventsOf(ctx)
 	}
 	var n uint64
-	for len(s.heap) > 0 {
-		if s.heap[0].at > until {
-			break
+	for {
+		e := s.due
+		if e == nil {
+			if len(s.heap) == 0 {
+				break
+			}
+			e = s.heap[0]
+			if e.at > until {
+				break
+			}
 		}
-		e := s.heap[0].e
 		if t := e.timer; t != nil && (!t.armed || t.at != e.at || t.seq != e.seq) {
 			// A timer stopped, or moved later, since its entry was
 			// placed: drop the entry, or give it the timer's key and let
@@ -175,13 +176,12 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 				s.stale--
 			} else {
 				e.at, e.seq, e.sched, e.parent = t.at, t.seq, t.sched, t.parent
-				s.heap[0].at, s.heap[0].seq = t.at, t.seq
 				s.down(0)
 			}
 			continue
 		}
 		if budget > 0 && s.processed >= budget {
-			return fmt.Errorf("des: %w: %d events processed, now %v, %d pending", ErrMaxEvents, s.processed, s.now, len(s.heap))
+			return fmt.Errorf("des: %w: %d events processed, now %v, %d pending", ErrMaxEvents, s.processed, s.now, s.Pending())
 		}
 		n++
 		if n%ctxCheckEvery == 0 {
@@ -189,7 +189,11 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 				return fmt.Errorf("des: run cancelled at %v after %d events: %w", s.now, s.processed, err)
 			}
 		}
-		s.popTop()
+		if e == s.due {
+			s.due = nil
+		} else {
+			s.removeAt(0)
+		}
 		s.now = e.at
 		h, kind, arg := e.h, e.kind, e.arg
 		if e.timer != nil {
@@ -216,17 +220,21 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 	return nil
 }
 
-// push queues e at time at; class is ordinary, or 0 for ScheduleFirst.
-func (s *Scheduler) push(e *event, at Time, class uint64) {
+func (s *Scheduler) push(e *event, at Time) {
 	if at < s.now {
 		panic(fmt.Sprintf("bug: des: event scheduled at %v, before now %v", at, s.now))
 	}
+	s.stamp(e, at)
+	s.insert(e)
+}
+
+// stamp gives e its time and takes its scheduling order, ordinary.
+func (s *Scheduler) stamp(e *event, at Time) {
 	e.at = at
-	e.seq = s.seq | class
+	e.seq = s.seq | ordinary
 	e.sched = s.now
 	e.parent = s.parentSeq()
 	s.seq++
-	s.insert(e)
 }
 
 // NoParent is Running's parent for an event scheduled outside a handler.
@@ -251,6 +259,44 @@ func (s *Scheduler) Reserve() uint64 {
 	return q
 }
 
+// ScheduleFirst is Schedule for an event that runs before every event
+// scheduled by Schedule (or a Timer) for the same instant, whenever either
+// was scheduled; among themselves such events run in scheduling order. A
+// link's end of transmission can so come before any arrival at the same
+// instant, an order that does not depend on how the two were scheduled
+// (netsim.LinkConfig.EndsFirst), which a link that does without its
+// end-of-transmission events can reproduce exactly.
+func (s *Scheduler) ScheduleFirst(at Time, h Handler, kind int, arg uint64) {
+	e := s.free
+	if e != nil {
+		s.free = e.next
+		e.next = nil
+	} else {
+		e = &event{pooled: true}
+	}
+	e.h, e.kind, e.arg = h, kind, arg
+	if at < s.now {
+		panic(fmt.Sprintf("bug: des: event scheduled at %v, before now %v", at, s.now))
+	}
+	if d := s.due; d != nil && at == d.at {
+		// The event due next (Schedule's shortcut) is ordinary: it
+		// goes back to the heap, behind this one.
+		s.due = nil
+		s.insert(d)
+	}
+	s.stamp(e, at)
+	e.seq &^= ordinary
+	s.insert(e)
+}
+
+// ordinary is set in the scheduling order of every event but those of
+// ScheduleFirst, which sort before them at one instant.
+const ordinary = 1 << 63
+
+// IsFirst reports whether seq, a scheduling order as Running gives it, is
+// that of an event of ScheduleFirst.
+func IsFirst(seq uint64) bool { return seq&ordinary == 0 }
+
 // Running describes the event whose handler is running: when it was
 // scheduled, its scheduling order, and the scheduling order of the event
 // whose handler scheduled it (NoParent if it was scheduled outside a
@@ -263,26 +309,10 @@ func (s *Scheduler) Running() (sched Time, seq, parent uint64, ok bool) {
 	return s.running.sched, s.running.seq, s.running.parent, s.running.h != nil
 }
 
-// slot is a heap entry: the key of event e, copied beside it.
-type slot struct {
-	at  Time
-	seq uint64
-	e   *event
-}
-
-// before orders slots by (time, sequence number): events at the same time
-// run in the order they were scheduled.
-func (a *slot) before(b *slot) bool {
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	return a.seq < b.seq
-}
-
 // insert adds e to the heap with the key it holds.
 func (s *Scheduler) insert(e *event) {
 	e.index = len(s.heap)
-	s.heap = append(s.heap, slot{e.at, e.seq, e})
+	s.heap = append(s.heap, e)
 	s.up(e.index)
 }
 
@@ -290,12 +320,12 @@ func (s *Scheduler) insert(e *event) {
 func (s *Scheduler) removeAt(i int) {
 	h := s.heap
 	n := len(h) - 1
-	e := h[i].e
+	e := h[i]
 	if i != n {
 		h[i] = h[n]
-		h[i].e.index = i
+		h[i].index = i
 	}
-	h[n] = slot{}
+	h[n] = nil
 	s.heap = h[:n]
 	if i != n {
 		if !s.down(i) {
@@ -303,46 +333,6 @@ func (s *Scheduler) removeAt(i int) {
 		}
 	}
 	e.index = -1
-}
-
-// popTop removes the first event. The last slot, which takes its place,
-// almost always belongs near the leaves, so the hole at the top is moved
-// down along the smaller children to a leaf first and the last slot sifted
-// up from there (Floyd's bottom-up heap, Knuth TAOCP vol. 3, 5.2.3,
-// exercise 18): three comparisons a level instead of four. The order of
-// the events is the same, keys being unique.
-func (s *Scheduler) popTop() {
-	h := s.heap
-	n := len(h) - 1
-	top := h[0].e
-	last := h[n]
-	h[n] = slot{}
-	h = h[:n]
-	s.heap = h
-	top.index = -1
-	if n == 0 {
-		return
-	}
-	i := 0
-	for {
-		c := arity*i + 1
-		if c >= n {
-			break
-		}
-		m := c
-		end := min(c+arity, n)
-		for j := c + 1; j < end; j++ {
-			if h[j].before(&h[m]) {
-				m = j
-			}
-		}
-		h[i] = h[m]
-		h[i].e.index = i
-		i = m
-	}
-	h[i] = last
-	last.e.index = i
-	s.up(i)
 }
 
 // A 4-ary heap: children of i are 4i+1..4i+4. Shallower than a binary heap,
@@ -354,15 +344,15 @@ func (s *Scheduler) up(i int) {
 	e := h[i]
 	for i > 0 {
 		p := (i - 1) / arity
-		if !e.before(&h[p]) {
+		if !e.before(h[p]) {
 			break
 		}
 		h[i] = h[p]
-		h[i].e.index = i
+		h[i].index = i
 		i = p
 	}
 	h[i] = e
-	e.e.index = i
+	e.index = i
 }
 
 // down sifts the element at i towards the leaves and reports whether it
@@ -380,18 +370,18 @@ func (s *Scheduler) down(i0 int) bool {
 		m := c
 		end := min(c+arity, n)
 		for j := c + 1; j < end; j++ {
-			if h[j].before(&h[m]) {
+			if h[j].before(h[m]) {
 				m = j
 			}
 		}
-		if !h[m].before(&e) {
+		if !h[m].before(e) {
 			break
 		}
 		h[i] = h[m]
-		h[i].e.index = i
+		h[i].index = i
 		i = m
 	}
 	h[i] = e
-	e.e.index = i
+	e.index = i
 	return i > i0
 }

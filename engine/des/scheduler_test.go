@@ -339,6 +339,20 @@ func TestScheduleFirst(t *testing.T) {
 	if diff := cmp.Diff([]bool{true, false}, first); diff != "" {
 		t.Errorf("IsFirst of the running events (-want +got):\n%s", diff)
 	}
+	// An ordinary event a handler schedules for its own instant with
+	// nothing else due then runs next without the heap (Schedule's
+	// shortcut); one of ScheduleFirst for that instant still runs first.
+	r.got = nil
+	s.Schedule(20, handlerFunc(func(now Time, kind int, arg uint64) {
+		s.Schedule(now, r, 0, 1)
+		s.ScheduleFirst(now, r, 1, 2)
+	}), 0, 0)
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]fired{{20, 1, 2}, {20, 0, 1}}, r.got); diff != "" {
+		t.Errorf("a first event behind a due-now one (-want +got):\n%s", diff)
+	}
 }
 
 type handlerFunc func(now Time, kind int, arg uint64)

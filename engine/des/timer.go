@@ -72,7 +72,6 @@ func (t *Timer) Reset(at Time) {
 	case at < t.e.at:
 		// Earlier than its entry: move the entry up now.
 		t.e.at, t.e.seq, t.e.sched, t.e.parent = at, t.seq, t.sched, t.parent
-		s.heap[t.e.index].at, s.heap[t.e.index].seq = at, t.seq
 		s.up(t.e.index)
 		if !wasArmed {
 			s.stale--

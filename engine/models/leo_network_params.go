@@ -111,8 +111,20 @@ func leoNetworkSchema() *vocab.Schema {
 	m(lnFlowMin, "tcp_flow_goodput_min", vocab.Float, vocab.BitPerSecond, "smallest goodput of a TCP flow; 0 without TCP flows")
 	m(lnJain, "tcp_jain_index", vocab.Float, vocab.Dimensionless, "Jain's fairness index of the TCP flows' goodputs, (sum x)^2 / (n sum x^2) (Jain, Chiu and Hawe 1984): 1 when all are equal, 1/n when one takes all; 0 without TCP flows or when none delivered anything")
 	return &vocab.Schema{
-		Name:    "leo-network",
-		Version: 2, // 2: every link ends a transmission before anything else at that instant (netsim.LinkConfig.EndsFirst), where the event scheduled first ran first: rows change only where an end and an arrival fall on one nanosecond in an order that differed (the 20 s Kuiper K1 load of the benchmark gives the same rows; 30 pairs with TCP, 1 Mbit/s UDP, bit errors and handover gaps deliver 0.4 % less), and the links run without their end-of-transmission events; path_changes (main row and paths table) no longer counts a pair's first path as a change (it was one more per pair with a path); traffic population:K; tles and stations from files
+		Name: "leo-network",
+		// 3: every link ends a transmission before anything else at that instant
+		// (netsim.LinkConfig.EndsFirst), where the event scheduled first ran
+		// first: rows change only where an end and an arrival fall on one
+		// nanosecond in an order that differed (the 20 s Kuiper K1 load of the
+		// benchmark gives the same rows; 30 pairs with TCP, 1 Mbit/s UDP, bit
+		// errors and handover gaps deliver 0.4 % less), and the links run
+		// without their end-of-transmission events; path_changes (main row and
+		// paths table) no longer counts a pair's first path as a change (it was
+		// one more per pair with a path); traffic population:K; tles and
+		// stations from files
+		// 2: BBR and BBRv2 flows take rate samples from SACKs and are called
+		// on every ACK, as Linux's tcp_cong_control does.
+		Version: 3,
 		Doc:     "traffic between many ground stations over a whole constellation (several shells and element sets): every ISL and ground link a queued link whose delay, BER (document 000's budget) and optionally capacity (rate modes under a PER threshold) follow its length, routes toward every station recomputed each step as Hypatia's satgenpy does, outages and handover gaps; TCP (Linux host) and constant-rate UDP flows (Kassing et al., IMC 2020)",
 		Params:  params,
 		Metrics: metrics,

@@ -114,6 +114,10 @@ func hostTable() []hostSetting {
 		{vocab.Param{Name: "rto_min_on", Kind: vocab.String, Default: vocab.S("rttvar"), Choices: []string{"rttvar", "rto"},
 			Doc: "what min_rto bounds: rttvar, the variance term, RTO = SRTT + max(4 RTTVAR, min_rto), as Linux; rto, the whole timer, RTO = max(SRTT + 4 RTTVAR, min_rto), RFC 6298 section 2.4 and ns-3 (Linux: rttvar)"},
 			"tcp_rtt_estimator() in net/ipv4/tcp_input.c keeps mdev_max_us and rttvar_us at least tcp_rto_min_us(); __tcp_set_rto() in include/net/tcp.h: srtt/8 + rttvar"},
+		{vocab.Param{Name: "skb_marked_lost", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "the sender tells BBRv2 of each segment the moment it marks it lost (by RACK, a timeout or the duplicate-ACK rules): while probing for bandwidth, a segment whose own loss rate since it was sent exceeds 2 % ends the probe at once and sets inflight_hi to the inflight where the rate crossed 2 %; " +
+				"off, BBRv2 judges losses only on the ACKs' rate samples (Linux's BBRv2 alpha: on); other controllers ignore it"},
+			"tcp_notify_skb_loss_event() in net/ipv4/tcp_input.c calls icsk_ca_ops->skb_marked_lost after counting the skb in tp->lost; bbr2_skb_marked_lost() and bbr2_inflight_hi_from_lost_skb() in net/ipv4/tcp_bbr2.c (v2alpha branch of github.com/google/bbr, Linux 5.13 base)"},
 	}
 }
 
@@ -128,9 +132,10 @@ func hostParam(name string) vocab.Param {
 }
 
 // recoveryHostParams names the Linux loss-recovery mechanisms of the host
-// (quick ACKs, DSACK, undo, F-RTO, adaptive reordering and Linux's RTO
-// floor), which every TCP model takes after its other host parameters.
-var recoveryHostParams = []string{"quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "rto_min_on"}
+// (quick ACKs, DSACK, undo, F-RTO, adaptive reordering, Linux's RTO floor
+// and the per-segment loss report to BBRv2), which every TCP model takes
+// after its other host parameters.
+var recoveryHostParams = []string{"quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "rto_min_on", "skb_marked_lost"}
 
 // withRecovery returns the named host parameters followed by the
 // recovery mechanisms of recoveryHostParams.
@@ -179,6 +184,7 @@ type tcpHost struct {
 	frto               bool
 	adaptiveReordering bool
 	rtoVarFloor        bool
+	skbMarkedLost      bool
 	// renoRecovery chooses RFC 5681's Reno recovery over RFC 6582's
 	// NewReno for a connection without SACK (tcp-bulk's cca reno).
 	renoRecovery bool
@@ -223,6 +229,7 @@ func decodeHost(p vocab.Params) tcpHost {
 		frto:               v("frto").Bool(),
 		adaptiveReordering: v("adaptive_reordering").Bool(),
 		rtoVarFloor:        v("rto_min_on").Str() == "rttvar",
+		skbMarkedLost:      v("skb_marked_lost").Bool(),
 	}
 	if v("ssthresh_basis").Str() == "pipe" {
 		h.ssthreshBasis = tcp.SsthreshPipe
@@ -258,6 +265,7 @@ func (h tcpHost) config(rcvBuf, sndBuf unit.Bytes) tcp.Config {
 		FRTO:               h.frto,
 		AdaptiveReordering: h.adaptiveReordering,
 		RTOVarFloor:        h.rtoVarFloor,
+		SkbMarkedLost:      h.skbMarkedLost,
 	}
 }
 

@@ -33,14 +33,15 @@
 // PER from the physical layer as a function of size, Gilbert-Elliott
 // bursts, a drop list for tests) and arrives after the propagation delay.
 // Packets in flight form a FIFO with a single scheduler event for the head.
-// Behind a DropTail queue a link also does without the end-of-transmission
-// event of each packet: it ends the transmissions that are over, each at
-// its own time, when it is next touched, with the same results and the
-// same order of simultaneous events (lazy.go); Network.Events counts the
-// events an eager link would have had. With LinkConfig.EndsFirst a
-// transmission ends before anything else at its instant, an order a lazy
-// link reproduces however its feeders line up, and it stays lazy when its
-// delay changes (a satellite link). Every drop is counted by reason; LinkStats also gives queue occupancy
+// Behind a DropTail queue (with a netem limit or without) a link also does
+// without the end-of-transmission event of each packet: it ends the
+// transmissions that are over, each at its own time, when it is next
+// touched, with the same results and the same order of simultaneous
+// events (lazy.go); Network.Events counts the events an eager link would
+// have had. With LinkConfig.EndsFirst a transmission ends before anything
+// else at its instant, an order a lazy link reproduces however its feeders
+// line up, and it stays lazy when its delay changes (a satellite link).
+// Every drop is counted by reason; LinkStats also gives queue occupancy
 // (time-weighted), queueing delay and utilisation.
 //
 // A link with LinkConfig.NetemLimit is Linux's netem delay line in front of

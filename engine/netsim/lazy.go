@@ -1,6 +1,11 @@
 package netsim
 
-import "github.com/crosslink-sim/crosslink/engine/des"
+import (
+	"math"
+	"math/bits"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+)
 
 // The lazy transmitter. Behind a DropTail queue a link's transmitter is a
 // pure function of the arrivals: a packet the queue accepts is sent, the
@@ -42,14 +47,22 @@ import "github.com/crosslink-sim/crosslink/engine/des"
 // order from these (des.Scheduler.Reserve keeps the order of an event
 // done without when it would have been scheduled in a handler).
 //
-// A link is lazy when its queue is a DropTail, it has no netem limit,
-// a finite rate and a propagation delay, and no observer is installed
-// when its first packet arrives (traces must come out in time order). It
-// turns eager for good (lazyEager) when an observer appears, when a
-// packet (or an skb, taken as 64 KiB) takes longer to send than the
-// delay, or when it could lose a packet whose sending socket waits to be
-// told (Packet.Owner): the owner must hear of the loss at the instant it
-// happens; and when its rate changes (SetRate).
+// A link is lazy when its queue is a DropTail, it has a finite rate and a
+// propagation delay, and no observer is installed when its first packet
+// arrives (traces must come out in time order). It turns eager for good
+// (lazyEager) when an observer appears, when a packet (or an skb, taken as
+// 64 KiB) takes longer to send than the delay, or when its loss process,
+// drawn at the end of a transmission, could lose a packet whose sending
+// socket waits to be told (Packet.Owner): the owner must hear of the loss
+// at the instant it happens.
+//
+// A netem limit (a Mininet TCLink) changes none of this. Its admission,
+// losses included, happens when a packet is offered, after the catch-up;
+// what it counts is the packets offered and not yet delivered, less those
+// in flight whose transmission began a delay ago (netemHeld), and the
+// flight is the eager link's once the catch-up has ended every
+// transmission due (one that began a delay ago, shorter than the delay,
+// has ended before now); deliveries keep their events.
 //
 // A link whose ends of transmission come first at their instant
 // (LinkConfig.EndsFirst) stays lazy when its delay changes (SetDelay, a
@@ -58,11 +71,11 @@ import "github.com/crosslink-sim/crosslink/engine/des"
 // that very instant came before the change), and those ending later take
 // the new delay, as they would at their eager events. A new delay no
 // longer than the time of the largest transmission the link has had
-// (maxBits) turns it eager. Any other link turns eager at its first
-// change of delay, as before: which of an end and an arrival at one
-// instant comes first depends there on how they were scheduled, which a
-// lazy link cannot always work out (ties) in a network of equal-rate links
-// in lockstep.
+// (maxSeen) turns it eager. Any other link turns eager at its first
+// change of delay: which of an end and an arrival at one instant comes
+// first depends there on how they were scheduled, which a lazy link
+// cannot always work out (ties) in a network of equal-rate links in
+// lockstep.
 type lazyTx struct {
 	decided bool // on has been decided, at the first packet
 	on      bool // the transmitter is lazy
@@ -94,9 +107,15 @@ type lazyTx struct {
 
 	ended uint64 // transmissions ended in a catch-up: events done without
 
-	// maxBits is the largest transmission offered so far, bits (an skb
-	// as lazyMaxBytes): a new delay (SetDelay) must exceed its time too.
+	// maxBits is the largest transmission, in bits, that takes less than
+	// the delay at the link's rate (lazyFits), fixed when the link
+	// decides to be lazy and, with EndsFirst, when its delay changes:
+	// otherwise, while it is lazy, its rate and delay do not change
+	// (SetRate and SetDelay turn it eager).
 	maxBits uint64
+	// maxSeen is the largest transmission offered so far, bits (an skb
+	// as lazyMaxBytes): a new delay (SetDelay) must exceed its time too.
+	maxSeen uint64
 }
 
 // lazyMaxBytes is the largest transmission (a whole GSO skb, 64 KiB, with
@@ -116,21 +135,37 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 	if !l.lz.decided {
 		l.lz.decided = true
 		_, dropTail := l.queue.(*dropTail)
-		l.lz.on = dropTail && l.netemLimit == 0 && l.bps > 0 && l.delay > 0 && l.net.observer == nil && (!l.moved || l.endsFirst)
+		l.lz.on = dropTail && l.bps > 0 && l.delay > 0 && l.net.observer == nil && (!l.moved || l.endsFirst)
 		if !l.lz.on {
 			return
 		}
+		l.lz.maxBits = lazyMaxBits(l.delay, l.bps)
 	}
 	size := uint64(p.Size)
 	if p.Skb != 0 {
 		size = lazyMaxBytes // the whole skb is sent as one
 	}
-	l.lz.maxBits = max(l.lz.maxBits, size*8)
-	if l.net.observer != nil || p.Owner != nil && l.loss != nil || uint64(l.delay) <= bitTime(size*8, l.bps) {
+	l.lz.maxSeen = max(l.lz.maxSeen, size*8)
+	if l.net.observer != nil || p.Owner != nil && l.loss != nil && l.netemLimit == 0 || size*8 > l.lz.maxBits {
 		l.lazyEager(now)
 		return
 	}
 	l.lazyCatchUp(now, true)
+}
+
+// lazyMaxBits returns the largest number of bits b whose transmission
+// time at bps, ceil(b*1e9/bps) ns (bitTime), is shorter than delay (at
+// least 1 ns): ceil(x) < delay exactly when x <= delay-1, so b is
+// floor((delay-1)*bps/1e9), computed in 128 bits (saturating at the
+// largest uint64). A link compares each packet with it instead of
+// dividing.
+func lazyMaxBits(delay des.Duration, bps uint64) uint64 {
+	hi, lo := bits.Mul64(uint64(delay-1), bps)
+	if hi >= 1e9 {
+		return math.MaxUint64 // the quotient does not fit in 64 bits
+	}
+	q, _ := bits.Div64(hi, lo, 1e9)
+	return q
 }
 
 // lazyEager turns the link eager for good: it ends the transmissions that

@@ -3,6 +3,7 @@ package netsim
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -113,14 +114,14 @@ type lazyRun struct {
 // loss on the access links, and rates with odd packet times.
 func TestLazyLinkMatchesEager(t *testing.T) {
 	tests := []lazyCase{
-		{"lockstep 10G/1G", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, false, 6, 40, 50 * des.Microsecond, true, 0, 0, 0, false},
-		{"lockstep skbs", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, true, 6, 40, 50 * des.Microsecond, true, 0, 0, 0, false},
-		{"jitter and loss", 100e6, 10e6, 2 * des.Millisecond, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0.01, false, 4, 20, des.Millisecond, true, 0, 0, 0, false},
-		{"odd rates, byte limit", 7_777_777, 3_333_333, 3333 * des.Microsecond, 7 * des.Millisecond, DropTail{Bytes: 20_000}, 0, 0.002, false, 5, 15, 3 * des.Millisecond, true, 0, 0, 0, false},
+		{"lockstep 10G/1G", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, false, 6, 40, 50 * des.Microsecond, true, 0},
+		{"lockstep skbs", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, true, 6, 40, 50 * des.Microsecond, true, 0},
+		{"jitter and loss", 100e6, 10e6, 2 * des.Millisecond, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0.01, false, 4, 20, des.Millisecond, true, 0},
+		{"odd rates, byte limit", 7_777_777, 3_333_333, 3333 * des.Microsecond, 7 * des.Millisecond, DropTail{Bytes: 20_000}, 0, 0.002, false, 5, 15, 3 * des.Millisecond, true, 0},
 		// Losses leave the flight empty behind a packet still being sent.
-		{"heavy loss, delay just over a packet time", 100e6, 10e6, 2 * des.Millisecond, 1500 * des.Microsecond, DropTail{Packets: 20}, 0, 0.3, false, 3, 10, des.Millisecond, true, 0, 0, 0, false},
-		{"skbs longer than the access delay", 100e6, 10e6, 2 * des.Millisecond, 100 * des.Millisecond, DropTail{Packets: 40}, 0, 0, true, 4, 20, des.Millisecond, false, 0, 0, 0, false},
-		{"one flow, short delays", 1e9, 100e6, des.Microsecond, 12 * des.Microsecond, DropTail{Packets: 5}, 0, 0, false, 1, 10, 20 * des.Microsecond, false, 0, 0, 0, false},
+		{"heavy loss, delay just over a packet time", 100e6, 10e6, 2 * des.Millisecond, 1500 * des.Microsecond, DropTail{Packets: 20}, 0, 0.3, false, 3, 10, des.Millisecond, true, 0},
+		{"skbs longer than the access delay", 100e6, 10e6, 2 * des.Millisecond, 100 * des.Millisecond, DropTail{Packets: 40}, 0, 0, true, 4, 20, des.Millisecond, false, 0},
+		{"one flow, short delays", 1e9, 100e6, des.Microsecond, 12 * des.Microsecond, DropTail{Packets: 5}, 0, 0, false, 1, 10, 20 * des.Microsecond, false, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, 2*des.Second) })
@@ -135,21 +136,24 @@ func TestLazyLinkMatchesEager(t *testing.T) {
 // same-instant order taken by default (the lazy link knows every one).
 func TestLazyLinkEndsFirstMatchesEager(t *testing.T) {
 	ms := des.Millisecond
-	tests := []lazyCase{
-		{name: "lockstep 10M/10M", access: 10e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 4 * ms, queue: DropTail{Packets: 20},
-			flows: 6, window: 30, gap: 1200 * des.Microsecond, lazy: true},
-		{name: "lockstep 10M/10M, moving every 10 ms", access: 10e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 4 * ms, queue: DropTail{Packets: 20},
-			flows: 6, window: 30, gap: 1200 * des.Microsecond, lazy: true, move: 10 * ms, minMove: 2 * ms, maxMove: 7 * ms},
-		{name: "lockstep 10G/1G, moving every packet time", access: 10e9, bottle: 1e9, accDelay: ms, botDelay: 5 * ms, queue: DropTail{Packets: 30},
-			flows: 6, window: 40, gap: 50 * des.Microsecond, lazy: true, move: 12 * des.Microsecond, minMove: 2 * ms, maxMove: 8 * ms},
-		{name: "lossy, jittered access, moving", access: 100e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 10 * ms, queue: DropTail{Packets: 20},
-			jitter: 120 * des.Microsecond, loss: 0.01, flows: 4, window: 20, gap: ms, lazy: true, move: 7 * ms, minMove: 1300 * des.Microsecond, maxMove: 9 * ms},
-		{name: "skbs", access: 10e9, bottle: 1e9, accDelay: ms, botDelay: 5 * ms, queue: DropTail{Packets: 30}, skb: true,
-			flows: 6, window: 40, gap: 50 * des.Microsecond, lazy: true},
+	first := lazyMove{endsFirst: true}
+	tests := []struct {
+		tc lazyCase
+		mv lazyMove
+	}{
+		{lazyCase{name: "lockstep 10M/10M", access: 10e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 4 * ms, queue: DropTail{Packets: 20},
+			flows: 6, window: 30, gap: 1200 * des.Microsecond, lazy: true}, first},
+		{lazyCase{name: "lockstep 10M/10M, moving every 10 ms", access: 10e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 4 * ms, queue: DropTail{Packets: 20},
+			flows: 6, window: 30, gap: 1200 * des.Microsecond, lazy: true}, lazyMove{10 * ms, 2 * ms, 7 * ms, true}},
+		{lazyCase{name: "lockstep 10G/1G, moving every packet time", access: 10e9, bottle: 1e9, accDelay: ms, botDelay: 5 * ms, queue: DropTail{Packets: 30},
+			flows: 6, window: 40, gap: 50 * des.Microsecond, lazy: true}, lazyMove{12 * des.Microsecond, 2 * ms, 8 * ms, true}},
+		{lazyCase{name: "lossy, jittered access, moving", access: 100e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 10 * ms, queue: DropTail{Packets: 20},
+			jitter: 120 * des.Microsecond, loss: 0.01, flows: 4, window: 20, gap: ms, lazy: true}, lazyMove{7 * ms, 1300 * des.Microsecond, 9 * ms, true}},
+		{lazyCase{name: "skbs", access: 10e9, bottle: 1e9, accDelay: ms, botDelay: 5 * ms, queue: DropTail{Packets: 30}, skb: true,
+			flows: 6, window: 40, gap: 50 * des.Microsecond, lazy: true}, first},
 	}
-	for _, tc := range tests {
-		tc.endsFirst = true
-		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, 2*des.Second) })
+	for _, c := range tests {
+		t.Run(c.tc.name, func(t *testing.T) { checkLazy(t, c.tc, 2*des.Second, c.mv) })
 	}
 	rng := rand.New(rand.NewPCG(25, 8985))
 	rates := []unit.BitRate{1e6, 10e6, 10e6, 100e6, 1e9}
@@ -159,15 +163,16 @@ func TestLazyLinkEndsFirstMatchesEager(t *testing.T) {
 			name: fmt.Sprint("random ", i), access: rates[rng.IntN(len(rates))], bottle: rates[rng.IntN(len(rates))],
 			accDelay: delays[rng.IntN(len(delays))], botDelay: delays[1+rng.IntN(len(delays)-1)],
 			queue: DropTail{Packets: 1 + rng.IntN(60)}, flows: 1 + rng.IntN(6), window: 1 + rng.IntN(40),
-			gap: des.Duration(1+rng.IntN(2000)) * des.Microsecond, skb: rng.IntN(3) == 0, endsFirst: true,
+			gap: des.Duration(1+rng.IntN(2000)) * des.Microsecond, skb: rng.IntN(3) == 0,
 		}
+		mv := first
 		if rng.IntN(2) == 0 {
 			tc.loss = []float64{0.001, 0.01, 0.1}[rng.IntN(3)]
 		}
 		if rng.IntN(2) == 0 {
-			tc.move, tc.minMove, tc.maxMove = des.Duration(1+rng.IntN(20))*ms, 2*ms, 9*ms
+			mv.move, mv.minMove, mv.maxMove = des.Duration(1+rng.IntN(20))*ms, 2*ms, 9*ms
 		}
-		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, des.Second/2) })
+		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, des.Second/2, mv) })
 	}
 }
 
@@ -201,6 +206,57 @@ func TestLazyLinkMatchesEagerRandom(t *testing.T) {
 	}
 }
 
+// TestLazyNetemLinkMatchesEager is TestLazyLinkMatchesEager with a netem
+// limit on the bottleneck (a Mininet TCLink: an unlimited DropTail behind
+// netem's limit, which counts the packets in the delay line too): its
+// admission, its losses on admission, skbs counted and lost whole, and
+// the access links with or without delay and jitter; then dumbbells drawn
+// at random (fixed seed) in the same way.
+func TestLazyNetemLinkMatchesEager(t *testing.T) {
+	tests := []lazyCase{
+		{name: "tclink, lockstep", access: 1e9, bottle: 100e6, accDelay: des.Millisecond, botDelay: 10 * des.Millisecond,
+			netem: 90, flows: 5, window: 40, gap: 200 * des.Microsecond, lazy: true},
+		{name: "tclink, skbs and loss", access: 1e9, bottle: 100e6, accDelay: des.Millisecond, botDelay: 10 * des.Millisecond,
+			netem: 60, loss: 0.01, skb: true, flows: 5, window: 40, gap: 200 * des.Microsecond, lazy: true},
+		{name: "tclink, queue limit too, jitter", access: 100e6, bottle: 10e6, accDelay: 2 * des.Millisecond, botDelay: 20 * des.Millisecond,
+			queue: DropTail{Packets: 10}, netem: 30, jitter: 120 * des.Microsecond, loss: 0.002, flows: 4, window: 20, gap: des.Millisecond, lazy: true},
+		{name: "mininet-like, access without delay", access: 100e6, bottle: 100e6, botDelay: 10 * des.Millisecond,
+			netem: 42, skb: true, jitter: 120 * des.Microsecond, flows: 6, window: 30, gap: 500 * des.Microsecond},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, 2*des.Second) })
+	}
+	rng := rand.New(rand.NewPCG(42, 2009))
+	rates := []unit.BitRate{1e6, 10e6, 33_333_333, 100e6, 1e9}
+	delays := []des.Duration{0, des.Microsecond, 1500 * des.Microsecond, 5 * des.Millisecond, 25 * des.Millisecond}
+	for i := range 24 {
+		tc := lazyCase{
+			name: fmt.Sprint("random ", i),
+			// An access link of at least 10 Mbit/s: at 1 Mbit/s a first
+			// window sent as one skb outlasts the run.
+			access:   rates[1+rng.IntN(len(rates)-1)],
+			bottle:   rates[rng.IntN(len(rates))],
+			accDelay: delays[rng.IntN(len(delays))],
+			botDelay: delays[1+rng.IntN(len(delays)-1)],
+			netem:    1 + rng.IntN(100),
+			flows:    1 + rng.IntN(6),
+			window:   1 + rng.IntN(40),
+			gap:      des.Duration(1+rng.IntN(2000)) * des.Microsecond,
+			skb:      rng.IntN(3) == 0,
+		}
+		if rng.IntN(2) == 0 {
+			tc.queue = DropTail{Packets: 1 + rng.IntN(60)}
+		}
+		if rng.IntN(2) == 0 {
+			tc.jitter = des.Duration(rng.IntN(200)) * des.Microsecond
+		}
+		if rng.IntN(2) == 0 {
+			tc.loss = []float64{0.001, 0.01, 0.1}[rng.IntN(3)]
+		}
+		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, des.Second/2) })
+	}
+}
+
 // lazyCase is one dumbbell of the differential tests.
 type lazyCase struct {
 	name               string
@@ -213,13 +269,18 @@ type lazyCase struct {
 	flows, window      int
 	gap                des.Duration
 	lazy               bool // every link lazy (else: links whose delay is shorter than a packet's time are not)
-	// move, when set, changes every link's delay every move (SetDelay,
-	// as a satellite network's routing step does) to a value drawn
-	// from [minMove, maxMove) on a stream of its own.
+	netem              int  // the bottleneck's netem limit in both directions (a Mininet TCLink); 0: none
+}
+
+// lazyMove is what TestLazyLinkEndsFirstMatchesEager adds to a lazyCase:
+// move, when set, changes every link's delay every move (SetDelay, as a
+// satellite network's routing step does) to a value drawn from [minMove,
+// maxMove) on a stream of its own; endsFirst sets LinkConfig.EndsFirst on
+// every link, and the lazy run must then take no same-instant order by
+// default.
+type lazyMove struct {
 	move, minMove, maxMove des.Duration
-	// endsFirst sets LinkConfig.EndsFirst on every link; the lazy run
-	// must then take no same-instant order by default.
-	endsFirst bool
+	endsFirst              bool
 }
 
 // mover changes the delay of every link every gap, as leonet's routing
@@ -242,8 +303,12 @@ func (m *mover) Handle(now des.Time, kind int, arg uint64) {
 }
 
 // checkLazy runs tc for dur with lazy and with eager links and compares.
-func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
+func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 	t.Helper()
+	var mv lazyMove
+	if len(moves) > 0 {
+		mv = moves[0]
+	}
 	run := func(eager bool) (lazyRun, uint64, int, int64) {
 		s := des.New()
 		net := New(s, 7)
@@ -251,8 +316,8 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
 			net.SetObserver(nopObserver{})
 		}
 		access := Hop{
-			Forward: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: tc.endsFirst},
-			Reverse: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: tc.endsFirst},
+			Forward: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst},
+			Reverse: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst},
 		}
 		var loss LossModel
 		if tc.loss > 0 {
@@ -261,8 +326,8 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
 		d, err := NewDumbbell(net, DumbbellConfig{
 			N: tc.flows, SenderAccess: access, ReceiverAccess: access,
 			Bottleneck: Hop{
-				Forward: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, Loss: loss, EndsFirst: tc.endsFirst},
-				Reverse: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, EndsFirst: tc.endsFirst},
+				Forward: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, Loss: loss, NetemLimit: tc.netem, EndsFirst: mv.endsFirst},
+				Reverse: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, NetemLimit: tc.netem, EndsFirst: mv.endsFirst},
 			},
 		})
 		if err != nil {
@@ -286,8 +351,8 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
 			p.send(0, tc.window)
 			s.Schedule(0, p, 0, 0)
 		}
-		if tc.move > 0 {
-			s.Schedule(des.Time(tc.move), &mover{net: net, gap: tc.move, lo: tc.minMove, span: tc.maxMove - tc.minMove,
+		if mv.move > 0 {
+			s.Schedule(des.Time(mv.move), &mover{net: net, gap: mv.move, lo: mv.minMove, span: mv.maxMove - mv.minMove,
 				rng: rand.New(rand.NewPCG(5, 5)), t: t}, 0, 0)
 		}
 		if err := s.Run(context.Background(), des.Time(dur)); err != nil {
@@ -341,7 +406,7 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
 	// A same-instant order the link could not work out need not
 	// change anything; the comparison above is the test. With EndsFirst
 	// there is none to work out.
-	if tc.endsFirst && ties != 0 {
+	if mv.endsFirst && ties != 0 {
 		t.Errorf("%d same-instant orders taken by default with EndsFirst, want none", ties)
 	}
 	t.Logf("%d deliveries, %d bottleneck drops; %d of %d links lazy; events %d eager, %d lazy; %d same-instant orders taken by default",
@@ -369,4 +434,41 @@ func at(a []arrival, i int) any {
 		return a[i]
 	}
 	return "none"
+}
+
+// TestLazyMaxBits checks the threshold a lazy link compares packets with
+// against its definition, bitTime(b, bps) < delay, on both sides of it:
+// at b = lazyMaxBits the transmission is shorter than the delay, at b+1
+// it is not. The cases include rates that do not divide 1e9 (ceil
+// rounding), a delay of 1 ns (no bit fits), and products that overflow 64
+// bits; random cases cover the rest. Exact: integer arithmetic, tolerance 0.
+func TestLazyMaxBits(t *testing.T) {
+	type tc struct {
+		delay des.Duration
+		bps   uint64
+	}
+	cases := []tc{
+		{des.Millisecond, 10e9}, {25 * des.Millisecond, 1e9}, {1, 1e9}, {2, 1e9}, {1, 3},
+		{7, 3}, {des.Microsecond, 100e6}, {1000, 999_999_999}, {1 << 40, 1 << 40},
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 2000 {
+		cases = append(cases, tc{des.Duration(1 + rng.Int64N(int64(10*des.Second))), 1 + rng.Uint64N(1e12)})
+	}
+	for _, c := range cases {
+		b := lazyMaxBits(c.delay, c.bps)
+		if b == math.MaxUint64 {
+			// Saturated: every size a link can send fits.
+			if got := bitTime(1<<40, c.bps); got >= uint64(c.delay) {
+				t.Errorf("lazyMaxBits(%v, %d) saturated, but bitTime(2^40) = %d >= delay", c.delay, c.bps, got)
+			}
+			continue
+		}
+		if b > 0 && bitTime(b, c.bps) >= uint64(c.delay) {
+			t.Errorf("lazyMaxBits(%v, %d) = %d: bitTime = %d, want < %d", c.delay, c.bps, b, bitTime(b, c.bps), c.delay)
+		}
+		if bitTime(b+1, c.bps) < uint64(c.delay) {
+			t.Errorf("lazyMaxBits(%v, %d) = %d: bitTime(b+1) = %d < %d, want the largest", c.delay, c.bps, b, bitTime(b+1, c.bps), c.delay)
+		}
+	}
 }

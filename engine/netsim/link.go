@@ -100,7 +100,20 @@ type Link struct {
 	startSet  bool     // a kindStart event is pending
 	txStart   des.Time // when tx started
 	busyStart des.Time // start of the current busy period
-	busyBits  uint64   // bits of the busy period up to and including tx
+	// The bits of the busy period up to and including tx, B, as the
+	// quotient and remainder of B*1e9 by the rate: busyNs =
+	// floor(B*1e9/rate) and busyRem its remainder, so that
+	// ceil(B*1e9/rate) is busyNs, plus one if busyRem > 0. Each packet
+	// adds its own quotient and remainder (txBits), which for the usual
+	// one or two packet sizes of a link are kept from the last time:
+	// the end of every transmission stays exact over any busy period
+	// without a 128-bit division per packet.
+	busyNs, busyRem uint64
+	bitsMemo        [2]bitsDiv
+	// txEnd is when the latest transmission ends (or ended):
+	// busyStart + ceil(B*1e9/rate) (B below), kept rather than divided
+	// again for every packet (txEndPrev).
+	txEnd des.Time
 
 	netemLimit int       // LinkConfig.NetemLimit
 	endsFirst  bool      // LinkConfig.EndsFirst
@@ -182,8 +195,10 @@ func (l *Link) SetDelay(d des.Duration) error {
 		// arrival at one instant could come out otherwise.
 		now := l.net.sched.Now()
 		l.lazyCatchUp(now, true)
-		if !l.endsFirst || uint64(d) <= bitTime(l.lz.maxBits, l.bps) {
+		if !l.endsFirst || d <= 0 || l.lz.maxSeen > lazyMaxBits(d, l.bps) {
 			l.lazyEager(now)
+		} else {
+			l.lz.maxBits = lazyMaxBits(d, l.bps)
 		}
 	}
 	if !l.moved {
@@ -232,7 +247,8 @@ func (l *Link) SetRate(r unit.BitRate) error {
 	// where the new period's bit count starts: txEndPrev then still
 	// returns it, so a packet that starts right then continues the
 	// period, and one that starts later opens a new one.
-	l.busyStart, l.busyBits = l.txEndPrev(), 0
+	l.busyStart, l.busyNs, l.busyRem = l.txEndPrev(), 0, 0 // txEnd stays busyStart + 0
+	l.bitsMemo = [2]bitsDiv{}
 	l.bps, l.rate = bps, unit.BitRate(bps)
 	return nil
 }
@@ -255,6 +271,27 @@ func TransmissionTime(size unit.Bytes, rate unit.BitRate) des.Duration {
 // wholeBitRate is r rounded down to a whole number of bit/s, as the
 // transmitter's integer arithmetic takes it.
 func wholeBitRate(r unit.BitRate) uint64 { return uint64(r.BitsPerSecond()) }
+
+// bitsDiv is a memo of txBits: b*1e9 = q*bps + r.
+type bitsDiv struct{ b, q, r uint64 }
+
+// txBits returns the quotient and remainder of b*1e9 by the link's rate,
+// from its memo of the last two sizes when b is one of them.
+func (l *Link) txBits(b uint64) (q, r uint64) {
+	m := &l.bitsMemo
+	if m[0].b == b && b != 0 {
+		return m[0].q, m[0].r
+	}
+	if m[1].b == b && b != 0 {
+		m[0], m[1] = m[1], m[0]
+		return m[0].q, m[0].r
+	}
+	hi, lo := bits.Mul64(b, 1e9)
+	q, r = bits.Div64(hi, lo, l.bps) // panics only if the quotient exceeds 2^64 ns
+	m[1] = m[0]
+	m[0] = bitsDiv{b, q, r}
+	return q, r
+}
 
 // bitTime is ceil(b*1e9/bps) in exact integer arithmetic.
 func bitTime(b uint64, bps uint64) uint64 {
@@ -310,29 +347,39 @@ func (l *Link) Drop(now des.Time, p *Packet, reason DropReason) {
 func (l *Link) startNext(now des.Time) {
 	l.queueChange(now)
 	p := l.queue.Dequeue(now, l)
-	if p != nil {
-		l.skbBatch(now, p)
-	}
-	l.queueChanged()
 	if p == nil {
 		return
 	}
+	l.skbBatch(now, p)
+	// No queueChanged: taking packets out (and an AQM's drops) never
+	// raises the queue's maxima.
 	l.dequeued(now, p)
 
 	if l.tx == nil && now != l.txEndPrev() {
 		// The transmitter was idle: a new busy period starts now.
-		l.busyStart, l.busyBits = now, 0
+		l.busyStart, l.busyNs, l.busyRem = now, 0, 0
 	}
 	l.tx = p
 	l.txStart = now
-	l.busyBits += uint64(p.Size) * 8
-	for b := l.batch.head; b != nil; b = b.next {
-		l.busyBits += uint64(b.Size) * 8
-	}
 	end := now
 	if l.bps > 0 {
-		end = l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.bps)))
+		b := uint64(p.Size) * 8
+		for x := l.batch.head; x != nil; x = x.next {
+			b += uint64(x.Size) * 8
+		}
+		q, r := l.txBits(b)
+		l.busyNs += q
+		if l.busyRem += r; l.busyRem >= l.bps {
+			l.busyNs++
+			l.busyRem -= l.bps
+		}
+		ns := l.busyNs
+		if l.busyRem > 0 {
+			ns++
+		}
+		end = l.busyStart.Add(des.Duration(ns))
 	}
+	l.txEnd = end
 	l.trace(now, TraceTransmit, p, 0)
 	for b := l.batch.head; b != nil; b = b.next {
 		l.trace(now, TraceTransmit, b, 0)
@@ -366,12 +413,12 @@ func (l *Link) dequeued(now des.Time, p *Packet) {
 // txEndPrev is the end of the previous transmission of the current busy
 // period: a packet that starts exactly then continues the period, keeping
 // its exact bit count.
-func (l *Link) txEndPrev() des.Time {
-	if l.bps == 0 {
-		return l.busyStart
-	}
-	return l.busyStart.Add(des.Duration(bitTime(l.busyBits, l.bps)))
-}
+//
+// It is txEnd, which startNext sets to busyStart + ceil(B*1e9/rate)
+// (busyStart itself at an infinite rate, where a transmission ends as it
+// starts and so starts the period), and which SetRate leaves unchanged by
+// starting the new period there with no bits.
+func (l *Link) txEndPrev() des.Time { return l.txEnd }
 
 // Handle implements des.Handler.
 func (l *Link) Handle(now des.Time, kind int, arg uint64) {
@@ -471,16 +518,33 @@ func (l *Link) trace(now des.Time, k TraceKind, p *Packet, r DropReason) {
 
 // queueChange accumulates the occupancy integral up to now; call it before
 // the queue changes and queueChanged after.
+//
+// A second change at the same instant adds nothing (dt = 0 adds exactly
+// 0 to the sums), so it returns at once.
 func (l *Link) queueChange(now des.Time) {
+	if now == l.st.qLast {
+		return
+	}
+	n, b := l.queueLen()
 	dt := float64(now.Sub(l.st.qLast))
-	l.st.qArea += dt * float64(l.queue.Len())
-	l.st.qAreaB += dt * float64(l.queue.Bytes())
+	l.st.qArea += dt * float64(n)
+	l.st.qAreaB += dt * float64(b)
 	l.st.qLast = now
 }
 
 func (l *Link) queueChanged() {
-	l.st.qMax = max(l.st.qMax, l.queue.Len())
-	l.st.qMaxB = max(l.st.qMaxB, l.queue.Bytes())
+	n, b := l.queueLen()
+	l.st.qMax = max(l.st.qMax, n)
+	l.st.qMaxB = max(l.st.qMaxB, b)
+}
+
+// queueLen returns the queue's packets and bytes, read directly from a
+// DropTail (most links' queue) rather than through the interface.
+func (l *Link) queueLen() (int, unit.Bytes) {
+	if q, ok := l.queue.(*dropTail); ok {
+		return q.q.n, q.bytes
+	}
+	return l.queue.Len(), l.queue.Bytes()
 }
 
 // NumDropReasons is the number of DropReason values, the length of the

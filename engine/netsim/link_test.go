@@ -5,6 +5,7 @@ import (
 
 	"fmt"
 	"math"
+	"math/big"
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
@@ -55,6 +56,42 @@ func TestBackToBackNoDrift(t *testing.T) {
 	// After 3000 packets, exactly 8000 ns of serialisation.
 	if got, want := k.got[2999].At, des.Time(8000+100); got != want {
 		t.Errorf("last arrival %d ns, want %d", got, want)
+	}
+}
+
+// TestBackToBackMixedSizes checks the end of every transmission of a long
+// busy period of packets of two sizes in turn with a third and a fourth
+// now and then (the link remembers the quotients of two sizes: the
+// others evict one) at a rate that
+// divides neither 1e9 nor the sizes, against the closed form
+// ceil(8 * cumulated bytes * 1e9 / rate) + delay computed with big
+// integers. Exact: integer nanoseconds, tolerance 0.
+func TestBackToBackMixedSizes(t *testing.T) {
+	const bps, delay, n = 999_999_937, 1000, 5000
+	sizes := []unit.Bytes{1500, 52, 1500, 52, 9001}
+	net, a, b, _, k := twoNodes(t, 1, LinkConfig{Rate: bps, Delay: delay})
+	src := &source{net: net, from: a, dst: b.ID(), flow: 1, n: n, sizeFunc: func(i int) unit.Bytes {
+		if i%97 == 0 {
+			return 64 // now and then a fourth size
+		}
+		return sizes[i%len(sizes)]
+	}}
+	src.start(0)
+	run(t, net, des.Forever)
+	if len(k.got) != n {
+		t.Fatalf("delivered %d packets, want %d", len(k.got), n)
+	}
+	cum := new(big.Int)
+	for i, g := range k.got {
+		cum.Add(cum, big.NewInt(int64(g.Size)*8))
+		num := new(big.Int).Mul(cum, big.NewInt(1e9))
+		q, r := new(big.Int).QuoRem(num, big.NewInt(bps), new(big.Int))
+		if r.Sign() > 0 {
+			q.Add(q, big.NewInt(1))
+		}
+		if want := des.Time(q.Int64() + delay); g.At != want {
+			t.Fatalf("packet %d (%d B) arrived at %d ns, want %d", i+1, g.Size, g.At, want)
+		}
 	}
 }
 

@@ -232,3 +232,57 @@ func TestNoRoute(t *testing.T) {
 		t.Errorf("pool InUse = %d, want 0", got)
 	}
 }
+
+// TestNodeReceivers checks which receiver a node hands each packet to as
+// flows are attached and detached between packets (the node remembers the
+// receiver of the last flow that arrived): the one attached to the
+// packet's flow, else the default, else none (counted as no route).
+func TestNodeReceivers(t *testing.T) {
+	net, a, b, _, k1 := twoNodes(t, 1, LinkConfig{Rate: 1e6, Delay: des.Millisecond})
+	k2 := &sink{net: net, keep: true}
+	k3 := &sink{net: net, keep: true}
+	dflt := &sink{net: net, keep: true}
+	steps := []struct {
+		do   func() error
+		flow FlowID
+		want *sink // nil: dropped
+	}{
+		{nil, 1, k1},
+		{nil, 1, k1},
+		{func() error { return b.Attach(2, k2) }, 2, k2},
+		{nil, 2, k2},
+		{nil, 1, k1},
+		{func() error { b.Detach(1); return nil }, 1, nil},
+		{func() error { b.SetDefault(dflt); return nil }, 1, dflt},
+		{func() error { return b.Attach(1, k3) }, 1, k3},
+		{nil, 2, k2},
+		{func() error { b.Detach(2); return nil }, 2, dflt},
+		{nil, 1, k3},
+	}
+	count := func(k *sink) int { return len(k.got) }
+	for i, st := range steps {
+		if st.do != nil {
+			if err := st.do(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := map[*sink]int{k1: count(k1), k2: count(k2), k3: count(k3), dflt: count(dflt)}
+		noRoute := b.Stats().NoRoute
+		p := net.NewPacket()
+		p.Flow, p.Dst, p.Size = st.flow, b.ID(), 100
+		a.Send(p)
+		run(t, net, des.Forever)
+		for k, n := range before {
+			want := n
+			if k == st.want {
+				want++
+			}
+			if got := count(k); got != want {
+				t.Errorf("step %d (flow %d): a receiver holds %d packets, want %d", i, st.flow, got, want)
+			}
+		}
+		if got, want := b.Stats().NoRoute-noRoute, int64(0); st.want == nil && got != 1 || st.want != nil && got != want {
+			t.Errorf("step %d (flow %d): %d packets without a receiver", i, st.flow, got)
+		}
+	}
+}

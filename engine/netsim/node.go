@@ -30,8 +30,14 @@ type Node struct {
 	routes    []Egress // by destination NodeID, from routeBase on
 	routeBase NodeID   // the lowest destination with a slot in routes
 	receivers map[FlowID]Receiver
-	deflt     Receiver
-	out       []*Link // links leaving this node, in creation order
+	// last is the receiver of the flow that last arrived (lastOK), so a
+	// host with one connection finds it without a map lookup per packet;
+	// Attach and Detach forget it.
+	lastFlow FlowID
+	last     Receiver
+	lastOK   bool
+	deflt    Receiver
+	out      []*Link // links leaving this node, in creation order
 
 	received      int64
 	receivedBytes unit.Bytes
@@ -51,11 +57,15 @@ func (n *Node) Attach(flow FlowID, r Receiver) error {
 		return fmt.Errorf("netsim: node %s: flow %d already has a receiver", n.name, flow)
 	}
 	n.receivers[flow] = r
+	n.lastOK = false
 	return nil
 }
 
 // Detach removes the receiver of flow.
-func (n *Node) Detach(flow FlowID) { delete(n.receivers, flow) }
+func (n *Node) Detach(flow FlowID) {
+	delete(n.receivers, flow)
+	n.lastOK = false
+}
 
 // SetDefault sets the receiver for packets of flows with no attached
 // receiver (a listening server that accepts new connections).
@@ -126,7 +136,13 @@ func (n *Node) arrive(now des.Time, p *Packet) {
 		n.forward(p)
 		return
 	}
-	r := n.receivers[p.Flow]
+	var r Receiver
+	if n.lastOK && n.lastFlow == p.Flow {
+		r = n.last
+	} else {
+		r = n.receivers[p.Flow]
+		n.lastFlow, n.last, n.lastOK = p.Flow, r, true
+	}
 	if r == nil {
 		r = n.deflt
 	}

@@ -185,6 +185,14 @@ type Config struct {
 	// RTT above MinRTO the timer runs barely longer than one RTT and a
 	// recovery that takes longer times out; Linux's waits SRTT + 200 ms.
 	RTOVarFloor bool
+	// SkbMarkedLost makes the sender report each segment it marks lost,
+	// at the moment it does, to a controller that implements
+	// cc.LossMarker (BBRv2): Linux's skb_marked_lost hook, which the
+	// v2alpha kernel of github.com/google/bbr calls from
+	// tcp_notify_skb_loss_event (net/ipv4/tcp_input.c) for every mark.
+	// Off, such a controller learns of losses only from the ACKs that
+	// follow (cc.Ack.Lost and the rate sample).
+	SkbMarkedLost bool
 }
 
 func (c *Config) fill() error {

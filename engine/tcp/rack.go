@@ -179,7 +179,7 @@ func (s *sender) rackDetect(now des.Time) {
 			break
 		}
 		k.rxq.pop()
-		s.markLost(r)
+		s.markLost(now, r)
 		s.c.Stats.LostRetrans++
 		again = again || r.sentAt >= s.reducedAt
 	}
@@ -225,15 +225,17 @@ func (s *sender) rackDetectFirst(now des.Time, reo des.Duration) des.Duration {
 		if remaining := r.sentAt.Add(k.rtt + reo).Sub(now); remaining > 0 {
 			return remaining
 		}
-		s.markLost(r)
+		s.markLost(now, r)
 		s.c.Stats.RACKLost++
 		k.scan = r.end()
 	}
 	return 0
 }
 
-// markLost marks a record lost: it leaves pipe and waits to be resent.
-func (s *sender) markLost(r *sendRecord) {
+// markLost marks a record lost (markSegmentLost): it leaves pipe and
+// waits to be resent.
+func (s *sender) markLost(now des.Time, r *sendRecord) {
+	s.markSegmentLost(now, r)
 	r.relost = true
 	s.relostBytes += r.payloadBytes()
 	s.rack.relost.push(r.seq)
@@ -285,7 +287,11 @@ func (s *sender) rackTimeout(now des.Time) {
 	if s.c.state != stateEstablished || s.done {
 		return
 	}
+	// Marks made by the timer are no ACK's newly lost bytes (Linux's
+	// tcp_rack_reo_timeout marks outside tcp_ack).
+	before := s.rate.lost
 	s.rackDetect(now)
+	s.rate.lostTold += s.rate.lost - before
 	s.rackRecover(now)
 	s.output(now)
 	s.tlpSchedule(now)

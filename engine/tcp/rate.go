@@ -9,11 +9,16 @@ import (
 
 // rateState is the connection-level state of delivery-rate estimation
 // (draft-cheng-iccrg-delivery-rate-estimation section 3.1). Delivered
-// counts bytes cumulatively acknowledged plus bytes currently SACKed.
-// Lost counts bytes the sender retransmitted, which it does only for
-// segments it has decided are lost (fast retransmit, RFC 6675 NextSeg, a
-// timeout's go-back-N), so the count includes a timeout's spurious
-// retransmissions.
+// counts bytes cumulatively acknowledged plus bytes currently SACKed, and
+// every ACK that delivers something, SACK-only ones included, updates it
+// (Linux's tcp_rate_gen).
+// Lost counts bytes the sender marked lost, when it marks them, as
+// Linux's tp->lost does (tcp_mark_skb_lost in net/ipv4/tcp_input.c):
+// RACK's marks (rack.go), every unSACKed segment at a timeout
+// (markTimeoutLost), and the segments the duplicate-ACK rules resend,
+// whose retransmission is their mark (fast retransmit, RFC 6675 NextSeg,
+// NewReno's partial ACKs). A segment counts once per transmission
+// (sendRecord.marked); a timeout's spurious marks count too.
 type rateState struct {
 	delivered   unit.Bytes
 	deliveredAt des.Time
@@ -52,13 +57,17 @@ func (r *rateState) newlyLost() unit.Bytes {
 	return n
 }
 
-// onAck updates delivered to total and takes a sample from the most
-// recently sent of the records this ACK delivered (section 3.3).
+// onAck updates delivered to total and takes a sample from rec, the most
+// recently sent of the records this ACK newly delivered, SACKed or
+// cumulatively acknowledged (section 3.3; nil: none).
 func (r *rateState) onAck(now des.Time, total unit.Bytes, rec *sendRecord) cc.RateSample {
+	// tcp_rate_gen: delivered_mstamp moves only when the ACK delivered
+	// something (a cumulative ACK over segments SACKed before delivers
+	// nothing new).
 	if total > r.delivered {
 		r.delivered = total
+		r.deliveredAt = now
 	}
-	r.deliveredAt = now
 	if r.appLimited != 0 && r.delivered > r.appLimited {
 		r.appLimited = 0 // section 3.4: the app-limited bubble is acked
 	}

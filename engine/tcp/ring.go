@@ -21,6 +21,11 @@ type sendRecord struct {
 	// relost is set when RACK (RFC 8985 section 6.2) has judged the latest
 	// retransmission lost and the segment waits to be resent again.
 	relost bool
+	// marked is set when the sender has marked the segment's latest
+	// transmission lost and counted it in rateState.lost (Linux's
+	// TCPCB_LOST without TCPCB_SACKED_RETRANS: tcp_mark_skb_lost counts
+	// such an skb once); a retransmission clears it.
+	marked bool
 	sentAt des.Time // latest transmission, retransmissions included (RACK's xmit_ts)
 	xmitN  uint64   // the sender's count of transmissions at that one
 	// Delivery-rate state when the record was (last) sent
@@ -29,7 +34,7 @@ type sendRecord struct {
 	deliveredAt des.Time
 	firstSentAt des.Time
 	lost        unit.Bytes // the connection's lost bytes when sent (BBRv2's loss rate)
-	txInFlight  unit.Bytes // bytes in flight just after this send
+	txInFlight  unit.Bytes // the pipe just after this send, itself included (scb->tx.in_flight)
 	appLimited  bool       // sent while the application left cwnd unused
 }
 

@@ -148,7 +148,9 @@ func (s *Scoreboard) IsSacked(seq seqnum.Value) bool {
 
 // sackedIn returns the SACKed bytes in [a, b).
 func (s *Scoreboard) sackedIn(a, b seqnum.Value) seqnum.Size {
-	if !a.LessThan(b) {
+	if !a.LessThan(b) || len(s.blocks) == 0 {
+		// Nothing SACKed (most ACKs outside recovery): no prefix sums
+		// to consult.
 		return 0
 	}
 	return s.sackedBelow(b) - s.sackedBelow(a)

@@ -60,6 +60,9 @@ type sender struct {
 	relostBytes unit.Bytes // payload of the records marked relost
 	reducedAt   des.Time   // the latest congestion response (recovery, timeout)
 	xmits       uint64     // data transmissions so far (sendRecord.xmitN)
+	// marker is the controller's per-segment loss hook when
+	// Config.SkbMarkedLost asks for it and the controller has one.
+	marker cc.LossMarker
 
 	rtoTimer des.Timer
 	// rtoArmedFor is the duration the retransmission timer was last
@@ -85,6 +88,19 @@ type sender struct {
 	ack       cc.Ack
 	lastAcked sendRecord
 	priorPipe unit.Bytes // pipe before the ACK being processed
+
+	// rateCand is, of the records the ACK being processed newly delivers
+	// (SACKed or cumulatively acknowledged), the most recently sent: the
+	// one its rate sample comes from (rateCandOK: there is one).
+	rateCand   sendRecord
+	rateCandOK bool
+	// sackRTT is the RTT of the most recently sent record, never
+	// retransmitted, that the ACK newly SACKs (0: none); Linux's
+	// ca_rtt_us from last_sackt (tcp_clean_rtx_queue).
+	sackRTT des.Duration
+	// congControl: the controller sets cwnd and pacing itself from every
+	// ACK (cc.SetsOwnCwnd), as Linux calls a cong_control algorithm.
+	congControl bool
 }
 
 // pipe is the bytes in the network as the sender estimates them: RFC 6675
@@ -100,6 +116,7 @@ func (s *sender) deliveredTotal() unit.Bytes {
 
 func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	s.c, s.ctrl = c, ctrl
+	s.congControl = cc.SetsOwnCwnd(ctrl)
 	s.iss, s.una, s.nxt, s.max = isn, isn, isn, isn
 	s.recover = isn
 	s.rxtNext = isn
@@ -111,6 +128,9 @@ func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	s.peerMSS = c.cfg.MSS
 	// The adaptive window reads DSACKs too, which the undo state parses.
 	s.undo.on, s.undo.detect = c.cfg.Undo || c.cfg.FRTO || c.cfg.AdaptiveReordering, c.cfg.Undo
+	if m, ok := ctrl.(cc.LossMarker); ok && c.cfg.SkbMarkedLost {
+		s.marker = m
+	}
 	s.reo.on, s.reo.reordering, s.reo.steps = c.cfg.AdaptiveReordering, c.cfg.DupThresh, 1
 }
 
@@ -321,6 +341,16 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 	p.Retransmitted = retx
 	c.rcv.fillSACK(p)
 	inflight := s.una.Size(s.max).Bytes()
+	// The bytes in the network before this send, as Linux's
+	// tcp_packets_in_flight counts them (SACKed and lost segments out,
+	// retransmissions in): the pipe, taken before a resent segment
+	// leaves the relost set or the recovery's bounds move over it.
+	var pipe unit.Bytes
+	if s.rec != nil {
+		pipe = s.pipe()
+	} else {
+		pipe = inflight
+	}
 	var r *sendRecord
 	if retx {
 		i := s.recs.find(seq)
@@ -334,9 +364,12 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 			s.relostBytes -= r.payloadBytes()
 		}
 		if !s.tlp.probing {
-			// A probe is not a loss (RFC 8985 section 7.3).
-			s.rate.lost += n
+			// A probe is not a loss (RFC 8985 section 7.3); any other
+			// retransmission of a segment not yet marked lost is its
+			// mark (the duplicate-ACK rules decide and resend at once).
+			s.markSegmentLost(now, r)
 		}
+		r.marked = false // this transmission is not known lost
 		c.Stats.RetransSegs++
 		c.Stats.RetransBytes += n
 		s.undoRetransmitted()
@@ -355,11 +388,12 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 	s.xmits++
 	r.xmitN = s.xmits
 	s.rate.onSend(now, r, inflight)
-	if retx {
-		r.txInFlight = inflight
-	} else {
-		r.txInFlight = inflight + n
-	}
+	// scb->tx.in_flight: tcp_rate_skb_sent (the v2alpha tcp_rate.c)
+	// records tcp_packets_in_flight plus the segment itself at every
+	// transmission, retransmissions included; BBRv2's loss rate is lost
+	// over this (bbr2_is_inflight_too_high) and inflight_hi is raised to
+	// it (bbr2_adapt_upper_bounds).
+	r.txInFlight = pipe + n
 	if n > 0 {
 		c.Stats.DataSegsSent++
 		c.Stats.BytesSent += n
@@ -444,12 +478,76 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 	} else {
 		s.undoOnDSACK(now)
 	}
+	if !advanced {
+		s.sackOnlyAck(now)
+	}
 	s.reorderUpdateWnd()
 	s.rec.afterAck(now, ack, advanced, !advanced && p.NSACK == 0 && p.Payload == 0)
 	s.rack.cumSample = false
 	s.output(now)
 	s.frto.sendNew = false
 	s.tlpSchedule(now)
+}
+
+// rateDelivered is tcp_rate_skb_delivered for a record the ACK being
+// processed newly delivers, SACKed or cumulatively acknowledged:
+// the ACK's rate sample comes from the most recently sent of them
+// (draft-cheng-iccrg-delivery-rate-estimation section 3.3; the
+// transmission count orders sends at one instant, where Linux compares
+// end sequence numbers). A record SACKed earlier gave its sample then and
+// is not offered again when the cumulative ACK passes it (Linux clears its
+// tx.delivered_mstamp).
+func (s *sender) rateDelivered(r *sendRecord) {
+	if !s.rateCandOK || r.xmitN > s.rateCand.xmitN {
+		s.rateCand, s.rateCandOK = *r, true
+	}
+}
+
+// rateSample ends an ACK's delivery-rate work (tcp_rate_gen): delivered
+// becomes what the peer holds, and the sample comes from the record
+// rateDelivered chose, if the ACK delivered any.
+func (s *sender) rateSample(now des.Time) cc.RateSample {
+	var cand *sendRecord
+	if s.rateCandOK {
+		cand = &s.rateCand
+	}
+	s.rateCandOK = false
+	return s.rate.onAck(now, s.deliveredTotal(), cand)
+}
+
+// sackOnlyAck is tcp_cong_control for an ACK that leaves SND.UNA where it
+// was. Linux's tcp_ack takes a rate sample from what such an ACK newly
+// SACKs (tcp_rate_gen) and calls a cong_control algorithm (BBR, BBRv2) on
+// every ACK, so their model and their window follow the SACKs through a
+// recovery whose holes hold the cumulative ACK back; a window-based
+// algorithm grows only on newly acknowledged data (tcp_may_raise_cwnd:
+// FLAG_DATA_ACKED) and is not called. The SACKs' RTTs are not sampled
+// (Linux's sack_rtt_us): the RTT estimators use cumulative ACKs only.
+func (s *sender) sackOnlyAck(now des.Time) {
+	rs := s.rateSample(now)
+	if !s.congControl {
+		return
+	}
+	s.cc.Pipe = s.pipe()
+	s.ack = cc.Ack{
+		Now: now, Inflight: s.una.Size(s.max).Bytes(), PriorPipe: s.priorPipe,
+		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: s.inRecovery,
+		InLoss: s.inLoss, Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
+	}
+	s.ctrl.OnAck(&s.cc, &s.ack)
+	s.afterOnAck()
+}
+
+// afterOnAck checks the window the controller left and takes its
+// app-limited mark into the rate estimator (section 3.4).
+func (s *sender) afterOnAck() {
+	if s.cc.Cwnd < s.smss {
+		panic("bug: tcp: cwnd below one segment")
+	}
+	if s.cc.AppLimited > 0 {
+		s.rate.appLimited = max(s.rate.appLimited, s.cc.AppLimited)
+		s.cc.AppLimited = 0
+	}
 }
 
 // undoOnDSACK runs tcp_try_undo_dsack for an ACK that carried a DSACK,
@@ -501,6 +599,7 @@ func (s *sender) markSacked(now des.Time, hs, he, l, r seqnum.Value) {
 			continue
 		}
 		rec.sacked = true
+		s.rateDelivered(rec)
 		s.undoDelivered(rec, true)
 		s.reorderDelivered(rec, true)
 		if rec.relost {
@@ -529,6 +628,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 			s.relostBytes -= r.payloadBytes()
 		}
 		if !r.sacked {
+			s.rateDelivered(r)
 			s.rec.delivered(now, r)
 			s.undoDelivered(r, false)
 			s.reorderDelivered(r, false)
@@ -561,7 +661,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	s.reorderCheck()
 	s.ackedBytes += payload
 	s.rtoRepeat = false
-	rs := s.rate.onAck(now, s.iss.Size(s.una).Bytes()+s.sb.Sacked().Bytes(), last)
+	rs := s.rateSample(now)
 
 	// RFC 6298 sections 5.2 and 5.3.
 	if s.una == s.max {
@@ -603,13 +703,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	if c.host != nil {
 		c.host.gateGrowth(priorCwnd, inRecovery || s.inLoss)
 	}
-	if s.cc.Cwnd < s.smss {
-		panic("bug: tcp: cwnd below one segment")
-	}
-	if s.cc.AppLimited > 0 {
-		s.rate.appLimited = max(s.rate.appLimited, s.cc.AppLimited)
-		s.cc.AppLimited = 0
-	}
+	s.afterOnAck()
 	if s.finQueued && s.unaOff == s.written+1 && !s.done {
 		s.done = true
 		s.stopRTO()
@@ -706,8 +800,54 @@ func (s *sender) onRTO(now des.Time) {
 	s.tlp.endSet = false
 	s.armRTO(s.rtt.current()) // section 5.6
 	s.rec.timeout()
+	s.markTimeoutLost(now)
 	s.cc.Pipe = s.pipe()
 	s.ctrl.OnRTO(now, &s.cc, basis, s.rtoRepeat)
 	s.rtoRepeat = true
 	s.output(now)
+}
+
+// markSegmentLost marks r's latest transmission lost: Linux's
+// tcp_mark_skb_lost, whose tcp_notify_skb_loss_event adds the segment to
+// the connection's lost count (tp->lost) and then calls the controller's
+// skb_marked_lost hook (cc.LossMarker) with the segment's transmit-time
+// state. A segment SACKed, or already marked since it was last sent,
+// is not marked again.
+func (s *sender) markSegmentLost(now des.Time, r *sendRecord) {
+	if r.sacked || r.marked || r.payload == 0 {
+		return
+	}
+	r.marked = true
+	n := r.payloadBytes()
+	s.rate.lost += n
+	if s.marker == nil {
+		return
+	}
+	s.marker.OnSegmentLost(now, &s.cc, cc.LostSegment{
+		Bytes:      n,
+		TxInFlight: r.txInFlight,
+		Lost:       s.rate.lost - r.lost,
+		AppLimited: r.appLimited,
+		Delivered:  s.rate.delivered,
+	})
+}
+
+// markTimeoutLost is Linux's tcp_timeout_mark_lost (net/ipv4/tcp_input.c,
+// called by tcp_enter_loss before the Loss state is set): every segment
+// outstanding and not SACKed is marked lost, except, under RACK, one
+// other than the oldest that was sent less than RACK.rtt ago
+// (tcp_rack_skb_timeout(tp, skb, 0) > 0: "Don't mark recently sent ones
+// lost yet"), which RACK or the go-back-N resend marks later. The marks
+// are made outside any ACK, so, as in Linux, no ACK reports them as its
+// newly lost bytes (rs->losses counts the marks of one tcp_ack call).
+func (s *sender) markTimeoutLost(now des.Time) {
+	before := s.rate.lost
+	for i := 0; i < s.recs.len(); i++ {
+		r := s.recs.at(i)
+		if i > 0 && s.rack.all && s.rack.set && r.sentAt.Add(s.rack.rtt) > now {
+			continue
+		}
+		s.markSegmentLost(now, r)
+	}
+	s.rate.lostTold += s.rate.lost - before
 }

@@ -181,6 +181,11 @@ func (s *sender) unmarkLost() {
 	s.inLoss = false
 	s.rtoRepeat = false
 	s.clearRelost()
+	// tcp_undo_cwnd_reduction clears TCPCB_LOST from every segment: one
+	// lost later is marked (and counted) again.
+	for i := 0; i < s.recs.len(); i++ {
+		s.recs.at(i).marked = false
+	}
 	s.rack.scan = s.una
 	if s.nxt.LessThan(s.max) {
 		s.nxt = s.max // go-back-N stops

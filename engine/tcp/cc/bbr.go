@@ -241,7 +241,7 @@ func (b *BBR) OnAck(s *State, a *Ack) {
 	b.checkDrain(s, a)
 	b.updateRTprop(s, a)
 	b.setPacingRate(s, a)
-	b.setCwnd(s, a)
+	b.setCwnd(s, a, ackedSacked)
 	if a.Rate.Delivered > 0 {
 		b.idleRestart = false
 	}
@@ -410,9 +410,14 @@ func bbrPace(s *State, a *Ack, bw unit.BitRate, gain float64, filledPipe bool, s
 	}
 }
 
-// setCwnd is section 4.2.3 (tcp_bbr.c bbr_set_cwnd).
-func (b *BBR) setCwnd(s *State, a *Ack) {
-	if a.Acked <= 0 {
+// setCwnd is section 4.2.3 (tcp_bbr.c bbr_set_cwnd). Its acked is
+// rs->acked_sacked, the bytes the ACK newly delivered, SACKed ones
+// included: an ACK that delivers nothing only caps cwnd in PROBE_RTT.
+func (b *BBR) setCwnd(s *State, a *Ack, ackedSacked unit.Bytes) {
+	if ackedSacked <= 0 {
+		if b.mode == BBRProbeRTT {
+			s.Cwnd = min(s.Cwnd, bbrMinPackets*s.SMSS)
+		}
 		return
 	}
 	// bbr_set_cwnd: target = bdp + extra_acked (once the pipe is full:
@@ -421,7 +426,7 @@ func (b *BBR) setCwnd(s *State, a *Ack) {
 	if b.full.filled {
 		target += b.aggr.cwnd(b.btlBw.Get())
 	}
-	s.Cwnd = bbrGrowCwnd(s, a, &b.rec, unit.Bytes(b.quantizationBudget(s, target)), b.full.filled, b.initCwnd)
+	s.Cwnd = bbrGrowCwnd(s, a, ackedSacked, &b.rec, unit.Bytes(b.quantizationBudget(s, target)), b.full.filled, b.initCwnd)
 	if b.mode == BBRProbeRTT {
 		s.Cwnd = min(s.Cwnd, bbrMinPackets*s.SMSS)
 	}
@@ -432,16 +437,16 @@ func (b *BBR) setCwnd(s *State, a *Ack) {
 // bytes acknowledged towards target once the pipe is full, and without
 // bound before that while below target or the initial window's worth is
 // not yet delivered; never below bbrMinPackets segments.
-func bbrGrowCwnd(s *State, a *Ack, rec *bbrRecovery, target unit.Bytes, filledPipe bool, initCwnd unit.Bytes) unit.Bytes {
-	cwnd, conserve := rec.onAck(s, a)
+func bbrGrowCwnd(s *State, a *Ack, acked unit.Bytes, rec *bbrRecovery, target unit.Bytes, filledPipe bool, initCwnd unit.Bytes) unit.Bytes {
+	cwnd, conserve := rec.onAck(s, a, acked)
 	if conserve {
 		return cwnd
 	}
 	switch {
 	case filledPipe:
-		cwnd = min(cwnd+a.Acked, target)
+		cwnd = min(cwnd+acked, target)
 	case cwnd < target || a.Delivered < initCwnd:
-		cwnd += a.Acked
+		cwnd += acked
 	}
 	return max(cwnd, bbrMinPackets*s.SMSS)
 }

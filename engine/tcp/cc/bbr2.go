@@ -48,14 +48,22 @@ import (
 // recovery and restored to the saved window only when a timeout's
 // recovery ends (bbr2_set_state).
 //
+// Losses reach it twice, as in the kernel: each segment the moment the
+// sender marks it lost (OnSegmentLost, bbr2_skb_marked_lost: while
+// probing, a segment whose own loss rate exceeds loss_thresh sets
+// inflight_hi from bbr2_inflight_hi_from_lost_skb and ends PROBE_UP at
+// once), when the sender reports marks (tcp.Config.SkbMarkedLost, the
+// host parameter skb_marked_lost); and every ACK's rate sample (Lost over
+// TxInFlight, the pipe when the sampled segment was sent, as tcp_rate.c
+// fills rs->lost and rs->tx_in_flight). The sender counts a loss when it
+// marks the segment (tp->lost), one segment at a time where Linux marks
+// a whole TSO skb.
+//
 // Not modelled: ECN (bbr_ecn_enable is false in the alpha, so its default
-// host ignores CE marks too); bbr2_skb_marked_lost's reaction at the
-// moment a probing packet is marked lost (the sender reports losses per
-// ACK, so the loss rate is judged on the ACK's rate sample, whose Lost
-// and TxInFlight tcp_rate.c fills the same way); the departure-time
-// correction bbr_packets_in_net_at_edt; the app-limited fast path.
-// Losses are the sender's retransmissions (see package tcp's rate
-// estimator), and only cumulative ACKs carry samples.
+// host ignores CE marks too); the departure-time correction
+// bbr_packets_in_net_at_edt; the app-limited fast path. Every ACK that
+// delivers something, SACK-only ones included, carries a rate sample,
+// and every ACK reaches OnAck (tcp_cong_control).
 type BBR2 struct {
 	rng *rand.Rand
 
@@ -79,6 +87,7 @@ type BBR2 struct {
 	nextRoundDelivered unit.Bytes
 	roundStart         bool
 	delivered          unit.Bytes
+	ackedSacked        unit.Bytes // rs->acked_sacked of the ACK being handled
 
 	lossRoundDelivered unit.Bytes
 	lossRoundStart     bool
@@ -113,6 +122,12 @@ type BBR2 struct {
 	// (Linux's undo_bw_lo, undo_inflight_lo, undo_inflight_hi).
 	undoBwLo                       unit.BitRate
 	undoInflightLo, undoInflightHi float64
+
+	// perSegment is set once the sender has reported a segment marked
+	// lost through OnSegmentLost (LossMarker): from then on the loss
+	// round starts at the mark, as bbr2_skb_marked_lost does, and an
+	// ACK's Lost is not taken as a mark a second time.
+	perSegment bool
 }
 
 // BBR2Phase is a PROBE_BW sub-phase (draft-02 section 5.3.3).
@@ -260,16 +275,15 @@ func (b *BBR2) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, 
 func (b *BBR2) OnAck(s *State, a *Ack) {
 	valid := a.Rate.Delivered > 0
 	ackedSacked := max(a.Delivered-b.delivered, 0) // rs->acked_sacked
-	b.delivered = a.Delivered
+	b.delivered, b.ackedSacked = a.Delivered, ackedSacked
 	b.leaveLoss(s, a)
 	// bbr2_skb_marked_lost runs as the sender marks packets lost, before
 	// bbr2_main: "Capture current data over the full round trip of loss",
-	// the loss round starts at the first loss.
-	if a.Lost > 0 {
-		if !b.lossInRound {
-			b.lossRoundDelivered = a.Delivered
-		}
-		b.lossInRound = true
+	// the loss round starts at the first loss. A sender that reports
+	// each mark (OnSegmentLost) has done this already; for one that
+	// does not, the ACK's newly lost bytes stand for the marks.
+	if a.Lost > 0 && !b.perSegment {
+		b.markLossRound(a.Delivered)
 	}
 	// bbr_update_round_start.
 	b.roundStart = false
@@ -373,11 +387,95 @@ func (b *BBR2) congestionSignals(s *State, a *Ack, rate unit.BitRate, sample boo
 	b.inflightLatest = float64(a.Rate.Delivered)
 }
 
-// tooHigh is bbr2_is_inflight_too_high: the sample lost more than 2 % of
-// what was in flight when it was sent.
-func tooHigh(a *Ack) bool {
-	r := a.Rate
-	return r.Lost > 0 && r.TxInFlight > 0 && float64(r.Lost) > bbr2LossThresh*float64(r.TxInFlight)
+// markLossRound is the part of bbr2_skb_marked_lost that every mark
+// runs: the first loss of a round trip starts the loss round there.
+func (b *BBR2) markLossRound(delivered unit.Bytes) {
+	if !b.lossInRound {
+		b.lossRoundDelivered = delivered
+	}
+	b.lossInRound = true
+}
+
+// tooHigh is bbr2_is_inflight_too_high for an ACK's rate sample.
+func tooHigh(a *Ack) bool { return lossTooHigh(a.Rate.Lost, a.Rate.TxInFlight) }
+
+// lossTooHigh is bbr2_is_inflight_too_high's loss test: more than
+// loss_thresh (5/256) of what was in flight when the sample's packet was
+// sent has been marked lost since. The kernel compares whole packets
+// with the threshold rounded down (lost > tx_in_flight * 5 >> 8), which
+// for a whole number of lost packets is lost > tx_in_flight * 5/256.
+func lossTooHigh(lost, txInFlight unit.Bytes) bool {
+	return lost > 0 && txInFlight > 0 && float64(lost) > bbr2LossThresh*float64(txInFlight)
+}
+
+// OnSegmentLost implements LossMarker as bbr2_skb_marked_lost of the
+// v2alpha tcp_bbr2.c: every mark starts or continues the loss round;
+// while the flow's samples reflect a bandwidth probe (bw_probe_samples:
+// from the round after REFILL until the probe's feedback ends), a
+// segment whose own loss rate, the bytes marked lost since it was sent
+// over the bytes then in flight, exceeds loss_thresh ends the probe at
+// once: inflight_hi is set to the inflight at which the loss rate crossed
+// the threshold (inflightHiFromLost) and PROBE_UP turns to DOWN, without
+// waiting for an ACK whose rate sample shows the loss.
+func (b *BBR2) OnSegmentLost(now des.Time, s *State, seg LostSegment) {
+	b.perSegment = true
+	b.markLossRound(seg.Delivered)
+	if !b.probeSamples {
+		return // not a segment sent while probing for bandwidth
+	}
+	if !lossTooHigh(seg.Lost, seg.TxInFlight) {
+		return
+	}
+	hi := inflightHiFromLost(seg, s.SMSS)
+	if math.IsInf(hi, 1) {
+		return // inconsistent counts: the kernel warns and leaves inflight_hi unbounded
+	}
+	b.handleInflightTooHigh(now, s, hi, seg.AppLimited)
+}
+
+// inflightHiFromLost is bbr2_inflight_hi_from_lost_skb: the inflight at
+// which the loss rate crossed loss_thresh within the lost segment. With
+// inflight_prev and lost_prev the packets in flight and lost before it,
+// the prefix p of its packets solves
+// (lost_prev + p) / (inflight_prev + p) >= loss_thresh, in the kernel's
+// fixed point (BBR_UNIT = 256, loss_thresh = 5): loss_budget =
+// ceil(inflight_prev * 5 / 256); p = 0 when lost_prev already reaches
+// it, else floor((loss_budget - lost_prev) * 256 / (256 - 5)); the result
+// is inflight_prev + p packets. Bytes convert to packets of smss (the
+// sender's segments are whole packets but for a short last one, rounded
+// to the nearest). It returns +Inf where the kernel returns ~0U (fewer
+// packets in flight or lost than the segment itself).
+func inflightHiFromLost(seg LostSegment, smss unit.Bytes) float64 {
+	pkts := func(b unit.Bytes) int64 { return int64((b + smss/2) / smss) }
+	pcount := max(pkts(seg.Bytes), 1)
+	inflightPrev := pkts(seg.TxInFlight) - pcount
+	lostPrev := pkts(seg.Lost) - pcount
+	if inflightPrev < 0 || lostPrev < 0 {
+		return math.Inf(1)
+	}
+	const unitBBR, thresh = 256, 5 // BBR_UNIT, bbr_loss_thresh
+	budget := (inflightPrev*thresh + unitBBR - 1) >> 8
+	var prefix int64
+	if lostPrev < budget {
+		prefix = ((budget - lostPrev) << 8) / (unitBBR - thresh)
+	}
+	return float64((inflightPrev + prefix) * int64(smss))
+}
+
+// handleInflightTooHigh is bbr2_handle_inflight_too_high, shared by the
+// per-ACK test (adaptUpperBounds) and the per-segment one
+// (OnSegmentLost): once per probe, inflight_hi becomes
+// max(txInFlight, (1 - beta) * target inflight) unless the sample was
+// application-limited, and PROBE_UP ends.
+func (b *BBR2) handleInflightTooHigh(now des.Time, s *State, txInFlight float64, appLimited bool) {
+	b.prevProbeTooHigh = true
+	b.probeSamples = false // "only react once per probe"
+	if !appLimited {
+		b.inflightHi = max(txInFlight, (1-bbr2Beta)*b.targetInflight(s))
+	}
+	if b.mode == BBRProbeBW && b.phase == BBR2Up {
+		b.startDown(now)
+	}
 }
 
 // startupLoss is bbr2_check_loss_too_high_in_startup.
@@ -419,14 +517,7 @@ func (b *BBR2) adaptUpperBounds(s *State, a *Ack) bool {
 	}
 	if tooHigh(a) {
 		if b.probeSamples {
-			b.prevProbeTooHigh = true
-			b.probeSamples = false
-			if !a.Rate.AppLimited {
-				b.inflightHi = max(float64(a.Rate.TxInFlight), (1-bbr2Beta)*b.targetInflight(s))
-			}
-			if b.mode == BBRProbeBW && b.phase == BBR2Up {
-				b.startDown(a.Now)
-			}
+			b.handleInflightTooHigh(a.Now, s, float64(a.Rate.TxInFlight), a.Rate.AppLimited)
 		}
 		return false
 	}
@@ -447,7 +538,7 @@ func (b *BBR2) probeUpward(s *State, a *Ack) {
 		b.upAcks = 0 // "don't accmulate unused credits"
 		return
 	}
-	b.upAcks += a.Acked
+	b.upAcks += b.ackedSacked
 	if b.upAcks >= b.upCnt {
 		delta := b.upAcks / b.upCnt
 		b.upAcks -= delta * b.upCnt
@@ -642,22 +733,23 @@ func (b *BBR2) setPacingRate(s *State, a *Ack) {
 // under twice the initial window), at or above it (pipe full) it snaps
 // down. There is no packet conservation in recovery.
 func (b *BBR2) setCwnd(s *State, a *Ack, ackedSacked unit.Bytes) {
-	if a.Acked <= 0 {
-		return
-	}
 	minCwnd := bbrMinPackets * s.SMSS
-	bw := b.bw()
-	target := b.bdp(s, bw, b.cwndGain) + b.aggr.cwnd(bw)
-	target = b.quantizationBudget(s, target)
-	cwnd := float64(s.Cwnd)
-	acked := float64(ackedSacked)
-	switch {
-	case b.full.filled:
-		cwnd = min(cwnd+acked, target)
-	case cwnd < target || cwnd < 2*float64(b.initCwnd):
-		cwnd += acked
+	// bbr_set_cwnd: "no packet fully ACKed; just apply caps" (the
+	// PROBE_RTT cap and bbr2_bound_cwnd_for_inflight_model below).
+	if ackedSacked > 0 {
+		bw := b.bw()
+		target := b.bdp(s, bw, b.cwndGain) + b.aggr.cwnd(bw)
+		target = b.quantizationBudget(s, target)
+		cwnd := float64(s.Cwnd)
+		acked := float64(ackedSacked)
+		switch {
+		case b.full.filled:
+			cwnd = min(cwnd+acked, target)
+		case cwnd < target || cwnd < 2*float64(b.initCwnd):
+			cwnd += acked
+		}
+		s.Cwnd = max(unit.Bytes(cwnd), minCwnd)
 	}
-	s.Cwnd = max(unit.Bytes(cwnd), minCwnd)
 	limit := math.Inf(1)
 	switch {
 	case b.mode == BBRProbeBW && b.phase != BBR2Cruise:
@@ -710,11 +802,13 @@ func (b *BBR2) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated boo
 		b.saveCwnd(s)
 		b.saveUndo()
 	}
-	// Every outstanding packet is marked lost (bbr2_skb_marked_lost).
-	if !b.lossInRound {
-		b.lossRoundDelivered = b.delivered
+	// Every outstanding packet is marked lost (tcp_timeout_mark_lost
+	// calls bbr2_skb_marked_lost for each before tcp_enter_loss sets the
+	// Loss state); a sender that reports the marks (OnSegmentLost) has
+	// done so already.
+	if !b.perSegment {
+		b.markLossRound(b.delivered)
 	}
-	b.lossInRound = true
 	probing := b.mode == BBRStartup || (b.mode == BBRProbeBW && (b.phase == BBR2Refill || b.phase == BBR2Up))
 	if !probing && math.IsInf(b.inflightLo, 1) {
 		b.inflightLo = float64(b.priorCwnd)

@@ -40,16 +40,16 @@ func TestThroughputCleanPath(t *testing.T) {
 // off above it). Path: 10 Mbit/s, 20 ms one way, 1000-packet buffer,
 // Bernoulli loss on the data direction, 20 s. Tolerances: v1 keeps >= 85 %
 // of the payload rate at 1 % and 3 % loss (it loses the dropped packets
-// and recovery rounds); below the threshold (1 %) v2 stays within 10 % of
-// v1; above it (3 %) v2 has set inflight_hi and sends less than v1, at
-// most 95 %. The sources give the shape, not a ratio; measured: v2/v1 =
-// 0.99 at 1 %, 0.93 at 3 % with the alpha's recovery (no packet
-// conservation) and its ACK-aggregation allowance (0.94 and 0.80 before,
-// with v1's conservation applied to v2). At 3 % Bernoulli loss about a
-// third of the rate samples of a 34-packet flight lose nothing, and
-// bbr2_adapt_upper_bounds raises inflight_hi to their tx_in_flight in
-// any phase ("to be resilient to random loss"), so inflight_hi does not
-// bind; inflight_lo's 0.7 cuts, floored at the round's delivery, do.
+// and recovery rounds); below the threshold (1 %) v2 keeps at least 80 %
+// of v1; above it (3 %) v2 has set inflight_hi, sends at most 95 % of
+// v1, and its share has fallen by at least 0.2 from the one at 1 %. The
+// sources give the shape, not a ratio. Measured with the sender's
+// per-segment loss marks (bbr2_skb_marked_lost) and rate samples from
+// SACKs: v2/v1 = 0.83 at 1 %, 0.43 at 3 %. Not 1 at 1 %: this path's
+// flight is about 34 packets, so a single segment lost while probing is
+// a loss rate of 1/34 = 2.9 % in bbr2_is_inflight_too_high's terms (lost
+// over the segment's tx_in_flight), above the 2 % threshold, and ends the
+// probe with inflight_hi at that flight, as the kernel's would.
 func TestBBR2BoundsInflightUnderLoss(t *testing.T) {
 	const dur = 20 * des.Second
 	payload := 10e6 / 8 * mss / wireMSS
@@ -58,6 +58,7 @@ func TestBBR2BoundsInflightUnderLoss(t *testing.T) {
 		f.run(t, des.Time(dur))
 		return float64(f.app.got) / dur.Seconds()
 	}
+	var below float64 // v2/v1 at the loss rate under the threshold
 	for _, loss := range []float64{0.01, 0.03} {
 		v1 := run(cc.NewBBR(1), loss)
 		if v1 < 0.85*payload {
@@ -67,10 +68,14 @@ func TestBBR2BoundsInflightUnderLoss(t *testing.T) {
 		v2 := run(b2, loss)
 		t.Logf("loss %.0f %%: bbr %.2f Mbit/s, bbr2 %.2f Mbit/s (%.2f), inflight_hi %.0f, inflight_lo %.0f", loss*100, v1*8/1e6, v2*8/1e6, v2/v1, b2.InflightHi(), b2.InflightLo())
 		if loss < 0.02 {
-			if v2 < 0.9*v1 {
-				t.Errorf("bbr2 at %.0f %% loss sends %.0f B/s, want >= 90 %% of bbr's %.0f (below the loss threshold)", loss*100, v2, v1)
+			if v2 < 0.8*v1 {
+				t.Errorf("bbr2 at %.0f %% loss sends %.0f B/s, want >= 80 %% of bbr's %.0f (below the loss threshold)", loss*100, v2, v1)
 			}
+			below = v2 / v1
 			continue
+		}
+		if v2/v1 > below-0.2 {
+			t.Errorf("bbr2's share of bbr's rate at %.0f %% loss is %.2f, %.2f below the threshold: want it lower by at least 0.2", loss*100, v2/v1, below)
 		}
 		if math.IsInf(b2.InflightHi(), 1) {
 			t.Errorf("bbr2 at %.0f %% loss: inflight_hi unset, want a bound", loss*100)

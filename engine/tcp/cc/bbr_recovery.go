@@ -86,7 +86,7 @@ func (r *bbrRecovery) timeout(s *State, probeRTT bool) {
 // onAck applies an ACK's losses, notices the end of a timeout's recovery
 // and returns the window before BBR's growth; conserve is true while
 // packet conservation decides cwnd (then cwnd is final).
-func (r *bbrRecovery) onAck(s *State, a *Ack) (cwnd unit.Bytes, conserve bool) {
+func (r *bbrRecovery) onAck(s *State, a *Ack, acked unit.Bytes) (cwnd unit.Bytes, conserve bool) {
 	cwnd = s.Cwnd
 	if a.Lost > 0 {
 		cwnd = max(cwnd-a.Lost, s.SMSS)
@@ -99,7 +99,7 @@ func (r *bbrRecovery) onAck(s *State, a *Ack) (cwnd unit.Bytes, conserve bool) {
 		cwnd = max(cwnd, r.priorCwnd)
 	}
 	if r.conservation {
-		return max(cwnd, s.Pipe+a.Acked), true
+		return max(cwnd, s.Pipe+acked), true
 	}
 	return cwnd, false
 }

@@ -38,10 +38,14 @@ import (
 // in segments; exact.
 func TestBBRRecoveryWindow(t *testing.T) {
 	const seg = unit.Bytes(mss)
+	// Each ACK delivers one more segment (rs->acked_sacked, what BBR's
+	// bbr_set_cwnd grows and restores by).
+	var delivered unit.Bytes
 	ack := func(c cc.Controller, s *cc.State, pipe unit.Bytes, inRec, inLoss bool) {
 		s.Pipe = pipe * seg
+		delivered += seg
 		c.OnAck(s, &cc.Ack{Now: 1e9, Acked: seg, Inflight: (pipe + 1) * seg, PriorPipe: (pipe + 1) * seg,
-			InRecovery: inRec, InLoss: inLoss})
+			InRecovery: inRec, InLoss: inLoss, Delivered: delivered})
 	}
 	// The windows after each step, in segments.
 	type want struct {
@@ -65,6 +69,7 @@ func TestBBRRecoveryWindow(t *testing.T) {
 			}
 			newState := func() (cc.Controller, *cc.State) {
 				c := mustNew(t, tc.name, 1)
+				delivered = 0
 				s := &cc.State{Cwnd: 10 * seg, SMSS: seg}
 				c.Init(s)
 				s.Cwnd = 100 * seg

@@ -41,11 +41,12 @@ type RateSample struct {
 	Interval       des.Duration // max(send elapsed, ack elapsed)
 	PriorDelivered unit.Bytes   // total delivered when the sampled packet was sent
 	AppLimited     bool         // the sample may underestimate the path's rate
-	// Lost is the bytes the sender marked lost (retransmitted) between
-	// sending the sampled packet and this ACK, and TxInFlight the bytes in
-	// flight just after the sampled packet was sent: BBRv2's loss rate is
-	// Lost/TxInFlight over the sample's lifetime (the rs->lost and
-	// rs->tx_in_flight of Linux's tcp_rate.c).
+	// Lost is the bytes the sender marked lost between sending the
+	// sampled packet and this ACK, and TxInFlight the bytes in flight
+	// (the pipe: SACKed and lost bytes out, retransmissions in) just
+	// after the sampled packet was sent, itself included: BBRv2's loss
+	// rate is Lost/TxInFlight over the sample's lifetime (the rs->lost
+	// and rs->tx_in_flight of the v2alpha tcp_rate.c).
 	Lost       unit.Bytes
 	TxInFlight unit.Bytes
 }
@@ -81,8 +82,9 @@ type Ack struct {
 	// started it (BBR's round counting). Rate is valid when
 	// Rate.Delivered > 0.
 	Delivered unit.Bytes
-	// Lost is the bytes marked lost (retransmitted) since the previous
-	// ACK given to OnAck.
+	// Lost is the bytes marked lost since the previous ACK given to
+	// OnAck, less those a timer marked (a timeout's, RACK's reordering
+	// timer's): Linux's rs->losses counts the marks of one tcp_ack call.
 	Lost unit.Bytes
 	// InRecovery is set while the sender is in fast recovery; the recovery
 	// algorithm then owns cwnd, and window-based controllers ignore the ACK.
@@ -154,6 +156,42 @@ func UndoCwnd(c Controller, s *State, priorCwnd unit.Bytes) unit.Bytes {
 type CongController interface {
 	// CongControl marks the controller; it has no effect of its own.
 	CongControl()
+}
+
+// LostSegment describes one segment at the moment the sender marks it
+// lost: what Linux's skb_marked_lost hook of struct tcp_congestion_ops
+// reads from the skb's control block (TCP_SKB_CB(skb)->tx, recorded at
+// its transmission) and from the connection. All sizes are bytes.
+type LostSegment struct {
+	// Bytes is the segment's payload (tcp_skb_pcount's share).
+	Bytes unit.Bytes
+	// TxInFlight is the bytes in flight just after the segment was sent,
+	// itself included (scb->tx.in_flight).
+	TxInFlight unit.Bytes
+	// Lost is the bytes marked lost since the segment was sent, itself
+	// included (tp->lost - scb->tx.lost: the stack counts the segment
+	// before it calls the hook, tcp_notify_skb_loss_event).
+	Lost unit.Bytes
+	// AppLimited: the segment was sent application-limited
+	// (scb->tx.is_app_limited).
+	AppLimited bool
+	// Delivered is the connection's delivered bytes now (tp->delivered).
+	Delivered unit.Bytes
+}
+
+// LossMarker is implemented by a controller that reacts to each segment
+// the moment the sender marks it lost, not only to the ACK that follows:
+// Linux's skb_marked_lost hook (struct tcp_congestion_ops in the v2alpha
+// branch of github.com/google/bbr, include/net/tcp.h), which
+// tcp_notify_skb_loss_event in net/ipv4/tcp_input.c calls from
+// tcp_mark_skb_lost, for RACK's marks (tcp_rack_detect_loss), a
+// timeout's (tcp_timeout_mark_lost) and the duplicate-ACK rules'
+// (tcp_mark_head_lost). BBRv2 sets it (bbr2_skb_marked_lost). The sender
+// calls it only when its configuration asks (tcp.Config.SkbMarkedLost).
+type LossMarker interface {
+	// OnSegmentLost is called once per segment marked lost, in marking
+	// order, with the connection's lost count already including it.
+	OnSegmentLost(now des.Time, s *State, seg LostSegment)
 }
 
 // SetsOwnCwnd reports whether c sets cwnd itself in recovery
