@@ -63,6 +63,9 @@ func LoadLimited(path string, reg *vocab.Registry, profile string, optional bool
 	if err != nil {
 		return nil, err
 	}
+	if err := spec.CheckMemory(r, m, p.Points(), func(i int) vocab.Params { return p.At(i).Params }, machineMemory()); err != nil {
+		return nil, err
+	}
 	return &Job{Spec: r, Profile: profile, Model: m, Plan: p, Dir: filepath.Join(out, r.Name)}, nil
 }
 

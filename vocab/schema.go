@@ -26,6 +26,29 @@ type CostEstimator interface {
 	Cost(p Params) float64
 }
 
+// MemoryEstimator is implemented by models whose scenarios can need more
+// memory than a machine has (the state of a whole constellation grows with
+// its satellites, stations, flows and tables). The sweep asks it about
+// every point of a spec when the spec loads, and refuses the spec at the
+// line and column of the parameter the estimate names, with the estimate
+// and the limit, rather than let a scenario exhaust the machine.
+type MemoryEstimator interface {
+	Memory(p Params) (MemoryEstimate, error)
+}
+
+// MemoryEstimate is a model's estimate of one scenario's peak memory.
+type MemoryEstimate struct {
+	Bytes int64 // peak resident memory of the process running the scenario alone
+	// Limit is the most the model allows one scenario, bytes; 0 is no
+	// limit of its own (the machine's memory still applies).
+	Limit int64
+	// Param is the parameter whose value drives the estimate most: the
+	// one a user would change, whose line the refusal names.
+	Param string
+	// Detail gives the parts of the estimate, for the message.
+	Detail string
+}
+
 // Schema describes a model: its identity, its parameters and what it measures.
 type Schema struct {
 	Name    string // registry name, e.g. "fso-ber"
@@ -58,7 +81,13 @@ type Param struct {
 	// but has a grammar (a list of algorithm names, an empirical CDF), so
 	// that a spec is refused when it is read, not when a scenario runs.
 	Syntax func(string) error
-	Doc    string
+	// File lets a spec give a String parameter's value as {file: PATH}:
+	// the text of that file, PATH relative to the spec's directory, read
+	// when the spec loads, so that a scenario (and its id) holds the text
+	// itself, not a name. Errors of Syntax that are TextErrors are then
+	// placed in that file (file:line:col).
+	File bool
+	Doc  string
 }
 
 // Column returns the parameter's Parquet column name ("distance_m").

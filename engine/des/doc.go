@@ -5,7 +5,9 @@
 // A scenario is single-threaded and deterministic: no wall clock, no map
 // iteration, no goroutines. Events scheduled for the same instant run in the
 // order they were scheduled (ns-3 breaks ties the same way, by a unique
-// event id).
+// event id), except that those of ScheduleFirst run before all others at
+// their instant (a link's end of transmission before any arrival, in a
+// network whose links are in lockstep).
 //
 // A Timer re-armed later (a retransmission timer on every ACK) or stopped
 // leaves its queue entry in place until the entry reaches the head of the

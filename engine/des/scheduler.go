@@ -228,10 +228,10 @@ func (s *Scheduler) push(e *event, at Time) {
 	s.insert(e)
 }
 
-// stamp gives e its time and takes its scheduling order.
+// stamp gives e its time and takes its scheduling order, ordinary.
 func (s *Scheduler) stamp(e *event, at Time) {
 	e.at = at
-	e.seq = s.seq
+	e.seq = s.seq | ordinary
 	e.sched = s.now
 	e.parent = s.parentSeq()
 	s.seq++
@@ -254,10 +254,48 @@ func (s *Scheduler) parentSeq() uint64 {
 // the order of the event it does without, and compares it with
 // Running's to tell which of two events at the same instant runs first.
 func (s *Scheduler) Reserve() uint64 {
-	q := s.seq
+	q := s.seq | ordinary
 	s.seq++
 	return q
 }
+
+// ScheduleFirst is Schedule for an event that runs before every event
+// scheduled by Schedule (or a Timer) for the same instant, whenever either
+// was scheduled; among themselves such events run in scheduling order. A
+// link's end of transmission can so come before any arrival at the same
+// instant, an order that does not depend on how the two were scheduled
+// (netsim.LinkConfig.EndsFirst), which a link that does without its
+// end-of-transmission events can reproduce exactly.
+func (s *Scheduler) ScheduleFirst(at Time, h Handler, kind int, arg uint64) {
+	e := s.free
+	if e != nil {
+		s.free = e.next
+		e.next = nil
+	} else {
+		e = &event{pooled: true}
+	}
+	e.h, e.kind, e.arg = h, kind, arg
+	if at < s.now {
+		panic(fmt.Sprintf("bug: des: event scheduled at %v, before now %v", at, s.now))
+	}
+	if d := s.due; d != nil && at == d.at {
+		// The event due next (Schedule's shortcut) is ordinary: it
+		// goes back to the heap, behind this one.
+		s.due = nil
+		s.insert(d)
+	}
+	s.stamp(e, at)
+	e.seq &^= ordinary
+	s.insert(e)
+}
+
+// ordinary is set in the scheduling order of every event but those of
+// ScheduleFirst, which sort before them at one instant.
+const ordinary = 1 << 63
+
+// IsFirst reports whether seq, a scheduling order as Running gives it, is
+// that of an event of ScheduleFirst.
+func IsFirst(seq uint64) bool { return seq&ordinary == 0 }
 
 // Running describes the event whose handler is running: when it was
 // scheduled, its scheduling order, and the scheduling order of the event

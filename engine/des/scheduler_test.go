@@ -302,3 +302,59 @@ func TestTimeConversions(t *testing.T) {
 		t.Errorf("Time(3).Add(4).Sub(2) = %d, want %d", got, want)
 	}
 }
+
+// TestScheduleFirst: at one instant, events of ScheduleFirst run before
+// every other event (one-shot or timer) whenever either was scheduled,
+// in their own scheduling order; at different instants time decides; and
+// Running tells the two classes apart (IsFirst).
+func TestScheduleFirst(t *testing.T) {
+	s := New()
+	r := &recorder{}
+	var tm Timer
+	tm.Init(s, r, 2, 9)
+	s.Schedule(5, r, 0, 1)
+	tm.Reset(5)
+	s.ScheduleFirst(5, r, 1, 2)
+	s.Schedule(5, r, 0, 3)
+	s.ScheduleFirst(5, r, 1, 4)
+	s.ScheduleFirst(6, r, 1, 5)
+	s.Schedule(4, r, 0, 6)
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatal(err)
+	}
+	want := []fired{{4, 0, 6}, {5, 1, 2}, {5, 1, 4}, {5, 0, 1}, {5, 2, 9}, {5, 0, 3}, {6, 1, 5}}
+	if diff := cmp.Diff(want, r.got); diff != "" {
+		t.Errorf("event order (-want +got):\n%s", diff)
+	}
+	var first []bool
+	probe := handlerFunc(func(now Time, kind int, arg uint64) {
+		_, seq, _, _ := s.Running()
+		first = append(first, IsFirst(seq))
+	})
+	s.Schedule(10, probe, 0, 0)
+	s.ScheduleFirst(10, probe, 0, 0)
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]bool{true, false}, first); diff != "" {
+		t.Errorf("IsFirst of the running events (-want +got):\n%s", diff)
+	}
+	// An ordinary event a handler schedules for its own instant with
+	// nothing else due then runs next without the heap (Schedule's
+	// shortcut); one of ScheduleFirst for that instant still runs first.
+	r.got = nil
+	s.Schedule(20, handlerFunc(func(now Time, kind int, arg uint64) {
+		s.Schedule(now, r, 0, 1)
+		s.ScheduleFirst(now, r, 1, 2)
+	}), 0, 0)
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]fired{{20, 1, 2}, {20, 0, 1}}, r.got); diff != "" {
+		t.Errorf("a first event behind a due-now one (-want +got):\n%s", diff)
+	}
+}
+
+type handlerFunc func(now Time, kind int, arg uint64)
+
+func (f handlerFunc) Handle(now Time, kind int, arg uint64) { f(now, kind, arg) }

@@ -63,7 +63,7 @@ func (t *Timer) Reset(at Time) {
 		panic("bug: des: Reset of a copied timer")
 	}
 	wasArmed := t.armed
-	t.armed, t.at, t.seq, t.sched, t.parent = true, at, s.seq, s.now, s.parentSeq()
+	t.armed, t.at, t.seq, t.sched, t.parent = true, at, s.seq|ordinary, s.now, s.parentSeq()
 	s.seq++
 	switch {
 	case t.e.index < 0:

@@ -15,4 +15,9 @@
 // takes the forwarding state's path length over c plus its serialisation
 // on each hop, at every step of a moving Kuiper shell; and every packet
 // offered is delivered, dropped (by reason) or still queued or on a wire.
+//
+// Its links end a transmission before anything else at that instant
+// (netsim.LinkConfig.EndsFirst), so that they run without their
+// end-of-transmission events (netsim's lazy links), their delays changing
+// at every step, with exactly the results of links that have them.
 package leonet

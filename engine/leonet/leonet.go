@@ -50,6 +50,14 @@ type Config struct {
 // from its current length and switches every node's routes toward every
 // station at once.
 //
+// Every link ends a transmission before anything else happens at that
+// instant (netsim.LinkConfig.EndsFirst): the links run at equal rates with
+// equal packets, so ends and arrivals coincide all the time, and this
+// order, which does not depend on the order the events were scheduled
+// in, lets the links run without their end-of-transmission events
+// (netsim's lazy links, which their changing delays keep lazy) and still
+// give exactly the results of links that have them.
+//
 // A ground link is created the first time a route uses it and kept: when
 // its satellite leaves the station's view, routes stop using it and its
 // queue drains at its last delay (there is no handover gap). An
@@ -138,7 +146,7 @@ func New(net *netsim.Network, fw *orbit.Forwarding, cfg Config) (*Network, error
 	for _, l := range fw.ISLs() {
 		var pair [2]*netsim.Link
 		for j, ends := range [2][2]int{{l[0], l[1]}, {l[1], l[0]}} {
-			lc := netsim.LinkConfig{Rate: cfg.ISLRate, Queue: cfg.ISLQueue}
+			lc := netsim.LinkConfig{Rate: cfg.ISLRate, Queue: cfg.ISLQueue, EndsFirst: true}
 			if cfg.ISLLoss != nil {
 				lc.Loss = cfg.ISLLoss(len(n.isl), j)
 			}
@@ -311,7 +319,7 @@ func (n *Network) link(u, v int) (*netsim.Link, error) {
 		return nil, fmt.Errorf("station %d does not see satellite %d", st, sat)
 	}
 	for _, ends := range [2][2]int{{sat, ns + st}, {ns + st, sat}} {
-		lk, err := n.net.Connect(n.nodes[ends[0]], n.nodes[ends[1]], netsim.LinkConfig{Rate: n.cfg.GSLRate, Queue: n.cfg.GSLQueue, Delay: n.delay(l)})
+		lk, err := n.net.Connect(n.nodes[ends[0]], n.nodes[ends[1]], netsim.LinkConfig{Rate: n.cfg.GSLRate, Queue: n.cfg.GSLQueue, Delay: n.delay(l), EndsFirst: true})
 		if err != nil {
 			return nil, err
 		}

@@ -310,10 +310,13 @@ func (sc *lnScenario) afterStep(n *leonet.Network, now des.Time) error {
 		}
 		p.rtt = rtt
 		same := ok == p.have && equalInts(sc.scratch, p.path)
-		if same && n.Steps() > 0 {
+		// Steps counts this step already: the first is step 1, whose
+		// path is the pair's first, not a change.
+		first := n.Steps() == 1
+		if same && !first {
 			continue
 		}
-		if n.Steps() > 0 {
+		if !first {
 			p.changes++
 		}
 		p.have = ok
@@ -440,6 +443,12 @@ func (f *lnStarter) Handle(now des.Time, kind int, arg uint64) { f.source.Start(
 
 // Run implements vocab.Model.
 func (m *LEONetwork) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
+	return m.run(ctx, p, seed, nil)
+}
+
+// run is Run, with built called on the scenario before it starts (a test
+// installs an observer there, which keeps every link eager).
+func (m *LEONetwork) run(ctx context.Context, p vocab.Params, seed uint64, built func(*lnScenario)) (vocab.Result, error) {
 	c, pairs, err := decodeLN(p, seed)
 	if err != nil {
 		return vocab.Result{}, fmt.Errorf("models: leo-network: %w", err)
@@ -447,6 +456,9 @@ func (m *LEONetwork) Run(ctx context.Context, p vocab.Params, seed uint64) (voca
 	sc, err := buildLN(c, pairs, seed)
 	if err != nil {
 		return vocab.Result{}, fmt.Errorf("models: leo-network: %w", err)
+	}
+	if built != nil {
+		built(sc)
 	}
 	sc.start()
 	if err := sc.s.Run(ctx, c.duration); err != nil {

@@ -52,6 +52,11 @@ func benchLNLoad(b *testing.B, shell, stations, traffic string, duration float64
 	met := func(name string) float64 { return lnMetric(res, name).Float() }
 	b.ReportMetric((cpu-cpu0)/float64(b.N), "CPU-s/run")
 	b.ReportMetric(float64(peak)/1e9, "peak-RSS-GB")
+	// The spec-time estimate beside it (LEONetwork.Memory): peak RSS is
+	// the process's, so the two compare for a benchmark run alone.
+	if est, err := m.Memory(p); err == nil {
+		b.ReportMetric(float64(est.Bytes)/1e9, "estimate-GB")
+	}
 	b.ReportMetric(met("satellite_count"), "satellites")
 	b.ReportMetric(met("station_count"), "stations")
 	b.ReportMetric(met("flow_count"), "flows")

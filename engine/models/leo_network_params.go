@@ -1,10 +1,12 @@
 package models
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -13,6 +15,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/orbit"
 	"github.com/crosslink-sim/crosslink/engine/phy"
+	"github.com/crosslink-sim/crosslink/engine/tcp"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 	"github.com/crosslink-sim/crosslink/engine/unit"
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -26,20 +29,25 @@ func leoNetworkSchema() *vocab.Schema {
 	str := func(name, def string, syntax func(string) error, doc string) vocab.Param {
 		return vocab.Param{Name: name, Kind: vocab.String, Default: vocab.S(def), Syntax: syntax, Doc: doc}
 	}
+	fileStr := func(name, def string, syntax func(string) error, doc string) vocab.Param {
+		p := str(name, def, syntax, doc)
+		p.File = true
+		return p
+	}
 	params := []vocab.Param{
 		str("shells", "kuiper-k1", checkShells, "the Walker shells, comma-separated: Hypatia's presets (starlink-s1, kuiper-k1, telesat-t1) or walker:ALT_KM/PLANES/PER_PLANE/INC_DEG/PHASING[/MIN_ELEV_DEG] (minimum elevation 25 deg unless given); each shell has its +Grid links, links between shells only as extra_isls names them; \"\" with tles only"),
-		str("tles", "", checkTLEs, "satellites as two-line element sets (the text itself, with its checksums; a YAML block scalar), numbered after the shells' satellites, propagated by SGP4; with element sets, time 0 (start_time's origin) is the first set's epoch instead of 2000-01-01 00:00 UT; they have no inter-satellite links unless extra_isls names them, so they carry traffic with routing ground-relays"),
+		fileStr("tles", "", checkTLEs, "satellites as two-line element sets (the text itself, with its checksums; a YAML block scalar; or {file: PATH}, a file of them relative to the spec, such as CelesTrak's), numbered after the shells' satellites, propagated by SGP4; with element sets, time 0 (start_time's origin) is the first set's epoch instead of 2000-01-01 00:00 UT; they have no inter-satellite links unless extra_isls names them, so they carry traffic with routing ground-relays"),
 		sf("tle_min_elevation_deg", 25, 0, 89, vocab.Dimensionless, "minimum elevation at which a station uses an element-set satellite, degrees"),
 		{Name: "motion", Kind: vocab.String, Default: vocab.S("sgp4"), Choices: []string{"kepler", "j2", "sgp4", "pyephem"},
 			Doc: "how the shells' satellites move, as leo-path's motion (pyephem: Hypatia's PyEphem positions, shells only)"},
-		str("stations", "hypatia-100", checkStations, "the ground stations: hypatia-100 (Hypatia's 100 most populous cities, in its order), hypatia-100:N (its first N), a ;-separated list of built-in cities and \"lat,lon\" in degrees, or lines \"name,lat,lon\" / \"lat,lon\" / Hypatia's \"gid,name,lat,lon,elevation\" (a YAML block scalar)"),
+		fileStr("stations", "hypatia-100", checkStations, "the ground stations: hypatia-100 (Hypatia's 100 most populous cities, in its order), hypatia-100:N (its first N), a ;-separated list of built-in cities and \"lat,lon\" in degrees, or lines \"name,lat,lon\" / \"lat,lon\" / Hypatia's \"gid,name,lat,lon,elevation\" (a YAML block scalar, or {file: PATH}, a file of such lines relative to the spec, such as Hypatia's ground_stations_*.basic.txt)"),
 		{Name: "earth", Kind: vocab.String, Default: vocab.S("wgs72"), Choices: []string{"sphere", "wgs72", "wgs84", "pyephem"},
 			Doc: "surface the stations stand on, as leo-path's earth"},
 		{Name: "ground_rule", Kind: vocab.String, Default: vocab.S("cone"), Choices: []string{"cone", "elevation"},
 			Doc: "which satellites a station uses: cone, Hypatia's range limit; elevation, each shell's minimum elevation"},
 		{Name: "routing", Kind: vocab.String, Default: vocab.S("over-isls"), Choices: []string{"over-isls", "ground-relays"},
 			Doc: "over-isls: satgenpy's free_one_only_over_isls (station, satellites over ISLs, station); ground-relays: shortest paths that may go down to a station and up again (satgenpy's ground-relay routing)"},
-		str("traffic", "random:10", checkTraffic, "the station pairs that exchange traffic: all (every ordered pair), all:N (every ordered pair among the first N stations), random:K (K distinct ordered pairs drawn from the scenario's seed), or a ;-separated list source>destination of station names (any case) or numbers from 0"),
+		str("traffic", "random:10", checkTraffic, "the station pairs that exchange traffic: all (every ordered pair), all:N (every ordered pair among the first N stations), random:K (K distinct ordered pairs drawn from the scenario's seed), population:K (K ordered pairs drawn from the seed with probability proportional to the product of the two stations' populations, a gravity model; pairs may repeat, each drawn pair carrying its own flows; the stations need populations: hypatia-100's, the UN's 2015 estimates), population-2025:K (the same with the UN's 2025 projections), or a ;-separated list source>destination of station names (any case) or numbers from 0"),
 		{Name: "tcp_flows", Kind: vocab.Int, Default: vocab.I(1), Min: 0, Max: 64, Doc: "long-lived TCP flows from source to destination of each pair"},
 		str("cca", "newreno", checkCCAs, "congestion controllers of the TCP flows, comma-separated: a pair's flow j takes the (j mod n)-th (engine/tcp/cc)"),
 		{Name: "udp_flows", Kind: vocab.Int, Default: vocab.I(0), Min: 0, Max: 64, Doc: "constant-rate UDP flows from source to destination of each pair"},
@@ -104,10 +112,20 @@ func leoNetworkSchema() *vocab.Schema {
 	m(lnJain, "tcp_jain_index", vocab.Float, vocab.Dimensionless, "Jain's fairness index of the TCP flows' goodputs, (sum x)^2 / (n sum x^2) (Jain, Chiu and Hawe 1984): 1 when all are equal, 1/n when one takes all; 0 without TCP flows or when none delivered anything")
 	return &vocab.Schema{
 		Name: "leo-network",
+		// 3: every link ends a transmission before anything else at that instant
+		// (netsim.LinkConfig.EndsFirst), where the event scheduled first ran
+		// first: rows change only where an end and an arrival fall on one
+		// nanosecond in an order that differed (the 20 s Kuiper K1 load of the
+		// benchmark gives the same rows; 30 pairs with TCP, 1 Mbit/s UDP, bit
+		// errors and handover gaps deliver 0.4 % less), and the links run
+		// without their end-of-transmission events; path_changes (main row and
+		// paths table) no longer counts a pair's first path as a change (it was
+		// one more per pair with a path); traffic population:K; tles and
+		// stations from files
 		// 2: BBR and BBRv2 flows take rate samples from SACKs and are called
 		// on every ACK, as Linux's tcp_cong_control does (host parameter
 		// sack_rate_samples).
-		Version: 2,
+		Version: 3,
 		Doc:     "traffic between many ground stations over a whole constellation (several shells and element sets): every ISL and ground link a queued link whose delay, BER (document 000's budget) and optionally capacity (rate modes under a PER threshold) follow its length, routes toward every station recomputed each step as Hypatia's satgenpy does, outages and handover gaps; TCP (Linux host) and constant-rate UDP flows (Kassing et al., IMC 2020)",
 		Params:  params,
 		Metrics: metrics,
@@ -205,10 +223,12 @@ type lnConfig struct {
 }
 
 // lnTraffic is the traffic parameter: all pairs among the first n
-// stations (n 0: all), k random ordered pairs, or a list.
+// stations (n 0: all), k random ordered pairs, k pairs weighted by
+// population, or a list.
 type lnTraffic struct {
-	kind  string // "all", "random", "list"
+	kind  string // "all", "random", "population", "list"
 	n     int
+	proj  bool        // population: the 2025 projections, not the 2015 estimates
 	pairs [][2]string // list: station names or indices
 }
 
@@ -259,6 +279,8 @@ func (t lnTraffic) resolve(stations []orbit.Station, rng *rand.Rand) ([][2]int, 
 			out[i] = [2]int{a, b}
 		}
 		return out, nil
+	case "population":
+		return t.gravity(stations, rng)
 	}
 	byName := map[string]int{}
 	for i, s := range stations {
@@ -296,6 +318,52 @@ func (t lnTraffic) resolve(stations []orbit.Station, rng *rand.Rand) ([][2]int, 
 	return out, nil
 }
 
+// gravity draws t.n ordered pairs (a, b), a != b, each independently with
+// probability P_a P_b / sum over a' != b' of P_a' P_b', P the stations'
+// populations: the gravity model of traffic matrices, in which the traffic
+// from a to b is proportional to the product of the two ends' sizes
+// (Roughan, "Simplifying the synthesis of Internet traffic matrices", ACM
+// SIGCOMM CCR 35(5), 2005, section 3; Zhang et al., SIGMETRICS 2003, for
+// the population form). Draws are with replacement, so that the number of
+// times a pair is drawn is binomial with that probability: a populous pair
+// drawn twice carries twice the flows. One uniform number per draw, on the
+// traffic stream, picks the pair by bisection of the cumulative weights in
+// the order a*g+b.
+func (t lnTraffic) gravity(stations []orbit.Station, rng *rand.Rand) ([][2]int, error) {
+	g := len(stations)
+	w := make([]float64, g)
+	for i, s := range stations {
+		w[i] = s.Population
+		if t.proj {
+			w[i] = s.Population2025
+		}
+		if !(w[i] > 0) {
+			return nil, fmt.Errorf("traffic: population pairs need each station's population, and station %d %q has none: use stations hypatia-100 (the UN's World Urbanization Prospects populations), or random:K", i, s.Name)
+		}
+	}
+	cum := make([]float64, 0, g*(g-1))
+	idx := make([][2]int, 0, g*(g-1))
+	sum := 0.0
+	for a := 0; a < g; a++ {
+		for b := 0; b < g; b++ {
+			if a != b {
+				sum += w[a] * w[b]
+				cum = append(cum, sum)
+				idx = append(idx, [2]int{a, b})
+			}
+		}
+	}
+	out := make([][2]int, t.n)
+	for i := range out {
+		u := rng.Float64() * sum
+		// The first pair whose cumulative weight exceeds u: a pair of
+		// weight w covers [cum-w, cum), width w.
+		j := sort.Search(len(cum), func(k int) bool { return cum[k] > u })
+		out[i] = idx[min(j, len(idx)-1)]
+	}
+	return out, nil
+}
+
 // count is the number of pairs among g stations.
 func (t lnTraffic) count(g int) int {
 	switch t.kind {
@@ -305,7 +373,7 @@ func (t lnTraffic) count(g int) int {
 			n = g
 		}
 		return n * (n - 1)
-	case "random":
+	case "random", "population":
 		return t.n
 	}
 	return len(t.pairs)
@@ -334,13 +402,19 @@ func parseTraffic(s string) (lnTraffic, error) {
 	case strings.HasPrefix(s, "random:"):
 		n, err := num(s[7:], "the number of pairs")
 		return lnTraffic{kind: "random", n: n}, err
+	case strings.HasPrefix(s, "population-2025:"):
+		n, err := num(s[len("population-2025:"):], "the number of pairs")
+		return lnTraffic{kind: "population", n: n, proj: true}, err
+	case strings.HasPrefix(s, "population:"):
+		n, err := num(s[len("population:"):], "the number of pairs")
+		return lnTraffic{kind: "population", n: n}, err
 	}
 	t := lnTraffic{kind: "list"}
 	for _, item := range strings.Split(s, ";") {
 		a, b, ok := strings.Cut(item, ">")
 		a, b = strings.TrimSpace(a), strings.TrimSpace(b)
 		if !ok || a == "" || b == "" {
-			return lnTraffic{}, fmt.Errorf("pair %q: want source>destination (station names or numbers), or all, all:N, random:K", item)
+			return lnTraffic{}, fmt.Errorf("pair %q: want source>destination (station names or numbers), or all, all:N, random:K, population:K, population-2025:K", item)
 		}
 		t.pairs = append(t.pairs, [2]string{a, b})
 	}
@@ -348,12 +422,17 @@ func parseTraffic(s string) (lnTraffic, error) {
 }
 
 // maxTrafficPairs bounds the pairs of a traffic matrix at spec time:
-// each pair carries at least one flow of two endpoints and a path record
-// (lnFlowBytes), so 2^20 pairs already take gigabytes.
+// each pair carries at least one flow of two endpoints (lnPairBytes), so
+// 2^20 pairs already take gigabytes.
 const maxTrafficPairs = 1 << 20
 
+// lnPairBytes is the least a pair takes: one TCP flow's two endpoints and
+// its fixed state (lnMemory).
+const lnPairBytes = 2*int64(unsafe.Sizeof(tcp.Conn{})) + lnFlowExtra
+
 // checkTraffic is the Syntax of traffic. The full memory estimate, which
-// needs the stations and the flows per pair too, is lnMemory's.
+// needs the stations and the flows per pair too, is lnMemory's, which the
+// sweep asks when a spec loads (LEONetwork.Memory).
 func checkTraffic(s string) error {
 	t, err := parseTraffic(s)
 	if err != nil {
@@ -362,7 +441,7 @@ func checkTraffic(s string) error {
 	pairs := t.count(t.n)
 	if pairs > maxTrafficPairs {
 		return fmt.Errorf("%d pairs would need about %.1f GiB for one flow each; at most %d pairs", pairs,
-			float64(int64(pairs)*lnFlowBytes)/(1<<30), maxTrafficPairs)
+			float64(int64(pairs)*lnPairBytes)/(1<<30), maxTrafficPairs)
 	}
 	return nil
 }
@@ -431,6 +510,25 @@ func checkTLEs(s string) error {
 		return nil
 	}
 	_, err := orbit.ParseTLEs("tles", s)
+	return textErrors(err)
+}
+
+// textErrors turns the positioned errors of orbit's readers into
+// vocab.TextErrors, which the spec reader places in the file a value
+// came from; other errors pass unchanged.
+func textErrors(err error) error {
+	var list orbit.TLEErrors
+	var one *orbit.TLEError
+	switch {
+	case errors.As(err, &list):
+		out := make(vocab.TextErrors, len(list))
+		for i, e := range list {
+			out[i] = vocab.TextError{Line: e.Line, Col: e.Col, Msg: e.Msg}
+		}
+		return out
+	case errors.As(err, &one):
+		return vocab.TextErrors{{Line: one.Line, Col: one.Col, Msg: one.Msg}}
+	}
 	return err
 }
 
@@ -468,7 +566,7 @@ func checkStations(s string) error {
 	if err == nil && len(st) < 2 {
 		err = fmt.Errorf("want at least two stations")
 	}
-	return err
+	return textErrors(err)
 }
 
 // parseOutages reads ";"-separated outages, "sat:K@FROM-TO" or
@@ -586,26 +684,6 @@ func checkCCAs(s string) error {
 	return err
 }
 
-// The parts of lnMemory's estimate. lnFlowBytes is a rough upper figure
-// for one flow's state (two TCP endpoints with their scoreboards, timers
-// and the receiver's sequence map, or a UDP sender), not a measured one.
-const (
-	lnFlowBytes   = 64 << 10
-	lnLinkBytes   = 1 << 10
-	lnMaxBytes    = 4 << 30
-	lnGroundLinks = 8 // ground links per station the estimate allows
-)
-
-// lnMemory estimates the memory of a scenario: the forwarding state, the
-// links, every queue full of packets, and the flows.
-func lnMemory(sats, isls, stations, pairs, flowsPerPair, islQueue, gslQueue int) int64 {
-	links := int64(2*isls) + int64(2*lnGroundLinks*stations)
-	pkt := int64(unsafe.Sizeof(netsim.Packet{}))
-	return orbit.ForwardingBytes(sats, stations, isls) + links*lnLinkBytes +
-		int64(2*isls*islQueue+2*lnGroundLinks*stations*gslQueue)*pkt +
-		int64(pairs)*int64(max(flowsPerPair, 1))*lnFlowBytes
-}
-
 // queue returns the queue model of a link direction with limit packets.
 func (c lnConfig) queue(limit int) netsim.QueueModel {
 	switch c.aqm {
@@ -617,8 +695,9 @@ func (c lnConfig) queue(limit int) netsim.QueueModel {
 	return netsim.DropTail{Packets: limit}
 }
 
-// decodeLN reads leo-network's parameters.
-func decodeLN(p vocab.Params, seed uint64) (lnConfig, [][2]int, error) {
+// decodeLNConfig reads leo-network's parameters but for the pairs, which
+// decodeLN draws.
+func decodeLNConfig(p vocab.Params) (lnConfig, lnTraffic, error) {
 	c := lnConfig{
 		tcpFlows:     int(p.Int("tcp_flows")),
 		udpFlows:     int(p.Int("udp_flows")),
@@ -641,22 +720,22 @@ func decodeLN(p vocab.Params, seed uint64) (lnConfig, [][2]int, error) {
 		host:         decodeHost(p),
 	}
 	if c.warmup >= c.duration {
-		return c, nil, fmt.Errorf("warmup %v is not shorter than duration %v", c.warmup, c.duration)
+		return c, lnTraffic{}, fmt.Errorf("warmup %v is not shorter than duration %v", c.warmup, c.duration)
 	}
 	var err error
 	motion := leoMotion(p.Str("motion"))
 	if c.fleet.Shells, err = parseShells(p.Str("shells")); err != nil {
-		return c, nil, fmt.Errorf("shells: %w", err)
+		return c, lnTraffic{}, fmt.Errorf("shells: %w", err)
 	}
 	if t := p.Str("tles"); strings.TrimSpace(t) != "" {
 		if c.fleet.TLEs, err = orbit.ParseTLEs("tles", t); err != nil {
-			return c, nil, err
+			return c, lnTraffic{}, err
 		}
 		c.fleet.TLERule = orbit.GroundRule{MinElevation: orbit.Radians(p.Float("tle_min_elevation_deg"))}
 	}
 	c.fleet.Motion, c.fleet.UseCone, c.fleet.Epoch = motion, p.Str("ground_rule") == "cone", -0.5
 	if c.fleet.ExtraISLs, err = parseExtraISLs(p.Str("extra_isls")); err != nil {
-		return c, nil, fmt.Errorf("extra_isls: %w", err)
+		return c, lnTraffic{}, fmt.Errorf("extra_isls: %w", err)
 	}
 	c.aqm = p.Str("aqm")
 	if len(c.fleet.TLEs) > 0 {
@@ -665,59 +744,60 @@ func decodeLN(p vocab.Params, seed uint64) (lnConfig, [][2]int, error) {
 		c.fleet.Epoch = c.fleet.TLEs[0].Epoch
 	}
 	if c.stations, err = parseStations(p.Str("stations")); err != nil {
-		return c, nil, fmt.Errorf("stations: %w", err)
+		return c, lnTraffic{}, fmt.Errorf("stations: %w", err)
 	}
 	if c.earth, err = orbit.EarthNamed(p.Str("earth")); err != nil {
-		return c, nil, err
+		return c, lnTraffic{}, err
 	}
 	c.mode = orbit.OverISLs
 	if p.Str("routing") == "ground-relays" {
 		c.mode = orbit.GroundRelays
 	}
 	if c.ccas, err = parseCCAs(p.Str("cca")); err != nil {
-		return c, nil, fmt.Errorf("cca: %w", err)
+		return c, lnTraffic{}, fmt.Errorf("cca: %w", err)
 	}
 	tr, err := parseTraffic(p.Str("traffic"))
 	if err != nil {
-		return c, nil, fmt.Errorf("traffic: %w", err)
+		return c, lnTraffic{}, fmt.Errorf("traffic: %w", err)
 	}
 	if c.tcpFlows+c.udpFlows == 0 {
-		return c, nil, fmt.Errorf("tcp_flows and udp_flows are both 0: no traffic")
-	}
-	// The memory estimate comes before anything is built, the pairs
-	// included: a +Grid shell has two links per satellite.
-	sats := len(c.fleet.TLEs)
-	for _, sh := range c.fleet.Shells {
-		sats += sh.Size()
-	}
-	isls, g := 2*(sats-len(c.fleet.TLEs))+len(c.fleet.ExtraISLs), len(c.stations)
-	npairs := tr.count(g)
-	flowsPer := c.tcpFlows + c.udpFlows
-	if b := lnMemory(sats, isls, g, npairs, flowsPer, c.islQueue, c.gslQueue); b > lnMaxBytes {
-		return c, nil, fmt.Errorf("traffic, stations and tcp_flows/udp_flows: %d satellites, %d stations and %d pairs of %d flows would need about %.1f GiB (forwarding state, full queues and flows), more than the %d GiB allowed: use fewer stations, pairs or flows",
-			sats, g, npairs, flowsPer, float64(b)/(1<<30), lnMaxBytes>>30)
-	}
-	pairs, err := tr.resolve(c.stations, des.NewStreams(seed).New("leo-network/traffic"))
-	if err != nil {
-		return c, nil, err
+		return c, lnTraffic{}, fmt.Errorf("tcp_flows and udp_flows are both 0: no traffic")
 	}
 	if c.outages, err = parseOutages(p.Str("outages")); err != nil {
-		return c, nil, fmt.Errorf("outages: %w", err)
+		return c, tr, fmt.Errorf("outages: %w", err)
 	}
 	for i := range c.outages {
 		c.outages[i].From += c.startTime
 		c.outages[i].To += c.startTime
 	}
 	if c.terminal, err = phy.TerminalNamed(p.Str("terminal")); err != nil {
-		return c, nil, err
+		return c, tr, err
 	}
 	if p.Bool("adaptive_rate") {
 		if c.modes, err = parseModes(p.Str("rate_modes")); err != nil {
-			return c, nil, fmt.Errorf("rate_modes: %w", err)
+			return c, tr, fmt.Errorf("rate_modes: %w", err)
 		}
 		if len(c.modes) == 0 {
-			return c, nil, fmt.Errorf("adaptive_rate needs rate_modes")
+			return c, tr, fmt.Errorf("adaptive_rate needs rate_modes")
 		}
+	}
+	return c, tr, nil
+}
+
+// decodeLN reads leo-network's parameters and draws its pairs, after the
+// memory estimate (lnMemory) has let the scenario through: before
+// anything is built.
+func decodeLN(p vocab.Params, seed uint64) (lnConfig, [][2]int, error) {
+	c, tr, err := decodeLNConfig(p)
+	if err != nil {
+		return c, nil, err
+	}
+	if err := lnTooBig(c, tr.count(len(c.stations))); err != nil {
+		return c, nil, err
+	}
+	pairs, err := tr.resolve(c.stations, des.NewStreams(seed).New("leo-network/traffic"))
+	if err != nil {
+		return c, nil, err
 	}
 	return c, pairs, nil
 }

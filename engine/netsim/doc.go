@@ -38,8 +38,11 @@
 // transmissions that are over, each at its own time, when it is next
 // touched, with the same results and the same order of simultaneous
 // events (lazy.go); Network.Events counts the events an eager link would
-// have had. Every drop is counted by reason; LinkStats also gives queue
-// occupancy (time-weighted), queueing delay and utilisation.
+// have had. With LinkConfig.EndsFirst a transmission ends before anything
+// else at its instant, an order a lazy link reproduces however its feeders
+// line up, and it stays lazy when its delay changes (a satellite link).
+// Every drop is counted by reason; LinkStats also gives queue occupancy
+// (time-weighted), queueing delay and utilisation.
 //
 // A link with LinkConfig.NetemLimit is Linux's netem delay line in front of
 // a rate shaper, as Mininet's TCLink builds it: the limit counts the

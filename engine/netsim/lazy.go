@@ -63,6 +63,19 @@ import (
 // flight is the eager link's once the catch-up has ended every
 // transmission due (one that began a delay ago, shorter than the delay,
 // has ended before now); deliveries keep their events.
+//
+// A link whose ends of transmission come first at their instant
+// (LinkConfig.EndsFirst) stays lazy when its delay changes (SetDelay, a
+// satellite link moving with its ends): the transmissions over by the
+// change end first, with the delay they had (lazyCatchUp; one ending at
+// that very instant came before the change), and those ending later take
+// the new delay, as they would at their eager events. A new delay no
+// longer than the time of the largest transmission the link has had
+// (maxSeen) turns it eager. Any other link turns eager at its first
+// change of delay: which of an end and an arrival at one instant comes
+// first depends there on how they were scheduled, which a lazy link
+// cannot always work out (ties) in a network of equal-rate links in
+// lockstep.
 type lazyTx struct {
 	decided bool // on has been decided, at the first packet
 	on      bool // the transmitter is lazy
@@ -96,9 +109,13 @@ type lazyTx struct {
 
 	// maxBits is the largest transmission, in bits, that takes less than
 	// the delay at the link's rate (lazyFits), fixed when the link
-	// decides to be lazy: while it is, its rate and delay do not change
+	// decides to be lazy and, with EndsFirst, when its delay changes:
+	// otherwise, while it is lazy, its rate and delay do not change
 	// (SetRate and SetDelay turn it eager).
 	maxBits uint64
+	// maxSeen is the largest transmission offered so far, bits (an skb
+	// as lazyMaxBytes): a new delay (SetDelay) must exceed its time too.
+	maxSeen uint64
 }
 
 // lazyMaxBytes is the largest transmission (a whole GSO skb, 64 KiB, with
@@ -118,7 +135,7 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 	if !l.lz.decided {
 		l.lz.decided = true
 		_, dropTail := l.queue.(*dropTail)
-		l.lz.on = dropTail && l.bps > 0 && l.delay > 0 && l.net.observer == nil && !l.moved
+		l.lz.on = dropTail && l.bps > 0 && l.delay > 0 && l.net.observer == nil && (!l.moved || l.endsFirst)
 		if !l.lz.on {
 			return
 		}
@@ -128,6 +145,7 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 	if p.Skb != 0 {
 		size = lazyMaxBytes // the whole skb is sent as one
 	}
+	l.lz.maxSeen = max(l.lz.maxSeen, size*8)
 	if l.net.observer != nil || p.Owner != nil && l.loss != nil && l.netemLimit == 0 || size*8 > l.lz.maxBits {
 		l.lazyEager(now)
 		return
@@ -152,16 +170,17 @@ func lazyMaxBits(delay des.Duration, bps uint64) uint64 {
 
 // lazyEager turns the link eager for good: it ends the transmissions that
 // are over and schedules the end of the current one, now rather than
-// when it started (counted in ties).
+// when it started (counted in ties, but with EndsFirst, whose ends come
+// first at their instant however late they were scheduled).
 func (l *Link) lazyEager(now des.Time) {
 	l.lazyCatchUp(now, true)
 	l.lz.on = false
 	if l.tx != nil && !l.lz.realTx {
-		if l.lz.sched != now || !l.lz.seqOK {
+		if !l.endsFirst && (l.lz.sched != now || !l.lz.seqOK) {
 			l.lz.ties++
 		}
 		l.lz.realTx = true
-		l.net.sched.Schedule(l.lz.end, l, kindTxDone, 0)
+		l.scheduleEnd(l.lz.end)
 	}
 }
 
@@ -208,6 +227,16 @@ func (l *Link) lazyDoneAt() bool {
 	if !ok {
 		return true
 	}
+	if l.endsFirst {
+		// The end came before every ordinary event at this instant.
+		// Only an ordinary event's handler offers a packet, delivers
+		// one or moves the link; were the running event another end
+		// (which touches only its own link), the two would commute.
+		if des.IsFirst(seq) {
+			l.lz.ties++
+		}
+		return true
+	}
 	done := false
 	switch {
 	case sched != l.lz.sched:
@@ -244,7 +273,7 @@ func (l *Link) lazyStarted(now, end des.Time) {
 	if t := l.flight.tail; t == nil || t.arrive <= end {
 		l.lz.late = l.lz.virtual
 		l.lz.realTx = true
-		l.net.sched.Schedule(end, l, kindTxDone, 0)
+		l.scheduleEnd(end)
 		return
 	}
 	if !l.lz.virtual {

@@ -128,6 +128,54 @@ func TestLazyLinkMatchesEager(t *testing.T) {
 	}
 }
 
+// TestLazyLinkEndsFirstMatchesEager is TestLazyLinkMatchesEager with
+// LinkConfig.EndsFirst on every link, over the cases where links in
+// lockstep (equal rates, equal packets) make ends of transmission and
+// arrivals coincide all the time, with and without moving delays, and
+// over random dumbbells: the same deliveries and statistics, and no
+// same-instant order taken by default (the lazy link knows every one).
+func TestLazyLinkEndsFirstMatchesEager(t *testing.T) {
+	ms := des.Millisecond
+	first := lazyMove{endsFirst: true}
+	tests := []struct {
+		tc lazyCase
+		mv lazyMove
+	}{
+		{lazyCase{name: "lockstep 10M/10M", access: 10e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 4 * ms, queue: DropTail{Packets: 20},
+			flows: 6, window: 30, gap: 1200 * des.Microsecond, lazy: true}, first},
+		{lazyCase{name: "lockstep 10M/10M, moving every 10 ms", access: 10e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 4 * ms, queue: DropTail{Packets: 20},
+			flows: 6, window: 30, gap: 1200 * des.Microsecond, lazy: true}, lazyMove{10 * ms, 2 * ms, 7 * ms, true}},
+		{lazyCase{name: "lockstep 10G/1G, moving every packet time", access: 10e9, bottle: 1e9, accDelay: ms, botDelay: 5 * ms, queue: DropTail{Packets: 30},
+			flows: 6, window: 40, gap: 50 * des.Microsecond, lazy: true}, lazyMove{12 * des.Microsecond, 2 * ms, 8 * ms, true}},
+		{lazyCase{name: "lossy, jittered access, moving", access: 100e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 10 * ms, queue: DropTail{Packets: 20},
+			jitter: 120 * des.Microsecond, loss: 0.01, flows: 4, window: 20, gap: ms, lazy: true}, lazyMove{7 * ms, 1300 * des.Microsecond, 9 * ms, true}},
+		{lazyCase{name: "skbs", access: 10e9, bottle: 1e9, accDelay: ms, botDelay: 5 * ms, queue: DropTail{Packets: 30}, skb: true,
+			flows: 6, window: 40, gap: 50 * des.Microsecond, lazy: true}, first},
+	}
+	for _, c := range tests {
+		t.Run(c.tc.name, func(t *testing.T) { checkLazy(t, c.tc, 2*des.Second, c.mv) })
+	}
+	rng := rand.New(rand.NewPCG(25, 8985))
+	rates := []unit.BitRate{1e6, 10e6, 10e6, 100e6, 1e9}
+	delays := []des.Duration{des.Microsecond, 1500 * des.Microsecond, 5 * ms, 25 * ms}
+	for i := range 24 {
+		tc := lazyCase{
+			name: fmt.Sprint("random ", i), access: rates[rng.IntN(len(rates))], bottle: rates[rng.IntN(len(rates))],
+			accDelay: delays[rng.IntN(len(delays))], botDelay: delays[1+rng.IntN(len(delays)-1)],
+			queue: DropTail{Packets: 1 + rng.IntN(60)}, flows: 1 + rng.IntN(6), window: 1 + rng.IntN(40),
+			gap: des.Duration(1+rng.IntN(2000)) * des.Microsecond, skb: rng.IntN(3) == 0,
+		}
+		mv := first
+		if rng.IntN(2) == 0 {
+			tc.loss = []float64{0.001, 0.01, 0.1}[rng.IntN(3)]
+		}
+		if rng.IntN(2) == 0 {
+			mv.move, mv.minMove, mv.maxMove = des.Duration(1+rng.IntN(20))*ms, 2*ms, 9*ms
+		}
+		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, des.Second/2, mv) })
+	}
+}
+
 // TestLazyLinkMatchesEagerRandom is TestLazyLinkMatchesEager over
 // dumbbells drawn at random (fixed seed): rates, delays, queue limits,
 // jitter, loss and skbs in ranges that make links lazy or not.
@@ -224,9 +272,43 @@ type lazyCase struct {
 	netem              int  // the bottleneck's netem limit in both directions (a Mininet TCLink); 0: none
 }
 
+// lazyMove is what TestLazyLinkEndsFirstMatchesEager adds to a lazyCase:
+// move, when set, changes every link's delay every move (SetDelay, as a
+// satellite network's routing step does) to a value drawn from [minMove,
+// maxMove) on a stream of its own; endsFirst sets LinkConfig.EndsFirst on
+// every link, and the lazy run must then take no same-instant order by
+// default.
+type lazyMove struct {
+	move, minMove, maxMove des.Duration
+	endsFirst              bool
+}
+
+// mover changes the delay of every link every gap, as leonet's routing
+// step does; the same draws in both runs of a differential test.
+type mover struct {
+	net      *Network
+	gap      des.Duration
+	lo, span des.Duration
+	rng      *rand.Rand
+	t        *testing.T
+}
+
+func (m *mover) Handle(now des.Time, kind int, arg uint64) {
+	for _, l := range m.net.Links() {
+		if err := l.SetDelay(m.lo + des.Duration(m.rng.Int64N(int64(m.span)))); err != nil {
+			m.t.Fatal(err)
+		}
+	}
+	m.net.sched.Schedule(now.Add(m.gap), m, 0, 0)
+}
+
 // checkLazy runs tc for dur with lazy and with eager links and compares.
-func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
+func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 	t.Helper()
+	var mv lazyMove
+	if len(moves) > 0 {
+		mv = moves[0]
+	}
 	run := func(eager bool) (lazyRun, uint64, int, int64) {
 		s := des.New()
 		net := New(s, 7)
@@ -234,8 +316,8 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
 			net.SetObserver(nopObserver{})
 		}
 		access := Hop{
-			Forward: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter},
-			Reverse: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter},
+			Forward: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst},
+			Reverse: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst},
 		}
 		var loss LossModel
 		if tc.loss > 0 {
@@ -244,8 +326,8 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
 		d, err := NewDumbbell(net, DumbbellConfig{
 			N: tc.flows, SenderAccess: access, ReceiverAccess: access,
 			Bottleneck: Hop{
-				Forward: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, Loss: loss, NetemLimit: tc.netem},
-				Reverse: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, NetemLimit: tc.netem},
+				Forward: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, Loss: loss, NetemLimit: tc.netem, EndsFirst: mv.endsFirst},
+				Reverse: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, NetemLimit: tc.netem, EndsFirst: mv.endsFirst},
 			},
 		})
 		if err != nil {
@@ -268,6 +350,10 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
 			// Every flow opens its window at the same instant.
 			p.send(0, tc.window)
 			s.Schedule(0, p, 0, 0)
+		}
+		if mv.move > 0 {
+			s.Schedule(des.Time(mv.move), &mover{net: net, gap: mv.move, lo: mv.minMove, span: mv.maxMove - mv.minMove,
+				rng: rand.New(rand.NewPCG(5, 5)), t: t}, 0, 0)
 		}
 		if err := s.Run(context.Background(), des.Time(dur)); err != nil {
 			t.Fatal(err)
@@ -318,7 +404,11 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration) {
 		t.Errorf("%d deliveries and %d bottleneck drops: the case does not load the queue", n, got.Links[0].Dropped())
 	}
 	// A same-instant order the link could not work out need not
-	// change anything; the comparison above is the test.
+	// change anything; the comparison above is the test. With EndsFirst
+	// there is none to work out.
+	if mv.endsFirst && ties != 0 {
+		t.Errorf("%d same-instant orders taken by default with EndsFirst, want none", ties)
+	}
 	t.Logf("%d deliveries, %d bottleneck drops; %d of %d links lazy; events %d eager, %d lazy; %d same-instant orders taken by default",
 		n, got.Links[0].Dropped(), lazy, len(got.Links), evEager, evLazy, ties)
 	if tc.lazy && evLazy >= evEager {

@@ -58,6 +58,16 @@ type LinkConfig struct {
 	// together; and a netem with a Delay releases what it admits from its
 	// sending socket (Packet.Owner), as Linux's orphans it (skb.go).
 	NetemLimit int
+	// EndsFirst makes each end of transmission come before any other
+	// event at the same instant (des.Scheduler.ScheduleFirst): a packet
+	// that reaches the link at the very instant a transmission ends finds
+	// the transmitter free and the queue without the packet that starts
+	// next. Otherwise the two run in the order they were scheduled, which
+	// depends on the events before them. With EndsFirst a lazy link
+	// (lazy.go) reproduces the order exactly, however busy the links that
+	// feed it, so a network of equal-rate links in lockstep (a satellite
+	// network's) runs lazy with the eager results.
+	EndsFirst bool
 }
 
 // Link is one direction of a point-to-point link: a queue, a transmitter
@@ -106,6 +116,7 @@ type Link struct {
 	txEnd des.Time
 
 	netemLimit int       // LinkConfig.NetemLimit
+	endsFirst  bool      // LinkConfig.EndsFirst
 	netemSkbs  int       // skbs admitted by the netem limit and not yet delivered or dropped
 	fates      []skbFate // per flow: the last skb the netem limit decided on
 
@@ -178,8 +189,17 @@ func (l *Link) SetDelay(d des.Duration) error {
 	if l.lz.on {
 		// A lazy link replays past ends of transmission with the
 		// delay it has when it catches up: end them now, with the
-		// delay they had, and stay eager (lazy.go).
-		l.lazyEager(l.net.sched.Now())
+		// delay they had (lazy.go). With EndsFirst it stays lazy while
+		// the new delay exceeds the time of every transmission it has
+		// had; otherwise it turns eager, as the order of an end and an
+		// arrival at one instant could come out otherwise.
+		now := l.net.sched.Now()
+		l.lazyCatchUp(now, true)
+		if !l.endsFirst || d <= 0 || l.lz.maxSeen > lazyMaxBits(d, l.bps) {
+			l.lazyEager(now)
+		} else {
+			l.lz.maxBits = lazyMaxBits(d, l.bps)
+		}
 	}
 	if !l.moved {
 		// Arrivals so far increase with the fixed delay; the latest is
@@ -366,6 +386,16 @@ func (l *Link) startNext(now des.Time) {
 	}
 	if l.lz.on {
 		l.lazyStarted(now, end)
+		return
+	}
+	l.scheduleEnd(end)
+}
+
+// scheduleEnd schedules the end-of-transmission event at end: first at
+// its instant with EndsFirst.
+func (l *Link) scheduleEnd(end des.Time) {
+	if l.endsFirst {
+		l.net.sched.ScheduleFirst(end, l, kindTxDone, 0)
 		return
 	}
 	l.net.sched.Schedule(end, l, kindTxDone, 0)

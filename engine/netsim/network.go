@@ -62,11 +62,6 @@ func (n *Network) Links() []*Link { return n.links }
 func (n *Network) AddNode(name string) *Node {
 	nd := &Node{net: n, id: NodeID(len(n.nodes)), name: name, receivers: map[FlowID]Receiver{}}
 	n.nodes = append(n.nodes, nd)
-	for _, o := range n.nodes {
-		for len(o.routes) < len(n.nodes) {
-			o.routes = append(o.routes, nil)
-		}
-	}
 	return nd
 }
 
@@ -102,6 +97,7 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 		net: n, name: name, from: from, to: to,
 		rate: unit.BitRate(wholeBitRate(cfg.Rate)), bps: wholeBitRate(cfg.Rate), delay: cfg.Delay,
 		netemLimit: cfg.NetemLimit,
+		endsFirst:  cfg.EndsFirst,
 		queue:      qm.NewQueue(),
 		rng:        n.streams.New("link/" + name),
 	}
@@ -154,8 +150,8 @@ func (n *Network) ComputeRoutes() {
 			}
 		}
 		for dst, l := range next {
-			if l != nil && src.routes[dst] == nil {
-				src.routes[dst] = l
+			if l != nil && src.Route(NodeID(dst)) == nil {
+				src.SetRoute(n.nodes[dst], l)
 			}
 		}
 	}

@@ -27,7 +27,8 @@ type Node struct {
 	net       *Network
 	id        NodeID
 	name      string
-	routes    []Egress // by destination NodeID
+	routes    []Egress // by destination NodeID, from routeBase on
+	routeBase NodeID   // the lowest destination with a slot in routes
 	receivers map[FlowID]Receiver
 	// last is the receiver of the flow that last arrived (lastOK), so a
 	// host with one connection finds it without a map lookup per packet;
@@ -72,16 +73,36 @@ func (n *Node) SetDefault(r Receiver) { n.deflt = r }
 
 // SetRoute makes the node send packets for dst through e. Routes set by
 // hand take precedence over Network.ComputeRoutes.
+//
+// A node keeps a slot for each destination from the lowest to the highest
+// it has a route to, so that a network whose routes lead to a few nodes
+// (a constellation's ground stations, numbered after its satellites)
+// keeps a few slots per node rather than one per node of the network.
 func (n *Node) SetRoute(dst *Node, e Egress) {
-	n.routes[dst.id] = e
+	id := dst.id
+	switch {
+	case e == nil && n.Route(id) == nil:
+		return // nothing to clear
+	case len(n.routes) == 0:
+		n.routeBase = id
+	case id < n.routeBase:
+		grown := make([]Egress, int(n.routeBase-id)+len(n.routes))
+		copy(grown[n.routeBase-id:], n.routes)
+		n.routes, n.routeBase = grown, id
+	}
+	for int(id-n.routeBase) >= len(n.routes) {
+		n.routes = append(n.routes, nil)
+	}
+	n.routes[id-n.routeBase] = e
 }
 
 // Route returns the egress towards dst, or nil.
 func (n *Node) Route(dst NodeID) Egress {
-	if int(dst) < 0 || int(dst) >= len(n.routes) {
+	i := int(dst) - int(n.routeBase)
+	if i < 0 || i >= len(n.routes) {
 		return nil
 	}
-	return n.routes[dst]
+	return n.routes[i]
 }
 
 // Send originates p at this node: it sets p.Src and p.SentAt and forwards

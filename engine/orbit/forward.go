@@ -1,8 +1,10 @@
 package orbit
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // RouteMode is the routing algorithm of a Forwarding.
@@ -92,8 +94,11 @@ type Forwarding struct {
 	off  []int32 // ISL adjacency (CSR) in ISL-list order
 	nbr  []int32
 	edge []int32
-	nIf  []int32 // ISLs per satellite (satgenpy's num_isls_per_sat)
-	ifOf []int32 // per adjacency entry: satgenpy's interface number
+	// adjLen[k] is islLen[edge[k]], laid out as nbr is: set once a step,
+	// read by every destination's search without the indirection.
+	adjLen []float64
+	nIf    []int32 // ISLs per satellite (satgenpy's num_isls_per_sat)
+	ifOf   []int32 // per adjacency entry: satgenpy's interface number
 
 	pos     []Vec
 	islLen  []float64 // +Inf when down
@@ -119,7 +124,15 @@ type Forwarding struct {
 	minEdge   float64
 	forceHeap bool
 	maxR2     []float64 // per satellite: its rule's range limit squared, or +Inf
-	t         float64
+	// band is the half-width, m, of the slab of z a station's
+	// satellites lie in: over the largest range limit, or +Inf when a
+	// satellite has none; byZ the satellites in order of z at the step,
+	// zs their z, cand a station's candidates.
+	band float64
+	byZ  []int32
+	zs   []float64
+	cand []int32
+	t    float64
 }
 
 type outage struct {
@@ -198,6 +211,7 @@ func NewForwarding(f *Fleet, e Earth, stations []Station, mode RouteMode, outage
 	}
 	r.nbr = make([]int32, 2*len(r.isls))
 	r.edge = make([]int32, 2*len(r.isls))
+	r.adjLen = make([]float64, 2*len(r.isls))
 	r.ifOf = make([]int32, 2*len(r.isls))
 	fill := append([]int32(nil), r.off[:n]...)
 	for k, l := range r.isls {
@@ -231,6 +245,18 @@ func NewForwarding(f *Fleet, e Earth, stations []Station, mode RouteMode, outage
 			r.maxR2[k] = m * m * (1 + 1e-9)
 		}
 	}
+	// A satellite farther in z alone than every range limit is out of
+	// every station's range: d^2 = dx^2 + dy^2 + dz^2 >= dz^2 in floating
+	// point too (a sum of non-negative terms rounds no lower than any of
+	// them), so the slab, a little wider than the limit, keeps every
+	// satellite the exact test below could admit.
+	r.band = 0
+	for _, m2 := range r.maxR2 {
+		r.band = math.Max(r.band, m2)
+	}
+	r.band = math.Sqrt(r.band)*(1+1e-9) + 1
+	r.byZ = make([]int32, n)
+	r.zs = make([]float64, n)
 	return r, nil
 }
 
@@ -360,6 +386,9 @@ func (r *Forwarding) Step(t float64) {
 			r.islLen[k] = Dist(r.pos[l[0]], r.pos[l[1]])
 		}
 	}
+	for k, e := range r.edge {
+		r.adjLen[k] = r.islLen[e]
+	}
 	r.groundLinks()
 	r.minEdge = math.Inf(1)
 	for _, l := range r.islLen {
@@ -384,10 +413,41 @@ func (r *Forwarding) Step(t float64) {
 // and the transpose for every satellite.
 func (r *Forwarding) groundLinks() {
 	r.gSat, r.gLen = r.gSat[:0], r.gLen[:0]
+	slab := !math.IsInf(r.band, 1)
+	if slab {
+		// The satellites in order of z, to find each station's slab by
+		// bisection rather than test all of them.
+		for k := range r.byZ {
+			r.byZ[k] = int32(k)
+		}
+		slices.SortFunc(r.byZ, func(a, b int32) int { return cmp.Compare(r.pos[a][2], r.pos[b][2]) })
+		for i, k := range r.byZ {
+			r.zs[i] = r.pos[k][2]
+			if math.IsNaN(r.zs[i]) {
+				slab = false // no order to bisect: test them all
+			}
+		}
+	}
 	for s, gp := range r.stations {
 		r.gOff[s] = int32(len(r.gSat))
 		up := r.ups[s]
-		for k, p := range r.pos {
+		cand := r.cand[:0]
+		if slab {
+			lo, _ := slices.BinarySearch(r.zs, gp[2]-r.band)
+			for i := lo; i < len(r.zs) && r.zs[i] <= gp[2]+r.band; i++ {
+				cand = append(cand, r.byZ[i])
+			}
+			// In ascending satellite number, as the list is kept.
+			slices.Sort(cand)
+		} else {
+			for k := range r.pos {
+				cand = append(cand, int32(k))
+			}
+		}
+		r.cand = cand
+		for _, k32 := range cand {
+			k := int(k32)
+			p := r.pos[k]
 			if r.satDown[k] {
 				continue
 			}
@@ -520,7 +580,7 @@ func (r *Forwarding) overISLs(d int) {
 			if r.done[v] {
 				continue
 			}
-			nd := du + r.islLen[r.edge[k]]
+			nd := du + r.adjLen[k]
 			// On an exact tie keep the lower descent satellite, as
 			// satgenpy's sorted (distance, satellite) candidates do.
 			if nd < dist[v] {
@@ -546,7 +606,7 @@ func (r *Forwarding) overISLs(d int) {
 			if r.root[v] != r.root[u] {
 				continue
 			}
-			if x := r.islLen[r.edge[k]] + dist[v]; x < best {
+			if x := r.adjLen[k] + dist[v]; x < best {
 				best, hop = x, v
 			}
 		}
@@ -609,7 +669,7 @@ func (r *Forwarding) withRelays(d int) {
 			continue
 		}
 		for k := r.off[u]; k < r.off[u+1]; k++ {
-			relax(r.nbr[k], du+r.islLen[r.edge[k]])
+			relax(r.nbr[k], du+r.adjLen[k])
 		}
 		for i := r.sOff[u]; i < r.sOff[u+1]; i++ {
 			relax(int32(r.n)+r.sGS[i], du+r.sLen[i])
@@ -632,7 +692,7 @@ func (r *Forwarding) withRelays(d int) {
 			}
 		} else {
 			for k := r.off[u]; k < r.off[u+1]; k++ {
-				try(r.nbr[k], r.islLen[r.edge[k]])
+				try(r.nbr[k], r.adjLen[k])
 			}
 			for i := r.sOff[u]; i < r.sOff[u+1]; i++ {
 				try(int32(r.n)+r.sGS[i], r.sLen[i])

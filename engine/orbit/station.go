@@ -8,11 +8,17 @@ import (
 )
 
 // Station is a ground station: geodetic latitude and longitude (rad) and
-// height above the reference surface (m).
+// height above the reference surface (m), and, where a source gives it,
+// the population it serves.
 type Station struct {
 	Name     string
 	Lat, Lon float64
 	Height   float64
+	// Population and Population2025 are the inhabitants of the station's
+	// city: an estimate for 2015 and a projection for 2025 (Hypatia's
+	// cities: the UN's World Urbanization Prospects 2014, File 12). 0 is
+	// unknown.
+	Population, Population2025 float64
 }
 
 // StationAt returns a station at the given latitude and longitude in
@@ -174,8 +180,8 @@ func Elevation(g, up, sat Vec) float64 {
 // Hypatia's basic format "gid,name,latitude,longitude,elevation" (the
 // gids 0, 1, 2, ... in order; elevation in metres) or "latitude,longitude"
 // or "name,latitude,longitude", in degrees. Blank lines and lines starting
-// with # are skipped. file names the input in errors, which give the line
-// and column of the field at fault.
+// with # are skipped. file names the input in errors (*TLEError), which
+// give the line and column of the field at fault.
 func ParseStations(file, text string) ([]Station, error) {
 	var out []Station
 	for i, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
@@ -192,7 +198,7 @@ func ParseStations(file, text string) ([]Station, error) {
 		num := func(k int, what string) (float64, error) {
 			v, err := strconv.ParseFloat(strings.TrimSpace(fields[k]), 64)
 			if err != nil {
-				return 0, fmt.Errorf("%s:%d:%d: %s %q is not a number", file, i+1, cols[k], what, strings.TrimSpace(fields[k]))
+				return 0, &TLEError{File: file, Line: i + 1, Col: cols[k], Msg: fmt.Sprintf("%s %q is not a number", what, strings.TrimSpace(fields[k]))}
 			}
 			return v, nil
 		}
@@ -215,7 +221,7 @@ func ParseStations(file, text string) ([]Station, error) {
 		case 5:
 			gid, err := strconv.Atoi(strings.TrimSpace(fields[0]))
 			if err != nil || gid != len(out) {
-				return nil, fmt.Errorf("%s:%d:1: gid %q, want %d (Hypatia numbers its stations 0, 1, 2, ... in order)", file, i+1, strings.TrimSpace(fields[0]), len(out))
+				return nil, &TLEError{File: file, Line: i + 1, Col: 1, Msg: fmt.Sprintf("gid %q, want %d (Hypatia numbers its stations 0, 1, 2, ... in order)", strings.TrimSpace(fields[0]), len(out))}
 			}
 			name = strings.TrimSpace(fields[1])
 			if lat, err = num(2, "latitude"); err != nil {
@@ -228,7 +234,7 @@ func ParseStations(file, text string) ([]Station, error) {
 				return nil, err
 			}
 		default:
-			return nil, fmt.Errorf("%s:%d:1: %d fields, want lat,lon or name,lat,lon or Hypatia's gid,name,lat,lon,elevation", file, i+1, len(fields))
+			return nil, &TLEError{File: file, Line: i + 1, Col: 1, Msg: fmt.Sprintf("%d fields, want lat,lon or name,lat,lon or Hypatia's gid,name,lat,lon,elevation", len(fields))}
 		}
 		s, err := StationAt(name, lat, lon)
 		if err != nil {
@@ -236,7 +242,7 @@ func ParseStations(file, text string) ([]Station, error) {
 			if len(fields) == 5 {
 				col = cols[2]
 			}
-			return nil, fmt.Errorf("%s:%d:%d: %w", file, i+1, col, err)
+			return nil, &TLEError{File: file, Line: i + 1, Col: col, Msg: err.Error()}
 		}
 		s.Height = height
 		out = append(out, s)

@@ -42,8 +42,9 @@ func (e TLE) sgp4() (*sgp4, error) {
 	return m, nil
 }
 
-// TLEError is a problem in an element-set file at a line and column
-// (both from 1).
+// TLEError is a problem at a line and column (both from 1) of a text
+// input: an element-set file (ParseTLEs), or a station list
+// (ParseStations).
 type TLEError struct {
 	File      string
 	Line, Col int

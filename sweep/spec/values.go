@@ -23,6 +23,12 @@ func (p *parser) value(prm vocab.Param, n ast.Node) (vocab.Value, bool) {
 		return vocab.Value{}, false
 	}
 	node := p.unwrap(n)
+	if prm.File && prm.Kind == vocab.String {
+		switch node.(type) {
+		case *ast.MappingNode, *ast.MappingValueNode:
+			return p.fileValue(prm, node)
+		}
+	}
 	text, ok := p.scalar(node)
 	if !ok {
 		switch node.(type) {

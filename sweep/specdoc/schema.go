@@ -219,6 +219,13 @@ func value(p vocab.Param) obj {
 		if len(p.Choices) > 0 {
 			v["enum"] = p.Choices
 		}
+		if p.File {
+			// Or {file: PATH}, the text of a file relative to the spec.
+			return obj{"description": doc, "default": p.Default.Str(), "anyOf": []obj{{"type": "string"}, {
+				"type": "object", "additionalProperties": false, "required": []string{"file"},
+				"properties": obj{"file": obj{"type": "string", "description": "the file whose text is the value, relative to the spec's directory"}},
+			}}}
+		}
 		return v
 	case vocab.Bool:
 		return obj{"type": "boolean", "description": doc, "default": p.Default.Bool()}
