@@ -153,7 +153,9 @@ func apart(a, b curveStyle) bool {
 // consecutive non-zero points. The zeros are then a missing value (no
 // path, no sample) written as 0 (leo-rtt's RTT without a path: 95 to
 // 137 ms in steps of at most 24 ms, and 0), not values of the curve (a
-// frame rate of 0, 1 or 2 frames per second).
+// frame rate of 0, 1 or 2 frames per second). A count whose non-zero
+// values are all 1 (frames shown in a second: 0 or 1) is not flagged
+// either: 0 is the count one below them.
 func zerosInside(c Curve) int {
 	ps := drawnPoints(c)
 	var nz []float64
@@ -180,6 +182,9 @@ func zerosInside(c Curve) int {
 	if !(low > 2*step) {
 		return 0
 	}
+	if low == 1 && whole(nz) {
+		return 0 // a count of 1 and 0: 0 is its next value, not a gap
+	}
 	n := 0
 	for k := first + 1; k < last; k++ {
 		if ps[k].Mean == 0 {
@@ -187,4 +192,14 @@ func zerosInside(c Curve) int {
 		}
 	}
 	return n
+}
+
+// whole reports whether every value of vs is a whole number.
+func whole(vs []float64) bool {
+	for _, v := range vs {
+		if v != math.Trunc(v) {
+			return false
+		}
+	}
+	return true
 }

@@ -135,6 +135,8 @@ func TestZerosInside(t *testing.T) {
 		{curve(0, 5, 10, 20), 0},         // starts at 0: a rising curve
 		{curve(110, 1, 0, 2, 115), 0},    // comes near 0 itself
 		{curve(1, 0, 2, 0, 1, 1), 0},     // a frame rate of 0, 1 or 2 per second
+		{curve(1, 0, 0, 1, 1, 0, 1), 0},  // a count of 0 or 1 frames a second
+		{curve(3, 0, 3, 3), 1},           // a level of 3 with a gap
 		{curve(110, 112, 115, 111), 0},   // no zero
 		{curve(-10, -12, 0, -11, -9), 1}, // negative values alike
 	}
