@@ -94,10 +94,6 @@ type sender struct {
 	// one its rate sample comes from (rateCandOK: there is one).
 	rateCand   sendRecord
 	rateCandOK bool
-	// sackRTT is the RTT of the most recently sent record, never
-	// retransmitted, that the ACK newly SACKs (0: none); Linux's
-	// ca_rtt_us from last_sackt (tcp_clean_rtx_queue).
-	sackRTT des.Duration
 	// congControl: the controller sets cwnd and pacing itself from every
 	// ACK (cc.SetsOwnCwnd), as Linux calls a cong_control algorithm.
 	congControl bool
