@@ -110,14 +110,7 @@ func (s *Scheduler) Pending() int {
 // the past are a bug in the caller and panic. Schedule allocates only while
 // the queue grows beyond its largest size so far.
 func (s *Scheduler) Schedule(at Time, h Handler, kind int, arg uint64) {
-	e := s.free
-	if e != nil {
-		s.free = e.next
-		e.next = nil
-	} else {
-		e = &event{pooled: true}
-	}
-	e.h, e.kind, e.arg = h, kind, arg
+	e := s.newEvent(h, kind, arg)
 	if at == s.now && s.due == nil && (len(s.heap) == 0 || s.heap[0].at > at) {
 		// Nothing else is due now, and whatever is scheduled for now
 		// from here on comes later in scheduling order: e runs next.
@@ -259,14 +252,9 @@ func (s *Scheduler) Reserve() uint64 {
 	return q
 }
 
-// ScheduleFirst is Schedule for an event that runs before every event
-// scheduled by Schedule (or a Timer) for the same instant, whenever either
-// was scheduled; among themselves such events run in scheduling order. A
-// link's end of transmission can so come before any arrival at the same
-// instant, an order that does not depend on how the two were scheduled
-// (netsim.LinkConfig.EndsFirst), which a link that does without its
-// end-of-transmission events can reproduce exactly.
-func (s *Scheduler) ScheduleFirst(at Time, h Handler, kind int, arg uint64) {
+// newEvent takes an event from the free list (or allocates one while the
+// queue grows beyond its largest size so far) and sets its handler.
+func (s *Scheduler) newEvent(h Handler, kind int, arg uint64) *event {
 	e := s.free
 	if e != nil {
 		s.free = e.next
@@ -275,6 +263,18 @@ func (s *Scheduler) ScheduleFirst(at Time, h Handler, kind int, arg uint64) {
 		e = &event{pooled: true}
 	}
 	e.h, e.kind, e.arg = h, kind, arg
+	return e
+}
+
+// ScheduleFirst is Schedule for an event that runs before every event
+// scheduled by Schedule (or a Timer) for the same instant, whenever either
+// was scheduled; among themselves such events run in scheduling order. A
+// link's end of transmission can so come before any arrival at the same
+// instant, an order that does not depend on how the two were scheduled
+// (netsim.LinkConfig.EndsFirst), which a link that does without its
+// end-of-transmission events can reproduce exactly.
+func (s *Scheduler) ScheduleFirst(at Time, h Handler, kind int, arg uint64) {
+	e := s.newEvent(h, kind, arg)
 	if at < s.now {
 		panic(fmt.Sprintf("bug: des: event scheduled at %v, before now %v", at, s.now))
 	}
