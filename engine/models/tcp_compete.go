@@ -3,11 +3,13 @@ package models
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/netsim"
 	"github.com/crosslink-sim/crosslink/engine/tcp"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/unit"
 	"github.com/crosslink-sim/crosslink/engine/workload"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -195,6 +197,9 @@ func (c competeConfig) backboneOf() (competeBackbone, error) {
 	if err != nil {
 		return competeBackbone{}, fmt.Errorf("models: tcp-compete: %w", err)
 	}
+	if (c.backbone == "tclink" || c.backbone == "mininet") && c.queue.bdp > 0 {
+		limit = mininetNetemLimit(c.queue.bdp, c.rate, c.delay)
+	}
 	if limit == 0 {
 		return competeBackbone{}, fmt.Errorf("models: tcp-compete: the backbone needs a queue limit: queue (packets) or queue_bdp (fraction of the BDP)")
 	}
@@ -213,6 +218,22 @@ func (c competeConfig) backboneOf() (competeBackbone, error) {
 		bb.ackLoss = bb.loss
 	}
 	return bb, nil
+}
+
+// mininetNetemLimit is the netem limit, in skbs, that document 002's
+// script gives its backbone TCLink for a queue of fraction times the BDP:
+// tcp_cc_mn_iperf4.py passes max_queue_size=8.33*(queue/100)*1*v_delay,
+// 8.33 being 100 Mbit/s x 1 ms in 1500-byte packets cut to two decimals,
+// and Mininet writes it into tc as "limit %d" (mininet/link.py,
+// TCIntf.delayCmds), which truncates: 49 skbs at q = 60 % and 45 at
+// 55 %, where the nearest packet to the BDP's fraction is 50 and 46. The
+// product is taken in the script's order, so that the float64 arithmetic
+// is Python's. At another rate the constant scales with it, cut to two
+// decimals the same way; at least 1.
+func mininetNetemLimit(fraction float64, rate unit.BitRate, delay des.Duration) int {
+	perMs := math.Floor(rate.BitsPerSecond()/8/1000/1500*100) / 100 // 8.33 at 100 Mbit/s
+	delayMs := float64(delay) / float64(des.Millisecond)
+	return max(1, int(perMs*fraction*1*delayMs))
 }
 
 // addFlows opens one connection per flow between its sender and receiver

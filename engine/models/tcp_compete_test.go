@@ -10,6 +10,7 @@ import (
 
 	"github.com/crosslink-sim/crosslink/engine/des"
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
+	"github.com/crosslink-sim/crosslink/engine/unit"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -72,6 +73,31 @@ func TestCompeteQueueLimit(t *testing.T) {
 		}, 1)
 		if got := metric(t, m, r, "queue_limit").Int(); got != tt.want {
 			t.Errorf("queue_limit(q %v %%) = %d, want %d (round(8.33 x q/100 x 10))", tt.q, got, tt.want)
+		}
+	}
+}
+
+// On the Mininet testbed (backbones tclink and mininet) the limit is
+// the netem limit of document 002's script: max_queue_size =
+// 8.33*(queue/100)*1*v_delay, written by Mininet as "limit %d"
+// (truncated). want is what Python 3 gives for the script's expression,
+// int(8.33*(float(q)/100)*1*10), at each q of the document's figures.
+// Exact; twelve of the twenty are one below the nearest packet.
+func TestCompeteMininetNetemLimit(t *testing.T) {
+	want := map[float64]int64{100: 83, 95: 79, 90: 74, 85: 70, 80: 66, 75: 62, 70: 58, 65: 54, 60: 49, 55: 45,
+		50: 41, 45: 37, 40: 33, 35: 29, 30: 24, 25: 20, 20: 16, 15: 12, 10: 8, 5: 4}
+	for q, w := range want {
+		if got := mininetNetemLimit(q/100, unit.BitRate(100e6), 10*des.Millisecond); int64(got) != w {
+			t.Errorf("mininetNetemLimit(q %v %%) = %d, want %d", q, got, w)
+		}
+	}
+	m := NewTCPCompete()
+	for _, backbone := range []string{"tclink", "mininet"} {
+		r := runModel(t, m, map[string]vocab.Value{
+			"ccas": vocab.S("reno"), "flows": vocab.I(1), "duration": vocab.F(0.05), "queue_bdp": vocab.F(0.55), "backbone": vocab.S(backbone),
+		}, 1)
+		if got := metric(t, m, r, "queue_limit").Int(); got != 45 {
+			t.Errorf("backbone %s: queue_limit(q 55 %%) = %d, want 45 (the script's 45.815, truncated)", backbone, got)
 		}
 	}
 }
