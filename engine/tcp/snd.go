@@ -221,6 +221,7 @@ func (s *sender) established(now des.Time, smss unit.Bytes, synLost bool) {
 	default:
 		s.cc.Cwnd = iw * smss
 	}
+	s.cc.InitSRTT = s.rtt.srtt
 	s.ctrl.Init(&s.cc)
 }
 

@@ -206,7 +206,7 @@ func (b *BBR2) Init(s *State) {
 	b.upCnt = math.MaxInt64
 	s.Ssthresh = math.MaxInt64 / 2
 	b.enterStartup()
-	s.PacingRate = unit.BytesPerSecond((1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3)
+	bbrInitPacing(s, &b.seenRTT)
 }
 
 func (b *BBR2) enterStartup() {

@@ -29,6 +29,15 @@ type State struct {
 	// in PROBE_RTT so that the low rates it causes are not taken for the
 	// path's. The sender takes it after the hook and clears it.
 	AppLimited unit.Bytes
+	// InitSRTT is the sender's smoothed RTT when it calls Init: the
+	// handshake's sample (RFC 6298 section 2.2), 0 when the SYN was
+	// retransmitted (Karn's rule) or the connection opened without a
+	// handshake. Linux initialises the congestion controller after the
+	// SYN-ACK's RTT sample (tcp_rcv_synsent_state_process: tcp_ack, then
+	// tcp_finish_connect, tcp_init_transfer, tcp_init_congestion_control),
+	// so that BBR's bbr_init already paces from it
+	// (bbr_init_pacing_rate_from_rtt). Controllers only read it.
+	InitSRTT des.Duration
 }
 
 // InSlowStart reports whether cwnd < ssthresh (RFC 5681 section 3.1).
