@@ -151,17 +151,13 @@ func TestCompeteTestbedShape(t *testing.T) {
 
 // testbedKnownGaps are the bounds of testbedShape the Linux host misses,
 // each a finding of docs/os-testbed.md, with the rate (Mbit/s) the
-// bound's upper end: each gap is a rate above it. With no PRR over BBR
-// and BBRv2 (Linux's tcp_cong_control runs none over a cong_control
-// controller) the two BBRs end just above the images' band at q = 100
-// and 70 %. A known gap that closes fails TestCompeteTestbedShape too,
-// so that this list stays true.
-var testbedKnownGaps = map[string]float64{
-	"q 100 %: bbr":  12,
-	"q 100 %: bbr2": 12,
-	"q 70 %: bbr":   12,
-	"q 70 %: bbr2":  12,
-}
+// bound's upper end: each gap is a rate above it. None is left: BBR and
+// BBRv2 ended just above the images' band at q = 100 and 70 % (12.1-14
+// Mbit/s) while their STARTUP paced at a nominal 1 ms RTT (331 Mbit/s);
+// paced from the handshake's RTT, as bbr_init does, they are at 10.8 and
+// 10.9. A known gap that closes fails TestCompeteTestbedShape too, so
+// that this list stays true.
+var testbedKnownGaps = map[string]float64{}
 
 // knownGap reports whether the broken bound f is one of
 // testbedKnownGaps (its rate above the bound), and which. A rate below
