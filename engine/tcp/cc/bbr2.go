@@ -532,9 +532,13 @@ func (b *BBR2) adaptUpperBounds(s *State, a *Ack) bool {
 }
 
 // probeUpward is bbr2_probe_inflight_hi_upward: while cwnd-limited at
-// inflight_hi, raise it by 1, 2, 4, ... packets per round.
+// inflight_hi, raise it by 1, 2, 4, ... packets per round. Cwnd-limited
+// is tp->is_cwnd_limited (Ack.CwndLimited), which tcp_cwnd_validate
+// records once per window from the sending passes, not the pipe at this
+// ACK: a flow that filled cwnd when the window began counts as
+// cwnd-limited through the window.
 func (b *BBR2) probeUpward(s *State, a *Ack) {
-	if a.PriorPipe+s.SMSS < s.Cwnd || float64(s.Cwnd) < b.inflightHi {
+	if !a.CwndLimited || float64(s.Cwnd) < b.inflightHi {
 		b.upAcks = 0 // "don't accmulate unused credits"
 		return
 	}

@@ -104,6 +104,12 @@ type Ack struct {
 	// owns cwnd then (slow start from the one segment of RFC 5681 section
 	// 3.1); the first ACK with InLoss false ends the timeout's recovery.
 	InLoss bool
+	// CwndLimited is Linux's tp->is_cwnd_limited: whether cwnd held the
+	// sender back in the current window, as tcp_cwnd_validate
+	// (tcp_output.c) records it after each sending pass of a Linux host
+	// model (tcp.Host.CwndLimited); without that record, whether the
+	// pipe before this ACK left less than a segment of cwnd.
+	CwndLimited bool
 }
 
 // Controller is a congestion-control algorithm. Its hooks are called by the
