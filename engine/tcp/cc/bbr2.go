@@ -61,7 +61,14 @@ import (
 //
 // Not modelled: ECN (bbr_ecn_enable is false in the alpha, so its default
 // host ignores CE marks too); the departure-time correction
-// bbr_packets_in_net_at_edt; the app-limited fast path. Every ACK that
+// bbr_packets_in_net_at_edt; the app-limited fast path; bbr_init's start
+// of the minimum-RTT filters from the handshake's RTT sample (min_rtt_us
+// = probe_rtt_min_us = tcp_min_rtt): here the first ACK's sample starts
+// them (in document 002's testbed BBRv2 moves by at most 0.13 Mbit/s
+// with it, lossless at q = 100 %); the ssthresh bbr_check_drain sets on
+// entering DRAIN, which nothing here reads for a cong_control controller.
+// The pacing rate starts from the handshake's RTT, as bbr_init's does
+// (State.InitSRTT). Every ACK that
 // delivers something, SACK-only ones included, carries a rate sample,
 // and every ACK reaches OnAck (tcp_cong_control).
 type BBR2 struct {
