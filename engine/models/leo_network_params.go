@@ -124,8 +124,12 @@ func leoNetworkSchema() *vocab.Schema {
 		// stations from files
 		// 2: BBR and BBRv2 flows take rate samples from SACKs and are called
 		// on every ACK, as Linux's tcp_cong_control does (host parameter
-		// sack_rate_samples).
-		Version: 3,
+		// sack_rate_samples). 4: BBR and BBRv2 pace from the handshake's
+		// RTT (bbr_init_pacing_rate_from_rtt) and restart from high_gain x
+		// cwnd / SRTT at the first RTT known whatever the bandwidth sample
+		// (bbr_set_pacing_rate); BBRv2 raises inflight_hi while the window
+		// was cwnd-limited as tcp_cwnd_validate records it.
+		Version: 4,
 		Doc:     "traffic between many ground stations over a whole constellation (several shells and element sets): every ISL and ground link a queued link whose delay, BER (document 000's budget) and optionally capacity (rate modes under a PER threshold) follow its length, routes toward every station recomputed each step as Hypatia's satgenpy does, outages and handover gaps; TCP (Linux host) and constant-rate UDP flows (Kassing et al., IMC 2020)",
 		Params:  params,
 		Metrics: metrics,

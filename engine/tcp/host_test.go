@@ -250,3 +250,48 @@ func TestHostCwndLimited(t *testing.T) {
 		})
 	}
 }
+
+// TestAckCwndLimited checks what the sender tells a controller of
+// tp->is_cwnd_limited (cc.Ack.CwndLimited), which BBRv2's
+// bbr2_probe_inflight_hi_upward reads: with a Linux host model that
+// records it, tcp_cwnd_validate's record of the window (Linux 5.13,
+// set by the last sending pass, whatever the pipe when the ACK comes);
+// without one, whether the pipe before the ACK left less than a segment
+// of cwnd. Every expectation is exact.
+func TestAckCwndLimited(t *testing.T) {
+	const mss = 1448
+	tests := []struct {
+		name      string
+		host      bool
+		flight    int // segments in flight at the sending pass
+		priorPipe int // segments in the pipe before the ACK
+		want      bool
+	}{
+		{"record: the pass filled cwnd, the pipe has drained since", true, 20, 10, true},
+		{"record: the pass left half of cwnd, the pipe is full now", true, 10, 20, false},
+		{"no record: pipe one segment short of cwnd", false, 20, 19, true},
+		{"no record: pipe two segments short of cwnd", false, 20, 18, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sch := des.New()
+			net := netsim.New(sch, 1)
+			a, b := net.AddNode("a"), net.AddNode("b")
+			c, err := New(sch, baseConfig(), cc.NewBBR2(1), NodePort{Net: net, Node: a}, &app{t: t}, 1, a.ID(), b.ID(), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.SetHost(Host{CwndLimited: tt.host, TSQ: true})
+			s := &c.snd
+			s.smss = mss
+			s.cc.Cwnd = 20 * mss
+			s.nxt = s.una.Add(seqnum.Size(tt.flight * mss))
+			s.max = s.nxt
+			c.host.cwndValidate()
+			s.priorPipe = unit.Bytes(tt.priorPipe * mss)
+			if got := s.isCwndLimited(); got != tt.want {
+				t.Errorf("is_cwnd_limited = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -221,6 +221,7 @@ func (s *sender) established(now des.Time, smss unit.Bytes, synLost bool) {
 	default:
 		s.cc.Cwnd = iw * smss
 	}
+	s.cc.InitSRTT = s.rtt.srtt
 	s.ctrl.Init(&s.cc)
 }
 
@@ -230,6 +231,16 @@ func (s *sender) takeRTT(r des.Duration) {
 	st.RTTSamples++
 	st.RTTSum += r
 	st.RTTMax = max(st.RTTMax, r)
+}
+
+// isCwndLimited is tp->is_cwnd_limited for the ACK being processed: the
+// Linux host model's tcp_cwnd_validate record, or without one whether
+// the pipe before the ACK left less than a segment of cwnd.
+func (s *sender) isCwndLimited() bool {
+	if h := s.c.host; h != nil && h.cfg.CwndLimited {
+		return h.cwndLimited
+	}
+	return s.priorPipe+s.smss >= s.cc.Cwnd
 }
 
 // flight is RFC 5681's FlightSize as the sender sees it now: after a
@@ -540,6 +551,7 @@ func (s *sender) sackOnlyAck(now des.Time) {
 		Now: now, Inflight: s.una.Size(s.max).Bytes(), PriorPipe: s.priorPipe,
 		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: s.inRecovery,
 		InLoss: s.inLoss, Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
+		CwndLimited: s.isCwndLimited(),
 	}
 	s.ctrl.OnAck(&s.cc, &s.ack)
 	s.afterOnAck()
@@ -708,6 +720,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 		Now: now, Acked: acked, Inflight: flightBefore, PriorPipe: s.priorPipe, RTT: sample,
 		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: inRecovery,
 		InLoss: s.inLoss, Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
+		CwndLimited: s.isCwndLimited(),
 	}
 	priorCwnd := s.cc.Cwnd
 	s.ctrl.OnAck(&s.cc, &s.ack)

@@ -176,8 +176,20 @@ func (b *BBR) Init(s *State) {
 	*b = BBR{rng: rng, initCwnd: s.Cwnd}
 	s.Ssthresh = math.MaxInt64 / 2
 	b.enterStartup()
-	// BBRInitPacingRate with no RTT yet: nominal 1 ms.
-	s.PacingRate = unit.BytesPerSecond((1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3)
+	bbrInitPacing(s, &b.seenRTT)
+}
+
+// bbrInitPacing is bbr_init_pacing_rate_from_rtt as bbr_init calls it
+// (tcp_bbr.c; the same in the v2alpha tcp_bbr2.c): high_gain*cwnd/SRTT
+// when the handshake gave an RTT sample (has_seen_rtt), otherwise over a
+// nominal 1 ms, less the 1 % margin.
+func bbrInitPacing(s *State, seenRTT *bool) {
+	if s.InitSRTT > 0 {
+		*seenRTT = true
+		s.PacingRate = unit.ScaledRateOf((1-BBRPacingMargin)*BBRHighGain, s.Cwnd, s.InitSRTT)
+		return
+	}
+	s.PacingRate = unit.BytesPerSecond((1 - BBRPacingMargin) * BBRHighGain * float64(s.Cwnd) / 1e-3)
 }
 
 func (b *BBR) enterStartup() {
@@ -393,17 +405,23 @@ func (b *BBR) setPacingRate(s *State, a *Ack) {
 }
 
 // bbrPace is section 4.2.1, shared by BBR and BBR2 (which passes its own
-// bandwidth estimate): pacing_rate = pacing_gain*bw, never lowered before
-// the pipe is full; before the first bandwidth sample the initial rate is
-// high_gain*cwnd/SRTT once an RTT is known (seenRTT). Every rate is 1 %
-// below that (tcp_bbr.c bbr_pacing_margin_percent; see BBRPacingMargin).
+// bandwidth estimate), in the order of bbr_set_pacing_rate (tcp_bbr.c,
+// and the same in the v2alpha tcp_bbr2.c): first, until an RTT is known
+// (has_seen_rtt), the rate restarts from high_gain*cwnd/SRTT
+// (bbr_init_pacing_rate_from_rtt) whatever the bandwidth estimate; then
+// pacing_gain*bw replaces it if the pipe is full or if that is higher,
+// so that the rate is never lowered before the pipe is full. Without
+// the first step a controller initialised before any RTT sample keeps
+// its nominal 1 ms rate (high_gain*IW per ms, 331 Mbit/s for IW 10 of
+// 1448 bytes) through all of STARTUP. Every rate is 1 % below that
+// (tcp_bbr.c bbr_pacing_margin_percent; see BBRPacingMargin).
 func bbrPace(s *State, a *Ack, bw unit.BitRate, gain float64, filledPipe bool, seenRTT *bool) {
+	if !*seenRTT && a.SRTT > 0 {
+		*seenRTT = true
+		s.PacingRate = unit.ScaledRateOf((1-BBRPacingMargin)*BBRHighGain, s.Cwnd, a.SRTT)
+	}
 	if bw == 0 {
-		if !*seenRTT && a.SRTT > 0 {
-			*seenRTT = true
-			s.PacingRate = unit.ScaledRateOf((1-BBRPacingMargin)*BBRHighGain, s.Cwnd, a.SRTT)
-		}
-		return
+		return // bbr_bw_to_pacing_rate's floor of 1 byte/s raises nothing
 	}
 	if r := bw.Scale((1 - BBRPacingMargin) * gain); filledPipe || r > s.PacingRate {
 		s.PacingRate = r

@@ -61,7 +61,14 @@ import (
 //
 // Not modelled: ECN (bbr_ecn_enable is false in the alpha, so its default
 // host ignores CE marks too); the departure-time correction
-// bbr_packets_in_net_at_edt; the app-limited fast path. Every ACK that
+// bbr_packets_in_net_at_edt; the app-limited fast path; bbr_init's start
+// of the minimum-RTT filters from the handshake's RTT sample (min_rtt_us
+// = probe_rtt_min_us = tcp_min_rtt): here the first ACK's sample starts
+// them (in document 002's testbed BBRv2 moves by at most 0.13 Mbit/s
+// with it, lossless at q = 100 %); the ssthresh bbr_check_drain sets on
+// entering DRAIN, which nothing here reads for a cong_control controller.
+// The pacing rate starts from the handshake's RTT, as bbr_init's does
+// (State.InitSRTT). Every ACK that
 // delivers something, SACK-only ones included, carries a rate sample,
 // and every ACK reaches OnAck (tcp_cong_control).
 type BBR2 struct {
@@ -206,7 +213,7 @@ func (b *BBR2) Init(s *State) {
 	b.upCnt = math.MaxInt64
 	s.Ssthresh = math.MaxInt64 / 2
 	b.enterStartup()
-	s.PacingRate = unit.BytesPerSecond((1 - BBRPacingMargin) * b.pacingGain * float64(s.Cwnd) / 1e-3)
+	bbrInitPacing(s, &b.seenRTT)
 }
 
 func (b *BBR2) enterStartup() {
@@ -532,9 +539,13 @@ func (b *BBR2) adaptUpperBounds(s *State, a *Ack) bool {
 }
 
 // probeUpward is bbr2_probe_inflight_hi_upward: while cwnd-limited at
-// inflight_hi, raise it by 1, 2, 4, ... packets per round.
+// inflight_hi, raise it by 1, 2, 4, ... packets per round. Cwnd-limited
+// is tp->is_cwnd_limited (Ack.CwndLimited), which tcp_cwnd_validate
+// records once per window from the sending passes, not the pipe at this
+// ACK: a flow that filled cwnd when the window began counts as
+// cwnd-limited through the window.
 func (b *BBR2) probeUpward(s *State, a *Ack) {
-	if a.PriorPipe+s.SMSS < s.Cwnd || float64(s.Cwnd) < b.inflightHi {
+	if !a.CwndLimited || float64(s.Cwnd) < b.inflightHi {
 		b.upAcks = 0 // "don't accmulate unused credits"
 		return
 	}

@@ -207,3 +207,46 @@ func TestBBR2RefillThenUp(t *testing.T) {
 		t.Errorf("round start in refill: phase %v, probe samples %v, pacing gain %v; want up, true, 1.25", b.phase, b.probeSamples, b.pacingGain)
 	}
 }
+
+// bbr2_probe_inflight_hi_upward: in PROBE_UP, inflight_hi grows by one
+// packet per bw_probe_up_cnt packets (S)ACKed only while the sender is
+// cwnd-limited as tp->is_cwnd_limited says (tcp_cwnd_validate's record
+// of the window, cc.Ack.CwndLimited) and cwnd has reached inflight_hi;
+// otherwise the credits are dropped. The pipe at the ACK does not
+// decide: the first two cases failed while the test was
+// PriorPipe + SMSS < cwnd. Exact: whole packets.
+func TestBBR2ProbeUpwardCwndLimited(t *testing.T) {
+	const smss = 1448
+	for _, tc := range []struct {
+		name       string
+		limited    bool
+		priorPipe  unit.Bytes // packets
+		cwnd       unit.Bytes // packets
+		wantHi     float64    // packets
+		wantUpAcks unit.Bytes // packets
+	}{
+		{"cwnd-limited window, pipe drained since", true, 50, 100, 101, 0},
+		{"window not cwnd-limited, pipe at cwnd", false, 100, 100, 100, 0},
+		{"cwnd-limited, cwnd below inflight_hi", true, 100, 90, 100, 0},
+		{"cwnd-limited, a credit short", true, 100, 100, 100, 9},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := NewBBR2(1)
+			s := State{Cwnd: tc.cwnd * smss, SMSS: smss}
+			b.Init(&s)
+			b.mode, b.phase, b.full.filled = BBRProbeBW, BBR2Up, true
+			b.inflightHi = 100 * smss
+			b.upCnt = 10 * smss
+			b.ackedSacked = 10 * smss
+			if tc.wantUpAcks > 0 {
+				b.ackedSacked = tc.wantUpAcks * smss
+			}
+			a := Ack{PriorPipe: tc.priorPipe * smss, CwndLimited: tc.limited}
+			b.probeUpward(&s, &a)
+			if b.inflightHi != tc.wantHi*smss || b.upAcks != tc.wantUpAcks*smss {
+				t.Errorf("inflight_hi = %.0f packets, bw_probe_up_acks = %d; want %.0f, %d",
+					b.inflightHi/smss, b.upAcks/smss, tc.wantHi, tc.wantUpAcks)
+			}
+		})
+	}
+}

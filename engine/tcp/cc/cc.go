@@ -29,6 +29,15 @@ type State struct {
 	// in PROBE_RTT so that the low rates it causes are not taken for the
 	// path's. The sender takes it after the hook and clears it.
 	AppLimited unit.Bytes
+	// InitSRTT is the sender's smoothed RTT when it calls Init: the
+	// handshake's sample (RFC 6298 section 2.2), 0 when the SYN was
+	// retransmitted (Karn's rule) or the connection opened without a
+	// handshake. Linux initialises the congestion controller after the
+	// SYN-ACK's RTT sample (tcp_rcv_synsent_state_process: tcp_ack, then
+	// tcp_finish_connect, tcp_init_transfer, tcp_init_congestion_control),
+	// so that BBR's bbr_init already paces from it
+	// (bbr_init_pacing_rate_from_rtt). Controllers only read it.
+	InitSRTT des.Duration
 }
 
 // InSlowStart reports whether cwnd < ssthresh (RFC 5681 section 3.1).
@@ -95,6 +104,12 @@ type Ack struct {
 	// owns cwnd then (slow start from the one segment of RFC 5681 section
 	// 3.1); the first ACK with InLoss false ends the timeout's recovery.
 	InLoss bool
+	// CwndLimited is Linux's tp->is_cwnd_limited: whether cwnd held the
+	// sender back in the current window, as tcp_cwnd_validate
+	// (tcp_output.c) records it after each sending pass of a Linux host
+	// model (tcp.Host.CwndLimited); without that record, whether the
+	// pipe before this ACK left less than a segment of cwnd.
+	CwndLimited bool
 }
 
 // Controller is a congestion-control algorithm. Its hooks are called by the

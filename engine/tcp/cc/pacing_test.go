@@ -143,3 +143,47 @@ func TestInvariantsRandomPaths(t *testing.T) {
 		}
 	}
 }
+
+// initSeen records what the sender hands a controller's Init.
+type initSeen struct {
+	cc.Controller
+	srtt des.Duration
+	rate unit.BitRate
+	cwnd unit.Bytes
+}
+
+func (c *initSeen) Init(s *cc.State) {
+	c.Controller.Init(s)
+	c.srtt, c.rate, c.cwnd = s.InitSRTT, s.PacingRate, s.Cwnd
+}
+
+// The sender initialises its controller after the handshake's RTT sample,
+// as Linux does (tcp_rcv_synsent_state_process acks the SYN, taking its
+// RTT, before tcp_finish_connect calls tcp_init_congestion_control), so
+// that BBR and BBRv2 start pacing at high_gain x IW / SRTT
+// (bbr_init_pacing_rate_from_rtt), not over a nominal 1 ms. Path: 1
+// Gbit/s, 5 ms each way, so the SYN's RTT is 10 ms plus the SYN's and
+// SYN-ACK's serialisation (well under 1 us each); tolerance 10 us on the
+// RTT, 1e-9 relative on the rate (the same float64 arithmetic).
+func TestBBRPacesFromHandshakeRTT(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ctrl cc.Controller
+	}{
+		{"bbr", cc.NewBBR(1)},
+		{"bbr2", cc.NewBBR2(1)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			seen := &initSeen{Controller: tc.ctrl}
+			f := newFlow(t, link{rate: 1e9, delay: 5 * des.Millisecond, queue: 1000}, seen)
+			f.run(t, des.Time(100*des.Millisecond))
+			if d := seen.srtt - 10*des.Millisecond; d < 0 || d > 10*des.Microsecond {
+				t.Fatalf("Init saw SRTT %v, want 10 ms + under 10 us", seen.srtt)
+			}
+			want := (1 - cc.BBRPacingMargin) * cc.BBRHighGain * float64(seen.cwnd) * 8 / seen.srtt.Seconds()
+			if got := float64(seen.rate); math.Abs(got/want-1) > 1e-9 {
+				t.Errorf("pacing rate after Init = %.4g bit/s, want %.4g (high_gain x IW / SRTT)", got, want)
+			}
+		})
+	}
+}
