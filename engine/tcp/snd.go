@@ -106,23 +106,7 @@ type sender struct {
 // pipe is the bytes in the network as the sender estimates them: RFC 6675
 // section 4's SetPipe under SACK recovery, FlightSize (RFC 5681 section 2)
 // otherwise.
-//
-// The sender asks on every ACK and every send. With SACK and nothing
-// SACKed, outside a timeout's recovery, no byte is lost by IsLost (it
-// needs SACKed bytes above) and SetPipe (sackRecovery.pipe) reduces to
-// [SND.UNA, HighData) plus the retransmitted [SND.UNA, HighRxt+1), less
-// the retransmissions RACK found lost; that case, most ACKs, is computed
-// here without going through the recovery.
-func (s *sender) pipe() unit.Bytes {
-	if s.sackBased && !s.inLoss && s.sb.Empty() {
-		p := s.una.Size(s.max)
-		if rxtEnd := seqnum.Min(s.rxtNext, s.max); s.una.LessThan(rxtEnd) {
-			p += s.una.Size(rxtEnd)
-		}
-		return p.Bytes() - s.relostBytes
-	}
-	return s.rec.pipe()
-}
+func (s *sender) pipe() unit.Bytes { return s.rec.pipe() }
 
 // deliveredTotal is the bytes the peer holds as the sender knows it: the
 // cumulatively acknowledged sequence space and the SACKed bytes above it.
