@@ -119,6 +119,7 @@ func (s *sender) reorderDelivered(r *sendRecord, sacked bool) {
 // reorderCheck is Linux's tcp_check_sack_reordering once an ACK's
 // deliveries are known: the distance from the overtaken segment to the
 // fack raises the threshold if it is larger.
+//
 // It runs twice per ACK and mostly has nothing to do: only
 // reorderDelivered sets lowSet, and only with AdaptiveReordering on, so
 // the test of lowSet alone is inlined.
