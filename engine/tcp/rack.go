@@ -65,6 +65,11 @@ type rack struct {
 	// retransmitted.
 	scan seqnum.Value
 
+	// reo is reoWnd for the detection under way, once reoOK
+	// (reoCache).
+	reo   des.Duration
+	reoOK bool
+
 	rxq    ring[rxEntry]      // retransmissions in send order
 	relost ring[seqnum.Value] // records marked relost, to resend
 	timer  des.Timer          // section 6.2's reordering timer
@@ -142,6 +147,18 @@ func (s *sender) reoWnd() des.Duration {
 	return min(s.rtt.minRTT/4*s.reoSteps(), s.rtt.srtt)
 }
 
+// reoCache is reoWnd for the detection under way (rackDetect clears
+// reoOK), computed at its first use: that comes before the detection
+// marks anything lost, so it is the window at the detection's start,
+// as section 6.2 step 5 computes it.
+func (s *sender) reoCache() des.Duration {
+	k := &s.rack
+	if !k.reoOK {
+		k.reo, k.reoOK = s.reoWnd(), true
+	}
+	return k.reo
+}
+
 // rackDetect is section 6.2 step 5 (RACK_detect_loss): a segment sent
 // before RACK.xmit_ts whose RACK.rtt + reo_wnd has passed since it was
 // sent is lost and queued to be resent; the earliest of those not yet
@@ -156,7 +173,10 @@ func (s *sender) rackDetect(now des.Time) {
 	if !k.set {
 		return
 	}
-	reo := s.reoWnd()
+	// reo_wnd is needed only once a segment sent before RACK.xmit_ts is
+	// examined, which most ACKs, finding the oldest outstanding segment
+	// sent after the one they deliver, never do (reoCache).
+	s.rack.reoOK = false
 	var wait des.Duration // the soonest a segment not yet lost will be; 0: none
 	again := false
 	for k.rxq.len() > 0 {
@@ -174,7 +194,7 @@ func (s *sender) rackDetect(now des.Time) {
 		if r.xmitN > k.xmitN {
 			break // neither it nor any later retransmission is behind
 		}
-		if remaining := r.sentAt.Add(k.rtt + reo).Sub(now); remaining > 0 {
+		if remaining := r.sentAt.Add(k.rtt + s.reoCache()).Sub(now); remaining > 0 {
 			wait = remaining
 			break
 		}
@@ -183,8 +203,8 @@ func (s *sender) rackDetect(now des.Time) {
 		s.c.Stats.LostRetrans++
 		again = again || r.sentAt >= s.reducedAt
 	}
-	if k.all {
-		if remaining := s.rackDetectFirst(now, reo); remaining > 0 && (wait == 0 || remaining < wait) {
+	if k.all && k.scan != s.max {
+		if remaining := s.rackDetectFirst(now); remaining > 0 && (wait == 0 || remaining < wait) {
 			wait = remaining
 		}
 	}
@@ -202,7 +222,7 @@ func (s *sender) rackDetect(now des.Time) {
 // a segment not yet resent already counts as lost (lostBound) and is
 // passed over. It returns how long until the first segment not yet late
 // will be, or 0.
-func (s *sender) rackDetectFirst(now des.Time, reo des.Duration) des.Duration {
+func (s *sender) rackDetectFirst(now des.Time) des.Duration {
 	k := &s.rack
 	if k.scan == s.max {
 		return 0 // everything sent has been judged
@@ -222,7 +242,7 @@ func (s *sender) rackDetectFirst(now des.Time, reo des.Duration) des.Duration {
 		if r.xmitN > k.xmitN {
 			return 0 // sent after the latest delivered segment: not behind
 		}
-		if remaining := r.sentAt.Add(k.rtt + reo).Sub(now); remaining > 0 {
+		if remaining := r.sentAt.Add(k.rtt + s.reoCache()).Sub(now); remaining > 0 {
 			return remaining
 		}
 		s.markLost(now, r)

@@ -34,12 +34,25 @@ func (r *rackTLPRecovery) retransmitted(seq seqnum.Value, xmitN uint64, rtoArmed
 // afterAck is RFC 8985 section 7.4's TLP_process_ack for a probe's
 // episode, then section 6.2's detection over the ACK's deliveries, and
 // fast recovery if RACK marked segments lost outside one.
+//
+// Every ACK comes here, and so does every data segment of the peer (its
+// acknowledgement field), so each step is called only when it has work:
+// an ACK that delivered nothing leaves RACK.rtt and RACK.xmit_ts as they
+// are (k.cand), nothing is judged before a first delivery (k.set), and
+// only segments RACK marked lost (k.relost) can start a recovery.
 func (r *rackTLPRecovery) afterAck(now des.Time, ack seqnum.Value, advanced, pureDup bool) {
 	s := r.s
 	if s.tlp.endSet {
 		s.tlpAck(now, ack, pureDup)
 	}
-	s.rackUpdate(now)
-	s.rackDetect(now)
-	s.rackRecover(now)
+	k := &s.rack
+	if k.cand {
+		s.rackUpdate(now)
+	}
+	if k.set {
+		s.rackDetect(now)
+	}
+	if k.relost.len() > 0 {
+		s.rackRecover(now)
+	}
 }

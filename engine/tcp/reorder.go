@@ -119,9 +119,21 @@ func (s *sender) reorderDelivered(r *sendRecord, sacked bool) {
 // reorderCheck is Linux's tcp_check_sack_reordering once an ACK's
 // deliveries are known: the distance from the overtaken segment to the
 // fack raises the threshold if it is larger.
+//
+// It runs twice per ACK and mostly has nothing to do: only
+// reorderDelivered sets lowSet, and only with AdaptiveReordering on, so
+// the test of lowSet alone is inlined.
 func (s *sender) reorderCheck() {
+	if s.reo.lowSet {
+		s.reorderCheckLow()
+	}
+}
+
+// reorderCheckLow is reorderCheck once a segment below the prior fack
+// was delivered.
+func (s *sender) reorderCheckLow() {
 	o := &s.reo
-	if !o.on || !o.lowSet || !o.low.LessThan(o.priorFack) {
+	if !o.on || !o.low.LessThan(o.priorFack) {
 		return
 	}
 	o.lowSet = false

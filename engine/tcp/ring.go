@@ -26,8 +26,12 @@ type sendRecord struct {
 	// TCPCB_LOST without TCPCB_SACKED_RETRANS: tcp_mark_skb_lost counts
 	// such an skb once); a retransmission clears it.
 	marked bool
-	sentAt des.Time // latest transmission, retransmissions included (RACK's xmit_ts)
-	xmitN  uint64   // the sender's count of transmissions at that one
+	// appLimited: sent while the application left cwnd unused (rate
+	// sample state, below; kept with the other flags so that a record
+	// takes 80 bytes, not 88).
+	appLimited bool
+	sentAt     des.Time // latest transmission, retransmissions included (RACK's xmit_ts)
+	xmitN      uint64   // the sender's count of transmissions at that one
 	// Delivery-rate state when the record was (last) sent
 	// (draft-cheng-iccrg-delivery-rate-estimation section 3.2).
 	delivered   unit.Bytes
@@ -35,7 +39,6 @@ type sendRecord struct {
 	firstSentAt des.Time
 	lost        unit.Bytes // the connection's lost bytes when sent (BBRv2's loss rate)
 	txInFlight  unit.Bytes // the pipe just after this send, itself included (scb->tx.in_flight)
-	appLimited  bool       // sent while the application left cwnd unused
 }
 
 func (r *sendRecord) end() seqnum.Value { return r.seq.Add(r.len) }

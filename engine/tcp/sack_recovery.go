@@ -45,8 +45,21 @@ func (r *sackRecovery) lostBound() (seqnum.Value, bool) {
 
 // pipe is RFC 6675 section 4's SetPipe, less the retransmissions RACK
 // found lost.
+//
+// The sender asks on every ACK and every send. With nothing SACKed,
+// outside a timeout's recovery, no byte is lost by IsLost (it needs
+// SACKed bytes above) and SetPipe reduces to [SND.UNA, HighData) plus the
+// retransmitted [SND.UNA, HighRxt+1); that case, most ACKs, is computed
+// here without the scoreboard.
 func (r *sackRecovery) pipe() unit.Bytes {
 	s := r.s
+	if !s.inLoss && s.sb.Empty() {
+		p := s.una.Size(s.max)
+		if rxtEnd := seqnum.Min(s.rxtNext, s.max); s.una.LessThan(rxtEnd) {
+			p += s.una.Size(rxtEnd)
+		}
+		return p.Bytes() - s.relostBytes
+	}
 	l, ok := r.lostBound()
 	return s.sb.pipe(s.una, s.max, s.rxtNext, l, ok).Bytes() - s.relostBytes
 }

@@ -43,6 +43,17 @@ func (s *Scoreboard) after(seq seqnum.Value) int {
 
 // sackedBelow returns the SACKed bytes before seq.
 func (s *Scoreboard) sackedBelow(seq seqnum.Value) seqnum.Size {
+	// The ends first: SetPipe asks about SND.UNA and HighData, which lie
+	// at or outside the blocks (the sender clips every block to
+	// [SND.UNA, HighData)), so most questions need neither the search
+	// nor the prefix sums, which a changed scoreboard would rebuild.
+	nb := len(s.blocks)
+	if nb == 0 || seq.LessThanEq(s.blocks[0].start) {
+		return 0
+	}
+	if s.blocks[nb-1].end.LessThanEq(seq) {
+		return s.sacked
+	}
 	if s.dirty || len(s.prefix) != len(s.blocks)+1 {
 		s.prefix = append(s.prefix[:0], 0)
 		var sum seqnum.Size
@@ -197,19 +208,29 @@ func (s *Scoreboard) Pipe(highACK, highData, rxtNext seqnum.Value, dupThresh int
 // pipe is SetPipe when the unSACKed bytes below lost (if hasLost) are the
 // lost ones: RFC 6675's IsLost, or after a timeout everything then
 // outstanding.
+//
+// The sender asks for it on every ACK and every send, mostly with
+// nothing SACKed: the SACKed bytes of the two ranges are subtracted
+// only when there are any.
 func (s *Scoreboard) pipe(highACK, highData, rxtNext, lost seqnum.Value, hasLost bool) seqnum.Size {
-	unsacked := func(a, b seqnum.Value) seqnum.Size {
-		if !a.LessThan(b) {
-			return 0
-		}
-		return a.Size(b) - s.sackedIn(a, b)
-	}
 	from := highACK
 	if hasLost {
 		from = seqnum.Min(seqnum.Max(lost, highACK), highData)
 	}
-	pipe := unsacked(from, highData)
-	pipe += unsacked(highACK, seqnum.Min(rxtNext, highData))
+	rxtEnd := seqnum.Min(rxtNext, highData)
+	var pipe seqnum.Size
+	// The bytes of [from, HighData), not lost: each counts once...
+	if from.LessThan(highData) {
+		pipe = from.Size(highData)
+	}
+	// ... and those of [HighACK, HighRxt+1), retransmitted, once more.
+	if highACK.LessThan(rxtEnd) {
+		pipe += highACK.Size(rxtEnd)
+	}
+	// Less the SACKed ones of both (sackedIn is 0 on an empty range).
+	if len(s.blocks) > 0 {
+		pipe -= s.sackedIn(from, highData) + s.sackedIn(highACK, rxtEnd)
+	}
 	return pipe
 }
 

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
+	"github.com/crosslink-sim/crosslink/engine/unit"
 )
 
 // oracle is the scoreboard as RFC 6675 defines it: one flag per byte,
@@ -100,6 +101,37 @@ func checkScoreboard(t *testing.T, ops []byte) {
 		if got := s.Pipe(o.seq(o.una), o.seq(highData), o.seq(rxt), dt, smss); int(got) != wantPipe {
 			t.Fatalf("op %d: Pipe(una %d, rxt %d) = %d, want %d", k/3, o.una, rxt, got, wantPipe)
 		}
+		// SetPipe after a timeout: every unSACKed byte below the
+		// timeout's HighData (here lossHigh, from the ops) is lost.
+		lossHigh := o.una + int(ops[k+2])%(size-o.una+1)
+		wantPipe = 0
+		for i := o.una; i < size; i++ {
+			if !o.bytes[i] {
+				if i >= lossHigh {
+					wantPipe++
+				}
+				if i < rxt {
+					wantPipe++
+				}
+			}
+		}
+		if got := s.pipe(o.seq(o.una), o.seq(highData), o.seq(rxt), o.seq(lossHigh), true); int(got) != wantPipe {
+			t.Fatalf("op %d: pipe(una %d, rxt %d, lost below %d) = %d, want %d", k/3, o.una, rxt, lossHigh, got, wantPipe)
+		}
+		// SACKed bytes of ranges that begin or end below, inside or
+		// above the blocks (sackedBelow answers the outer ends without
+		// its prefix sums).
+		for _, r := range [][2]int{{o.una, highData}, {o.una, rxt}, {rxt, highData}, {min(a, b), max(a, b)}, {lossHigh, rxt}} {
+			want := 0
+			for i := r[0]; i < r[1]; i++ {
+				if o.bytes[i] {
+					want++
+				}
+			}
+			if got := s.sackedIn(o.seq(r[0]), o.seq(r[1])); int(got) != want {
+				t.Fatalf("op %d: sackedIn(%d, %d) = %d, want %d", k/3, r[0], r[1], got, want)
+			}
+		}
 		// NextSeg rule (1): first unSACKed, lost byte at or above rxt,
 		// below the highest SACKed byte.
 		high := -1
@@ -173,5 +205,74 @@ func TestScoreboardExample(t *testing.T) {
 	}
 	if start, _, ok = s.NextSeg(300, 3, 100, true); !ok || start != 400 {
 		t.Errorf("NextSeg rescue (rule 3) = %d %v, want 400", start, ok)
+	}
+}
+
+// TestSACKRecoveryPipe checks the sender's SetPipe (sackRecovery.pipe,
+// whose common case, nothing SACKed outside a timeout's recovery, takes
+// a short path) against RFC 6675 section 4's definition counted octet by
+// octet over [HighACK, HighData): an octet not SACKed counts once if not
+// lost (IsLost, or below the timeout's HighData in a timeout's recovery)
+// and once more if retransmitted (below HighRxt+1); the retransmissions
+// RACK found lost (relostBytes) are taken off. The sequence space starts
+// just below the 2^32 wrap. Exact: both count whole octets.
+func TestSACKRecoveryPipe(t *testing.T) {
+	const size, smss, dt = 256, 8, 3
+	type block struct{ a, b int }
+	for _, tc := range []struct {
+		name          string
+		una, max, rxt int
+		sacked        []block
+		inLoss        bool
+		lossHigh      int
+		dupThresh     bool // RFC 6675's IsLost marks losses (off: RACK-TLP)
+		relost        int
+		// wantShortPathTaken: the case is one of pipe's short path, so
+		// that the table covers both.
+		wantShortPathTaken bool
+	}{
+		{name: "nothing outstanding", una: 40, max: 40, rxt: 40, wantShortPathTaken: true},
+		{name: "flight only", una: 40, max: 200, rxt: 40, wantShortPathTaken: true},
+		{name: "flight across the wrap", una: 100, max: 250, rxt: 100, dupThresh: true, wantShortPathTaken: true},
+		{name: "RACK relost bytes", una: 40, max: 200, rxt: 40, relost: 16, wantShortPathTaken: true},
+		{name: "retransmitted above SND.UNA", una: 40, max: 200, rxt: 72},
+		{name: "HighRxt beyond HighData", una: 40, max: 200, rxt: 230},
+		{name: "timeout's recovery", una: 40, max: 200, rxt: 56, inLoss: true, lossHigh: 160},
+		{name: "SACKed, RACK-TLP", una: 40, max: 200, rxt: 48, sacked: []block{{64, 80}, {96, 104}, {120, 150}}, relost: 8},
+		{name: "SACKed, IsLost", una: 40, max: 200, rxt: 48, sacked: []block{{64, 80}, {96, 104}, {120, 150}}, dupThresh: true},
+		{name: "SACKed, timeout's recovery", una: 40, max: 200, rxt: 40, sacked: []block{{64, 80}, {180, 190}}, inLoss: true, lossHigh: 170, dupThresh: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := &oracle{base: 0xffffff80, una: tc.una, bytes: make([]bool, size)}
+			s := &sender{c: &Conn{cfg: Config{DupThresh: dt}}, sb: NewScoreboard(4), smss: smss}
+			s.una, s.max, s.rxtNext = o.seq(tc.una), o.seq(tc.max), o.seq(tc.rxt)
+			s.inLoss, s.lossHigh, s.relostBytes = tc.inLoss, o.seq(tc.lossHigh), unit.Bytes(tc.relost)
+			for _, b := range tc.sacked {
+				s.sb.Insert(o.seq(b.a), o.seq(b.b))
+				for i := b.a; i < b.b; i++ {
+					o.bytes[i] = true
+				}
+			}
+			r := &sackRecovery{s: s, dupThresh: tc.dupThresh}
+			want := -tc.relost
+			for i := tc.una; i < tc.max; i++ {
+				if o.bytes[i] {
+					continue
+				}
+				lost := tc.dupThresh && o.isLost(i, dt, smss) || tc.inLoss && i < tc.lossHigh
+				if !lost {
+					want++
+				}
+				if i < tc.rxt {
+					want++
+				}
+			}
+			if got := r.pipe(); int(got) != want {
+				t.Errorf("pipe = %d, want %d (RFC 6675 SetPipe octet by octet)", got, want)
+			}
+			if short := !s.inLoss && s.sb.Empty() && !s.una.LessThan(s.rxtNext); short != tc.wantShortPathTaken {
+				t.Errorf("case takes the short path: %v, want %v", short, tc.wantShortPathTaken)
+			}
+		})
 	}
 }

@@ -460,7 +460,14 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 	s.wnd = unit.Bytes(p.Window) << c.sndShift
 	s.acks++
 	s.delivMark = s.deliveredTotal()
-	s.priorPipe = s.pipe()
+	// The pipe before the ACK goes to the controller, which hears of
+	// an ACK that acknowledges new data (newAck) or, as a cong_control
+	// algorithm with SACK rate samples, of every ACK (sackOnlyAck); the
+	// acknowledgement field of each segment a receiver gets, which
+	// acknowledges nothing new, needs none.
+	if ack != s.una || s.sackSamples && s.congControl {
+		s.priorPipe = s.pipe()
+	}
 	s.rackAckStart()
 	s.undoAckStart(p)
 	s.reorderAckStart()
@@ -468,7 +475,9 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 		if s.undo.on {
 			s.checkDSACK(p, ack)
 		}
-		s.sackUpdate(now, p, ack)
+		if p.NSACK > 0 {
+			s.sackUpdate(now, p, ack)
+		}
 		s.reorderCheck()
 	}
 	advanced := ack != s.una
