@@ -176,17 +176,18 @@ func (b *BBR) Init(s *State) {
 	*b = BBR{rng: rng, initCwnd: s.Cwnd}
 	s.Ssthresh = math.MaxInt64 / 2
 	b.enterStartup()
-	bbrInitPacing(s, &b.seenRTT)
+	bbrPacingFromRTT(s, s.InitSRTT, &b.seenRTT)
 }
 
-// bbrInitPacing is bbr_init_pacing_rate_from_rtt as bbr_init calls it
-// (tcp_bbr.c; the same in the v2alpha tcp_bbr2.c): high_gain*cwnd/SRTT
-// when the handshake gave an RTT sample (has_seen_rtt), otherwise over a
-// nominal 1 ms, less the 1 % margin.
-func bbrInitPacing(s *State, seenRTT *bool) {
-	if s.InitSRTT > 0 {
+// bbrPacingFromRTT is bbr_init_pacing_rate_from_rtt (tcp_bbr.c; the same
+// in the v2alpha tcp_bbr2.c), which bbr_init calls with the handshake's
+// RTT and bbr_set_pacing_rate at the first RTT known: high_gain*cwnd/srtt
+// once an RTT is known (has_seen_rtt), otherwise over a nominal 1 ms,
+// less the 1 % margin.
+func bbrPacingFromRTT(s *State, srtt des.Duration, seenRTT *bool) {
+	if srtt > 0 {
 		*seenRTT = true
-		s.PacingRate = unit.ScaledRateOf((1-BBRPacingMargin)*BBRHighGain, s.Cwnd, s.InitSRTT)
+		s.PacingRate = unit.ScaledRateOf((1-BBRPacingMargin)*BBRHighGain, s.Cwnd, srtt)
 		return
 	}
 	s.PacingRate = unit.BytesPerSecond((1 - BBRPacingMargin) * BBRHighGain * float64(s.Cwnd) / 1e-3)
@@ -417,8 +418,7 @@ func (b *BBR) setPacingRate(s *State, a *Ack) {
 // (tcp_bbr.c bbr_pacing_margin_percent; see BBRPacingMargin).
 func bbrPace(s *State, a *Ack, bw unit.BitRate, gain float64, filledPipe bool, seenRTT *bool) {
 	if !*seenRTT && a.SRTT > 0 {
-		*seenRTT = true
-		s.PacingRate = unit.ScaledRateOf((1-BBRPacingMargin)*BBRHighGain, s.Cwnd, a.SRTT)
+		bbrPacingFromRTT(s, a.SRTT, seenRTT)
 	}
 	if bw == 0 {
 		return // bbr_bw_to_pacing_rate's floor of 1 byte/s raises nothing

@@ -213,7 +213,7 @@ func (b *BBR2) Init(s *State) {
 	b.upCnt = math.MaxInt64
 	s.Ssthresh = math.MaxInt64 / 2
 	b.enterStartup()
-	bbrInitPacing(s, &b.seenRTT)
+	bbrPacingFromRTT(s, s.InitSRTT, &b.seenRTT)
 }
 
 func (b *BBR2) enterStartup() {
