@@ -32,7 +32,10 @@
 // integer-nanosecond timing, passes the loss process (none, Bernoulli,
 // PER from the physical layer as a function of size, Gilbert-Elliott
 // bursts, a drop list for tests) and arrives after the propagation delay.
-// Packets in flight form a FIFO with a single scheduler event for the head.
+// Packets in flight form a FIFO with a single scheduler event for the head;
+// a link without delay (or jitter) delivers each packet in the event that
+// ends its transmission, so the far node has it before the events already
+// queued for that instant.
 // Behind a DropTail queue (with a netem limit or without) a link also does
 // without the end-of-transmission event of each packet: it ends the
 // transmissions that are over, each at its own time, when it is next

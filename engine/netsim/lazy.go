@@ -282,10 +282,12 @@ func (l *Link) lazyStarted(now, end des.Time) {
 }
 
 // Events returns the number of events the simulation has handled: those
-// the scheduler ran, and the ends of transmission due by now that lazy
-// links handled without an event (each would have been one event of an
-// eager link). It is the count an eager network's scheduler would give,
-// so a model's events metric does not depend on how links run.
+// the scheduler ran, the ends of transmission due by now that lazy links
+// handled without an event, and the arrivals that links without delay
+// made in their end-of-transmission event (each would have been one
+// event of an eager link with an arrival event per packet). It is the
+// count such a network's scheduler would give, so a model's events
+// metric does not depend on how links run.
 func (n *Network) Events() uint64 {
 	now := n.sched.Now()
 	e := n.sched.Processed()
@@ -293,7 +295,7 @@ func (n *Network) Events() uint64 {
 		if l.lz.on {
 			l.lazyCatchUp(now, true)
 		}
-		e += l.lz.ended
+		e += l.lz.ended + l.st.directArrivals
 	}
 	return e
 }

@@ -436,3 +436,74 @@ func TestLinkSetDelay(t *testing.T) {
 type handlerFunc func(now des.Time, kind int, arg uint64)
 
 func (f handlerFunc) Handle(now des.Time, kind int, arg uint64) { f(now, kind, arg) }
+
+// seenAt records, when its event runs, how many packets the sink holds.
+type seenAt struct {
+	k    *sink
+	seen []int
+}
+
+func (s *seenAt) Handle(des.Time, int, uint64) { s.seen = append(s.seen, len(s.k.got)) }
+
+// TestZeroDelayDeliversWithEndOfTransmission: a link without propagation
+// delay (a Mininet veth, a host's access link in tcp-compete) hands each
+// packet to the far node in the event that ends its transmission, one
+// event per packet rather than an end and an arrival at the same instant.
+// The arrival times are those of the wire (k x 12 µs at 1 Gbit/s), the
+// counters balance, and an event scheduled after the packets were sent,
+// for the instant the first transmission ends, finds that packet
+// delivered: the arrival is not an event queued behind it. With a netem
+// limit the skb count is released at delivery; with jitter, whose
+// arrival is drawn later than the end, arrivals keep their events.
+func TestZeroDelayDeliversWithEndOfTransmission(t *testing.T) {
+	const n = 5
+	const tx = des.Duration(12000) // 1500 bytes at 1 Gbit/s
+	for _, tc := range []struct {
+		name       string
+		cfg        LinkConfig
+		wantEvents uint64 // the source's event, then the link's
+		wantSeen   int
+	}{
+		{"plain", LinkConfig{Rate: 1e9}, 1 + n, 1},
+		{"netem-limit", LinkConfig{Rate: 1e9, NetemLimit: n}, 1 + n, 1},
+		{"jitter", LinkConfig{Rate: 1e9, Jitter: des.Microsecond}, 1 + 2*n, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			net, a, b, l, k := twoNodes(t, 1, tc.cfg)
+			src := &source{net: net, from: a, dst: b.ID(), flow: 1, size: 1500, n: n}
+			src.start(0)
+			probe := &seenAt{k: k}
+			// Scheduled before the run, so after the source's event,
+			// whose sends schedule the first end of transmission.
+			run(t, net, 0)
+			net.Scheduler().Schedule(des.Time(tx), probe, 0, 0)
+			run(t, net, des.Forever)
+			if got := net.Scheduler().Processed() - 1; got != tc.wantEvents { // less the probe's
+				t.Errorf("events = %d, want %d", got, tc.wantEvents)
+			}
+			if len(probe.seen) != 1 || probe.seen[0] != tc.wantSeen {
+				t.Errorf("packets delivered when the event at the first end ran = %v, want [%d]", probe.seen, tc.wantSeen)
+			}
+			if len(k.got) != n {
+				t.Fatalf("delivered %d packets, want %d", len(k.got), n)
+			}
+			for i, g := range k.got {
+				end := des.Time(des.Duration(i+1) * tx)
+				late := g.At != end
+				if tc.cfg.Jitter > 0 {
+					late = g.At < end || g.At >= end.Add(tc.cfg.Jitter)
+				}
+				if late || g.Seq != uint32(i+1) {
+					t.Errorf("packet %d arrived at %v (seq %d), want %v (+ jitter below %v), in order", i+1, g.At, g.Seq, end, tc.cfg.Jitter)
+				}
+			}
+			st := l.Stats()
+			if st.Sent != n || st.Transmitted != n || st.Delivered != n || st.InFlight != 0 || st.Queued != 0 {
+				t.Errorf("stats: sent %d transmitted %d delivered %d in flight %d queued %d, want %d, %d, %d, 0, 0", st.Sent, st.Transmitted, st.Delivered, st.InFlight, st.Queued, n, n, n)
+			}
+			if l.netemSkbs != 0 {
+				t.Errorf("netem still counts %d skbs after every packet left", l.netemSkbs)
+			}
+		})
+	}
+}

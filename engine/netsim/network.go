@@ -101,6 +101,7 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 		queue:      qm.NewQueue(),
 		rng:        n.streams.New("link/" + name),
 	}
+	l.dropTail, _ = l.queue.(*dropTail)
 	if cfg.Jitter > 0 {
 		l.jitter = cfg.Jitter
 		l.jrng = n.streams.New("link/" + name + "/jitter")
