@@ -137,6 +137,7 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 		_, dropTail := l.queue.(*dropTail)
 		l.lz.on = dropTail && l.bps > 0 && l.delay > 0 && l.net.observer == nil && (!l.moved || l.endsFirst)
 		if !l.lz.on {
+			l.early.on = l.earlyFits() // early.go
 			return
 		}
 		l.lz.maxBits = lazyMaxBits(l.delay, l.bps)
@@ -295,7 +296,8 @@ func (n *Network) Events() uint64 {
 		if l.lz.on {
 			l.lazyCatchUp(now, true)
 		}
-		e += l.lz.ended + l.st.directArrivals
+		_, _, _, ahead := l.earlyAhead(now)
+		e += l.lz.ended + l.st.directArrivals + l.early.ended - ahead
 	}
 	return e
 }

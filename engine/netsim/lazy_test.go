@@ -122,6 +122,12 @@ func TestLazyLinkMatchesEager(t *testing.T) {
 		{"heavy loss, delay just over a packet time", 100e6, 10e6, 2 * des.Millisecond, 1500 * des.Microsecond, DropTail{Packets: 20}, 0, 0.3, false, 3, 10, des.Millisecond, true, 0},
 		{"skbs longer than the access delay", 100e6, 10e6, 2 * des.Millisecond, 100 * des.Millisecond, DropTail{Packets: 40}, 0, 0, true, 4, 20, des.Millisecond, false, 0},
 		{"one flow, short delays", 1e9, 100e6, des.Microsecond, 12 * des.Microsecond, DropTail{Packets: 5}, 0, 0, false, 1, 10, 20 * des.Microsecond, false, 0},
+		// Host links as tcp-compete builds them: no delay, a packet time
+		// of jitter, the backbone's rate; they draw arrivals early
+		// (early.go).
+		{"host links: no delay, jitter", 100e6, 100e6, 0, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0.01, false, 4, 20, des.Millisecond, false, 0},
+		{"host links with skbs", 100e6, 100e6, 0, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0, true, 4, 20, des.Millisecond, false, 0},
+		{"host links, a slow backbone", 1e9, 10e6, 0, 2 * des.Millisecond, DropTail{Packets: 10}, 7 * des.Microsecond, 0.001, false, 6, 30, 100 * des.Microsecond, false, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, 2*des.Second) })
@@ -151,6 +157,11 @@ func TestLazyLinkEndsFirstMatchesEager(t *testing.T) {
 			jitter: 120 * des.Microsecond, loss: 0.01, flows: 4, window: 20, gap: ms, lazy: true}, lazyMove{7 * ms, 1300 * des.Microsecond, 9 * ms, true}},
 		{lazyCase{name: "skbs", access: 10e9, bottle: 1e9, accDelay: ms, botDelay: 5 * ms, queue: DropTail{Packets: 30}, skb: true,
 			flows: 6, window: 40, gap: 50 * des.Microsecond, lazy: true}, first},
+		// Host links (no delay, jitter) draw arrivals early (early.go).
+		{lazyCase{name: "host links", access: 100e6, bottle: 100e6, botDelay: 10 * ms, queue: DropTail{Packets: 20},
+			jitter: 120 * des.Microsecond, loss: 0.01, flows: 4, window: 20, gap: ms}, first},
+		{lazyCase{name: "host links with skbs", access: 100e6, bottle: 100e6, botDelay: 10 * ms, queue: DropTail{Packets: 20},
+			jitter: 120 * des.Microsecond, skb: true, flows: 4, window: 20, gap: ms}, first},
 	}
 	for _, c := range tests {
 		t.Run(c.tc.name, func(t *testing.T) { checkLazy(t, c.tc, 2*des.Second, c.mv) })
@@ -309,6 +320,7 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 	if len(moves) > 0 {
 		mv = moves[0]
 	}
+	early := 0
 	run := func(eager bool) (lazyRun, uint64, int, int64) {
 		s := des.New()
 		net := New(s, 7)
@@ -369,6 +381,9 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 			if l.lz.on {
 				lazy++
 			}
+			if l.early.on && !eager {
+				early++
+			}
 			ties += l.lz.ties
 		}
 		for _, n := range net.Nodes() {
@@ -392,6 +407,11 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 	}
 	if diff := cmp.Diff(want.Links, got.Links); diff != "" {
 		t.Errorf("link statistics differ (-eager +lazy):\n%s", diff)
+	}
+	// Links that draw arrivals early order ties otherwise unless their
+	// ends come first (early.go); lazy links count exactly.
+	if (mv.endsFirst || early == 0) && want.Events != got.Events {
+		t.Errorf("Network.Events: eager %d, lazy %d", want.Events, got.Events)
 	}
 	if want.NoRt != got.NoRt {
 		t.Errorf("no-route drops: eager %d, lazy %d", want.NoRt, got.NoRt)

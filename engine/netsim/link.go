@@ -129,7 +129,8 @@ type Link struct {
 	lastArrive des.Time // arrival time of the latest packet sent on
 	moved      bool     // SetDelay was called: arrivals keep their order by lastArrive
 
-	lz lazyTx // the transmitter without events (lazy.go)
+	lz    lazyTx  // the transmitter without events (lazy.go)
+	early earlyTx // the transmitter that draws arrivals when it starts (early.go)
 
 	st linkCounters
 }
@@ -205,6 +206,9 @@ func (l *Link) SetDelay(d des.Duration) error {
 		} else {
 			l.lz.maxBits = lazyMaxBits(d, l.bps)
 		}
+	}
+	if l.early.on {
+		l.earlyOff(l.net.sched.Now())
 	}
 	if !l.moved {
 		// Arrivals so far increase with the fixed delay; the latest is
@@ -319,6 +323,8 @@ func (l *Link) Send(p *Packet) {
 	}
 	if l.lz.on || !l.lz.decided {
 		l.lazySend(now, p)
+	} else if l.early.on && l.net.observer != nil {
+		l.earlyOff(now) // traces come out in time order
 	}
 	if l.netemLimit > 0 && !l.netemAdmit(now, p) {
 		return
@@ -328,12 +334,15 @@ func (l *Link) Send(p *Packet) {
 	l.queue.Enqueue(now, p, l)
 	l.queueChanged()
 	if l.tx == nil && !l.startSet {
-		if p.Skb != 0 {
+		switch {
+		case l.early.on && l.earlyBusy(now):
+			l.startAtEnd() // when the transmission in progress ends (early.go)
+		case p.Skb != 0:
 			// The rest of the skb comes at this instant: start when it
 			// is queued, so that it goes out whole (skbBatch).
 			l.startSet = true
 			l.net.sched.Schedule(now, l, kindStart, 0)
-		} else {
+		default:
 			l.startNext(now)
 		}
 	}
@@ -399,6 +408,10 @@ func (l *Link) startNext(now des.Time) {
 	}
 	if l.lz.on {
 		l.lazyStarted(now, end)
+		return
+	}
+	if l.early.on {
+		l.earlyStarted(now, end)
 		return
 	}
 	l.scheduleEnd(end)
@@ -659,6 +672,10 @@ func (l *Link) Stats() LinkStats {
 		s.InFlight += 1 + l.batch.n
 		s.Busy += now.Sub(l.txStart)
 	}
+	n, b, busy, _ := l.earlyAhead(now)
+	s.Transmitted -= n
+	s.TransmittedBytes -= b
+	s.Busy -= busy
 	if now > 0 {
 		s.QueueMean = st.qArea / float64(now)
 		s.QueueMeanBytes = st.qAreaB / float64(now)

@@ -466,7 +466,9 @@ func TestZeroDelayDeliversWithEndOfTransmission(t *testing.T) {
 	}{
 		{"plain", LinkConfig{Rate: 1e9}, 1 + n, 1},
 		{"netem-limit", LinkConfig{Rate: 1e9, NetemLimit: n}, 1 + n, 1},
-		{"jitter", LinkConfig{Rate: 1e9, Jitter: des.Microsecond}, 1 + 2*n, 0},
+		// With jitter a packet arrives after its end: an arrival event
+		// each, and a start event for each packet that waited (early.go).
+		{"jitter", LinkConfig{Rate: 1e9, Jitter: des.Microsecond}, 1 + n + n - 1, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			net, a, b, l, k := twoNodes(t, 1, tc.cfg)
@@ -505,5 +507,37 @@ func TestZeroDelayDeliversWithEndOfTransmission(t *testing.T) {
 				t.Errorf("netem still counts %d skbs after every packet left", l.netemSkbs)
 			}
 		})
+	}
+}
+
+// TestEarlyLinkStatsMatchEager reads the statistics of a link without
+// delay but with jitter, which draws arrivals when a transmission starts
+// (early.go), at instants inside and between transmissions, and requires
+// what an eager link (an observer installed) gives at the same instants:
+// a transmission in progress is not yet Transmitted, and Busy counts only
+// its time so far.
+func TestEarlyLinkStatsMatchEager(t *testing.T) {
+	const tx = des.Duration(120000) // 1500 bytes at 100 Mbit/s
+	at := []des.Time{1, des.Time(tx / 2), des.Time(tx), des.Time(tx + 1), des.Time(5 * tx / 2), des.Time(4 * tx), des.Time(10 * tx)}
+	stats := func(eager bool) []LinkStats {
+		net, a, b, l, _ := twoNodes(t, 3, LinkConfig{Rate: 100e6, Jitter: 50 * des.Microsecond})
+		if eager {
+			net.SetObserver(nopObserver{})
+		}
+		src := &source{net: net, from: a, dst: b.ID(), flow: 1, size: 1500, n: 3}
+		src.start(0)
+		var got []LinkStats
+		for _, when := range at {
+			run(t, net, when)
+			got = append(got, l.Stats())
+		}
+		if l.early.on == eager {
+			t.Fatalf("eager run %v: link draws arrivals early: %v", eager, l.early.on)
+		}
+		return got
+	}
+	want, got := stats(true), stats(false)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("statistics at %v differ (-eager +early):\n%s", at, diff)
 	}
 }
