@@ -9,8 +9,9 @@ import (
 // delay but with jitter (a host's outgoing link in tcp-compete) cannot be
 // lazy (lazy.go): a packet there often arrives before the next one ends,
 // so most ends of transmission would have to keep their events. But
-// behind a DropTail queue, without a loss process, a netem limit or an
-// observer, what its end-of-transmission event does is known when the
+// behind a DropTail queue, without a loss process (but a netem limit's,
+// drawn when a packet is offered) or an observer, what its
+// end-of-transmission event does is known when the
 // transmission starts: the end time, the jitter draw (the next on the
 // link's jitter stream, in transmission order either way) and so the
 // arrival, max(end + jitter, the previous arrival). Such a link puts the
@@ -43,6 +44,7 @@ type earlyTx struct {
 	n       int64
 	bytes   unit.Bytes
 	counted bool // its end is an event done without (no kindStart at until)
+	skbHead bool // it starts an skb that a netem limit counts (netemHeld)
 	// ended counts the ends of transmission done without an event, as
 	// Network.Events counts them (those due by now).
 	ended uint64
@@ -51,8 +53,10 @@ type earlyTx struct {
 // earlyFits reports whether the link can draw arrivals early from its
 // first packet on.
 func (l *Link) earlyFits() bool {
-	return l.dropTail != nil && l.bps > 0 && l.delay == 0 && l.jitter > 0 && l.loss == nil &&
-		l.netemLimit == 0 && l.net.observer == nil && !l.moved
+	// A netem limit draws its losses when a packet is offered; any
+	// other loss process at the end of a transmission.
+	return l.dropTail != nil && l.bps > 0 && l.delay == 0 && l.jitter > 0 && (l.loss == nil || l.netemLimit > 0) &&
+		l.net.observer == nil && !l.moved
 }
 
 // earlyStarted puts the transmission that startNext just started (tx and
@@ -64,7 +68,7 @@ func (l *Link) earlyStarted(now, end des.Time) {
 	l.st.busy += end.Sub(now)
 	arrive := max(end.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
 	l.lastArrive = arrive
-	l.early.until, l.early.n, l.early.bytes = end, 1+int64(l.batch.n), p.Size
+	l.early.until, l.early.n, l.early.bytes, l.early.skbHead = end, 1+int64(l.batch.n), p.Size, p.skbHead
 	for b := l.batch.head; b != nil; b = b.next {
 		l.early.bytes += b.Size
 	}

@@ -114,20 +114,20 @@ type lazyRun struct {
 // loss on the access links, and rates with odd packet times.
 func TestLazyLinkMatchesEager(t *testing.T) {
 	tests := []lazyCase{
-		{"lockstep 10G/1G", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, false, 6, 40, 50 * des.Microsecond, true, 0},
-		{"lockstep skbs", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, true, 6, 40, 50 * des.Microsecond, true, 0},
-		{"jitter and loss", 100e6, 10e6, 2 * des.Millisecond, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0.01, false, 4, 20, des.Millisecond, true, 0},
-		{"odd rates, byte limit", 7_777_777, 3_333_333, 3333 * des.Microsecond, 7 * des.Millisecond, DropTail{Bytes: 20_000}, 0, 0.002, false, 5, 15, 3 * des.Millisecond, true, 0},
+		{"lockstep 10G/1G", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, false, 6, 40, 50 * des.Microsecond, true, 0, 0},
+		{"lockstep skbs", 10e9, 1e9, des.Millisecond, 5 * des.Millisecond, DropTail{Packets: 30}, 0, 0, true, 6, 40, 50 * des.Microsecond, true, 0, 0},
+		{"jitter and loss", 100e6, 10e6, 2 * des.Millisecond, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0.01, false, 4, 20, des.Millisecond, true, 0, 0},
+		{"odd rates, byte limit", 7_777_777, 3_333_333, 3333 * des.Microsecond, 7 * des.Millisecond, DropTail{Bytes: 20_000}, 0, 0.002, false, 5, 15, 3 * des.Millisecond, true, 0, 0},
 		// Losses leave the flight empty behind a packet still being sent.
-		{"heavy loss, delay just over a packet time", 100e6, 10e6, 2 * des.Millisecond, 1500 * des.Microsecond, DropTail{Packets: 20}, 0, 0.3, false, 3, 10, des.Millisecond, true, 0},
-		{"skbs longer than the access delay", 100e6, 10e6, 2 * des.Millisecond, 100 * des.Millisecond, DropTail{Packets: 40}, 0, 0, true, 4, 20, des.Millisecond, false, 0},
-		{"one flow, short delays", 1e9, 100e6, des.Microsecond, 12 * des.Microsecond, DropTail{Packets: 5}, 0, 0, false, 1, 10, 20 * des.Microsecond, false, 0},
+		{"heavy loss, delay just over a packet time", 100e6, 10e6, 2 * des.Millisecond, 1500 * des.Microsecond, DropTail{Packets: 20}, 0, 0.3, false, 3, 10, des.Millisecond, true, 0, 0},
+		{"skbs longer than the access delay", 100e6, 10e6, 2 * des.Millisecond, 100 * des.Millisecond, DropTail{Packets: 40}, 0, 0, true, 4, 20, des.Millisecond, false, 0, 0},
+		{"one flow, short delays", 1e9, 100e6, des.Microsecond, 12 * des.Microsecond, DropTail{Packets: 5}, 0, 0, false, 1, 10, 20 * des.Microsecond, false, 0, 0},
 		// Host links as tcp-compete builds them: no delay, a packet time
 		// of jitter, the backbone's rate; they draw arrivals early
 		// (early.go).
-		{"host links: no delay, jitter", 100e6, 100e6, 0, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0.01, false, 4, 20, des.Millisecond, false, 0},
-		{"host links with skbs", 100e6, 100e6, 0, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0, true, 4, 20, des.Millisecond, false, 0},
-		{"host links, a slow backbone", 1e9, 10e6, 0, 2 * des.Millisecond, DropTail{Packets: 10}, 7 * des.Microsecond, 0.001, false, 6, 30, 100 * des.Microsecond, false, 0},
+		{"host links: no delay, jitter", 100e6, 100e6, 0, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0.01, false, 4, 20, des.Millisecond, false, 0, 0},
+		{"host links with skbs", 100e6, 100e6, 0, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0, true, 4, 20, des.Millisecond, false, 0, 0},
+		{"host links, a slow backbone", 1e9, 10e6, 0, 2 * des.Millisecond, DropTail{Packets: 10}, 7 * des.Microsecond, 0.001, false, 6, 30, 100 * des.Microsecond, false, 0, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, 2*des.Second) })
@@ -233,6 +233,12 @@ func TestLazyNetemLinkMatchesEager(t *testing.T) {
 			queue: DropTail{Packets: 10}, netem: 30, jitter: 120 * des.Microsecond, loss: 0.002, flows: 4, window: 20, gap: des.Millisecond, lazy: true},
 		{name: "mininet-like, access without delay", access: 100e6, bottle: 100e6, botDelay: 10 * des.Millisecond,
 			netem: 42, skb: true, jitter: 120 * des.Microsecond, flows: 6, window: 30, gap: 500 * des.Microsecond},
+		// Host links as Mininet's TCLinks: no delay, jitter, a netem
+		// limit small enough to drop; they draw arrivals early (early.go).
+		{name: "mininet host links", access: 100e6, bottle: 100e6, botDelay: 10 * des.Millisecond,
+			netem: 42, accNetem: 5, skb: true, jitter: 120 * des.Microsecond, flows: 6, window: 30, gap: 500 * des.Microsecond},
+		{name: "mininet host links, loss", access: 100e6, bottle: 10e6, botDelay: 10 * des.Millisecond,
+			netem: 20, accNetem: 3, loss: 0.01, jitter: 120 * des.Microsecond, flows: 4, window: 20, gap: des.Millisecond},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, 2*des.Second) })
@@ -281,6 +287,7 @@ type lazyCase struct {
 	gap                des.Duration
 	lazy               bool // every link lazy (else: links whose delay is shorter than a packet's time are not)
 	netem              int  // the bottleneck's netem limit in both directions (a Mininet TCLink); 0: none
+	accNetem           int  // the access links' netem limit; 0: none
 }
 
 // lazyMove is what TestLazyLinkEndsFirstMatchesEager adds to a lazyCase:
@@ -328,8 +335,8 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 			net.SetObserver(nopObserver{})
 		}
 		access := Hop{
-			Forward: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst},
-			Reverse: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst},
+			Forward: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst, NetemLimit: tc.accNetem},
+			Reverse: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst, NetemLimit: tc.accNetem},
 		}
 		var loss LossModel
 		if tc.loss > 0 {

@@ -103,6 +103,9 @@ func (l *Link) netemHeld(now des.Time) int {
 			held--
 		}
 	}
+	if l.earlyBusy(now) && l.early.skbHead {
+		held++ // still being sent, though on the wire already (early.go)
+	}
 	return held
 }
 
