@@ -359,6 +359,40 @@ func New(s *des.Scheduler, cfg Config, ctrl cc.Controller, port Port, app App, f
 	return c, nil
 }
 
+// Renew is New for an endpoint its owner is done with, rebuilt in the
+// memory it had, rings and scoreboards included, so that a workload of
+// many short connections does not allocate (and collect) each anew. c
+// must be detached from its node, and its timers, stopped here, must not
+// be in use elsewhere; a connection with a Linux host model (SetHost),
+// whose events are its own, is not reused: Renew returns a new one. The
+// result is the connection New returns, nothing of c's past left
+// (TestRenewMatchesNew).
+func Renew(c *Conn, s *des.Scheduler, cfg Config, ctrl cc.Controller, port Port, app App, flow netsim.FlowID, src, dst netsim.NodeID, isn uint32) (*Conn, error) {
+	if c.host != nil {
+		return New(s, cfg, ctrl, port, app, flow, src, dst, isn)
+	}
+	if err := cfg.fill(); err != nil {
+		return nil, err
+	}
+	// The timers' queue entries point into c: they are kept, stopped,
+	// and Init takes a stopped one's entry out of the queue.
+	c.snd.rtoTimer.Stop()
+	c.snd.paceTimer.Stop()
+	c.snd.rack.timer.Stop()
+	c.rcv.delack.Stop()
+	rto, pace, rack, delack := c.snd.rtoTimer, c.snd.paceTimer, c.snd.rack.timer, c.rcv.delack
+	recs, sb, ooo := c.snd.recs.buf, c.snd.sb, c.rcv.ooo
+	*c = Conn{cfg: cfg, s: s, port: port, app: app, flow: flow, src: src, dst: dst}
+	c.snd.rtoTimer, c.snd.paceTimer, c.snd.rack.timer, c.rcv.delack = rto, pace, rack, delack
+	c.snd.recs.buf = recs
+	sb.Reset()
+	ooo.Reset()
+	c.snd.sb, c.rcv.ooo = sb, ooo
+	c.snd.init(c, ctrl, seqnum.Value(isn))
+	c.rcv.init(c)
+	return c, nil
+}
+
 // Handle implements des.Handler for the endpoint's timers.
 func (c *Conn) Handle(now des.Time, kind int, arg uint64) {
 	switch kind {

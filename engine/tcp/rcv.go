@@ -55,7 +55,9 @@ type receiver struct {
 
 func (r *receiver) init(c *Conn) {
 	r.c = c
-	r.ooo = NewScoreboard(8)
+	if r.ooo == nil {
+		r.ooo = NewScoreboard(8) // Renew keeps the one it had
+	}
 	r.delack.Init(c.s, c, kindDelAck, 0)
 }
 

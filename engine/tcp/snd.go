@@ -122,7 +122,9 @@ func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	s.recover = isn
 	s.rxtNext = isn
 	s.rtt = newRTTEstimator(c.cfg.MinRTO, c.cfg.MaxRTO, c.cfg.Granularity, c.cfg.RTOVarFloor)
-	s.sb = NewScoreboard(8)
+	if s.sb == nil {
+		s.sb = NewScoreboard(8) // Renew keeps the one it had
+	}
 	s.rtoTimer.Init(c.s, c, kindRTO, 0)
 	s.paceTimer.Init(c.s, c, kindPace, 0)
 	s.rack.timer.Init(c.s, c, kindRACK, 0)

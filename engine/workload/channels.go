@@ -43,7 +43,8 @@ type Observer interface {
 // Exchanges creates request/response exchanges on a network: it hands out
 // flow ids, draws initial sequence numbers and detaches connections once
 // both ends are done, so a long run with many short flows keeps only the
-// live ones in memory.
+// live ones in memory; their endpoints are rebuilt for later exchanges
+// (tcp.Renew) rather than allocated and collected each time.
 type Exchanges struct {
 	S    *des.Scheduler
 	Net  *netsim.Network
@@ -57,6 +58,41 @@ type Exchanges struct {
 	// that were, so Timeouts covers every connection of the run.
 	live map[*leg]struct{}
 	gone Timeouts
+
+	// Endpoints of finished legs: spare ones to renew, and those
+	// retired during the event numbered retiredIn (Scheduler.Processed),
+	// whose handlers may still be running.
+	spare, retiring []*tcp.Conn
+	retiredIn       uint64
+}
+
+// retire keeps the endpoints of a finished leg for a later exchange.
+func (e *Exchanges) retire(cs ...*tcp.Conn) {
+	e.ready()
+	e.retiring = append(e.retiring, cs...)
+	e.retiredIn = e.S.Processed()
+}
+
+// ready makes spare the endpoints retired in an event that has ended.
+func (e *Exchanges) ready() {
+	if len(e.retiring) > 0 && e.S.Processed() != e.retiredIn {
+		e.spare = append(e.spare, e.retiring...)
+		clear(e.retiring)
+		e.retiring = e.retiring[:0]
+	}
+}
+
+// endpoint returns a spare endpoint renewed, or a new one.
+func (e *Exchanges) endpoint(cfg tcp.Config, ctrl cc.Controller, port tcp.Port, app tcp.App, flow netsim.FlowID, src, dst netsim.NodeID) (*tcp.Conn, error) {
+	isn := e.ISN.Uint32()
+	e.ready()
+	if n := len(e.spare); n > 0 {
+		c := e.spare[n-1]
+		e.spare[n-1] = nil
+		e.spare = e.spare[:n-1]
+		return tcp.Renew(c, e.S, cfg, ctrl, port, app, flow, src, dst, isn)
+	}
+	return tcp.New(e.S, cfg, ctrl, port, app, flow, src, dst, isn)
 }
 
 // Timeouts counts retransmission timer expiries (tcp.Stats.RTOs) and the
@@ -155,10 +191,10 @@ func (x *Exchange) open(now des.Time, i int) error {
 		return fmt.Errorf("workload: %w", err)
 	}
 	nn, fn := l.spec.Near.Node, l.spec.Far.Node
-	if l.near, err = tcp.New(e.S, l.spec.Near.Cfg, cn, tcp.NodePort{Net: e.Net, Node: nn}, &l.nearApp, l.flow, nn.ID(), fn.ID(), e.ISN.Uint32()); err != nil {
+	if l.near, err = e.endpoint(l.spec.Near.Cfg, cn, tcp.NodePort{Net: e.Net, Node: nn}, &l.nearApp, l.flow, nn.ID(), fn.ID()); err != nil {
 		return fmt.Errorf("workload: %w", err)
 	}
-	if l.far, err = tcp.New(e.S, l.spec.Far.Cfg, cf, tcp.NodePort{Net: e.Net, Node: fn}, &l.farApp, l.flow, fn.ID(), nn.ID(), e.ISN.Uint32()); err != nil {
+	if l.far, err = e.endpoint(l.spec.Far.Cfg, cf, tcp.NodePort{Net: e.Net, Node: fn}, &l.farApp, l.flow, fn.ID(), nn.ID()); err != nil {
 		return fmt.Errorf("workload: %w", err)
 	}
 	if err := nn.Attach(l.flow, l.near); err != nil {
@@ -256,6 +292,7 @@ func (a *end) Done(now des.Time) {
 		delete(l.x.set.live, l)
 		l.spec.Near.Node.Detach(l.flow)
 		l.spec.Far.Node.Detach(l.flow)
+		l.x.set.retire(l.near, l.far)
 		l.near, l.far = nil, nil
 		l.x.set.Live--
 	}
