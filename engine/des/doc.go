@@ -19,7 +19,10 @@
 //
 // An event scheduled for the current instant while nothing else is due
 // then (a packet passed on by a link without delay) runs next without
-// entering the heap at all.
+// entering the heap at all. Timers and one-shot events keep separate
+// heaps, whose tops are compared for the next event: the order is one
+// heap's, and a network's one-shot events (its links') do not sift
+// through the timers that wait far ahead.
 //
 // Handlers are objects, not closures: Schedule(at, h, kind, arg) stores an
 // interface value that already exists plus two integers, and the queue

@@ -61,8 +61,13 @@ func (e *event) before(o *event) bool {
 // pending events ordered by (time, scheduling order). It is single-threaded
 // and deterministic.
 //
-// The queue is a 4-ary min-heap of event pointers; each event knows its
-// heap index, so a Timer moved earlier is sifted up in place. A Timer moved
+// The queue is two 4-ary min-heaps of event pointers, one for one-shot
+// events and one for timers, and the next event is the earlier of their
+// two tops: the same order as one heap, but the links' one-shot events,
+// most of a network's, sift through a heap without the many timers that
+// wait far ahead (a retransmission timer per connection), and a timer
+// that fires sifts through the timers only. Each event knows its index in
+// its heap, so a Timer moved earlier is sifted up in place. A Timer moved
 // later, or stopped, leaves its entry where it is and the entry is put
 // right when it reaches the top (see Timer): the queue holds at most one
 // entry per timer, and handlers run in exactly the order of (expiry,
@@ -70,9 +75,10 @@ func (e *event) before(o *event) bool {
 type Scheduler struct {
 	now       Time
 	seq       uint64
-	heap      []*event
+	heap      eventHeap // one-shot events
+	timers    eventHeap // timers' entries (Timer)
 	free      *event
-	stale     int    // entries of stopped timers still in the heap
+	stale     int    // entries of stopped timers still in timers
 	due       *event // runs next, without a heap operation (see Schedule)
 	processed uint64
 	// running is the event whose handler is running (running.h nil
@@ -99,7 +105,7 @@ func (s *Scheduler) Processed() uint64 { return s.processed }
 // Pending returns the number of events in the queue (stopped timers not
 // counted).
 func (s *Scheduler) Pending() int {
-	n := len(s.heap) - s.stale
+	n := len(s.heap) + len(s.timers) - s.stale
 	if s.due != nil {
 		n++
 	}
@@ -111,7 +117,7 @@ func (s *Scheduler) Pending() int {
 // the queue grows beyond its largest size so far.
 func (s *Scheduler) Schedule(at Time, h Handler, kind int, arg uint64) {
 	e := s.newEvent(h, kind, arg)
-	if at == s.now && s.due == nil && (len(s.heap) == 0 || s.heap[0].at > at) {
+	if at == s.now && s.due == nil && s.heap.after(at) && s.timers.after(at) {
 		// Nothing else is due now, and whatever is scheduled for now
 		// from here on comes later in scheduling order: e runs next.
 		// A handler that passes a packet on at once (a link without
@@ -150,26 +156,24 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 	}
 	var n uint64
 	for {
-		e := s.due
+		e, q := s.due, (*eventHeap)(nil)
 		if e == nil {
-			if len(s.heap) == 0 {
+			q = s.next()
+			if q == nil || (*q)[0].at > until {
 				break
 			}
-			e = s.heap[0]
-			if e.at > until {
-				break
-			}
+			e = (*q)[0]
 		}
 		if t := e.timer; t != nil && (!t.armed || t.at != e.at || t.seq != e.seq) {
 			// A timer stopped, or moved later, since its entry was
 			// placed: drop the entry, or give it the timer's key and let
 			// it sink to its place. Neither is an event.
 			if !t.armed {
-				s.removeAt(0)
+				q.removeAt(0)
 				s.stale--
 			} else {
 				e.at, e.seq, e.sched, e.parent = t.at, t.seq, t.sched, t.parent
-				s.down(0)
+				q.down(0)
 			}
 			continue
 		}
@@ -185,7 +189,7 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 		if e == s.due {
 			s.due = nil
 		} else {
-			s.removeAt(0)
+			q.removeAt(0)
 		}
 		s.now = e.at
 		h, kind, arg := e.h, e.kind, e.arg
@@ -218,7 +222,21 @@ func (s *Scheduler) push(e *event, at Time) {
 		panic(fmt.Sprintf("bug: des: event scheduled at %v, before now %v", at, s.now))
 	}
 	s.stamp(e, at)
-	s.insert(e)
+	s.heap.insert(e)
+}
+
+// next returns the heap whose top runs first, nil if both are empty.
+func (s *Scheduler) next() *eventHeap {
+	switch {
+	case len(s.timers) == 0:
+		if len(s.heap) == 0 {
+			return nil
+		}
+		return &s.heap
+	case len(s.heap) == 0 || s.timers[0].before(s.heap[0]):
+		return &s.timers
+	}
+	return &s.heap
 }
 
 // stamp gives e its time and takes its scheduling order, ordinary.
@@ -282,11 +300,11 @@ func (s *Scheduler) ScheduleFirst(at Time, h Handler, kind int, arg uint64) {
 		// The event due next (Schedule's shortcut) is ordinary: it
 		// goes back to the heap, behind this one.
 		s.due = nil
-		s.insert(d)
+		s.heap.insert(d)
 	}
 	s.stamp(e, at)
 	e.seq &^= ordinary
-	s.insert(e)
+	s.heap.insert(e)
 }
 
 // ordinary is set in the scheduling order of every event but those of
@@ -309,16 +327,22 @@ func (s *Scheduler) Running() (sched Time, seq, parent uint64, ok bool) {
 	return s.running.sched, s.running.seq, s.running.parent, s.running.h != nil
 }
 
+// eventHeap is a 4-ary min-heap of events by (time, scheduling order).
+type eventHeap []*event
+
+// after reports whether every event in the heap comes after time at.
+func (q eventHeap) after(at Time) bool { return len(q) == 0 || q[0].at > at }
+
 // insert adds e to the heap with the key it holds.
-func (s *Scheduler) insert(e *event) {
-	e.index = len(s.heap)
-	s.heap = append(s.heap, e)
-	s.up(e.index)
+func (q *eventHeap) insert(e *event) {
+	e.index = len(*q)
+	*q = append(*q, e)
+	q.up(e.index)
 }
 
 // removeAt removes the event at heap index i.
-func (s *Scheduler) removeAt(i int) {
-	h := s.heap
+func (q *eventHeap) removeAt(i int) {
+	h := *q
 	n := len(h) - 1
 	e := h[i]
 	if i != n {
@@ -326,10 +350,10 @@ func (s *Scheduler) removeAt(i int) {
 		h[i].index = i
 	}
 	h[n] = nil
-	s.heap = h[:n]
+	*q = h[:n]
 	if i != n {
-		if !s.down(i) {
-			s.up(i)
+		if !q.down(i) {
+			q.up(i)
 		}
 	}
 	e.index = -1
@@ -339,8 +363,8 @@ func (s *Scheduler) removeAt(i int) {
 // and the four children of a node are adjacent in memory.
 const arity = 4
 
-func (s *Scheduler) up(i int) {
-	h := s.heap
+func (q eventHeap) up(i int) {
+	h := q
 	e := h[i]
 	for i > 0 {
 		p := (i - 1) / arity
@@ -357,8 +381,8 @@ func (s *Scheduler) up(i int) {
 
 // down sifts the element at i towards the leaves and reports whether it
 // moved.
-func (s *Scheduler) down(i0 int) bool {
-	h := s.heap
+func (q eventHeap) down(i0 int) bool {
+	h := q
 	n := len(h)
 	i := i0
 	e := h[i]

@@ -38,7 +38,7 @@ func (t *Timer) Init(s *Scheduler, h Handler, kind int, arg uint64) {
 	}
 	if t.s != nil && t.e.index >= 0 {
 		// The entry of a stopped timer: take it out before reusing it.
-		t.s.removeAt(t.e.index)
+		t.s.timers.removeAt(t.e.index)
 		t.s.stale--
 	}
 	t.s = s
@@ -68,11 +68,11 @@ func (t *Timer) Reset(at Time) {
 	switch {
 	case t.e.index < 0:
 		t.e.at, t.e.seq, t.e.sched, t.e.parent = at, t.seq, t.sched, t.parent
-		s.insert(&t.e)
+		s.timers.insert(&t.e)
 	case at < t.e.at:
 		// Earlier than its entry: move the entry up now.
 		t.e.at, t.e.seq, t.e.sched, t.e.parent = at, t.seq, t.sched, t.parent
-		s.up(t.e.index)
+		s.timers.up(t.e.index)
 		if !wasArmed {
 			s.stale--
 		}
