@@ -68,15 +68,14 @@ func (l *Link) earlyStarted(now, end des.Time) {
 	l.st.busy += end.Sub(now)
 	arrive := max(end.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
 	l.lastArrive = arrive
-	l.early.until, l.early.n, l.early.bytes, l.early.skbHead = end, 1+int64(l.batch.n), p.Size, p.skbHead
-	for b := l.batch.head; b != nil; b = b.next {
-		l.early.bytes += b.Size
-	}
+	l.early.until, l.early.n, l.early.bytes, l.early.skbHead = end, 1, p.Size, p.skbHead
 	l.txDone(now, p, arrive, false)
 	for b := l.batch.pop(); b != nil; b = l.batch.pop() {
+		l.early.n++
+		l.early.bytes += b.Size
 		l.txDone(now, b, arrive, false)
 	}
-	if l.queue.Len() == 0 {
+	if waiting, _ := l.queueLen(); waiting == 0 {
 		l.early.counted = true
 		l.early.ended++
 		return

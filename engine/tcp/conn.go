@@ -350,12 +350,10 @@ type Stats struct {
 // New returns an endpoint. isn is its initial sequence number (RFC 9293
 // section 3.4.1; the caller draws it from the endpoint's random stream).
 func New(s *des.Scheduler, cfg Config, ctrl cc.Controller, port Port, app App, flow netsim.FlowID, src, dst netsim.NodeID, isn uint32) (*Conn, error) {
-	if err := cfg.fill(); err != nil {
+	c := new(Conn)
+	if err := c.build(s, cfg, ctrl, port, app, flow, src, dst, isn); err != nil {
 		return nil, err
 	}
-	c := &Conn{cfg: cfg, s: s, port: port, app: app, flow: flow, src: src, dst: dst}
-	c.snd.init(c, ctrl, seqnum.Value(isn))
-	c.rcv.init(c)
 	return c, nil
 }
 
@@ -371,11 +369,20 @@ func Renew(c *Conn, s *des.Scheduler, cfg Config, ctrl cc.Controller, port Port,
 	if c.host != nil {
 		return New(s, cfg, ctrl, port, app, flow, src, dst, isn)
 	}
-	if err := cfg.fill(); err != nil {
+	if err := c.build(s, cfg, ctrl, port, app, flow, src, dst, isn); err != nil {
 		return nil, err
 	}
-	// The timers' queue entries point into c: they are kept, stopped,
-	// and Init takes a stopped one's entry out of the queue.
+	return c, nil
+}
+
+// build makes c the endpoint New describes, keeping what memory c has
+// (a zero Conn has none): the send ring, the two scoreboards, and the
+// timers, whose queue entries point into c; they are stopped, and Init
+// takes a stopped one's entry out of the queue.
+func (c *Conn) build(s *des.Scheduler, cfg Config, ctrl cc.Controller, port Port, app App, flow netsim.FlowID, src, dst netsim.NodeID, isn uint32) error {
+	if err := cfg.fill(); err != nil {
+		return err
+	}
 	c.snd.rtoTimer.Stop()
 	c.snd.paceTimer.Stop()
 	c.snd.rack.timer.Stop()
@@ -385,12 +392,15 @@ func Renew(c *Conn, s *des.Scheduler, cfg Config, ctrl cc.Controller, port Port,
 	*c = Conn{cfg: cfg, s: s, port: port, app: app, flow: flow, src: src, dst: dst}
 	c.snd.rtoTimer, c.snd.paceTimer, c.snd.rack.timer, c.rcv.delack = rto, pace, rack, delack
 	c.snd.recs.buf = recs
-	sb.Reset()
-	ooo.Reset()
+	for _, b := range []*Scoreboard{sb, ooo} {
+		if b != nil {
+			b.Reset()
+		}
+	}
 	c.snd.sb, c.rcv.ooo = sb, ooo
 	c.snd.init(c, ctrl, seqnum.Value(isn))
 	c.rcv.init(c)
-	return c, nil
+	return nil
 }
 
 // Handle implements des.Handler for the endpoint's timers.
