@@ -5,8 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -54,6 +59,16 @@ func (e optionsError) Unwrap() []error { return []error{ErrOptions, e.err} }
 // yet (or, with RetryFailed, holds as failed), the adaptive ones by
 // rounds, and returns how many scenarios failed. It stops at the first
 // error that is not a failed scenario.
+//
+// The jobs run in their order, and a job starts as soon as the one before
+// it has no scenario left to start, so that the workers its last scenarios
+// leave idle run the next job's first ones instead of waiting: a spec's
+// pool ends on one long scenario as often as not. The jobs share
+// o.Workers places, so no more scenarios run at once than asked. Rows do
+// not depend on it (a scenario is a function of its parameters and seed),
+// and each job's progress lines are held until the jobs before it have
+// written theirs, so the log reads job by job. An adaptive job starts the
+// next one only when its last round is over.
 func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error) {
 	if err := o.check(); err != nil {
 		return 0, err
@@ -61,26 +76,104 @@ func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error
 	if o.MaxEvents > 0 {
 		ctx = vocab.WithEventLimit(ctx, o.MaxEvents)
 	}
+	slots := make(chan struct{}, workerCount(o.Workers, math.MaxInt))
+	g, gctx := errgroup.WithContext(ctx)
+	var nfailed atomic.Int64
+	before := make(chan struct{}) // closed when the jobs so far have written all they write
+	close(before)
+	var stop error // why no further job started
 	for _, j := range jobs {
 		cfg, err := o.config(j)
+		if err == nil {
+			err = checkOwner(j)
+		}
 		if err != nil {
-			return failed, err
+			stop = err
+			break
 		}
-		if err := checkOwner(j); err != nil {
-			return failed, err
+		cfg.Slots = slots
+		next := make(chan struct{})
+		var once sync.Once
+		cfg.Drained = func() { once.Do(func() { close(next) }) }
+		held, prev := heldAfter(cfg.Progress, before), before
+		if held != nil {
+			cfg.Progress = held
 		}
-		var sum Summary
-		if j.Spec.Adaptive != nil {
-			sum, err = Adaptive(ctx, j, cfg, o.whole(), o.Warn)
-		} else {
-			sum, err = Resume(ctx, cfg, o.Warn)
+		written := make(chan struct{})
+		before = written
+		g.Go(func() error {
+			defer close(written)
+			defer func() { <-prev; held.release() }()
+			defer cfg.Drained()
+			var sum Summary
+			var err error
+			if j.Spec.Adaptive != nil {
+				cfg.Drained = nil // each round drains; the next job waits for the last
+				sum, err = Adaptive(gctx, j, cfg, o.whole(), o.Warn)
+			} else {
+				sum, err = Resume(gctx, cfg, o.Warn)
+			}
+			nfailed.Add(int64(sum.Failed))
+			return err
+		})
+		select {
+		case <-next:
+		case <-gctx.Done():
 		}
-		failed += sum.Failed
-		if err != nil {
-			return failed, err
+		if gctx.Err() != nil {
+			break
 		}
 	}
-	return failed, nil
+	err = g.Wait()
+	if err == nil {
+		err = stop
+	}
+	return int(nfailed.Load()), err
+}
+
+// heldWriter passes a job's progress to w once the jobs before it have
+// written theirs, and holds it until then.
+type heldWriter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	buf  []byte
+	open bool
+}
+
+// heldAfter returns a writer to w that holds what it is given until
+// before is closed; nil when w is nil (a quiet run).
+func heldAfter(w io.Writer, before <-chan struct{}) *heldWriter {
+	if w == nil {
+		return nil
+	}
+	h := &heldWriter{w: w}
+	go func() { <-before; h.release() }()
+	return h
+}
+
+func (h *heldWriter) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.open {
+		return h.w.Write(p)
+	}
+	h.buf = append(h.buf, p...)
+	return len(p), nil
+}
+
+// release writes what was held and passes what comes after straight on.
+// A nil writer has nothing to release.
+func (h *heldWriter) release() {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.open {
+		h.open = true
+		h.w.Write(h.buf) // progress: a lost line is no reason to stop a sweep
+		h.buf = nil
+	}
 }
 
 // check refuses options no job can run with, before any job starts.

@@ -4,10 +4,16 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // TestRunJobs: failed scenarios are counted, not errors; a retry reruns
@@ -67,5 +73,121 @@ func TestRunJobs(t *testing.T) {
 	_, err = RunJobs(ctx, []*Job{j}, Options{Warn: io.Discard, PartitionBy: []string{"mdoe"}})
 	if !errors.Is(err, ErrOptions) || !strings.Contains(err.Error(), `did you mean "mode"`) || strings.Contains(err.Error(), ErrOptions.Error()) {
 		t.Errorf("RunJobs with a misspelt partition column: %v; want ErrOptions with Partitioning's own text", err)
+	}
+}
+
+// overlapModel is inverse-square with a hook that runs first in every
+// scenario, counting the scenarios running at once over every job.
+type overlapModel struct {
+	*inverseSquare
+	running, most *atomic.Int32
+	hook          func(vocab.Params)
+}
+
+func (m overlapModel) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
+	n := m.running.Add(1)
+	defer m.running.Add(-1)
+	for {
+		if old := m.most.Load(); n <= old || m.most.CompareAndSwap(old, n) {
+			break
+		}
+	}
+	m.hook(p)
+	return m.inverseSquare.Run(ctx, p, seed)
+}
+
+// TestRunJobsOverlap: the second job starts while the first one's last
+// scenario still runs, on the place its idle worker left, never with more
+// scenarios at once than the workers asked for; and the second job's
+// progress comes after the first job's summary although it ends first.
+func TestRunJobsOverlap(t *testing.T) {
+	var running, most atomic.Int32
+	var progress lockedBuilder
+	bRan := make(chan struct{}, 4)
+	overlapped := make(chan bool, 1)
+	a := overlapModel{newInverseSquare(0), &running, &most, func(p vocab.Params) {
+		if p.Float("distance") != 3 {
+			return
+		}
+		// The last scenario of a waits for b's four, then gives b's
+		// summary a second to be written out of turn.
+		for range 4 {
+			select {
+			case <-bRan:
+			case <-time.After(20 * time.Second):
+				overlapped <- false
+				return
+			}
+		}
+		overlapped <- true
+		for end := time.Now().Add(time.Second); time.Now().Before(end) && !strings.Contains(progress.String(), "b: 4 scenarios"); {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}}
+	b := overlapModel{newInverseSquare(0), &running, &most, func(vocab.Params) { bRan <- struct{}{} }}
+	ja := noisyJob(t, a, "name: a\nmodel: inverse-square\ngrid:\n  distance: [1m, 2m, 3m]\n", t.TempDir())
+	jb := noisyJob(t, b, "name: b\nmodel: inverse-square\ngrid:\n  distance: [4m, 5m, 6m, 7m]\n", t.TempDir())
+
+	failed, err := RunJobs(context.Background(), []*Job{ja, jb}, Options{Workers: 2, Progress: &progress, Warn: io.Discard})
+	if err != nil || failed != 0 {
+		t.Fatalf("RunJobs = %d, %v; want 0, nil", failed, err)
+	}
+	if !<-overlapped {
+		t.Error("job b did not run while job a's last scenario ran with a worker idle")
+	}
+	if got := most.Load(); got > 2 {
+		t.Errorf("%d scenarios ran at once over both jobs; want at most the 2 workers", got)
+	}
+	if got := len(rows(t, ja.Dir, true)) + len(rows(t, jb.Dir, true)); got != 7 {
+		t.Errorf("%d rows; want 7, one per scenario", got)
+	}
+	out := progress.String()
+	endA := strings.Index(out, "a: 3 scenarios: 3 ok")
+	firstB := strings.Index(out, "b: ")
+	if endA < 0 || firstB < endA {
+		t.Errorf("job b's progress does not come after job a's summary:\n%s", out)
+	}
+}
+
+// lockedBuilder is a strings.Builder that goroutines can share.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestRunJobsStopsAtAnError: a job that cannot start stops the ones after
+// it, and the error is that job's, after the jobs before it have ended
+// whole.
+func TestRunJobsStopsAtAnError(t *testing.T) {
+	m := newInverseSquare(0)
+	ja := noisyJob(t, m, "name: a\nmodel: inverse-square\ngrid:\n  distance: [1m, 2m, 3m]\n", t.TempDir())
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	// b's dataset directory would be inside a file: it cannot be created.
+	jb := noisyJob(t, m, "name: b\nmodel: inverse-square\ngrid:\n  distance: [4m]\n", filepath.Join(file, "b"))
+	jc := noisyJob(t, m, "name: c\nmodel: inverse-square\ngrid:\n  distance: [5m]\n", filepath.Join(t.TempDir(), "c"))
+	_, err := RunJobs(context.Background(), []*Job{ja, jb, jc}, Options{Workers: 2, Warn: io.Discard})
+	if err == nil || !strings.Contains(err.Error(), jb.Dir) {
+		t.Fatalf("RunJobs = %v; want job b's error about %s", err, jb.Dir)
+	}
+	if got := len(rows(t, ja.Dir, true)); got != 3 {
+		t.Errorf("job a has %d rows; want its 3", got)
+	}
+	if _, err := os.Stat(jc.Dir); err == nil {
+		t.Errorf("job c started after job b failed (%s exists)", jc.Dir)
 	}
 }

@@ -57,6 +57,17 @@ type Config struct {
 	ProgressEvery time.Duration // plain progress line interval, DefaultProgressEvery when 0
 
 	Mem memory.Allocator // Arrow memory, memory.DefaultAllocator when nil
+
+	// Slots, when not nil, is shared by sweeps that run at the same time
+	// (RunJobs starts a job while the one before it finishes its last
+	// scenarios): a worker holds one of its places while it runs a
+	// scenario, so that together they run no more scenarios at once than
+	// its capacity. Nil: Workers is the only bound.
+	Slots chan struct{}
+	// Drained, when not nil, is called once, when the first worker finds
+	// no scenario left to start: from then on this sweep leaves places
+	// in Slots free, which the next sweep can take.
+	Drained func()
 }
 
 // Summary is the outcome of a sweep.
@@ -194,6 +205,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 
 	r := &runner{cfg: cfg, schema: s, done: done, cancel: cancel}
 	var wg sync.WaitGroup
+	var drained sync.Once
 	for range workers {
 		wg.Add(1)
 		g.Go(func() error {
@@ -202,6 +214,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				if !r.work(gctx, sp, &pool, out, consumerDone) {
 					return nil
 				}
+			}
+			if cfg.Drained != nil && gctx.Err() == nil {
+				drained.Do(cfg.Drained)
 			}
 			return nil
 		})
@@ -414,7 +429,11 @@ func (r *runner) work(ctx context.Context, sp span, pool *sync.Pool, out chan<- 
 			b.skipped++
 			continue
 		}
+		if !r.take(ctx) {
+			break
+		}
 		row, now, ok := r.run(ctx, sc)
+		r.give()
 		if !ok {
 			break // abandoned: cancelled mid-scenario; a rerun does it
 		}
@@ -440,6 +459,27 @@ func (r *runner) work(ctx context.Context, sp span, pool *sync.Pool, out chan<- 
 		pool.Put(b)
 	}
 	return ok && ctx.Err() == nil
+}
+
+// take waits for a place in the shared Slots (at once without them); it
+// reports false if ctx ends first.
+func (r *runner) take(ctx context.Context) bool {
+	if r.cfg.Slots == nil {
+		return true
+	}
+	select {
+	case r.cfg.Slots <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// give frees the place take took.
+func (r *runner) give() {
+	if r.cfg.Slots != nil {
+		<-r.cfg.Slots
+	}
 }
 
 func firstLine(s string) string {
