@@ -60,9 +60,10 @@ type Config struct {
 
 	// Slots, when not nil, is shared by sweeps that run at the same time
 	// (RunJobs starts a job while the one before it finishes its last
-	// scenarios): a worker holds one of its places while it runs a
-	// scenario, so that together they run no more scenarios at once than
-	// its capacity. Nil: Workers is the only bound.
+	// scenarios): a worker holds one of its places while it runs a span
+	// of scenarios, so that together they run no more scenarios at once
+	// than its capacity (per span rather than per scenario: a closed form
+	// runs in a microsecond). Nil: Workers is the only bound.
 	Slots chan struct{}
 	// Drained, when not nil, is called once, when the first worker finds
 	// no scenario left to start: from then on this sweep leaves places
@@ -211,7 +212,12 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		g.Go(func() error {
 			defer wg.Done()
 			for sp := range spans {
-				if !r.work(gctx, sp, &pool, out, consumerDone) {
+				if !r.take(gctx) {
+					return nil
+				}
+				ok := r.work(gctx, sp, &pool, out, consumerDone)
+				r.give()
+				if !ok {
 					return nil
 				}
 			}
@@ -429,11 +435,7 @@ func (r *runner) work(ctx context.Context, sp span, pool *sync.Pool, out chan<- 
 			b.skipped++
 			continue
 		}
-		if !r.take(ctx) {
-			break
-		}
 		row, now, ok := r.run(ctx, sc)
-		r.give()
 		if !ok {
 			break // abandoned: cancelled mid-scenario; a rerun does it
 		}
@@ -461,8 +463,8 @@ func (r *runner) work(ctx context.Context, sp span, pool *sync.Pool, out chan<- 
 	return ok && ctx.Err() == nil
 }
 
-// take waits for a place in the shared Slots (at once without them); it
-// reports false if ctx ends first.
+// take waits for a place in the shared Slots (at once without them) for
+// the span a worker is about to run; it reports false if ctx ends first.
 func (r *runner) take(ctx context.Context) bool {
 	if r.cfg.Slots == nil {
 		return true
