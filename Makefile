@@ -7,7 +7,7 @@ PROFILE ?= quick
 # Packages with fuzz targets and the targets in them: see `make fuzz`.
 FUZZTIME ?= 60s
 
-.PHONY: all build test gotest testdeps figures bench lint fuzz clean validate ns3deps
+.PHONY: all build test gotest testdeps figures bench pgo lint fuzz clean validate ns3deps
 
 all: build
 
@@ -74,6 +74,18 @@ figures: build
 ## bench: the performance benchmarks (scenarios/s, events/s, packets/s, allocs).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## pgo: regenerate default.pgo, the CPU profile with which `go build` (and
+## so `make build`) optimises the binary (profile-guided optimisation: hot
+## calls inlined, interface calls of the event loop devirtualised; the
+## rows do not change). The profile is of the engine benchmarks of the
+## models that take most of a full-profile run: tcp-compete on its three
+## backbones, sat-island and leo-network.
+PGOBENCH ?= BenchmarkCompete|BenchmarkSatIsland200/geo|BenchmarkLEONetworkKuiperK1Short
+pgo:
+	mkdir -p bin
+	$(GO) test ./engine/models -run '^$$' -bench '$(PGOBENCH)' -benchtime 2x -cpuprofile $(CURDIR)/bin/pgo.prof -o $(CURDIR)/bin/pgo-models.test
+	$(GO) tool pprof -proto $(CURDIR)/bin/pgo.prof > default.pgo
 
 ## lint: gofmt, go vet, a tidy go.mod (`go mod tidy -diff` prints what
 ## `go mod tidy` would change and fails) and staticcheck at a pinned version
