@@ -191,3 +191,38 @@ func TestRunJobsStopsAtAnError(t *testing.T) {
 		t.Errorf("job c started after job b failed (%s exists)", jc.Dir)
 	}
 }
+
+// TestRunJobsInterruptedWhileOverlapping: cancelled while the second job
+// runs beside the first one's last scenario, both stop with the
+// interruption as the error, and a rerun completes both, each scenario
+// once.
+func TestRunJobsInterruptedWhileOverlapping(t *testing.T) {
+	var running, most atomic.Int32
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	bStarted := make(chan struct{})
+	var once sync.Once
+	a := overlapModel{newInverseSquare(0), &running, &most, func(p vocab.Params) {
+		if p.Float("distance") == 3 {
+			select {
+			case <-bStarted:
+			case <-time.After(20 * time.Second):
+			}
+		}
+	}}
+	b := overlapModel{newInverseSquare(0), &running, &most, func(vocab.Params) {
+		once.Do(func() { close(bStarted); cancel() })
+	}}
+	ja := noisyJob(t, a, "name: a\nmodel: inverse-square\ngrid:\n  distance: [1m, 2m, 3m]\n", t.TempDir())
+	jb := noisyJob(t, b, "name: b\nmodel: inverse-square\ngrid:\n  distance: [4m, 5m, 6m, 7m]\n", t.TempDir())
+	_, err := RunJobs(ctx, []*Job{ja, jb}, Options{Workers: 2, Warn: io.Discard})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("RunJobs = %v; want the interruption", err)
+	}
+	if _, err := RunJobs(context.Background(), []*Job{ja, jb}, Options{Workers: 2, Warn: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	if na, nb := len(rows(t, ja.Dir, true)), len(rows(t, jb.Dir, true)); na != 3 || nb != 4 {
+		t.Errorf("after the rerun a has %d rows and b %d; want 3 and 4", na, nb)
+	}
+}
