@@ -33,10 +33,17 @@ type Host struct {
 	// the 1 ms term, 12.5 kB, is far below either).
 	LimitOutputBytes unit.Bytes
 	// GRO acknowledges an aggregate once: it reaches the receiving
-	// socket as one skb, and tcp_input.c's __tcp_ack_snd_check sends one
-	// ACK for it ("more than one full frame received"), so the segments
-	// of one Skb arriving at one instant are answered by one ACK, sent
-	// when they all are in.
+	// socket as one skb, and tcp_input.c (Linux 5.13) decides once per
+	// skb whether to acknowledge it, so the segments of one Skb arriving
+	// at one instant are answered by at most one ACK, sent when they all
+	// are in. An skb out of order, duplicate or filling a hole is
+	// acknowledged at once (tcp_data_queue_ofo, tcp_data_queue's
+	// out_of_window and its ICSK_ACK_NOW when the gap is filled); an
+	// in-order one only when "more than one full frame" (rcv_nxt -
+	// rcv_wup > rcv_mss) is then unacknowledged or in quick-ACK mode
+	// (__tcp_ack_snd_check), so a lone one-segment skb waits for the
+	// next or for the delayed-ACK timer (tcp_send_delayed_ack, ato
+	// TCP_ATO_MIN = 40 ms).
 	GRO bool
 	// Defer is TSO deferral (tcp_output.c, tcp_tso_should_defer, called
 	// from tcp_write_xmit for an skb of more than one segment): outside
@@ -106,8 +113,10 @@ type host struct {
 	// a paced flow when its pacing lets the next one go.
 	wstamp des.Time
 
-	// GRO: an ACK owed for the aggregate arriving now.
+	// GRO: an ACK owed for the aggregate arriving now, and whether it
+	// goes at once whatever was received.
 	ackOwed bool
+	ackNow  bool
 	ackSet  bool
 
 	// TSQ.
@@ -222,14 +231,26 @@ const (
 	hostAck         // the ACK of an aggregate
 )
 
-// deferAck reports whether the in-order segment p is acknowledged with
-// the rest of its aggregate, by an event at the same instant that runs
-// after the aggregate's other segments, which arrive together.
-func (h *host) deferAck(now des.Time, p *netsim.Packet) bool {
+// delAckATO is the delayed-ACK timeout of a bulk receiver's skb that
+// does not complete more than one full frame: tcp_send_delayed_ack's ato,
+// TCP_ATO_MIN (HZ/25, 40 ms), which is also TCP_DELACK_MIN.
+const delAckATO = 40 * des.Millisecond
+
+// skbAck reports whether the segment p is acknowledged with the rest of
+// its aggregate, by an event at the same instant that runs after the
+// aggregate's other segments, which arrive together; now says the skb
+// is acknowledged at once (out of order, duplicate, filling a hole),
+// otherwise __tcp_ack_snd_check's rule decides (see Host.GRO).
+func (h *host) skbAck(now des.Time, p *netsim.Packet, immediate bool) bool {
 	if !h.cfg.GRO || p.Skb == 0 {
 		return false
 	}
 	h.ackOwed = true
+	if immediate {
+		h.ackNow = true
+	} else {
+		h.c.rcv.unacked++
+	}
 	if !h.ackSet {
 		h.ackSet = true
 		h.c.s.Schedule(now, h, hostAck, 0)
@@ -241,9 +262,20 @@ func (h *host) deferAck(now des.Time, p *netsim.Packet) bool {
 func (h *host) Handle(now des.Time, kind int, _ uint64) {
 	if kind == hostAck {
 		h.ackSet = false
-		if h.ackOwed {
-			h.ackOwed = false
-			h.c.rcv.ackNow(now)
+		if !h.ackOwed {
+			return
+		}
+		h.ackOwed = false
+		r := &h.c.rcv
+		// "More than one full frame received", quick-ACK mode, or an
+		// skb that asks for an immediate ACK.
+		if h.ackNow || r.unacked >= 2 || r.quick > 0 || r.firstAck || !h.c.cfg.DelayedACK {
+			h.ackNow = false
+			r.ackNow(now)
+			return
+		}
+		if !r.delack.Pending() {
+			r.delack.ResetAfter(delAckATO)
 		}
 		return
 	}

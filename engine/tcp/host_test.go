@@ -295,3 +295,102 @@ func TestAckCwndLimited(t *testing.T) {
 		})
 	}
 }
+
+// feed is a des.Handler that runs a function at its time.
+type feed func(now des.Time)
+
+func (f feed) Handle(now des.Time, _ int, _ uint64) { f(now) }
+
+// TestHostGROAckPerSkb: a receiver that gets aggregates whole decides
+// once per skb whether to acknowledge (Linux 5.13, tcp_input.c): an
+// out-of-order aggregate of three segments is answered by one duplicate
+// ACK (tcp_data_queue_ofo), not three, and so is the skb that fills the
+// hole (ICSK_ACK_NOW); an in-order skb is acknowledged at once only when
+// more than one full frame is unacknowledged (__tcp_ack_snd_check), so a
+// lone one-segment skb waits for the next skb or for the delayed-ACK
+// timer, 40 ms (tcp_send_delayed_ack, TCP_ATO_MIN). Every count is exact:
+// the segments are put on the receiver by hand after the handshake.
+func TestHostGROAckPerSkb(t *testing.T) {
+	cfg := baseConfig()
+	cfg.DelayedACK = true
+	pr := newPair(t, cfg, 1e9, des.Millisecond, newReno)
+	pr.server.SetHost(Host{TSO: true, GRO: true})
+	pr.client.Connect(0)
+	s := pr.w.s
+	if err := s.Run(context.Background(), des.Time(10*des.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if pr.server.state != stateEstablished {
+		t.Fatal("handshake did not complete")
+	}
+	iss := pr.client.snd.iss
+	rcvAck := pr.server.snd.nxt
+	const mss = 1000
+	next := uint64(1 << 40)
+	// skb puts segments [from, from+n) of the stream on the receiver as
+	// one aggregate at time at.
+	skb := func(at des.Time, from, n int) {
+		s.Schedule(at, feed(func(now des.Time) {
+			next++
+			id := next
+			for i := range n {
+				p := pr.w.pool.Get()
+				p.Flow, p.Src, p.Dst = 1, 0, 1
+				p.Seq = uint32(iss + 1 + seqnum.Value((from+i)*mss))
+				p.Ack = uint32(rcvAck)
+				p.Flags = netsim.ACK
+				p.Payload = mss
+				p.Size = mss + 40
+				p.Window = 65535
+				p.Skb = id
+				pr.server.Receive(now, p)
+			}
+		}), 0, 0)
+	}
+	acks := func() int { return pr.w.sent[1] }
+	run := func(until des.Duration) {
+		t.Helper()
+		if err := s.Run(context.Background(), des.Time(until)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ms := func(x float64) des.Time { return des.Time(x * float64(des.Millisecond)) }
+	// Use up quick-ACK mode with in-order two-segment skbs, each
+	// acknowledged at once.
+	seg := 0
+	for i := range 20 {
+		skb(ms(20+float64(i)), seg, 2)
+		seg += 2
+	}
+	run(45 * des.Millisecond)
+	if pr.server.rcv.quick != 0 {
+		t.Fatalf("still in quick-ACK mode (%d left)", pr.server.rcv.quick)
+	}
+	base := acks()
+	steps := []struct {
+		name     string
+		at       float64
+		from, n  int
+		until    float64 // ms to run to
+		wantAcks int     // ACKs since base
+	}{
+		{"lone one-segment skb: delayed", 50, seg, 1, 50.5, 0},
+		{"the next one-segment skb: two frames, ACK", 51, seg + 1, 1, 51.5, 1},
+		{"three-segment skb beyond a hole: one ACK", 52, seg + 3, 3, 52.5, 2},
+		{"the hole filled by one skb: one ACK", 53, seg + 2, 1, 53.5, 3},
+		{"lone one-segment skb", 54, seg + 6, 1, 93.9, 3},
+		{"its delayed ACK 40 ms later", 0, 0, 0, 94.1, 4},
+	}
+	for _, st := range steps {
+		if st.n > 0 {
+			skb(ms(st.at), st.from, st.n)
+		}
+		run(des.Duration(ms(st.until)))
+		if got := acks() - base; got != st.wantAcks {
+			t.Errorf("%s: %d ACKs by %.1f ms, want %d", st.name, got, st.until, st.wantAcks)
+		}
+	}
+	if got, want := pr.server.rcv.nxt, iss+1+seqnum.Value((seg+7)*mss); got != want {
+		t.Errorf("rcv.nxt %d, want %d", got, want)
+	}
+}

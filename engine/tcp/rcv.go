@@ -86,6 +86,9 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 			r.setDSACK(seq, end)
 			r.enterQuickAck()
 		}
+		if r.c.host != nil && r.c.host.skbAck(now, p, true) {
+			return
+		}
 		r.ackNow(now)
 		return
 	}
@@ -103,6 +106,9 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 			r.dsackHeld(seq, end)
 			r.ooo.Insert(seq, end)
 			r.noteRecent(seq)
+		}
+		if r.c.host != nil && r.c.host.skbAck(now, p, true) {
+			return
 		}
 		r.ackNow(now)
 		return
@@ -133,7 +139,7 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 	}
 	// RFC 5681 section 4.2: an immediate ACK when the segment fills all or
 	// part of a gap.
-	if !hadHole && r.c.host != nil && r.c.host.deferAck(now, p) {
+	if r.c.host != nil && r.c.host.skbAck(now, p, hadHole) {
 		return
 	}
 	if hadHole || !r.c.cfg.DelayedACK || r.quick > 0 || r.firstAck {
