@@ -50,9 +50,10 @@ type Host struct {
 	// recovery, a sender whose congestion and receive windows allow less
 	// than a full aggregate (tcp_tso_autosize's) and less than a third of
 	// the window (net.ipv4.tcp_tso_win_divisor = 3) does not send that
-	// part now when the ACK of its oldest segment is due within min(1 ms,
-	// srtt/2) and it last sent less than 1 ms ago: the ACK will open the
-	// window for a larger aggregate. It needs TSO.
+	// part now when the ACK of its oldest segment is due within srtt/2
+	// (Linux 5.13; a later Linux bounds it to 1 ms) and it last sent less than
+	// 1 ms ago: the ACK will open the window for a larger aggregate. It
+	// needs TSO.
 	Defer bool
 	// CwndLimited grows cwnd only while the congestion window is what
 	// limits the sender, as Linux's loss-based controllers do: each
@@ -320,7 +321,7 @@ const (
 	// of the window is worth sending at once.
 	tsoWinDivisor = 3
 	// deferMax is the NSEC_PER_MSEC of tcp_tso_should_defer: no deferral
-	// when the last send is older, nor past an ACK due later.
+	// when the last send is older.
 	deferMax = des.Millisecond
 )
 
@@ -377,9 +378,13 @@ func (h *host) deferSend(now des.Time, rem unit.Bytes) bool {
 	if limit >= min(s.wnd, s.cc.Cwnd)/tsoWinDivisor {
 		return false
 	}
-	// "If next ACK is likely to come too late, ie in more than min(1ms,
-	// half srtt), do not defer": the ACK of the head of the
-	// retransmission queue is expected one srtt after it was sent.
+	// "If next ACK is likely to come too late (half srtt), do not
+	// defer" (Linux 5.13: delta = now - head->tstamp, send now when
+	// delta < srtt/2): the ACK of the head of the retransmission queue
+	// is expected one srtt after it was sent, so a sender defers when
+	// that ACK is due within srtt/2. The bound min(1 ms, srtt/2) came
+	// later (commit 295ce1eb36ae, "tcp: fix tcp_tso_should_defer() vs
+	// large RTT", October 2025) than the document's kernel.
 	if flight == 0 {
 		return false
 	}
@@ -389,7 +394,7 @@ func (h *host) deferSend(now des.Time, rem unit.Bytes) bool {
 	}
 	srtt := s.rtt.srtt
 	expected := s.recs.at(i).sentAt.Add(srtt)
-	return expected.Sub(now) <= min(srtt/2, deferMax)
+	return expected.Sub(now) <= srtt/2
 }
 
 // cwndValidate is tcp_cwnd_validate (Linux 5.13) after a sending pass:

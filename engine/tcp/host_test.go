@@ -122,7 +122,7 @@ func TestHostGRO(t *testing.T) {
 // segments; cwnd 30 segments with 27 in flight, so the windows allow 3
 // segments (below the aggregate and below a third of cwnd, 10); srtt
 // 20 ms; the oldest segment in flight sent 19.5 ms ago, its ACK due in
-// 0.5 ms, within min(1 ms, srtt/2); the last write 0.2 ms ago. Each case
+// 0.5 ms, within srtt/2 (Linux 5.13); the last write 0.2 ms ago. Each case
 // changes one thing and names the kernel's test that decides it; every
 // expectation is exact (the function is a predicate).
 func TestHostDefer(t *testing.T) {
@@ -148,7 +148,9 @@ func TestHostDefer(t *testing.T) {
 		{"a full aggregate fits (limit >= max_segs * mss)", func(s *state) { s.flight = 22 }, false},
 		{"a third of the window is free (tcp_tso_win_divisor 3)", func(s *state) { s.cwnd, s.flight = 9, 6 }, false},
 		{"the receive window limits, 3 of 30 segments: defer", func(s *state) { s.cwnd, s.wnd, s.flight = 100, 30, 27 }, true},
-		{"ACK due in 1.5 ms, later than min(1 ms, srtt/2)", func(s *state) { s.headAge = 18500 * des.Microsecond }, false},
+		{"ACK due in 9.5 ms, within srtt/2 (Linux 5.13; a later Linux would not defer past 1 ms)", func(s *state) { s.headAge = 10500 * des.Microsecond }, true},
+		{"ACK due in 10 ms, at srtt/2 (delta = srtt/2 is not < srtt/2)", func(s *state) { s.headAge = 10 * des.Millisecond }, true},
+		{"ACK due in 10.5 ms, later than srtt/2", func(s *state) { s.headAge = 9500 * des.Microsecond }, false},
 		{"one segment written: an skb of one segment is never deferred", func(s *state) { s.written = 1 }, false},
 	}
 	for _, tt := range tests {
