@@ -335,7 +335,10 @@ func moveInto(dir, sub, rel, suffix string) (string, error) {
 		}
 		return "", fmt.Errorf("dataset: moving a part aside: %w", err)
 	}
-	if err := syncDir(filepath.Dir(filepath.Join(dir, rel))); err != nil {
+	// Another task of a job array may have moved the directory's last
+	// part since the rename and removed the directory (pruneEmpty): with
+	// the directory gone there is no entry left to make durable.
+	if err := syncDir(filepath.Dir(filepath.Join(dir, rel))); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
 	dropEntry(dir, rel)
