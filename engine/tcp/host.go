@@ -267,17 +267,11 @@ func (h *host) Handle(now des.Time, kind int, _ uint64) {
 			return
 		}
 		h.ackOwed = false
-		r := &h.c.rcv
 		// "More than one full frame received", quick-ACK mode, or an
 		// skb that asks for an immediate ACK.
-		if h.ackNow || r.unacked >= 2 || r.quick > 0 || r.firstAck || !h.c.cfg.DelayedACK {
-			h.ackNow = false
-			r.ackNow(now)
-			return
-		}
-		if !r.delack.Pending() {
-			r.delack.ResetAfter(delAckATO)
-		}
+		immediate := h.ackNow
+		h.ackNow = false
+		h.c.rcv.ackOrDelay(now, immediate, delAckATO)
 		return
 	}
 	h.wakeSet = false

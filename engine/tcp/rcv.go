@@ -86,10 +86,7 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 			r.setDSACK(seq, end)
 			r.enterQuickAck()
 		}
-		if r.c.host != nil && r.c.host.skbAck(now, p, true) {
-			return
-		}
-		r.ackNow(now)
+		r.ackSegment(now, p)
 		return
 	}
 	if seq.LessThan(r.nxt) {
@@ -107,10 +104,7 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 			r.ooo.Insert(seq, end)
 			r.noteRecent(seq)
 		}
-		if r.c.host != nil && r.c.host.skbAck(now, p, true) {
-			return
-		}
-		r.ackNow(now)
+		r.ackSegment(now, p)
 		return
 	}
 	r.dataEvent(now, p.Payload)
@@ -142,19 +136,31 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 	if r.c.host != nil && r.c.host.skbAck(now, p, hadHole) {
 		return
 	}
-	if hadHole || !r.c.cfg.DelayedACK || r.quick > 0 || r.firstAck {
-		r.ackNow(now)
+	r.unacked++
+	r.ackOrDelay(now, hadHole, r.c.cfg.DelAckTimeout)
+}
+
+// ackSegment acknowledges at once a segment that asks for it (out of
+// order, duplicate): with the rest of its aggregate when the host takes
+// aggregates whole (Host.GRO), else now.
+func (r *receiver) ackSegment(now des.Time, p *netsim.Packet) {
+	if r.c.host != nil && r.c.host.skbAck(now, p, true) {
 		return
 	}
-	// RFC 1122 section 4.2.3.2 / RFC 5681 section 4.2: ACK at least every
-	// second full-sized segment, and within the delayed-ACK timeout.
-	r.unacked++
-	if r.unacked >= 2 {
+	r.ackNow(now)
+}
+
+// ackOrDelay sends the ACK of in-order data, counted in unacked, now when
+// it is due at once (immediate, no delayed ACKs, quick-ACK mode, the
+// first data, or RFC 1122 section 4.2.3.2 / RFC 5681 section 4.2's
+// second full-sized segment), and otherwise within timeout.
+func (r *receiver) ackOrDelay(now des.Time, immediate bool, timeout des.Duration) {
+	if immediate || !r.c.cfg.DelayedACK || r.quick > 0 || r.firstAck || r.unacked >= 2 {
 		r.ackNow(now)
 		return
 	}
 	if !r.delack.Pending() {
-		r.delack.ResetAfter(r.c.cfg.DelAckTimeout)
+		r.delack.ResetAfter(timeout)
 	}
 }
 
