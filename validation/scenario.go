@@ -250,8 +250,9 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 	}
 	var kvs []kv
 	// ns-3 3.37 has none of Linux's recovery mechanisms beyond its
-	// delayed ACKs: no quick-ACK mode, DSACK, undo, F-RTO or adaptive
-	// reordering, and its RTO is max(min RTO, SRTT + 4 RTTVAR)
+	// delayed ACKs: no quick-ACK mode, DSACK, undo, F-RTO, adaptive
+	// reordering or SACK compression (its TcpSocketBase acknowledges
+	// every out-of-order segment at once), and its RTO is max(min RTO, SRTT + 4 RTTVAR)
 	// (TcpSocketBase::EstimateRtt), RFC 6298's. Its receiver acknowledges
 	// the first data segment after the handshake at once
 	// (TcpSocketBase::ProcessSynRcvd sets m_delAckCount =
@@ -259,6 +260,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 	ns3Recovery := []kv{
 		{"quick_ack", false}, {"dsack", false}, {"undo", false}, {"frto", false},
 		{"adaptive_reordering", false}, {"rto_min_on", "rto"}, {"ack_first_segment", true},
+		{"sack_compression", false},
 	}
 	switch s.Model {
 	case "tcp-bulk", "tcp-transfer":

@@ -329,7 +329,7 @@ func TestLEOPathPyEphem(t *testing.T) {
 // hand from the Linux settings the table cites (IW 10, delayed and quick
 // ACKs, RACK-TLP, PRR, timestamps, DSACK, undo, F-RTO, adaptive
 // reordering, min_rto on RTTVAR, the per-segment loss report to BBRv2,
-// HyStart, byte counting).
+// HyStart, byte counting, SACK compression).
 func TestLEOPathLinuxHost(t *testing.T) {
 	s := NewLEOPath().Schema()
 	for _, h := range hostTable() {
@@ -352,7 +352,7 @@ func TestLEOPathLinuxHost(t *testing.T) {
 	linux := tcp.Config{MSS: 1448, InitialWindow: 10, RcvBuf: 16 << 20, SndBuf: 1 << 40, WindowScaling: true,
 		SACK: true, DelayedACK: true, MinRTO: 200 * des.Millisecond, LimitedTransmit: true, Recovery: tcp.RecoveryPRR,
 		LossDetection: tcp.LossRACKTLP, Timestamps: true, SYNTimeout: des.Second,
-		QuickAck: true, DSACK: true, Undo: true, FRTO: true, AdaptiveReordering: true, RTOVarFloor: true, SkbMarkedLost: true, SACKRateSamples: true}
+		QuickAck: true, DSACK: true, Undo: true, FRTO: true, AdaptiveReordering: true, RTOVarFloor: true, SkbMarkedLost: true, SACKRateSamples: true, SACKCompression: true}
 	if diff := cmp.Diff(linux, c.host.config(c.window, 1<<40)); diff != "" {
 		t.Errorf("leo-path's default host is not Linux's (-linux +now):\n%s", diff)
 	}

@@ -112,7 +112,7 @@ func TestShapes(t *testing.T) {
 		for k, v := range map[string]vocab.Value{"mss": vocab.I(1460), "prr": vocab.B(false), "timestamps": vocab.B(false),
 			"byte_counting": vocab.B(false), "delayed_ack": vocab.B(false), "quick_ack": vocab.B(false), "dsack": vocab.B(false),
 			"undo": vocab.B(false), "frto": vocab.B(false), "adaptive_reordering": vocab.B(false), "rto_min_on": vocab.S("rto"),
-			"hystart_variant": vocab.S("rfc9406"), "cubic_variant": vocab.S("rfc9438")} {
+			"sack_compression": vocab.B(false), "hystart_variant": vocab.S("rfc9406"), "cubic_variant": vocab.S("rfc9438")} {
 			p[k] = v
 		}
 		return p

@@ -122,6 +122,10 @@ func hostTable() []hostSetting {
 			Doc: "every ACK that newly SACKs data counts it delivered and gives a delivery-rate sample, from the most recently sent segment the ACK newly SACKs or acknowledges, and every ACK reaches BBR and BBRv2 (which set cwnd and pacing themselves); " +
 				"off, only ACKs that advance the cumulative ACK do, so BBR and BBRv2 see no bandwidth, rounds or loss rate while holes hold it back (Linux: always); window-based controllers grow on cumulative ACKs either way"},
 			"no switch in Linux: tcp_sacktag_one() calls tcp_rate_skb_delivered() for each newly SACKed skb, and tcp_ack() calls tcp_rate_gen() and tcp_cong_control() on every ACK (net/ipv4/tcp_input.c, net/ipv4/tcp_rate.c)"},
+		{vocab.Param{Name: "sack_compression", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "SACK compression: a receiver holding out-of-order data acknowledges the first 3 segments at one cumulative ACK point at once, then one ACK per 44 segments, per min(1 ms, SRTT/20), or when a SACK block would fall behind the first two reported, whichever comes first; needs sack; " +
+				"off, every out-of-order segment is acknowledged at once, RFC 5681 4.2 (Linux: always, since 4.18)"},
+			"__tcp_ack_snd_check(), tcp_sack_new_ofo_skb() and tcp_sack_compress_send_ack() in net/ipv4/tcp_input.c (TCP_FASTRETRANS_THRESH 3, TCP_SACK_BLOCKS_EXPECTED 2), tcp_compressed_ack_kick() in net/ipv4/tcp_timer.c; net.ipv4.tcp_comp_sack_nr = 44, tcp_comp_sack_delay_ns = 1 ms (Documentation/networking/ip-sysctl.rst)"},
 	}
 }
 
@@ -136,11 +140,11 @@ func hostParam(name string) vocab.Param {
 }
 
 // recoveryHostParams names the Linux loss-recovery mechanisms of the host
-// (quick ACKs, DSACK, undo, F-RTO, adaptive reordering, Linux's RTO floor
-// the per-segment loss report to BBRv2 and the rate samples of SACK-only
-// ACKs), which every TCP model takes
-// after its other host parameters.
-var recoveryHostParams = []string{"quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "rto_min_on", "skb_marked_lost", "sack_rate_samples"}
+// (quick ACKs, DSACK, undo, F-RTO, adaptive reordering, Linux's RTO
+// floor, the per-segment loss report to BBRv2, the rate samples of
+// SACK-only ACKs and SACK compression), which every TCP model takes after
+// its other host parameters.
+var recoveryHostParams = []string{"quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "rto_min_on", "skb_marked_lost", "sack_rate_samples", "sack_compression"}
 
 // withRecovery returns the named host parameters followed by the
 // recovery mechanisms of recoveryHostParams.
@@ -191,6 +195,7 @@ type tcpHost struct {
 	rtoVarFloor        bool
 	skbMarkedLost      bool
 	sackRateSamples    bool
+	sackCompression    bool
 	// renoRecovery chooses RFC 5681's Reno recovery over RFC 6582's
 	// NewReno for a connection without SACK (tcp-bulk's cca reno).
 	renoRecovery bool
@@ -237,6 +242,7 @@ func decodeHost(p vocab.Params) tcpHost {
 		rtoVarFloor:        v("rto_min_on").Str() == "rttvar",
 		skbMarkedLost:      v("skb_marked_lost").Bool(),
 		sackRateSamples:    v("sack_rate_samples").Bool(),
+		sackCompression:    v("sack_compression").Bool(),
 	}
 	if v("ssthresh_basis").Str() == "pipe" {
 		h.ssthreshBasis = tcp.SsthreshPipe
@@ -274,6 +280,7 @@ func (h tcpHost) config(rcvBuf, sndBuf unit.Bytes) tcp.Config {
 		RTOVarFloor:        h.rtoVarFloor,
 		SkbMarkedLost:      h.skbMarkedLost,
 		SACKRateSamples:    h.sackRateSamples,
+		SACKCompression:    h.sackCompression,
 	}
 }
 

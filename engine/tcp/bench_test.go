@@ -46,7 +46,7 @@ func dumbbellWith(tb testing.TB, nFlows int, dur des.Duration, rackTLP bool, new
 // samples of SACK-only ACKs.
 func linuxRecovery(cfg *Config) {
 	cfg.QuickAck, cfg.DSACK, cfg.Undo, cfg.FRTO, cfg.AdaptiveReordering, cfg.RTOVarFloor = true, true, true, true, true, true
-	cfg.SkbMarkedLost, cfg.SACKRateSamples = true, true
+	cfg.SkbMarkedLost, cfg.SACKRateSamples, cfg.SACKCompression = true, true, true
 }
 
 // dumbbellLinux is dumbbellWith, with linuxRecovery when linux is set.

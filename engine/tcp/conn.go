@@ -200,6 +200,16 @@ type Config struct {
 	// tcp_rate_gen, tcp_cong_control). Off, only ACKs that advance SND.UNA
 	// count deliveries, take samples and reach the controller.
 	SACKRateSamples bool
+	// SACKCompression is Linux's SACK compression (net/ipv4/tcp_input.c,
+	// __tcp_ack_snd_check; since 4.18, in this form since 5.8): a
+	// receiver holding out-of-order data with SACK acknowledges at once
+	// only the first TCP_FASTRETRANS_THRESH (3) segments at one RCV.NXT;
+	// further ones are answered by one ACK when a timer of min(1 ms,
+	// SRTT/20) expires or the net.ipv4.tcp_comp_sack_nr (44)-th is
+	// held, whichever comes first (sack_compress.go). Any ACK sent ends
+	// the wait. Linux always does; off, every out-of-order segment is
+	// acknowledged at once (RFC 5681 section 4.2).
+	SACKCompression bool
 }
 
 func (c *Config) fill() error {
@@ -278,6 +288,7 @@ const (
 	kindDelAck
 	kindPace
 	kindRACK
+	kindCompSACK
 )
 
 // Conn is one TCP endpoint. Both directions work; a workload usually
@@ -387,10 +398,11 @@ func (c *Conn) build(s *des.Scheduler, cfg Config, ctrl cc.Controller, port Port
 	c.snd.paceTimer.Stop()
 	c.snd.rack.timer.Stop()
 	c.rcv.delack.Stop()
-	rto, pace, rack, delack := c.snd.rtoTimer, c.snd.paceTimer, c.snd.rack.timer, c.rcv.delack
+	c.rcv.compTimer.Stop()
+	rto, pace, rack, delack, comp := c.snd.rtoTimer, c.snd.paceTimer, c.snd.rack.timer, c.rcv.delack, c.rcv.compTimer
 	recs, sb, ooo := c.snd.recs.buf, c.snd.sb, c.rcv.ooo
 	*c = Conn{cfg: cfg, s: s, port: port, app: app, flow: flow, src: src, dst: dst}
-	c.snd.rtoTimer, c.snd.paceTimer, c.snd.rack.timer, c.rcv.delack = rto, pace, rack, delack
+	c.snd.rtoTimer, c.snd.paceTimer, c.snd.rack.timer, c.rcv.delack, c.rcv.compTimer = rto, pace, rack, delack, comp
 	c.snd.recs.buf = recs
 	for _, b := range []*Scoreboard{sb, ooo} {
 		if b != nil {
@@ -415,6 +427,8 @@ func (c *Conn) Handle(now des.Time, kind int, arg uint64) {
 		c.snd.tlpSchedule(now)
 	case kindRACK:
 		c.snd.rackTimeout(now)
+	case kindCompSACK:
+		c.rcv.compressedAckDue(now)
 	}
 }
 

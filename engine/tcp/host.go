@@ -36,9 +36,10 @@ type Host struct {
 	// socket as one skb, and tcp_input.c (Linux 5.13) decides once per
 	// skb whether to acknowledge it, so the segments of one Skb arriving
 	// at one instant are answered by at most one ACK, sent when they all
-	// are in. An skb out of order, duplicate or filling a hole is
-	// acknowledged at once (tcp_data_queue_ofo, tcp_data_queue's
-	// out_of_window and its ICSK_ACK_NOW when the gap is filled); an
+	// are in. An skb duplicate or filling a hole is acknowledged at once
+	// (tcp_data_queue's out_of_window and its ICSK_ACK_NOW when the gap
+	// is filled), one out of order at once or, under
+	// Config.SACKCompression, by that rule (tcp_data_queue_ofo); an
 	// in-order one only when "more than one full frame" (rcv_nxt -
 	// rcv_wup > rcv_mss) is then unacknowledged or in quick-ACK mode
 	// (__tcp_ack_snd_check), so a lone one-segment skb waits for the
@@ -114,10 +115,10 @@ type host struct {
 	// a paced flow when its pacing lets the next one go.
 	wstamp des.Time
 
-	// GRO: an ACK owed for the aggregate arriving now, and whether it
-	// goes at once whatever was received.
+	// GRO: an ACK owed for the aggregate arriving now, and the most
+	// urgent kind its segments asked for.
 	ackOwed bool
-	ackNow  bool
+	ackKind ackKind
 	ackSet  bool
 
 	// TSQ.
@@ -237,19 +238,41 @@ const (
 // TCP_ATO_MIN (HZ/25, 40 ms), which is also TCP_DELACK_MIN.
 const delAckATO = 40 * des.Millisecond
 
+// ackKind is what a received segment asks of its acknowledgement.
+type ackKind uint8
+
+const (
+	// ackKindInOrder: in-order data, acknowledged by the delayed-ACK
+	// rule (__tcp_ack_snd_check's first test, tcp_send_delayed_ack).
+	ackKindInOrder ackKind = iota
+	// ackKindOutOfOrder: data received while out-of-order data is held,
+	// acknowledged by receiver.ackOutOfOrder's rule (SACK compression).
+	ackKindOutOfOrder
+	// ackKindNow: an ACK at once (a duplicate, a gap filled).
+	ackKindNow
+)
+
+// inOrderAck is the kind of an in-order segment's ACK: at once when it
+// filled a gap.
+func inOrderAck(filledGap bool) ackKind {
+	if filledGap {
+		return ackKindNow
+	}
+	return ackKindInOrder
+}
+
 // skbAck reports whether the segment p is acknowledged with the rest of
 // its aggregate, by an event at the same instant that runs after the
-// aggregate's other segments, which arrive together; now says the skb
-// is acknowledged at once (out of order, duplicate, filling a hole),
-// otherwise __tcp_ack_snd_check's rule decides (see Host.GRO).
-func (h *host) skbAck(now des.Time, p *netsim.Packet, immediate bool) bool {
+// aggregate's other segments, which arrive together; the aggregate's ACK
+// is the most urgent its segments ask (kind), decided once (see
+// Host.GRO).
+func (h *host) skbAck(now des.Time, p *netsim.Packet, kind ackKind) bool {
 	if !h.cfg.GRO || p.Skb == 0 {
 		return false
 	}
 	h.ackOwed = true
-	if immediate {
-		h.ackNow = true
-	} else {
+	h.ackKind = max(h.ackKind, kind)
+	if kind == ackKindInOrder {
 		h.c.rcv.unacked++
 	}
 	if !h.ackSet {
@@ -267,11 +290,16 @@ func (h *host) Handle(now des.Time, kind int, _ uint64) {
 			return
 		}
 		h.ackOwed = false
-		// "More than one full frame received", quick-ACK mode, or an
-		// skb that asks for an immediate ACK.
-		immediate := h.ackNow
-		h.ackNow = false
-		h.c.rcv.ackOrDelay(now, immediate, delAckATO)
+		k := h.ackKind
+		h.ackKind = ackKindInOrder
+		switch k {
+		case ackKindOutOfOrder:
+			h.c.rcv.ackOutOfOrder(now)
+		default:
+			// "More than one full frame received", quick-ACK mode, or an
+			// skb that asks for an immediate ACK.
+			h.c.rcv.ackOrDelay(now, k == ackKindNow, delAckATO)
+		}
 		return
 	}
 	h.wakeSet = false

@@ -48,6 +48,16 @@ type receiver struct {
 	dsack    block
 	dsackSet bool
 
+	// SACK compression (Config.SACKCompression, sack_compress.go):
+	// compressed counts the ACKs held back (Linux's tp->compressed_ack),
+	// compTimer sends one when it expires (compressed_ack_timer), and
+	// dupAcks counts the ACKs sent at once while RCV.NXT was compNxt
+	// (dup_ack_counter, compressed_ack_rcv_nxt).
+	compressed int
+	compTimer  des.Timer
+	dupAcks    int
+	compNxt    seqnum.Value
+
 	finRcvd bool
 	finSeq  seqnum.Value
 	closed  bool
@@ -59,6 +69,7 @@ func (r *receiver) init(c *Conn) {
 		r.ooo = NewScoreboard(8) // Renew keeps the one it had
 	}
 	r.delack.Init(c.s, c, kindDelAck, 0)
+	r.compTimer.Init(c.s, c, kindCompSACK, 0)
 }
 
 // advertised is the receive window in bytes: the buffer, capped by what the
@@ -101,10 +112,11 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 		// (RFC 5681 section 4.2) carrying SACK blocks (RFC 2018 section 4).
 		if seq.LessThan(end) {
 			r.dsackHeld(seq, end)
+			r.sackBlockCheck(now, seq, end)
 			r.ooo.Insert(seq, end)
 			r.noteRecent(seq)
 		}
-		r.ackSegment(now, p)
+		r.ackOutOfOrderSegment(now, p)
 		return
 	}
 	r.dataEvent(now, p.Payload)
@@ -131,23 +143,49 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 		r.c.app.PeerClosed(now)
 		return
 	}
-	// RFC 5681 section 4.2: an immediate ACK when the segment fills all or
-	// part of a gap.
-	if r.c.host != nil && r.c.host.skbAck(now, p, hadHole) {
+	// RFC 5681 section 4.2: an immediate ACK when the segment fills all
+	// of a gap (tcp_data_queue's ICSK_ACK_NOW) or part of it. A part of
+	// at most one frame leaves Linux's receiver in its out-of-order rule
+	// (__tcp_ack_snd_check), which sends at once too, as the first ACK
+	// at a new RCV.NXT.
+	if hadHole && !r.ooo.Empty() && before.Size(r.nxt).Bytes() <= r.frame() {
+		r.ackOutOfOrderSegment(now, p)
+		return
+	}
+	if r.c.host != nil && r.c.host.skbAck(now, p, inOrderAck(hadHole)) {
 		return
 	}
 	r.unacked++
 	r.ackOrDelay(now, hadHole, r.c.cfg.DelAckTimeout)
 }
 
-// ackSegment acknowledges at once a segment that asks for it (out of
-// order, duplicate): with the rest of its aggregate when the host takes
+// frame is the receiver's estimate of a full segment (Linux's
+// icsk_ack.rcv_mss): the largest payload seen, or the MSS.
+func (r *receiver) frame() unit.Bytes {
+	if r.rcvMSS > 0 {
+		return r.rcvMSS
+	}
+	return r.c.cfg.MSS
+}
+
+// ackSegment acknowledges at once a segment that asks for it (a
+// duplicate): with the rest of its aggregate when the host takes
 // aggregates whole (Host.GRO), else now.
 func (r *receiver) ackSegment(now des.Time, p *netsim.Packet) {
-	if r.c.host != nil && r.c.host.skbAck(now, p, true) {
+	if r.c.host != nil && r.c.host.skbAck(now, p, ackKindNow) {
 		return
 	}
 	r.ackNow(now)
+}
+
+// ackOutOfOrderSegment acknowledges a segment received while out-of-order
+// data is held, by ackOutOfOrder's rule: for its whole aggregate when the
+// host takes aggregates whole, else for the segment.
+func (r *receiver) ackOutOfOrderSegment(now des.Time, p *netsim.Packet) {
+	if r.c.host != nil && r.c.host.skbAck(now, p, ackKindOutOfOrder) {
+		return
+	}
+	r.ackOutOfOrder(now)
 }
 
 // ackOrDelay sends the ACK of in-order data, counted in unacked, now when
@@ -332,6 +370,9 @@ func (r *receiver) sendAck(now des.Time) {
 func (r *receiver) onAckSent() {
 	r.unacked = 0
 	r.delack.Stop()
+	// tcp_event_ack_sent: no ACK is held back any longer.
+	r.compressed = 0
+	r.compTimer.Stop()
 	// ns-3 resets m_delAckCount whenever a segment carries an ACK
 	// (TcpSocketBase::SendEmptyPacket, SendDataPacket).
 	r.firstAck = false
