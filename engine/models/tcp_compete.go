@@ -164,7 +164,7 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 	net := netsim.New(s, seed)
 	var cn *competeNet
 	if c.emulate["topology"] {
-		cn, err = buildTestbed(net, c.flows, c.rate, c.delay, bb.netemLimit, bb.loss, bb.ackLoss, c.hostJitter)
+		cn, err = buildTestbed(net, c.flows, c.rate, c.delay, bb, c.hostJitter)
 	} else {
 		cn, err = buildDumbbell(net, c, bb)
 	}
@@ -189,6 +189,9 @@ type competeBackbone struct {
 	loss, ackLoss netsim.LossModel
 	lossData      float64 // loss of a 1500-byte packet
 	netemLimit    int     // 0 but for backbones tclink and mininet
+	// frameOverhead is the header each packet adds at the TCLinks' rate
+	// (emulate ethernet: HTB's count of the Ethernet header).
+	frameOverhead unit.Bytes
 }
 
 // backboneOf works out the backbone's queue and loss.
@@ -216,6 +219,9 @@ func (c competeConfig) backboneOf() (competeBackbone, error) {
 	}
 	if c.ackLoss || c.emulate["ackloss"] {
 		bb.ackLoss = bb.loss
+	}
+	if c.emulate["ethernet"] {
+		bb.frameOverhead = ethHeaderBytes
 	}
 	return bb, nil
 }
@@ -303,8 +309,8 @@ func buildDumbbell(net *netsim.Network, c competeConfig, bb competeBackbone) (*c
 		SenderAccess:   netsim.Hop{Forward: fromHost, Reverse: toHost},
 		ReceiverAccess: netsim.Hop{Forward: toHost, Reverse: fromHost},
 		Bottleneck: netsim.Hop{
-			Forward: netsim.LinkConfig{Rate: c.rate, Delay: c.delay, Queue: bb.queue, Loss: bb.loss, NetemLimit: bb.netemLimit},
-			Reverse: netsim.LinkConfig{Rate: c.rate, Delay: c.delay, Queue: bb.queue, Loss: bb.ackLoss, NetemLimit: bb.netemLimit},
+			Forward: netsim.LinkConfig{Rate: c.rate, Delay: c.delay, Queue: bb.queue, Loss: bb.loss, NetemLimit: bb.netemLimit, FrameOverhead: bb.frameOverhead},
+			Reverse: netsim.LinkConfig{Rate: c.rate, Delay: c.delay, Queue: bb.queue, Loss: bb.ackLoss, NetemLimit: bb.netemLimit, FrameOverhead: bb.frameOverhead},
 		},
 	})
 	if err != nil {

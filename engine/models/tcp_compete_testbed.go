@@ -68,6 +68,11 @@ import (
 //     the sender (tcp_is_cwnd_limited, tcp_cwnd_validate): a flow that
 //     TCP Small Queues holds back keeps its window instead of growing it
 //     without bound (tcp.Host.CwndLimited).
+//   - ethernet: HTB counts each frame's 14-byte Ethernet header against
+//     its 100 Mbit/s (qdisc_pkt_len: the skb at a veth's qdisc holds the
+//     header, and qdisc_pkt_len_init adds it for every segment of a GSO
+//     skb), so a full link carries 1500-byte packets at 100 x 1500/1514
+//     Mbit/s (netsim.LinkConfig.FrameOverhead on every TCLink).
 //
 // Not modelled: HTB's 15 kB burst (ten packets at once after an idle
 // period: on a saturated link it never accumulates).
@@ -82,10 +87,13 @@ const (
 	mnHostQueue = 1000
 	// Mininet script: ar_params max_queue_size = 21 x d x 20/100.
 	mnAccessQueue = 42
+	// ETH_HLEN (include/uapi/linux/if_ether.h): the Ethernet header HTB
+	// counts in every frame.
+	ethHeaderBytes = 14
 )
 
 // testbedMechanisms are the emulate names, in ablation order.
-var testbedMechanisms = []string{"topology", "gso", "tsq", "defer", "cwndlimited", "sockbuf", "ackloss"}
+var testbedMechanisms = []string{"topology", "gso", "tsq", "defer", "cwndlimited", "sockbuf", "ackloss", "ethernet"}
 
 // testbedAll is the emulate default: every mechanism.
 var testbedAll = strings.Join(testbedMechanisms, ",")
@@ -114,14 +122,15 @@ type competeNet struct {
 }
 
 // buildTestbed builds the Mininet topology of the scripts.
-func buildTestbed(net *netsim.Network, n int, rate unit.BitRate, delay des.Duration, limit int, loss, ackLoss netsim.LossModel, jitter des.Duration) (*competeNet, error) {
+func buildTestbed(net *netsim.Network, n int, rate unit.BitRate, delay des.Duration, bb competeBackbone, jitter des.Duration) (*competeNet, error) {
 	cn := &competeNet{}
 	s1, s2, s3, s4 := net.AddNode("s1"), net.AddNode("s2"), net.AddNode("s3"), net.AddNode("s4")
 	// A TCLink: netem is the only queue (HTB's class has no other), so
 	// the link's own queue is unlimited and the netem limit governs.
 	tclink := func(name string, lim int, d des.Duration, l netsim.LossModel) netsim.LinkConfig {
-		return netsim.LinkConfig{Name: name, Rate: rate, Delay: d, Queue: netsim.DropTail{}, Loss: l, NetemLimit: lim}
+		return netsim.LinkConfig{Name: name, Rate: rate, Delay: d, Queue: netsim.DropTail{}, Loss: l, NetemLimit: lim, FrameOverhead: bb.frameOverhead}
 	}
+	limit, loss, ackLoss := bb.netemLimit, bb.loss, bb.ackLoss
 	connect := func(a, b *netsim.Node, fwd, rev netsim.LinkConfig) (*netsim.Link, error) {
 		f, err := net.Connect(a, b, fwd)
 		if err != nil {
@@ -186,5 +195,5 @@ func emulateParam() vocab.Param {
 			" (or none): topology (every host on its own 1000-packet TCLink, the switches joined by 42-packet TCLinks, all netem limits), " +
 			"gso (TSO/GSO aggregates of about 1 ms at the pacing rate counted as one skb by netem's limit and lost whole), " +
 			"tsq (TCP Small Queues), defer (TSO deferral, tcp_tso_should_defer), cwndlimited (cwnd grows only while it limits the sender, tcp_is_cwnd_limited), sockbuf (iperf3 -w 16m capped at rmem_max/wmem_max, 16 MiB as Mininet sets them, and doubled), " +
-			"ackloss (the backbone's loss on the ACK direction too)"}
+			"ackloss (the backbone's loss on the ACK direction too), ethernet (HTB counts each frame's 14-byte Ethernet header against the TCLinks' rate)"}
 }

@@ -122,6 +122,10 @@ type lazyTx struct {
 // headers to spare) whose time a lazy link's delay must exceed.
 const lazyMaxBytes = 65536 + 1024
 
+// minPacketBytes is the least Size of a packet of an skb: its IPv4 and
+// TCP headers.
+const minPacketBytes = 40
+
 type tieAnswer struct {
 	at   des.Time
 	seq  uint64
@@ -142,9 +146,11 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 		}
 		l.lz.maxBits = lazyMaxBits(l.delay, l.bps)
 	}
-	size := uint64(p.Size)
+	size := uint64(p.Size) + l.overhead
 	if p.Skb != 0 {
-		size = lazyMaxBytes // the whole skb is sent as one
+		// The whole skb is sent as one, each of its packets (at most
+		// one per 40 header bytes) with its frame overhead.
+		size = lazyMaxBytes + lazyMaxBytes/minPacketBytes*l.overhead
 	}
 	l.lz.maxSeen = max(l.lz.maxSeen, size*8)
 	if l.net.observer != nil || p.Owner != nil && l.loss != nil && l.netemLimit == 0 || size*8 > l.lz.maxBits {

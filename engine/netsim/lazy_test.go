@@ -150,11 +150,11 @@ func TestLazyLinkEndsFirstMatchesEager(t *testing.T) {
 		{lazyCase{name: "lockstep 10M/10M", access: 10e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 4 * ms, queue: DropTail{Packets: 20},
 			flows: 6, window: 30, gap: 1200 * des.Microsecond, lazy: true}, first},
 		{lazyCase{name: "lockstep 10M/10M, moving every 10 ms", access: 10e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 4 * ms, queue: DropTail{Packets: 20},
-			flows: 6, window: 30, gap: 1200 * des.Microsecond, lazy: true}, lazyMove{10 * ms, 2 * ms, 7 * ms, true}},
+			flows: 6, window: 30, gap: 1200 * des.Microsecond, lazy: true}, lazyMove{move: 10 * ms, minMove: 2 * ms, maxMove: 7 * ms, endsFirst: true}},
 		{lazyCase{name: "lockstep 10G/1G, moving every packet time", access: 10e9, bottle: 1e9, accDelay: ms, botDelay: 5 * ms, queue: DropTail{Packets: 30},
-			flows: 6, window: 40, gap: 50 * des.Microsecond, lazy: true}, lazyMove{12 * des.Microsecond, 2 * ms, 8 * ms, true}},
+			flows: 6, window: 40, gap: 50 * des.Microsecond, lazy: true}, lazyMove{move: 12 * des.Microsecond, minMove: 2 * ms, maxMove: 8 * ms, endsFirst: true}},
 		{lazyCase{name: "lossy, jittered access, moving", access: 100e6, bottle: 10e6, accDelay: 2 * ms, botDelay: 10 * ms, queue: DropTail{Packets: 20},
-			jitter: 120 * des.Microsecond, loss: 0.01, flows: 4, window: 20, gap: ms, lazy: true}, lazyMove{7 * ms, 1300 * des.Microsecond, 9 * ms, true}},
+			jitter: 120 * des.Microsecond, loss: 0.01, flows: 4, window: 20, gap: ms, lazy: true}, lazyMove{move: 7 * ms, minMove: 1300 * des.Microsecond, maxMove: 9 * ms, endsFirst: true}},
 		{lazyCase{name: "skbs", access: 10e9, bottle: 1e9, accDelay: ms, botDelay: 5 * ms, queue: DropTail{Packets: 30}, skb: true,
 			flows: 6, window: 40, gap: 50 * des.Microsecond, lazy: true}, first},
 		// Host links (no delay, jitter) draw arrivals early (early.go).
@@ -214,6 +214,24 @@ func TestLazyLinkMatchesEagerRandom(t *testing.T) {
 			tc.loss = []float64{0.001, 0.01, 0.1, 0.3}[rng.IntN(4)]
 		}
 		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, des.Second/2) })
+	}
+}
+
+// TestLazyFrameOverheadMatchesEager is the differential test with a
+// frame overhead on every link (LinkConfig.FrameOverhead: 14 bytes, an
+// Ethernet header counted by HTB): lazy links, links that draw arrivals
+// early and netem limits give the eager deliveries and statistics.
+func TestLazyFrameOverheadMatchesEager(t *testing.T) {
+	tests := []lazyCase{
+		{name: "lockstep", access: 10e9, bottle: 1e9, accDelay: des.Millisecond, botDelay: 5 * des.Millisecond,
+			queue: DropTail{Packets: 30}, flows: 6, window: 40, gap: 50 * des.Microsecond, lazy: true},
+		{name: "tclink, skbs and loss", access: 1e9, bottle: 100e6, accDelay: des.Millisecond, botDelay: 10 * des.Millisecond,
+			netem: 60, loss: 0.01, skb: true, flows: 5, window: 40, gap: 200 * des.Microsecond, lazy: true},
+		{name: "mininet host links", access: 100e6, bottle: 100e6, botDelay: 10 * des.Millisecond,
+			netem: 42, accNetem: 5, skb: true, jitter: 120 * des.Microsecond, flows: 6, window: 30, gap: 500 * des.Microsecond},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, 2*des.Second, lazyMove{overhead: 14}) })
 	}
 }
 
@@ -299,6 +317,8 @@ type lazyCase struct {
 type lazyMove struct {
 	move, minMove, maxMove des.Duration
 	endsFirst              bool
+	// overhead is every link's LinkConfig.FrameOverhead.
+	overhead unit.Bytes
 }
 
 // mover changes the delay of every link every gap, as leonet's routing
@@ -335,8 +355,8 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 			net.SetObserver(nopObserver{})
 		}
 		access := Hop{
-			Forward: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst, NetemLimit: tc.accNetem},
-			Reverse: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst, NetemLimit: tc.accNetem},
+			Forward: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst, NetemLimit: tc.accNetem, FrameOverhead: mv.overhead},
+			Reverse: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst, NetemLimit: tc.accNetem, FrameOverhead: mv.overhead},
 		}
 		var loss LossModel
 		if tc.loss > 0 {
@@ -345,8 +365,8 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 		d, err := NewDumbbell(net, DumbbellConfig{
 			N: tc.flows, SenderAccess: access, ReceiverAccess: access,
 			Bottleneck: Hop{
-				Forward: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, Loss: loss, NetemLimit: tc.netem, EndsFirst: mv.endsFirst},
-				Reverse: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, NetemLimit: tc.netem, EndsFirst: mv.endsFirst},
+				Forward: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, Loss: loss, NetemLimit: tc.netem, EndsFirst: mv.endsFirst, FrameOverhead: mv.overhead},
+				Reverse: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, NetemLimit: tc.netem, EndsFirst: mv.endsFirst, FrameOverhead: mv.overhead},
 			},
 		})
 		if err != nil {

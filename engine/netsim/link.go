@@ -69,6 +69,13 @@ type LinkConfig struct {
 	// feed it, so a network of equal-rate links in lockstep (a satellite
 	// network's) runs lazy with the eager results.
 	EndsFirst bool
+	// FrameOverhead is the bytes each packet takes at Rate beyond its
+	// Size: the header of a frame that a rate shaper counts and the
+	// packet's Size leaves out, as Linux's HTB counts each segment's
+	// 14-byte Ethernet header (qdisc_pkt_len, set by qdisc_pkt_len_init
+	// for every segment of a GSO skb) against its rate. Queue limits,
+	// loss and statistics keep counting Size.
+	FrameOverhead unit.Bytes
 }
 
 // Link is one direction of a point-to-point link: a queue, a transmitter
@@ -90,6 +97,7 @@ type Link struct {
 	from, to *Node
 	rate     unit.BitRate // whole bit/s
 	bps      uint64       // rate, for the integer transmission times
+	overhead uint64       // LinkConfig.FrameOverhead, bytes per packet
 	delay    des.Duration
 	queue    Queue
 	dropTail *dropTail // queue, when it is a DropTail (most links): read without the interface
@@ -381,9 +389,9 @@ func (l *Link) startNext(now des.Time) {
 	l.txStart = now
 	end := now
 	if l.bps > 0 {
-		b := uint64(p.Size) * 8
+		b := (uint64(p.Size) + l.overhead) * 8
 		for x := l.batch.head; x != nil; x = x.next {
-			b += uint64(x.Size) * 8
+			b += (uint64(x.Size) + l.overhead) * 8
 		}
 		q, r := l.txBits(b)
 		l.busyNs += q

@@ -541,3 +541,38 @@ func TestEarlyLinkStatsMatchEager(t *testing.T) {
 		t.Errorf("statistics at %v differ (-eager +early):\n%s", at, diff)
 	}
 }
+
+// TestFrameOverhead: a link that counts 14 bytes of frame header per
+// packet against its rate (LinkConfig.FrameOverhead, Linux's HTB counting
+// the Ethernet header, qdisc_pkt_len) sends back-to-back 1500-byte packets
+// at 100 Mbit/s one per 1514*8/1e8 s = 121.12 µs (without it 120 µs), so a
+// full link carries 1500/1514 of its rate in packets; the receiver and the
+// link's statistics still count 1500-byte packets. Eager (an observer
+// installed) and lazy links give the same times.
+func TestFrameOverhead(t *testing.T) {
+	for _, eager := range []bool{false, true} {
+		for _, delay := range []des.Duration{0, 5 * des.Millisecond} {
+			t.Run(fmt.Sprintf("eager %v, delay %v", eager, delay), func(t *testing.T) {
+				net, a, b, l, k := twoNodes(t, 1, LinkConfig{Rate: 100e6, Delay: delay, FrameOverhead: 14})
+				if eager {
+					net.SetObserver(nopObserver{})
+				}
+				src := &source{net: net, from: a, dst: b.ID(), flow: 1, size: 1500, n: 100}
+				src.start(0)
+				run(t, net, des.Forever)
+				if len(k.got) != 100 {
+					t.Fatalf("delivered %d packets, want 100", len(k.got))
+				}
+				for i, g := range k.got {
+					want := des.Time(int64(i+1)*121120) + des.Time(delay)
+					if g.At != want || g.Size != 1500 {
+						t.Fatalf("packet %d: %d bytes at %d ns, want 1500 at %d", i+1, g.Size, g.At, want)
+					}
+				}
+				if st := l.Stats(); st.SentBytes != 150000 {
+					t.Errorf("link sent %d bytes, want 150000 (Size, not the frame overhead)", st.SentBytes)
+				}
+			})
+		}
+	}
+}

@@ -70,9 +70,9 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 	if from.net != n || to.net != n {
 		return nil, fmt.Errorf("netsim: connect: node of another network")
 	}
-	if !(cfg.Rate >= 0) || math.IsInf(cfg.Rate.BitsPerSecond(), 1) || cfg.Delay < 0 || cfg.Jitter < 0 || cfg.NetemLimit < 0 {
-		return nil, fmt.Errorf("netsim: link %s->%s: negative or not finite rate %g bit/s, negative delay %v, jitter %v or netem limit %d",
-			from.name, to.name, cfg.Rate, cfg.Delay, cfg.Jitter, cfg.NetemLimit)
+	if !(cfg.Rate >= 0) || math.IsInf(cfg.Rate.BitsPerSecond(), 1) || cfg.Delay < 0 || cfg.Jitter < 0 || cfg.NetemLimit < 0 || cfg.FrameOverhead < 0 {
+		return nil, fmt.Errorf("netsim: link %s->%s: negative or not finite rate %g bit/s, negative delay %v, jitter %v, netem limit %d or frame overhead %d",
+			from.name, to.name, cfg.Rate, cfg.Delay, cfg.Jitter, cfg.NetemLimit, cfg.FrameOverhead)
 	}
 	name := cfg.Name
 	if name == "" {
@@ -96,6 +96,7 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 	l := &Link{
 		net: n, name: name, from: from, to: to,
 		rate: unit.BitRate(wholeBitRate(cfg.Rate)), bps: wholeBitRate(cfg.Rate), delay: cfg.Delay,
+		overhead:   uint64(cfg.FrameOverhead),
 		netemLimit: cfg.NetemLimit,
 		endsFirst:  cfg.EndsFirst,
 		queue:      qm.NewQueue(),
