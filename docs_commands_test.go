@@ -167,6 +167,13 @@ func TestDocsCommands(t *testing.T) {
 		if args[0] == "status" && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 1 && strings.Contains(string(out), "incomplete") {
 			err = nil // status exits 1 for a dataset not yet complete (its help says so): a shard's run is
 		}
+		if args[0] == "report" && (hasFlagValue(args, "-p", "full") || hasFlagValue(args, "--profile", "full")) && err != nil &&
+			strings.Contains(string(out), "were drawn from other rows than their datasets hold now") && strings.Contains(string(out), "crosslink run -p full") {
+			// The full profile's datasets are not here (its runs are
+			// dry runs), so report refuses the quick figures as the
+			// full profile's, as it must, naming the runs to do first.
+			err = nil
+		}
 		if err != nil {
 			t.Errorf("%s: `%s` (run as crosslink %s): %v\n%s", page, c, strings.Join(args, " "), err, out)
 			continue

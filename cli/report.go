@@ -25,7 +25,9 @@ func reportCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 		Long: "report lists every figure and table of the source documents with its source, the spec\n" +
 			"and profile that made it, its scenario and replicate counts, its run time, the\n" +
 			"document's printed numbers beside ours and how ours deviates; figures no spec\n" +
-			"declares yet, or not drawn yet, are listed as missing. Run it after figures.",
+			"declares yet, or not drawn yet, are listed as missing. Run it after figures (or\n" +
+			"run and plot): it stops when a figure was drawn from other rows than its dataset\n" +
+			"holds now, naming the figures to draw again.",
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := checkOutRoot(out); err != nil {

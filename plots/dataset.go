@@ -2,6 +2,8 @@ package plots
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"sort"
@@ -211,4 +213,32 @@ func DatasetSource(name, dir string, s *vocab.Schema, defs []Def, scenarios plan
 			return KeepScenarios(f, scenarios)
 		},
 	}
+}
+
+// DatasetDigest identifies the rows of a dataset's main table f: a hash of
+// its scenario ids (each a hash of model, version, parameters and
+// replicate) with their statuses, in id order. Rows are a pure function of
+// those, so two frames with one digest hold the same results but for their
+// wall-clock times; a dataset run again at another model version, on
+// another grid or with failures retried has another digest. A frame
+// without the columns (not a crosslink dataset) has none: "".
+func DatasetDigest(f *Frame) string {
+	ids, err := f.Col(dataset.ColID)
+	if err != nil {
+		return ""
+	}
+	st, err := f.Col(dataset.ColStatus)
+	if err != nil {
+		return ""
+	}
+	rows := make([]string, f.Len())
+	for i := range rows {
+		rows[i] = ids.Value(i).Str() + "\t" + st.Value(i).Str() + "\n"
+	}
+	sort.Strings(rows)
+	h := sha256.New()
+	for _, r := range rows {
+		h.Write([]byte(r))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }

@@ -67,6 +67,7 @@ func Draw(ctx context.Context, reg *Registry, outDir string, ids []string, sourc
 	// not stop the others: every figure that can be drawn is, and the
 	// failures are returned together, one line each.
 	var failed []error
+	digests := map[*Source]string{} // each source's DatasetDigest, read once
 	for _, id := range order {
 		if err := ctx.Err(); err != nil {
 			return errors.Join(append(failed, err)...)
@@ -94,11 +95,26 @@ func Draw(ctx context.Context, reg *Registry, outDir string, ids []string, sourc
 		if err := Write(outDir, id, out, reg.Theme); err != nil {
 			return errors.Join(append(failed, err)...)
 		}
-		if err := writeSidecar(outDir, id, j.src.Name, j.def.Caption, out); err != nil {
+		digest, ok := digests[j.src]
+		if !ok {
+			digest = sourceDigest(ctx, j.src)
+			digests[j.src] = digest
+		}
+		if err := writeSidecar(outDir, id, j.src.Name, digest, j.def.Caption, out); err != nil {
 			return errors.Join(append(failed, err)...)
 		}
 	}
 	return errors.Join(failed...)
+}
+
+// sourceDigest is the DatasetDigest of src's main table, or "" when it
+// has none that can be read (the figure drew from another table).
+func sourceDigest(ctx context.Context, src *Source) string {
+	f, err := src.Load(ctx, "")
+	if err != nil {
+		return ""
+	}
+	return DatasetDigest(f)
 }
 
 // Write writes a drawn figure as <id>.png, .svg and .pdf, its data as

@@ -8,12 +8,17 @@ import (
 )
 
 // Sidecar is what a drawn figure tells the reproduction report beyond its
-// images: which spec made it, its caption, the notes of its drawing (rows
-// left out and why) and which of its files hold tables. Draw writes it to
-// <id>.json beside the images; its bytes depend only on the figure.
+// images: which spec made it and from which rows, its caption, the notes
+// of its drawing (rows left out and why) and which of its files hold
+// tables. Draw writes it to <id>.json beside the images; its bytes depend
+// only on the figure and its dataset's rows.
 type Sidecar struct {
-	ID      string   `json:"id"`
-	Spec    string   `json:"spec"`
+	ID   string `json:"id"`
+	Spec string `json:"spec"`
+	// Dataset is the DatasetDigest of the main table the figure was
+	// drawn from, so that the report can tell a figure drawn before its
+	// dataset was run again; "" for a source that is not a dataset.
+	Dataset string   `json:"dataset,omitempty"`
 	Caption string   `json:"caption,omitempty"`
 	Notes   []string `json:"notes,omitempty"`
 	// Problems are the figure's drawing defects (Output.Problems).
@@ -41,8 +46,8 @@ func ReadSidecar(dir, id string) (*Sidecar, error) {
 	return &s, nil
 }
 
-func writeSidecar(dir, id, spec, caption string, out *Output) error {
-	s := Sidecar{ID: id, Spec: spec, Caption: caption, Notes: out.Notes, Problems: out.Problems}
+func writeSidecar(dir, id, spec, digest, caption string, out *Output) error {
+	s := Sidecar{ID: id, Spec: spec, Dataset: digest, Caption: caption, Notes: out.Notes, Problems: out.Problems}
 	for _, f := range formats {
 		s.Files = append(s.Files, id+"."+f)
 	}

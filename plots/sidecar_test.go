@@ -11,8 +11,9 @@ import (
 )
 
 // TestSidecar draws one line figure and one figure with a comparison
-// table, and checks what each tells the report: its spec, caption, notes
-// and files, each of which must exist.
+// table, and checks what each tells the report: its spec, the digest of
+// the rows it was drawn from, caption, notes and files, each of which must
+// exist.
 func TestSidecar(t *testing.T) {
 	reg := NewRegistry()
 	cmpFig := Figure{ID: "cmp", Caption: "with numbers", Draw: func(ctx context.Context, in Input) (*Output, error) {
@@ -24,7 +25,12 @@ func TestSidecar(t *testing.T) {
 	if err := reg.Add(cmpFig); err != nil {
 		t.Fatal(err)
 	}
-	src := memSource("spec-a", testSchema(), []Def{fig6Def, {ID: "cmp"}}, testFrame(t, berRows()))
+	frame := testFrame(t, berRows())
+	src := memSource("spec-a", testSchema(), []Def{fig6Def, {ID: "cmp"}}, frame)
+	digest := DatasetDigest(frame)
+	if digest == "" {
+		t.Fatal("the fixture's frame has no digest")
+	}
 	dir := t.TempDir()
 	if err := Draw(context.Background(), reg, dir, nil, []*Source{src}); err != nil {
 		t.Fatal(err)
@@ -33,11 +39,11 @@ func TestSidecar(t *testing.T) {
 		id   string
 		want Sidecar
 	}{
-		{"rc13-fig6", Sidecar{ID: "rc13-fig6", Spec: "spec-a", Caption: rc13Fig6().Caption,
+		{"rc13-fig6", Sidecar{ID: "rc13-fig6", Spec: "spec-a", Dataset: digest, Caption: rc13Fig6().Caption,
 			// The fixture's delay model gives these two curves the same values.
 			Notes: []string{`"detection direct, bit rate 1 Gbit/s" is identical to "detection coherent, bit rate 4 Gbit/s" and drawn once`},
 			Files: []string{"rc13-fig6.png", "rc13-fig6.svg", "rc13-fig6.pdf", "rc13-fig6.csv"}}},
-		{"cmp", Sidecar{ID: "cmp", Spec: "spec-a", Caption: "with numbers", Notes: []string{"a note"},
+		{"cmp", Sidecar{ID: "cmp", Spec: "spec-a", Dataset: digest, Caption: "with numbers", Notes: []string{"a note"},
 			Files:      []string{"cmp.png", "cmp.svg", "cmp.pdf", "cmp.compare.csv", "cmp.compare.md"},
 			Comparison: "cmp.compare.md"}},
 	}

@@ -37,6 +37,9 @@ type Run struct {
 	// Settings says what the profile changes from the spec's base values
 	// ("replicates 3; duration 3006 s; mss: 4 values"), "" for none.
 	Settings string
+	// Dataset is the DatasetDigest of the plan's rows ("" with none), which
+	// a figure drawn from these rows names in its sidecar.
+	Dataset string
 }
 
 // Table is a Markdown table a figure wrote (its own, or its comparison
@@ -64,6 +67,8 @@ type Figure struct {
 	Tables    []*Table // the figure's own table, then its comparison
 	// Verdict is the figure's claims evaluated on its data.
 	Verdict Verdict
+	// drawnFrom is the dataset digest its sidecar names.
+	drawnFrom string
 }
 
 // Missing says why the figure is not in the gallery, or "".
@@ -155,10 +160,42 @@ func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
 		}
 		r.Extra = append(r.Extra, f)
 	}
+	if err := staleFigures(append(append([]*Figure(nil), r.Figures...), r.Extra...), profile); err != nil {
+		return nil, err
+	}
 	for _, f := range append(append([]*Figure(nil), r.Figures...), r.Extra...) {
 		f.Verdict = VerdictOf(f.ID, f.Document, claims[f.ID], figDir, f.Drawn)
 	}
 	return r, nil
+}
+
+// staleFigures refuses a report whose figures were drawn from other rows
+// than their datasets hold now (the dataset was run again, at another
+// model version or profile, after the figures were drawn): their verdicts
+// would judge data that is gone. A sidecar without a digest (drawn by an
+// older crosslink) is not checked.
+func staleFigures(figs []*Figure, profile string) error {
+	var stale []string
+	unrun := false
+	for _, f := range figs {
+		if f.Drawn && f.drawnFrom != "" && f.Run.Dataset != "" && f.drawnFrom != f.Run.Dataset {
+			stale = append(stale, f.ID+" (out/"+f.Run.Spec+")")
+			unrun = unrun || f.Run.Rows == 0
+		}
+	}
+	if len(stale) == 0 {
+		return nil
+	}
+	flag := ""
+	if profile != "" {
+		flag = " -p " + profile
+	}
+	hint := ""
+	if unrun {
+		hint = "run the specs whose datasets hold no row of this profile (crosslink run" + flag + "), "
+	}
+	return fmt.Errorf("report: %d figures were drawn from other rows than their datasets hold now: %s; %sdraw them again with crosslink plot%s (make figures runs, draws and reports) and run report again",
+		len(stale), strings.Join(stale, ", "), hint, flag)
 }
 
 func figureOf(e Entry, cataloged bool, declared map[string]*Run, captions map[string]string, dir string) (*Figure, error) {
@@ -175,7 +212,7 @@ func figureOf(e Entry, cataloged bool, declared map[string]*Run, captions map[st
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	f.Drawn = true
-	f.Files, f.Notes = sc.Files, sc.Notes
+	f.Files, f.Notes, f.drawnFrom = sc.Files, sc.Notes, sc.Dataset
 	if sc.Caption != "" {
 		f.Caption = sc.Caption
 	}
@@ -234,6 +271,7 @@ func runOf(j *sweep.Job) (*Run, error) {
 		return nil, fmt.Errorf("report: spec %s: %w", j.Spec.Name, err)
 	}
 	run.Rows = fr.Len()
+	run.Dataset = plots.DatasetDigest(fr)
 	for i := range fr.Len() {
 		if st.Value(i).Str() == string(dataset.OK) {
 			run.OK++

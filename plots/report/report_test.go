@@ -105,6 +105,43 @@ func sweepAndDraw(t *testing.T) (jobs []*sweep.Job, figDir string) {
 	return jobs, figDir
 }
 
+// TestBuildRefusesStaleFigures: a dataset run again after its figures
+// were drawn (here with a third replicate) makes the report stop, naming
+// the figure and the command that draws it again, rather than judge the
+// claims on rows that are no longer the dataset's; drawn again, the
+// report is built.
+func TestBuildRefusesStaleFigures(t *testing.T) {
+	jobs, figDir := sweepAndDraw(t)
+	specFile := jobs[0].Spec.File
+	if err := os.WriteFile(specFile, []byte(strings.Replace(testSpec, "replicates: 2", "replicates: 3", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := vocab.NewRegistry(newLightDelay())
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err = sweep.LoadAll([]string{specFile}, reg, "quick", true, filepath.Dir(figDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := sweep.Resume(ctx, jobs[0].Config(), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(jobs, "quick", figDir)
+	if err == nil || !strings.Contains(err.Error(), "rc13-tab2 (out/tab2)") || !strings.Contains(err.Error(), "crosslink plot -p quick") {
+		t.Fatalf("Build after the dataset changed: %v, want an error naming rc13-tab2 and crosslink plot -p quick", err)
+	}
+	j := jobs[0]
+	src := plots.DatasetSource(j.Spec.Name, j.Dir, j.Plan.Schema(), plots.DefsOf(j.Spec.Plots), j.Plan)
+	if err := plots.Draw(ctx, plots.NewRegistry(), figDir, nil, []*plots.Source{src}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(jobs, "quick", figDir); err != nil {
+		t.Fatalf("Build after drawing again: %v", err)
+	}
+}
+
 func TestBuild(t *testing.T) {
 	jobs, figDir := sweepAndDraw(t)
 	r, err := Build(jobs, "quick", figDir)
@@ -129,7 +166,10 @@ func TestBuild(t *testing.T) {
 	if gotRun.WallS <= 0 {
 		t.Errorf("run time %g s, want the positive sum of wall_s", gotRun.WallS)
 	}
-	gotRun.WallS = 0
+	if gotRun.Dataset == "" || gotRun.Dataset != tab.drawnFrom {
+		t.Errorf("dataset digest %q, the figure's sidecar names %q: want the same, not empty", gotRun.Dataset, tab.drawnFrom)
+	}
+	gotRun.WallS, gotRun.Dataset = 0, ""
 	if diff := cmp.Diff(wantRun, gotRun); diff != "" {
 		t.Errorf("rc13-tab2 run mismatch (-want +got):\n%s", diff)
 	}
