@@ -109,7 +109,9 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 	end = seqnum.Min(end, wndEnd)
 	if seq != r.nxt {
 		// Out of order: hold it and send an immediate duplicate ACK
-		// (RFC 5681 section 4.2) carrying SACK blocks (RFC 2018 section 4).
+		// (RFC 5681 section 4.2) carrying SACK blocks (RFC 2018 section
+		// 4), or under SACK compression hold the ACK back by Linux's
+		// rule (ackOutOfOrder).
 		if seq.LessThan(end) {
 			r.dsackHeld(seq, end)
 			r.sackBlockCheck(now, seq, end)
