@@ -58,7 +58,7 @@ out/
     <id>.png, .svg, .pdf                     each figure
     <id>.csv                                 the numbers drawn
     <id>.md, <id>.compare.md                 tables; the document's numbers beside ours
-    <id>.json                                what the report reads of a figure
+    <id>.json                                what the report reads of a figure, with a digest of the rows drawn
     index.html, REPORT.md                    the reproduction report
 ` + "```" + `
 
