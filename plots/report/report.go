@@ -160,10 +160,11 @@ func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
 		}
 		r.Extra = append(r.Extra, f)
 	}
-	if err := staleFigures(append(append([]*Figure(nil), r.Figures...), r.Extra...), profile); err != nil {
+	all := append(append([]*Figure(nil), r.Figures...), r.Extra...)
+	if err := staleFigures(all, profile); err != nil {
 		return nil, err
 	}
-	for _, f := range append(append([]*Figure(nil), r.Figures...), r.Extra...) {
+	for _, f := range all {
 		f.Verdict = VerdictOf(f.ID, f.Document, claims[f.ID], figDir, f.Drawn)
 	}
 	return r, nil
