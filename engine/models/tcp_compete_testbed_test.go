@@ -3,7 +3,6 @@ package models
 import (
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -22,7 +21,7 @@ type testbedPoint struct {
 
 // testbedShape runs the reduced set of document 002's Figs. 2-5 that
 // TestCompeteTestbedShape pins (30 s instead of 200, two seeds, q = 100,
-// 70, 50, 30 and 10 % lossless, q = 100 % with 0.2 and 0.8 % loss) with
+// 70, 50, 30 and 10 % lossless, q = 100 % with 0.2, 0.5 and 0.8 % loss) with
 // the parameters set (emulate, a host setting) over tcp-compete's
 // defaults (backbone mininet, the Linux host), and returns each broken
 // bound as a message. The bounds are the issue's acceptance criteria,
@@ -40,10 +39,24 @@ type testbedPoint struct {
 //     total falling with q from 50 to 30 to 10 % (netem's limit in skbs);
 //     BBRv2 at most 6 Mbit/s, where the images show it starving (at most
 //     2.2; the bound is issue 21's acceptance);
-//   - Fig. 4, q = 100 %, 0.2 % loss: Jain's index at least 0.93;
-//   - Figs. 3 and 5, q = 100 %: retransmissions at 0.8 % loss at least
-//     twice those at 0.2 % (the images: 37 against 9 per second; random
-//     loss, four times as frequent, drives them).
+//   - Fig. 2, q = 100, 70 %: CUBIC at 8-12 Mbit/s too (the images: 9.1
+//     and 11.1), and the per-algorithm order: the leader of BIC and Reno
+//     ahead of each of CUBIC, BBR and BBRv2 (the images: 38.9 and 56.0
+//     against at most 11.1; which of BIC and Reno leads changes from one
+//     q to the next there);
+//   - Figs. 4, 6 and 8, q = 100 %, 0.2, 0.5 and 0.8 % loss: Jain's index
+//     at least 0.93 (the images: 0.997, 0.99 and 0.966);
+//   - Figs. 4 and 8, q = 100 %: at 0.8 % loss BBR ahead of CUBIC and of
+//     Reno (the images: 22.1 against 13.9 and 13.9), and CUBIC and Reno
+//     each below its own throughput at 0.2 % (the images: 18.0 and 18.0
+//     there): random loss holds the loss-based flows back and BBR, which
+//     does not take it as congestion, gets what they leave. Both gaps in
+//     the images (8.2 and 4.1 Mbit/s) exceed the reading precision of two
+//     bars (+-1.5 each);
+//   - Figs. 3, 5, 7 and 9, q = 100 %: retransmissions growing with loss,
+//     from 0.2 to 0.5 to 0.8 %, and those at 0.8 % at least twice those at
+//     0.2 % (the images: 10.4, 24.5 and 38.0 per second; random loss, four
+//     times as frequent, drives them).
 func testbedShape(t *testing.T, set map[string]vocab.Value) (fails []string, logs []string) {
 	t.Helper()
 	m := NewTCPCompete()
@@ -87,9 +100,13 @@ func testbedShape(t *testing.T, set map[string]vocab.Value) (fails []string, log
 		if lead, rest := p.algo["bic"]+p.algo["reno"], p.algo["cubic"]+p.algo["bbr"]+p.algo["bbr2"]; lead <= rest {
 			fail("q %g %%: BIC and Reno %.1f Mbit/s, CUBIC, BBR and BBRv2 %.1f: want BIC and Reno ahead (Fig. 2)", q, lead/1e6, rest/1e6)
 		}
-		for _, a := range []string{"bbr", "bbr2"} {
+		leader := max(p.algo["bic"], p.algo["reno"])
+		for _, a := range []string{"bbr", "bbr2", "cubic"} {
 			if x := p.algo[a]; x < 8e6 || x > 12e6 {
 				fail("q %g %%: %s %.1f Mbit/s, want 8-12 (Fig. 2)", q, a, x/1e6)
+			}
+			if x := p.algo[a]; x >= leader {
+				fail("q %g %%: %s at %.1f Mbit/s, the leader of BIC and Reno at %.1f: want the leader ahead (Fig. 2)", q, a, x/1e6, leader/1e6)
 			}
 		}
 		if p.retr >= 100 {
@@ -108,9 +125,26 @@ func testbedShape(t *testing.T, set map[string]vocab.Value) (fails []string, log
 		fail("total %.1f, %.1f, %.1f Mbit/s at q 50, 30, 10 %%: want it to fall with q (netem's limit in skbs)",
 			byQ[50].thr/1e6, byQ[30].thr/1e6, byQ[10].thr/1e6)
 	}
-	low, high := at(100, 0.2), at(100, 0.8)
-	if low.jain < 0.93 {
-		fail("0.2 %% loss, q 100 %%: Jain's index %.2f, want >= 0.93 (Fig. 4)", low.jain)
+	low, mid, high := at(100, 0.2), at(100, 0.5), at(100, 0.8)
+	for _, p := range []struct {
+		loss float64
+		fig  int
+		jain float64
+	}{{0.2, 4, low.jain}, {0.5, 6, mid.jain}, {0.8, 8, high.jain}} {
+		if p.jain < 0.93 {
+			fail("%g %% loss, q 100 %%: Jain's index %.2f, want >= 0.93 (Fig. %d)", p.loss, p.jain, p.fig)
+		}
+	}
+	for _, a := range []string{"cubic", "reno"} {
+		if high.algo["bbr"] <= high.algo[a] {
+			fail("0.8 %% loss, q 100 %%: BBR %.1f Mbit/s, %s %.1f: want BBR ahead (Fig. 8)", high.algo["bbr"]/1e6, a, high.algo[a]/1e6)
+		}
+		if high.algo[a] >= low.algo[a] {
+			fail("q 100 %%: %s %.1f Mbit/s at 0.8 %% loss, %.1f at 0.2 %%: want less at 0.8 %% (Figs. 4, 8)", a, high.algo[a]/1e6, low.algo[a]/1e6)
+		}
+	}
+	if !(low.retr < mid.retr && mid.retr < high.retr) {
+		fail("q 100 %%: %.0f, %.0f, %.0f retransmissions at 0.2, 0.5, 0.8 %% loss: want them to grow with loss (Figs. 5, 7, 9)", low.retr, mid.retr, high.retr)
 	}
 	if high.retr < 2*low.retr {
 		fail("q 100 %%: %.0f retransmissions at 0.8 %% loss, %.0f at 0.2 %%: want at least twice as many (Figs. 3, 5)", high.retr, low.retr)
@@ -127,7 +161,7 @@ func testbedShape(t *testing.T, set map[string]vocab.Value) (fails []string, log
 // missed until the list is changed.
 func TestCompeteTestbedShape(t *testing.T) {
 	if testing.Short() {
-		t.Skip("sixteen 30 s scenarios")
+		t.Skip("eighteen 30 s scenarios")
 	}
 	fails, logs := testbedShape(t, nil)
 	for _, l := range logs {
@@ -150,33 +184,60 @@ func TestCompeteTestbedShape(t *testing.T) {
 }
 
 // testbedKnownGaps are the bounds of testbedShape the Linux host misses,
-// each a finding of docs/os-testbed.md, with the rate (Mbit/s) the
-// bound's upper end: each gap is a rate above it. None is left: BBR and
-// BBRv2 ended just above the images' band at q = 100 and 70 % (12.1-14
-// Mbit/s) while their STARTUP paced at a nominal 1 ms RTT (331 Mbit/s);
-// paced from the handshake's RTT, as bbr_init does, they are at 10.8 and
-// 10.9. A known gap that closes fails TestCompeteTestbedShape too, so
-// that this list stays true.
-var testbedKnownGaps = map[string]float64{}
+// each a finding of docs/os-testbed.md: the failure's text before its
+// value, with the bound the value passes (a rate above its band's upper
+// end, Jain's index below its lower one).
+//   - CUBIC gets 12.4 Mbit/s at q = 100 and 70 % (11.6-12.8 over
+//     q >= 50 % in the full profile, above 12 at seven of them) where the
+//     images show 9.1 and 11.1: our lossless total is 95.4 Mbit/s against
+//     the images' 92.0 and 93.9, and that excess, not traced to a
+//     mechanism (the card of os-fig2), is about CUBIC's.
+//   - At 0.8 % loss Jain's index is 0.91 (0.897-0.911 at q >= 60 % in the
+//     full profile) where the images read 0.966: BBR gets 30 Mbit/s
+//     against their 22.1 (the card of os-fig8).
+//
+// BBR and BBRv2 are no longer gaps: they ended just above the band
+// (12.1-14 Mbit/s) while their STARTUP paced at a nominal 1 ms RTT (331
+// Mbit/s); paced from the handshake's RTT, as bbr_init does, they are at
+// 10.8-11.0. A known gap that closes fails TestCompeteTestbedShape too,
+// so that this list stays true.
+var testbedKnownGaps = map[string]knownBound{
+	"q 100 %: cubic":                    {12, true},
+	"q 70 %: cubic":                     {12, true},
+	"0.8 % loss, q 100 %: Jain's index": {0.93, false},
+}
 
-// knownGap reports whether the broken bound f is one of
-// testbedKnownGaps (its rate above the bound), and which. A rate below
-// the band is a new failure.
+// knownBound is the bound a known gap's value passes: above it (a rate
+// over its band) or below it.
+type knownBound struct {
+	bound float64
+	above bool
+}
+
+// knownGap reports whether the broken bound f, a failure of the form
+// "<bound's name> <value>[ Mbit/s], want ...", is one of
+// testbedKnownGaps on the known side of its bound, and which. A value on
+// the other side (a rate below its band) is a new failure.
 func knownGap(f string) (string, bool) {
-	k, _, ok := strings.Cut(f, " Mbit/s, want ")
+	head, _, ok := strings.Cut(f, ", want ")
 	if !ok {
 		return "", false
 	}
-	i := strings.LastIndex(k, " ")
+	head = strings.TrimSuffix(head, " Mbit/s")
+	i := strings.LastIndex(head, " ")
 	if i <= 0 {
 		return "", false
 	}
-	upper, known := testbedKnownGaps[k[:i]]
-	var rate float64
-	if _, err := fmt.Sscan(k[i+1:], &rate); err != nil {
+	b, known := testbedKnownGaps[head[:i]]
+	var v float64
+	if _, err := fmt.Sscan(head[i+1:], &v); err != nil || !known {
 		return "", false
 	}
-	return k[:i], known && rate >= upper // printed to 0.1: 12.0 is above 12
+	// Values are printed to 0.1 Mbit/s or 0.01: 12.0 is above 12.
+	if b.above {
+		return head[:i], v >= b.bound
+	}
+	return head[:i], v <= b.bound
 }
 
 // TestCompeteTestbedShapeNeedsEach checks which mechanisms of the
@@ -194,11 +255,11 @@ func knownGap(f string) (string, bool) {
 // index at 0.2 % loss, 0.90 without them). The others are listed in
 // unseen with the measured rate or the reason. The
 // test fails if one of those starts to matter or one of the others stops
-// to, so that the list stays true. Set CROSSLINK_SHAPE_ABLATION=1 to run it (about
-// three hundred 30 s scenarios).
+// to, so that the list stays true. It runs the shape test once per
+// removal, 22 times eighteen 30 s scenarios (about a minute of CPU).
 func TestCompeteTestbedShapeNeedsEach(t *testing.T) {
-	if testing.Short() || os.Getenv("CROSSLINK_SHAPE_ABLATION") == "" {
-		t.Skip("set CROSSLINK_SHAPE_ABLATION=1: eighteen runs of the shape test")
+	if testing.Short() {
+		t.Skip("22 runs of the shape test")
 	}
 	// What the shape does not see, measured (CROSSLINK_SHAPE_ABLATION=1):
 	recovery := "acts only in loss recovery or on the ACK clock: lossless at q >= 50 % nothing is lost, and with loss at q = 100 % its effect on shares, Jain's index and retransmissions stays inside the bounds"
