@@ -297,7 +297,7 @@ func (s *sender) lostRetransmission(now des.Time) {
 		return
 	}
 	s.reducedAt = now
-	s.cc.Pipe = s.pipe()
+	s.refreshCC()
 	s.ctrl.OnCongestionEvent(now, &s.cc, s.cc.Cwnd)
 	s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
 }

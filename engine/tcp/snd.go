@@ -557,7 +557,7 @@ func (s *sender) sackOnlyAck(now des.Time) {
 	if !s.congControl {
 		return
 	}
-	s.cc.Pipe = s.pipe()
+	s.refreshCC()
 	s.ack = cc.Ack{
 		Now: now, Inflight: s.una.Size(s.max).Bytes(), PriorPipe: s.priorPipe,
 		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: s.inRecovery,
@@ -566,6 +566,19 @@ func (s *sender) sackOnlyAck(now des.Time) {
 	}
 	s.ctrl.OnAck(&s.cc, &s.ack)
 	s.afterOnAck()
+}
+
+// refreshCC gives the controller's State the sender's pipe and its
+// delivery and loss counters before a hook.
+func (s *sender) refreshCC() {
+	s.cc.Pipe = s.pipe()
+	s.refreshCounters()
+}
+
+// refreshCounters gives the controller's State the sender's delivery and
+// loss counters.
+func (s *sender) refreshCounters() {
+	s.cc.Delivered, s.cc.DeliveredAt, s.cc.Lost = s.rate.delivered, s.rate.deliveredAt, s.rate.lost
 }
 
 // afterOnAck checks the window the controller left and takes its
@@ -726,7 +739,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 		s.processLoss(now, true, false, !s.inLoss)
 	}
 	s.undoOnDSACK(now)
-	s.cc.Pipe = s.pipe()
+	s.refreshCC()
 	s.ack = cc.Ack{
 		Now: now, Acked: acked, Inflight: flightBefore, PriorPipe: s.priorPipe, RTT: sample,
 		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: inRecovery,
@@ -775,7 +788,7 @@ func (s *sender) enterRecovery(now des.Time, fastRetransmit bool) {
 	s.recover = s.max
 	s.reducedAt = now
 	s.undoSave(false)
-	s.cc.Pipe = s.pipe()
+	s.refreshCC()
 	s.ctrl.OnCongestionEvent(now, &s.cc, s.lossBasis())
 	s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
 	s.rec.enter(now, fastRetransmit)
@@ -785,7 +798,7 @@ func (s *sender) enterRecovery(now des.Time, fastRetransmit bool) {
 func (s *sender) exitRecovery(now des.Time) {
 	s.inRecovery = false
 	s.dupAcks = 0
-	s.cc.Pipe = s.pipe()
+	s.refreshCC()
 	s.ctrl.OnExitRecovery(now, &s.cc)
 }
 
@@ -836,7 +849,7 @@ func (s *sender) onRTO(now des.Time) {
 	s.armRTO(s.rtt.current()) // section 5.6
 	s.rec.timeout()
 	s.markTimeoutLost(now)
-	s.cc.Pipe = s.pipe()
+	s.refreshCC()
 	s.ctrl.OnRTO(now, &s.cc, basis, s.rtoRepeat)
 	s.rtoRepeat = true
 	s.output(now)

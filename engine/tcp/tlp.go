@@ -146,7 +146,7 @@ func (s *sender) tlpAck(now des.Time, ack seqnum.Value, pureDup bool) {
 		}
 		s.c.Stats.TLPRecoveries++
 		s.reducedAt = now
-		s.cc.Pipe = s.pipe()
+		s.refreshCC()
 		s.ctrl.OnCongestionEvent(now, &s.cc, s.lossBasis())
 		s.cc.Cwnd = max(s.cc.Cwnd, s.smss)
 		s.ctrl.OnExitRecovery(now, &s.cc)

@@ -160,6 +160,7 @@ func (s *sender) undoReduction(unmarkLoss bool) {
 	if unmarkLoss {
 		s.unmarkLost()
 	}
+	s.refreshCounters() // BBR restarts its long-term sampling from them
 	s.cc.Cwnd = max(cc.UndoCwnd(s.ctrl, &s.cc, u.priorCwnd), s.smss)
 	if u.priorSsthresh > s.cc.Ssthresh {
 		s.cc.Ssthresh = u.priorSsthresh

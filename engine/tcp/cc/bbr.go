@@ -55,7 +55,12 @@ import (
 //     bbr_quantization_budget: three TSO bursts (bbr_tso_segs_goal), up
 //     to an even number of segments, and 2 more in the 1.25 phase
 //     (where the draft adds three send quanta);
-//   - the long-term bandwidth (policer) model of tcp_bbr.c is left out.
+//   - as tcp_bbr.c, BBR models a token-bucket policer (bbrLongTerm,
+//     bbr_lt_bw_sampling): over two intervals of 4 to 16 round trips that
+//     each end on a loss with at least 50/256 of what they delivered lost
+//     and whose delivery rates agree within 1/8 (or 4 kbit/s), it paces at
+//     and sizes cwnd from their mean rate, with no gain cycling, for 48
+//     round trips of PROBE_BW.
 type BBR struct {
 	rng *rand.Rand
 
@@ -87,6 +92,7 @@ type BBR struct {
 	seenRTT bool
 
 	aggr bbrAckAggregation
+	lt   bbrLongTerm
 }
 
 // BBRPacingMargin is the fraction by which BBR paces below
@@ -161,6 +167,11 @@ func (b *BBR) CycleIndex() int { return b.cycleIndex }
 // BtlBw returns the bottleneck bandwidth estimate.
 func (b *BBR) BtlBw() unit.BitRate { return b.btlBw.Get() }
 
+// LongTermBw returns the long-term bandwidth sample (tcp_bbr.c's lt_bw)
+// and whether BBR uses it, taking the path for a policer's
+// (bbr_lt_bw_sampling).
+func (b *BBR) LongTermBw() (bw unit.BitRate, inUse bool) { return b.lt.bw, b.lt.use }
+
 // RTprop returns the round-trip propagation time estimate.
 func (b *BBR) RTprop() des.Duration { return b.rtProp }
 
@@ -199,20 +210,30 @@ func (b *BBR) enterStartup() {
 	b.cwndGain = BBRHighGain
 }
 
-// bdp returns BtlBw*RTprop in bytes scaled by gain, or the initial window
+// bdp returns bw*RTprop in bytes scaled by gain, or the initial window
 // before the model has both (tcp_bbr.c bbr_bdp).
-func (b *BBR) bdp(gain float64) float64 {
-	bw := b.btlBw.Get()
+func (b *BBR) bdp(bw unit.BitRate, gain float64) float64 {
 	if b.rtProp == 0 || bw == 0 {
 		return gain * float64(b.initCwnd)
 	}
 	return bw.Scale(gain).BytesIn(b.rtProp)
 }
 
-// inflight is tcp_bbr.c's bbr_inflight: gain*BDP within the
+// bw is tcp_bbr.c's bbr_bw, the rate BBR paces at and sizes cwnd from:
+// the policer's long-term rate while it is in use, BtlBw otherwise.
+// STARTUP's plateau test, DRAIN's exit and the gain cycle's inflight
+// targets use BtlBw itself (bbr_max_bw).
+func (b *BBR) bw() unit.BitRate {
+	if b.lt.use {
+		return b.lt.bw
+	}
+	return b.btlBw.Get()
+}
+
+// inflight is tcp_bbr.c's bbr_inflight at BtlBw: gain*BDP within the
 // quantization budget.
 func (b *BBR) inflight(s *State, gain float64) float64 {
-	return b.quantizationBudget(s, b.bdp(gain))
+	return b.quantizationBudget(s, b.bdp(b.btlBw.Get(), gain))
 }
 
 // quantizationBudget is tcp_bbr.c's bbr_quantization_budget (Linux 5.13):
@@ -243,16 +264,22 @@ func (b *BBR) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, r
 func (b *BBR) OnAck(s *State, a *Ack) {
 	ackedSacked := max(a.Delivered-b.delivered, 0) // rs->acked_sacked
 	b.updateRound(a)
+	if a.Rate.Delivered > 0 && a.Rate.Interval >= a.MinRTT {
+		// bbr_update_bw samples the policer's rate on a valid sample
+		// only (tcp_rate_gen invalidates one shorter than min_rtt).
+		b.ltSample(a.Now, s, a.Lost, a.Rate.AppLimited)
+	}
 	b.updateBtlBw(a)
 	// bbr_update_ack_aggregation: a valid rate sample that delivered
 	// something; bbr_extra_acked_win_rtts = 5 rounds.
 	if a.Rate.Delivered > 0 && a.Rate.Interval >= a.MinRTT && ackedSacked > 0 {
-		b.aggr.update(a.Now, ackedSacked, b.btlBw.Get(), b.roundStart, bbr2ExtraAckedWin, s.Cwnd, s.SMSS)
+		b.aggr.update(a.Now, ackedSacked, b.bw(), b.roundStart, bbr2ExtraAckedWin, s.Cwnd, s.SMSS)
 	}
 	b.updateCyclePhase(s, a)
 	b.full.check(b.btlBw.Get(), b.roundStart, a.Rate.AppLimited)
 	b.checkDrain(s, a)
 	b.updateRTprop(s, a)
+	b.updateGains()
 	b.setPacingRate(s, a)
 	b.setCwnd(s, a, ackedSacked)
 	if a.Rate.Delivered > 0 {
@@ -400,9 +427,28 @@ func (b *BBR) updateRTprop(s *State, a *Ack) {
 	}
 }
 
+// updateGains is tcp_bbr.c's bbr_update_gains: each mode's gains, and in
+// PROBE_BW the cycle's pacing gain, or 1 at a policer's rate (the
+// long-term sampling may have set the gain in another mode).
+func (b *BBR) updateGains() {
+	switch b.mode {
+	case BBRStartup:
+		b.pacingGain, b.cwndGain = BBRHighGain, BBRHighGain
+	case BBRDrain:
+		b.pacingGain, b.cwndGain = bbrDrainGain, BBRHighGain
+	case BBRProbeBW:
+		b.pacingGain, b.cwndGain = bbrGainCycle[b.cycleIndex], bbrCwndGain
+		if b.lt.use {
+			b.pacingGain = 1
+		}
+	case BBRProbeRTT:
+		b.pacingGain, b.cwndGain = 1, 1
+	}
+}
+
 // setPacingRate is section 4.2.1 (bbrPace) at BtlBw.
 func (b *BBR) setPacingRate(s *State, a *Ack) {
-	bbrPace(s, a, b.btlBw.Get(), b.pacingGain, b.full.filled, &b.seenRTT)
+	bbrPace(s, a, b.bw(), b.pacingGain, b.full.filled, &b.seenRTT)
 }
 
 // bbrPace is section 4.2.1, shared by BBR and BBR2 (which passes its own
@@ -440,9 +486,9 @@ func (b *BBR) setCwnd(s *State, a *Ack, ackedSacked unit.Bytes) {
 	}
 	// bbr_set_cwnd: target = bdp + extra_acked (once the pipe is full:
 	// bbr_ack_aggregation_cwnd), within the quantization budget.
-	target := b.bdp(b.cwndGain)
+	target := b.bdp(b.bw(), b.cwndGain)
 	if b.full.filled {
-		target += b.aggr.cwnd(b.btlBw.Get())
+		target += b.aggr.cwnd(b.bw())
 	}
 	s.Cwnd = bbrGrowCwnd(s, a, ackedSacked, &b.rec, unit.Bytes(b.quantizationBudget(s, target)), b.full.filled, b.initCwnd)
 	if b.mode == BBRProbeRTT {
@@ -495,6 +541,7 @@ func (b *BBR) OnExitRecovery(now des.Time, s *State) {
 // (bbrRecovery.exit, Linux's bbr_set_cwnd_to_recover_or_restore).
 func (b *BBR) UndoCwnd(s *State, priorCwnd unit.Bytes) unit.Bytes {
 	b.full.bw, b.full.count = 0, 0
+	b.lt.reset(s)
 	return s.Cwnd
 }
 
@@ -504,5 +551,9 @@ func (b *BBR) UndoCwnd(s *State, priorCwnd unit.Bytes) unit.Bytes {
 func (b *BBR) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bool) {
 	b.rec.timeout(s, b.mode == BBRProbeRTT)
 	b.full.bw = 0
+	// bbr_set_state treats a timeout as the end of a round and as a loss
+	// for the policer's sampling (rs.losses = 1).
+	b.roundStart = true
+	b.ltSample(now, s, 1, false)
 	s.Ssthresh = math.MaxInt64 / 2
 }

@@ -29,6 +29,15 @@ type State struct {
 	// in PROBE_RTT so that the low rates it causes are not taken for the
 	// path's. The sender takes it after the hook and clears it.
 	AppLimited unit.Bytes
+	// Delivered, DeliveredAt and Lost are the connection's delivery and
+	// loss counters in bytes (Linux's tp->delivered, tp->delivered_mstamp
+	// and tp->lost): what it has delivered, cumulatively acknowledged or
+	// SACKed, when it last delivered something, and what it has marked
+	// lost, a timeout's marks included. The sender refreshes them before
+	// every hook, as Pipe, and controllers only read them.
+	Delivered   unit.Bytes
+	DeliveredAt des.Time
+	Lost        unit.Bytes
 	// InitSRTT is the sender's smoothed RTT when it calls Init: the
 	// handshake's sample (RFC 6298 section 2.2), 0 when the SYN was
 	// retransmitted (Karn's rule) or the connection opened without a
