@@ -24,13 +24,13 @@ import (
 // and an undo (bbr_undo_cwnd) reset the sampling. Linux counts packets;
 // this counts bytes, which gives the same ratio of full segments.
 const (
-	bbrLtIntvlMinRTTs = 4           // bbr_lt_intvl_min_rtts
-	bbrLtLossThresh   = 50          // bbr_lt_loss_thresh, of BBR_UNIT = 256
-	bbrLtBwRatio      = 1.0 / 8     // bbr_lt_bw_ratio = BBR_UNIT / 8
-	bbrLtBwDiff       = 4000.0 / 8  // bbr_lt_bw_diff, bytes/s: 4 kbit/s
-	bbrLtBwMaxRTTs    = 48          // bbr_lt_bw_max_rtts
-	bbrLtMaxMs        = 4294967 - 1 // ~0U / USEC_PER_MSEC: longer intervals reset
-	bbrScale          = 256         // BBR_UNIT
+	bbrLtIntvlMinRTTs = 4          // bbr_lt_intvl_min_rtts
+	bbrLtLossThresh   = 50         // bbr_lt_loss_thresh, of BBR_UNIT = 256
+	bbrLtBwRatio      = 1.0 / 8    // bbr_lt_bw_ratio = BBR_UNIT / 8
+	bbrLtBwDiff       = 4000.0 / 8 // bbr_lt_bw_diff, bytes/s: 4 kbit/s
+	bbrLtBwMaxRTTs    = 48         // bbr_lt_bw_max_rtts
+	bbrLtMaxMs        = 4294967    // ~0U / USEC_PER_MSEC: an interval this long resets
+	bbrScale          = 256        // BBR_UNIT
 	bbrLtStampUnit    = des.Millisecond
 )
 
