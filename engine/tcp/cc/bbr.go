@@ -64,10 +64,8 @@ import (
 type BBR struct {
 	rng *rand.Rand
 
-	mode       BBRMode
-	pacingGain float64
-	cwndGain   float64
-	initCwnd   unit.Bytes
+	mode     BBRMode
+	initCwnd unit.Bytes
 
 	btlBw       MaxFilter[unit.BitRate] // over rounds
 	rtProp      des.Duration            // 0 before the first sample
@@ -159,7 +157,7 @@ func (b *BBR) Name() string { return "bbr" }
 func (b *BBR) Mode() BBRMode { return b.mode }
 
 // PacingGain returns the current pacing_gain.
-func (b *BBR) PacingGain() float64 { return b.pacingGain }
+func (b *BBR) PacingGain() float64 { return b.pacingGain() }
 
 // CycleIndex returns the PROBE_BW phase, 0 to 7.
 func (b *BBR) CycleIndex() int { return b.cycleIndex }
@@ -206,8 +204,6 @@ func bbrPacingFromRTT(s *State, srtt des.Duration, seenRTT *bool) {
 
 func (b *BBR) enterStartup() {
 	b.mode = BBRStartup
-	b.pacingGain = BBRHighGain
-	b.cwndGain = BBRHighGain
 }
 
 // bdp returns bw*RTprop in bytes scaled by gain, or the initial window
@@ -279,7 +275,6 @@ func (b *BBR) OnAck(s *State, a *Ack) {
 	b.full.check(b.btlBw.Get(), b.roundStart, a.Rate.AppLimited)
 	b.checkDrain(s, a)
 	b.updateRTprop(s, a)
-	b.updateGains()
 	b.setPacingRate(s, a)
 	b.setCwnd(s, a, ackedSacked)
 	if a.Rate.Delivered > 0 {
@@ -324,10 +319,10 @@ func (b *BBR) isNextCyclePhase(s *State, a *Ack) bool {
 	full := a.Now.Sub(b.cycleStamp) > b.rtProp
 	prior := float64(a.PriorPipe)
 	switch {
-	case b.pacingGain == 1:
+	case b.pacingGain() == 1:
 		return full
-	case b.pacingGain > 1:
-		return full && (a.Lost > 0 || prior >= b.inflight(s, b.pacingGain))
+	case b.pacingGain() > 1:
+		return full && (a.Lost > 0 || prior >= b.inflight(s, b.pacingGain()))
 	default:
 		return full || prior <= b.inflight(s, 1)
 	}
@@ -336,14 +331,12 @@ func (b *BBR) isNextCyclePhase(s *State, a *Ack) bool {
 func (b *BBR) advanceCyclePhase(now des.Time) {
 	b.cycleStamp = now
 	b.cycleIndex = (b.cycleIndex + 1) % bbrCycleLen
-	b.pacingGain = bbrGainCycle[b.cycleIndex]
 }
 
 // enterProbeBW is section 4.3.4.3: start at a random phase other than the
 // 0.75 one (index 1).
 func (b *BBR) enterProbeBW(now des.Time) {
 	b.mode = BBRProbeBW
-	b.cwndGain = bbrCwndGain
 	b.cycleIndex = bbrCycleLen - 1 - b.rng.IntN(bbrCycleLen-1)
 	b.advanceCyclePhase(now)
 }
@@ -377,8 +370,6 @@ func (f *bbrFullPipe) check(bw unit.BitRate, roundStart, appLimited bool) {
 func (b *BBR) checkDrain(s *State, a *Ack) {
 	if b.mode == BBRStartup && b.full.filled {
 		b.mode = BBRDrain
-		b.pacingGain = bbrDrainGain
-		b.cwndGain = BBRHighGain
 	}
 	if b.mode == BBRDrain && float64(s.Pipe) <= b.inflight(s, 1) {
 		b.enterProbeBW(a.Now)
@@ -394,8 +385,6 @@ func (b *BBR) updateRTprop(s *State, a *Ack) {
 	}
 	if b.mode != BBRProbeRTT && b.expired && !b.idleRestart {
 		b.mode = BBRProbeRTT
-		b.pacingGain = 1
-		b.cwndGain = 1
 		b.rec.save(s, true)
 		b.probeRTTDone = 0
 	}
@@ -427,28 +416,29 @@ func (b *BBR) updateRTprop(s *State, a *Ack) {
 	}
 }
 
-// updateGains is tcp_bbr.c's bbr_update_gains: each mode's gains, and in
-// PROBE_BW the cycle's pacing gain, or 1 at a policer's rate (the
-// long-term sampling may have set the gain in another mode).
-func (b *BBR) updateGains() {
+// gains are tcp_bbr.c's bbr_update_gains: each mode's pacing and cwnd
+// gains, in PROBE_BW the cycle's pacing gain, or 1 at a policer's rate.
+func (b *BBR) gains() (pacing, cwnd float64) {
 	switch b.mode {
 	case BBRStartup:
-		b.pacingGain, b.cwndGain = BBRHighGain, BBRHighGain
+		return BBRHighGain, BBRHighGain
 	case BBRDrain:
-		b.pacingGain, b.cwndGain = bbrDrainGain, BBRHighGain
+		return bbrDrainGain, BBRHighGain
 	case BBRProbeBW:
-		b.pacingGain, b.cwndGain = bbrGainCycle[b.cycleIndex], bbrCwndGain
 		if b.lt.use {
-			b.pacingGain = 1
+			return 1, bbrCwndGain
 		}
-	case BBRProbeRTT:
-		b.pacingGain, b.cwndGain = 1, 1
+		return bbrGainCycle[b.cycleIndex], bbrCwndGain
 	}
+	return 1, 1 // PROBE_RTT
 }
+
+func (b *BBR) pacingGain() float64 { p, _ := b.gains(); return p }
+func (b *BBR) cwndGain() float64   { _, c := b.gains(); return c }
 
 // setPacingRate is section 4.2.1 (bbrPace) at BtlBw.
 func (b *BBR) setPacingRate(s *State, a *Ack) {
-	bbrPace(s, a, b.bw(), b.pacingGain, b.full.filled, &b.seenRTT)
+	bbrPace(s, a, b.bw(), b.pacingGain(), b.full.filled, &b.seenRTT)
 }
 
 // bbrPace is section 4.2.1, shared by BBR and BBR2 (which passes its own
@@ -486,7 +476,7 @@ func (b *BBR) setCwnd(s *State, a *Ack, ackedSacked unit.Bytes) {
 	}
 	// bbr_set_cwnd: target = bdp + extra_acked (once the pipe is full:
 	// bbr_ack_aggregation_cwnd), within the quantization budget.
-	target := b.bdp(b.bw(), b.cwndGain)
+	target := b.bdp(b.bw(), b.cwndGain())
 	if b.full.filled {
 		target += b.aggr.cwnd(b.bw())
 	}

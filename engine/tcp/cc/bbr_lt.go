@@ -137,8 +137,7 @@ func (b *BBR) ltIntervalDone(s *State, bw unit.BitRate) {
 		// bbr_rate_bytes_per_sec at gain 1 carries the pacing margin.
 		if float64(diff) <= bbrLtBwRatio*float64(lt.bw) || diff.BytesPerSecond()*(1-BBRPacingMargin) <= bbrLtBwDiff {
 			lt.bw = (bw + lt.bw) / 2
-			lt.use = true
-			b.pacingGain = 1 // "try to avoid drops"
+			lt.use = true // PROBE_BW paces at gain 1 now, "to try to avoid drops" (gains)
 			lt.rounds = 0
 			return
 		}
