@@ -162,7 +162,11 @@ func (s *sender) reoCache() des.Duration {
 // rackDetect is section 6.2 step 5 (RACK_detect_loss): a segment sent
 // before RACK.xmit_ts whose RACK.rtt + reo_wnd has passed since it was
 // sent is lost and queued to be resent; the earliest of those not yet
-// late arms the reordering timer (section 6.3) for when it will be.
+// late arms the reordering timer (section 6.3) for when it will be. The
+// RFC's pseudocode, and Linux's tcp_rack_detect_loss, arm it for the
+// latest instead (timeout = max(remaining, timeout)), so that one expiry
+// judges every waiting segment; docs/os-testbed.md gives what that
+// changes on document 002's figures.
 // Segments are examined in the order they were sent, in two runs that are
 // each in send order: the retransmissions (rxq) and, with RACK-TLP, the
 // segments sent once, in sequence order from the scan cursor (first
