@@ -358,3 +358,83 @@ func TestScheduleFirst(t *testing.T) {
 type handlerFunc func(now Time, kind int, arg uint64)
 
 func (f handlerFunc) Handle(now Time, kind int, arg uint64) { f(now, kind, arg) }
+
+// reserver reserves the order of an event it does not schedule, when its
+// first event runs, and later schedules it with that order.
+type reserver struct {
+	s           *Scheduler
+	r           *recorder
+	at          Time
+	seq, parent uint64
+	sched       Time
+}
+
+func (v *reserver) Handle(now Time, kind int, arg uint64) {
+	switch kind {
+	case 0: // reserve, as for an event at v.at
+		v.sched = now
+		_, v.parent, _, _ = v.s.Running()
+		v.seq = v.s.Reserve()
+	case 1: // schedule the reserved event now
+		v.s.ScheduleReserved(v.at, v.sched, v.seq, v.parent, v.r, 0, 99)
+	case 2: // an event for now, due next (Schedule's shortcut), then the reserved one
+		v.s.Schedule(now, v.r, 0, 5)
+		v.s.ScheduleReserved(v.at, v.sched, v.seq, v.parent, v.r, 0, 99)
+	}
+}
+
+// TestScheduleReserved: an event scheduled with an order Reserve gave
+// earlier runs where an event scheduled then would have run among the
+// events at its instant: after those scheduled before the reservation and
+// before those scheduled after it, whenever it is put in the queue, the
+// event due next (Schedule's shortcut) included; Running reports when and
+// by which event it would have been scheduled.
+func TestScheduleReserved(t *testing.T) {
+	for _, sameInstant := range []bool{false, true} {
+		s := New()
+		r := &recorder{}
+		at := Time(100)
+		v := &reserver{s: s, r: r, at: at}
+		s.Schedule(at, r, 0, 1) // before the reservation
+		s.Schedule(10, v, 0, 0) // reserves at 10
+		s.Schedule(20, r, 0, 0) // runs at 20 and...
+		when := Time(50)
+		if sameInstant {
+			when = at // ...the reserved event is put in the queue at its own instant
+		}
+		s.Schedule(when, v, 1, 0)
+		if err := s.Run(context.Background(), 15); err != nil {
+			t.Fatal(err)
+		}
+		s.Schedule(at, r, 0, 2) // after the reservation
+		if err := s.Run(context.Background(), Forever); err != nil {
+			t.Fatal(err)
+		}
+		var args []uint64
+		for _, f := range r.got {
+			if f.At == at {
+				args = append(args, f.Arg)
+			}
+		}
+		if want := []uint64{1, 99, 2}; !cmp.Equal(args, want) {
+			t.Errorf("same instant %v: order at %v = %v, want %v", sameInstant, at, args, want)
+		}
+	}
+}
+
+// TestScheduleReservedBeforeDue: an event due next by Schedule's shortcut
+// (scheduled for now with nothing else due now) runs after a reserved
+// event put in the queue for the same instant with an earlier order.
+func TestScheduleReservedBeforeDue(t *testing.T) {
+	s := New()
+	r := &recorder{}
+	v := &reserver{s: s, r: r, at: 30}
+	s.Schedule(10, v, 0, 0) // reserves at 10
+	s.Schedule(30, v, 2, 0) // at 30: Schedule(30) due next, then the reserved event
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatal(err)
+	}
+	if want := []fired{{30, 0, 99}, {30, 0, 5}}; !cmp.Equal(r.got, want) {
+		t.Errorf("order = %v, want %v", r.got, want)
+	}
+}
