@@ -270,27 +270,6 @@ func (s *Scheduler) Reserve() uint64 {
 	return q
 }
 
-// ScheduleReserved schedules h.Handle(at, kind, arg) as the event that
-// Reserve gave order seq, taken at time sched by the event whose order is
-// parent (Running's view of it when Reserve was called), so that it runs
-// where an event scheduled then would have: a component that did without
-// an event (netsim's early links, early.go) schedules it after all when it
-// must. at must not be in the past.
-func (s *Scheduler) ScheduleReserved(at, sched Time, seq, parent uint64, h Handler, kind int, arg uint64) {
-	if at < s.now {
-		panic(fmt.Sprintf("bug: des: event scheduled at %v, before now %v", at, s.now))
-	}
-	e := s.newEvent(h, kind, arg)
-	e.at, e.seq, e.sched, e.parent = at, seq, sched, parent
-	if d := s.due; d != nil && d.at == at && seq < d.seq {
-		// The event due next (Schedule's shortcut) comes after this
-		// one: it goes back to the heap.
-		s.due = nil
-		s.heap.insert(d)
-	}
-	s.heap.insert(e)
-}
-
 // newEvent takes an event from the free list (or allocates one while the
 // queue grows beyond its largest size so far) and sets its handler.
 func (s *Scheduler) newEvent(h Handler, kind int, arg uint64) *event {

@@ -43,8 +43,8 @@
 // events (lazy.go); Network.Events counts the events an eager link would
 // have had. A link without delay but with jitter (a host's link) cannot be
 // lazy; it draws each packet's jitter and arrival when the transmission
-// starts and has an end event only when a packet waits behind it and
-// none it sent is still on the wire (early.go). With LinkConfig.EndsFirst a transmission ends before anything
+// starts and has an end event only when a packet waits behind it
+// (early.go). With LinkConfig.EndsFirst a transmission ends before anything
 // else at its instant, an order a lazy link reproduces however its feeders
 // line up, and it stays lazy when its delay changes (a satellite link).
 // Every drop is counted by reason; LinkStats also gives queue occupancy

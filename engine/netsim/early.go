@@ -17,8 +17,7 @@ import (
 // arrival, max(end + jitter, the previous arrival). Such a link puts the
 // packet on the wire when its transmission starts, with that arrival,
 // and has an event at the end only when a packet waits to be sent next
-// (kindStart), and not even then while a packet it sent is still on the
-// wire (below). Stats takes out of Transmitted and Busy what the
+// (kindStart). Stats takes out of Transmitted and Busy what the
 // transmission in progress has not done yet.
 //
 // Same-instant order. A packet offered at the very instant the
@@ -37,21 +36,6 @@ import (
 // for good, when an observer appears (traces come out in time order) or
 // its delay changes (SetDelay): a transmission then in progress keeps the
 // arrival it drew.
-//
-// The start at the end of a transmission (kindStart) needs no event
-// either while a packet on the wire is due after it: the link's next
-// interaction (a packet offered, the arrival of the head of the wire, its
-// statistics read) starts it first, with the clock set back (earlyCatchUp),
-// through the code the event would have run. What the start does is the
-// link's own (the queue, the transmitter, the jitter draw in transmission
-// order); it puts its packets on the wire behind one that is still there,
-// so it schedules no arrival, and the arrival event of the packet ahead,
-// due after the start, is an interaction. The start takes the scheduling
-// order its event would have had (des.Scheduler.Reserve) and
-// earlyStartDoneAt works out, as lazyDoneAt does, whether it came before an
-// interaction at its very instant; an observer or a change of delay turns
-// a start still to come into its event, with that order
-// (des.Scheduler.ScheduleReserved).
 type earlyTx struct {
 	on bool
 	// The transmission in progress, counted in the link's counters when
@@ -64,19 +48,6 @@ type earlyTx struct {
 	// ended counts the ends of transmission done without an event, as
 	// Network.Events counts them (those due by now).
 	ended uint64
-
-	// The start at until done without its event (startAtEnd): when its
-	// event would have been scheduled and, unless it was in a catch-up,
-	// its scheduling order and that of the event scheduling it.
-	vStart        bool
-	vSched        des.Time
-	vSeq, vParent uint64
-	vSeqOK        bool
-	catchingUp    bool // earlyCatchUp is replaying a start
-	// Recent answers of earlyStartDoneAt (as lazyTx.known).
-	known [4]tieAnswer
-	next  int
-	ties  int64
 }
 
 // earlyFits reports whether the link can draw arrivals early from its
@@ -126,106 +97,7 @@ func (l *Link) startAtEnd() {
 		l.net.sched.ScheduleFirst(l.early.until, l, kindStart, 0)
 		return
 	}
-	if t := l.flight.tail; l.early.on && !l.net.earlyStartEvents && l.net.observer == nil && t != nil && t.arrive > l.early.until {
-		// A packet still on the wire when the start is due: the
-		// start can do without its event.
-		e := &l.early
-		e.vStart = true
-		if e.catchingUp {
-			// Its event would have been scheduled by the start being
-			// replayed (earlyCatchUp set vSched to its time), in an
-			// order not known.
-			e.vSeqOK = false
-			return
-		}
-		e.vSched, e.vSeqOK = l.net.sched.Now(), true
-		e.vSeq = l.net.sched.Reserve()
-		e.vParent = des.NoParent
-		if _, seq, _, ok := l.net.sched.Running(); ok {
-			e.vParent = seq // the running event schedules it
-		}
-		return
-	}
 	l.net.sched.Schedule(l.early.until, l, kindStart, 0)
-}
-
-// earlyCatchUp does the starts done without their events that are due
-// by now: those before now, and, if atNow, one at now whose event would
-// have run before the running one (earlyStartDoneAt). Each runs at its
-// own time, through startNext, as its event would have.
-func (l *Link) earlyCatchUp(now des.Time, atNow bool) {
-	e := &l.early
-	for e.vStart {
-		at := e.until
-		if at > now || at == now && (!atNow || !l.earlyStartDoneAt()) {
-			return
-		}
-		e.vStart, l.startSet = false, false
-		e.ended++ // its event, done without (Network.Events)
-		e.catchingUp = true
-		e.vSched = at // what this start schedules, it schedules at at
-		if l.tx == nil {
-			l.startNext(at)
-		}
-		e.catchingUp = false
-	}
-}
-
-// earlyStartDoneAt reports whether the start due now would have run
-// before the running event (lazyDoneAt's reasoning): events scheduled at
-// different instants run in that order; at one instant, in scheduling
-// order, known for a start whose event would have been scheduled in a
-// handler. Otherwise ties counts it and the running event is taken to
-// come first.
-func (l *Link) earlyStartDoneAt() bool {
-	sched, seq, parent, ok := l.net.sched.Running()
-	if !ok {
-		return true
-	}
-	e := &l.early
-	done := false
-	switch {
-	case sched != e.vSched:
-		done = e.vSched < sched
-	case e.vSeqOK:
-		done = e.vSeq < seq
-	case parent == des.NoParent:
-		done = true
-	default:
-		// Both scheduled at one instant, the start by the start
-		// before it: the running event's scheduling event asked this
-		// link the same question then, if it offered it a packet.
-		found := false
-		for _, a := range e.known {
-			if a.ok && a.at == sched && a.seq == parent {
-				done, found = a.done, true
-				break
-			}
-		}
-		if !found {
-			e.ties++
-		}
-	}
-	e.known[e.next] = tieAnswer{at: l.net.sched.Now(), seq: seq, done: done, ok: true}
-	e.next = (e.next + 1) % len(e.known)
-	return done
-}
-
-// earlyStartEvent turns a start done without its event and still to
-// come into its event, with the order it would have had (a guess, counted
-// in ties, for one whose event a replayed start would have scheduled).
-func (l *Link) earlyStartEvent() {
-	e := &l.early
-	if !e.vStart {
-		return
-	}
-	e.vStart = false
-	if e.vSeqOK {
-		l.net.sched.ScheduleReserved(e.until, e.vSched, e.vSeq, e.vParent, l, kindStart, 0)
-		return
-	}
-	e.ties++
-	l.net.sched.Schedule(e.until, l, kindStart, 0)
 }
 
 // earlyBusy reports whether the transmitter is still sending at now.
@@ -235,8 +107,6 @@ func (l *Link) earlyBusy(now des.Time) bool { return now < l.early.until }
 // now on. A transmission in progress keeps its arrival; the next starts
 // when it ends.
 func (l *Link) earlyOff(now des.Time) {
-	l.earlyCatchUp(now, true)
-	l.earlyStartEvent()
 	l.early.on = false
 	if l.earlyBusy(now) && !l.startSet {
 		l.startAtEnd()

@@ -302,9 +302,6 @@ func (n *Network) Events() uint64 {
 		if l.lz.on {
 			l.lazyCatchUp(now, true)
 		}
-		if l.early.vStart {
-			l.earlyCatchUp(now, true)
-		}
 		_, _, _, ahead := l.earlyAhead(now)
 		e += l.lz.ended + l.st.directArrivals + l.early.ended - ahead
 	}

@@ -254,10 +254,6 @@ func (l *Link) SetRate(r unit.BitRate) error {
 	if bps == l.bps {
 		return nil
 	}
-	if l.early.vStart {
-		// A start due by now ran at the rate it had.
-		l.earlyCatchUp(l.net.sched.Now(), true)
-	}
 	if l.lz.on {
 		// A lazy link replays past transmissions at the rate it has
 		// when it catches up: end them now, at the rate they had, and
@@ -337,8 +333,6 @@ func (l *Link) Send(p *Packet) {
 		l.lazySend(now, p)
 	} else if l.early.on && l.net.observer != nil {
 		l.earlyOff(now) // traces come out in time order
-	} else if l.early.vStart {
-		l.earlyCatchUp(now, true)
 	}
 	if l.netemLimit > 0 && !l.netemAdmit(now, p) {
 		return
@@ -483,12 +477,6 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 			// A packet arriving now left before now (the delay is
 			// positive).
 			l.lazyCatchUp(now, false)
-		}
-		if l.early.vStart {
-			// A start due by now puts its packets behind the one
-			// arriving, which delivers nothing back to this link:
-			// which came first at now changes nothing.
-			l.earlyCatchUp(now, true)
 		}
 		// Packets due at the same instant (an skb's segments, sent
 		// together) are delivered by one event, in order.
@@ -673,9 +661,6 @@ func (l *Link) Stats() LinkStats {
 	now := l.net.sched.Now()
 	if l.lz.on {
 		l.lazyCatchUp(now, true)
-	}
-	if l.early.vStart {
-		l.earlyCatchUp(now, true)
 	}
 	l.queueChange(now)
 	st := &l.st

@@ -454,8 +454,7 @@ func (s *seenAt) Handle(des.Time, int, uint64) { s.seen = append(s.seen, len(s.k
 // for the instant the first transmission ends, finds that packet
 // delivered: the arrival is not an event queued behind it. With a netem
 // limit the skb count is released at delivery; with jitter, whose
-// arrival is drawn later than the end, arrivals keep their events, and
-// the starts of the packets that waited need none.
+// arrival is drawn later than the end, arrivals keep their events.
 func TestZeroDelayDeliversWithEndOfTransmission(t *testing.T) {
 	const n = 5
 	const tx = des.Duration(12000) // 1500 bytes at 1 Gbit/s
@@ -468,10 +467,8 @@ func TestZeroDelayDeliversWithEndOfTransmission(t *testing.T) {
 		{"plain", LinkConfig{Rate: 1e9}, 1 + n, 1},
 		{"netem-limit", LinkConfig{Rate: 1e9, NetemLimit: n}, 1 + n, 1},
 		// With jitter a packet arrives after its end: an arrival event
-		// each. The packets that waited start without events, as the
-		// packet ahead of each is still on the wire when it starts
-		// (early.go).
-		{"jitter", LinkConfig{Rate: 1e9, Jitter: des.Microsecond}, 1 + n, 0},
+		// each, and a start event for each packet that waited (early.go).
+		{"jitter", LinkConfig{Rate: 1e9, Jitter: des.Microsecond}, 1 + n + n - 1, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			net, a, b, l, k := twoNodes(t, 1, tc.cfg)

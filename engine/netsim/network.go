@@ -20,10 +20,6 @@ type Network struct {
 	links    []*Link
 	names    map[string]bool
 	observer Observer
-	// earlyStartEvents gives every start of an early link its event
-	// (early.go): the reference of the tests that check the starts done
-	// without.
-	earlyStartEvents bool
 }
 
 // New returns an empty network driven by s; seed is the scenario seed from
@@ -54,21 +50,7 @@ func (n *Network) Free(p *Packet) {
 func (n *Network) Pool() *Pool { return &n.pool }
 
 // SetObserver installs o to see every packet event; nil removes it.
-// Links that start transmissions without events (early.go) do the starts
-// due by now and give the next its event first: traces come out in time
-// order.
-func (n *Network) SetObserver(o Observer) {
-	if o != nil {
-		now := n.sched.Now()
-		for _, l := range n.links {
-			if l.early.vStart {
-				l.earlyCatchUp(now, true)
-				l.earlyStartEvent()
-			}
-		}
-	}
-	n.observer = o
-}
+func (n *Network) SetObserver(o Observer) { n.observer = o }
 
 // Nodes returns the nodes in creation order.
 func (n *Network) Nodes() []*Node { return n.nodes }
