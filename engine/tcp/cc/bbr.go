@@ -318,11 +318,11 @@ func (b *BBR) updateCyclePhase(s *State, a *Ack) {
 func (b *BBR) isNextCyclePhase(s *State, a *Ack) bool {
 	full := a.Now.Sub(b.cycleStamp) > b.rtProp
 	prior := float64(a.PriorPipe)
-	switch {
-	case b.pacingGain() == 1:
+	switch g := b.pacingGain(); {
+	case g == 1:
 		return full
-	case b.pacingGain() > 1:
-		return full && (a.Lost > 0 || prior >= b.inflight(s, b.pacingGain()))
+	case g > 1:
+		return full && (a.Lost > 0 || prior >= b.inflight(s, g))
 	default:
 		return full || prior <= b.inflight(s, 1)
 	}
