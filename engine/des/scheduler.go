@@ -80,7 +80,12 @@ type Scheduler struct {
 	free      *event
 	stale     int    // entries of stopped timers still in timers
 	due       *event // runs next, without a heap operation (see Schedule)
-	processed uint64
+	processed uint64 // events taken from the queue and run
+	followed  uint64 // followers run straight after their leader (RunFollower)
+	// outstanding counts the followers taken (Follow) and not yet run
+	// or queued (RunFollower): pending events all the same.
+	outstanding int
+	budget      uint64 // Run's MaxEvents budget, 0: none
 	// running is the event whose handler is running (running.h nil
 	// outside Run): its key and when it was scheduled, for Running.
 	running event
@@ -99,13 +104,21 @@ func New() *Scheduler { return &Scheduler{} }
 // Now returns the current virtual time.
 func (s *Scheduler) Now() Time { return s.now }
 
-// Processed returns the number of events handled so far.
+// Processed returns the number of events taken from the queue and run so
+// far: the events the queue ordered, without the followers that ran
+// straight after the event they follow (RunFollower).
 func (s *Scheduler) Processed() uint64 { return s.processed }
+
+// Handled returns the number of events run so far, followers included:
+// what Processed would be if every follower had been scheduled as an
+// event of its own. It changes between any two handlers, so it numbers
+// them.
+func (s *Scheduler) Handled() uint64 { return s.processed + s.followed }
 
 // Pending returns the number of events in the queue (stopped timers not
 // counted).
 func (s *Scheduler) Pending() int {
-	n := len(s.heap) + len(s.timers) - s.stale
+	n := len(s.heap) + len(s.timers) - s.stale + s.outstanding
 	if s.due != nil {
 		n++
 	}
@@ -154,6 +167,7 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 	if budget == 0 {
 		budget = MaxEventsOf(ctx)
 	}
+	s.budget = budget
 	var n uint64
 	for {
 		e, q := s.due, (*eventHeap)(nil)
@@ -177,13 +191,13 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 			}
 			continue
 		}
-		if budget > 0 && s.processed >= budget {
-			return fmt.Errorf("des: %w: %d events processed, now %v, %d pending", ErrMaxEvents, s.processed, s.now, s.Pending())
+		if budget > 0 && s.Handled() >= budget {
+			return fmt.Errorf("des: %w: %d events processed, now %v, %d pending", ErrMaxEvents, s.Handled(), s.now, s.Pending())
 		}
 		n++
 		if n%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("des: run cancelled at %v after %d events: %w", s.now, s.processed, err)
+				return fmt.Errorf("des: run cancelled at %v after %d events: %w", s.now, s.Handled(), err)
 			}
 		}
 		if e == s.due {

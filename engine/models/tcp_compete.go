@@ -149,16 +149,36 @@ func (m *TCPCompete) run(ctx context.Context, p vocab.Params, seed uint64) (voca
 // given (tests set the start times), otherwise at a time drawn from the
 // scenario's "tcp-compete/start" stream.
 func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, starts []des.Time) (vocab.Result, error) {
-	c, err := decodeCompete(p)
+	sc, err := prepareCompete(p, seed, starts)
 	if err != nil {
 		return vocab.Result{}, err
+	}
+	if err := sc.run.s.Run(ctx, sc.c.duration); err != nil {
+		return vocab.Result{}, err
+	}
+	return m.collect(sc.run, sc.cn, sc.c.rate.BitsPerSecond(), sc.c.duration, sc.c.warmup, sc.bb.limit, sc.bb.lossData)
+}
+
+// competeScenario is a scenario built and ready to run for its duration.
+type competeScenario struct {
+	c   competeConfig
+	bb  competeBackbone
+	cn  *competeNet
+	run *competeRun
+}
+
+// prepareCompete builds a scenario's network and flows (simulate).
+func prepareCompete(p vocab.Params, seed uint64, starts []des.Time) (competeScenario, error) {
+	c, err := decodeCompete(p)
+	if err != nil {
+		return competeScenario{}, err
 	}
 	if starts != nil && len(starts) != c.flows {
 		panic("models: bug: tcp-compete given start times for another number of flows")
 	}
 	bb, err := c.backboneOf()
 	if err != nil {
-		return vocab.Result{}, err
+		return competeScenario{}, err
 	}
 	s := des.New()
 	net := netsim.New(s, seed)
@@ -169,16 +189,13 @@ func (m *TCPCompete) simulate(ctx context.Context, p vocab.Params, seed uint64, 
 		cn, err = buildDumbbell(net, c, bb)
 	}
 	if err != nil {
-		return vocab.Result{}, err
+		return competeScenario{}, err
 	}
 	run, err := c.addFlows(s, net, cn, starts)
 	if err != nil {
-		return vocab.Result{}, err
+		return competeScenario{}, err
 	}
-	if err := s.Run(ctx, c.duration); err != nil {
-		return vocab.Result{}, err
-	}
-	return m.collect(run, cn, c.rate.BitsPerSecond(), c.duration, c.warmup, bb.limit, bb.lossData)
+	return competeScenario{c: c, bb: bb, cn: cn, run: run}, nil
 }
 
 // competeBackbone is the backbone a competeConfig asks for: its queue,

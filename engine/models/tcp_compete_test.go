@@ -368,6 +368,42 @@ func cpuSeconds(b *testing.B) float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
+// BenchmarkCompeteProbe is the performance probe as the command line runs
+// it: tcp-compete with its defaults (access links at the backbone's rate,
+// the Linux host) and 10 CUBIC flows over a 1 Gbit/s, 25 ms backbone with a
+// 1000-packet DropTail queue, 30 simulated seconds per op (ns-3's
+// probe-cubic of validation/, but for the access links and the host).
+// cpu-s/op is the process's CPU time per op; events/pkt is the events the
+// scheduler's queue ran (des.Scheduler.Processed) per data segment the
+// senders sent.
+func BenchmarkCompeteProbe(b *testing.B) {
+	m := NewTCPCompete()
+	p := m.Schema().Defaults().With("ccas", vocab.S("cubic")).With("rate", vocab.F(1e9)).
+		With("delay", vocab.F(0.025)).With("queue", vocab.I(1000)).With("queue_bdp", vocab.F(0)).
+		With("duration", vocab.F(30))
+	b.ReportAllocs()
+	var events uint64
+	var pkts int64
+	cpu0 := cpuSeconds(b)
+	for b.Loop() {
+		sc, err := prepareCompete(p, 1, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := sc.run.s.Run(b.Context(), sc.c.duration); err != nil {
+			b.Fatal(err)
+		}
+		events += sc.run.s.Processed()
+		for _, f := range sc.run.flows {
+			pkts += f.src.Stats.DataSegsSent
+		}
+	}
+	cpu := cpuSeconds(b) - cpu0
+	b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(events)/float64(pkts), "events/pkt")
+	b.ReportMetric(float64(pkts)/cpu, "pkts/cpu-s")
+}
+
 // BenchmarkCompete is document 002's scenario: 10 flows of the paper mix,
 // 200 s over the 100 Mbit/s dumbbell, q = 100 %,
 // no loss, with each backbone (mininet, the whole testbed emulation, is

@@ -44,7 +44,11 @@
 // have had. A link without delay but with jitter (a host's link) cannot be
 // lazy; it draws each packet's jitter and arrival when the transmission
 // starts and has an end event only when a packet waits behind it
-// (early.go). With LinkConfig.EndsFirst a transmission ends before anything
+// (early.go). A link that ends a transmission at the very instant the link
+// feeding it delivers the next packet (links of one rate, back to back)
+// has its end run by that arrival event, straight after it, in the place
+// a queued event would have had (follow.go, des.Follower).
+// With LinkConfig.EndsFirst a transmission ends before anything
 // else at its instant, an order a lazy link reproduces however its feeders
 // line up, and it stays lazy when its delay changes (a satellite link).
 // Every drop is counted by reason; LinkStats also gives queue occupancy

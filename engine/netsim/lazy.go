@@ -289,7 +289,8 @@ func (l *Link) lazyStarted(now, end des.Time) {
 }
 
 // Events returns the number of events the simulation has handled: those
-// the scheduler ran, the ends of transmission due by now that lazy links
+// the scheduler ran, followers included (follow.go), the ends of
+// transmission due by now that lazy links
 // handled without an event, and the arrivals that links without delay
 // made in their end-of-transmission event (each would have been one
 // event of an eager link with an arrival event per packet). It is the
@@ -297,7 +298,7 @@ func (l *Link) lazyStarted(now, end des.Time) {
 // metric does not depend on how links run.
 func (n *Network) Events() uint64 {
 	now := n.sched.Now()
-	e := n.sched.Processed()
+	e := n.sched.Handled()
 	for _, l := range n.links {
 		if l.lz.on {
 			l.lazyCatchUp(now, true)

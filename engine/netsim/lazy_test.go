@@ -349,75 +349,15 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 	}
 	early := 0
 	run := func(eager bool) (lazyRun, uint64, int, int64) {
-		s := des.New()
-		net := New(s, 7)
+		var obs Observer
 		if eager {
-			net.SetObserver(nopObserver{})
+			obs = nopObserver{}
 		}
-		access := Hop{
-			Forward: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst, NetemLimit: tc.accNetem, FrameOverhead: mv.overhead},
-			Reverse: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst, NetemLimit: tc.accNetem, FrameOverhead: mv.overhead},
+		r, c := runLazyCase(t, tc, dur, mv, obs, false)
+		if !eager {
+			early = c.early
 		}
-		var loss LossModel
-		if tc.loss > 0 {
-			loss = Bernoulli{P: tc.loss}
-		}
-		d, err := NewDumbbell(net, DumbbellConfig{
-			N: tc.flows, SenderAccess: access, ReceiverAccess: access,
-			Bottleneck: Hop{
-				Forward: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, Loss: loss, NetemLimit: tc.netem, EndsFirst: mv.endsFirst, FrameOverhead: mv.overhead},
-				Reverse: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, NetemLimit: tc.netem, EndsFirst: mv.endsFirst, FrameOverhead: mv.overhead},
-			},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-
-		var echoes []*echo
-		for i := range tc.flows {
-			f := FlowID(i + 1)
-			p := &pinger{net: net, from: d.Senders[i], dst: d.Receivers[i].ID(), flow: f, window: tc.window,
-				gap: tc.gap, skb: tc.skb, rng: rand.New(rand.NewPCG(uint64(i), 1)), until: des.Time(dur - 100*des.Millisecond)}
-			e := &echo{net: net, node: d.Receivers[i]}
-			if err := d.Senders[i].Attach(f, p); err != nil {
-				t.Fatal(err)
-			}
-			if err := d.Receivers[i].Attach(f, e); err != nil {
-				t.Fatal(err)
-			}
-			echoes = append(echoes, e)
-			// Every flow opens its window at the same instant.
-			p.send(0, tc.window)
-			s.Schedule(0, p, 0, 0)
-		}
-		if mv.move > 0 {
-			s.Schedule(des.Time(mv.move), &mover{net: net, gap: mv.move, lo: mv.minMove, span: mv.maxMove - mv.minMove,
-				rng: rand.New(rand.NewPCG(5, 5)), t: t}, 0, 0)
-		}
-		if err := s.Run(context.Background(), des.Time(dur)); err != nil {
-			t.Fatal(err)
-		}
-		var r lazyRun
-		var lazy int
-		var ties int64
-		for _, e := range echoes {
-			r.Got = append(r.Got, e.got)
-		}
-		for _, l := range net.Links() {
-			r.Links = append(r.Links, l.Stats())
-			if l.lz.on {
-				lazy++
-			}
-			if l.early.on && !eager {
-				early++
-			}
-			ties += l.lz.ties
-		}
-		for _, n := range net.Nodes() {
-			r.NoRt += n.noRoute
-		}
-		r.Events = net.Events()
-		return r, s.Processed(), lazy, ties
+		return r, c.processed, c.lazy, c.ties
 	}
 	want, evEager, lazyEager, _ := run(true)
 	got, evLazy, lazy, ties := run(false)
@@ -518,4 +458,91 @@ func TestLazyMaxBits(t *testing.T) {
 			t.Errorf("lazyMaxBits(%v, %d) = %d: bitTime(b+1) = %d < %d, want the largest", c.delay, c.bps, b, bitTime(b+1, c.bps), c.delay)
 		}
 	}
+}
+
+// lazyCounts is what a run of runLazyCase did besides its result: the
+// scheduler's queued events and followers, the links that ran lazy and
+// that drew arrivals early, and the same-instant orders lazy links took
+// by default.
+type lazyCounts struct {
+	processed, followed uint64
+	lazy, early         int
+	ties                int64
+}
+
+// runLazyCase runs tc for dur with the moves of mv, with obs as the
+// network's observer (nil: none, so links may run lazy) and, if noFollow,
+// every end of transmission queued (follow.go).
+func runLazyCase(t *testing.T, tc lazyCase, dur des.Duration, mv lazyMove, obs Observer, noFollow bool) (lazyRun, lazyCounts) {
+	t.Helper()
+	s := des.New()
+	net := New(s, 7)
+	net.noFollow = noFollow
+	if obs != nil {
+		net.SetObserver(obs)
+	}
+	access := Hop{
+		Forward: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst, NetemLimit: tc.accNetem, FrameOverhead: mv.overhead},
+		Reverse: LinkConfig{Rate: tc.access, Delay: tc.accDelay, Queue: DropTail{Packets: 1000}, Jitter: tc.jitter, EndsFirst: mv.endsFirst, NetemLimit: tc.accNetem, FrameOverhead: mv.overhead},
+	}
+	var loss LossModel
+	if tc.loss > 0 {
+		loss = Bernoulli{P: tc.loss}
+	}
+	d, err := NewDumbbell(net, DumbbellConfig{
+		N: tc.flows, SenderAccess: access, ReceiverAccess: access,
+		Bottleneck: Hop{
+			Forward: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, Loss: loss, NetemLimit: tc.netem, EndsFirst: mv.endsFirst, FrameOverhead: mv.overhead},
+			Reverse: LinkConfig{Rate: tc.bottle, Delay: tc.botDelay, Queue: tc.queue, NetemLimit: tc.netem, EndsFirst: mv.endsFirst, FrameOverhead: mv.overhead},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var echoes []*echo
+	for i := range tc.flows {
+		f := FlowID(i + 1)
+		p := &pinger{net: net, from: d.Senders[i], dst: d.Receivers[i].ID(), flow: f, window: tc.window,
+			gap: tc.gap, skb: tc.skb, rng: rand.New(rand.NewPCG(uint64(i), 1)), until: des.Time(dur - 100*des.Millisecond)}
+		e := &echo{net: net, node: d.Receivers[i]}
+		if err := d.Senders[i].Attach(f, p); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Receivers[i].Attach(f, e); err != nil {
+			t.Fatal(err)
+		}
+		echoes = append(echoes, e)
+		// Every flow opens its window at the same instant.
+		p.send(0, tc.window)
+		s.Schedule(0, p, 0, 0)
+	}
+	if mv.move > 0 {
+		s.Schedule(des.Time(mv.move), &mover{net: net, gap: mv.move, lo: mv.minMove, span: mv.maxMove - mv.minMove,
+			rng: rand.New(rand.NewPCG(5, 5)), t: t}, 0, 0)
+	}
+	if err := s.Run(context.Background(), des.Time(dur)); err != nil {
+		t.Fatal(err)
+	}
+	var r lazyRun
+	var c lazyCounts
+	for _, e := range echoes {
+		r.Got = append(r.Got, e.got)
+	}
+	for _, l := range net.Links() {
+		r.Links = append(r.Links, l.Stats())
+		if l.lz.on {
+			c.lazy++
+		}
+		if l.early.on {
+			c.early++
+		}
+		c.ties += l.lz.ties
+	}
+	for _, n := range net.Nodes() {
+		r.NoRt += n.noRoute
+	}
+	r.Events = net.Events()
+	c.processed, c.followed = s.Processed(), s.Handled()-s.Processed()
+	return r, c
 }

@@ -105,9 +105,13 @@ type Link struct {
 	rng      *rand.Rand
 
 	// Transmitter.
-	tx        *Packet  // packet being serialised, nil when idle
-	batch     fifo     // the rest of tx's skb, serialised with it (skbBatch)
-	startSet  bool     // a kindStart event is pending
+	tx       *Packet // packet being serialised, nil when idle
+	batch    fifo    // the rest of tx's skb, serialised with it (skbBatch)
+	startSet bool    // a kindStart event is pending
+	// follower: the end of another link's transmission that runs at the
+	// end of this link's pending arrival event (follow.go), if following.
+	follower  des.Follower
+	following bool
 	txStart   des.Time // when tx started
 	busyStart des.Time // start of the current busy period
 	// The bits of the busy period up to and including tx, B, as the
@@ -422,7 +426,9 @@ func (l *Link) startNext(now des.Time) {
 		l.earlyStarted(now, end)
 		return
 	}
-	l.scheduleEnd(end)
+	if !l.followArrival(end) {
+		l.scheduleEnd(end)
+	}
 }
 
 // scheduleEnd schedules the end-of-transmission event at end: first at
@@ -485,12 +491,19 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 			h := l.flight.head
 			more := h != nil && h.arrive == now
 			if h != nil && !more {
-				l.net.sched.Schedule(h.arrive, l, kindArrive, 0)
+				l.scheduleArrival(h.arrive)
 			}
 			l.deliver(now, p)
 			if !more {
 				break
 			}
+		}
+		if l.following {
+			// This is the follower's leader: a link has one arrival
+			// event pending at a time (and RunFollower queues a
+			// follower that is not due now).
+			l.following = false
+			l.net.sched.RunFollower(l.follower)
 		}
 	default:
 		panic(fmt.Sprintf("bug: netsim: link event kind %d", kind))
@@ -566,7 +579,7 @@ func (l *Link) txDone(now des.Time, p *Packet, arrive des.Time, direct bool) {
 			// arrival event is scheduled later than the eager link's.
 			l.lz.ties++
 		}
-		l.net.sched.Schedule(p.arrive, l, kindArrive, 0)
+		l.scheduleArrival(p.arrive)
 	}
 	l.flight.push(p)
 }

@@ -20,6 +20,10 @@ type Network struct {
 	links    []*Link
 	names    map[string]bool
 	observer Observer
+	// lastArrival is the arrival event a link scheduled last (follow.go).
+	lastArrival arrivalMark
+	// noFollow queues every end of transmission (the tests' reference).
+	noFollow bool
 }
 
 // New returns an empty network driven by s; seed is the scenario seed from

@@ -141,7 +141,9 @@ func BenchmarkDumbbell(b *testing.B) {
 // three hops out and three back, about 6 events, whatever detects its
 // loss, and what RACK-TLP adds is work per ACK, so its price is the
 // difference per packet); events/pkt is the
-// scheduler's handled events per data packet; allocs/pkt is heap allocations
+// events the scheduler's queue ran (Processed: an end of transmission
+// that an arrival event ran, netsim's follow.go, is not one) per data
+// packet; allocs/pkt is heap allocations
 // per data packet sent over the whole op (set-up included, so it tends
 // to 0 rather than being 0; TestDumbbellSteadyStateAllocs checks the
 // steady state).

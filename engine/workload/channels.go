@@ -60,7 +60,7 @@ type Exchanges struct {
 	gone Timeouts
 
 	// Endpoints of finished legs: spare ones to renew, and those
-	// retired during the event numbered retiredIn (Scheduler.Processed),
+	// retired during the event numbered retiredIn (Scheduler.Handled),
 	// whose handlers may still be running.
 	spare, retiring []*tcp.Conn
 	retiredIn       uint64
@@ -70,12 +70,12 @@ type Exchanges struct {
 func (e *Exchanges) retire(cs ...*tcp.Conn) {
 	e.ready()
 	e.retiring = append(e.retiring, cs...)
-	e.retiredIn = e.S.Processed()
+	e.retiredIn = e.S.Handled()
 }
 
 // ready makes spare the endpoints retired in an event that has ended.
 func (e *Exchanges) ready() {
-	if len(e.retiring) > 0 && e.S.Processed() != e.retiredIn {
+	if len(e.retiring) > 0 && e.S.Handled() != e.retiredIn {
 		e.spare = append(e.spare, e.retiring...)
 		clear(e.retiring)
 		e.retiring = e.retiring[:0]

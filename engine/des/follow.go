@@ -1,0 +1,105 @@
+package des
+
+import "fmt"
+
+// A Follower is an event that runs straight after another one, its
+// leader, without entering the queue.
+//
+// Two events at one instant whose scheduling orders are consecutive run
+// one after the other: no event can sort between them, since every
+// scheduling order is taken once, in increasing order, and an event
+// scheduled once the first has started takes a later one. A component
+// that schedules an event for the instant of the event it scheduled just
+// before (netsim: a link's end of transmission at the instant of the
+// arrival event that another link scheduled a moment earlier) can take
+// the event's scheduling order without queueing it (Follow), and have
+// the leader's handler run it at its end (RunFollower). The follower
+// runs under its own key, as Running reports it, and what it schedules
+// takes the orders it would have taken; so handlers run in exactly the
+// order, and see exactly the clock and keys, that the two queued events
+// would have given. Only an event of ScheduleFirst that the leader's
+// handler schedules for its own instant, a stale timer entry, Stop or an
+// exhausted budget can come between the two: RunFollower then queues
+// the follower under its key instead.
+//
+// Processed does not count followers (the queue never held them) and
+// Handled does, as the eager count.
+type Follower struct {
+	leader uint64 // the scheduling order taken just before Follow
+	at     Time
+	seq    uint64
+	sched  Time
+	parent uint64
+	h      Handler
+	kind   int
+	arg    uint64
+}
+
+// Taken returns how many scheduling orders have been taken: by Schedule,
+// ScheduleFirst, Reserve, Follow and Timer.Reset, one each. A caller
+// that reads it right after scheduling an event and again later knows
+// whether anything took an order in between.
+func (s *Scheduler) Taken() uint64 { return s.seq }
+
+// Follow takes the scheduling order that Schedule(at, h, kind, arg)
+// would take now and returns the event, to be run by RunFollower, not
+// queued. Its leader is the event that took the order just before, by
+// Schedule (Taken tells its caller that nothing took one since), pending
+// at at; the leader's handler calls RunFollower.
+func (s *Scheduler) Follow(at Time, h Handler, kind int, arg uint64) Follower {
+	if at < s.now {
+		panic(fmt.Sprintf("bug: des: follower at %v, before now %v", at, s.now))
+	}
+	s.outstanding++
+	leader := (s.seq - 1) | ordinary // before Reserve takes the next
+	return Follower{leader: leader, at: at, seq: s.Reserve(), sched: s.now, parent: s.parentSeq(), h: h, kind: kind, arg: arg}
+}
+
+// RunFollower runs f at the end of its leader's handler: straight away
+// when nothing else can come first, or else by queueing it under the key
+// it took (and the queue runs it in its place). Called from another
+// handler, or with a leader that is not an ordinary event (ScheduleFirst,
+// Reserve), it queues it.
+func (s *Scheduler) RunFollower(f Follower) {
+	s.outstanding--
+	if f.at != s.now || s.running.h == nil || s.running.seq != f.leader || s.running.at != f.at || s.stopped ||
+		s.budget > 0 && s.Handled() >= s.budget || !s.nothingBefore(f.at, f.seq) {
+		s.queueFollower(f)
+		return
+	}
+	leader := s.running
+	s.running = event{at: f.at, seq: f.seq, sched: f.sched, parent: f.parent, h: f.h}
+	s.followed++
+	f.h.Handle(s.now, f.kind, f.arg)
+	s.running = leader
+}
+
+// nothingBefore reports whether no queued event sorts before the key
+// (at, seq). A timer's entry that sorts before it may belong to a timer
+// moved later, whose real key does not: it counts all the same.
+func (s *Scheduler) nothingBefore(at Time, seq uint64) bool {
+	key := event{at: at, seq: seq}
+	if d := s.due; d != nil && d.before(&key) {
+		return false
+	}
+	if len(s.heap) > 0 && s.heap[0].before(&key) {
+		return false
+	}
+	return len(s.timers) == 0 || !s.timers[0].before(&key)
+}
+
+// queueFollower queues f under the key Follow gave it. The event due
+// next by Schedule's shortcut, if any, goes back to the heap, which
+// orders the two.
+func (s *Scheduler) queueFollower(f Follower) {
+	if f.at < s.now {
+		panic(fmt.Sprintf("bug: des: follower at %v, before now %v", f.at, s.now))
+	}
+	if d := s.due; d != nil {
+		s.due = nil
+		s.heap.insert(d)
+	}
+	e := s.newEvent(f.h, f.kind, f.arg)
+	e.at, e.seq, e.sched, e.parent = f.at, f.seq, f.sched, f.parent
+	s.heap.insert(e)
+}

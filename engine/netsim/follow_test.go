@@ -1,0 +1,124 @@
+package netsim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/crosslink-sim/crosslink/engine/des"
+	"github.com/crosslink-sim/crosslink/engine/unit"
+)
+
+// traceEvent is one observer record, by value.
+type traceEvent struct {
+	At     des.Time
+	Kind   TraceKind
+	Link   string
+	ID     uint64
+	Reason DropReason
+}
+
+// recorder keeps every record it observes, in order.
+type recorder struct{ got []traceEvent }
+
+func (r *recorder) Observe(x Record) {
+	e := traceEvent{At: x.At, Kind: x.Kind, ID: x.Packet.ID, Reason: x.Reason}
+	if x.Link != nil {
+		e.Link = x.Link.Name()
+	}
+	r.got = append(r.got, e)
+}
+
+// TestFollowersMatchQueuedEnds runs the differential test's dumbbells with
+// ends of transmission following arrivals (follow.go) and with every end
+// queued, and requires the same run: with an observer (every link eager),
+// the same trace record by record (every enqueue, transmission, delivery
+// and drop, in order, at the same nanosecond); without one (links lazy
+// or drawing arrivals early where they can), the same deliveries, link
+// statistics, Network.Events and same-instant orders taken by default;
+// and the followers plus the queued events equal the events of the run
+// without followers. The cases put access links at the bottleneck's rate
+// and without delay, as tcp-compete's hosts, where the receivers' access
+// links end a transmission as the next packet arrives, and draw the rest
+// at random from rates that often agree.
+func TestFollowersMatchQueuedEnds(t *testing.T) {
+	ms := des.Millisecond
+	tests := []lazyCase{
+		{name: "receivers' access at the bottleneck's rate", access: 100e6, bottle: 100e6, botDelay: 10 * ms, queue: DropTail{Packets: 20},
+			flows: 4, window: 30, gap: 200 * des.Microsecond},
+		{name: "with skbs", access: 100e6, bottle: 100e6, botDelay: 10 * ms, queue: DropTail{Packets: 20},
+			skb: true, flows: 4, window: 30, gap: 200 * des.Microsecond},
+		{name: "with jitter and loss", access: 1e9, bottle: 1e9, botDelay: 5 * ms, queue: DropTail{Packets: 30},
+			jitter: 12 * des.Microsecond, loss: 0.01, flows: 6, window: 40, gap: 50 * des.Microsecond},
+		{name: "access with a short delay", access: 10e6, bottle: 10e6, accDelay: des.Microsecond, botDelay: 4 * ms, queue: DropTail{Packets: 20},
+			flows: 6, window: 30, gap: 1200 * des.Microsecond},
+		{name: "netem limits", access: 100e6, bottle: 100e6, botDelay: 10 * ms, queue: DropTail{Packets: 1000},
+			netem: 40, accNetem: 100, flows: 4, window: 40, gap: 200 * des.Microsecond},
+	}
+	rng := rand.New(rand.NewPCG(26, 8985))
+	rates := []unit.BitRate{10e6, 100e6, 100e6, 1e9}
+	delays := []des.Duration{0, 0, des.Microsecond, 5 * ms}
+	for i := range 16 {
+		r := rates[rng.IntN(len(rates))]
+		tc := lazyCase{
+			name: fmt.Sprint("random ", i), access: r, bottle: r, accDelay: delays[rng.IntN(len(delays))], botDelay: delays[1+rng.IntN(len(delays)-1)],
+			queue: DropTail{Packets: 1 + rng.IntN(60)}, flows: 1 + rng.IntN(6), window: 1 + rng.IntN(40),
+			gap: des.Duration(1+rng.IntN(2000)) * des.Microsecond, skb: rng.IntN(3) == 0,
+		}
+		if rng.IntN(3) == 0 {
+			tc.bottle = rates[rng.IntN(len(rates))]
+		}
+		if rng.IntN(2) == 0 {
+			tc.jitter = des.Duration(rng.IntN(200)) * des.Microsecond
+		}
+		if rng.IntN(2) == 0 {
+			tc.loss = []float64{0.001, 0.01, 0.1}[rng.IntN(3)]
+		}
+		tests = append(tests, tc)
+	}
+	var followed uint64
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dur := des.Second / 2
+			for _, observed := range []bool{true, false} {
+				var obs [2]*recorder
+				var runs [2]lazyRun
+				var counts [2]lazyCounts
+				for i, noFollow := range []bool{true, false} {
+					var o Observer
+					if observed {
+						obs[i] = &recorder{}
+						o = obs[i]
+					}
+					runs[i], counts[i] = runLazyCase(t, tc, dur, lazyMove{}, o, noFollow)
+				}
+				queued, follow := counts[0], counts[1]
+				if observed && !slices.Equal(obs[0].got, obs[1].got) {
+					k := 0
+					for k < min(len(obs[0].got), len(obs[1].got)) && obs[0].got[k] == obs[1].got[k] {
+						k++
+					}
+					t.Fatalf("observed: traces differ at record %d of %d/%d", k, len(obs[0].got), len(obs[1].got))
+				}
+				if diff := cmp.Diff(runs[0], runs[1]); diff != "" {
+					t.Errorf("observed %v: runs differ (-queued +followers):\n%s", observed, diff)
+				}
+				if queued.followed != 0 || follow.processed+follow.followed != queued.processed {
+					t.Errorf("observed %v: queued run %d events and %d followers, run with followers %d and %d",
+						observed, queued.processed, queued.followed, follow.processed, follow.followed)
+				}
+				if follow.ties != queued.ties {
+					t.Errorf("observed %v: same-instant orders taken by default: %d with followers, %d without", observed, follow.ties, queued.ties)
+				}
+				followed += follow.followed
+				t.Logf("observed %v: %d events queued, %d of them followers with follow.go", observed, queued.processed, follow.followed)
+			}
+		})
+	}
+	if tests[0].access == tests[0].bottle && followed == 0 {
+		t.Error("no end of transmission followed an arrival in any case")
+	}
+}
