@@ -25,9 +25,10 @@
 // through the timers that wait far ahead.
 //
 // An event scheduled for the instant of the event scheduled just before it
-// runs straight after it, nothing else between, so it can do without the
-// queue too: Follow takes its scheduling order and the first event's
-// handler runs it (RunFollower), under its own key (follow.go).
+// runs straight after it (nothing else between but an event of
+// ScheduleFirst the first schedules for its own instant), so it can do
+// without the queue too: Follow takes its scheduling order and the first
+// event's handler runs it (RunFollower), under its own key (follow.go).
 //
 // Handlers are objects, not closures: Schedule(at, h, kind, arg) stores an
 // interface value that already exists plus two integers, and the queue

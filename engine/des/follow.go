@@ -6,24 +6,25 @@ import "fmt"
 // leader, without entering the queue.
 //
 // Two events at one instant whose scheduling orders are consecutive run
-// one after the other: no event can sort between them, since every
-// scheduling order is taken once, in increasing order, and an event
-// scheduled once the first has started takes a later one. A component
-// that schedules an event for the instant of the event it scheduled just
-// before (netsim: a link's end of transmission at the instant of the
-// arrival event that another link scheduled a moment earlier) can take
-// the event's scheduling order without queueing it (Follow), and have
-// the leader's handler run it at its end (RunFollower). The follower
+// one after the other: every scheduling order is taken once, in
+// increasing order, so no event queued before the first starts sorts
+// between them, and an event scheduled once it has started takes a later
+// order than both, unless it is an event of ScheduleFirst for that
+// instant. A component that schedules an event for the instant of the
+// event it scheduled just before (netsim: a link's end of transmission at
+// the instant of the arrival event that another link has just scheduled)
+// can take the event's scheduling order without queueing it (Follow) and
+// have the leader's handler run it at its end (RunFollower). The follower
 // runs under its own key, as Running reports it, and what it schedules
 // takes the orders it would have taken; so handlers run in exactly the
 // order, and see exactly the clock and keys, that the two queued events
-// would have given. Only an event of ScheduleFirst that the leader's
-// handler schedules for its own instant, a stale timer entry, Stop or an
-// exhausted budget can come between the two: RunFollower then queues
-// the follower under its key instead.
+// would have given. Where something does come between (an event of
+// ScheduleFirst the leader's handler schedules for its own instant, Stop,
+// an exhausted budget) or RunFollower is called from an event other than
+// the leader, RunFollower queues the follower under its key instead.
 //
-// Processed does not count followers (the queue never held them) and
-// Handled does, as the eager count.
+// Processed does not count followers that ran without the queue and
+// Handled does: the count the queued events would have given.
 type Follower struct {
 	leader uint64 // the scheduling order taken just before Follow
 	at     Time
@@ -44,8 +45,9 @@ func (s *Scheduler) Taken() uint64 { return s.seq }
 // Follow takes the scheduling order that Schedule(at, h, kind, arg)
 // would take now and returns the event, to be run by RunFollower, not
 // queued. Its leader is the event that took the order just before, by
-// Schedule (Taken tells its caller that nothing took one since), pending
-// at at; the leader's handler calls RunFollower.
+// Schedule (Taken tells its caller that nothing took one since), due at
+// at and not yet started; its caller makes sure of that, and that the
+// leader's handler calls RunFollower (else the follower is lost).
 func (s *Scheduler) Follow(at Time, h Handler, kind int, arg uint64) Follower {
 	if at < s.now {
 		panic(fmt.Sprintf("bug: des: follower at %v, before now %v", at, s.now))
@@ -75,17 +77,14 @@ func (s *Scheduler) RunFollower(f Follower) {
 }
 
 // nothingBefore reports whether no queued event sorts before the key
-// (at, seq). A timer's entry that sorts before it may belong to a timer
-// moved later, whose real key does not: it counts all the same.
+// (at, seq) of the running event's follower. Only an event of
+// ScheduleFirst can: every timer entry and the event due next by
+// Schedule's shortcut sorted after the leader when it started, or were
+// scheduled since with later orders, and the follower's order is the
+// one after the leader's.
 func (s *Scheduler) nothingBefore(at Time, seq uint64) bool {
 	key := event{at: at, seq: seq}
-	if d := s.due; d != nil && d.before(&key) {
-		return false
-	}
-	if len(s.heap) > 0 && s.heap[0].before(&key) {
-		return false
-	}
-	return len(s.timers) == 0 || !s.timers[0].before(&key)
+	return len(s.heap) == 0 || !s.heap[0].before(&key)
 }
 
 // queueFollower queues f under the key Follow gave it. The event due

@@ -2,27 +2,31 @@ package netsim
 
 import "github.com/crosslink-sim/crosslink/engine/des"
 
-// Ends of transmission that follow an arrival. Where a link feeds another
-// of the same rate, back to back, its packets arrive at the second link
-// exactly as the second ends the transmission of the packet before: the
-// arrival event of packet k+1 and the end-of-transmission event of packet
-// k fall at one instant. Both were scheduled by the arrival event of
-// packet k, one straight after the other: the arrival handler schedules
-// the next arrival and then hands packet k to the next link, which, idle,
-// starts sending it and schedules the end. Their scheduling orders are
-// consecutive, so nothing can run between them (des.Follower), and the
-// end needs no queue entry: the next link takes its scheduling order
-// (des.Scheduler.Follow) and the first link's arrival handler runs it
-// when it is done (des.Scheduler.RunFollower). On a busy bottleneck
-// feeding an access link of its rate (tcp-compete's dumbbell, the
-// receivers' side), that is one queued event less for every data packet,
-// with the same handlers run in the same order at the same instants.
+// Ends of transmission that follow an arrival. Where a link U feeds
+// another, D, of the same rate, back to back, its packets reach D exactly
+// as D ends the transmission of the packet before: the arrival event of
+// packet k+1 and D's end-of-transmission event of packet k fall at one
+// instant. The arrival handler of packet k schedules the arrival of k+1
+// and hands k over to D; D, idle, starts sending k and schedules its end
+// straight away, or, busy, starts k when it ends the packet before and
+// schedules k's end then, with nothing scheduled between that end and
+// the arrival the handler that ran before it scheduled. Either way the
+// end's scheduling order is the one after the arrival's, so nothing can
+// run between the two but an event of ScheduleFirst (des.Follower), and
+// the end needs no queue entry: D takes its scheduling order
+// (des.Scheduler.Follow) and U's arrival handler runs it when it is done
+// (des.Scheduler.RunFollower). On a busy bottleneck feeding access links
+// of its rate (tcp-compete's dumbbell, the receivers' side), most data
+// packets' ends on the access link run so, with the same handlers in the
+// same order at the same instants.
 //
-// A link's end follows only when nothing took a scheduling order after
-// the arrival event (des.Scheduler.Taken), the arrival is at the very
-// instant of the end, the end is an ordinary event (not EndsFirst), the
-// arriving link has no follower yet, and no late end-of-transmission
-// event of the link is waiting to be skipped (lazy.go's skip).
+// A link's end follows only an arrival event that is still pending:
+// nothing took a scheduling order after it was scheduled
+// (des.Scheduler.Taken), it has not started (its handler clears its
+// mark), and the arriving link holds no follower yet; and only an
+// ordinary end (not EndsFirst) due at the very instant of the arrival, of
+// a link that has no late end-of-transmission event waiting to be
+// skipped (lazy.go's skip).
 
 // arrivalMark identifies the arrival event scheduled last: its link, its
 // time and the scheduler's Taken count right after it was scheduled.

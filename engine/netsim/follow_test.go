@@ -1,6 +1,7 @@
 package netsim
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -120,5 +121,60 @@ func TestFollowersMatchQueuedEnds(t *testing.T) {
 	}
 	if tests[0].access == tests[0].bottle && followed == 0 {
 		t.Error("no end of transmission followed an arrival in any case")
+	}
+}
+
+// TestNoFollowerOfAnArrivalThatRan: an end of transmission due at the
+// instant of an arrival event that has already run (Run stopped at that
+// instant, and a packet is sent between the two Runs over an infinitely
+// fast link) is queued, not attached to the event that ran: the packet
+// is delivered, and a later arrival of the first link runs no stale
+// follower.
+func TestNoFollowerOfAnArrivalThatRan(t *testing.T) {
+	for _, again := range []bool{false, true} {
+		var got [2][]arrival
+		for i, noFollow := range []bool{true, false} {
+			s := des.New()
+			net := New(s, 1)
+			net.noFollow = noFollow
+			a, b, x, c := net.AddNode("a"), net.AddNode("b"), net.AddNode("x"), net.AddNode("c")
+			if _, err := net.Connect(a, b, LinkConfig{Rate: 1e9, Delay: des.Microsecond}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := net.Connect(x, c, LinkConfig{}); err != nil { // infinitely fast, no delay
+				t.Fatal(err)
+			}
+			net.ComputeRoutes()
+			kb, kc := &sink{net: net, keep: true}, &sink{net: net, keep: true}
+			if err := b.Attach(1, kb); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Attach(2, kc); err != nil {
+				t.Fatal(err)
+			}
+			send := func(from *Node, dst NodeID, f FlowID) {
+				p := net.NewPacket()
+				p.Flow, p.Dst, p.Size, p.Payload = f, dst, 1500, 1500
+				from.Send(p)
+			}
+			send(a, b.ID(), 1) // ends at 12 us, arrives at 13 us
+			if err := s.Run(context.Background(), 13*des.Time(des.Microsecond)); err != nil {
+				t.Fatal(err)
+			}
+			send(x, c.ID(), 2) // at 13 us, the instant of the arrival that ran
+			if again {
+				send(a, b.ID(), 1) // a's next arrival event
+			}
+			if err := s.Run(context.Background(), des.Forever); err != nil {
+				t.Fatal(err)
+			}
+			if len(kc.got) != 1 || s.Pending() != 0 {
+				t.Errorf("again %v, noFollow %v: c got %d packets, %d events pending; want 1 and 0", again, noFollow, len(kc.got), s.Pending())
+			}
+			got[i] = append(kb.got, kc.got...)
+		}
+		if diff := cmp.Diff(got[0], got[1]); diff != "" {
+			t.Errorf("again %v: deliveries (-queued +followers):\n%s", again, diff)
+		}
 	}
 }

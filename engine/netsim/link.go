@@ -108,8 +108,8 @@ type Link struct {
 	tx       *Packet // packet being serialised, nil when idle
 	batch    fifo    // the rest of tx's skb, serialised with it (skbBatch)
 	startSet bool    // a kindStart event is pending
-	// follower: the end of another link's transmission that runs at the
-	// end of this link's pending arrival event (follow.go), if following.
+	// follower: an end of transmission that runs at the end of this
+	// link's pending arrival event (follow.go), if following.
 	follower  des.Follower
 	following bool
 	txStart   des.Time // when tx started
@@ -479,6 +479,16 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 			l.startNext(now)
 		}
 	case kindArrive:
+		// A follower attaches only to a link's pending arrival event,
+		// and a link has one pending at a time: this event leads the
+		// follower the link holds, if any. A follower may attach to the
+		// arrival this event schedules; none may to this one, which has
+		// started (follow.go).
+		lead, f := l.following, l.follower
+		l.following = false
+		if l.net.lastArrival.l == l {
+			l.net.lastArrival.l = nil
+		}
 		if l.lz.on {
 			// A packet arriving now left before now (the delay is
 			// positive).
@@ -498,12 +508,8 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 				break
 			}
 		}
-		if l.following {
-			// This is the follower's leader: a link has one arrival
-			// event pending at a time (and RunFollower queues a
-			// follower that is not due now).
-			l.following = false
-			l.net.sched.RunFollower(l.follower)
+		if lead {
+			l.net.sched.RunFollower(f)
 		}
 	default:
 		panic(fmt.Sprintf("bug: netsim: link event kind %d", kind))
