@@ -153,7 +153,7 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 		size = lazyMaxBytes + lazyMaxBytes/minPacketBytes*l.overhead
 	}
 	l.lz.maxSeen = max(l.lz.maxSeen, size*8)
-	if l.net.observer != nil || p.Owner != nil && l.loss != nil && l.netemLimit == 0 || size*8 > l.lz.maxBits {
+	if l.net.observer != nil || l.loss != nil && l.netemLimit == 0 && p.Owner != nil || size*8 > l.lz.maxBits {
 		l.lazyEager(now)
 		return
 	}

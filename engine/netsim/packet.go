@@ -45,16 +45,38 @@ type SACKBlock struct {
 // it (Network.Free) when their last owner is done with them: a link frees
 // the packets it drops; the Receiver a packet is delivered to owns it.
 type Packet struct {
-	// ID is unique within a simulation, assigned by the pool in order of
-	// allocation; it identifies a packet in traces.
-	ID uint64
+	// The fields a link and a router read of every packet they pass on
+	// come first, in the first 64 bytes: a Packet takes 192 bytes, a size
+	// class of Go's allocator whose objects start on a cache line, so a
+	// hop touches one line of it.
+
+	// Link-internal bookkeeping.
+	next     *Packet  // intrusive list: free list, queue, in-flight FIFO
+	enqueued des.Time // when the packet entered a link's queue
+	txAt     des.Time // when its transmission started
+	arrive   des.Time // when its last bit reaches the far end of a link
+
 	// Size is the size on the wire in bytes (headers included): what the
 	// link serialises and what a PER is computed for.
 	Size unit.Bytes
+	// Skb names the socket buffer the packet travels in when its sender
+	// hands the stack aggregates of several segments (GSO/TSO): the
+	// segments of one aggregate share the Skb of its first segment, and a
+	// netem limit counts and loses them together (see skb.go). 0 means the
+	// packet is an skb of its own.
+	Skb uint64
 	// Flow selects the Receiver at the destination node.
 	Flow FlowID
-	// Src is set by Node.Send; Dst selects the route.
-	Src, Dst NodeID
+	// Dst selects the route; Src is set by Node.Send.
+	Dst NodeID
+
+	free    bool // in the pool: guards against double frees
+	skbHead bool // counted as an skb by the netem limit of the link it is on
+
+	// ID is unique within a simulation, assigned by the pool in order of
+	// allocation; it identifies a packet in traces.
+	ID  uint64
+	Src NodeID
 
 	// TCP header fields (RFC 9293 section 3.1). Seq and Ack are 32-bit
 	// sequence numbers that wrap.
@@ -81,24 +103,10 @@ type Packet struct {
 	// Retransmitted marks a retransmission, for tracing and statistics.
 	Retransmitted bool
 
-	// Skb names the socket buffer the packet travels in when its sender
-	// hands the stack aggregates of several segments (GSO/TSO): the
-	// segments of one aggregate share the Skb of its first segment, and a
-	// netem limit counts and loses them together (see skb.go). 0 means the
-	// packet is an skb of its own.
-	Skb uint64
 	// Owner, when set, is told once when the packet stops being charged
 	// to its sending socket: when a netem qdisc with a delay orphans it
 	// or when it is freed (see skb.go).
 	Owner Owner
-
-	// Link-internal bookkeeping.
-	next     *Packet  // intrusive list: free list, queue, in-flight FIFO
-	enqueued des.Time // when the packet entered a link's queue
-	txAt     des.Time // when its transmission started
-	arrive   des.Time // when its last bit reaches the far end of a link
-	free     bool     // in the pool: guards against double frees
-	skbHead  bool     // counted as an skb by the netem limit of the link it is on
 }
 
 // IsData reports whether the packet carries payload.
