@@ -7,13 +7,13 @@ import "github.com/crosslink-sim/crosslink/engine/des"
 // as D ends the transmission of the packet before: the arrival event of
 // packet k+1 and D's end-of-transmission event of packet k fall at one
 // instant. The arrival handler of packet k schedules the arrival of k+1
-// and hands k over to D; D, idle, starts sending k and schedules its end
-// straight away, or, busy, starts k when it ends the packet before and
-// schedules k's end then, with nothing scheduled between that end and
-// the arrival the handler that ran before it scheduled. Either way the
-// end's scheduling order is the one after the arrival's, so nothing can
-// run between the two but an event of ScheduleFirst (des.Follower), and
-// the end needs no queue entry: D takes its scheduling order
+// and hands k to D. If D is idle, it starts sending k at once and
+// schedules k's end. If D is busy, its end of packet k-1, which runs
+// straight after that handler (the same coincidence a packet earlier),
+// starts k and schedules k's end. Either way nothing takes a scheduling
+// order between the arrival of k+1 and the end of k, so nothing can run
+// between the two but an event of ScheduleFirst (des.Follower), and the
+// end needs no queue entry: D takes its scheduling order
 // (des.Scheduler.Follow) and U's arrival handler runs it when it is done
 // (des.Scheduler.RunFollower). On a busy bottleneck feeding access links
 // of its rate (tcp-compete's dumbbell, the receivers' side), most data
