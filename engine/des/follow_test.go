@@ -187,3 +187,39 @@ func TestRunFollowerOutsideItsLeaderQueues(t *testing.T) {
 		t.Errorf("processed %d, handled %d, pending %d; want 3, 3, 0", s.Processed(), s.Handled(), s.Pending())
 	}
 }
+
+// runsFollower records its events and hands the follower f to
+// RunFollower from the event of kind 1.
+type runsFollower struct {
+	recorder
+	f Follower
+}
+
+func (r *runsFollower) Handle(now Time, kind int, arg uint64) {
+	r.recorder.Handle(now, kind, arg)
+	if kind == 1 {
+		r.s.RunFollower(r.f)
+	}
+}
+
+// TestRunFollowerFromAnotherEventQueues: an event at the follower's
+// instant that is not its leader hands it to RunFollower; it is queued
+// under its key and runs after its leader, where the queued event would.
+func TestRunFollowerFromAnotherEventQueues(t *testing.T) {
+	s := New()
+	r := &runsFollower{recorder: recorder{s: s}}
+	s.Schedule(10, r, 1, 0) // not the leader
+	s.Schedule(10, r, 2, 0) // the leader
+	r.f = s.Follow(10, r, 3, 0)
+	s.Schedule(10, r, 4, 0)
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatal(err)
+	}
+	want := []fired{{10, 1, 0}, {10, 2, 0}, {10, 3, 0}, {10, 4, 0}}
+	if diff := cmp.Diff(want, r.got); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+	if s.Processed() != 4 || s.Handled() != 4 {
+		t.Errorf("processed %d, handled %d; want 4 and 4 (the follower queued)", s.Processed(), s.Handled())
+	}
+}
