@@ -26,7 +26,6 @@ import "fmt"
 // Processed does not count followers that ran without the queue and
 // Handled does: the count the queued events would have given.
 type Follower struct {
-	leader uint64 // the scheduling order taken just before Follow
 	at     Time
 	seq    uint64
 	sched  Time
@@ -53,8 +52,7 @@ func (s *Scheduler) Follow(at Time, h Handler, kind int, arg uint64) Follower {
 		panic(fmt.Sprintf("bug: des: follower at %v, before now %v", at, s.now))
 	}
 	s.outstanding++
-	leader := (s.seq - 1) | ordinary // before Reserve takes the next
-	return Follower{leader: leader, at: at, seq: s.Reserve(), sched: s.now, parent: s.parentSeq(), h: h, kind: kind, arg: arg}
+	return Follower{at: at, seq: s.Reserve(), sched: s.now, parent: s.parentSeq(), h: h, kind: kind, arg: arg}
 }
 
 // RunFollower runs f at the end of its leader's handler: straight away
@@ -64,7 +62,8 @@ func (s *Scheduler) Follow(at Time, h Handler, kind int, arg uint64) Follower {
 // Reserve), it queues it.
 func (s *Scheduler) RunFollower(f Follower) {
 	s.outstanding--
-	if f.at != s.now || s.running.h == nil || s.running.seq != f.leader || s.running.at != f.at || s.stopped ||
+	// The leader took the order before the follower's (Follow).
+	if f.at != s.now || s.running.h == nil || s.running.seq != f.seq-1 || s.stopped ||
 		s.budget > 0 && s.Handled() >= s.budget || !s.nothingBefore(f.at, f.seq) {
 		s.queueFollower(f)
 		return

@@ -163,11 +163,10 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("des: run cancelled at %v: %w", s.now, err)
 	}
-	budget := s.MaxEvents
-	if budget == 0 {
-		budget = MaxEventsOf(ctx)
+	s.budget = s.MaxEvents
+	if s.budget == 0 {
+		s.budget = MaxEventsOf(ctx)
 	}
-	s.budget = budget
 	var n uint64
 	for {
 		e, q := s.due, (*eventHeap)(nil)
@@ -191,7 +190,7 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 			}
 			continue
 		}
-		if budget > 0 && s.Handled() >= budget {
+		if s.budget > 0 && s.Handled() >= s.budget {
 			return fmt.Errorf("des: %w: %d events processed, now %v, %d pending", ErrMaxEvents, s.Handled(), s.now, s.Pending())
 		}
 		n++

@@ -22,15 +22,15 @@ type traceEvent struct {
 	Reason DropReason
 }
 
-// recorder keeps every record it observes, in order.
-type recorder struct{ got []traceEvent }
-
-func (r *recorder) Observe(x Record) {
-	e := traceEvent{At: x.At, Kind: x.Kind, ID: x.Packet.ID, Reason: x.Reason}
-	if x.Link != nil {
-		e.Link = x.Link.Name()
-	}
-	r.got = append(r.got, e)
+// recordInto returns an observer that appends every record to got.
+func recordInto(got *[]traceEvent) Observer {
+	return observerFunc(func(x Record) {
+		e := traceEvent{At: x.At, Kind: x.Kind, ID: x.Packet.ID, Reason: x.Reason}
+		if x.Link != nil {
+			e.Link = x.Link.Name()
+		}
+		*got = append(*got, e)
+	})
 }
 
 // TestFollowersMatchQueuedEnds runs the differential test's dumbbells with
@@ -85,24 +85,23 @@ func TestFollowersMatchQueuedEnds(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dur := des.Second / 2
 			for _, observed := range []bool{true, false} {
-				var obs [2]*recorder
+				var obs [2][]traceEvent
 				var runs [2]lazyRun
 				var counts [2]lazyCounts
 				for i, noFollow := range []bool{true, false} {
 					var o Observer
 					if observed {
-						obs[i] = &recorder{}
-						o = obs[i]
+						o = recordInto(&obs[i])
 					}
 					runs[i], counts[i] = runLazyCase(t, tc, dur, lazyMove{}, o, noFollow)
 				}
 				queued, follow := counts[0], counts[1]
-				if observed && !slices.Equal(obs[0].got, obs[1].got) {
+				if observed && !slices.Equal(obs[0], obs[1]) {
 					k := 0
-					for k < min(len(obs[0].got), len(obs[1].got)) && obs[0].got[k] == obs[1].got[k] {
+					for k < min(len(obs[0]), len(obs[1])) && obs[0][k] == obs[1][k] {
 						k++
 					}
-					t.Fatalf("observed: traces differ at record %d of %d/%d", k, len(obs[0].got), len(obs[1].got))
+					t.Fatalf("observed: traces differ at record %d of %d/%d", k, len(obs[0]), len(obs[1]))
 				}
 				if diff := cmp.Diff(runs[0], runs[1]); diff != "" {
 					t.Errorf("observed %v: runs differ (-queued +followers):\n%s", observed, diff)
