@@ -111,6 +111,10 @@ type host struct {
 	maxOut      unit.Bytes
 	maxOutSeq   seqnum.Value
 	cwndLimited bool
+	// deferLimited: the sending pass under way deferred an aggregate
+	// that cwnd could not take whole (tcp_tso_should_defer's
+	// *is_cwnd_limited), which makes the pass cwnd-limited.
+	deferLimited bool
 	// wstamp is tcp_wstamp_ns: when the last aggregate was sent, or for
 	// a paced flow when its pacing lets the next one go.
 	wstamp des.Time
@@ -416,21 +420,42 @@ func (h *host) deferSend(now des.Time, rem unit.Bytes) bool {
 	}
 	srtt := s.rtt.srtt
 	expected := s.recs.at(i).sentAt.Add(srtt)
-	return expected.Sub(now) <= srtt/2
+	if expected.Sub(now) > srtt/2 {
+		return false
+	}
+	// "Ok, it looks like it is advisable to defer." When cwnd is what
+	// keeps the skb (the aggregate the sender would build) from going
+	// whole, the pass is cwnd-limited: a pass that defers and sends
+	// nothing still renews tcp_cwnd_validate's record (Linux 5.11, "tcp:
+	// fix cwnd-limited bug for TSO deferral where we send nothing").
+	if congWin < sendWin && congWin <= min(rem, goal) {
+		h.deferLimited = true
+	}
+	return true
 }
 
-// cwndValidate is tcp_cwnd_validate (Linux 5.13) after a sending pass:
-// a new window starts once snd.una has passed the end of the last one,
-// and a larger flight or a pass that cwnd stopped also renews the record.
-// The pass was cwnd-limited when no further full segment fits in cwnd
-// (tcp_write_xmit: tcp_packets_in_flight >= snd_cwnd).
-func (h *host) cwndValidate() {
+// cwndValidate is tcp_cwnd_validate (Linux 5.13) after a sending pass
+// that sent something or that cwnd stopped (tcp_write_xmit: "if
+// (likely(sent_pkts || is_cwnd_limited))"; a pass that TCP Small Queues,
+// pacing or the receive window held back with nothing sent leaves the
+// record as it was): a new window starts once snd.una has passed the end
+// of the last one, and a larger flight or a pass that cwnd stopped also
+// renews the record. The pass was cwnd-limited when no further full
+// segment fits in cwnd (tcp_write_xmit: tcp_packets_in_flight >=
+// snd_cwnd) or when it deferred an aggregate cwnd could not take
+// (deferSend).
+func (h *host) cwndValidate(sent bool) {
+	deferred := h.deferLimited
+	h.deferLimited = false
 	if !h.cfg.CwndLimited {
 		return
 	}
 	s := &h.c.snd
 	flight := s.flight()
-	limited := flight+s.smss > s.cc.Cwnd
+	limited := flight+s.smss > s.cc.Cwnd || deferred
+	if !sent && !limited {
+		return
+	}
 	if !s.una.LessThan(h.maxOutSeq) || flight > h.maxOut || limited {
 		h.maxOut = flight
 		h.maxOutSeq = s.nxt

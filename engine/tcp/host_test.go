@@ -123,7 +123,8 @@ func TestHostGRO(t *testing.T) {
 // segments (below the aggregate and below a third of cwnd, 10); srtt
 // 20 ms; the oldest segment in flight sent 19.5 ms ago, its ACK due in
 // 0.5 ms, within srtt/2 (Linux 5.13); the last write 0.2 ms ago. Each case
-// changes one thing and names the kernel's test that decides it; every
+// changes one thing and names the kernel's test that decides it; a
+// deferral for want of cwnd marks the pass cwnd-limited. Every
 // expectation is exact (the function is a predicate).
 func TestHostDefer(t *testing.T) {
 	const mss = 1448
@@ -139,19 +140,24 @@ func TestHostDefer(t *testing.T) {
 		name string
 		edit func(*state)
 		want bool
+		// limited: the deferral marks the pass cwnd-limited (cwnd, not
+		// the receive window, is what the skb, min(written, aggregate),
+		// does not fit: cong_win < send_win && cong_win <= skb->len).
+		limited bool
 	}{
-		{"windows allow 3 of an 8-segment aggregate, ACK due in 0.5 ms: defer", func(*state) {}, true},
-		{"Defer off", func(s *state) { s.defer_ = false }, false},
-		{"no TSO: every segment its own skb, nothing to defer", func(s *state) { s.tso = false }, false},
-		{"in recovery (icsk_ca_state >= TCP_CA_Recovery)", func(s *state) { s.recovery = true }, false},
-		{"last write 1.2 ms ago (delta > NSEC_PER_MSEC)", func(s *state) { s.lastWrite = 1200 * des.Microsecond }, false},
-		{"a full aggregate fits (limit >= max_segs * mss)", func(s *state) { s.flight = 22 }, false},
-		{"a third of the window is free (tcp_tso_win_divisor 3)", func(s *state) { s.cwnd, s.flight = 9, 6 }, false},
-		{"the receive window limits, 3 of 30 segments: defer", func(s *state) { s.cwnd, s.wnd, s.flight = 100, 30, 27 }, true},
-		{"ACK due in 9.5 ms, within srtt/2 (Linux 5.13; a later Linux would not defer past 1 ms)", func(s *state) { s.headAge = 10500 * des.Microsecond }, true},
-		{"ACK due in 10 ms, at srtt/2 (delta = srtt/2 is not < srtt/2)", func(s *state) { s.headAge = 10 * des.Millisecond }, true},
-		{"ACK due in 10.5 ms, later than srtt/2", func(s *state) { s.headAge = 9500 * des.Microsecond }, false},
-		{"one segment written: an skb of one segment is never deferred", func(s *state) { s.written = 1 }, false},
+		{"windows allow 3 of an 8-segment aggregate, ACK due in 0.5 ms: defer", func(*state) {}, true, true},
+		{"Defer off", func(s *state) { s.defer_ = false }, false, false},
+		{"no TSO: every segment its own skb, nothing to defer", func(s *state) { s.tso = false }, false, false},
+		{"in recovery (icsk_ca_state >= TCP_CA_Recovery)", func(s *state) { s.recovery = true }, false, false},
+		{"last write 1.2 ms ago (delta > NSEC_PER_MSEC)", func(s *state) { s.lastWrite = 1200 * des.Microsecond }, false, false},
+		{"a full aggregate fits (limit >= max_segs * mss)", func(s *state) { s.flight = 22 }, false, false},
+		{"a third of the window is free (tcp_tso_win_divisor 3)", func(s *state) { s.cwnd, s.flight = 9, 6 }, false, false},
+		{"the receive window limits, 3 of 30 segments: defer, rwnd-limited", func(s *state) { s.cwnd, s.wnd, s.flight = 100, 30, 27 }, true, false},
+		{"ACK due in 9.5 ms, within srtt/2 (Linux 5.13; a later Linux would not defer past 1 ms)", func(s *state) { s.headAge = 10500 * des.Microsecond }, true, true},
+		{"ACK due in 10 ms, at srtt/2 (delta = srtt/2 is not < srtt/2)", func(s *state) { s.headAge = 10 * des.Millisecond }, true, true},
+		{"ACK due in 10.5 ms, later than srtt/2", func(s *state) { s.headAge = 9500 * des.Microsecond }, false, false},
+		{"one segment written: an skb of one segment is never deferred", func(s *state) { s.written = 1 }, false, false},
+		{"2 segments written, cwnd allows 3: deferred, the skb fits cwnd, not cwnd-limited", func(s *state) { s.written = 2 }, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,8 +196,8 @@ func TestHostDefer(t *testing.T) {
 			s.max = s.nxt
 			s.written = unit.Bytes((st.flight + st.written) * mss)
 			c.host.wstamp = now.Add(-st.lastWrite)
-			if got := c.host.deferSend(now, s.remaining(s.nxt)); got != tt.want {
-				t.Errorf("deferSend = %v, want %v", got, tt.want)
+			if got := c.host.deferSend(now, s.remaining(s.nxt)); got != tt.want || c.host.deferLimited != tt.limited {
+				t.Errorf("deferSend = %v, cwnd-limited %v; want %v, %v", got, c.host.deferLimited, tt.want, tt.limited)
 			}
 		})
 	}
@@ -242,12 +248,73 @@ func TestHostCwndLimited(t *testing.T) {
 			s.cc.Ssthresh = unit.Bytes(tt.ssthresh * mss)
 			s.nxt = s.una.Add(seqnum.Size(tt.flight * mss))
 			s.max = s.nxt
-			c.host.cwndValidate()
+			c.host.cwndValidate(true)
 			prior := s.cc.Cwnd
 			s.cc.Cwnd += mss // what the controller's ACK hook did
 			c.host.gateGrowth(prior, tt.recovering)
 			if got := int(s.cc.Cwnd / mss); got != tt.want {
 				t.Errorf("cwnd after the ACK = %d segments, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestHostCwndValidatePass checks when a sending pass renews
+// tcp_cwnd_validate's record (tcp_write_xmit, Linux 5.13: "if
+// (likely(sent_pkts || is_cwnd_limited))"). A first pass fills cwnd (20
+// segments in flight): the record says cwnd-limited. Once that window is
+// acknowledged, a second pass finds 10 segments in flight: one that sent
+// nothing and was not stopped by cwnd (TCP Small Queues or pacing held
+// it) leaves the record as it was; one that sent renews it, not limited;
+// one that deferred an aggregate cwnd could not take (tcp_tso_should_defer
+// setting *is_cwnd_limited, Linux 5.11's "tcp: fix cwnd-limited bug for
+// TSO deferral where we send nothing") renews it, limited. Every
+// expectation is exact.
+func TestHostCwndValidatePass(t *testing.T) {
+	const mss = 1448
+	tests := []struct {
+		name            string
+		sent, deferred  bool
+		wantLimited     bool
+		wantMaxOutSegs  int
+		wantWindowAhead bool // the record's window ends at the second pass's snd.nxt
+	}{
+		{"nothing sent, not cwnd-limited: record kept", false, false, true, 20, false},
+		{"sent, not cwnd-limited: record renewed", true, false, false, 10, true},
+		{"nothing sent, an aggregate deferred for cwnd: limited", false, true, true, 10, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sch := des.New()
+			net := netsim.New(sch, 1)
+			a, b := net.AddNode("a"), net.AddNode("b")
+			c, err := New(sch, baseConfig(), cc.NewReno(false), NodePort{Net: net, Node: a}, &app{t: t}, 1, a.ID(), b.ID(), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.SetHost(Host{CwndLimited: true, TSQ: true})
+			s := &c.snd
+			s.smss = mss
+			s.cc.Cwnd = 20 * mss
+			s.cc.Ssthresh = 10 * mss
+			s.nxt = s.una.Add(seqnum.Size(20 * mss))
+			s.max = s.nxt
+			c.host.cwndValidate(true)
+			if !c.host.cwndLimited {
+				t.Fatal("a pass that filled cwnd is not cwnd-limited")
+			}
+			s.una = s.nxt // the window is acknowledged: a new one starts
+			s.nxt = s.una.Add(seqnum.Size(10 * mss))
+			s.max = s.nxt
+			c.host.deferLimited = tt.deferred
+			c.host.cwndValidate(tt.sent)
+			h := c.host
+			if h.cwndLimited != tt.wantLimited || h.maxOut != unit.Bytes(tt.wantMaxOutSegs*mss) || (h.maxOutSeq == s.nxt) != tt.wantWindowAhead {
+				t.Errorf("record: limited %v, max out %d segments, window to snd.nxt %v; want %v, %d, %v",
+					h.cwndLimited, h.maxOut/mss, h.maxOutSeq == s.nxt, tt.wantLimited, tt.wantMaxOutSegs, tt.wantWindowAhead)
+			}
+			if h.deferLimited {
+				t.Error("the deferral's mark outlives its pass")
 			}
 		})
 	}
@@ -289,7 +356,7 @@ func TestAckCwndLimited(t *testing.T) {
 			s.cc.Cwnd = 20 * mss
 			s.nxt = s.una.Add(seqnum.Size(tt.flight * mss))
 			s.max = s.nxt
-			c.host.cwndValidate()
+			c.host.cwndValidate(true)
 			s.priorPipe = unit.Bytes(tt.priorPipe * mss)
 			if got := s.isCwndLimited(); got != tt.want {
 				t.Errorf("is_cwnd_limited = %v, want %v", got, tt.want)

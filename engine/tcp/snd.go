@@ -255,9 +255,10 @@ func (s *sender) flight() unit.Bytes { return s.una.Size(s.nxt).Bytes() }
 // model then notes whether the congestion window held the sender back
 // (tcp_write_xmit calls tcp_cwnd_validate after its loop).
 func (s *sender) output(now des.Time) {
+	sent := s.c.Stats.DataSegsSent
 	s.send(now)
 	if h := s.c.host; h != nil {
-		h.cwndValidate()
+		h.cwndValidate(s.c.Stats.DataSegsSent != sent)
 	}
 }
 

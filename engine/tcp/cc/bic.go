@@ -38,16 +38,22 @@ const (
 // convergence, a loss below the previous W_max lowers W_max to
 // (1+beta)/2 of the window. At or below low_window BIC is Reno.
 //
-// The arithmetic is the kernel's: windows in whole segments, cnt (ACKs
-// per segment of growth) by integer division (bictcp_update), scaled by
-// the measured packets per ACK (delayed_ack, bictcp_acked) because
-// bictcp_cong_avoid counts ACKs, not segments, into tcp_cong_avoid_ai;
-// slow start is tcp_slow_start up to ssthresh; a timeout forgets W_max
-// (bictcp_state on TCP_CA_Loss).
+// The arithmetic is the kernel's: windows in whole segments, cnt by
+// integer division (bictcp_update), scaled by the measured packets per
+// ACK (delayed_ack, bictcp_acked); bictcp_cong_avoid hands
+// tcp_cong_avoid_ai the segments each ACK covers, and slow start
+// (tcp_slow_start up to ssthresh) passes on the segments past ssthresh,
+// as Linux does since 5.7 ("tcp: fix stretch ACK bugs in BIC"; before,
+// one credit per ACK, whatever it covered, and the excess dropped). The
+// delayed_ack scaling stayed: near 2 packets per ACK (its initial value,
+// and where GRO and delayed ACKs keep it) cnt is halved, so BIC grows
+// about twice the paper's increment per RTT, and at or below low_window
+// (no scaling there) one segment per RTT, as Reno. A timeout forgets
+// W_max (bictcp_state on TCP_CA_Loss).
 type BIC struct {
 	abc bool
 	ai  linuxAI
-	// cnt is ca->cnt: ACKs per segment of growth.
+	// cnt is ca->cnt: acknowledged segments per segment of growth.
 	cnt uint32
 	// lastMax is W_max (last_max_cwnd) in segments, 0 before any loss
 	// and after a timeout.
@@ -89,10 +95,10 @@ func (b *BIC) OnPacketSent(now des.Time, s *State, bytes, inflight unit.Bytes, r
 
 // bicCnt is bictcp_update's cnt for a window of cwnd segments, W_max
 // lastMax (0: no loss yet) and delayed_ack (packets per ACK << 4): the
-// ACKs that grow cwnd by one segment.
+// acknowledged segments that grow cwnd by one segment.
 func bicCnt(cwnd, lastMax, delayedAck uint32) uint32 {
-	// "start off normal": Reno, one segment per cwnd ACKs (no delayed-ACK
-	// scaling in this branch).
+	// "start off normal": Reno, one segment per cwnd acknowledged (no
+	// delayed-ACK scaling in this branch).
 	if cwnd <= bicLowWindow {
 		return cwnd
 	}
@@ -128,8 +134,8 @@ func bicCnt(cwnd, lastMax, delayedAck uint32) uint32 {
 }
 
 // BICIncrement returns BIC's window increase in segments per RTT at
-// window cwnd segments with W_max lastMax (0: no loss yet), one ACK per
-// segment: cwnd / cnt.
+// window cwnd segments with W_max lastMax (0: no loss yet), as the paper
+// gives it (delayed_ack at one packet per ACK, 16): cwnd / cnt.
 func BICIncrement(cwnd, lastMax uint32) float64 {
 	return float64(cwnd) / float64(bicCnt(cwnd, lastMax, 1<<bicAckRatioShift))
 }
@@ -157,18 +163,25 @@ func (b *BIC) OnAck(s *State, a *Ack) {
 	if a.InRecovery || a.Acked <= 0 {
 		return
 	}
-	// bictcp_cong_avoid.
+	// bictcp_cong_avoid (Linux 5.7 and later).
+	acked := pkts
 	if s.InSlowStart() {
-		// tcp_slow_start: cwnd = min(cwnd + acked, ssthresh); BIC drops
-		// what is left over.
-		before := s.Cwnd
+		// tcp_slow_start: cwnd = min(cwnd + acked, ssthresh), and the
+		// segments past ssthresh go on into congestion avoidance.
 		var w window
 		w.slowStart(s, a.Acked, b.abc)
-		s.Cwnd = max(min(s.Cwnd, s.Ssthresh), before)
-		return
+		if s.InSlowStart() || s.Cwnd == s.Ssthresh {
+			return
+		}
+		over := uint32((s.Cwnd - s.Ssthresh) / s.SMSS)
+		s.Cwnd = s.Ssthresh
+		acked = min(acked, over)
+		if acked == 0 {
+			return
+		}
 	}
 	b.update(a.Now, uint32(s.Cwnd/s.SMSS))
-	b.ai.add(s, b.cnt, 1) // one ACK, whatever it covers
+	b.ai.add(s, b.cnt, acked)
 }
 
 // recalcSsthresh is bictcp_recalc_ssthresh: it records W_max with fast

@@ -47,13 +47,14 @@ func bicAck(b *BIC, s *State, now des.Time, n unit.Bytes) {
 // bictcp_recalc_ssthresh gives ssthresh = 1000*819/1024 = 799 and W_max
 // = 1000. With delayed ACKs (2 segments per ACK) delayed_ack stays at
 // 32 (32 + 2 - (32 >> 4)), so at cwnd 799 cnt = (799/16 = 49 << 4)/32 =
-// 24 ACKs: the 24th ACK makes cwnd 800 (tcp_cong_avoid_ai counts ACKs,
-// bictcp_cong_avoid passes acked = 1); at 800, cnt = (50 << 4)/32 = 25,
-// so the 49th ACK makes it 801. With one segment per ACK the EWMA
-// settles at 31 (32 + 1 - 2, then 31 + 1 - 1): the kernel's truncation
-// leaves it one short of 32, so cnt at 799 is (49 << 4)/31 = 25 and BIC
-// grows 32/31 times as fast per segment as with delayed ACKs: the 25th
-// ACK makes cwnd 800.
+// 24 segments, and each ACK hands tcp_cong_avoid_ai the 2 segments it
+// covers (Linux 5.7 and later): the 12th ACK makes cwnd 800; at 800,
+// cnt = (50 << 4)/32 = 25, so 13 ACKs more (26 credits) make it 801, at
+// the 25th. With one segment per ACK the EWMA settles at 31 (32 + 1 - 2,
+// then 31 + 1 - 1): the kernel's truncation leaves it one short of 32,
+// so cnt at 799 is (49 << 4)/31 = 25: the 25th ACK makes cwnd 800, the
+// 50th 801. Per segment acknowledged the two grow alike (cnt 24 or 25),
+// about twice the paper's increment (cnt 49) per window.
 func TestBICTrace(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
@@ -61,7 +62,7 @@ func TestBICTrace(t *testing.T) {
 		to800, to801  int // ACKs after the loss that reach 800 and 801
 		delayedAckEnd uint32
 	}{
-		{"delayed ACKs", 2, 24, 49, 32},
+		{"delayed ACKs", 2, 12, 25, 32},
 		{"one segment per ACK", 1, 25, 25 + 25, 31},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -136,9 +137,12 @@ func TestBICDecrease(t *testing.T) {
 	}
 }
 
-// tcp_slow_start as bictcp_cong_avoid calls it: cwnd = min(cwnd + acked,
-// ssthresh), and what is left over is not carried into congestion
-// avoidance (unlike CUBIC and Reno, BIC drops the return value).
+// tcp_slow_start as bictcp_cong_avoid calls it since Linux 5.7: cwnd =
+// min(cwnd + acked, ssthresh), and what is left over goes on into
+// congestion avoidance: an ACK of 2 segments at cwnd 10, ssthresh 11
+// takes cwnd to 11 and hands bictcp_update and tcp_cong_avoid_ai the
+// other segment (one credit of the 11 that grow cwnd at 11, below
+// low_window).
 func TestBICSlowStartStopsAtSsthresh(t *testing.T) {
 	b := NewBIC(true)
 	s := State{Cwnd: 10 * smss, SMSS: smss}
@@ -148,8 +152,8 @@ func TestBICSlowStartStopsAtSsthresh(t *testing.T) {
 	if s.Cwnd != 11*smss {
 		t.Errorf("cwnd = %d segments, want 11 (ssthresh)", s.Cwnd/smss)
 	}
-	if b.updated {
-		t.Errorf("the slow-start ACK ran bictcp_update")
+	if !b.updated || b.cnt != 11 || b.ai.credits != 1 {
+		t.Errorf("after slow start: bictcp_update ran %v, cnt %d, credits %d; want true, 11, 1 (the segment past ssthresh)", b.updated, b.cnt, b.ai.credits)
 	}
 }
 
