@@ -170,13 +170,7 @@ func (b *BIC) OnAck(s *State, a *Ack) {
 		// segments past ssthresh go on into congestion avoidance.
 		var w window
 		w.slowStart(s, a.Acked, b.abc)
-		if s.InSlowStart() || s.Cwnd == s.Ssthresh {
-			return
-		}
-		over := uint32((s.Cwnd - s.Ssthresh) / s.SMSS)
-		s.Cwnd = s.Ssthresh
-		acked = min(acked, over)
-		if acked == 0 {
+		if acked = pastSsthresh(s, acked); acked == 0 {
 			return
 		}
 	}

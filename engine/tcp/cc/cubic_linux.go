@@ -172,13 +172,7 @@ func (c *CubicLinux) OnAck(s *State, a *Ack) {
 		hyStartSlowStart(&c.w, c.abc, c.hs, c.lhs, s, a)
 		// tcp_slow_start stops at ssthresh; the segments past it go on
 		// into congestion avoidance below.
-		if s.InSlowStart() || s.Cwnd == s.Ssthresh {
-			return
-		}
-		over := uint32((s.Cwnd - s.Ssthresh) / s.SMSS)
-		s.Cwnd = s.Ssthresh
-		acked = min(acked, over)
-		if acked == 0 {
+		if acked = pastSsthresh(s, acked); acked == 0 {
 			return
 		}
 	}

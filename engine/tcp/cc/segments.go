@@ -90,3 +90,16 @@ func floorSsthresh(s *State, b float64) unit.Bytes {
 // segmentsAcked is the number of segments an ACK covers, fractional when
 // the ACK covers a partial segment.
 func segmentsAcked(s *State, a *Ack) float64 { return float64(a.Acked) / float64(s.SMSS) }
+
+// pastSsthresh ends a slow-start step that crossed ssthresh as
+// tcp_slow_start does: cwnd stops at ssthresh, and it returns how many of
+// the acked segments are left for congestion avoidance (0 while still in
+// slow start or exactly at ssthresh).
+func pastSsthresh(s *State, acked uint32) uint32 {
+	if s.InSlowStart() || s.Cwnd == s.Ssthresh {
+		return 0
+	}
+	over := uint32((s.Cwnd - s.Ssthresh) / s.SMSS)
+	s.Cwnd = s.Ssthresh
+	return min(acked, over)
+}
