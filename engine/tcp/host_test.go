@@ -115,6 +115,23 @@ func TestHostGRO(t *testing.T) {
 	}
 }
 
+// hostConn returns an unconnected sender on node a of a two-node network
+// with the controller cca and the host model h, for the tests that put it
+// in a state by hand. SetHost keeps no model for a host with every
+// mechanism off, so the tests that turn the one under test off keep TSQ on.
+func hostConn(t *testing.T, cca cc.Controller, h Host) *Conn {
+	t.Helper()
+	sch := des.New()
+	net := netsim.New(sch, 1)
+	a, b := net.AddNode("a"), net.AddNode("b")
+	c, err := New(sch, baseConfig(), cca, NodePort{Net: net, Node: a}, &app{t: t}, 1, a.ID(), b.ID(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetHost(h)
+	return c
+}
+
 // TestHostDefer drives tcp_tso_should_defer's branches (net/ipv4/
 // tcp_output.c) on a sender put by hand in the state each one tests.
 // The state: MSS 1448, a pacing rate of 100 Mbit/s, whose 1 ms quantum,
@@ -163,14 +180,7 @@ func TestHostDefer(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st := base
 			tt.edit(&st)
-			sch := des.New()
-			net := netsim.New(sch, 1)
-			a, b := net.AddNode("a"), net.AddNode("b")
-			c, err := New(sch, baseConfig(), cc.NewReno(false), NodePort{Net: net, Node: a}, &app{t: t}, 1, a.ID(), b.ID(), 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.SetHost(Host{TSO: st.tso, Defer: st.defer_})
+			c := hostConn(t, cc.NewReno(false), Host{TSO: st.tso, Defer: st.defer_})
 			if c.host == nil {
 				if st.defer_ || st.tso {
 					t.Fatal("SetHost kept no host model")
@@ -233,15 +243,7 @@ func TestHostCwndLimited(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sch := des.New()
-			net := netsim.New(sch, 1)
-			a, b := net.AddNode("a"), net.AddNode("b")
-			c, err := New(sch, baseConfig(), tt.cca, NodePort{Net: net, Node: a}, &app{t: t}, 1, a.ID(), b.ID(), 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// TSQ keeps the host model in place when CwndLimited is off.
-			c.SetHost(Host{CwndLimited: tt.gateOn, TSQ: true})
+			c := hostConn(t, tt.cca, Host{CwndLimited: tt.gateOn, TSQ: true})
 			s := &c.snd
 			s.smss = mss
 			s.cc.Cwnd = unit.Bytes(tt.cwnd * mss)
@@ -285,14 +287,7 @@ func TestHostCwndValidatePass(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sch := des.New()
-			net := netsim.New(sch, 1)
-			a, b := net.AddNode("a"), net.AddNode("b")
-			c, err := New(sch, baseConfig(), cc.NewReno(false), NodePort{Net: net, Node: a}, &app{t: t}, 1, a.ID(), b.ID(), 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.SetHost(Host{CwndLimited: true, TSQ: true})
+			c := hostConn(t, cc.NewReno(false), Host{CwndLimited: true, TSQ: true})
 			s := &c.snd
 			s.smss = mss
 			s.cc.Cwnd = 20 * mss
@@ -343,14 +338,7 @@ func TestAckCwndLimited(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sch := des.New()
-			net := netsim.New(sch, 1)
-			a, b := net.AddNode("a"), net.AddNode("b")
-			c, err := New(sch, baseConfig(), cc.NewBBR2(1), NodePort{Net: net, Node: a}, &app{t: t}, 1, a.ID(), b.ID(), 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.SetHost(Host{CwndLimited: tt.host, TSQ: true})
+			c := hostConn(t, cc.NewBBR2(1), Host{CwndLimited: tt.host, TSQ: true})
 			s := &c.snd
 			s.smss = mss
 			s.cc.Cwnd = 20 * mss
