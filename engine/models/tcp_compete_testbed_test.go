@@ -12,11 +12,13 @@ import (
 
 // testbedPoint is the mean over two seeds of one 30 s scenario of the
 // testbed: total and per-algorithm goodput (bit/s), the loss-based and
-// BBR shares of the total, Jain's index over the flows and the
-// retransmitted segments.
+// BBR shares of the total, Jain's index over the flows, the retransmitted
+// segments and the retransmission rate as Figs. 3, 5, 7 and 9 stack it
+// (each algorithm's retrans_rate, per second per flow, summed over the
+// five algorithms).
 type testbedPoint struct {
-	thr, loss, bbr, jain, retr float64
-	algo                       map[string]float64
+	thr, loss, bbr, jain, retr, rate float64
+	algo                             map[string]float64
 }
 
 // testbedShape runs the reduced set of document 002's Figs. 2-5 that
@@ -56,7 +58,13 @@ type testbedPoint struct {
 //   - Figs. 3, 5, 7 and 9, q = 100 %: retransmissions growing with loss,
 //     from 0.2 to 0.5 to 0.8 %, and those at 0.8 % at least twice those at
 //     0.2 % (the images: 10.4, 24.5 and 38.0 per second; random loss, four
-//     times as frequent, drives them).
+//     times as frequent, drives them);
+//   - Figs. 5, 7 and 9, q = 100 %: the stacked retransmission rate within
+//     30 % of the images' 10.4, 24.5 and 38.0 per second at 0.2, 0.5 and
+//     0.8 % loss (issue 21's acceptance: within 30 %; the bars read to
+//     about +-1 per second). A 30 s run counts its slow starts' losses
+//     against 30 s rather than 200, but lossless at q = 100 % they lose
+//     nothing (the Fig. 3 bound above).
 func testbedShape(t *testing.T, set map[string]vocab.Value) (fails []string, logs []string) {
 	t.Helper()
 	m := NewTCPCompete()
@@ -78,11 +86,12 @@ func testbedShape(t *testing.T, set map[string]vocab.Value) (fails []string, log
 			p.retr += float64(metric(t, m, r, "retrans_segs").Int()) / 2
 			for _, a := range []string{"bbr", "bbr2", "cubic", "bic", "reno"} {
 				p.algo[a] += metric(t, m, r, "goodput_"+a).Float() / 2
+				p.rate += metric(t, m, r, "retrans_rate_"+a).Float() / 2
 			}
 		}
-		logs = append(logs, fmt.Sprintf("q %3g %%, loss %g %%: total %.1f Mbit/s (BBR %.1f, BBRv2 %.1f, CUBIC %.1f, BIC %.1f, Reno %.1f), loss-based %.2f, BBR %.2f, Jain %.2f, retransmissions %.0f",
+		logs = append(logs, fmt.Sprintf("q %3g %%, loss %g %%: total %.1f Mbit/s (BBR %.1f, BBRv2 %.1f, CUBIC %.1f, BIC %.1f, Reno %.1f), loss-based %.2f, BBR %.2f, Jain %.2f, retransmissions %.0f (%.1f per second stacked)",
 			q, loss, p.thr/1e6, p.algo["bbr"]/1e6, p.algo["bbr2"]/1e6, p.algo["cubic"]/1e6, p.algo["bic"]/1e6, p.algo["reno"]/1e6,
-			p.loss, p.bbr, p.jain, p.retr))
+			p.loss, p.bbr, p.jain, p.retr, p.rate))
 		return p
 	}
 	fail := func(format string, a ...any) { fails = append(fails, fmt.Sprintf(format, a...)) }
@@ -149,6 +158,15 @@ func testbedShape(t *testing.T, set map[string]vocab.Value) (fails []string, log
 	if high.retr < 2*low.retr {
 		fail("q 100 %%: %.0f retransmissions at 0.8 %% loss, %.0f at 0.2 %%: want at least twice as many (Figs. 3, 5)", high.retr, low.retr)
 	}
+	for _, p := range []struct {
+		loss, image float64
+		fig         int
+		rate        float64
+	}{{0.2, 10.4, 5, low.rate}, {0.5, 24.5, 7, mid.rate}, {0.8, 38.0, 9, high.rate}} {
+		if p.rate < 0.7*p.image || p.rate > 1.3*p.image {
+			fail("%g %% loss, q 100 %%: retransmissions %.1f per second, want %.1f +- 30 %% (Fig. %d)", p.loss, p.rate, p.image, p.fig)
+		}
+	}
 	return fails, logs
 }
 
@@ -185,13 +203,17 @@ func TestCompeteTestbedShape(t *testing.T) {
 
 // testbedKnownGaps are the bounds of testbedShape the Linux host misses,
 // each a finding of docs/os-testbed.md: the failure's text before its
-// value, with the bound the value passes (a rate above its band's upper
-// end, Jain's index below its lower one).
-//   - CUBIC gets 12.4 Mbit/s at q = 100 and 70 % (11.6-12.8 over
-//     q >= 50 % in the full profile, above 12 at seven of them) where the
-//     images show 9.1 and 11.1: our lossless total is 95.4 Mbit/s against
-//     the images' 92.0 and 93.9, and that excess, not traced to a
-//     mechanism (the card of os-fig2), is about CUBIC's.
+// value, with the bound the value passes and how far past it the known
+// gap reaches (a value further out is a new failure: a host that breaks
+// the bound by more than the gap does is another host).
+//   - CUBIC gets 12.4 Mbit/s at q = 100 and 70 % (11.1-13.1 over q >= 50
+//     % in the full profile, tcp-compete 25, above 12 at four of them)
+//     where the images show 9.1 and 11.1: our lossless total is 95.4
+//     Mbit/s against the images' 92.0 and 93.9, and that excess, not
+//     traced to a mechanism (the card of os-fig2), is about CUBIC's. The
+//     gap reaches 14: the full profile's 13.1 and the spread of two 30 s
+//     seeds, about 1 Mbit/s. Without HyStart CUBIC gets about twice its
+//     share, which is not this gap.
 //
 // Jain's index at 0.8 % loss is no longer a gap: it was 0.91 (BBR 30
 // Mbit/s against the images' 22.1) while BIC grew one credit per ACK, as
@@ -205,21 +227,22 @@ func TestCompeteTestbedShape(t *testing.T) {
 // 10.8-11.0. A known gap that closes fails TestCompeteTestbedShape too,
 // so that this list stays true.
 var testbedKnownGaps = map[string]knownBound{
-	"q 100 %: cubic": {12, true},
-	"q 70 %: cubic":  {12, true},
+	"q 100 %: cubic": {bound: 12, reach: 14, above: true},
+	"q 70 %: cubic":  {bound: 12, reach: 14, above: true},
 }
 
-// knownBound is the bound a known gap's value passes: above it (a rate
-// over its band) or below it.
+// knownBound is the bound a known gap's value passes, above it (a rate
+// over its band) or below it, and how far the gap reaches.
 type knownBound struct {
-	bound float64
-	above bool
+	bound, reach float64
+	above        bool
 }
 
 // knownGap reports whether the broken bound f, a failure of the form
 // "<bound's name> <value>[ Mbit/s], want ...", is one of
-// testbedKnownGaps on the known side of its bound, and which. A value on
-// the other side (a rate below its band) is a new failure.
+// testbedKnownGaps with its value between the bound and the gap's reach,
+// and which. A value on the other side of the bound (a rate below its
+// band) or beyond the reach is a new failure.
 func knownGap(f string) (string, bool) {
 	head, _, ok := strings.Cut(f, ", want ")
 	if !ok {
@@ -237,9 +260,32 @@ func knownGap(f string) (string, bool) {
 	}
 	// Values are printed to 0.1 Mbit/s or 0.01: 12.0 is above 12.
 	if b.above {
-		return head[:i], v >= b.bound
+		return head[:i], v >= b.bound && v <= b.reach
 	}
-	return head[:i], v <= b.bound
+	return head[:i], v <= b.bound && v >= b.reach
+}
+
+// TestKnownGap: a failure is a known gap only between the gap's bound and
+// its reach, and only under its own name.
+func TestKnownGap(t *testing.T) {
+	for _, c := range []struct {
+		fail, name string
+		known      bool
+	}{
+		{"q 100 %: cubic 12.4 Mbit/s, want 8-12 (Fig. 2)", "q 100 %: cubic", true},
+		{"q 70 %: cubic 12.0 Mbit/s, want 8-12 (Fig. 2)", "q 70 %: cubic", true},
+		{"q 70 %: cubic 14.0 Mbit/s, want 8-12 (Fig. 2)", "q 70 %: cubic", true},
+		{"q 100 %: cubic 23.5 Mbit/s, want 8-12 (Fig. 2)", "", false}, // beyond the reach: CUBIC without HyStart
+		{"q 100 %: cubic 7.5 Mbit/s, want 8-12 (Fig. 2)", "", false},  // the other side of the band
+		{"q 100 %: bbr 12.4 Mbit/s, want 8-12 (Fig. 2)", "", false},   // not a known gap
+		{"q 100 %: cubic twelve Mbit/s, want 8-12 (Fig. 2)", "", false},
+		{"no value here", "", false},
+	} {
+		name, known := knownGap(c.fail)
+		if known != c.known || (known && name != c.name) {
+			t.Errorf("knownGap(%q) = %q, %v; want %q, %v", c.fail, name, known, c.name, c.known)
+		}
+	}
 }
 
 // TestCompeteTestbedShapeNeedsEach checks which mechanisms of the
@@ -250,7 +296,9 @@ func knownGap(f string) (string, bool) {
 // adaptive_reordering (BBRv2 15.3, 14.1, 7.1, 7.2 and 7.2 Mbit/s at q =
 // 30 % without the last five, 5.0 on the Linux host, bound 6) and
 // byte_counting (Jain's index at 0.8 % loss just below 0.93 without it,
-// 0.96 with it); that BBRv2 bound is the one most sensitive to the
+// 0.96 with it) and hystart (CUBIC 22.3 Mbit/s at q = 100 and 70 %
+// without it, beyond the reach of CUBIC's known gap, 14); that BBRv2
+// bound is the one most sensitive to the
 // recovery mechanisms, and which of them cross it moves with any change
 // to the host or to BBR (at tcp-compete 19 PRR, timestamps, undo and
 // adaptive_reordering crossed it; at 20, with one ACK decision per GRO
@@ -261,7 +309,10 @@ func knownGap(f string) (string, bool) {
 // (policer) sampling, sack_compression and skb_marked_lost did too; at
 // 25, with BIC growing per segment acknowledged and tcp_write_xmit's
 // cwnd-limited record as in Linux 5.13, undo, adaptive_reordering and
-// byte_counting do, and delayed ACKs and ethernet no longer). The others
+// byte_counting do, and delayed ACKs and ethernet no longer). The
+// retransmission rates of Figs. 5, 7 and 9 at q = 100 % stay within 30 %
+// of the images' without any one of the others (32.6 a second at 0.8 %
+// loss on the Linux host, 37.0 at most without one of them). The others
 // are listed in unseen with the measured rate or the reason. The test
 // fails if one of those starts to matter or one of the others stops to,
 // so that the list stays true. It runs the shape test once per removal,
@@ -270,18 +321,24 @@ func TestCompeteTestbedShapeNeedsEach(t *testing.T) {
 	if testing.Short() {
 		t.Skip("22 runs of the shape test")
 	}
-	// What the shape does not see, measured by this test's own runs:
-	recovery := "acts only in loss recovery or on the ACK clock: lossless at q >= 50 % nothing is lost, and with loss at q = 100 % its effect on shares, Jain's index and retransmissions stays inside the bounds"
+	// What the shape does not see, measured by this test's own runs (the
+	// Linux host: BBRv2 5.0 Mbit/s at q = 30 %; at q = 100 % with 0.8 %
+	// loss Jain's index 0.96 and 32.6 retransmissions a second, stacked).
+	// Lossless at q >= 50 % nothing is lost after the slow starts, so a
+	// mechanism of loss recovery acts only in the lossless q = 30 and 10 %
+	// runs and in those with random loss.
+	unchanged := "every row of its runs is the same with and without it"
 	unseen := map[string]string{
-		"emulate -ackloss":  "a lost ACK is covered by the next cumulative one",
-		"emulate -defer":    "BBR and BBRv2 stay inside the images' band at q = 100 and 70 % without it, and BBRv2 gets 4.2 Mbit/s at q = 30 % (5.0 with it)",
-		"emulate -sockbuf":  "with Mininet's 16 MiB rmem_max/wmem_max it turns the 16 MiB window into 16 MiB (and the send buffer into 32 MiB): nothing at these rates; it matters with Linux's own 212992 bytes",
-		"emulate -ethernet": "it takes 14 bytes of every 1514 off each TCLink's rate: the lossless total is 96.3 Mbit/s without it and 95.4 with it, both inside 92 +- 10 % (both above the images' 92.0, CUBIC's known gap), and BBRv2 gets 5.9 Mbit/s at q = 30 % (5.0 with it), inside the bound",
-		"no delayed_ack":    "without them BBRv2 gets 5.2 Mbit/s at q = 30 % (5.0 with them), inside the bound, and Jain's index at 0.8 % loss stays 0.96; " + recovery,
-		"no prr":            "without it BBRv2 gets 4.5 Mbit/s at q = 30 % (5.0 with it), inside the bound; " + recovery,
-		"no timestamps":     "without them BBRv2 gets 4.5 Mbit/s at q = 30 % (5.0 with them), inside the bound; " + recovery,
-		"no dsack":          recovery, "no frto": recovery, "no hystart": recovery,
-		"no quick_ack": recovery,
+		"emulate -ackloss":  "a lost ACK is covered by the next cumulative one: at 0.8 % loss Jain's index stays 0.96 and the retransmissions are 34.3 a second without it",
+		"emulate -defer":    "BBR and BBRv2 stay inside the images' band at q = 100 and 70 % without it, and BBRv2 gets 4.2 Mbit/s at q = 30 %",
+		"emulate -sockbuf":  "with Mininet's 16 MiB rmem_max/wmem_max it turns the 16 MiB window into 16 MiB (and the send buffer into 32 MiB): " + unchanged + " at these rates; it matters with Linux's own 212992 bytes",
+		"emulate -ethernet": "it takes 14 bytes of every 1514 off each TCLink's rate: the lossless total is 96.3 Mbit/s without it and 95.4 with it, both inside 92 +- 10 % (both above the images' 92.0, CUBIC's known gap), and BBRv2 gets 5.9 Mbit/s at q = 30 %, inside the bound",
+		"no delayed_ack":    "without them BBRv2 gets 5.2 Mbit/s at q = 30 %, inside the bound, and at 0.8 % loss Jain's index stays 0.96 and the retransmissions are 33.6 a second",
+		"no prr":            "without it BBRv2 gets 4.5 Mbit/s at q = 30 %, inside the bound, and the retransmissions at 0.8 % loss are 37.0 a second, inside 38.0 +- 30 %",
+		"no timestamps":     "without them BBRv2 gets 4.5 Mbit/s at q = 30 %, inside the bound, and the retransmissions at 0.8 % loss are 34.3 a second",
+		"no dsack":          unchanged,
+		"no frto":           "without it BBRv2 gets 4.8 Mbit/s at q = 30 %, inside the bound; F-RTO acts only after a retransmission timeout (RFC 5682), and the rows with random loss are the same with and without it",
+		"no quick_ack":      "without it BBRv2 gets 5.6 Mbit/s at q = 30 %, inside the bound, and the rows with random loss are the same with and without it",
 	}
 	removals := map[string]map[string]vocab.Value{}
 	for _, m := range testbedMechanisms {
@@ -320,8 +377,10 @@ func TestCompeteTestbedShapeNeedsEach(t *testing.T) {
 				t.Logf("%s: %d bounds break: %v", name, len(fails), fails)
 			}
 			for _, l := range logs {
-				if strings.HasPrefix(l, "q  30 %, loss 0 %") {
-					t.Logf("%s: %s", name, l) // BBRv2 at q = 30 %, the unseen list's numbers
+				// BBRv2 at q = 30 % and the retransmissions at 0.8 %
+				// loss: the unseen list's numbers.
+				if strings.HasPrefix(l, "q  30 %, loss 0 %") || strings.HasPrefix(l, "q 100 %, loss 0.8 %") {
+					t.Logf("%s: %s", name, l)
 				}
 			}
 		})
