@@ -65,8 +65,10 @@ type Host struct {
 	// congestion avoidance while the last window was cwnd-limited, as
 	// tcp_cwnd_validate (tcp_output.c) records it after each
 	// tcp_write_xmit. A flow that TCP Small Queues, the receive window or
-	// the send buffer holds back keeps its cwnd. BBR and BBRv2 set cwnd
-	// from their model and do not ask (bbr_set_cwnd).
+	// the send buffer holds back keeps its cwnd, and CUBIC, BIC and Reno
+	// keep their counters too (snd_cwnd_cnt, CUBIC's epoch and its count
+	// of ACKed packets for TCP friendliness: cc.Ack.IsCwndLimited). BBR
+	// and BBRv2 set cwnd from their model and do not ask (bbr_set_cwnd).
 	CwndLimited bool
 	// MinTSOSegs is the smallest aggregate (net.ipv4.tcp_min_tso_segs,
 	// default 2); 0 means 2. BBR asks for 1 below 1.2 Mbit/s
@@ -474,7 +476,10 @@ func (h *host) modelBased() bool {
 // gateGrowth undoes the growth an ACK gave cwnd when Linux's
 // tcp_is_cwnd_limited would have kept the controller from growing it;
 // prior is cwnd before the ACK. Reductions stand, and recovery and loss,
-// where the recovery algorithm owns cwnd, are left alone.
+// where the recovery algorithm owns cwnd, are left alone. The controllers
+// of Linux's form (CUBIC, BIC, Reno) test cc.Ack.IsCwndLimited
+// themselves and leave their counters alone, as Linux's do; for the
+// others this undoes the growth only.
 func (h *host) gateGrowth(prior unit.Bytes, recovering bool) {
 	s := &h.c.snd
 	if !h.cfg.CwndLimited || recovering || s.cc.Cwnd <= prior || h.modelBased() {

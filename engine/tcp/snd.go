@@ -747,6 +747,9 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 		InLoss: s.inLoss, Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
 		CwndLimited: s.isCwndLimited(),
 	}
+	if h := c.host; h != nil && h.cfg.CwndLimited && !inRecovery && !s.inLoss {
+		s.ack.GrowthGated, s.ack.MaxOut = true, h.maxOut
+	}
 	priorCwnd := s.cc.Cwnd
 	s.ctrl.OnAck(&s.cc, &s.ack)
 	if c.host != nil {

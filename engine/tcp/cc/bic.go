@@ -163,7 +163,11 @@ func (b *BIC) OnAck(s *State, a *Ack) {
 	if a.InRecovery || a.Acked <= 0 {
 		return
 	}
-	// bictcp_cong_avoid (Linux 5.7 and later).
+	// bictcp_cong_avoid (Linux 5.7 and later), which does nothing while
+	// cwnd does not limit the sender.
+	if !a.IsCwndLimited(s) {
+		return
+	}
 	acked := pkts
 	if s.InSlowStart() {
 		// tcp_slow_start: cwnd = min(cwnd + acked, ssthresh), and the

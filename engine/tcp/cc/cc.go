@@ -119,6 +119,32 @@ type Ack struct {
 	// model (tcp.Host.CwndLimited); without that record, whether the
 	// pipe before this ACK left less than a segment of cwnd.
 	CwndLimited bool
+	// GrowthGated is set when the sender's Linux host model keeps
+	// tcp_cwnd_validate's record (tcp.Host.CwndLimited) and the sender is
+	// not recovering a loss: Linux's loss-based cong_avoid hooks then grow
+	// cwnd, and advance their own counters, only while
+	// tcp_is_cwnd_limited holds (IsCwndLimited). MaxOut is the record's
+	// largest flight of the current window (tp->max_packets_out, in
+	// bytes).
+	GrowthGated bool
+	MaxOut      unit.Bytes
+}
+
+// IsCwndLimited is Linux's tcp_is_cwnd_limited (include/net/tcp.h), the
+// first test of tcp_reno_cong_avoid, bictcp_cong_avoid and
+// cubictcp_cong_avoid ("if (!tcp_is_cwnd_limited(sk)) return;"): in slow
+// start, whether cwnd is below twice the window's largest flight; in
+// congestion avoidance, the window's record (CwndLimited). Without a
+// gating host model (GrowthGated false) it is true: such a sender grows
+// cwnd on every ACK.
+func (a *Ack) IsCwndLimited(s *State) bool {
+	if !a.GrowthGated {
+		return true
+	}
+	if s.InSlowStart() {
+		return s.Cwnd < 2*a.MaxOut
+	}
+	return a.CwndLimited
 }
 
 // Controller is a congestion-control algorithm. Its hooks are called by the

@@ -167,6 +167,12 @@ func (c *CubicLinux) OnAck(s *State, a *Ack) {
 	if a.InRecovery || a.Acked <= 0 {
 		return
 	}
+	// cubictcp_cong_avoid: nothing, not even bictcp_update's count of
+	// ACKed packets for TCP friendliness, while cwnd does not limit the
+	// sender.
+	if !a.IsCwndLimited(s) {
+		return
+	}
 	acked := uint32(a.Acked / s.SMSS)
 	if s.InSlowStart() {
 		hyStartSlowStart(&c.w, c.abc, c.hs, c.lhs, s, a)

@@ -39,6 +39,11 @@ func (r *Reno) OnAck(s *State, a *Ack) {
 	if a.InRecovery || a.Acked <= 0 {
 		return
 	}
+	// tcp_reno_cong_avoid does nothing, its byte count included, while
+	// cwnd does not limit a Linux host's sender.
+	if !a.IsCwndLimited(s) {
+		return
+	}
 	if s.InSlowStart() {
 		// RFC 5681 section 3.1 equation (2): cwnd += min(N, SMSS).
 		// RFC 3465 section 2.2: with byte counting, min(N, L), L = 2*SMSS.
