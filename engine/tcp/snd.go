@@ -747,6 +747,10 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 		InLoss: s.inLoss, Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
 		CwndLimited: s.isCwndLimited(),
 	}
+	// Linux's loss-based cong_avoid hooks test tcp_is_cwnd_limited
+	// before anything else (cc.Ack.IsCwndLimited); the record is the
+	// host model's, and recovery and loss are left to their algorithms,
+	// as gateGrowth leaves them.
 	if h := c.host; h != nil && h.cfg.CwndLimited && !inRecovery && !s.inLoss {
 		s.ack.GrowthGated, s.ack.MaxOut = true, h.maxOut
 	}
