@@ -473,24 +473,31 @@ func (h *host) modelBased() bool {
 	return cc.SetsOwnCwnd(h.c.snd.ctrl)
 }
 
-// gateGrowth undoes the growth an ACK gave cwnd when Linux's
-// tcp_is_cwnd_limited would have kept the controller from growing it;
-// prior is cwnd before the ACK. Reductions stand, and recovery and loss,
-// where the recovery algorithm owns cwnd, are left alone. The controllers
-// of Linux's form (CUBIC, BIC, Reno) test cc.Ack.IsCwndLimited
-// themselves and leave their counters alone, as Linux's do; for the
-// others this undoes the growth only.
-func (h *host) gateGrowth(prior unit.Bytes, recovering bool) {
+// markGate gives the ACK a the record Linux's loss-based cong_avoid
+// hooks test first (cc.Ack.IsCwndLimited: tcp_is_cwnd_limited) when the
+// host keeps it; recovery and loss, where the recovery algorithm owns
+// cwnd, are left alone.
+func (h *host) markGate(a *cc.Ack, recovering bool) {
+	if h.cfg.CwndLimited && !recovering {
+		a.GrowthGated, a.MaxOut = true, h.maxOut
+	}
+}
+
+// gateGrowth undoes the growth the ACK a gave cwnd when Linux's
+// tcp_is_cwnd_limited, for cwnd at prior (before the ACK), would have kept
+// the controller from growing it. Reductions stand. The controllers of
+// Linux's form (CUBIC, BIC, Reno) test a.IsCwndLimited themselves and
+// leave their counters alone, as Linux's do; for the others this undoes
+// the growth only.
+func (h *host) gateGrowth(prior unit.Bytes, a *cc.Ack) {
 	s := &h.c.snd
-	if !h.cfg.CwndLimited || recovering || s.cc.Cwnd <= prior || h.modelBased() {
+	if !a.GrowthGated || s.cc.Cwnd <= prior || h.modelBased() {
 		return
 	}
-	limited := h.cwndLimited
-	if prior < s.cc.Ssthresh { // tcp_in_slow_start
-		limited = prior < 2*h.maxOut
-	}
-	if !limited {
-		s.cc.Cwnd = prior
+	grown := s.cc.Cwnd
+	s.cc.Cwnd = prior
+	if a.IsCwndLimited(&s.cc) {
+		s.cc.Cwnd = grown
 	}
 }
 

@@ -253,7 +253,10 @@ func TestHostCwndLimited(t *testing.T) {
 			c.host.cwndValidate(true)
 			prior := s.cc.Cwnd
 			s.cc.Cwnd += mss // what the controller's ACK hook did
-			c.host.gateGrowth(prior, tt.recovering)
+			var a cc.Ack
+			a.CwndLimited = s.isCwndLimited()
+			c.host.markGate(&a, tt.recovering)
+			c.host.gateGrowth(prior, &a)
 			if got := int(s.cc.Cwnd / mss); got != tt.want {
 				t.Errorf("cwnd after the ACK = %d segments, want %d", got, tt.want)
 			}

@@ -749,15 +749,14 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	}
 	// Linux's loss-based cong_avoid hooks test tcp_is_cwnd_limited
 	// before anything else (cc.Ack.IsCwndLimited); the record is the
-	// host model's, and recovery and loss are left to their algorithms,
-	// as gateGrowth leaves them.
-	if h := c.host; h != nil && h.cfg.CwndLimited && !inRecovery && !s.inLoss {
-		s.ack.GrowthGated, s.ack.MaxOut = true, h.maxOut
+	// host model's.
+	if c.host != nil {
+		c.host.markGate(&s.ack, inRecovery || s.inLoss)
 	}
 	priorCwnd := s.cc.Cwnd
 	s.ctrl.OnAck(&s.cc, &s.ack)
 	if c.host != nil {
-		c.host.gateGrowth(priorCwnd, inRecovery || s.inLoss)
+		c.host.gateGrowth(priorCwnd, &s.ack)
 	}
 	s.afterOnAck()
 	if s.finQueued && s.unaOff == s.written+1 && !s.done {
