@@ -657,7 +657,7 @@ func (c *Conn) transmit(p *netsim.Packet) {
 	}
 	c.Stats.SegsSent++
 	if c.host != nil {
-		c.host.onTransmit(c.s.Now(), p)
+		c.host.onTransmit(p)
 	}
 	c.port.Send(p)
 }

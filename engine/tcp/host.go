@@ -105,7 +105,13 @@ type host struct {
 	skb     uint64   // Skb of the aggregate being filled, 0: none
 	skbAt   des.Time // when it was started
 	skbSegs int      // segments in it
-	skbGoal int      // its tcp_tso_autosize size
+	skbGoal int      // its size: tcp_tso_autosize's, or the lost skb's it resends
+	skbN    uint32   // aggregates started so far: the number of the open one
+	// A retransmission's aggregate: the number of the skb whose lost
+	// segments it resends, and the sequence number that continues it.
+	skbRetx bool
+	skbFrom uint32
+	skbNext seqnum.Value
 	paceDue des.Duration
 	// tcp_cwnd_validate's record of the last window: the most bytes in
 	// flight (max_packets_out), the snd.nxt that ends the window
@@ -186,36 +192,58 @@ func (h *host) autosize() int {
 	return int(max(bytes/mss, unit.Bytes(h.cfg.MinTSOSegs))) // segments
 }
 
-// onTransmit tags a data packet with its aggregate and charges it to the
-// socket.
-func (h *host) onTransmit(now des.Time, p *netsim.Packet) {
-	if p.Payload == 0 {
+// tagSkb puts the data segment p, the transmission of record r, in an
+// aggregate: the open one if it was started at this instant and has room,
+// a new one otherwise. New data fills aggregates of tcp_tso_autosize's
+// size. A retransmission fills one with the lost segments of a single skb
+// first sent: Linux keeps the skbs it sent in its retransmission queue,
+// marks a lost skb lost whole (tcp_rack_detect_loss, tcp_mark_skb_lost)
+// and resends as many of its segments as one skb as cwnd lets it and
+// tcp_tso_segs allows (tcp_xmit_retransmit_queue calls
+// tcp_retransmit_skb with min(cwnd - in flight, tcp_tso_segs), which
+// splits a larger skb, tcp_fragment); SACKs split an skb the same way
+// (tcp_sacktag_walk), so the segments of one skb resent together are the
+// run of them still lost, in sequence. A netem that dropped the skb whole
+// so holds and loses its retransmission as one skb too. The sender
+// checks cwnd before each segment, which leaves the same segments in the
+// skb as Linux's split at cwnd - in flight.
+func (h *host) tagSkb(now des.Time, p *netsim.Packet, r *sendRecord) {
+	h.wstamp = max(h.wstamp, now)
+	if !h.cfg.TSO {
 		return
 	}
-	head := true
-	h.wstamp = max(h.wstamp, now)
-	if h.cfg.TSO {
-		if h.skb != 0 && h.skbAt == now && h.skbSegs < h.skbGoal && !p.Retransmitted {
-			p.Skb = h.skb
-			h.skbSegs++
-			head = false
+	retx := p.Retransmitted
+	if h.skb != 0 && h.skbAt == now && h.skbSegs < h.skbGoal && retx == h.skbRetx &&
+		(!retx || r.skb == h.skbFrom && r.seq == h.skbNext) {
+		p.Skb = h.skb
+		h.skbSegs++
+	} else {
+		h.skb, h.skbAt, h.skbSegs, h.skbRetx = p.ID, now, 1, retx
+		h.skbN++
+		if retx {
+			h.skbFrom = r.skb
+			h.skbGoal = min(h.autosize(), h.c.snd.lostRun(r))
 		} else {
-			h.skb, h.skbAt, h.skbSegs = p.ID, now, 1
-			h.skbGoal = 1
-			if !p.Retransmitted {
-				h.skbGoal = h.autosize()
-			}
-			p.Skb = p.ID
+			h.skbGoal = h.autosize()
 		}
+		p.Skb = p.ID
 	}
-	if h.cfg.TSQ {
-		size := p.Payload
-		if head {
-			size += skbOverhead
-		}
-		h.charged += size
-		p.Owner = h
+	h.skbNext = r.end()
+	r.skb = h.skbN
+}
+
+// onTransmit charges a data packet to the socket (TCP Small Queues): its
+// payload, and the skb's overhead once, with its first segment.
+func (h *host) onTransmit(p *netsim.Packet) {
+	if p.Payload == 0 || !h.cfg.TSQ {
+		return
 	}
+	size := p.Payload
+	if p.Skb == 0 || p.Skb == p.ID {
+		size += skbOverhead
+	}
+	h.charged += size
+	p.Owner = h
 }
 
 // Release implements netsim.Owner: the packet's truesize leaves

@@ -454,3 +454,141 @@ func TestHostGROAckPerSkb(t *testing.T) {
 		t.Errorf("rcv.nxt %d, want %d", got, want)
 	}
 }
+
+// TestHostTagSkbRetransmission drives host.tagSkb by hand: a
+// retransmission takes into its skb the segments after it that went in
+// the same skb and are still lost, in sequence, up to tcp_tso_segs
+// (tcp_xmit_retransmit_queue, tcp_retransmit_skb: Linux resends a lost
+// skb as one, split where SACKs split it), and no more than the run it
+// was started for; new data never joins it, nor it new data's. The
+// sender: MSS 1448 and a pacing rate of 100 Mbit/s, whose 1 ms quantum
+// makes tcp_tso_autosize's aggregate 8 segments. The records, sent in
+// skbs 7 and 8: 1-3 in skb 7 and lost, 4 in skb 7 and SACKed, 5 in skb
+// 7 and lost, 6-7 in skb 8 and lost.
+func TestHostTagSkbRetransmission(t *testing.T) {
+	c := hostConn(t, cc.NewReno(false), Host{TSO: true})
+	s := &c.snd
+	s.smss = 1448
+	s.cc.PacingRate = 100e6
+	h := c.host
+	if got := h.autosize(); got != 8 {
+		t.Fatalf("autosize %d segments, want 8", got)
+	}
+	type rec struct {
+		skb            uint32
+		marked, sacked bool
+	}
+	recs := []rec{{7, false, false}, {7, true, false}, {7, true, false}, {7, false, true}, {7, true, false}, {8, true, false}, {8, true, false}}
+	for i, r := range recs {
+		x := s.recs.push()
+		x.seq, x.payload, x.len = seqnum.Value(1000+i*1448), 1448, 1448
+		x.skb, x.marked, x.sacked = r.skb, r.marked, r.sacked
+	}
+	h.skbN = 8
+	now := des.Time(des.Second)
+	var id uint64
+	send := func(i int, retx bool) *netsim.Packet {
+		r := s.recs.at(i)
+		r.marked = false // sendData clears the mark of what it resends
+		id++
+		p := &netsim.Packet{ID: id, Payload: 1448, Retransmitted: retx}
+		h.tagSkb(now, p, r)
+		return p
+	}
+	if got := s.lostRun(s.recs.at(0)); got != 3 {
+		t.Errorf("lostRun of record 1: %d, want 3 (records 1-3: 4 is SACKed)", got)
+	}
+	p1, p2, p3 := send(0, true), send(1, true), send(2, true)
+	if p2.Skb != p1.Skb || p3.Skb != p1.Skb || p1.Skb != p1.ID {
+		t.Errorf("records 1-3 resent in skbs %d, %d, %d, want one, %d", p1.Skb, p2.Skb, p3.Skb, p1.ID)
+	}
+	if h.skbGoal != 3 {
+		t.Errorf("the retransmission's skb sized %d segments, want 3", h.skbGoal)
+	}
+	p5 := send(4, true)
+	if p5.Skb == p1.Skb {
+		t.Errorf("record 5 joined records 1-3's skb across the SACKed record 4")
+	}
+	p6 := send(5, true)
+	if p6.Skb == p5.Skb {
+		t.Errorf("record 6 (first sent in skb 8) joined record 5's (skb 7)")
+	}
+	if s.recs.at(5).skb != h.skbN || s.recs.at(0).skb != s.recs.at(2).skb {
+		t.Errorf("records keep skbs %d (record 1), %d (record 3), %d (record 6): want 1 and 3 alike and 6 in the open one, %d",
+			s.recs.at(0).skb, s.recs.at(2).skb, s.recs.at(5).skb, h.skbN)
+	}
+	// New data starts an skb of its own after a retransmission's, and
+	// fills it to autosize.
+	x := s.recs.push()
+	x.seq, x.payload, x.len = seqnum.Value(1000+7*1448), 1448, 1448
+	pn := send(7, false)
+	if pn.Skb == p6.Skb || h.skbGoal != 8 {
+		t.Errorf("new data in skb %d (the retransmission's %d), sized %d, want its own of 8", pn.Skb, p6.Skb, h.skbGoal)
+	}
+	// A retransmission later than the open skb's instant starts anew.
+	now += des.Time(des.Millisecond)
+	if p7 := send(6, true); p7.Skb == p6.Skb {
+		t.Errorf("record 7 resent 1 ms after record 6 joined its skb")
+	}
+}
+
+// TestHostResendsLostSkbWhole: over a transfer whose wire drops every
+// 25th skb whole, a sender with TSO, SACK and RACK-TLP resends lost
+// segments in skbs each of which holds segments of one skb first sent,
+// in sequence, and some hold more than one (as many as cwnd lets go at
+// once); without TSO each goes alone.
+func TestHostResendsLostSkbWhole(t *testing.T) {
+	cfg := baseConfig()
+	cfg.Recovery, cfg.LossDetection = RecoverySACK, LossRACKTLP
+	pr := newPair(t, cfg, 100e6, 5*des.Millisecond, newReno)
+	pr.client.SetHost(Host{TSO: true})
+	firstSkb := map[uint32]uint64{} // a dropped segment's first skb
+	type group struct {
+		from  uint64 // first skb of its segments, 0 when they differ
+		segs  int
+		next  uint32
+		order bool
+	}
+	groups := map[uint64]*group{}
+	seen := map[uint64]bool{}
+	pr.w.drop = func(dir int, p *netsim.Packet) bool {
+		if dir != 0 || p.Payload == 0 {
+			return false
+		}
+		if p.Retransmitted {
+			g := groups[p.Skb]
+			if g == nil {
+				g = &group{from: firstSkb[p.Seq], order: true}
+				groups[p.Skb] = g
+			} else if p.Seq != g.next {
+				g.order = false
+			}
+			if firstSkb[p.Seq] != g.from {
+				g.from = 0
+			}
+			g.segs++
+			g.next = p.Seq + uint32(p.Payload)
+			return false
+		}
+		seen[p.Skb] = true
+		if len(seen)%25 == 0 {
+			firstSkb[p.Seq] = p.Skb
+			return true
+		}
+		return false
+	}
+	pr.transfer(t, 4<<20, des.Time(60*des.Second))
+	multi := 0
+	for skb, g := range groups {
+		if g.from == 0 || !g.order {
+			t.Errorf("retransmission skb %d: segments of one first skb %v, in sequence %v; want both", skb, g.from != 0, g.order)
+		}
+		if g.segs > 1 {
+			multi++
+		}
+	}
+	t.Logf("%d segments dropped, resent in %d skbs, %d of them of two or more", len(firstSkb), len(groups), multi)
+	if multi == 0 {
+		t.Errorf("no retransmission skb of more than one segment")
+	}
+}

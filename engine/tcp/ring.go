@@ -30,8 +30,13 @@ type sendRecord struct {
 	// sample state, below; kept with the other flags so that a record
 	// takes 80 bytes, not 88).
 	appLimited bool
-	sentAt     des.Time // latest transmission, retransmissions included (RACK's xmit_ts)
-	xmitN      uint64   // the sender's count of transmissions at that one
+	// skb numbers the aggregate (TSO/GSO skb) of the segment's latest
+	// transmission, counted by its connection's host model (host.go), 0
+	// without one: the segments of one skb lost together are resent as
+	// one skb (host.tagSkb). It fits in the flags' word.
+	skb    uint32
+	sentAt des.Time // latest transmission, retransmissions included (RACK's xmit_ts)
+	xmitN  uint64   // the sender's count of transmissions at that one
 	// Delivery-rate state when the record was (last) sent
 	// (draft-cheng-iccrg-delivery-rate-estimation section 3.2).
 	delivered   unit.Bytes

@@ -414,6 +414,9 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 		c.Stats.BytesSent += n
 	}
 	c.rcv.onAckSent()
+	if c.host != nil && n > 0 {
+		c.host.tagSkb(now, p, r)
+	}
 	c.transmit(p)
 	// RFC 6298 section 5.1: start the timer if it is not running.
 	armed := !s.rtoTimer.Pending()
@@ -436,6 +439,22 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 		}
 		s.nextSendAt = now.Add(gap)
 	}
+}
+
+// lostRun counts the segments from record r on that a retransmission
+// of r can take in one skb: r, and the records after it, in sequence,
+// that went in r's skb, are not SACKed and are marked lost, their
+// retransmission not yet sent (host.tagSkb).
+func (s *sender) lostRun(r *sendRecord) int {
+	n := 1
+	for i := s.recs.find(r.seq) + 1; i > 0 && i < s.recs.len(); i++ {
+		o := s.recs.at(i)
+		if o.skb != r.skb || o.sacked || !(o.marked || o.relost) {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // retransmit resends the record starting at seq (fast retransmit, partial
