@@ -239,19 +239,23 @@ func (h *host) onTransmit(p *netsim.Packet) {
 		return
 	}
 	size := p.Payload
-	if p.Skb == 0 || p.Skb == p.ID {
+	if skbHead(p) {
 		size += skbOverhead
 	}
 	h.charged += size
 	p.Owner = h
 }
 
+// skbHead reports whether p is the first segment of its skb (or goes
+// alone), the one that carries the skb's truesize overhead.
+func skbHead(p *netsim.Packet) bool { return p.Skb == 0 || p.Skb == p.ID }
+
 // Release implements netsim.Owner: the packet's truesize leaves
 // sk_wmem_alloc, and a socket TSQ stopped is woken (tcp_wfree schedules
 // the TSQ tasklet, which calls tcp_write_xmit).
 func (h *host) Release(now des.Time, p *netsim.Packet) {
 	size := p.Payload
-	if p.Skb == 0 || p.Skb == p.ID {
+	if skbHead(p) {
 		size += skbOverhead
 	}
 	h.charged -= size
