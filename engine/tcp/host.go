@@ -238,27 +238,25 @@ func (h *host) onTransmit(p *netsim.Packet) {
 	if p.Payload == 0 || !h.cfg.TSQ {
 		return
 	}
-	size := p.Payload
-	if skbHead(p) {
-		size += skbOverhead
-	}
-	h.charged += size
+	h.charged += truesize(p)
 	p.Owner = h
 }
 
-// skbHead reports whether p is the first segment of its skb (or goes
-// alone), the one that carries the skb's truesize overhead.
-func skbHead(p *netsim.Packet) bool { return p.Skb == 0 || p.Skb == p.ID }
+// truesize is what p charges to sk_wmem_alloc: its payload, and the
+// skb's overhead with the skb's first segment (or a segment that goes
+// alone).
+func truesize(p *netsim.Packet) unit.Bytes {
+	if p.Skb == 0 || p.Skb == p.ID {
+		return p.Payload + skbOverhead
+	}
+	return p.Payload
+}
 
 // Release implements netsim.Owner: the packet's truesize leaves
 // sk_wmem_alloc, and a socket TSQ stopped is woken (tcp_wfree schedules
 // the TSQ tasklet, which calls tcp_write_xmit).
 func (h *host) Release(now des.Time, p *netsim.Packet) {
-	size := p.Payload
-	if skbHead(p) {
-		size += skbOverhead
-	}
-	h.charged -= size
+	h.charged -= truesize(p)
 	if h.wakeNeed && !h.wakeSet && !h.over() {
 		h.wakeSet = true
 		h.c.s.Schedule(now, h, hostWake, 0)
