@@ -337,9 +337,10 @@ func rewriteWithout(root, rel string, keep []bool, lost map[string]bool, mem mem
 }
 
 // partProps are the writer properties of a rewritten or merged part: those
-// of the Writer (zstd, dictionaries for the categorical strings only), then
-// extra. The categorical columns are the strings other than the id and the
-// error text: string parameters and status, or a table's names.
+// of the Writer (zstd, dictionaries for the categorical strings only, no
+// statistics of the ids), then extra. The categorical columns are the
+// strings other than the id and the error text: string parameters and
+// status, or a table's names.
 func partProps(sc *arrow.Schema, kv [][2]string, mem memory.Allocator, extra ...parquet.WriterProperty) *parquet.WriterProperties {
 	version := ""
 	for _, p := range kv {
@@ -353,6 +354,7 @@ func partProps(sc *arrow.Schema, kv [][2]string, mem memory.Allocator, extra ...
 		parquet.WithDictionaryDefault(false),
 		parquet.WithCreatedBy("crosslink " + version),
 	}
+	wp = append(wp, noIDStats()...)
 	wp = append(wp, extra...)
 	for _, f := range sc.Fields() {
 		if f.Type.ID() == arrow.STRING && f.Name != ColID && f.Name != ColError {

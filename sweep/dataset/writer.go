@@ -264,6 +264,7 @@ func newParts(root, rel string, sc *arrow.Schema, dict []string, table string, o
 		parquet.WithCreatedBy("crosslink " + opts.Meta.Version),
 		parquet.WithStats(true),
 	}
+	wp = append(wp, noIDStats()...)
 	for _, c := range dict {
 		wp = append(wp, parquet.WithDictionaryFor(c, true))
 	}
@@ -277,6 +278,15 @@ func newParts(root, rel string, sc *arrow.Schema, dict []string, table string, o
 		kv:     opts.Meta.pairs(table),
 		seq:    seq,
 	}, nil
+}
+
+// noIDStats turns off the row-group statistics of the id columns. Ids
+// are uniform random hex, so any row group's smallest and largest span
+// nearly the whole range and prune nothing, and working them out costs a
+// string comparison per row and column (a few per cent of a sweep of a
+// cheap model, such as fso-ber's).
+func noIDStats() []parquet.WriterProperty {
+	return []parquet.WriterProperty{parquet.WithStatsFor(ColID, false), parquet.WithStatsFor(ColPoint, false)}
 }
 
 // partName returns the file name of part seq of a shard.
