@@ -331,6 +331,17 @@ func (s *sender) limitedTransmit() unit.Bytes {
 	return unit.Bytes(s.dupAcks) * s.smss
 }
 
+// pacingWait is how long from now until pacing lets the next send go:
+// Linux's max(tcp_wstamp_ns, now) - now (tcp_update_skb_after_send moves
+// tcp_wstamp_ns on by each skb's length at the pacing rate), 0 for a
+// sender that does not pace.
+func (s *sender) pacingWait(now des.Time) des.Duration {
+	if s.cc.PacingRate <= 0 || s.nextSendAt <= now {
+		return 0
+	}
+	return s.nextSendAt.Sub(now)
+}
+
 // paceOK reports whether pacing allows a send now; if not it arms the
 // pacing timer.
 func (s *sender) paceOK(now des.Time) bool {
@@ -579,7 +590,7 @@ func (s *sender) sackOnlyAck(now des.Time) {
 	}
 	s.refreshCC()
 	s.ack = cc.Ack{
-		Now: now, Inflight: s.una.Size(s.max).Bytes(), PriorPipe: s.priorPipe,
+		Now: now, Inflight: s.una.Size(s.max).Bytes(), PriorPipe: s.priorPipe, PacingWait: s.pacingWait(now),
 		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: s.inRecovery,
 		InLoss: s.inLoss, Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
 		CwndLimited: s.isCwndLimited(),
@@ -761,7 +772,7 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 	s.undoOnDSACK(now)
 	s.refreshCC()
 	s.ack = cc.Ack{
-		Now: now, Acked: acked, Inflight: flightBefore, PriorPipe: s.priorPipe, RTT: sample,
+		Now: now, Acked: acked, Inflight: flightBefore, PriorPipe: s.priorPipe, RTT: sample, PacingWait: s.pacingWait(now),
 		MinRTT: s.rtt.minRTT, SRTT: s.rtt.srtt, Rate: rs, InRecovery: inRecovery,
 		InLoss: s.inLoss, Delivered: s.rate.delivered, Lost: s.rate.newlyLost(),
 		CwndLimited: s.isCwndLimited(),

@@ -36,6 +36,11 @@ import (
 //     exactly, and <= would postpone PROBE_RTT for ever;
 //   - packets_in_flight is the sender's pipe (State.Pipe: SACKed and lost
 //     segments excluded), prior_in_flight Ack.PriorPipe;
+//   - as tcp_bbr.c since Linux 4.20, the gain cycle's and DRAIN's
+//     in-flight tests judge what will be in the network when pacing lets
+//     the next skb go (bbr_packets_in_net_at_edt, packetsInNetAtEDT): the
+//     in-flight less what BtlBw delivers until then, plus that skb while
+//     the gain is above 1;
 //   - loss recovery follows tcp_bbr.c (see bbrRecovery): on entering fast
 //     recovery cwnd = pipe + what the ACK delivered and packet conservation
 //     holds for one round; after a timeout cwnd = pipe + 1 segment; every
@@ -315,17 +320,42 @@ func (b *BBR) updateCyclePhase(s *State, a *Ack) {
 	b.advanceCyclePhase(a.Now)
 }
 
+// isNextCyclePhase is tcp_bbr.c's bbr_is_next_cycle_phase: the phase
+// ends after a min_rtt (gain 1), after a min_rtt once a loss or the
+// in-flight target says the probe is done (gain above 1), or once the
+// queue is drained or a min_rtt is over (gain below 1). The in-flight it
+// judges is what will be in the network when the next skb departs
+// (packetsInNetAtEDT), not prior_in_flight itself.
 func (b *BBR) isNextCyclePhase(s *State, a *Ack) bool {
 	full := a.Now.Sub(b.cycleStamp) > b.rtProp
-	prior := float64(a.PriorPipe)
-	switch g := b.pacingGain(); {
-	case g == 1:
+	g := b.pacingGain()
+	if g == 1 {
 		return full
-	case g > 1:
-		return full && (a.Lost > 0 || prior >= b.inflight(s, g))
-	default:
-		return full || prior <= b.inflight(s, 1)
 	}
+	inflight := packetsInNetAtEDT(s, a, a.PriorPipe, b.bw(), g, bbrTSOSegsGoal(s, 0))
+	if g > 1 {
+		return full && (a.Lost > 0 || inflight >= b.inflight(s, g))
+	}
+	return full || inflight <= b.inflight(s, 1)
+}
+
+// packetsInNetAtEDT is bbr_packets_in_net_at_edt (tcp_bbr.c since Linux
+// 4.20, and tcp_bbr2.c): of inflight, what will still be in the network
+// when the sender's next skb departs, a.PacingWait from now. What bw
+// delivers meanwhile, in whole segments ((u64)bbr_bw * interval_us >>
+// BW_SCALE), has left it; while the pacing gain raises inflight, the skb
+// about to depart, tsoSegs segments (bbr_tso_segs_goal), is in it. A
+// flow that pacing holds back so counts less than it has in flight, and
+// a probing flow that TCP Small Queues holds at its target less one skb
+// counts as having reached it.
+func packetsInNetAtEDT(s *State, a *Ack, inflight unit.Bytes, bw unit.BitRate, gain float64, tsoSegs unit.Bytes) float64 {
+	n := float64(inflight)
+	if gain > 1 {
+		n += float64(tsoSegs * s.SMSS)
+	}
+	wait := a.PacingWait / des.Microsecond * des.Microsecond // interval_us
+	delivered := math.Floor(bw.BytesIn(wait)/float64(s.SMSS)) * float64(s.SMSS)
+	return max(n-delivered, 0)
 }
 
 func (b *BBR) advanceCyclePhase(now des.Time) {
@@ -366,12 +396,17 @@ func (f *bbrFullPipe) check(bw unit.BitRate, roundStart, appLimited bool) {
 	}
 }
 
-// checkDrain is section 4.3.3.
+// checkDrain is section 4.3.3 as bbr_check_drain runs it: the in-flight
+// it judges is what will be in the network at the next departure (packetsInNetAtEDT) under the pacing gain the previous ACK
+// set: Linux sets bbr->pacing_gain after bbr_check_drain
+// (bbr_update_gains), so on the ACK that ends STARTUP it is still
+// STARTUP's.
 func (b *BBR) checkDrain(s *State, a *Ack) {
+	g := b.pacingGain()
 	if b.mode == BBRStartup && b.full.filled {
 		b.mode = BBRDrain
 	}
-	if b.mode == BBRDrain && float64(s.Pipe) <= b.inflight(s, 1) {
+	if b.mode == BBRDrain && packetsInNetAtEDT(s, a, s.Pipe, b.bw(), g, bbrTSOSegsGoal(s, 0)) <= b.inflight(s, 1) {
 		b.enterProbeBW(a.Now)
 	}
 }

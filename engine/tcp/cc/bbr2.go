@@ -60,8 +60,7 @@ import (
 // a whole TSO skb.
 //
 // Not modelled: ECN (bbr_ecn_enable is false in the alpha, so its default
-// host ignores CE marks too); the departure-time correction
-// bbr_packets_in_net_at_edt; the app-limited fast path; bbr_init's start
+// host ignores CE marks too); the app-limited fast path; bbr_init's start
 // of the minimum-RTT filters from the handshake's RTT sample (min_rtt_us
 // = probe_rtt_min_us = tcp_min_rtt): here the first ACK's sample starts
 // them (in document 002's testbed BBRv2 moves by at most 0.13 Mbit/s
@@ -578,7 +577,7 @@ func (b *BBR2) updateCyclePhase(s *State, a *Ack, rate unit.BitRate) {
 	if b.adaptUpperBounds(s, a) || b.mode != BBRProbeBW {
 		return
 	}
-	inflight := float64(a.PriorPipe)
+	inflight := packetsInNetAtEDT(s, a, a.PriorPipe, b.bw(), b.pacingGain, bbrTSOSegsGoal(s, b.minRTT))
 	bw := b.MaxBw()
 	switch b.phase {
 	case BBR2Down:
@@ -662,15 +661,19 @@ func (b *BBR2) startUp(s *State, now des.Time) {
 	b.raiseSlope(s)
 }
 
-// checkDrain: DRAIN until inflight fits the BDP, then PROBE_BW DOWN.
+// checkDrain: DRAIN until what will be in the network at the next
+// departure (packetsInNetAtEDT, under the pacing gain the previous ACK
+// left: the kernel sets bbr->pacing_gain after bbr_check_drain) fits the
+// BDP, then PROBE_BW DOWN.
 func (b *BBR2) checkDrain(s *State, a *Ack) {
+	g := b.pacingGain
 	if b.mode == BBRStartup && b.full.filled {
 		b.mode = BBRDrain
 		b.pacingGain = bbrDrainGain
 		b.cwndGain = BBRHighGain
 		b.resetCongestionSignals()
 	}
-	if b.mode == BBRDrain && float64(s.Pipe) <= b.inflight(s, b.MaxBw(), 1) {
+	if b.mode == BBRDrain && packetsInNetAtEDT(s, a, s.Pipe, b.bw(), g, bbrTSOSegsGoal(s, b.minRTT)) <= b.inflight(s, b.MaxBw(), 1) {
 		b.startDown(a.Now)
 	}
 }

@@ -88,6 +88,12 @@ type Ack struct {
 	// PriorPipe is State.Pipe before this ACK (Linux's prior_in_flight);
 	// State.Pipe holds the value after it.
 	PriorPipe unit.Bytes
+	// PacingWait is how long after Now the sender's next departure is
+	// due, 0 when it may send at once or does not pace: Linux's
+	// max(tcp_wstamp_ns, now) - now, the earliest departure time (EDT)
+	// of the next skb that tcp_bbr.c and tcp_bbr2.c read in
+	// bbr_packets_in_net_at_edt.
+	PacingWait des.Duration
 	// RTT is the sample this ACK gives, or 0 when it gives none (Karn's
 	// rule, RFC 6298 section 3: no sample from a retransmission).
 	RTT    des.Duration

@@ -48,7 +48,8 @@
 // Linux host's default), and Cubic, RFC 9438 as written; either runs
 // Linux's HyStart (LinuxHyStart) or RFC 9406's HyStart++ (HyStart). BIC
 // is tcp_bic.c's arithmetic; BBR2 the alpha's tcp_bbr2.c; BBR the draft
-// with tcp_bbr.c's ACK-aggregation allowance and quantization budget.
+// with tcp_bbr.c's ACK-aggregation allowance, quantization budget and
+// in-flight judged at the next departure (bbr_packets_in_net_at_edt).
 // Reno and NewReno stay RFC 5681's (with RFC 3465 byte counting when
 // asked), which tcp_reno_cong_avoid matches in congestion avoidance.
 package cc
