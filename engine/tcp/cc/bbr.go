@@ -39,8 +39,8 @@ import (
 //   - as tcp_bbr.c since Linux 4.20, the gain cycle's and DRAIN's
 //     in-flight tests judge what will be in the network when pacing lets
 //     the next skb go (bbr_packets_in_net_at_edt, packetsInNetAtEDT): the
-//     in-flight less what BtlBw delivers until then, plus that skb while
-//     the gain is above 1;
+//     in-flight less what the rate it paces at (bbr_bw) delivers until
+//     then, plus that skb while the gain is above 1;
 //   - loss recovery follows tcp_bbr.c (see bbrRecovery): on entering fast
 //     recovery cwnd = pipe + what the ACK delivered and packet conservation
 //     holds for one round; after a timeout cwnd = pipe + 1 segment; every
@@ -397,10 +397,10 @@ func (f *bbrFullPipe) check(bw unit.BitRate, roundStart, appLimited bool) {
 }
 
 // checkDrain is section 4.3.3 as bbr_check_drain runs it: the in-flight
-// it judges is what will be in the network at the next departure (packetsInNetAtEDT) under the pacing gain the previous ACK
-// set: Linux sets bbr->pacing_gain after bbr_check_drain
-// (bbr_update_gains), so on the ACK that ends STARTUP it is still
-// STARTUP's.
+// it judges is what will be in the network at the next departure
+// (packetsInNetAtEDT) under the pacing gain the previous ACK set: Linux
+// sets bbr->pacing_gain after bbr_check_drain (bbr_update_gains), so on
+// the ACK that ends STARTUP it is still STARTUP's.
 func (b *BBR) checkDrain(s *State, a *Ack) {
 	g := b.pacingGain()
 	if b.mode == BBRStartup && b.full.filled {
