@@ -137,8 +137,11 @@ func leoNetworkSchema() *vocab.Schema {
 		// ssthresh into congestion avoidance, as tcp_bic.c does since Linux
 		// 5.7 ("tcp: fix stretch ACK bugs in BIC"). 8: BBR and BBRv2 judge
 		// their in-flight targets by what will be in the network at the
-		// next departure (bbr_packets_in_net_at_edt).
-		Version: 8,
+		// next departure (bbr_packets_in_net_at_edt). 9: BBRv2 judges those
+		// in-flight tests under the gain the previous ACK left
+		// (bbr->pacing_gain, set by bbr_update_gains after the model
+		// update); BBR v1's TSO burst goal is capped at 127 segments.
+		Version: 9,
 		Doc:     "traffic between many ground stations over a whole constellation (several shells and element sets): every ISL and ground link a queued link whose delay, BER (document 000's budget) and optionally capacity (rate modes under a PER threshold) follow its length, routes toward every station recomputed each step as Hypatia's satgenpy does, outages and handover gaps; TCP (Linux host) and constant-rate UDP flows (Kassing et al., IMC 2020)",
 		Params:  params,
 		Metrics: metrics,

@@ -244,7 +244,7 @@ func (b *BBR) inflight(s *State, gain float64) float64 {
 // gain cycling gets inflight above BDP even for small BDPs".
 func (b *BBR) quantizationBudget(s *State, cwnd float64) float64 {
 	seg := float64(s.SMSS)
-	n := math.Ceil(cwnd/seg-1e-9) + 3*float64(bbrTSOSegsGoal(s, 0))
+	n := math.Ceil(cwnd/seg-1e-9) + 3*float64(bbrV1TSOSegsGoal(s))
 	n = math.Ceil(n/2) * 2
 	if b.mode == BBRProbeBW && b.cycleIndex == 0 {
 		n += 2
@@ -332,7 +332,7 @@ func (b *BBR) isNextCyclePhase(s *State, a *Ack) bool {
 	if g == 1 {
 		return full
 	}
-	inflight := packetsInNetAtEDT(s, a, a.PriorPipe, b.bw(), g, bbrTSOSegsGoal(s, 0))
+	inflight := packetsInNetAtEDT(s, a, a.PriorPipe, b.bw(), g, bbrV1TSOSegsGoal(s))
 	if g > 1 {
 		return full && (a.Lost > 0 || inflight >= b.inflight(s, g))
 	}
@@ -406,7 +406,7 @@ func (b *BBR) checkDrain(s *State, a *Ack) {
 	if b.mode == BBRStartup && b.full.filled {
 		b.mode = BBRDrain
 	}
-	if b.mode == BBRDrain && packetsInNetAtEDT(s, a, s.Pipe, b.bw(), g, bbrTSOSegsGoal(s, 0)) <= b.inflight(s, 1) {
+	if b.mode == BBRDrain && packetsInNetAtEDT(s, a, s.Pipe, b.bw(), g, bbrV1TSOSegsGoal(s)) <= b.inflight(s, 1) {
 		b.enterProbeBW(a.Now)
 	}
 }

@@ -46,7 +46,12 @@ import (
 // recovery, which has no packet conservation (v1's
 // bbr_set_cwnd_to_recover_or_restore is gone): cwnd is left alone in fast
 // recovery and restored to the saved window only when a timeout's
-// recovery ends (bbr2_set_state).
+// recovery ends (bbr2_set_state). The in-flight that ends PROBE_UP, DOWN
+// and DRAIN is judged at the next departure (bbr_packets_in_net_at_edt,
+// packetsInNetAtEDT) under the gain the previous ACK's bbr_update_gains
+// left (ackGain): a phase that ends between two ACKs or earlier on the
+// same ACK changes cycle_idx only, and bbr->pacing_gain follows at the
+// end of the model update.
 //
 // Losses reach it twice, as in the kernel: each segment the moment the
 // sender marks it lost (OnSegmentLost, bbr2_skb_marked_lost: while
@@ -78,6 +83,13 @@ type BBR2 struct {
 	pacingGain float64
 	cwndGain   float64
 	initCwnd   unit.Bytes
+	// ackGain is bbr->pacing_gain as the kernel holds it: the gain
+	// bbr_update_gains set at the end of the previous ACK's model update.
+	// pacingGain follows a phase change at once; the departure-time
+	// in-flight tests of the next model update read ackGain, as
+	// bbr_packets_in_net_at_edt reads bbr->pacing_gain before
+	// bbr_update_gains has run.
+	ackGain float64
 
 	bwHi           [2]unit.BitRate // max delivery rate, previous and current cycle
 	bwLo           unit.BitRate    // +Inf when unset
@@ -212,6 +224,7 @@ func (b *BBR2) Init(s *State) {
 	b.upCnt = math.MaxInt64
 	s.Ssthresh = math.MaxInt64 / 2
 	b.enterStartup()
+	b.ackGain = b.pacingGain // bbr2_init: pacing_gain = high_gain
 	bbrPacingFromRTT(s, s.InitSRTT, &b.seenRTT)
 }
 
@@ -577,7 +590,7 @@ func (b *BBR2) updateCyclePhase(s *State, a *Ack, rate unit.BitRate) {
 	if b.adaptUpperBounds(s, a) || b.mode != BBRProbeBW {
 		return
 	}
-	inflight := packetsInNetAtEDT(s, a, a.PriorPipe, b.bw(), b.pacingGain, bbrTSOSegsGoal(s, b.minRTT))
+	inflight := packetsInNetAtEDT(s, a, a.PriorPipe, b.bw(), b.ackGain, bbrTSOSegsGoal(s, b.minRTT))
 	bw := b.MaxBw()
 	switch b.phase {
 	case BBR2Down:
@@ -662,18 +675,17 @@ func (b *BBR2) startUp(s *State, now des.Time) {
 }
 
 // checkDrain: DRAIN until what will be in the network at the next
-// departure (packetsInNetAtEDT, under the pacing gain the previous ACK
+// departure (packetsInNetAtEDT, under ackGain, the gain the previous ACK
 // left: the kernel sets bbr->pacing_gain after bbr_check_drain) fits the
 // BDP, then PROBE_BW DOWN.
 func (b *BBR2) checkDrain(s *State, a *Ack) {
-	g := b.pacingGain
 	if b.mode == BBRStartup && b.full.filled {
 		b.mode = BBRDrain
 		b.pacingGain = bbrDrainGain
 		b.cwndGain = BBRHighGain
 		b.resetCongestionSignals()
 	}
-	if b.mode == BBRDrain && packetsInNetAtEDT(s, a, s.Pipe, b.bw(), g, bbrTSOSegsGoal(s, b.minRTT)) <= b.inflight(s, b.MaxBw(), 1) {
+	if b.mode == BBRDrain && packetsInNetAtEDT(s, a, s.Pipe, b.bw(), b.ackGain, bbrTSOSegsGoal(s, b.minRTT)) <= b.inflight(s, b.MaxBw(), 1) {
 		b.startDown(a.Now)
 	}
 }
@@ -738,6 +750,7 @@ func (b *BBR2) probeRTTCwnd(s *State) float64 {
 // setPacingRate paces at pacing_gain * min(max_bw, bw_lo) (bbrPace).
 func (b *BBR2) setPacingRate(s *State, a *Ack) {
 	bbrPace(s, a, b.bw(), b.pacingGain, b.full.filled, &b.seenRTT)
+	b.ackGain = b.pacingGain // bbr_update_gains, before bbr_set_pacing_rate
 }
 
 // setCwnd is tcp_bbr2.c's bbr_set_cwnd with

@@ -32,6 +32,30 @@ func TestBBRTSOSegsGoal(t *testing.T) {
 	}
 }
 
+// bbr_tso_segs_goal of tcp_bbr.c (BBR v1), by hand: bytes =
+// min(pacing_rate >> 10, 65215), in whole segments, at least 1 or 2 as
+// above, at most 127 (0x7F), which only segments under 514 bytes reach.
+func TestBBRV1TSOSegsGoal(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rate unit.BitRate
+		smss unit.Bytes
+		want unit.Bytes
+	}{
+		{"100 Mbit/s, 1460 B", 100 * unit.Mbps, 1460, 8},   // 12207 B
+		{"10 Gbit/s, 1460 B", 10000 * unit.Mbps, 1460, 44}, // 65215 B
+		{"10 Gbit/s, 536 B", 10000 * unit.Mbps, 536, 121},  // 65215 / 536
+		{"10 Gbit/s, 512 B", 10000 * unit.Mbps, 512, 127},  // 127.4, capped
+		{"10 Gbit/s, 100 B", 10000 * unit.Mbps, 100, 127},  // 652, capped
+		{"1 Mbit/s, 100 B", 1 * unit.Mbps, 100, 1},         // 122 B, 1 below 1.2 Mbit/s
+	} {
+		s := State{SMSS: tc.smss, PacingRate: tc.rate}
+		if got := bbrV1TSOSegsGoal(&s); got != tc.want {
+			t.Errorf("%s: bbr_tso_segs_goal = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
 // bbr_inflight in tcp_bbr2.c: bbr_bdp rounds gain*bw*min_rtt up to whole
 // packets, and bbr_quantization_budget (cwnd_tso_budget = 1) floors it at
 // three TSO bursts and 4 packets, adding 2 in PROBE_UP. By hand, 10

@@ -136,3 +136,45 @@ func TestBBR2AckLostAfterSegmentMarks(t *testing.T) {
 		}
 	}
 }
+
+// The departure-time in-flight reads the gain the kernel holds, not the
+// phase's: a loss that ends PROBE_UP between two ACKs
+// (bbr2_skb_marked_lost -> bbr2_start_bw_probe_down) changes only
+// cycle_idx, and bbr->pacing_gain stays 5/4 until bbr_update_gains at the
+// end of the next ACK's model update. So on that ACK DOWN's test for
+// CRUISE counts the skb about to depart (bbr_tso_segs_goal, 8 packets at
+// 100 Mbit/s) and a flight just at the threshold stays in DOWN; on the
+// ACK after, under 3/4, the same flight moves to CRUISE. Same flow as
+// TestBBR2SegmentLostInProbe.
+func TestBBR2DownJudgedUnderLastACKsGain(t *testing.T) {
+	const smss = 1448
+	b := NewBBR2(1)
+	s := State{Cwnd: 200 * smss, SMSS: smss}
+	b.Init(&s)
+	s.PacingRate = 100 * unit.Mbps
+	b.mode, b.full.filled, b.minRTT = BBRProbeBW, true, 10*des.Millisecond
+	b.bwHi = [2]unit.BitRate{100 * unit.Mbps, 0}
+	b.startUp(&s, 0)
+	b.ackGain = b.pacingGain // an ACK in PROBE_UP has run bbr_update_gains
+	b.probeSamples = true
+	b.OnSegmentLost(des.Time(des.Millisecond), &s, LostSegment{Bytes: smss, TxInFlight: 500 * smss, Lost: 10 * smss, Delivered: 777})
+	if b.phase != BBR2Down || b.pacingGain != 0.75 || b.ackGain != 1.25 {
+		t.Fatalf("after the loss: phase %v, pacing gain %g, gain at the last ACK %g; want DOWN, 0.75, 1.25", b.phase, b.pacingGain, b.ackGain)
+	}
+	threshold := min(b.withHeadroom(&s), b.inflight(&s, b.MaxBw(), 1))
+	prior := unit.Bytes(threshold) / smss * smss // whole packets, at or below it
+	a := Ack{Now: des.Time(2 * des.Millisecond), PriorPipe: prior, Delivered: 778}
+	b.updateCyclePhase(&s, &a, 0)
+	if b.phase != BBR2Down {
+		t.Errorf("first ACK after the loss, %d packets in flight (threshold %.1f): phase %v, want DOWN (the 5/4 gain counts the departing skb)", prior/smss, threshold/smss, b.phase)
+	}
+	b.setPacingRate(&s, &a)
+	if b.ackGain != 0.75 {
+		t.Fatalf("gain at the last ACK = %g after bbr_update_gains, want 0.75", b.ackGain)
+	}
+	a.Now = des.Time(3 * des.Millisecond)
+	b.updateCyclePhase(&s, &a, 0)
+	if b.phase != BBR2Cruise {
+		t.Errorf("second ACK, %d packets in flight: phase %v, want CRUISE", prior/smss, b.phase)
+	}
+}

@@ -48,6 +48,13 @@ func bbrTSOSegsGoal(s *State, minRTT des.Duration) unit.Bytes {
 	return max(bytes/s.SMSS, minSegs)
 }
 
+// bbrV1TSOSegsGoal is tcp_bbr.c's bbr_tso_segs_goal (BBR v1): the same
+// burst without the RTT allowance, capped at 127 segments (0x7F), which
+// binds only for segments under 514 bytes.
+func bbrV1TSOSegsGoal(s *State) unit.Bytes {
+	return min(bbrTSOSegsGoal(s, 0), 0x7F)
+}
+
 // bbrAckAggregation is bbr_update_ack_aggregation: it estimates how much
 // more the ACKs delivered than the bandwidth estimate explains over an
 // epoch (ACK aggregation by delayed ACKs, GRO or a link's batches), the
