@@ -79,13 +79,8 @@ func TestBBR2SegmentLostInProbe(t *testing.T) {
 		{"not probing", false, 500, 10, false, math.Inf(1), BBR2Up, false},
 		{"app-limited", true, 500, 10, true, math.Inf(1), BBR2Down, true},
 	} {
-		b := NewBBR2(1)
 		s := State{Cwnd: 200 * smss, SMSS: smss}
-		b.Init(&s)
-		s.PacingRate = 100 * unit.Mbps
-		b.mode, b.full.filled, b.minRTT = BBRProbeBW, true, 10*des.Millisecond
-		b.bwHi = [2]unit.BitRate{100 * unit.Mbps, 0}
-		b.startUp(&s, 0)
+		b := probingBBR2(&s)
 		b.probeSamples = tc.probing
 		b.OnSegmentLost(des.Time(des.Millisecond), &s, LostSegment{
 			Bytes: smss, TxInFlight: tc.txIn * smss, Lost: tc.lost * smss, AppLimited: tc.appLimited, Delivered: 777,
@@ -148,13 +143,8 @@ func TestBBR2AckLostAfterSegmentMarks(t *testing.T) {
 // TestBBR2SegmentLostInProbe.
 func TestBBR2DownJudgedUnderLastACKsGain(t *testing.T) {
 	const smss = 1448
-	b := NewBBR2(1)
 	s := State{Cwnd: 200 * smss, SMSS: smss}
-	b.Init(&s)
-	s.PacingRate = 100 * unit.Mbps
-	b.mode, b.full.filled, b.minRTT = BBRProbeBW, true, 10*des.Millisecond
-	b.bwHi = [2]unit.BitRate{100 * unit.Mbps, 0}
-	b.startUp(&s, 0)
+	b := probingBBR2(&s)
 	b.ackGain = b.pacingGain // an ACK in PROBE_UP has run bbr_update_gains
 	b.probeSamples = true
 	b.OnSegmentLost(des.Time(des.Millisecond), &s, LostSegment{Bytes: smss, TxInFlight: 500 * smss, Lost: 10 * smss, Delivered: 777})
@@ -177,4 +167,16 @@ func TestBBR2DownJudgedUnderLastACKsGain(t *testing.T) {
 	if b.phase != BBR2Cruise {
 		t.Errorf("second ACK, %d packets in flight: phase %v, want CRUISE", prior/smss, b.phase)
 	}
+}
+
+// probingBBR2 returns a BBRv2 flow of s (cwnd and SMSS set) that has just
+// begun PROBE_UP at 100 Mbit/s with a 10 ms minimum RTT.
+func probingBBR2(s *State) *BBR2 {
+	b := NewBBR2(1)
+	b.Init(s)
+	s.PacingRate = 100 * unit.Mbps
+	b.mode, b.full.filled, b.minRTT = BBRProbeBW, true, 10*des.Millisecond
+	b.bwHi = [2]unit.BitRate{100 * unit.Mbps, 0}
+	b.startUp(s, 0)
+	return b
 }
