@@ -192,7 +192,7 @@ func drawOSTestbedAblation(ctx context.Context, in Input) (*Output, error) {
 		"retransmissions: segments retransmitted in one lossless run, all flows",
 		"emulate none is the tclink backbone: a TCLink without the testbed's other mechanisms",
 		"all: every mechanism of the testbed; all but X: every one but X",
-		"a row with host settings (no delayed_ack, ...) is that testbed on a host whose TCP differs from Linux's defaults in them; bare host: the host without Linux's TCP mechanisms that the figures were calibrated on before (no delayed ACKs, PRR, timestamps, HyStart, byte counting, quick ACKs, DSACK, undo, F-RTO or adaptive reordering, the RTO floor on the whole RTO), with the one named kept on")
+		"a row with host settings (no delayed_ack, ...) is that testbed on a host whose TCP differs from Linux's defaults in them; bare host: the host without Linux's TCP mechanisms that the figures were calibrated on before (no delayed ACKs, PRR, timestamps, HyStart, byte counting, quick ACKs, DSACK, undo, F-RTO, adaptive reordering, per-segment loss reports to BBRv2, rate samples from SACKs, SACK compression or pacing credit, the RTO floor on the whole RTO), with the one named kept on")
 	// A row is about 5.6 mm high at the theme's font; title, header and
 	// notes take about 4 cm.
 	h := 4*vg.Centimeter + vg.Length(len(t.Rows))*6*vg.Millimeter

@@ -140,8 +140,11 @@ func leoNetworkSchema() *vocab.Schema {
 		// next departure (bbr_packets_in_net_at_edt). 9: BBRv2 judges those
 		// in-flight tests under the gain the previous ACK left
 		// (bbr->pacing_gain, set by bbr_update_gains after the model
-		// update); BBR v1's TSO burst goal is capped at 127 segments.
-		Version: 9,
+		// update); BBR v1's TSO burst goal is capped at 127 segments. 10:
+		// the shared host's edt_credit, on: a paced sender paces from its
+		// 10th segment on and an skb sent late shortens the gap after it by
+		// the delay, up to half (tcp_update_skb_after_send).
+		Version: 10,
 		Doc:     "traffic between many ground stations over a whole constellation (several shells and element sets): every ISL and ground link a queued link whose delay, BER (document 000's budget) and optionally capacity (rate modes under a PER threshold) follow its length, routes toward every station recomputed each step as Hypatia's satgenpy does, outages and handover gaps; TCP (Linux host) and constant-rate UDP flows (Kassing et al., IMC 2020)",
 		Params:  params,
 		Metrics: metrics,

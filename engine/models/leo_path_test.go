@@ -352,7 +352,7 @@ func TestLEOPathLinuxHost(t *testing.T) {
 	linux := tcp.Config{MSS: 1448, InitialWindow: 10, RcvBuf: 16 << 20, SndBuf: 1 << 40, WindowScaling: true,
 		SACK: true, DelayedACK: true, MinRTO: 200 * des.Millisecond, LimitedTransmit: true, Recovery: tcp.RecoveryPRR,
 		LossDetection: tcp.LossRACKTLP, Timestamps: true, SYNTimeout: des.Second,
-		QuickAck: true, DSACK: true, Undo: true, FRTO: true, AdaptiveReordering: true, RTOVarFloor: true, SkbMarkedLost: true, SACKRateSamples: true, SACKCompression: true}
+		QuickAck: true, DSACK: true, Undo: true, FRTO: true, AdaptiveReordering: true, RTOVarFloor: true, SkbMarkedLost: true, SACKRateSamples: true, SACKCompression: true, EDTCredit: true}
 	if diff := cmp.Diff(linux, c.host.config(c.window, 1<<40)); diff != "" {
 		t.Errorf("leo-path's default host is not Linux's (-linux +now):\n%s", diff)
 	}

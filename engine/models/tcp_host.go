@@ -126,6 +126,10 @@ func hostTable() []hostSetting {
 			Doc: "SACK compression: a receiver holding out-of-order data acknowledges the first 3 segments at one cumulative ACK point at once, then one ACK per 44 segments, per min(1 ms, SRTT/20), or when a SACK block would fall behind the first two reported, whichever comes first; needs sack; " +
 				"off, every out-of-order segment is acknowledged at once, RFC 5681 4.2 (Linux: always, since 4.18)"},
 			"__tcp_ack_snd_check(), tcp_sack_new_ofo_skb() and tcp_sack_compress_send_ack() in net/ipv4/tcp_input.c (TCP_FASTRETRANS_THRESH 3, TCP_SACK_BLOCKS_EXPECTED 2), tcp_compressed_ack_kick() in net/ipv4/tcp_timer.c; net.ipv4.tcp_comp_sack_nr = 44, tcp_comp_sack_delay_ns = 1 ms (Documentation/networking/ip-sysctl.rst)"},
+		{vocab.Param{Name: "edt_credit", Kind: vocab.Bool, Default: vocab.B(true),
+			Doc: "a paced sender (BBR, BBRv2) paces from its 10th segment on, and an skb sent after its departure time had passed (an ACK, not the pacing timer, let it go) shortens the gap after it by that delay, up to half its length at the pacing rate; " +
+				"off, every skb is followed by its whole length at the pacing rate from the first (Linux: always, since 4.20); controllers that do not pace ignore it"},
+			"tcp_update_skb_after_send() in net/ipv4/tcp_output.c: no pacing while tp->data_segs_out < 10 (\"Original sch_fq does not pace first 10 MSS\"), and len_ns -= min(len_ns / 2, tcp_wstamp_ns - prior_wstamp) (\"take into account OS jitter\", commit a7a2563064e9)"},
 	}
 }
 
@@ -142,9 +146,10 @@ func hostParam(name string) vocab.Param {
 // recoveryHostParams names the Linux loss-recovery mechanisms of the host
 // (quick ACKs, DSACK, undo, F-RTO, adaptive reordering, Linux's RTO
 // floor, the per-segment loss report to BBRv2, the rate samples of
-// SACK-only ACKs and SACK compression), which every TCP model takes after
+// SACK-only ACKs, SACK compression) and the pacing rules of its
+// earliest-departure-time model (edt_credit), which every TCP model takes after
 // its other host parameters.
-var recoveryHostParams = []string{"quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "rto_min_on", "skb_marked_lost", "sack_rate_samples", "sack_compression"}
+var recoveryHostParams = []string{"quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "rto_min_on", "skb_marked_lost", "sack_rate_samples", "sack_compression", "edt_credit"}
 
 // withRecovery returns the named host parameters followed by the
 // recovery mechanisms of recoveryHostParams.
@@ -196,6 +201,7 @@ type tcpHost struct {
 	skbMarkedLost      bool
 	sackRateSamples    bool
 	sackCompression    bool
+	edtCredit          bool
 	// renoRecovery chooses RFC 5681's Reno recovery over RFC 6582's
 	// NewReno for a connection without SACK (tcp-bulk's cca reno).
 	renoRecovery bool
@@ -243,6 +249,7 @@ func decodeHost(p vocab.Params) tcpHost {
 		skbMarkedLost:      v("skb_marked_lost").Bool(),
 		sackRateSamples:    v("sack_rate_samples").Bool(),
 		sackCompression:    v("sack_compression").Bool(),
+		edtCredit:          v("edt_credit").Bool(),
 	}
 	if v("ssthresh_basis").Str() == "pipe" {
 		h.ssthreshBasis = tcp.SsthreshPipe
@@ -281,6 +288,7 @@ func (h tcpHost) config(rcvBuf, sndBuf unit.Bytes) tcp.Config {
 		SkbMarkedLost:      h.skbMarkedLost,
 		SACKRateSamples:    h.sackRateSamples,
 		SACKCompression:    h.sackCompression,
+		EDTCredit:          h.edtCredit,
 	}
 }
 

@@ -210,6 +210,13 @@ type Config struct {
 	// the wait. Linux always does; off, every out-of-order segment is
 	// acknowledged at once (RFC 5681 section 4.2).
 	SACKCompression bool
+	// EDTCredit gives a paced sender the two rules of Linux's
+	// tcp_update_skb_after_send (net/ipv4/tcp_output.c, since 4.20): no
+	// pacing until 10 segments have been sent, and an skb sent after its
+	// departure time had passed shortens its own gap by that delay, up to
+	// half (edt.go). Off, every skb waits its full length at the pacing
+	// rate from the first.
+	EDTCredit bool
 }
 
 func (c *Config) fill() error {

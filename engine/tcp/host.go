@@ -112,7 +112,6 @@ type host struct {
 	skbRetx bool
 	skbFrom uint32
 	skbNext seqnum.Value
-	paceDue des.Duration
 	// tcp_cwnd_validate's record of the last window: the most bytes in
 	// flight (max_packets_out), the snd.nxt that ends the window
 	// (max_packets_seq) and whether cwnd limited it (is_cwnd_limited).
@@ -529,20 +528,4 @@ func (h *host) gateGrowth(prior unit.Bytes, a *cc.Ack) {
 	if a.IsCwndLimited(&s.cc) {
 		s.cc.Cwnd = grown
 	}
-}
-
-// paceGap turns the per-segment pacing gap into one per aggregate: a
-// paced sender sends an aggregate at once and then waits its whole
-// length at the pacing rate (tcp_update_skb_after_send).
-func (h *host) paceGap(gap des.Duration) des.Duration {
-	if !h.cfg.TSO {
-		return gap
-	}
-	h.paceDue += gap
-	if h.skbSegs < h.skbGoal {
-		return 0
-	}
-	g := h.paceDue
-	h.paceDue = 0
-	return g
 }

@@ -69,7 +69,8 @@ type sender struct {
 	// armed for.
 	rtoArmedFor des.Duration
 	paceTimer   des.Timer
-	nextSendAt  des.Time
+	nextSendAt  des.Time // tcp_wstamp_ns
+	edt         edtPacing
 
 	synSentAt des.Time
 	synRetx   bool
@@ -127,6 +128,7 @@ func (s *sender) init(c *Conn, ctrl cc.Controller, isn seqnum.Value) {
 	}
 	s.rtoTimer.Init(c.s, c, kindRTO, 0)
 	s.paceTimer.Init(c.s, c, kindPace, 0)
+	s.edt = edtPacing{linux: c.cfg.EDTCredit}
 	s.rack.timer.Init(c.s, c, kindRACK, 0)
 	s.peerMSS = c.cfg.MSS
 	// The adaptive window reads DSACKs too, which the undo state parses.
@@ -348,6 +350,9 @@ func (s *sender) paceOK(now des.Time) bool {
 	if s.cc.PacingRate <= 0 || now >= s.nextSendAt {
 		return true
 	}
+	if h := s.c.host; h != nil && h.cfg.TSO && !h.opening(now) {
+		return true // the segment joins the skb that departed now
+	}
 	if !s.paceTimer.Pending() {
 		s.paceTimer.Reset(s.nextSendAt)
 	}
@@ -444,11 +449,8 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 		// delivery rate sends at that rate (BBR's pacing_rate =
 		// pacing_gain * BtlBw). The next send may not start before
 		// now + payload/rate.
-		gap := s.cc.PacingRate.TxTime(n)
-		if c.host != nil {
-			gap = c.host.paceGap(gap)
-		}
-		s.nextSendAt = now.Add(gap)
+		open := c.host == nil || !c.host.cfg.TSO || p.Skb == p.ID
+		s.nextSendAt = s.edt.sent(now, s.nextSendAt, s.cc.PacingRate.TxTime(n), open, c.Stats.DataSegsSent)
 	}
 }
 
