@@ -350,8 +350,13 @@ func (s *sender) paceOK(now des.Time) bool {
 	if s.cc.PacingRate <= 0 || now >= s.nextSendAt {
 		return true
 	}
+	// An aggregate that departed at this instant and has room takes the
+	// next segment: in Linux the skb is one send. (A segment that could
+	// not join it, host.tagSkb, would go now too, its gap added to the
+	// stamp; none comes: a retransmission's aggregate is sized to its
+	// lost run, so only cwnd ends it short, and cwnd ends the pass.)
 	if h := s.c.host; h != nil && h.cfg.TSO && !h.opening(now) {
-		return true // the segment joins the skb that departed now
+		return true
 	}
 	if !s.paceTimer.Pending() {
 		s.paceTimer.Reset(s.nextSendAt)
@@ -447,8 +452,9 @@ func (s *sender) sendData(now des.Time, seq seqnum.Value, n unit.Bytes, fin, ret
 		// The pacing rate counts payload bytes, the unit of cwnd and of
 		// delivery-rate samples, so a controller that paces at a measured
 		// delivery rate sends at that rate (BBR's pacing_rate =
-		// pacing_gain * BtlBw). The next send may not start before
-		// now + payload/rate.
+		// pacing_gain * BtlBw). The next skb may not depart before this
+		// one's payload/rate has passed since it did (edt.go: each segment
+		// without TSO, each aggregate with it).
 		open := c.host == nil || !c.host.cfg.TSO || p.Skb == p.ID
 		s.nextSendAt = s.edt.sent(now, s.nextSendAt, s.cc.PacingRate.TxTime(n), open, c.Stats.DataSegsSent)
 	}
