@@ -362,7 +362,7 @@ func (h *host) blocked(now des.Time) bool {
 	if !h.cfg.TSQ {
 		return false
 	}
-	if h.cfg.TSO && h.skb != 0 && h.skbAt == now && h.skbSegs < h.skbGoal {
+	if h.filling(now) {
 		return false
 	}
 	if h.c.snd.flight() == 0 || !h.over() {
@@ -387,6 +387,11 @@ const (
 func (h *host) opening(now des.Time) bool {
 	return !(h.skb != 0 && h.skbAt == now && h.skbSegs < h.skbGoal)
 }
+
+// filling reports whether an aggregate that departed at this instant has
+// room for the next segment: with TSO it goes in that one send, past
+// TCP Small Queues and pacing alike.
+func (h *host) filling(now des.Time) bool { return h.cfg.TSO && !h.opening(now) }
 
 // deferSend is tcp_tso_should_defer for the new data at snd.nxt, rem
 // bytes of which the application has written: it reports whether the

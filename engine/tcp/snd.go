@@ -355,7 +355,7 @@ func (s *sender) paceOK(now des.Time) bool {
 	// not join it, host.tagSkb, would go now too, its gap added to the
 	// stamp; none comes: a retransmission's aggregate is sized to its
 	// lost run, so only cwnd ends it short, and cwnd ends the pass.)
-	if h := s.c.host; h != nil && h.cfg.TSO && !h.opening(now) {
+	if h := s.c.host; h != nil && h.filling(now) {
 		return true
 	}
 	if !s.paceTimer.Pending() {
