@@ -136,6 +136,10 @@ type host struct {
 	charged  unit.Bytes // truesize bytes sent and not yet released
 	wakeSet  bool       // a wake-up event is pending
 	wakeNeed bool       // the sender stopped on the limit
+	// wakeShift is the factor of the check that stopped the sender: 1
+	// for a retransmission (tcp_xmit_retransmit_queue), which may go
+	// up to twice the limit, 0 for new data.
+	wakeShift uint
 }
 
 // SetHost gives the connection a Linux host model; call it before the
@@ -256,7 +260,7 @@ func truesize(p *netsim.Packet) unit.Bytes {
 // the TSQ tasklet, which calls tcp_write_xmit).
 func (h *host) Release(now des.Time, p *netsim.Packet) {
 	h.charged -= truesize(p)
-	if h.wakeNeed && !h.wakeSet && !h.over() {
+	if h.wakeNeed && !h.wakeSet && !h.over(h.wakeShift) {
 		h.wakeSet = true
 		h.c.s.Schedule(now, h, hostWake, 0)
 	}
@@ -352,23 +356,37 @@ func (h *host) tsqLimit() unit.Bytes {
 	return min(max(2*truesize, h.pacingQuantum()), h.cfg.LimitOutputBytes)
 }
 
-func (h *host) over() bool { return h.charged > h.tsqLimit() }
+// over is tcp_small_queue_check's test, refcount_read(&sk->sk_wmem_alloc)
+// > limit << factor. sk_alloc sets sk_wmem_alloc to 1, not 0 (the
+// socket's own reference, dropped when it is freed: __sock_wfree frees
+// the socket when the count reaches 0), so the bytes charged are
+// compared plus one: two skbs of the next one's truesize fill a limit of
+// twice it, and a third waits.
+func (h *host) over(factor uint) bool { return h.charged+1 > h.tsqLimit()<<factor }
 
 // blocked reports whether TSQ holds the sender back now, at the start of
 // an aggregate (an open one is completed first, as Linux checks per skb).
 // Nothing in flight is never held back: Linux sends when its
 // retransmission queue is empty rather than wait for a completion.
-func (h *host) blocked(now des.Time) bool {
+func (h *host) blocked(now des.Time) bool { return h.blockedBy(now, 0) }
+
+// blockedRetransmit is blocked for a retransmission in recovery:
+// tcp_xmit_retransmit_queue checks tcp_small_queue_check(sk, skb, 1)
+// before each skb it resends, a limit twice that of new data.
+func (h *host) blockedRetransmit(now des.Time) bool { return h.blockedBy(now, 1) }
+
+func (h *host) blockedBy(now des.Time, factor uint) bool {
 	if !h.cfg.TSQ {
 		return false
 	}
 	if h.filling(now) {
 		return false
 	}
-	if h.c.snd.flight() == 0 || !h.over() {
+	if h.c.snd.flight() == 0 || !h.over(factor) {
 		return false
 	}
 	h.wakeNeed = true
+	h.wakeShift = factor
 	return true
 }
 

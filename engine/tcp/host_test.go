@@ -20,6 +20,21 @@ import (
 // data segment.
 func hostRun(t *testing.T, h Host) (maxQueue unit.Bytes, took des.Time, acksPerSeg float64) {
 	t.Helper()
+	q, took, acks, _ := hostRunLossy(t, h, nil, nil)
+	return q, took, acks
+}
+
+// observeFunc makes a function a netsim.Observer.
+type observeFunc func(netsim.Record)
+
+func (f observeFunc) Observe(r netsim.Record) { f(r) }
+
+// hostRunLossy is hostRun with loss on the delay line and, when there is
+// some, SACK recovery with RACK-TLP; sent, if not nil, sees each packet
+// the sender puts on its host link, as it does. It also returns the
+// sender's fast recoveries.
+func hostRunLossy(t *testing.T, h Host, loss netsim.LossModel, sent func(src *Conn, p *netsim.Packet)) (maxQueue unit.Bytes, took des.Time, acksPerSeg float64, recoveries int64) {
+	t.Helper()
 	s := des.New()
 	net := netsim.New(s, 1)
 	a, r, b := net.AddNode("a"), net.AddNode("r"), net.AddNode("b")
@@ -31,7 +46,7 @@ func hostRun(t *testing.T, h Host) (maxQueue unit.Bytes, took des.Time, acksPerS
 		from, to *netsim.Node
 		cfg      netsim.LinkConfig
 	}{
-		{r, b, netsim.LinkConfig{Rate: 100e6, Delay: 10 * des.Millisecond, NetemLimit: 100000}},
+		{r, b, netsim.LinkConfig{Rate: 100e6, Delay: 10 * des.Millisecond, NetemLimit: 100000, Loss: loss}},
 		{b, r, netsim.LinkConfig{Rate: 100e6, Delay: 10 * des.Millisecond}},
 		{r, a, netsim.LinkConfig{Rate: 100e6}},
 	} {
@@ -42,6 +57,9 @@ func hostRun(t *testing.T, h Host) (maxQueue unit.Bytes, took des.Time, acksPerS
 	net.ComputeRoutes()
 	cfg := baseConfig()
 	cfg.RcvBuf = 128 << 10
+	if loss != nil {
+		cfg.Recovery, cfg.LossDetection = RecoverySACK, LossRACKTLP
+	}
 	ca, cb := &app{t: t}, &app{t: t}
 	src, err := New(s, cfg, cc.NewReno(false), NodePort{Net: net, Node: a}, ca, 1, a.ID(), b.ID(), 1)
 	if err != nil {
@@ -53,6 +71,13 @@ func hostRun(t *testing.T, h Host) (maxQueue unit.Bytes, took des.Time, acksPerS
 	}
 	src.SetHost(h)
 	dst.SetHost(h)
+	if sent != nil {
+		net.SetObserver(observeFunc(func(r netsim.Record) {
+			if r.Kind == netsim.TraceSend && r.Link == hostLink {
+				sent(src, r.Packet)
+			}
+		}))
+	}
 	if err := a.Attach(1, src); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +95,7 @@ func hostRun(t *testing.T, h Host) (maxQueue unit.Bytes, took des.Time, acksPerS
 	if cb.got != size || ca.doneAt == 0 {
 		t.Fatalf("delivered %d of %d bytes, done at %v", cb.got, size, ca.doneAt)
 	}
-	return hostLink.Stats().QueueMaxBytes, ca.doneAt, float64(dst.Stats.AcksSent) / float64(src.Stats.DataSegsSent)
+	return hostLink.Stats().QueueMaxBytes, ca.doneAt, float64(dst.Stats.AcksSent) / float64(src.Stats.DataSegsSent), src.Stats.FastRecoveries
 }
 
 // TestHostTSQ: TCP Small Queues keeps a flow's backlog in its host's
@@ -93,6 +118,135 @@ func TestHostTSQ(t *testing.T) {
 	}
 	if float64(tookTSQ) > 1.05*float64(tookPlain) {
 		t.Errorf("transfer took %v with TSQ, %v without: want within 5 %%", tookTSQ, tookPlain)
+	}
+}
+
+// TestHostTSQRecovery: TCP Small Queues holds a sender in SACK recovery
+// too. Linux checks it before each skb tcp_xmit_retransmit_queue resends
+// (tcp_small_queue_check(sk, skb, 1): twice the limit) and before each
+// skb of new data tcp_write_xmit sends (the limit). A transfer loses
+// bursts of 8 packets on the delay line, and every skb the sender starts
+// in recovery is checked as it leaves: what the socket had charged
+// before it, plus sk_wmem_alloc's 1, is within the limit, or twice the
+// limit for a retransmission. Without the checks in recovery, skbs of new
+// data went past the limit.
+func TestHostTSQRecovery(t *testing.T) {
+	var bursts netsim.DropList
+	for k := 300; k <= 3900; k += 300 {
+		for i := range 8 {
+			bursts.Data = append(bursts.Data, k+i)
+		}
+	}
+	var checked [2]int
+	var over [2]int
+	sent := func(src *Conn, p *netsim.Packet) {
+		h := src.host
+		if p.Payload == 0 || p.Skb != p.ID || !src.snd.inRecovery {
+			return // only an skb's first segment is checked
+		}
+		kind, factor := 0, uint(0)
+		if p.Retransmitted {
+			kind, factor = 1, 1
+		}
+		checked[kind]++
+		if h.charged-truesize(p)+1 > h.tsqLimit()<<factor {
+			over[kind]++
+		}
+	}
+	_, _, _, recoveries := hostRunLossy(t, Host{TSO: true, TSQ: true}, bursts, sent)
+	t.Logf("%d fast recoveries: %d skbs of new data and %d retransmissions checked", recoveries, checked[0], checked[1])
+	if recoveries < 5 || checked[0] < 20 || checked[1] < 5 {
+		t.Fatalf("too little recovery for the test to mean something")
+	}
+	if over[0] > 0 || over[1] > 0 {
+		t.Errorf("%d skbs of new data and %d retransmissions left past TCP Small Queues' limit in recovery", over[0], over[1])
+	}
+}
+
+// TestHostTSQSparesTimerResend: the retransmission timer resends the
+// oldest segment past TCP Small Queues, as Linux's tcp_retransmit_timer
+// calls tcp_retransmit_skb itself; with the socket's bytes below TCP
+// far over the limit, the timeout still resends one segment at once,
+// under SACK recovery and under go-back-N alike.
+func TestHostTSQSparesTimerResend(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		recovery Recovery
+		loss     LossDetection
+	}{{"SACK with RACK-TLP", RecoverySACK, LossRACKTLP}, {"go-back-N", RecoveryNewReno, LossDupThresh}} {
+		t.Run(tc.name, func(t *testing.T) {
+			sch := des.New()
+			net := netsim.New(sch, 1)
+			a, b := net.AddNode("a"), net.AddNode("b")
+			cfg := baseConfig()
+			cfg.NoHandshake, cfg.Recovery, cfg.LossDetection = true, tc.recovery, tc.loss
+			c, err := New(sch, cfg, cc.NewReno(false), NodePort{Net: net, Node: a}, &app{t: t}, 1, a.ID(), b.ID(), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.SetHost(Host{TSO: true, TSQ: true})
+			c.Connect(0)
+			c.Write(0, 1<<20)
+			if c.Stats.DataSegsSent == 0 {
+				t.Fatal("nothing sent")
+			}
+			c.host.charged = 100 * c.host.tsqLimit()
+			before := c.Stats.RetransSegs
+			c.snd.onRTO(des.Time(des.Second))
+			if got := c.Stats.RetransSegs - before; got != 1 {
+				t.Errorf("the timeout resent %d segments, want 1", got)
+			}
+		})
+	}
+}
+
+// TestHostTSQCheck drives tcp_small_queue_check's test (Linux 5.13,
+// net/ipv4/tcp_output.c) by hand. The sender: MSS 1448 and a pacing
+// rate of 10 Mbit/s, whose 1 ms quantum (1220 bytes) is below the
+// two-segment aggregate's truesize T = 2 x 1448 + 896 = 3792 bytes, so
+// the limit is 2T. sk_wmem_alloc starts at 1 (sk_alloc), so new data
+// waits once the bytes charged reach 2T, where a count from 0 would let
+// a third skb go; a retransmission (factor 1) waits at 4T. Nothing in
+// flight never waits. Every expectation is exact.
+func TestHostTSQCheck(t *testing.T) {
+	const mss, truesize = 1448, 2*1448 + skbOverhead
+	tests := []struct {
+		name       string
+		charged    unit.Bytes
+		flight     int // segments
+		retransmit bool
+		wait       bool
+	}{
+		{"nothing charged", 0, 10, false, false},
+		{"one skb", truesize, 10, false, false},
+		{"a byte short of the limit", 2*truesize - 1, 10, false, false},
+		{"two skbs: the limit, with the socket's own reference past it", 2 * truesize, 10, false, true},
+		{"two skbs, nothing in flight", 2 * truesize, 0, false, false},
+		{"retransmission, two skbs", 2 * truesize, 10, true, false},
+		{"retransmission, a byte short of twice the limit", 4*truesize - 1, 10, true, false},
+		{"retransmission, four skbs", 4 * truesize, 10, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := hostConn(t, cc.NewReno(false), Host{TSO: true, TSQ: true})
+			s := &c.snd
+			s.smss = mss
+			s.cc.PacingRate = 10e6
+			s.nxt = s.una.Add(seqnum.Size(tt.flight * mss))
+			s.max = s.nxt
+			h := c.host
+			if got := h.tsqLimit(); got != 2*truesize {
+				t.Fatalf("limit %d bytes, want %d", got, 2*truesize)
+			}
+			h.charged = tt.charged
+			blocked := h.blocked
+			if tt.retransmit {
+				blocked = h.blockedRetransmit
+			}
+			if got := blocked(des.Time(des.Second)); got != tt.wait {
+				t.Errorf("waits %v, want %v", got, tt.wait)
+			}
+		})
 	}
 }
 

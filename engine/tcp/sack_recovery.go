@@ -182,11 +182,15 @@ func (r *sackRecovery) send(now des.Time) {
 	pipe := s.sb.pipe(s.una, s.max, s.rxtNext, lost, hasLost).Bytes() - s.relostBytes
 	// F-RTO's step 2.b (frto.go) sends new data only.
 	resend := !s.frto.sendNew
+	h := s.c.host
 	for {
 		if !s.paceOK(now) || s.cc.Cwnd-pipe < s.smss {
 			return
 		}
 		if seq, ok := s.nextRelost(); ok && resend {
+			if h != nil && h.blockedRetransmit(now) {
+				return
+			}
 			rec := s.recs.at(s.recs.find(seq))
 			pipe += rec.payloadBytes()
 			s.retransmit(now, seq)
@@ -194,6 +198,10 @@ func (r *sackRecovery) send(now des.Time) {
 		}
 		from := seqnum.Max(s.rxtNext, s.una)
 		if start, _, ok := s.sb.nextLost(from, lost); hasLost && ok && resend {
+			if h != nil && !s.rtoResend && h.blockedRetransmit(now) {
+				return
+			}
+			s.rtoResend = false
 			s.rxtNext = s.retransmit(now, start)
 			pipe += from.Size(s.rxtNext).Bytes() - s.sb.sackedIn(from, s.rxtNext).Bytes()
 			continue
@@ -202,6 +210,9 @@ func (r *sackRecovery) send(now des.Time) {
 		if rem := s.remaining(s.nxt); s.nxt == s.max && rem > 0 {
 			n := min(s.smss, rem)
 			if s.una.Size(s.nxt).Bytes()+n <= min(s.wnd, s.c.cfg.SndBuf) {
+				if h != nil && h.blocked(now) {
+					return
+				}
 				s.sendData(now, s.nxt, n, false, false)
 				s.nxt = s.nxt.Add(seqnum.Size(n))
 				s.max = s.nxt
@@ -213,6 +224,9 @@ func (r *sackRecovery) send(now des.Time) {
 			return
 		}
 		if start, _, ok := s.sb.nextUnsacked(from); ok {
+			if h != nil && h.blockedRetransmit(now) {
+				return
+			}
 			s.rxtNext = s.retransmit(now, start)
 			pipe += from.Size(s.rxtNext).Bytes() - s.sb.sackedIn(from, s.rxtNext).Bytes()
 			continue

@@ -43,6 +43,10 @@ type sender struct {
 	recover    seqnum.Value // RFC 6582 "recover", RFC 6675 RecoveryPoint
 	rxtNext    seqnum.Value // RFC 6675 HighRxt + 1
 	rtoRepeat  bool         // the timer already retransmitted the oldest segment
+	// rtoResend: the timer's own resend of the oldest segment is due,
+	// which Linux sends past TCP Small Queues (tcp_retransmit_timer calls
+	// tcp_retransmit_skb itself, not tcp_xmit_retransmit_queue).
+	rtoResend bool
 	// inLoss is set from a timeout until SND.UNA reaches lossHigh, the
 	// HighData of the latest timeout (Linux's CA_Loss state; RFC 6675
 	// section 5.1's preserved RecoveryPoint). With SACK recovery every
@@ -274,9 +278,10 @@ func (s *sender) send(now des.Time) {
 		return
 	}
 	for {
-		if !s.paceOK(now) || c.host != nil && c.host.blocked(now) {
+		if !s.paceOK(now) || c.host != nil && !s.rtoResend && c.host.blocked(now) {
 			return
 		}
+		s.rtoResend = false
 		var n unit.Bytes
 		fin := false
 		if s.nxt.LessThan(s.max) {
@@ -897,7 +902,9 @@ func (s *sender) onRTO(now des.Time) {
 	s.refreshCC()
 	s.ctrl.OnRTO(now, &s.cc, basis, s.rtoRepeat)
 	s.rtoRepeat = true
+	s.rtoResend = true
 	s.output(now)
+	s.rtoResend = false
 }
 
 // markSegmentLost marks r's latest transmission lost: Linux's
