@@ -46,7 +46,7 @@ import (
 //     netsim.Packet.Skb).
 //   - tsq: TCP Small Queues holds a socket's bytes below TCP to about
 //     1 ms at its pacing rate until a delaying netem orphans them
-//     (tcp.Host.TSQ, netsim.Packet.Owner): the host and s3-s1 queues
+//     (tcp.Host.TSQ, netsim.Packet.SetOwner): the host and s3-s1 queues
 //     stay short and a flow with more data waits in its socket.
 //   - sockbuf: setsockopt caps SO_SNDBUF/SO_RCVBUF at wmem_max/rmem_max
 //     and doubles the value (sock_setsockopt); the receiver advertises

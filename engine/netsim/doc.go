@@ -61,7 +61,7 @@
 // Packet.Skb are one GSO aggregate: a netem limit counts them once and
 // loses them together, a link sends and delivers them as one unit, and a
 // netem with a delay releases them from their sending socket
-// (Packet.Owner), which is what TCP Small Queues counts (skb.go).
+// (Packet.SetOwner), which is what TCP Small Queues counts (skb.go).
 //
 // Each link draws from its own random stream, named after the link, so
 // adding a link or a flow leaves every other link's loss pattern unchanged.

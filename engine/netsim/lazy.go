@@ -53,7 +53,7 @@ import (
 // (lazyEager) when an observer appears, when a packet (or an skb, taken as
 // 64 KiB) takes longer to send than the delay, or when its loss process,
 // drawn at the end of a transmission, could lose a packet whose sending
-// socket waits to be told (Packet.Owner): the owner must hear of the loss
+// socket waits to be told (Packet.SetOwner): the owner must hear of the loss
 // at the instant it happens.
 //
 // A netem limit (a Mininet TCLink) changes none of this. Its admission,
@@ -153,7 +153,7 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 		size = lazyMaxBytes + lazyMaxBytes/minPacketBytes*l.overhead
 	}
 	l.lz.maxSeen = max(l.lz.maxSeen, size*8)
-	if l.net.observer != nil || l.loss != nil && l.netemLimit == 0 && p.Owner != nil || size*8 > l.lz.maxBits {
+	if l.net.observer != nil || l.loss != nil && l.netemLimit == 0 && p.owned || size*8 > l.lz.maxBits {
 		l.lazyEager(now)
 		return
 	}

@@ -57,7 +57,7 @@ type LinkConfig struct {
 	// the two are not meant to be combined. The limit counts skbs: the
 	// segments of a GSO aggregate (Packet.Skb) count once and are lost
 	// together; and a netem with a Delay releases what it admits from its
-	// sending socket (Packet.Owner), as Linux's orphans it (skb.go).
+	// sending socket (Packet.SetOwner), as Linux's orphans it (skb.go).
 	NetemLimit int
 	// EndsFirst makes each end of transmission come before any other
 	// event at the same instant (des.Scheduler.ScheduleFirst): a packet

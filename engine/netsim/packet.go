@@ -72,6 +72,11 @@ type Packet struct {
 
 	free    bool // in the pool: guards against double frees
 	skbHead bool // counted as an skb by the netem limit of the link it is on
+	// owned: owner is set. Freeing a packet asks this, in the line every
+	// hop reads, rather than owner, in the packet's last line, which
+	// nothing else reads on delivery: a packet without an owner (all but
+	// TCP Small Queues' data) is freed without a cache miss there.
+	owned bool
 
 	// ID is unique within a simulation, assigned by the pool in order of
 	// allocation; it identifies a packet in traces.
@@ -103,11 +108,15 @@ type Packet struct {
 	// Retransmitted marks a retransmission, for tracing and statistics.
 	Retransmitted bool
 
-	// Owner, when set, is told once when the packet stops being charged
-	// to its sending socket: when a netem qdisc with a delay orphans it
-	// or when it is freed (see skb.go).
-	Owner Owner
+	// owner, when set (SetOwner), is told once when the packet stops
+	// being charged to its sending socket: when a netem qdisc with a
+	// delay orphans it or when it is freed (see skb.go).
+	owner Owner
 }
+
+// SetOwner charges the packet to o, its sending socket, until a netem
+// with a delay orphans it or it is freed (skb.go).
+func (p *Packet) SetOwner(o Owner) { p.owner, p.owned = o, o != nil }
 
 // IsData reports whether the packet carries payload.
 func (p *Packet) IsData() bool { return p.Payload > 0 }

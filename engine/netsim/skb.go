@@ -13,8 +13,9 @@ type Owner interface {
 
 // orphan ends p's charge to its owner, if it has one.
 func (n *Network) orphan(p *Packet) {
-	if o := p.Owner; o != nil {
-		p.Owner = nil
+	if p.owned {
+		o := p.owner
+		p.owner, p.owned = nil, false
 		o.Release(n.sched.Now(), p)
 	}
 }

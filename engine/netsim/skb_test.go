@@ -31,7 +31,8 @@ func sendSkbs(net *Network, from *Node, dst NodeID, o Owner, sizes []int) [][]ui
 			if skb == 0 {
 				skb = p.ID
 			}
-			p.Skb, p.Owner = skb, o
+			p.Skb = skb
+			p.SetOwner(o)
 			seg = append(seg, p.ID)
 			from.Send(p)
 		}

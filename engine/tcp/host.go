@@ -242,7 +242,7 @@ func (h *host) onTransmit(p *netsim.Packet) {
 		return
 	}
 	h.charged += truesize(p)
-	p.Owner = h
+	p.SetOwner(h)
 }
 
 // truesize is what p charges to sk_wmem_alloc: its payload, and the
