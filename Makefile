@@ -7,7 +7,7 @@ PROFILE ?= quick
 # Packages with fuzz targets and the targets in them: see `make fuzz`.
 FUZZTIME ?= 60s
 
-.PHONY: all build test gotest testdeps figures bench pgo lint fuzz clean validate ns3deps
+.PHONY: all build test gotest testdeps figures bench pgo lint fuzz clean validate ns3deps linux-peer linuxpeerdeps
 
 all: build
 
@@ -131,6 +131,26 @@ ns3deps:
 bin/validation/%: validation/ns3/%.cc validation/ns3/tcphost.h
 	@mkdir -p bin/validation
 	g++ -O2 -std=c++17 -Wall -o $@ $< -Wl,--no-as-needed $(NS3_LIBS)
+
+## linux-peer: document 002's testbed in a real Linux 6.1 kernel beside
+## crosslink (not part of `make test`): build Debian's linux-source-6.1 as
+## User-Mode Linux with time travel (a few minutes), run the 24 scenarios of
+## validation/linuxpeer (about a minute each, two at a time) and write
+## validation/linuxpeer/results.csv and docs/linux-peer.md.
+linux-peer: linuxpeerdeps bin/linux-peer/linux
+	$(GO) run ./validation/cmd/linuxpeer -kernel bin/linux-peer/linux
+
+linuxpeerdeps:
+	@if ! [ -f /usr/src/linux-source-6.1.tar.xz ] || ! command -v cc >/dev/null 2>&1 || \
+	    ! command -v tc >/dev/null 2>&1 || ! command -v ss >/dev/null 2>&1 || ! command -v sysctl >/dev/null 2>&1; then \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+	    linux-source-6.1 build-essential flex bison bc xz-utils iproute2 procps; \
+	fi
+
+bin/linux-peer/linux: validation/linuxpeer/kernel/build.sh validation/linuxpeer/kernel/uml.config
+	@mkdir -p bin/linux-peer
+	WORK=bin/linux-peer/src validation/linuxpeer/kernel/build.sh $@
 
 clean:
 	rm -rf bin

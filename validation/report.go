@@ -56,7 +56,7 @@ func ReadSamples(r io.Reader) ([]Sample, error) {
 			return nil, fmt.Errorf("validation: samples line %d: value: %w", i+2, err)
 		}
 		side := Side(rec[1])
-		if side != NS3 && side != Crosslink {
+		if side != NS3 && side != Crosslink && side != Linux {
 			return nil, fmt.Errorf("validation: samples line %d: unknown side %q", i+2, rec[1])
 		}
 		out = append(out, Sample{Scenario: rec[0], Side: side, Seed: seed, Metric: rec[3], Value: v})

@@ -18,6 +18,9 @@ type Side string
 const (
 	NS3       Side = "ns-3"
 	Crosslink Side = "crosslink"
+	// Linux is a real Linux kernel running a document's testbed
+	// (package validation/linuxpeer).
+	Linux Side = "linux"
 )
 
 // Sample is one metric of one run.

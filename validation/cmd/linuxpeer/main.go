@@ -1,0 +1,157 @@
+// Command linuxpeer runs document 002's testbed in a real Linux kernel
+// (User-Mode Linux, see package validation/linuxpeer) and in crosslink,
+// writes the samples to -data and renders the comparison to -doc (see
+// `make linux-peer`).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/crosslink-sim/crosslink/engine/models"
+	"github.com/crosslink-sim/crosslink/validation"
+	"github.com/crosslink-sim/crosslink/validation/linuxpeer"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "linuxpeer:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, log io.Writer) error {
+	fs := flag.NewFlagSet("linuxpeer", flag.ContinueOnError)
+	kernel := fs.String("kernel", "bin/linux-peer/linux", "the User-Mode Linux kernel (validation/linuxpeer/kernel/build.sh)")
+	guest := fs.String("guest", "validation/linuxpeer/guest", "directory of testbed.sh and bulk.c")
+	work := fs.String("work", "out/linux-peer", "directory of the guests' raw output, one subdirectory per scenario")
+	seeds := fs.Int("seeds", 3, "crosslink seeds per scenario (the kernel runs once)")
+	jobs := fs.Int("j", 2, "guests run at once (each is one host CPU)")
+	data := fs.String("data", "validation/linuxpeer/results.csv", "samples file to write")
+	doc := fs.String("doc", "docs/linux-peer.md", "report to write")
+	render := fs.Bool("render", false, "only render -doc from -data")
+	rerun := fs.Bool("rerun", false, "run every guest again, even where -work holds a finished run of its scenario")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var samples []validation.Sample
+	if *render {
+		f, err := os.Open(*data)
+		if err != nil {
+			return err
+		}
+		samples, err = validation.ReadSamples(f)
+		f.Close()
+		if err != nil {
+			return err
+		}
+	} else {
+		var err error
+		if samples, err = runAll(ctx, *kernel, *guest, *work, *seeds, *jobs, *rerun, log); err != nil {
+			return err
+		}
+		f, err := os.Create(*data)
+		if err != nil {
+			return err
+		}
+		if err := validation.WriteSamples(f, samples); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	out, err := linuxpeer.Render(samples)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(*doc, out, 0o644)
+}
+
+func runAll(ctx context.Context, kernel, guestDir, work string, seeds, jobs int, rerun bool, log io.Writer) ([]validation.Sample, error) {
+	abs := func(p string) (string, error) { return filepath.Abs(p) }
+	kernel, err := abs(kernel)
+	if err != nil {
+		return nil, err
+	}
+	script, err := abs(filepath.Join(guestDir, "testbed.sh"))
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return nil, err
+	}
+	bulk, err := abs(filepath.Join(work, "bulk"))
+	if err != nil {
+		return nil, err
+	}
+	// Static, so the guest needs no library of the host's beyond its
+	// file system.
+	cc := exec.CommandContext(ctx, "cc", "-O2", "-Wall", "-static", "-o", bulk, filepath.Join(guestDir, "bulk.c"))
+	cc.Stdout, cc.Stderr = log, log
+	if err := cc.Run(); err != nil {
+		return nil, fmt.Errorf("building bulk: %w", err)
+	}
+	g := linuxpeer.Guest{Kernel: kernel, Script: script, Bulk: bulk}
+	scen := linuxpeer.Scenarios()
+	results := make([][]validation.Sample, len(scen))
+	var mu sync.Mutex
+	eg, gctx := errgroup.WithContext(ctx)
+	eg.SetLimit(jobs)
+	for i, s := range scen {
+		dir := filepath.Join(work, s.Name())
+		if !rerun && linuxpeer.Finished(dir) {
+			got, err := linuxpeer.Load(s, dir)
+			if err != nil {
+				return nil, err
+			}
+			results[i] = got
+			fmt.Fprintf(log, "linux %s: kept the finished run in %s\n", s.Name(), dir)
+			continue
+		}
+		eg.Go(func() error {
+			got, err := g.Run(gctx, s, dir)
+			if err != nil {
+				return err
+			}
+			results[i] = got
+			mu.Lock()
+			fmt.Fprintf(log, "linux %s done\n", s.Name())
+			mu.Unlock()
+			return nil
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return nil, err
+	}
+	reg, err := models.Registry()
+	if err != nil {
+		return nil, err
+	}
+	var samples []validation.Sample
+	for i, s := range scen {
+		samples = append(samples, results[i]...)
+		for seed := 1; seed <= seeds; seed++ {
+			got, err := linuxpeer.RunCrosslink(ctx, reg, s, seed)
+			if err != nil {
+				return nil, err
+			}
+			samples = append(samples, got...)
+		}
+		fmt.Fprintf(log, "crosslink %s done\n", s.Name())
+	}
+	return samples, nil
+}

@@ -1,0 +1,110 @@
+#!/bin/bash
+# testbed.sh runs inside the User-Mode Linux guest as its init. It builds
+# document 002's Case 01 Mininet testbed (scripts/Case 01/tcp_cc_mn_iperf4.py
+# of nerds-ufes/IP_TCPoDWDM_IMOC2025) out of network namespaces:
+#
+#   h10..h19 - s3 - s1 =(backbone, 10 ms)= s2 - s4 - h20
+#
+# every link a veth pair whose two ends carry what a Mininet TCLink
+# configures (mininet/link.py, TCIntf.bwCmds and delayCmds): an HTB root
+# with one 100 Mbit/s class, burst 15k, and a netem leaf with the link's
+# delay, loss and limit. The switches are Linux bridges (Mininet's are Open
+# vSwitch bridges; in this line both only forward). Ten bulk senders, one
+# per host, send to ten receivers on h20, with the socket options of the
+# scripts' iperf3 -w 16m -M 1460 -N -C <cca>.
+#
+# The kernel command line passes its parameters (comma-separated lists):
+#   OUTDIR  host directory (hostfs) the snapshots go to
+#   BULK    host path of the static bulk sender/receiver
+#   Q LOSS  queue_bdp in percent and netem loss (e.g. 0.5%)
+#   DUR     seconds each sender sends
+#   CCAS    the ten senders' congestion control, in start order
+#   SAMPLES seconds after the start at which every sender's ss -tinm is
+#           recorded
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+set -u
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t tmpfs tmpfs /run
+mkdir -p /run/netns
+mount -t hostfs none /mnt -o "$OUTDIR"
+OUT=/mnt
+exec 2>"$OUT/guest.err"
+fail() { echo "testbed: $*" >&2; echo "FAILED $*" >"$OUT/status"; halt -f; }
+
+CCAS=${CCAS//,/ }
+SAMPLES=${SAMPLES//,/ }
+# Mininet's fixLimits (mininet/util.py), run when a Mininet network is
+# built: 16 MiB socket buffer limits, so iperf3's -w 16m is granted and
+# doubled (net/core/sock.c, sock_setsockopt).
+sysctl -qw net.core.wmem_max=16777216 net.core.rmem_max=16777216 \
+  net.ipv4.tcp_rmem="10240 87380 16777216" net.ipv4.tcp_wmem="10240 87380 16777216" \
+  net.core.netdev_max_backlog=5000 || fail "sysctl"
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
+
+for n in s1 s2 s3 s4 h20 h10 h11 h12 h13 h14 h15 h16 h17 h18 h19; do
+  ip netns add $n && ip -n $n link set lo up || fail "netns $n"
+done
+for s in s1 s2 s3 s4; do
+  ip -n $s link add br0 type bridge stp_state 0 && ip -n $s link set br0 up || fail "bridge $s"
+done
+
+# tclink NS DEV DELAY LIMIT LOSS: one interface of a Mininet TCLink.
+tclink() {
+  local lossarg=""
+  [ "$5" != 0 ] && lossarg="loss $5"
+  ip netns exec $1 tc qdisc add dev $2 root handle 5:0 htb default 1 &&
+    ip netns exec $1 tc class add dev $2 parent 5:0 classid 5:1 htb rate 100Mbit burst 15k &&
+    ip netns exec $1 tc qdisc add dev $2 parent 5:1 handle 10: netem delay $3 $lossarg limit $4 ||
+    fail "tc on $1 $2"
+}
+# link NSA DEVA NSB DEVB DELAY LIMIT LOSS: a TCLink, both ends configured.
+link() {
+  local a=$1 da=$2 b=$3 db=$4 d=$5 lim=$6 l=$7
+  ip link add tmpa type veth peer name tmpb &&
+    ip link set tmpa netns $a && ip link set tmpb netns $b &&
+    ip -n $a link set tmpa name $da && ip -n $b link set tmpb name $db &&
+    ip -n $a link set $da up && ip -n $b link set $db up || fail "veth $da-$db"
+  tclink $a $da $d $lim $l
+  tclink $b $db $d $lim $l
+  case $a in s*) ip -n $a link set $da master br0 || fail "port $da" ;; esac
+  case $b in s*) ip -n $b link set $db master br0 || fail "port $db" ;; esac
+}
+
+# The scripts' max_queue_size: 100 x d for the hosts' links, 21 x d x 20/100
+# for the access-backbone links and 8.33 x q/100 x d for the backbone, with
+# d = 10 (ms), written by Mininet as tc's "limit %d" (truncated).
+N=$(awk -v q="$Q" 'BEGIN { printf "%d", 8.33 * q / 100 * 10 }')
+for i in 10 11 12 13 14 15 16 17 18 19; do
+  link h$i h$i-eth0 s3 s3-eth$i 0ms 1000 0
+  ip -n h$i addr add 10.0.0.$i/8 dev h$i-eth0 || fail "address h$i"
+done
+link s3 s3-eth1 s1 s1-eth1 0ms 42 0
+link s1 s1-eth2 s2 s2-eth1 10ms "$N" "$LOSS"
+link s2 s2-eth2 s4 s4-eth1 0ms 42 0
+link h20 h20-eth0 s4 s4-eth20 0ms 1000 0
+ip -n h20 addr add 10.0.0.20/8 dev h20-eth0 || fail "address h20"
+{ echo "kernel $(uname -r)"; echo "backbone limit $N loss $LOSS"; ip netns exec s1 tc qdisc show dev s1-eth2; } >"$OUT/setup.txt"
+
+for i in 0 1 2 3 4 5 6 7 8 9; do
+  ip netns exec h20 "$BULK" -s $((5201 + i)) 16777216 || fail "receiver $i"
+done
+i=0
+for cca in $CCAS; do
+  ip netns exec h$((10 + i)) "$BULK" -c 10.0.0.20 $((5201 + i)) 16777216 $cca 1460 "$DUR" >"$OUT/sender$i.err" 2>&1 &
+  i=$((i + 1))
+done
+start=$(date +%s.%N)
+for t in $SAMPLES; do
+  sleep "$(awk -v s="$start" -v n="$(date +%s.%N)" -v t="$t" 'BEGIN { d = s + t - n; printf "%.6f", (d > 0 ? d : 0) }')"
+  echo "T $(awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { printf "%.6f", n - s }')" >>"$OUT/snapshots.txt"
+  for i in 10 11 12 13 14 15 16 17 18 19; do
+    echo "H h$i" >>"$OUT/snapshots.txt"
+    ip netns exec h$i ss -tinmH dst 10.0.0.20 >>"$OUT/snapshots.txt"
+  done
+done
+wait
+ip netns exec s1 tc -s qdisc show dev s1-eth2 >"$OUT/backbone-qdisc.txt"
+ip netns exec s3 tc -s qdisc show dev s3-eth1 >"$OUT/access-qdisc.txt"
+echo OK >"$OUT/status"
+halt -f

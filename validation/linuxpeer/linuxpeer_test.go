@@ -1,0 +1,176 @@
+package linuxpeer
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/models"
+	"github.com/crosslink-sim/crosslink/validation"
+)
+
+// TestSnapshotsOfARealRun reads the first and last snapshots of a guest
+// run (lossless, q = 100 %) and checks what any run must show: every
+// sender in both, with the controller the guest started it with, and a
+// total goodput no higher than the backbone's payload rate, 100 Mbit/s x
+// 1448/1514 (1448-byte payloads in 1514-byte frames, HTB counting the
+// Ethernet header), within the window's rounding.
+func TestSnapshotsOfARealRun(t *testing.T) {
+	f, err := os.Open("testdata/snapshots-q100.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	snaps, err := ParseSnapshots(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snaps) != 2 {
+		t.Fatalf("%d snapshots, want 2", len(snaps))
+	}
+	m, err := Measure(snaps, len(CCAs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := []string{"h10", "h11", "h12", "h13", "h14", "h15", "h16", "h17", "h18", "h19"}
+	total := 0.0
+	for i, h := range hosts {
+		if m.CCA[h] != CCAs[i] {
+			t.Errorf("%s runs %q, want %q", h, m.CCA[h], CCAs[i])
+		}
+		if m.Goodput[h] <= 0 {
+			t.Errorf("%s goodput %g, want > 0", h, m.Goodput[h])
+		}
+		total += m.Goodput[h]
+	}
+	ceiling := 100e6 * 1448 / 1514
+	if total > ceiling*1.001 || total < ceiling*0.9 {
+		t.Errorf("total goodput %.4g bit/s, want within (0.9, 1.001] of the payload rate %.4g", total, ceiling)
+	}
+	if m.RetransRate != 0 {
+		t.Errorf("retransmissions %g/s in a lossless deep-queue run whose senders show none", m.RetransRate)
+	}
+}
+
+func TestParseSender(t *testing.T) {
+	for _, tc := range []struct {
+		name, line string
+		want       Sender
+		err        bool
+	}{
+		{"before any ACK", "\t skmem:(r0,rb33554432,t0,tb33554432,f0,w0,o0,bl0,d0) cubic wscale:9,9 rto:1000 cwnd:10 segs_out:1", Sender{CCA: "cubic", Cwnd: 10}, false},
+		{"acked and retransmitted", "\t bbr wscale:9,9 rto:232 rtt:31.6/0.5 mss:1448 cwnd:64 bytes_sent:14902816 bytes_retrans:2896 bytes_acked:14885441 retrans:0/2 lost:0", Sender{CCA: "bbr", BytesAcked: 14885441, Retrans: 2, Cwnd: 64}, false},
+		{"retransmission in flight", "\t reno wscale:9,9 cwnd:5 bytes_acked:100 retrans:1/17", Sender{CCA: "reno", BytesAcked: 100, Retrans: 17, Cwnd: 5}, false},
+		{"handshake not done", "\t skmem:(r0,rb33554432,t1280,tb33554432,f2816,w1280,o0,bl0,d0) bbr rto:1000 mss:1448 cwnd:10 segs_out:1 bbr:(bw:0bps,mrtt:0) app_limited unacked:1", Sender{CCA: "bbr", Cwnd: 10}, false},
+		{"no controller", "\t skmem:(r0) rto:200 cwnd:10", Sender{}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseSender(tc.line)
+			if (err != nil) != tc.err {
+				t.Fatalf("error %v, want error %v", err, tc.err)
+			}
+			if got != tc.want {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMeasureRejects(t *testing.T) {
+	one := map[string]Sender{"h10": {CCA: "bbr", BytesAcked: 10}}
+	for _, tc := range []struct {
+		name  string
+		snaps []Snapshot
+	}{
+		{"one snapshot", []Snapshot{{T: 5, Senders: one}}},
+		{"time not moving", []Snapshot{{T: 5, Senders: one}, {T: 5, Senders: one}}},
+		{"sender missing", []Snapshot{{T: 5, Senders: map[string]Sender{}}, {T: 59, Senders: one}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Measure(tc.snaps, 1); err == nil {
+				t.Error("no error")
+			}
+		})
+	}
+}
+
+func TestParseSnapshotsRejects(t *testing.T) {
+	for _, in := range []string{"H h10\n", "T 5\n\t bbr wscale:9,9\n", "T x\n"} {
+		if _, err := ParseSnapshots(strings.NewReader(in)); err == nil {
+			t.Errorf("%q: no error", in)
+		}
+	}
+}
+
+func TestJain(t *testing.T) {
+	for _, tc := range []struct {
+		xs   []float64
+		want float64
+	}{{[]float64{1, 1, 1, 1}, 1}, {[]float64{1, 0, 0, 0}, 0.25}, {[]float64{3, 1}, 0.8}, {[]float64{0, 0}, 0}} {
+		if got := jain(tc.xs); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("jain(%v) = %g, want %g", tc.xs, got, tc.want)
+		}
+	}
+}
+
+// TestScenariosRunInCrosslink checks that every scenario makes valid
+// tcp-compete parameters with the guest's ten controllers: four BBR and
+// two of each other.
+func TestScenariosRunInCrosslink(t *testing.T) {
+	reg, err := models.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := reg.Lookup("tcp-compete")
+	if !ok {
+		t.Fatal("no tcp-compete")
+	}
+	count := map[string]int{}
+	for _, c := range CCAs {
+		count[c]++
+	}
+	for _, s := range Scenarios() {
+		p, err := s.Params(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := strings.Split(p.Get("ccas").Str(), ",")
+		flows := int(p.Get("flows").Int())
+		got := map[string]int{}
+		for i := range flows {
+			got[names[i%len(names)]]++
+		}
+		for c, n := range count {
+			if got[c] != n {
+				t.Errorf("%s: crosslink runs %d %s flows, the guest %d", s.Name(), got[c], c, n)
+			}
+		}
+	}
+}
+
+// TestDocCurrent checks that docs/linux-peer.md is the rendering of
+// results.csv.
+func TestDocCurrent(t *testing.T) {
+	f, err := os.Open("results.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	samples, err := validation.ReadSamples(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Render(samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("../../docs/linux-peer.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("docs/linux-peer.md is not the rendering of validation/linuxpeer/results.csv: run go run ./validation/cmd/linuxpeer -render")
+	}
+}

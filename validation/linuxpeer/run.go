@@ -1,0 +1,185 @@
+package linuxpeer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/crosslink-sim/crosslink/validation"
+	"github.com/crosslink-sim/crosslink/vocab"
+)
+
+// The compared metrics, named as tcp-compete's columns where it has them.
+const (
+	metricGoodput = "goodput"      // bit/s, all senders
+	metricJain    = "jain_flows"   // Jain's index over the senders' goodputs
+	metricRetrans = "retrans_rate" // retransmitted segments per second
+)
+
+// Metrics lists the compared metrics in the report's order.
+func Metrics() []string {
+	out := make([]string, 0, len(Algorithms)+3)
+	for _, a := range Algorithms {
+		out = append(out, "goodput_"+a)
+	}
+	return append(out, metricGoodput, metricJain, metricRetrans)
+}
+
+// Guest runs scenarios in the User-Mode Linux kernel Kernel, whose init
+// is Script (guest/testbed.sh) and whose senders run Bulk (guest/bulk.c,
+// built static). All three are host paths the guest reads through hostfs.
+type Guest struct {
+	Kernel, Script, Bulk string
+}
+
+// Run runs s in the guest, keeping its output in dir (a fresh directory
+// each time), and returns its samples.
+func (g Guest) Run(ctx context.Context, s Scenario, dir string) ([]validation.Sample, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	console, err := os.Create(filepath.Join(dir, "console.log"))
+	if err != nil {
+		return nil, err
+	}
+	defer console.Close()
+	// The kernel command line splits on spaces, so every path must be
+	// free of them.
+	for _, p := range []string{dir, g.Script, g.Bulk} {
+		if strings.ContainsAny(p, " \t") {
+			return nil, fmt.Errorf("linuxpeer: path %q has a space, which the guest's command line cannot carry", p)
+		}
+	}
+	args := append([]string{
+		// 8 GiB, so TCP's memory limits (tcp_mem, sized from the
+		// guest's memory at boot) stay far from the 32 MiB buffers of
+		// ten senders, as on the document's machine; with 3 GiB the
+		// receivers enter memory pressure and clamp their windows to
+		// four segments (tcp_adjust_rcv_ssthresh).
+		"mem=8G", "rootfstype=hostfs", "rootflags=/", "ro",
+		"time-travel=inf-cpu", "init=" + g.Script, "con=null", "con0=fd:0,fd:1",
+	}, s.commandLine(dir, g.Bulk)...)
+	cmd := exec.CommandContext(ctx, g.Kernel, args...)
+	cmd.Stdout, cmd.Stderr = console, console
+	// UML runs its guest's processes as host processes of its own:
+	// cancelling kills them all.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("linuxpeer: %s: guest: %w (console in %s)", s.Name(), err, console.Name())
+	}
+	return Load(s, dir)
+}
+
+// Load reads the output a guest left in dir for s.
+func Load(s Scenario, dir string) ([]validation.Sample, error) {
+	status, err := os.ReadFile(filepath.Join(dir, "status"))
+	if err != nil || strings.TrimSpace(string(status)) != "OK" {
+		return nil, fmt.Errorf("linuxpeer: %s: guest did not finish: %q %v (see %s)", s.Name(), strings.TrimSpace(string(status)), err, dir)
+	}
+	f, err := os.Open(filepath.Join(dir, "snapshots.txt"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	snaps, err := ParseSnapshots(f)
+	if err != nil {
+		return nil, fmt.Errorf("linuxpeer: %s: %w", s.Name(), err)
+	}
+	m, err := Measure(snaps, len(CCAs))
+	if err != nil {
+		return nil, fmt.Errorf("linuxpeer: %s: %w", s.Name(), err)
+	}
+	return m.samples(s), nil
+}
+
+// Finished reports whether dir holds a finished guest run.
+func Finished(dir string) bool {
+	status, err := os.ReadFile(filepath.Join(dir, "status"))
+	return err == nil && strings.TrimSpace(string(status)) == "OK"
+}
+
+// samples turns a guest run into the compared metrics.
+func (m Measured) samples(s Scenario) []validation.Sample {
+	byAlg := map[string]float64{}
+	var flows []float64
+	for h, g := range m.Goodput {
+		byAlg[m.CCA[h]] += g
+		flows = append(flows, g)
+	}
+	vals := map[string]float64{metricJain: jain(flows), metricRetrans: m.RetransRate}
+	for _, a := range Algorithms {
+		vals["goodput_"+a] = byAlg[a]
+		vals[metricGoodput] += byAlg[a]
+	}
+	out := make([]validation.Sample, 0, len(vals))
+	for _, name := range Metrics() {
+		out = append(out, validation.Sample{Scenario: s.Name(), Side: validation.Linux, Seed: 1, Metric: name, Value: vals[name]})
+	}
+	return out
+}
+
+// jain is Jain's fairness index (Jain, Chiu, Hawe 1984): (sum x)^2 /
+// (n sum x^2).
+func jain(xs []float64) float64 {
+	var sum, sq float64
+	for _, x := range xs {
+		sum += x
+		sq += x * x
+	}
+	if sq == 0 {
+		return 0
+	}
+	return sum * sum / (float64(len(xs)) * sq)
+}
+
+// RunCrosslink runs s in tcp-compete with the given seed.
+func RunCrosslink(ctx context.Context, reg *vocab.Registry, s Scenario, seed int) ([]validation.Sample, error) {
+	m, ok := reg.Lookup("tcp-compete")
+	if !ok {
+		return nil, fmt.Errorf("linuxpeer: no model tcp-compete")
+	}
+	p, err := s.Params(m)
+	if err != nil {
+		return nil, err
+	}
+	res, err := m.Run(ctx, p, uint64(seed))
+	if err != nil {
+		return nil, fmt.Errorf("linuxpeer: %s: %w", s.Name(), err)
+	}
+	metric := func(name string) (float64, error) {
+		for i, mt := range m.Schema().Metrics {
+			if mt.Name == name {
+				return res.Metrics[i].Float(), nil
+			}
+		}
+		return 0, fmt.Errorf("linuxpeer: tcp-compete has no metric %q", name)
+	}
+	var out []validation.Sample
+	for _, name := range Metrics() {
+		src := name
+		if name == metricRetrans {
+			src = "retrans_segs"
+		}
+		v, err := metric(src)
+		if err != nil {
+			return nil, err
+		}
+		if name == metricRetrans {
+			v /= Duration
+		}
+		out = append(out, validation.Sample{Scenario: s.Name(), Side: validation.Crosslink, Seed: seed, Metric: name, Value: v})
+	}
+	return out, nil
+}

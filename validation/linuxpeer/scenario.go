@@ -1,0 +1,115 @@
+package linuxpeer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/crosslink-sim/crosslink/vocab"
+)
+
+// Scenario is one run of the testbed: the backbone's queue and loss.
+type Scenario struct {
+	// QueueBDP is the scripts' q in percent: the backbone's netem limit is
+	// 8.33 x q/100 x 10 skbs, truncated.
+	QueueBDP int
+	// Loss is netem's random loss on the backbone, in percent.
+	Loss float64
+}
+
+// Name identifies a scenario in the samples.
+func (s Scenario) Name() string { return fmt.Sprintf("q%d-loss%g", s.QueueBDP, s.Loss) }
+
+// The set-up every scenario shares.
+const (
+	// Duration is each sender's time, in seconds.
+	Duration = 60
+	// Warmup is when the measurement window opens, in seconds after the
+	// senders start; it closes at the last snapshot, Duration - 1.
+	Warmup = 5
+)
+
+// CCAs are the ten senders' congestion controls, in the order the
+// scripts start them (exe_t_iperf3.sh: bbr bbr bbr2 bbr2 cubic cubic bic
+// bic reno reno), with BBR v1 in BBRv2's places: mainline Linux has no
+// BBRv2.
+var CCAs = []string{"bbr", "bbr", "bbr", "bbr", "cubic", "cubic", "bic", "bic", "reno", "reno"}
+
+// Algorithms are the distinct controllers of CCAs, in the report's order.
+var Algorithms = []string{"bbr", "cubic", "bic", "reno"}
+
+// Scenarios are the runs of the report: the document's four loss levels
+// and six of its queue sizes, from the deep queue where the lossless
+// shares are settled to the shallow ones where BBR takes the link.
+func Scenarios() []Scenario {
+	var out []Scenario
+	for _, loss := range []float64{0, 0.2, 0.5, 0.8} {
+		for _, q := range []int{100, 70, 50, 40, 30, 20} {
+			out = append(out, Scenario{QueueBDP: q, Loss: loss})
+		}
+	}
+	return out
+}
+
+// SampleTimes are the seconds after the start at which the guest records
+// the senders: every 5 s, and the last second.
+func SampleTimes() []float64 {
+	var out []float64
+	for t := Warmup; t < Duration-1; t += 5 {
+		out = append(out, float64(t))
+	}
+	return append(out, Duration-1)
+}
+
+// Params are the tcp-compete parameters of s: specs/os-compete.yaml's
+// testbed with the peer's controllers and times.
+func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
+	sc := m.Schema()
+	p := sc.Defaults()
+	for _, kv := range []struct {
+		name string
+		v    vocab.Value
+	}{
+		{"flows", vocab.I(int64(len(CCAs)))},
+		// tcp-compete gives flow i the (i mod 5)th controller, so this
+		// list yields four BBR flows and two of each other.
+		{"ccas", vocab.S("bbr,bbr,cubic,bic,reno")},
+		{"rate", vocab.F(100e6)},
+		{"delay", vocab.F(0.010)},
+		{"window", vocab.I(16777216)},
+		{"duration", vocab.F(Duration)},
+		{"warmup", vocab.F(Warmup)},
+		// The guest starts its senders at one instant of its clock.
+		{"stagger", vocab.F(0)},
+		{"backbone", vocab.S("mininet")},
+		{"emulate", vocab.S("topology,gso,tsq,defer,cwndlimited,sockbuf,ackloss,ethernet")},
+		{"queue_bdp", vocab.F(float64(s.QueueBDP) / 100)},
+		{"loss", vocab.F(s.Loss / 100)},
+	} {
+		i := sc.ParamIndex(kv.name)
+		if i < 0 {
+			return vocab.Params{}, fmt.Errorf("linuxpeer: model %s has no parameter %q", sc.Name, kv.name)
+		}
+		if err := sc.Params[i].Check(kv.v); err != nil {
+			return vocab.Params{}, fmt.Errorf("linuxpeer: %s: %w", s.Name(), err)
+		}
+		p = p.With(kv.name, kv.v)
+	}
+	return p, nil
+}
+
+// commandLine is what the guest's init reads from the kernel command line.
+func (s Scenario) commandLine(outDir, bulk string) []string {
+	times := make([]string, 0, len(SampleTimes()))
+	for _, t := range SampleTimes() {
+		times = append(times, fmt.Sprintf("%g", t))
+	}
+	loss := "0"
+	if s.Loss > 0 {
+		loss = fmt.Sprintf("%g%%", s.Loss)
+	}
+	return []string{
+		"OUTDIR=" + outDir, "BULK=" + bulk,
+		fmt.Sprintf("Q=%d", s.QueueBDP), "LOSS=" + loss, fmt.Sprintf("DUR=%d", Duration),
+		"CCAS=" + strings.Join(CCAs, ","), "SAMPLES=" + strings.Join(times, ","),
+	}
+}
