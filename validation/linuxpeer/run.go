@@ -3,9 +3,11 @@ package linuxpeer
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -114,7 +116,9 @@ func Finished(dir string) bool {
 func (m Measured) samples(s Scenario) []validation.Sample {
 	byAlg := map[string]float64{}
 	var flows []float64
-	for h, g := range m.Goodput {
+	// In host order, so the sums are the same bits every time.
+	for _, h := range slices.Sorted(maps.Keys(m.Goodput)) {
+		g := m.Goodput[h]
 		byAlg[m.CCA[h]] += g
 		flows = append(flows, g)
 	}

@@ -14,10 +14,20 @@ type Scenario struct {
 	QueueBDP int
 	// Loss is netem's random loss on the backbone, in percent.
 	Loss float64
+	// NoGSO turns TSO and GSO off on the senders' interfaces (ethtool -K
+	// tso off gso off), so TCP sends one segment per skb; crosslink runs
+	// without emulate's gso. An ablation of the kernel's own mechanism.
+	NoGSO bool
 }
 
 // Name identifies a scenario in the samples.
-func (s Scenario) Name() string { return fmt.Sprintf("q%d-loss%g", s.QueueBDP, s.Loss) }
+func (s Scenario) Name() string {
+	n := fmt.Sprintf("q%d-loss%g", s.QueueBDP, s.Loss)
+	if s.NoGSO {
+		n += "-nogso"
+	}
+	return n
+}
 
 // The set-up every scenario shares.
 const (
@@ -39,7 +49,8 @@ var Algorithms = []string{"bbr", "cubic", "bic", "reno"}
 
 // Scenarios are the runs of the report: the document's four loss levels
 // and six of its queue sizes, from the deep queue where the lossless
-// shares are settled to the shallow ones where BBR takes the link.
+// shares are settled to the shallow ones where BBR takes the link; and,
+// lossless at q = 100 and 40 %, the same without TSO and GSO.
 func Scenarios() []Scenario {
 	var out []Scenario
 	for _, loss := range []float64{0, 0.2, 0.5, 0.8} {
@@ -47,7 +58,7 @@ func Scenarios() []Scenario {
 			out = append(out, Scenario{QueueBDP: q, Loss: loss})
 		}
 	}
-	return out
+	return append(out, Scenario{QueueBDP: 100, NoGSO: true}, Scenario{QueueBDP: 40, NoGSO: true})
 }
 
 // SampleTimes are the seconds after the start at which the guest records
@@ -81,7 +92,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 		// The guest starts its senders at one instant of its clock.
 		{"stagger", vocab.F(0)},
 		{"backbone", vocab.S("mininet")},
-		{"emulate", vocab.S("topology,gso,tsq,defer,cwndlimited,sockbuf,ackloss,ethernet")},
+		{"emulate", vocab.S(s.emulate())},
 		{"queue_bdp", vocab.F(float64(s.QueueBDP) / 100)},
 		{"loss", vocab.F(s.Loss / 100)},
 	} {
@@ -97,6 +108,15 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 	return p, nil
 }
 
+// emulate is the emulation of specs/os-compete.yaml, without gso for a
+// NoGSO scenario.
+func (s Scenario) emulate() string {
+	if s.NoGSO {
+		return "topology,tsq,defer,cwndlimited,sockbuf,ackloss,ethernet"
+	}
+	return "topology,gso,tsq,defer,cwndlimited,sockbuf,ackloss,ethernet"
+}
+
 // commandLine is what the guest's init reads from the kernel command line.
 func (s Scenario) commandLine(outDir, bulk string) []string {
 	times := make([]string, 0, len(SampleTimes()))
@@ -107,8 +127,12 @@ func (s Scenario) commandLine(outDir, bulk string) []string {
 	if s.Loss > 0 {
 		loss = fmt.Sprintf("%g%%", s.Loss)
 	}
+	gso := "on"
+	if s.NoGSO {
+		gso = "off"
+	}
 	return []string{
-		"OUTDIR=" + outDir, "BULK=" + bulk,
+		"OUTDIR=" + outDir, "BULK=" + bulk, "GSO=" + gso,
 		fmt.Sprintf("Q=%d", s.QueueBDP), "LOSS=" + loss, fmt.Sprintf("DUR=%d", Duration),
 		"CCAS=" + strings.Join(CCAs, ","), "SAMPLES=" + strings.Join(times, ","),
 	}
