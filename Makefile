@@ -142,11 +142,10 @@ linux-peer: linuxpeerdeps bin/linux-peer/linux
 
 linuxpeerdeps:
 	@if ! [ -f /usr/src/linux-source-6.1.tar.xz ] || ! command -v cc >/dev/null 2>&1 || \
-	    ! command -v tc >/dev/null 2>&1 || ! command -v ss >/dev/null 2>&1 || ! command -v sysctl >/dev/null 2>&1 || \
-	    ! command -v ethtool >/dev/null 2>&1; then \
+	    ! command -v tc >/dev/null 2>&1 || ! command -v ss >/dev/null 2>&1 || ! command -v sysctl >/dev/null 2>&1; then \
 	  $(SUDO) apt-get update && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-	    linux-source-6.1 build-essential flex bison bc xz-utils iproute2 procps ethtool; \
+	    linux-source-6.1 build-essential flex bison bc xz-utils iproute2 procps; \
 	fi
 
 bin/linux-peer/linux: validation/linuxpeer/kernel/build.sh validation/linuxpeer/kernel/uml.config

@@ -110,7 +110,7 @@ at great cost and iperf3's receiver wakes per segment.
 			}
 		}
 	}
-	b.WriteString("\n## Without TSO and GSO, lossless\n\nThe senders' interfaces with `ethtool -K tso off gso off`, so TCP sends one segment per skb; crosslink without `emulate`'s gso.\n\n")
+	b.WriteString("\n## One segment per skb, lossless\n\nThe senders' interfaces with `gso_max_segs 1` (`ip link set`), so TCP's autosizing makes one-segment skbs; crosslink without `emulate`'s gso.\n\n")
 	tableHeader(&b, "q", "side")
 	for _, s := range ablation {
 		rows(&b, s, fmt.Sprintf("%d %%", s.QueueBDP))

@@ -66,7 +66,7 @@ func (g Guest) Run(ctx context.Context, s Scenario, dir string) ([]validation.Sa
 	args := append([]string{
 		// 8 GiB, so TCP's memory limits (tcp_mem, sized from the
 		// guest's memory at boot) stay far from the 32 MiB buffers of
-		// ten senders, as on the document's machine; with 3 GiB the
+		// ten senders, as on a testbed machine of several GiB; with 3 GiB the
 		// receivers enter memory pressure and clamp their windows to
 		// four segments (tcp_adjust_rcv_ssthresh).
 		"mem=8G", "rootfstype=hostfs", "rootflags=/", "ro",

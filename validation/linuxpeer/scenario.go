@@ -14,9 +14,12 @@ type Scenario struct {
 	QueueBDP int
 	// Loss is netem's random loss on the backbone, in percent.
 	Loss float64
-	// NoGSO turns TSO and GSO off on the senders' interfaces (ethtool -K
-	// tso off gso off), so TCP sends one segment per skb; crosslink runs
-	// without emulate's gso. An ablation of the kernel's own mechanism.
+	// NoGSO sets gso_max_segs 1 on the senders' interfaces, so TCP's
+	// autosizing makes one-segment skbs (tcp_tso_segs caps at the
+	// route's sk_gso_max_segs); crosslink runs without emulate's gso. An
+	// ablation of the kernel's own mechanism. (ethtool -K tso off gso off
+	// would not do: TCP keeps building GSO skbs, which the device splits
+	// after its qdisc, and TCP Small Queues counts their segments.)
 	NoGSO bool
 }
 

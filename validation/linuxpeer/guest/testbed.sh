@@ -21,7 +21,7 @@
 #   CCAS    the ten senders' congestion control, in start order
 #   SAMPLES seconds after the start at which every sender's ss -tinm is
 #           recorded
-#   GSO     off turns TSO and GSO off on the senders' interfaces
+#   GSO     off makes the senders' TCP send one segment per skb
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 set -u
 mount -t proc proc /proc
@@ -80,7 +80,10 @@ for i in 10 11 12 13 14 15 16 17 18 19; do
   link h$i h$i-eth0 s3 s3-eth$i 0ms 1000 0
   ip -n h$i addr add 10.0.0.$i/8 dev h$i-eth0 || fail "address h$i"
   if [ "${GSO:-on}" = off ]; then
-    ip netns exec h$i ethtool -K h$i-eth0 tso off gso off || fail "ethtool on h$i"
+    # TCP sizes its skbs by the route's gso_max_segs (sk_setup_caps,
+    # tcp_tso_segs); turning the device's gso or tso off (ethtool) would
+    # leave TCP building GSO skbs that the device splits after the qdisc.
+    ip -n h$i link set dev h$i-eth0 gso_max_segs 1 || fail "gso_max_segs on h$i"
   fi
 done
 link s3 s3-eth1 s1 s1-eth1 0ms 42 0
