@@ -78,11 +78,15 @@ type Host struct {
 
 // Linux constants of the host model.
 const (
-	// skbOverhead is the truesize of an skb beyond its payload:
-	// SKB_TRUESIZE(MAX_TCP_HEADER), the sk_buff and skb_shared_info
-	// structures and the header room TCP reserves (include/linux/skbuff.h,
-	// include/net/tcp.h), about 256 + 320 + 320 bytes on x86-64.
-	skbOverhead = 896
+	// skbOverhead is the truesize of an skb beyond its payload: the
+	// sk_buff, SKB_DATA_ALIGN(sizeof(struct sk_buff)) = 256 bytes, and
+	// its head, MAX_TCP_HEADER (320) plus skb_shared_info (320), which
+	// kmalloc serves from its 1024-byte slab and __alloc_skb counts
+	// whole (it takes ksize of the head; include/linux/skbuff.h,
+	// net/core/skbuff.c, the same in Linux 5.13 and 6.1). A real 6.1
+	// kernel shows it (validation/linuxpeer): ss's skmem counts 2728
+	// bytes per one-segment skb and 4176 per two-segment one below TCP.
+	skbOverhead = 1280
 	// gsoMaxBytes is GSO_MAX_SIZE (64 KiB) less the header room
 	// (tcp_tso_autosize: sk_gso_max_size - 1 - MAX_TCP_HEADER).
 	gsoMaxBytes = 65536 - 1 - 320
