@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -34,6 +35,29 @@ func WriteSamples(w io.Writer, samples []Sample) error {
 		return fmt.Errorf("validation: %w", err)
 	}
 	return nil
+}
+
+// ReadSamplesFile reads the samples file at path.
+func ReadSamplesFile(path string) ([]Sample, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadSamples(f)
+}
+
+// WriteSamplesFile writes samples to the file at path.
+func WriteSamplesFile(path string, samples []Sample) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := WriteSamples(f, samples); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // ReadSamples reads what WriteSamples wrote.

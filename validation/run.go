@@ -72,12 +72,7 @@ func (r *CrosslinkRunner) Run(ctx context.Context, s Scenario, seed int) ([]Samp
 	sc := m.Schema()
 	var out []Sample
 	for _, name := range s.metrics() {
-		i := -1
-		for j, mt := range sc.Metrics {
-			if mt.Name == name {
-				i = j
-			}
-		}
+		i := sc.MetricIndex(name)
 		if i < 0 {
 			return nil, fmt.Errorf("validation: %s: model %s has no metric %q", s.Name, s.Model, name)
 		}

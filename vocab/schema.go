@@ -193,6 +193,16 @@ func (s *Schema) Defaults() Params {
 	return NewParams(s, vals)
 }
 
+// MetricIndex returns the position of the metric called name, or -1.
+func (s *Schema) MetricIndex(name string) int {
+	for i, m := range s.Metrics {
+		if m.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
 // ParamIndex returns the position of the parameter called name, or -1.
 func (s *Schema) ParamIndex(name string) int {
 	s.indexOnce.Do(s.buildIndex)

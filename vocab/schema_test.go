@@ -95,6 +95,14 @@ func TestParams(t *testing.T) {
 	if s.ParamIndex("nope") != -1 {
 		t.Errorf("ParamIndex(nope) = %d, want -1", s.ParamIndex("nope"))
 	}
+	for i, m := range s.Metrics {
+		if got := s.MetricIndex(m.Name); got != i {
+			t.Errorf("MetricIndex(%s) = %d, want %d", m.Name, got, i)
+		}
+	}
+	if s.MetricIndex("nope") != -1 {
+		t.Errorf("MetricIndex(nope) = %d, want -1", s.MetricIndex("nope"))
+	}
 }
 
 func TestRegistryRejectsBadSchemas(t *testing.T) {

@@ -86,9 +86,8 @@ func (g Guest) Run(ctx context.Context, s Scenario, dir string) ([]validation.Sa
 
 // Load reads the output a guest left in dir for s.
 func Load(s Scenario, dir string) ([]validation.Sample, error) {
-	status, err := os.ReadFile(filepath.Join(dir, "status"))
-	if err != nil || strings.TrimSpace(string(status)) != "OK" {
-		return nil, fmt.Errorf("linuxpeer: %s: guest did not finish: %q %v (see %s)", s.Name(), strings.TrimSpace(string(status)), err, dir)
+	if status, err := guestStatus(dir); status != "OK" {
+		return nil, fmt.Errorf("linuxpeer: %s: guest did not finish: %q %v (see %s)", s.Name(), status, err, dir)
 	}
 	f, err := os.Open(filepath.Join(dir, "snapshots.txt"))
 	if err != nil {
@@ -108,8 +107,15 @@ func Load(s Scenario, dir string) ([]validation.Sample, error) {
 
 // Finished reports whether dir holds a finished guest run.
 func Finished(dir string) bool {
-	status, err := os.ReadFile(filepath.Join(dir, "status"))
-	return err == nil && strings.TrimSpace(string(status)) == "OK"
+	status, _ := guestStatus(dir)
+	return status == "OK"
+}
+
+// guestStatus is what the guest's init wrote to dir/status: OK, or
+// FAILED and why.
+func guestStatus(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "status"))
+	return strings.TrimSpace(string(b)), err
 }
 
 // samples turns a guest run into the compared metrics.
@@ -162,24 +168,17 @@ func RunCrosslink(ctx context.Context, reg *vocab.Registry, s Scenario, seed int
 	if err != nil {
 		return nil, fmt.Errorf("linuxpeer: %s: %w", s.Name(), err)
 	}
-	metric := func(name string) (float64, error) {
-		for i, mt := range m.Schema().Metrics {
-			if mt.Name == name {
-				return res.Metrics[i].Float(), nil
-			}
-		}
-		return 0, fmt.Errorf("linuxpeer: tcp-compete has no metric %q", name)
-	}
 	var out []validation.Sample
 	for _, name := range Metrics() {
 		src := name
 		if name == metricRetrans {
 			src = "retrans_segs"
 		}
-		v, err := metric(src)
-		if err != nil {
-			return nil, err
+		i := m.Schema().MetricIndex(src)
+		if i < 0 {
+			return nil, fmt.Errorf("linuxpeer: tcp-compete has no metric %q", src)
 		}
+		v := res.Metrics[i].Float()
 		if name == metricRetrans {
 			v /= Duration
 		}

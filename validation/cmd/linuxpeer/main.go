@@ -47,32 +47,14 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 		return err
 	}
 	var samples []validation.Sample
+	var err error
 	if *render {
-		f, err := os.Open(*data)
-		if err != nil {
-			return err
-		}
-		samples, err = validation.ReadSamples(f)
-		f.Close()
-		if err != nil {
-			return err
-		}
-	} else {
-		var err error
-		if samples, err = runAll(ctx, *kernel, *guest, *work, *seeds, *jobs, *rerun, log); err != nil {
-			return err
-		}
-		f, err := os.Create(*data)
-		if err != nil {
-			return err
-		}
-		if err := validation.WriteSamples(f, samples); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
+		samples, err = validation.ReadSamplesFile(*data)
+	} else if samples, err = runAll(ctx, *kernel, *guest, *work, *seeds, *jobs, *rerun, log); err == nil {
+		err = validation.WriteSamplesFile(*data, samples)
+	}
+	if err != nil {
+		return err
 	}
 	out, err := linuxpeer.Render(samples)
 	if err != nil {

@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 			return (len(want) > 0 && !want[s.Scenario]) || (*side != "" && string(s.Side) != *side)
 		}
 		if len(want) > 0 || *side != "" {
-			old, err := readSamples(*data)
+			old, err := validation.ReadSamplesFile(*data)
 			if err != nil {
 				return err
 			}
@@ -115,19 +115,11 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 			}
 			return a.Seed < b.Seed
 		})
-		f, err := os.Create(*data)
-		if err != nil {
-			return err
-		}
-		if err := validation.WriteSamples(f, samples); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := validation.WriteSamplesFile(*data, samples); err != nil {
 			return err
 		}
 	}
-	samples, err := readSamples(*data)
+	samples, err := validation.ReadSamplesFile(*data)
 	if err != nil {
 		return err
 	}
@@ -136,13 +128,4 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 		return err
 	}
 	return os.WriteFile(*doc, out, 0o644)
-}
-
-func readSamples(path string) ([]validation.Sample, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return validation.ReadSamples(f)
 }
