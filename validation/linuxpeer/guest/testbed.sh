@@ -33,6 +33,19 @@ OUT=/mnt
 exec 2>"$OUT/guest.err"
 fail() { echo "testbed: $*" >&2; echo "FAILED $*" >"$OUT/status"; halt -f; }
 
+# tc sizes an HTB class's cburst (and burst, when not given) from the clock
+# resolution /proc/net/psched reports (iproute2's get_hz: rate / hz + mtu).
+# A Mininet host runs with high-resolution timers (hz 10^9 there: cburst
+# 1600 bytes); this kernel switches to them at its first tick after init
+# starts, and before that reports hz 250 (cburst 51600 bytes, so "burst
+# 15k" would bind). The qdisc watchdogs and TCP's pacing timer need them
+# as well.
+for i in $(seq 100); do
+  grep -q ' 3b9aca00$' /proc/net/psched && break
+  sleep 0.01
+done
+grep -q ' 3b9aca00$' /proc/net/psched || fail "no high-resolution timers: $(cat /proc/net/psched)"
+
 CCAS=${CCAS//,/ }
 SAMPLES=${SAMPLES//,/ }
 # Mininet's fixLimits (mininet/util.py), run when a Mininet network is
@@ -91,7 +104,7 @@ link s1 s1-eth2 s2 s2-eth1 10ms "$N" "$LOSS"
 link s2 s2-eth2 s4 s4-eth1 0ms 42 0
 link h20 h20-eth0 s4 s4-eth20 0ms 1000 0
 ip -n h20 addr add 10.0.0.20/8 dev h20-eth0 || fail "address h20"
-{ echo "kernel $(uname -r)"; echo "backbone limit $N loss $LOSS"; ip netns exec s1 tc qdisc show dev s1-eth2; } >"$OUT/setup.txt"
+{ echo "kernel $(uname -r)"; echo "backbone limit $N loss $LOSS"; ip netns exec s1 tc qdisc show dev s1-eth2; ip netns exec s1 tc class show dev s1-eth2; } >"$OUT/setup.txt"
 
 for i in 0 1 2 3 4 5 6 7 8 9; do
   ip netns exec h20 "$BULK" -s $((5201 + i)) 16777216 || fail "receiver $i"
