@@ -209,6 +209,8 @@ type competeBackbone struct {
 	// frameOverhead is the header each packet adds at the TCLinks' rate
 	// (emulate ethernet: HTB's count of the Ethernet header).
 	frameOverhead unit.Bytes
+	// htb: the TCLinks are HTB's token bucket (emulate htb).
+	htb bool
 }
 
 // backboneOf works out the backbone's queue and loss.
@@ -240,7 +242,16 @@ func (c competeConfig) backboneOf() (competeBackbone, error) {
 	if c.emulate["ethernet"] {
 		bb.frameOverhead = ethHeaderBytes
 	}
+	bb.htb = c.emulate["htb"]
 	return bb, nil
+}
+
+// burst is the shaper's bucket of the TCLinks (emulate htb).
+func (bb competeBackbone) burst() unit.Bytes {
+	if bb.htb {
+		return htbCburst
+	}
+	return 0
 }
 
 // mininetNetemLimit is the netem limit, in skbs, that document 002's
@@ -326,8 +337,8 @@ func buildDumbbell(net *netsim.Network, c competeConfig, bb competeBackbone) (*c
 		SenderAccess:   netsim.Hop{Forward: fromHost, Reverse: toHost},
 		ReceiverAccess: netsim.Hop{Forward: toHost, Reverse: fromHost},
 		Bottleneck: netsim.Hop{
-			Forward: netsim.LinkConfig{Rate: c.rate, Delay: c.delay, Queue: bb.queue, Loss: bb.loss, NetemLimit: bb.netemLimit, FrameOverhead: bb.frameOverhead},
-			Reverse: netsim.LinkConfig{Rate: c.rate, Delay: c.delay, Queue: bb.queue, Loss: bb.ackLoss, NetemLimit: bb.netemLimit, FrameOverhead: bb.frameOverhead},
+			Forward: netsim.LinkConfig{Rate: c.rate, Delay: c.delay, Queue: bb.queue, Loss: bb.loss, NetemLimit: bb.netemLimit, FrameOverhead: bb.frameOverhead, Shaper: bb.htb, Burst: bb.burst()},
+			Reverse: netsim.LinkConfig{Rate: c.rate, Delay: c.delay, Queue: bb.queue, Loss: bb.ackLoss, NetemLimit: bb.netemLimit, FrameOverhead: bb.frameOverhead, Shaper: bb.htb, Burst: bb.burst()},
 		},
 	})
 	if err != nil {

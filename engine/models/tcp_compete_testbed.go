@@ -23,7 +23,8 @@ import (
 // and loss l/10 %. Mininet's TCIntf (mininet/link.py, config, bwCmds and
 // delayCmds) builds every such link on both of its interfaces as "htb
 // rate 100Mbit burst 15k" with the leaf "netem delay D loss L limit N"
-// (%d: the limit truncates, 83.3 x q/100 packets becomes an integer).
+// (%d: the limit truncates, 83.3 x q/100 packets becomes an integer);
+// tc gives the class the default cburst, which binds (emulate htb).
 // The switches are Open vSwitch bridges with STP; in Case 01 (the only
 // one whose path is all TCLinks) the switches form a line, so STP blocks
 // nothing and leaves the traffic on s1-s2 once the ports forward, which
@@ -73,9 +74,22 @@ import (
 //     header, and qdisc_pkt_len_init adds it for every segment of a GSO
 //     skb), so a full link carries 1500-byte packets at 100 x 1500/1514
 //     Mbit/s (netsim.LinkConfig.FrameOverhead on every TCLink).
-//
-// Not modelled: HTB's 15 kB burst (ten packets at once after an idle
-// period: on a saturated link it never accumulates).
+//   - htb: every TCLink's rate is HTB's token bucket in front of a veth,
+//     which sends at once (netsim.LinkConfig.Shaper): HTB releases an
+//     skb whole while its class is in credit and charges its length at
+//     the rate, so an skb reaches the next hop when released, not after
+//     its serialisation, and a link idle for a while lets the bucket's
+//     depth pass at once. The class needs credit in both of its buckets
+//     (htb_class_mode), and with ceil equal to rate the smaller binds:
+//     the cburst tc gives a class that names only burst, ceil/hz + mtu
+//     with hz from /proc/net/psched (iproute2's q_htb.c and get_hz),
+//     1600 bytes on a host with high-resolution timers, not the 15 kB
+//     burst. Without it each TCLink is a transmitter that serialises at
+//     the rate and delivers after the last bit, which holds an skb of n
+//     segments n x 121 us longer at every hop; BBR paces the aggregates
+//     of a flow that grew its estimate into them (about 1 ms of its
+//     rate each), and at small q one BBR flow takes the backbone with
+//     8-segment skbs.
 
 // Linux and Mininet quantities of the testbed emulation.
 const (
@@ -90,10 +104,16 @@ const (
 	// ETH_HLEN (include/uapi/linux/if_ether.h): the Ethernet header HTB
 	// counts in every frame.
 	ethHeaderBytes = 14
+	// The cburst of an HTB class that tc gives none (iproute2
+	// tc/q_htb.c: ceil/get_hz() + mtu, mtu 1600 by default): get_hz
+	// reads the clock resolution from /proc/net/psched, 10^9 Hz with
+	// high-resolution timers, so 100 Mbit/s adds 0 bytes. tc class show
+	// prints it as "cburst 1600b".
+	htbCburst = 1600
 )
 
 // testbedMechanisms are the emulate names, in ablation order.
-var testbedMechanisms = []string{"topology", "gso", "tsq", "defer", "cwndlimited", "sockbuf", "ackloss", "ethernet"}
+var testbedMechanisms = []string{"topology", "gso", "tsq", "defer", "cwndlimited", "sockbuf", "ackloss", "ethernet", "htb"}
 
 // testbedAll is the emulate default: every mechanism.
 var testbedAll = strings.Join(testbedMechanisms, ",")
@@ -128,7 +148,7 @@ func buildTestbed(net *netsim.Network, n int, rate unit.BitRate, delay des.Durat
 	// A TCLink: netem is the only queue (HTB's class has no other), so
 	// the link's own queue is unlimited and the netem limit governs.
 	tclink := func(name string, lim int, d des.Duration, l netsim.LossModel) netsim.LinkConfig {
-		return netsim.LinkConfig{Name: name, Rate: rate, Delay: d, Queue: netsim.DropTail{}, Loss: l, NetemLimit: lim, FrameOverhead: bb.frameOverhead}
+		return netsim.LinkConfig{Name: name, Rate: rate, Delay: d, Queue: netsim.DropTail{}, Loss: l, NetemLimit: lim, FrameOverhead: bb.frameOverhead, Shaper: bb.htb, Burst: bb.burst()}
 	}
 	limit, loss, ackLoss := bb.netemLimit, bb.loss, bb.ackLoss
 	connect := func(a, b *netsim.Node, fwd, rev netsim.LinkConfig) (*netsim.Link, error) {
@@ -195,5 +215,6 @@ func emulateParam() vocab.Param {
 			" (or none): topology (every host on its own 1000-packet TCLink, the switches joined by 42-packet TCLinks, all netem limits), " +
 			"gso (TSO/GSO aggregates of about 1 ms at the pacing rate counted as one skb by netem's limit and lost whole), " +
 			"tsq (TCP Small Queues), defer (TSO deferral, tcp_tso_should_defer), cwndlimited (cwnd grows only while it limits the sender, tcp_is_cwnd_limited), sockbuf (iperf3 -w 16m capped at rmem_max/wmem_max, 16 MiB as Mininet sets them, and doubled), " +
-			"ackloss (the backbone's loss on the ACK direction too), ethernet (HTB counts each frame's 14-byte Ethernet header against the TCLinks' rate)"}
+			"ackloss (the backbone's loss on the ACK direction too), ethernet (HTB counts each frame's 14-byte Ethernet header against the TCLinks' rate), " +
+			"htb (each TCLink's rate is HTB's token bucket, cburst 1600 bytes: an skb leaves whole when released, without serialisation)"}
 }

@@ -55,7 +55,7 @@ type earlyTx struct {
 func (l *Link) earlyFits() bool {
 	// A netem limit draws its losses when a packet is offered; any
 	// other loss process at the end of a transmission.
-	return l.dropTail != nil && l.bps > 0 && l.delay == 0 && l.jitter > 0 && (l.loss == nil || l.netemLimit > 0) &&
+	return !l.shaper && l.dropTail != nil && l.bps > 0 && l.delay == 0 && l.jitter > 0 && (l.loss == nil || l.netemLimit > 0) &&
 		l.net.observer == nil && !l.moved
 }
 

@@ -139,7 +139,7 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 	if !l.lz.decided {
 		l.lz.decided = true
 		_, dropTail := l.queue.(*dropTail)
-		l.lz.on = dropTail && l.bps > 0 && l.delay > 0 && l.net.observer == nil && (!l.moved || l.endsFirst)
+		l.lz.on = !l.shaper && dropTail && l.bps > 0 && l.delay > 0 && l.net.observer == nil && (!l.moved || l.endsFirst)
 		if !l.lz.on {
 			l.early.on = l.earlyFits() // early.go
 			return

@@ -76,6 +76,29 @@ type LinkConfig struct {
 	// for every segment of a GSO skb) against its rate. Queue limits,
 	// loss and statistics keep counting Size.
 	FrameOverhead unit.Bytes
+	// Shaper makes the transmitter a token-bucket shaper, as Linux's HTB
+	// shapes each end of a Mininet TCLink (sch_htb.c) in front of a
+	// device that sends at once (a veth). The shaper releases a packet
+	// whole the moment its bucket holds credit (htb_class_mode: a class
+	// sends while its tokens are not negative) and charges its length
+	// at Rate to the bucket (htb_charge_class); the bucket refills at
+	// Rate up to Burst bytes' worth. So a backlogged shaper releases
+	// packets at Rate, each at the start of the time its length takes,
+	// and one idle long enough lets Burst bytes' worth go at once (the
+	// first packet whatever its size). The packet goes on the wire when
+	// it is released: it arrives Delay later, where a transmitter's
+	// arrives Delay after its last bit. Transmission times stay exact
+	// (Link): a busy period starts Burst's time at Rate before the
+	// packet that starts it, or at the end of the last, whichever is
+	// later.
+	Shaper bool
+	// Burst is the shaper's bucket in bytes: an HTB class's cburst (the
+	// smaller of its two buckets binds when ceil equals rate). tc sets
+	// an unspecified cburst to ceil/hz + mtu (iproute2's q_htb.c, with
+	// hz from /proc/net/psched: 10^9 on a host with high-resolution
+	// timers), so 1600 bytes. Only with Shaper; 0 releases one packet
+	// at a time.
+	Burst unit.Bytes
 }
 
 // Link is one direction of a point-to-point link: a queue, a transmitter
@@ -128,6 +151,10 @@ type Link struct {
 	// busyStart + ceil(B*1e9/rate) (B below), kept rather than divided
 	// again for every packet (txEndPrev).
 	txEnd des.Time
+
+	shaper      bool         // LinkConfig.Shaper
+	burst       des.Duration // LinkConfig.Burst at Rate
+	shaperUntil des.Time     // the shaper's bucket is in credit again (shaper.go)
 
 	netemLimit int       // LinkConfig.NetemLimit
 	endsFirst  bool      // LinkConfig.EndsFirst
@@ -241,8 +268,9 @@ func (l *Link) SetDelay(d des.Duration) error {
 // the end time it was given at its start; the busy period's exact bit
 // count restarts at that end, so later packets are timed at the new rate
 // without rounding carried over. It refuses a rate that is not a finite
-// positive number, and a link built infinitely fast or with a netem limit
-// (whose admission counts the rate it was built with). The queue keeps
+// positive number, and a link built infinitely fast, with a netem limit
+// (whose admission counts the rate it was built with) or a shaper (whose
+// bucket holds a burst at that rate). The queue keeps
 // the rate it was attached with (an AQM's notion of the link's speed).
 func (l *Link) SetRate(r unit.BitRate) error {
 	bps := wholeBitRate(r)
@@ -252,8 +280,8 @@ func (l *Link) SetRate(r unit.BitRate) error {
 	if l.bps == 0 {
 		return fmt.Errorf("netsim: link %s: an infinitely fast link keeps its rate", l.name)
 	}
-	if l.netemLimit > 0 {
-		return fmt.Errorf("netsim: link %s: the rate of a link with a netem limit is fixed", l.name)
+	if l.netemLimit > 0 || l.shaper {
+		return fmt.Errorf("netsim: link %s: the rate of a link with a netem limit or a shaper is fixed", l.name)
 	}
 	if bps == l.bps {
 		return nil
@@ -349,6 +377,8 @@ func (l *Link) Send(p *Packet) {
 		switch {
 		case l.early.on && l.earlyBusy(now):
 			l.startAtEnd() // when the transmission in progress ends (early.go)
+		case l.shaper && now < l.shaperUntil:
+			l.shaperWait(now) // when the bucket is in credit (shaper.go)
 		case p.Skb != 0:
 			// The rest of the skb comes at this instant: start when it
 			// is queued, so that it goes out whole (skbBatch).
@@ -385,7 +415,16 @@ func (l *Link) startNext(now des.Time) {
 	// raises the queue's maxima.
 	l.dequeued(now, p)
 
-	if l.tx == nil && now != l.txEndPrev() {
+	prevEnd := l.txEndPrev()
+	switch {
+	case l.tx != nil:
+	case l.shaper:
+		// The bucket's credit is at most burst: a period starts that
+		// long before now, unless the last ends later.
+		if start := now.Add(-l.burst); start > prevEnd {
+			l.busyStart, l.busyNs, l.busyRem = start, 0, 0
+		}
+	case now != prevEnd:
 		// The transmitter was idle: a new busy period starts now.
 		l.busyStart, l.busyNs, l.busyRem = now, 0, 0
 	}
@@ -417,6 +456,10 @@ func (l *Link) startNext(now des.Time) {
 		if l.net.observer != nil {
 			l.observe(now, TraceTransmit, b, 0)
 		}
+	}
+	if l.shaper {
+		l.shaperStarted(now, max(prevEnd, l.busyStart), end)
+		return
 	}
 	if l.lz.on {
 		l.lazyStarted(now, end)
@@ -522,16 +565,7 @@ func (l *Link) endTx(now des.Time) {
 	p := l.tx
 	l.tx = nil
 	l.st.busy += now.Sub(l.txStart)
-	arrive := now.Add(l.delay)
-	if l.jitter > 0 {
-		arrive = max(arrive.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
-		l.lastArrive = arrive
-	} else if l.moved {
-		// The delay has changed (SetDelay): a packet never
-		// overtakes the one transmitted ahead of it.
-		arrive = max(arrive, l.lastArrive)
-		l.lastArrive = arrive
-	}
+	arrive := l.arrival(now)
 	// A packet that arrives as its transmission ends, with nothing
 	// ahead of it on the wire (a link without delay or jitter), is
 	// delivered by this event rather than by an arrival event of its
@@ -547,6 +581,22 @@ func (l *Link) endTx(now des.Time) {
 		l.st.directArrivals++ // the arrival event of the skb, done without
 		l.deliverDue(now)
 	}
+}
+
+// arrival is when a packet put on the wire at t reaches the far node:
+// the delay later, with the jitter drawn, never before the packet ahead.
+func (l *Link) arrival(t des.Time) des.Time {
+	arrive := t.Add(l.delay)
+	if l.jitter > 0 {
+		arrive = max(arrive.Add(des.Duration(l.jrng.Int64N(int64(l.jitter)))), l.lastArrive)
+		l.lastArrive = arrive
+	} else if l.moved {
+		// The delay has changed (SetDelay): a packet never
+		// overtakes the one transmitted ahead of it.
+		arrive = max(arrive, l.lastArrive)
+		l.lastArrive = arrive
+	}
+	return arrive
 }
 
 // deliverDue delivers the packets on the wire, all due now, in order:

@@ -78,6 +78,10 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 		return nil, fmt.Errorf("netsim: link %s->%s: negative or not finite rate %g bit/s, negative delay %v, jitter %v, netem limit %d or frame overhead %d",
 			from.name, to.name, cfg.Rate, cfg.Delay, cfg.Jitter, cfg.NetemLimit, cfg.FrameOverhead)
 	}
+	if cfg.Burst < 0 || cfg.Burst > 0 && !cfg.Shaper || cfg.Shaper && cfg.Rate == 0 {
+		return nil, fmt.Errorf("netsim: link %s->%s: a shaper needs a rate and a burst of 0 or more bytes, and only a shaper takes a burst (rate %g bit/s, shaper %t, burst %d)",
+			from.name, to.name, cfg.Rate, cfg.Shaper, cfg.Burst)
+	}
 	name := cfg.Name
 	if name == "" {
 		name = from.name + "->" + to.name
@@ -103,10 +107,16 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 		overhead:   uint64(cfg.FrameOverhead),
 		netemLimit: cfg.NetemLimit,
 		endsFirst:  cfg.EndsFirst,
+		shaper:     cfg.Shaper,
 		queue:      qm.NewQueue(),
 		rng:        n.streams.New("link/" + name),
 	}
 	l.dropTail, _ = l.queue.(*dropTail)
+	if cfg.Shaper {
+		l.burst = TransmissionTime(cfg.Burst, l.rate)
+		// The bucket starts full: the last busy period ended long ago.
+		l.txEnd = math.MinInt64 / 2
+	}
 	if cfg.Jitter > 0 {
 		l.jitter = cfg.Jitter
 		l.jrng = n.streams.New("link/" + name + "/jitter")

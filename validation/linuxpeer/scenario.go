@@ -115,9 +115,9 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 // NoGSO scenario.
 func (s Scenario) emulate() string {
 	if s.NoGSO {
-		return "topology,tsq,defer,cwndlimited,sockbuf,ackloss,ethernet"
+		return "topology,tsq,defer,cwndlimited,sockbuf,ackloss,ethernet,htb"
 	}
-	return "topology,gso,tsq,defer,cwndlimited,sockbuf,ackloss,ethernet"
+	return "topology,gso,tsq,defer,cwndlimited,sockbuf,ackloss,ethernet,htb"
 }
 
 // commandLine is what the guest's init reads from the kernel command line.
