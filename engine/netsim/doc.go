@@ -62,6 +62,10 @@
 // loses them together, a link sends and delivers them as one unit, and a
 // netem with a delay releases them from their sending socket
 // (Packet.SetOwner), which is what TCP Small Queues counts (skb.go).
+// With LinkConfig.Shaper the rate is that shaper's token bucket, as HTB
+// runs it in front of a veth: a packet leaves whole when the bucket is in
+// credit and arrives the delay later, rather than after its serialisation
+// (shaper.go); such a link is always eager.
 //
 // Each link draws from its own random stream, named after the link, so
 // adding a link or a flow leaves every other link's loss pattern unchanged.
