@@ -47,8 +47,10 @@ only while it is idle, so its hosts process packets in no time, and a run
 does not depend on the machine it runs on. Its init
 (validation/linuxpeer/guest/testbed.sh) builds the scripts' topology out of
 network namespaces, veth pairs that carry each Mininet TCLink's HTB and
-netem on both ends, and Linux bridges, with Mininet's 16 MiB socket buffer
-limits; ten senders with iperf3's socket options (` + "`-w 16m -M 1460 -N -C`" + `)
+netem on both ends (the HTB classes made as tc makes them on a host with
+high-resolution timers, cburst 1600 bytes), and Linux bridges, with
+Mininet's 16 MiB socket buffer limits and the stale ARP entries Mininet's
+pingAll leaves behind; ten senders with iperf3's socket options (` + "`-w 16m -M 1460 -N -C`" + `)
 start at one instant in the scripts' order, and every sender's ` + "`ss -tinm`" + ` is
 recorded every 5 s.
 
