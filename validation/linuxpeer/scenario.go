@@ -95,7 +95,7 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 		// The guest starts its senders at one instant of its clock.
 		{"stagger", vocab.F(0)},
 		{"backbone", vocab.S("mininet")},
-		{"emulate", vocab.S(s.emulate())},
+		{"emulate", vocab.S(s.emulate(p.Str("emulate")))},
 		{"queue_bdp", vocab.F(float64(s.QueueBDP) / 100)},
 		{"loss", vocab.F(s.Loss / 100)},
 	} {
@@ -111,13 +111,19 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 	return p, nil
 }
 
-// emulate is the emulation of specs/os-compete.yaml, without gso for a
-// NoGSO scenario.
-func (s Scenario) emulate() string {
-	if s.NoGSO {
-		return "topology,tsq,defer,cwndlimited,sockbuf,ackloss,ethernet,htb"
+// emulate is all, the model's default emulation (every mechanism, as
+// specs/os-compete.yaml lists them), without gso for a NoGSO scenario.
+func (s Scenario) emulate(all string) string {
+	if !s.NoGSO {
+		return all
 	}
-	return "topology,gso,tsq,defer,cwndlimited,sockbuf,ackloss,ethernet,htb"
+	var keep []string
+	for _, m := range strings.Split(all, ",") {
+		if m != "gso" {
+			keep = append(keep, m)
+		}
+	}
+	return strings.Join(keep, ",")
 }
 
 // commandLine is what the guest's init reads from the kernel command line.
