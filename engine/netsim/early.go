@@ -93,11 +93,7 @@ func (l *Link) startAtEnd() {
 		l.early.ended--
 	}
 	l.startSet = true
-	if l.endsFirst {
-		l.net.sched.ScheduleFirst(l.early.until, l, kindStart, 0)
-		return
-	}
-	l.net.sched.Schedule(l.early.until, l, kindStart, 0)
+	l.schedule(l.early.until, kindStart)
 }
 
 // earlyBusy reports whether the transmitter is still sending at now.

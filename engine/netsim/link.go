@@ -476,12 +476,16 @@ func (l *Link) startNext(now des.Time) {
 
 // scheduleEnd schedules the end-of-transmission event at end: first at
 // its instant with EndsFirst.
-func (l *Link) scheduleEnd(end des.Time) {
+func (l *Link) scheduleEnd(end des.Time) { l.schedule(end, kindTxDone) }
+
+// schedule schedules an event of the link at t: first at its instant with
+// EndsFirst, so that a transmitter freed at t is free for what arrives then.
+func (l *Link) schedule(t des.Time, kind int) {
 	if l.endsFirst {
-		l.net.sched.ScheduleFirst(end, l, kindTxDone, 0)
+		l.net.sched.ScheduleFirst(t, l, kind, 0)
 		return
 	}
-	l.net.sched.Schedule(end, l, kindTxDone, 0)
+	l.net.sched.Schedule(t, l, kind, 0)
 }
 
 // dequeued counts p's waiting time and notes when its transmission starts.

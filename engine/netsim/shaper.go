@@ -33,10 +33,5 @@ func (l *Link) shaperStarted(now, slot, end des.Time) {
 // in credit again: now, if it still is (a burst).
 func (l *Link) shaperWait(now des.Time) {
 	l.startSet = true
-	at := max(l.shaperUntil, now)
-	if l.endsFirst {
-		l.net.sched.ScheduleFirst(at, l, kindStart, 0)
-		return
-	}
-	l.net.sched.Schedule(at, l, kindStart, 0)
+	l.schedule(max(l.shaperUntil, now), kindStart)
 }
