@@ -378,7 +378,7 @@ func TestKnownGap(t *testing.T) {
 // minutes of CPU).
 func TestCompeteTestbedShapeNeedsEach(t *testing.T) {
 	if testing.Short() {
-		t.Skip("23 runs of the shape test")
+		t.Skip("24 runs of the shape test")
 	}
 	// What the shape does not see, measured by this test's own runs (the
 	// Linux host: BBRv2 4.8 Mbit/s at q = 30 %; at q = 100 % with 0.8 %
