@@ -356,7 +356,7 @@ func TestLEOPathLinuxHost(t *testing.T) {
 	if diff := cmp.Diff(linux, c.host.config(c.window, 1<<40)); diff != "" {
 		t.Errorf("leo-path's default host is not Linux's (-linux +now):\n%s", diff)
 	}
-	if got, want := c.host.ccOptions(7), (cc.Options{HyStart: true, HyStartVariant: cc.HyStartLinux, CubicVariant: cc.CubicLinuxVariant, ABC: true, Seed: 7}); got != want {
+	if got, want := c.host.ccOptions(7), (cc.Options{HyStart: true, HyStartVariant: cc.HyStartLinux, CubicVariant: cc.CubicLinuxVariant, ABC: cc.ABCUnlimited, Seed: 7}); got != want {
 		t.Errorf("leo-path's controller options = %+v, want Linux's %+v", got, want)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // testbedSeeds is how many seeds testbedShape runs at each point. Each
 // quantity is the median over them, so that one seed in the tail does not
 // decide a bound: in 30 s runs with 0.2 % loss at q = 100 %, one seed in
-// eight gives BIC 26-27 Mbit/s and Jain's index 0.91 (0.98 on average),
+// eight gave BIC 26-27 Mbit/s and Jain's index 0.91 (0.98 on average),
 // with either form of the cwnd-limited gate.
 const testbedSeeds = 3
 
@@ -43,7 +43,7 @@ func medianPoint(seeds []testbedPoint) testbedPoint {
 	return p
 }
 
-// testbedPoint is one 30 s scenario of the testbed, or the median over
+// testbedPoint is one 60 s scenario of the testbed, or the median over
 // testbedSeeds of them: total and per-algorithm goodput (bit/s), the loss-based and
 // BBR shares of the total, Jain's index over the flows, the retransmitted
 // segments and the retransmission rate as Figs. 3, 5, 7 and 9 stack it
@@ -55,7 +55,7 @@ type testbedPoint struct {
 }
 
 // testbedShape runs the reduced set of document 002's Figs. 2-5 that
-// TestCompeteTestbedShape pins (30 s instead of 200, the median of three
+// TestCompeteTestbedShape pins (60 s instead of 200, the median of three
 // seeds, q = 100, 70, 50, 30 and 10 % lossless, q = 100 % with 0.2, 0.5
 // and 0.8 % loss) with the parameters set (emulate, a host setting) over
 // tcp-compete's defaults (backbone mininet, the Linux host), and returns
@@ -75,7 +75,7 @@ type testbedPoint struct {
 //   - Fig. 2, q = 100, 70 %: BIC and Reno together more than CUBIC, BBR
 //     and BBRv2 together (the images: 60-70 against 25-30 Mbit/s), and
 //     BBR and BBRv2 each at 8-12 Mbit/s (the images: 8-10, +-2 for the
-//     30 s runs' spread: seeds of 30 s vary by about 1 Mbit/s);
+//     short runs' spread: seeds of 30 s vary by about 1 Mbit/s);
 //   - Fig. 3, q = 100, 70 %: close to no retransmissions (under 100 in a
 //     run);
 //   - Fig. 2, q = 30, 10 %: BBR's share (with BBRv2) above 0.6, and the
@@ -103,8 +103,8 @@ type testbedPoint struct {
 //   - Figs. 5, 7 and 9, q = 100 %: the stacked retransmission rate within
 //     30 % of the images' 10.4, 24.5 and 38.0 per second at 0.2, 0.5 and
 //     0.8 % loss (issue 21's acceptance: within 30 %; the bars read to
-//     about +-1 per second). A 30 s run counts its slow starts' losses
-//     against 30 s rather than 200, but lossless at q = 100 % they lose
+//     about +-1 per second). A 60 s run counts its slow starts' losses
+//     against 60 s rather than 200, but lossless at q = 100 % they lose
 //     nothing (the Fig. 3 bound above).
 func testbedShape(t *testing.T, set map[string]vocab.Value) (fails []string, logs []string) {
 	t.Helper()
@@ -113,7 +113,11 @@ func testbedShape(t *testing.T, set map[string]vocab.Value) (fails []string, log
 		var seeds [testbedSeeds]testbedPoint
 		for i := range seeds {
 			params := map[string]vocab.Value{"backbone": vocab.S("mininet"), "queue_bdp": vocab.F(q / 100),
-				"loss": vocab.F(loss / 100), "duration": vocab.F(30)}
+				// 60 s: the windows Linux's slow start leaves (every
+				// segment a stretch ACK covers counted, byte counting
+				// without a limit) take longer than 30 s to give way
+				// under 0.2 % loss; the document ran 200 s.
+				"loss": vocab.F(loss / 100), "duration": vocab.F(60)}
 			for k, v := range set {
 				params[k] = v
 			}
@@ -170,7 +174,7 @@ func testbedShape(t *testing.T, set map[string]vocab.Value) (fails []string, log
 			}
 		}
 		if p.retr >= 100 {
-			fail("q %g %%: %.0f retransmissions in 30 s, want under 100 (Fig. 3)", q, p.retr)
+			fail("q %g %%: %.0f retransmissions in 60 s, want under 100 (Fig. 3)", q, p.retr)
 		}
 	}
 	for _, q := range []float64{30, 10} {
@@ -225,12 +229,12 @@ func testbedShape(t *testing.T, set map[string]vocab.Value) (fails []string, log
 // that the testbed emulation (backbone mininet, every mechanism, the
 // Linux host) gives on a reduced run (testbedShape). At q = 50 % the
 // per-algorithm bounds are not pinned: the queue is near the size at
-// which the BBR take-over begins, and two 30 s runs do not settle it.
+// which the BBR take-over begins, and short runs do not settle it.
 // The bounds the model misses are listed as known gaps, which must stay
 // missed until the list is changed.
 func TestCompeteTestbedShape(t *testing.T) {
 	if testing.Short() {
-		t.Skip("twenty-seven 30 s scenarios")
+		t.Skip("twenty-seven 60 s scenarios")
 	}
 	fails, logs := testbedShape(t, nil)
 	for _, l := range logs {
@@ -374,32 +378,37 @@ func TestKnownGap(t *testing.T) {
 // of them). The others are listed in unseen with the measured numbers or
 // the reason. The test fails if one of those starts to matter or one of
 // the others stops to, so that the list stays true. It runs the shape
-// test once per removal, 24 times twenty-seven 30 s scenarios (about six
+// test once per removal, 24 times twenty-seven 60 s scenarios (about twelve
 // minutes of CPU).
 func TestCompeteTestbedShapeNeedsEach(t *testing.T) {
 	if testing.Short() {
 		t.Skip("24 runs of the shape test")
 	}
 	// What the shape does not see, measured by this test's own runs (the
-	// Linux host: BBRv2 4.8 Mbit/s at q = 30 %; at q = 100 % with 0.8 %
-	// loss Jain's index 0.97 and 33.2 retransmissions a second, stacked).
+	// Linux host: BBRv2 4.0 Mbit/s at q = 30 %; at q = 100 % with 0.8 %
+	// loss Jain's index 0.97 and 33.5 retransmissions a second, stacked).
 	// Lossless at q >= 50 % nothing is lost after the slow starts, so a
 	// mechanism of loss recovery acts only in the lossless q = 30 and 10 %
 	// runs and in those with random loss.
 	atQ30 := func(bbr2 string) string {
 		return "without it BBRv2 gets " + bbr2 + " Mbit/s at q = 30 %, under the bound of 6"
 	}
+	same := "; the rows with random loss are the same with and without it"
 	unseen := map[string]string{
 		"emulate -sockbuf":       "with Mininet's 16 MiB rmem_max/wmem_max it turns the 16 MiB window into 16 MiB (and the send buffer into 32 MiB): every row of its runs is the same with and without it at these rates; it matters with Linux's own 212992 bytes",
-		"no prr":                 atQ30("4.3") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.6 a second",
-		"no dsack":               atQ30("4.8") + "; DSACKs report only what arrives twice, and the rows with random loss are the same with and without them",
-		"no frto":                atQ30("4.9") + "; F-RTO acts only after a retransmission timeout (RFC 5682), and the rows with random loss are the same with and without it",
-		"no quick_ack":           atQ30("4.4") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.2 a second",
-		"no undo":                atQ30("5.3") + "; the rows with random loss are the same with and without it",
-		"no adaptive_reordering": atQ30("5.3") + "; the rows with random loss are the same with and without it",
-		"no edt_credit":          atQ30("4.6") + ", and Jain's index is 0.96 at 0.8 % loss, the retransmissions 31.9 a second",
-		"no byte_counting":       atQ30("5.0") + ", and at 0.8 % loss Jain's index is 0.94 and the retransmissions 33.2 a second",
-		"no skb_marked_lost":     atQ30("5.8") + ", and at 0.8 % loss Jain's index is 0.96 and the retransmissions 33.4 a second",
+		"emulate -ackloss":       atQ30("4.0") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.6 a second: a lost ACK's successor acknowledges its data",
+		"emulate -defer":         atQ30("3.8") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.6 a second",
+		"emulate -htb":           atQ30("5.2") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.2 a second; HTB's bucket sets the totals at q = 20-40 %, which these bounds do not check",
+		"no delayed_ack":         atQ30("3.8") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.8 a second",
+		"no sack_rate_samples":   atQ30("5.2") + ", and at 0.8 % loss Jain's index is 0.98 and the retransmissions 33.5 a second",
+		"no prr":                 atQ30("4.0") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.1 a second",
+		"no dsack":               atQ30("4.0") + "; DSACKs report only what arrives twice" + same,
+		"no frto":                atQ30("3.9") + "; F-RTO acts only after a retransmission timeout (RFC 5682)" + same,
+		"no quick_ack":           atQ30("4.1") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 32.6 a second",
+		"no undo":                atQ30("4.0") + same,
+		"no adaptive_reordering": atQ30("4.0") + same,
+		"no edt_credit":          atQ30("3.7") + ", and Jain's index is 0.97 at 0.8 % loss, the retransmissions 33.2 a second",
+		"no byte_counting":       atQ30("4.3") + ", and at 0.8 % loss Jain's index is 0.94 and the retransmissions 33.0 a second",
 	}
 	removals := map[string]map[string]vocab.Value{}
 	for _, m := range testbedMechanisms {

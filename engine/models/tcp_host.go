@@ -72,8 +72,11 @@ func hostTable() []hostSetting {
 				"a Reno-friendly window that caps cnt, whole-segment ssthresh 717/1024); rfc9438, RFC 9438 as written (Linux: linux)"},
 			"bictcp_update(), bictcp_recalc_ssthresh(), bictcp_state() and bictcp_cwnd_event() in net/ipv4/tcp_cubic.c (Linux 5.13); tcp_cong_avoid_ai() in net/ipv4/tcp_cong.c"},
 		{vocab.Param{Name: "byte_counting", Kind: vocab.Bool, Default: vocab.B(true),
-			Doc: "appropriate byte counting (RFC 3465, L = 2 SMSS): cwnd grows by the bytes an ACK covers, not per ACK, so delayed ACKs do not slow growth (Linux counts acknowledged segments, to the same effect)"},
-			"tcp_slow_start() in net/ipv4/tcp_cong.c grows cwnd by the segments an ACK covers (acked), since 3.8 removed the tcp_abc switch"},
+			Doc: "appropriate byte counting (RFC 3465): cwnd grows by what an ACK acknowledges, not by one segment per ACK, so delayed ACKs do not slow growth; abc_limit caps one ACK's step in slow start (Linux: on, counting acknowledged segments)"},
+			"tcp_slow_start() and tcp_cong_avoid_ai() in net/ipv4/tcp_cong.c grow cwnd by the segments an ACK covers (acked), since 3.8 removed the tcp_abc switch"},
+		{vocab.Param{Name: "abc_limit", Kind: vocab.Int, Unit: vocab.Packet, Default: vocab.I(0), Min: 0, Max: 1 << 20,
+			Doc: "with byte_counting, the most segments one ACK may add to cwnd in slow start, RFC 3465 section 2.2's L (it recommends 2); 0 is no limit: a stretch ACK (GRO, a lost ACK, a delayed ACK) adds every segment it covers, as Linux does"},
+			"tcp_slow_start() in net/ipv4/tcp_cong.c (Linux 5.13): cwnd = min(cwnd + acked, ssthresh), acked being every segment the ACK covers, with no limit"},
 		{vocab.Param{Name: "window_scaling", Kind: vocab.Bool, Default: vocab.B(true),
 			Doc: "RFC 7323 window scaling (Linux: on); off caps the advertised window at 65535 bytes"},
 			"net.ipv4.tcp_window_scaling = 1 (Documentation/networking/ip-sysctl.rst)"},
@@ -183,7 +186,7 @@ type tcpHost struct {
 	hystart         bool
 	hystartVariant  cc.HyStartVariant
 	cubicVariant    cc.CubicVariant
-	byteCounting    bool
+	abc             cc.ABC
 	windowScaling   bool
 	writeSize       unit.Bytes // 0: the whole transfer at once
 	sendBuffer      unit.Bytes // 0: unlimited
@@ -232,7 +235,7 @@ func decodeHost(p vocab.Params) tcpHost {
 		hystart:         v("hystart").Bool(),
 		hystartVariant:  cc.HyStartVariant(v("hystart_variant").Str()),
 		cubicVariant:    cc.CubicVariant(v("cubic_variant").Str()),
-		byteCounting:    v("byte_counting").Bool(),
+		abc:             byteCounting(v("byte_counting").Bool(), v("abc_limit").Int()),
 		windowScaling:   v("window_scaling").Bool(),
 		writeSize:       unit.Bytes(v("write_size").Int()),
 		sendBuffer:      unit.Bytes(v("send_buffer").Int()),
@@ -308,10 +311,22 @@ func (h tcpHost) recovery() tcp.Recovery {
 	return tcp.RecoveryNewReno
 }
 
+// byteCounting is the controllers' cc.ABC for the host parameters
+// byte_counting and abc_limit (0: no limit, as Linux).
+func byteCounting(on bool, limit int64) cc.ABC {
+	switch {
+	case !on:
+		return cc.ABCOff
+	case limit == 0:
+		return cc.ABCUnlimited
+	}
+	return cc.ABC(limit)
+}
+
 // ccOptions are the controller options of the host; seed is the
 // controller's own random stream.
 func (h tcpHost) ccOptions(seed uint64) cc.Options {
-	return cc.Options{HyStart: h.hystart, HyStartVariant: h.hystartVariant, CubicVariant: h.cubicVariant, ABC: h.byteCounting, Seed: seed}
+	return cc.Options{HyStart: h.hystart, HyStartVariant: h.hystartVariant, CubicVariant: h.cubicVariant, ABC: h.abc, Seed: seed}
 }
 
 // fullPacket is the wire size of a full data segment: mss, 40 header

@@ -24,20 +24,37 @@ func (a *sinkApp) Done(des.Time)                         {}
 // bottleneck with a 1000-packet DropTail queue for dur, and returns the
 // scheduler and the data packets sent.
 func dumbbell(tb testing.TB, nFlows int, dur des.Duration) (events uint64, dataPkts int64, delivered unit.Bytes) {
-	events, dataPkts, delivered, _ = dumbbellWith(tb, nFlows, dur, false, newReno)
+	events, dataPkts, delivered, _ = dumbbellWith(tb, nFlows, dur, dupAck, newReno)
 	return events, dataPkts, delivered
 }
 
-func newCubic() cc.Controller { return cc.NewCubic(false, false) }
+func newCubic() cc.Controller { return cc.NewCubic(false, cc.ABCOff) }
 
 func newBBR2() cc.Controller { return cc.NewBBR2(1) }
 
+// lossMode is how the dumbbell's senders detect and recover losses.
+type lossMode uint8
+
+const (
+	// dupAck: no SACK, RFC 6582 NewReno recovery on three duplicate ACKs.
+	dupAck lossMode = iota
+	// sackDupThresh: SACK, RFC 6675 recovery, losses found by its
+	// IsLost (DupThresh SACKed segments above), no RACK at all.
+	sackDupThresh
+	// rackTLP: SACK, RFC 6675 recovery, losses found by RFC 8985's RACK
+	// and tails probed by its TLP.
+	rackTLP
+)
+
+func (m lossMode) String() string {
+	return [...]string{"dupack", "sack-dupthresh", "rack-tlp"}[m]
+}
+
 // dumbbellWith runs the dumbbell with the senders' controllers from
-// newCC, with SACK recovery and RACK-TLP when rackTLP is set; pool is the
-// packets the network's pool created (its high-water mark of packets
-// alive).
-func dumbbellWith(tb testing.TB, nFlows int, dur des.Duration, rackTLP bool, newCC func() cc.Controller) (events uint64, dataPkts int64, delivered unit.Bytes, pool int64) {
-	return dumbbellLinux(tb, nFlows, dur, rackTLP, false, newCC)
+// newCC and the loss detection of mode; pool is the packets the
+// network's pool created (its high-water mark of packets alive).
+func dumbbellWith(tb testing.TB, nFlows int, dur des.Duration, mode lossMode, newCC func() cc.Controller) (events uint64, dataPkts int64, delivered unit.Bytes, pool int64) {
+	return dumbbellLinux(tb, nFlows, dur, mode, false, newCC)
 }
 
 // linuxRecovery switches on the loss-recovery mechanisms of a Linux
@@ -50,7 +67,7 @@ func linuxRecovery(cfg *Config) {
 }
 
 // dumbbellLinux is dumbbellWith, with linuxRecovery when linux is set.
-func dumbbellLinux(tb testing.TB, nFlows int, dur des.Duration, rackTLP, linux bool, newCC func() cc.Controller) (events uint64, dataPkts int64, delivered unit.Bytes, pool int64) {
+func dumbbellLinux(tb testing.TB, nFlows int, dur des.Duration, mode lossMode, linux bool, newCC func() cc.Controller) (events uint64, dataPkts int64, delivered unit.Bytes, pool int64) {
 	s := des.New()
 	net := netsim.New(s, 1)
 	access := netsim.Hop{
@@ -68,7 +85,10 @@ func dumbbellLinux(tb testing.TB, nFlows int, dur des.Duration, rackTLP, linux b
 		tb.Fatal(err)
 	}
 	cfg := Config{MSS: 1460, RcvBuf: 64 << 20, SndBuf: 64 << 20, WindowScaling: true, InitialWindow: 10, LimitedTransmit: true, MinRTO: 200 * des.Millisecond}
-	if rackTLP {
+	switch mode {
+	case sackDupThresh:
+		cfg.SACK, cfg.Recovery, cfg.LossDetection = true, RecoverySACK, LossDupThreshOnly
+	case rackTLP:
 		cfg.SACK, cfg.Recovery, cfg.LossDetection = true, RecoverySACK, LossRACKTLP
 	}
 	if linux {
@@ -84,7 +104,7 @@ func dumbbellLinux(tb testing.TB, nFlows int, dur des.Duration, rackTLP, linux b
 		if err != nil {
 			tb.Fatal(err)
 		}
-		dst, err := New(s, cfg, cc.NewReno(false), NodePort{net, b}, app, id, b.ID(), a.ID(), uint32(i*104729))
+		dst, err := New(s, cfg, cc.NewReno(cc.ABCOff), NodePort{net, b}, app, id, b.ID(), a.ID(), uint32(i*104729))
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -149,10 +169,14 @@ func BenchmarkDumbbell(b *testing.B) {
 // steady state).
 func BenchmarkProbeCubic(b *testing.B) {
 	for _, tc := range []struct {
-		name        string
-		rack, linux bool
-	}{{"dupack", false, false}, {"rack-tlp", true, false}, {"dupack+linux", false, true}, {"rack-tlp+linux", true, true}} {
-		b.Run(tc.name, func(b *testing.B) {
+		mode  lossMode
+		linux bool
+	}{{dupAck, false}, {sackDupThresh, false}, {rackTLP, false}, {dupAck, true}, {sackDupThresh, true}, {rackTLP, true}} {
+		name := tc.mode.String()
+		if tc.linux {
+			name += "+linux"
+		}
+		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			var pkts int64
 			var events uint64
@@ -160,7 +184,7 @@ func BenchmarkProbeCubic(b *testing.B) {
 			runtime.ReadMemStats(&ms0)
 			cpu0 := cpuSeconds(b)
 			for b.Loop() {
-				e, p, _, _ := dumbbellLinux(b, 10, 30*des.Second, tc.rack, tc.linux, newCubic)
+				e, p, _, _ := dumbbellLinux(b, 10, 30*des.Second, tc.mode, tc.linux, newCubic)
 				pkts += p
 				events += e
 			}
@@ -196,15 +220,15 @@ func TestDumbbellSteadyStateAllocs(t *testing.T) {
 		t.Skip("runs 18 simulated seconds")
 	}
 	for _, tc := range []struct {
-		name        string
-		newCC       func() cc.Controller
-		rack, linux bool
-	}{{"newreno", newReno, false, false}, {"newreno", newReno, true, false}, {"cubic", newCubic, false, false}, {"cubic", newCubic, true, false},
-		{"cubic+linux", newCubic, false, true}, {"cubic+linux", newCubic, true, true}, {"bbr2+linux", newBBR2, true, true}} {
-		rack := tc.rack
+		name  string
+		newCC func() cc.Controller
+		mode  lossMode
+		linux bool
+	}{{"newreno", newReno, dupAck, false}, {"newreno", newReno, rackTLP, false}, {"cubic", newCubic, dupAck, false}, {"cubic", newCubic, rackTLP, false},
+		{"cubic+linux", newCubic, dupAck, true}, {"cubic+linux", newCubic, rackTLP, true}, {"bbr2+linux", newBBR2, rackTLP, true}} {
 		measure := func(d des.Duration) (float64, int64) {
 			var pkts, pool int64
-			a := testing.AllocsPerRun(1, func() { _, pkts, _, pool = dumbbellLinux(t, 10, d, rack, tc.linux, tc.newCC) })
+			a := testing.AllocsPerRun(1, func() { _, pkts, _, pool = dumbbellLinux(t, 10, d, tc.mode, tc.linux, tc.newCC) })
 			// Packets the pool creates as the windows, still growing,
 			// put more of them in flight are not per-packet costs.
 			return a - float64(pool), pkts
@@ -213,7 +237,7 @@ func TestDumbbellSteadyStateAllocs(t *testing.T) {
 		a2, p2 := measure(12 * des.Second)
 		perPkt := (a2 - a1) / float64(p2-p1)
 		if perPkt > 0.001 {
-			t.Errorf("%s, rack-tlp %v: allocations per extra data packet = %.4f (%v allocs for %d pkts, %v for %d), want 0", tc.name, rack, perPkt, a1, p1, a2, p2)
+			t.Errorf("%s, %v: allocations per extra data packet = %.4f (%v allocs for %d pkts, %v for %d), want 0", tc.name, tc.mode, perPkt, a1, p1, a2, p2)
 		}
 	}
 }

@@ -68,7 +68,7 @@ func TestEDTPacing(t *testing.T) {
 // segment moved on (the skb is one send in Linux), and holds the segment
 // that would start the next aggregate until the stamp.
 func TestPacingLetsTheSkbFill(t *testing.T) {
-	c := hostConn(t, cc.NewReno(false), Host{TSO: true})
+	c := hostConn(t, cc.NewReno(cc.ABCOff), Host{TSO: true})
 	s := &c.snd
 	s.cc.PacingRate = 100e6
 	h := c.host

@@ -61,11 +61,11 @@ func hostRunLossy(t *testing.T, h Host, loss netsim.LossModel, sent func(src *Co
 		cfg.Recovery, cfg.LossDetection = RecoverySACK, LossRACKTLP
 	}
 	ca, cb := &app{t: t}, &app{t: t}
-	src, err := New(s, cfg, cc.NewReno(false), NodePort{Net: net, Node: a}, ca, 1, a.ID(), b.ID(), 1)
+	src, err := New(s, cfg, cc.NewReno(cc.ABCOff), NodePort{Net: net, Node: a}, ca, 1, a.ID(), b.ID(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dst, err := New(s, cfg, cc.NewReno(false), NodePort{Net: net, Node: b}, cb, 1, b.ID(), a.ID(), 2)
+	dst, err := New(s, cfg, cc.NewReno(cc.ABCOff), NodePort{Net: net, Node: b}, cb, 1, b.ID(), a.ID(), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestHostTSQSparesTimerResend(t *testing.T) {
 			a, b := net.AddNode("a"), net.AddNode("b")
 			cfg := baseConfig()
 			cfg.NoHandshake, cfg.Recovery, cfg.LossDetection = true, tc.recovery, tc.loss
-			c, err := New(sch, cfg, cc.NewReno(false), NodePort{Net: net, Node: a}, &app{t: t}, 1, a.ID(), b.ID(), 1)
+			c, err := New(sch, cfg, cc.NewReno(cc.ABCOff), NodePort{Net: net, Node: a}, &app{t: t}, 1, a.ID(), b.ID(), 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -228,7 +228,7 @@ func TestHostTSQCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := hostConn(t, cc.NewReno(false), Host{TSO: true, TSQ: true})
+			c := hostConn(t, cc.NewReno(cc.ABCOff), Host{TSO: true, TSQ: true})
 			s := &c.snd
 			s.smss = mss
 			s.cc.PacingRate = 10e6
@@ -334,7 +334,7 @@ func TestHostDefer(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st := base
 			tt.edit(&st)
-			c := hostConn(t, cc.NewReno(false), Host{TSO: st.tso, Defer: st.defer_})
+			c := hostConn(t, cc.NewReno(cc.ABCOff), Host{TSO: st.tso, Defer: st.defer_})
 			if c.host == nil {
 				if st.defer_ || st.tso {
 					t.Fatal("SetHost kept no host model")
@@ -386,14 +386,14 @@ func TestHostCwndLimited(t *testing.T) {
 		recovering, gateOn bool
 		want               int // cwnd after the ACK, segments
 	}{
-		{"congestion avoidance, cwnd-limited: grows", cc.NewReno(false), 20, 10, 20, false, true, 21},
-		{"congestion avoidance, half of cwnd in flight: held", cc.NewReno(false), 20, 10, 10, false, true, 20},
-		{"congestion avoidance, one segment short of cwnd: held", cc.NewReno(false), 20, 10, 18, false, true, 20},
-		{"slow start, cwnd 20 below twice a flight of 11: grows", cc.NewReno(false), 20, 100, 11, false, true, 21},
-		{"slow start, cwnd 20 not below twice a flight of 10: held", cc.NewReno(false), 20, 100, 10, false, true, 20},
-		{"in recovery the recovery algorithm owns cwnd", cc.NewReno(false), 20, 10, 10, true, true, 21},
+		{"congestion avoidance, cwnd-limited: grows", cc.NewReno(cc.ABCOff), 20, 10, 20, false, true, 21},
+		{"congestion avoidance, half of cwnd in flight: held", cc.NewReno(cc.ABCOff), 20, 10, 10, false, true, 20},
+		{"congestion avoidance, one segment short of cwnd: held", cc.NewReno(cc.ABCOff), 20, 10, 18, false, true, 20},
+		{"slow start, cwnd 20 below twice a flight of 11: grows", cc.NewReno(cc.ABCOff), 20, 100, 11, false, true, 21},
+		{"slow start, cwnd 20 not below twice a flight of 10: held", cc.NewReno(cc.ABCOff), 20, 100, 10, false, true, 20},
+		{"in recovery the recovery algorithm owns cwnd", cc.NewReno(cc.ABCOff), 20, 10, 10, true, true, 21},
 		{"BBR is not held", cc.NewBBR(1), 20, 10, 10, false, true, 21},
-		{"CwndLimited off", cc.NewReno(false), 20, 10, 10, false, false, 21},
+		{"CwndLimited off", cc.NewReno(cc.ABCOff), 20, 10, 10, false, false, 21},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -444,7 +444,7 @@ func TestHostCwndValidatePass(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := hostConn(t, cc.NewReno(false), Host{CwndLimited: true, TSQ: true})
+			c := hostConn(t, cc.NewReno(cc.ABCOff), Host{CwndLimited: true, TSQ: true})
 			s := &c.snd
 			s.smss = mss
 			s.cc.Cwnd = 20 * mss
@@ -620,7 +620,7 @@ func TestHostGROAckPerSkb(t *testing.T) {
 // skbs 7 and 8: 1-3 in skb 7 and lost, 4 in skb 7 and SACKed, 5 in skb
 // 7 and lost, 6-7 in skb 8 and lost.
 func TestHostTagSkbRetransmission(t *testing.T) {
-	c := hostConn(t, cc.NewReno(false), Host{TSO: true})
+	c := hostConn(t, cc.NewReno(cc.ABCOff), Host{TSO: true})
 	s := &c.snd
 	s.smss = 1448
 	s.cc.PacingRate = 100e6

@@ -67,7 +67,7 @@ func TestSegmentLostHook(t *testing.T) {
 		{"switch off", LossRACKTLP, false, []int64{2000, 5000}, nil, 2000, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := &lossRecorder{Controller: cc.NewReno(false)}
+			rec := &lossRecorder{Controller: cc.NewReno(cc.ABCOff)}
 			first := true
 			cfg := baseConfig()
 			cfg.Recovery = RecoverySACK
@@ -79,7 +79,7 @@ func TestSegmentLostHook(t *testing.T) {
 					first = false
 					return rec
 				}
-				return cc.NewReno(false)
+				return cc.NewReno(cc.ABCOff)
 			})
 			pr.w.drop = func(dir int, p *netsim.Packet) bool {
 				if dir != 0 || p.Payload == 0 || p.Retransmitted {

@@ -48,11 +48,11 @@ func TestMemory4000Conns(t *testing.T) {
 	for i := 0; i < n; i++ {
 		id := netsim.FlowID(i + 1)
 		a, b := path.Sender, path.Receiver
-		src, err := New(s, cfg, cc.NewReno(false), NodePort{net, a}, &sinkApp{}, id, a.ID(), b.ID(), uint32(i))
+		src, err := New(s, cfg, cc.NewReno(cc.ABCOff), NodePort{net, a}, &sinkApp{}, id, a.ID(), b.ID(), uint32(i))
 		if err != nil {
 			t.Fatal(err)
 		}
-		dst, err := New(s, cfg, cc.NewReno(false), NodePort{net, b}, &sinkApp{}, id, b.ID(), a.ID(), uint32(i))
+		dst, err := New(s, cfg, cc.NewReno(cc.ABCOff), NodePort{net, b}, &sinkApp{}, id, b.ID(), a.ID(), uint32(i))
 		if err != nil {
 			t.Fatal(err)
 		}

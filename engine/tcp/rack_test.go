@@ -108,14 +108,14 @@ func TestTLPTailLoss(t *testing.T) {
 		ld   LossDetection
 	}{{"dupthresh", LossDupThresh}, {"rack-tlp", LossRACKTLP}} {
 		t.Run(tt.name, func(t *testing.T) {
-			count := &ccCount{Controller: cc.NewReno(false)}
+			count := &ccCount{Controller: cc.NewReno(cc.ABCOff)}
 			first := true
 			pr := rackPairCC(t, tt.ld, 10, func() cc.Controller {
 				if first {
 					first = false
 					return count
 				}
-				return cc.NewReno(false)
+				return cc.NewReno(cc.ABCOff)
 			})
 			var lastAck, probeAt des.Time
 			pr.w.drop = func(dir int, p *netsim.Packet) bool {

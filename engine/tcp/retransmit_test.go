@@ -41,16 +41,16 @@ func TestRetransmissionsMatchLosses(t *testing.T) {
 		// SRTT + max(4 RTTVAR, 200 ms), as Linux's tcp_rtt_estimator.
 		linuxRTO bool
 	}{
-		{"newreno lossless", func() cc.Controller { return cc.NewReno(false) }, 0, LossDupThresh, false},
+		{"newreno lossless", func() cc.Controller { return cc.NewReno(cc.ABCOff) }, 0, LossDupThresh, false},
 		{"bbr lossless", func() cc.Controller { return cc.NewBBR(1) }, 0, LossDupThresh, false},
-		{"newreno 1%", func() cc.Controller { return cc.NewReno(false) }, 0.01, LossDupThresh, false},
-		{"cubic 1%", func() cc.Controller { return cc.NewCubic(false, false) }, 0.01, LossDupThresh, false},
+		{"newreno 1%", func() cc.Controller { return cc.NewReno(cc.ABCOff) }, 0.01, LossDupThresh, false},
+		{"cubic 1%", func() cc.Controller { return cc.NewCubic(false, cc.ABCOff) }, 0.01, LossDupThresh, false},
 		{"bbr 1%", func() cc.Controller { return cc.NewBBR(1) }, 0.01, LossDupThresh, false},
 		{"bbr2 1%", func() cc.Controller { return cc.NewBBR2(1) }, 0.01, LossDupThresh, true},
-		{"rack-tlp newreno lossless", func() cc.Controller { return cc.NewReno(false) }, 0, LossRACKTLP, false},
+		{"rack-tlp newreno lossless", func() cc.Controller { return cc.NewReno(cc.ABCOff) }, 0, LossRACKTLP, false},
 		{"rack-tlp bbr lossless", func() cc.Controller { return cc.NewBBR(1) }, 0, LossRACKTLP, false},
-		{"rack-tlp newreno 1%", func() cc.Controller { return cc.NewReno(false) }, 0.01, LossRACKTLP, false},
-		{"rack-tlp cubic 1%", func() cc.Controller { return cc.NewCubic(false, false) }, 0.01, LossRACKTLP, false},
+		{"rack-tlp newreno 1%", func() cc.Controller { return cc.NewReno(cc.ABCOff) }, 0.01, LossRACKTLP, false},
+		{"rack-tlp cubic 1%", func() cc.Controller { return cc.NewCubic(false, cc.ABCOff) }, 0.01, LossRACKTLP, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,7 +75,7 @@ func TestRetransmissionsMatchLosses(t *testing.T) {
 				t.Fatal(err)
 			}
 			app := &sinkApp{}
-			server, err := New(s, cfg, cc.NewReno(false), NodePort{net, p.Receiver}, app, 1, p.Receiver.ID(), p.Sender.ID(), 99)
+			server, err := New(s, cfg, cc.NewReno(cc.ABCOff), NodePort{net, p.Receiver}, app, 1, p.Receiver.ID(), p.Sender.ID(), 99)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -55,7 +55,7 @@ func traceReceiver(t *testing.T, cfg Config, segs []segIn) []sentPacket {
 	s := des.New()
 	tp := &tracePort{s: s}
 	cfg.NoHandshake = true
-	c, err := New(s, cfg, cc.NewReno(false), tp, &sinkApp{}, 1, 1, 0, 0)
+	c, err := New(s, cfg, cc.NewReno(cc.ABCOff), tp, &sinkApp{}, 1, 1, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

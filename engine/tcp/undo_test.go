@@ -29,14 +29,14 @@ func (w *reductionWatch) OnRTO(now des.Time, s *cc.State, f unit.Bytes, rep bool
 // watchedPair is rackPair's wire (10 Mbit/s, 10 ms one way) with the
 // client's NewReno watched.
 func watchedPair(t *testing.T, cfg Config) (*pair, *reductionWatch) {
-	w := &reductionWatch{Controller: cc.NewReno(false)}
+	w := &reductionWatch{Controller: cc.NewReno(cc.ABCOff)}
 	first := true
 	pr := newPair(t, cfg, 10e6, 10*des.Millisecond, func() cc.Controller {
 		if first {
 			first = false
 			return w
 		}
-		return cc.NewReno(false)
+		return cc.NewReno(cc.ABCOff)
 	})
 	return pr, w
 }

@@ -115,7 +115,7 @@ func newPair(t *testing.T, cfg Config, rate float64, delay des.Duration, ctrl fu
 	return pr
 }
 
-func newReno() cc.Controller { return cc.NewReno(false) }
+func newReno() cc.Controller { return cc.NewReno(cc.ABCOff) }
 
 // transfer sends size bytes from client to server and runs to completion.
 func (pr *pair) transfer(t *testing.T, size unit.Bytes, until des.Time) {

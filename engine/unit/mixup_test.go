@@ -83,7 +83,7 @@ var (
 	now  des.Time      = 1e9
 	rate unit.BitRate  = 10 * unit.Mbps
 	s    cc.State
-	ctrl cc.Controller = cc.NewCubic(false, false)
+	ctrl cc.Controller = cc.NewCubic(false, cc.ABCOff)
 )
 
 func f() {

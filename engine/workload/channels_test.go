@@ -82,7 +82,7 @@ func TestExchangesRenewAfterTheEvent(t *testing.T) {
 	s, e, path := exchangeNet(t)
 	ep := path[0].Near
 	endpoint := func() *tcp.Conn {
-		c, err := e.endpoint(ep.Cfg, cc.NewReno(false), tcp.NodePort{Net: e.Net, Node: ep.Node}, &Sink{}, 1, ep.Node.ID(), path[0].Far.Node.ID())
+		c, err := e.endpoint(ep.Cfg, cc.NewReno(cc.ABCOff), tcp.NodePort{Net: e.Net, Node: ep.Node}, &Sink{}, 1, ep.Node.ID(), path[0].Far.Node.ID())
 		if err != nil {
 			t.Fatal(err)
 		}

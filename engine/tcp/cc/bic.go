@@ -51,7 +51,7 @@ const (
 // (no scaling there) one segment per RTT, as Reno. A timeout forgets
 // W_max (bictcp_state on TCP_CA_Loss).
 type BIC struct {
-	abc bool
+	abc ABC
 	ai  linuxAI
 	// cnt is ca->cnt: acknowledged segments per segment of growth.
 	cnt uint32
@@ -69,7 +69,7 @@ type BIC struct {
 
 // NewBIC returns BIC; abc selects RFC 3465 byte counting in slow start
 // (Linux's tcp_slow_start counts every segment an ACK covers).
-func NewBIC(abc bool) *BIC {
+func NewBIC(abc ABC) *BIC {
 	b := &BIC{abc: abc}
 	b.reset()
 	return b

@@ -66,7 +66,7 @@ func TestBICTrace(t *testing.T) {
 		{"one segment per ACK", 1, 25, 25 + 25, 31},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b := NewBIC(true)
+			b := NewBIC(ABCUnlimited)
 			s := State{Cwnd: 1000 * smss, SMSS: smss}
 			b.Init(&s)
 			b.OnCongestionEvent(0, &s, s.Cwnd)
@@ -113,7 +113,7 @@ func TestBICDecrease(t *testing.T) {
 		{"low window halves", 0, 12, 6, 12},
 		{"floor of 2", 0, 3, 2, 3},
 	} {
-		b := NewBIC(false)
+		b := NewBIC(ABCOff)
 		s := State{Cwnd: unit.Bytes(tc.cwnd) * smss, SMSS: smss}
 		b.Init(&s)
 		b.lastMax = tc.prevMax
@@ -123,7 +123,7 @@ func TestBICDecrease(t *testing.T) {
 				tc.name, s.Ssthresh, s.Cwnd, b.lastMax, tc.ssthresh, tc.lastMaxAfter)
 		}
 	}
-	b := NewBIC(false)
+	b := NewBIC(ABCOff)
 	s := State{Cwnd: 1000 * smss, SMSS: smss}
 	b.Init(&s)
 	b.lastMax = 1200
@@ -144,7 +144,7 @@ func TestBICDecrease(t *testing.T) {
 // other segment (one credit of the 11 that grow cwnd at 11, below
 // low_window).
 func TestBICSlowStartStopsAtSsthresh(t *testing.T) {
-	b := NewBIC(true)
+	b := NewBIC(ABCUnlimited)
 	s := State{Cwnd: 10 * smss, SMSS: smss}
 	b.Init(&s)
 	s.Ssthresh = 11 * smss

@@ -2,6 +2,7 @@ package cc
 
 import (
 	"github.com/crosslink-sim/crosslink/engine/unit"
+	"math"
 
 	"fmt"
 
@@ -257,12 +258,42 @@ func SetsOwnCwnd(c Controller) bool {
 	return ok
 }
 
+// ABC is appropriate byte counting (RFC 3465) as a controller runs it:
+// ABCOff counts ACKs (RFC 5681 section 3.1: cwnd += min(N, SMSS) per ACK
+// in slow start, equation (3) in congestion avoidance); a positive value
+// counts the bytes acknowledged (section 2.1 in congestion avoidance)
+// and lets one ACK add at most that many segments in slow start, the
+// limit L of section 2.2.
+type ABC int
+
+const (
+	// ABCOff counts ACKs, not bytes.
+	ABCOff ABC = 0
+	// ABCL2 is RFC 3465 section 2.2's L = 2*SMSS.
+	ABCL2 ABC = 2
+	// ABCUnlimited lets an ACK add every segment it acknowledges, as
+	// Linux's tcp_slow_start (net/ipv4/tcp_cong.c) does since 3.8
+	// dropped the tcp_abc switch: cwnd = min(cwnd + acked, ssthresh),
+	// acked being all the segments the ACK covers, so a stretch ACK
+	// (GRO, ACK loss, a delayed ACK) grows cwnd by all of them.
+	ABCUnlimited ABC = math.MaxInt32
+)
+
+// slowStartStep is what one ACK acknowledging acked bytes adds to cwnd
+// in slow start: min(N, SMSS) without byte counting (RFC 5681 equation
+// (2)), min(N, L*SMSS) with it (RFC 3465 section 2.2).
+func (a ABC) slowStartStep(s *State, acked unit.Bytes) unit.Bytes {
+	if a <= ABCOff {
+		return min(acked, s.SMSS)
+	}
+	return min(acked, unit.Bytes(a)*s.SMSS)
+}
+
 // Options configures the controllers of this package.
 type Options struct {
-	// ABC enables appropriate byte counting (RFC 3465) with limit
-	// L = 2*SMSS (section 2.2) in slow start and byte counting in
-	// congestion avoidance (section 2.1).
-	ABC bool
+	// ABC is how the controllers count what an ACK acknowledges: per
+	// ACK (ABCOff), or by byte counting with a limit L in slow start.
+	ABC ABC
 	// HyStart enables CUBIC's slow-start exit: Linux's HyStart
 	// (tcp_cubic.c, LinuxHyStart) unless HyStartVariant says otherwise.
 	HyStart bool

@@ -39,7 +39,7 @@ const (
 // Windows are in segments as in the RFC, time in seconds from `now`.
 type Cubic struct {
 	w   window
-	abc bool
+	abc ABC
 	hs  *HyStart // RFC 9406 HyStart++; nil: not that
 	// lhs is Linux's HyStart (tcp_cubic.c); nil: not that. At most one
 	// of hs and lhs is set.
@@ -68,7 +68,7 @@ type Cubic struct {
 // NewCubic returns CUBIC; hystart enables Linux's HyStart (the default
 // of Linux's tcp_cubic.c, module parameter hystart = 1) and abc RFC 3465
 // byte counting in standard slow start.
-func NewCubic(hystart, abc bool) *Cubic {
+func NewCubic(hystart bool, abc ABC) *Cubic {
 	v := HyStartOff
 	if hystart {
 		v = HyStartLinux
@@ -77,7 +77,7 @@ func NewCubic(hystart, abc bool) *Cubic {
 }
 
 // NewCubicHyStart returns CUBIC with the slow-start exit v.
-func NewCubicHyStart(v HyStartVariant, abc bool) *Cubic {
+func NewCubicHyStart(v HyStartVariant, abc ABC) *Cubic {
 	c := &Cubic{abc: abc, fastConvergence: true}
 	switch v {
 	case HyStartLinux:
@@ -277,7 +277,7 @@ func (c *Cubic) OnRTO(now des.Time, s *State, flightSize unit.Bytes, repeated bo
 // "if (hystart && after(ack, ca->end_seq)) bictcp_hystart_reset(sk)"
 // starts Linux HyStart's new round, then HyStart++ or standard slow start
 // grows the window.
-func hyStartSlowStart(w *window, abc bool, hs *HyStart, lhs *LinuxHyStart, s *State, a *Ack) {
+func hyStartSlowStart(w *window, abc ABC, hs *HyStart, lhs *LinuxHyStart, s *State, a *Ack) {
 	if lhs != nil && lhs.acked > lhs.endSeq {
 		lhs.resetRound(a.Now)
 	}

@@ -62,7 +62,7 @@ var lcCubeFactor = uint64(1<<(10+3*lcHZShift)) / lcCubeRTTScale
 // HyStart (LinuxHyStart) or, if asked, RFC 9406's HyStart++.
 type CubicLinux struct {
 	w   window
-	abc bool
+	abc ABC
 	ai  linuxAI
 	hs  *HyStart
 	lhs *LinuxHyStart
@@ -83,7 +83,7 @@ type CubicLinux struct {
 }
 
 // NewCubicLinux returns Linux's CUBIC with the slow-start exit v.
-func NewCubicLinux(v HyStartVariant, abc bool) *CubicLinux {
+func NewCubicLinux(v HyStartVariant, abc ABC) *CubicLinux {
 	c := &CubicLinux{abc: abc}
 	switch v {
 	case HyStartLinux:

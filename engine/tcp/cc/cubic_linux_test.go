@@ -24,7 +24,7 @@ func lcAck(c *CubicLinux, s *State, now des.Time, rtt des.Duration) {
 //     cnt = 70 / 3 = 23: the 23rd ACK makes cwnd 71.
 func TestCubicLinuxTrace(t *testing.T) {
 	const rtt = 100 * des.Millisecond
-	c := NewCubicLinux(HyStartOff, false)
+	c := NewCubicLinux(HyStartOff, ABCOff)
 	s := State{Cwnd: 100 * smss, SMSS: smss}
 	c.Init(&s)
 	s.Ssthresh = 100 * smss // congestion avoidance from the start
@@ -76,7 +76,7 @@ func TestCubicLinuxSsthresh(t *testing.T) {
 		{1000, 800, 700, 1000}, // 717000/1024 = 700.2
 		{2, 0, 2, 2},           // 1434/1024 = 1: the floor of 2
 	} {
-		c := NewCubicLinux(HyStartOff, false)
+		c := NewCubicLinux(HyStartOff, ABCOff)
 		s := State{Cwnd: unit.Bytes(tc.cwnd) * smss, SMSS: smss}
 		c.Init(&s)
 		c.lastMaxCwnd = tc.prevMax
@@ -100,7 +100,7 @@ func TestCubicLinuxFriendliness(t *testing.T) {
 		{187, 10000}, // ack_cnt must exceed 187
 		{188, 100},
 	} {
-		c := NewCubicLinux(HyStartOff, false)
+		c := NewCubicLinux(HyStartOff, ABCOff)
 		c.inEpoch, c.epochStart, c.lastMaxCwnd, c.originPoint, c.k, c.tcpCwnd = true, 5000, 100, 100, 0, 100
 		c.update(des.Time(5*des.Second), 100, tc.acked)
 		if c.cnt != tc.want {
@@ -115,7 +115,7 @@ func TestCubicLinuxFriendliness(t *testing.T) {
 // running epoch by the idle time when sending resumes with nothing in
 // flight.
 func TestCubicLinuxTimeoutAndIdle(t *testing.T) {
-	c := NewCubicLinux(HyStartLinux, false)
+	c := NewCubicLinux(HyStartLinux, ABCOff)
 	s := State{Cwnd: 100 * smss, SMSS: smss}
 	c.Init(&s)
 	lcAck(c, &s, des.Time(des.Second), 50*des.Millisecond)
@@ -126,7 +126,7 @@ func TestCubicLinuxTimeoutAndIdle(t *testing.T) {
 			s.Ssthresh/smss, s.Cwnd/smss, c.lastMaxCwnd, c.delayMin, c.inEpoch)
 	}
 
-	c = NewCubicLinux(HyStartOff, false)
+	c = NewCubicLinux(HyStartOff, ABCOff)
 	c.Init(&s)
 	c.OnPacketSent(des.Time(2*des.Second), &s, smss, 2*smss, false)
 	c.inEpoch, c.epochStart = true, 1000

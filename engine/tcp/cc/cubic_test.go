@@ -36,7 +36,7 @@ const (
 // 21 segments between t = 0.5 s and K, so a wrong K, C or beta fails.
 func TestCubicFollowsWCubic(t *testing.T) {
 	const wMax = 100
-	c := NewCubic(false, false)
+	c := NewCubic(false, ABCOff)
 	s := State{Cwnd: wMax * smss, SMSS: smss}
 	c.Init(&s)
 	c.OnCongestionEvent(0, &s, s.Cwnd)
@@ -69,7 +69,7 @@ func TestCubicFollowsWCubic(t *testing.T) {
 // 70 + 50 * 0.529 = 96.5. Tolerance: one segment (whole segments sent per
 // round, and the per-ACK sum of alpha/cwnd over a growing window).
 func TestCubicRenoFriendly(t *testing.T) {
-	c := NewCubic(false, false)
+	c := NewCubic(false, ABCOff)
 	s := State{Cwnd: 100 * smss, SMSS: smss}
 	c.Init(&s)
 	c.OnCongestionEvent(0, &s, s.Cwnd)
@@ -97,7 +97,7 @@ func TestCubicRenoFriendly(t *testing.T) {
 // (1 + 0.7) / 2; section 4.8: a timeout sets cwnd = 1 segment, ssthresh by
 // beta_cubic, and the next epoch starts with K = 0 and W_max = cwnd_epoch.
 func TestCubicReductions(t *testing.T) {
-	c := NewCubic(false, false)
+	c := NewCubic(false, ABCOff)
 	s := State{Cwnd: 200 * smss, SMSS: smss}
 	c.Init(&s)
 	c.OnCongestionEvent(0, &s, s.Cwnd)

@@ -22,7 +22,8 @@
 // and the bytes in flight. A controller that paces sets State.PacingRate.
 //
 // Reno and NewReno share the RFC 5681 window growth (slow start and
-// congestion avoidance, with RFC 3465 appropriate byte counting as an option)
+// congestion avoidance, with RFC 3465 appropriate byte counting as an
+// option, ABC, whose slow-start limit L may be none, as in Linux)
 // and the RFC 5681 equation (4) reduction; they differ in loss recovery
 // (RFC 5681 section 3.2 versus RFC 6582), which the sender selects.
 //
@@ -51,5 +52,7 @@
 // with tcp_bbr.c's ACK-aggregation allowance, quantization budget and
 // in-flight judged at the next departure (bbr_packets_in_net_at_edt).
 // Reno and NewReno stay RFC 5681's (with RFC 3465 byte counting when
-// asked), which tcp_reno_cong_avoid matches in congestion avoidance.
+// asked), which tcp_reno_cong_avoid matches in congestion avoidance;
+// with ABCUnlimited their slow start is tcp_slow_start's, which adds
+// every segment an ACK covers.
 package cc

@@ -51,7 +51,7 @@ func TestGateLeavesCongAvoidAlone(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			start := des.Time(des.Second)
 			mk := func() (Controller, *State) {
-				c, err := New(name, Options{ABC: true})
+				c, err := New(name, Options{ABC: ABCUnlimited})
 				if err != nil {
 					t.Fatal(err)
 				}

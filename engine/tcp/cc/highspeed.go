@@ -23,11 +23,11 @@ const (
 // Slow start is RFC 5681's (RFC 3649 leaves it alone).
 type HighSpeed struct {
 	w   window
-	abc bool
+	abc ABC
 }
 
 // NewHighSpeed returns HighSpeed TCP.
-func NewHighSpeed(abc bool) *HighSpeed { return &HighSpeed{abc: abc} }
+func NewHighSpeed(abc ABC) *HighSpeed { return &HighSpeed{abc: abc} }
 
 // HighSpeedB is RFC 3649 section 5's decrease parameter:
 //

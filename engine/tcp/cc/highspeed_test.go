@@ -63,7 +63,7 @@ func TestHighSpeedRFC3649Table(t *testing.T) {
 // sent and a(w) changes little within the round).
 func TestHighSpeedWindow(t *testing.T) {
 	for _, w := range []unit.Bytes{30, 1058, 10661} {
-		h := NewHighSpeed(false)
+		h := NewHighSpeed(ABCOff)
 		p := newPipe(t, h, w, w, fixedRTT(50e6))
 		p.runRounds(1)
 		grew := segs(&p.s) - float64(w)

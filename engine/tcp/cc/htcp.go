@@ -36,7 +36,7 @@ const (
 // slowly fading RTTmax memory.
 type HTCP struct {
 	w          window
-	abc        bool
+	abc        ABC
 	rttScaling bool
 
 	lastCong des.Time // time of the last congestion event
@@ -48,7 +48,7 @@ type HTCP struct {
 
 // NewHTCP returns H-TCP; rttScaling scales alpha by RTTmin/100 ms as
 // tcp_htcp.c does by default.
-func NewHTCP(rttScaling, abc bool) *HTCP {
+func NewHTCP(rttScaling bool, abc ABC) *HTCP {
 	return &HTCP{abc: abc, rttScaling: rttScaling, beta: htcpBetaMin}
 }
 

@@ -47,7 +47,7 @@ func TestHTCPIncreaseAndBackoff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := NewHTCP(tt.scaling, false)
+			h := NewHTCP(tt.scaling, ABCOff)
 			s := State{Cwnd: 100 * smss, SMSS: smss}
 			h.Init(&s)
 			s.Ssthresh = 10 * smss

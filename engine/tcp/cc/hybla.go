@@ -31,12 +31,12 @@ const (
 // RTT each time the minimum changes.
 type Hybla struct {
 	w   window
-	abc bool
+	abc ABC
 	rho float64
 }
 
 // NewHybla returns TCP Hybla.
-func NewHybla(abc bool) *Hybla { return &Hybla{abc: abc, rho: 1} }
+func NewHybla(abc ABC) *Hybla { return &Hybla{abc: abc, rho: 1} }
 
 // Name implements Controller.
 func (h *Hybla) Name() string { return "hybla" }

@@ -95,9 +95,9 @@ type hyStartCubic interface {
 
 func newHyStartCubic(variant string) hyStartCubic {
 	if variant == "linux" {
-		return NewCubicLinux(HyStartLinux, false)
+		return NewCubicLinux(HyStartLinux, ABCOff)
 	}
-	return NewCubicHyStart(HyStartLinux, false)
+	return NewCubicHyStart(HyStartLinux, ABCOff)
 }
 
 func testLinuxHyStartAckTrain(t *testing.T, c hyStartCubic) {
@@ -146,7 +146,7 @@ func TestLinuxHyStartDelay(t *testing.T) {
 		{"rise 12 ms, below the 12.5 ms threshold", 112 * des.Millisecond, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := NewCubicHyStart(HyStartLinux, false)
+			c := NewCubicHyStart(HyStartLinux, ABCOff)
 			rtt := func(sent des.Time) des.Duration {
 				if sent >= des.Time(400*des.Millisecond) {
 					return tc.late
@@ -210,7 +210,7 @@ func TestLinuxHyStartAckDelay(t *testing.T) {
 // (bictcp_state on TCP_CA_Loss), below hystart_low_window = 16 segments
 // nothing is detected, and off means slow start runs to the first loss.
 func TestLinuxHyStartEvents(t *testing.T) {
-	c := NewCubicHyStart(HyStartLinux, false)
+	c := NewCubicHyStart(HyStartLinux, ABCOff)
 	rtt := func(sent des.Time) des.Duration {
 		if sent >= des.Time(400*des.Millisecond) {
 			return 130 * des.Millisecond
@@ -225,7 +225,7 @@ func TestLinuxHyStartEvents(t *testing.T) {
 	if c.LinuxHyStart().Found() || c.DelayMin() != 0 {
 		t.Errorf("after a timeout: found %v, delay_min %v; want false, 0", c.LinuxHyStart().Found(), c.DelayMin())
 	}
-	c2 := NewCubicHyStart(HyStartLinux, false)
+	c2 := NewCubicHyStart(HyStartLinux, ABCOff)
 	s := State{Cwnd: 50 * smss, SMSS: smss}
 	c2.Init(&s)
 	c2.OnCongestionEvent(0, &s, s.Cwnd)
@@ -235,7 +235,7 @@ func TestLinuxHyStartEvents(t *testing.T) {
 
 	// Below 16 segments: a 10-segment window whose RTT doubles at once
 	// and cwnd pinned by ssthresh = 15 segments sees no exit.
-	c3 := NewCubicHyStart(HyStartLinux, false)
+	c3 := NewCubicHyStart(HyStartLinux, ABCOff)
 	p3 := newPipe(t, c3, 10, 0, func(sent des.Time) des.Duration {
 		if sent > 0 {
 			return 200 * des.Millisecond
@@ -250,7 +250,7 @@ func TestLinuxHyStartEvents(t *testing.T) {
 		t.Errorf("exit below hystart_low_window")
 	}
 
-	off := NewCubicHyStart(HyStartOff, false)
+	off := NewCubicHyStart(HyStartOff, ABCOff)
 	if off.LinuxHyStart() != nil || off.hs != nil {
 		t.Errorf("HyStartOff built a HyStart")
 	}

@@ -14,7 +14,7 @@ import (
 // Standard slow start grows by min(N, L*SMSS) with L = 8, so one ACK per
 // segment doubles cwnd each round. All counts are exact.
 func TestHyStartExit(t *testing.T) {
-	c := NewCubicHyStart(HyStartRFC9406, false)
+	c := NewCubicHyStart(HyStartRFC9406, ABCOff)
 	rtt := func(now des.Time) des.Duration {
 		if now >= 4*100e6 { // sent in the 5th round or later
 			return 125e6
@@ -65,7 +65,7 @@ func TestHyStartExit(t *testing.T) {
 // Section 4.2: if the RTT falls back below the CSS baseline, the exit was
 // spurious and slow start resumes.
 func TestHyStartSpuriousExit(t *testing.T) {
-	c := NewCubicHyStart(HyStartRFC9406, false)
+	c := NewCubicHyStart(HyStartRFC9406, ABCOff)
 	rtt := func(now des.Time) des.Duration {
 		if now >= 4*100e6 && now < 5*100e6+25e6*1 {
 			return 125e6 // a transient queue in the 5th round only
@@ -90,7 +90,7 @@ func TestHyStartSpuriousExit(t *testing.T) {
 
 // A loss ends HyStart++ (section 4.2): later slow starts are standard.
 func TestHyStartStopsOnLoss(t *testing.T) {
-	c := NewCubicHyStart(HyStartRFC9406, false)
+	c := NewCubicHyStart(HyStartRFC9406, ABCOff)
 	s := State{Cwnd: 50 * smss, SMSS: smss}
 	c.Init(&s)
 	c.OnCongestionEvent(0, &s, s.Cwnd)

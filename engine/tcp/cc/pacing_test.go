@@ -44,7 +44,7 @@ func (d *departures) Observe(r netsim.Record) {
 func TestPacingInterDeparture(t *testing.T) {
 	const rate = 1e6
 	want := des.Duration(float64(mss) * 1e9 / rate)
-	f := newFlow(t, link{rate: 1e9, delay: 5 * des.Millisecond, queue: 1000}, &fixedPace{Reno: cc.NewReno(false), rate: unit.BytesPerSecond(rate)})
+	f := newFlow(t, link{rate: 1e9, delay: 5 * des.Millisecond, queue: 1000}, &fixedPace{Reno: cc.NewReno(cc.ABCOff), rate: unit.BytesPerSecond(rate)})
 	d := &departures{link: f.fwd()}
 	f.net.SetObserver(d)
 	f.run(t, des.Time(3*des.Second))

@@ -92,7 +92,7 @@ func newFlow(t testing.TB, l link, ctrl cc.Controller) *flow {
 	if err != nil {
 		t.Fatal(err)
 	}
-	server, err := tcp.New(s, cfg, cc.NewReno(false), tcp.NodePort{Net: net, Node: p.Receiver}, app, id, p.Receiver.ID(), p.Sender.ID(), 5000)
+	server, err := tcp.New(s, cfg, cc.NewReno(cc.ABCOff), tcp.NodePort{Net: net, Node: p.Receiver}, app, id, p.Receiver.ID(), p.Sender.ID(), 5000)
 	if err != nil {
 		t.Fatal(err)
 	}

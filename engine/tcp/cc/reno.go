@@ -12,14 +12,14 @@ import (
 // NewReno (RFC 6582 changes only loss recovery, which the sender owns).
 type Reno struct {
 	name string
-	abc  bool
+	abc  ABC
 	// bytesAcked is RFC 3465 section 2.1's counter for congestion
 	// avoidance with byte counting.
 	bytesAcked unit.Bytes
 }
 
 // NewReno returns the RFC 5681/6582 controller; abc enables RFC 3465.
-func NewReno(abc bool) *Reno { return &Reno{name: "newreno", abc: abc} }
+func NewReno(abc ABC) *Reno { return &Reno{name: "newreno", abc: abc} }
 
 // Name implements Controller.
 func (r *Reno) Name() string { return r.name }
@@ -45,16 +45,10 @@ func (r *Reno) OnAck(s *State, a *Ack) {
 		return
 	}
 	if s.InSlowStart() {
-		// RFC 5681 section 3.1 equation (2): cwnd += min(N, SMSS).
-		// RFC 3465 section 2.2: with byte counting, min(N, L), L = 2*SMSS.
-		limit := s.SMSS
-		if r.abc {
-			limit = 2 * s.SMSS
-		}
-		s.Cwnd += min(a.Acked, limit)
+		s.Cwnd += r.abc.slowStartStep(s, a.Acked)
 		return
 	}
-	if r.abc {
+	if r.abc != ABCOff {
 		// RFC 3465 section 2.1: count acked bytes; when they reach cwnd,
 		// grow cwnd by SMSS.
 		r.bytesAcked += a.Acked

@@ -80,20 +80,28 @@ func TestRenoSlowStartDoubles(t *testing.T) {
 
 // RFC 5681 section 3.1 equation (2) with delayed ACKs (one ACK per two
 // segments): cwnd += min(N, SMSS) grows by SMSS per ACK, i.e. 1.5x per RTT;
-// with RFC 3465 byte counting (L = 2*SMSS) it grows by N and doubles.
+// with RFC 3465 byte counting (L = 2*SMSS) it grows by N and doubles. A
+// stretch ACK of four segments shows the limit: min(N, SMSS) adds one
+// segment, L = 2*SMSS two, and Linux's tcp_slow_start (no limit) all
+// four.
 func TestSlowStartDelayedAcks(t *testing.T) {
 	tests := []struct {
-		abc  bool
-		want unit.Bytes // cwnd after one round from 4 segments
+		abc    ABC
+		perAck int
+		want   unit.Bytes // cwnd after one round from 4 segments
 	}{
-		{false, 6 * smss},
-		{true, 8 * smss},
+		{ABCOff, 2, 6 * smss},
+		{ABCL2, 2, 8 * smss},
+		{ABCUnlimited, 2, 8 * smss},
+		{ABCOff, 4, 5 * smss},
+		{ABCL2, 4, 6 * smss},
+		{ABCUnlimited, 4, 8 * smss},
 	}
 	for _, tt := range tests {
 		h := newHarness(t, NewReno(tt.abc), 4)
-		h.ackN(h.sendAvailable(), 2)
+		h.ackN(h.sendAvailable(), tt.perAck)
 		if h.s.Cwnd != tt.want {
-			t.Errorf("abc=%v: cwnd = %d, want %d", tt.abc, h.s.Cwnd, tt.want)
+			t.Errorf("abc %d, %d segments per ACK: cwnd = %d, want %d", tt.abc, tt.perAck, h.s.Cwnd, tt.want)
 		}
 	}
 }
@@ -104,14 +112,14 @@ func TestSlowStartDelayedAcks(t *testing.T) {
 // harness sends only whole segments (10 of a window of 10.9), so accept
 // [0.85, 1.0] SMSS. With RFC 3465 section 2.1 byte counting it is exactly SMSS.
 func TestCongestionAvoidance(t *testing.T) {
-	for _, abc := range []bool{false, true} {
+	for _, abc := range []ABC{ABCOff, ABCL2} {
 		h := newHarness(t, NewReno(abc), 10)
 		h.s.Ssthresh = 5 * smss
 		for round := 0; round < 5; round++ {
 			before := h.s.Cwnd
 			h.ackN(h.sendAvailable(), 1)
 			grew := h.s.Cwnd - before
-			if abc {
+			if abc != ABCOff {
 				if grew != smss {
 					t.Errorf("abc: round %d: cwnd grew %d, want %d", round, grew, smss)
 				}
@@ -135,7 +143,7 @@ func TestRenoReduction(t *testing.T) {
 		{smss, 2 * smss},
 	}
 	for _, tt := range tests {
-		r := NewReno(false)
+		r := NewReno(ABCOff)
 		s := State{Cwnd: 30 * smss, SMSS: smss}
 		r.Init(&s)
 		r.OnCongestionEvent(0, &s, tt.flight)
@@ -157,7 +165,7 @@ func TestRenoReduction(t *testing.T) {
 
 // While in recovery the recovery algorithm owns cwnd: ACKs must not grow it.
 func TestRenoIgnoresAcksInRecovery(t *testing.T) {
-	r := NewReno(false)
+	r := NewReno(ABCOff)
 	s := State{Cwnd: 10 * smss, SMSS: smss}
 	r.Init(&s)
 	r.OnAck(&s, &Ack{Acked: smss, InRecovery: true})

@@ -24,11 +24,11 @@ const (
 // segments. Slow start is RFC 5681's.
 type Scalable struct {
 	w   window
-	abc bool
+	abc ABC
 }
 
 // NewScalable returns Scalable TCP.
-func NewScalable(abc bool) *Scalable { return &Scalable{abc: abc} }
+func NewScalable(abc ABC) *Scalable { return &Scalable{abc: abc} }
 
 // Name implements Controller.
 func (c *Scalable) Name() string { return "scalable" }

@@ -33,7 +33,7 @@ func TestScalableRules(t *testing.T) {
 		if got := ScalableDecrease(float64(tt.w)); got != tt.wantFactor {
 			t.Errorf("ScalableDecrease(%d) = %v, want %v", tt.w, got, tt.wantFactor)
 		}
-		c := NewScalable(false)
+		c := NewScalable(ABCOff)
 		p := newPipe(t, c, tt.w, tt.w, fixedRTT(100e6))
 		p.runRounds(1)
 		if g := segs(&p.s) - float64(tt.w); math.Abs(g-tt.growth) > 0.1 {
@@ -55,7 +55,7 @@ func TestScalableRules(t *testing.T) {
 func TestScalableRecoveryTime(t *testing.T) {
 	want := math.Log(1/(1-scalableB)) / math.Log(1+scalableA)
 	for _, w := range []unit.Bytes{200, 2000} {
-		c := NewScalable(false)
+		c := NewScalable(ABCOff)
 		p := newPipe(t, c, w*7/8, w*7/8, fixedRTT(100e6))
 		rounds := 0
 		for segs(&p.s) < float64(w) {

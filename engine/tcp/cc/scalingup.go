@@ -75,7 +75,7 @@ func (c *ScalingUp) OnAck(s *State, a *Ack) {
 	if s.InSlowStart() {
 		// Section 5.1: "SSTS = 1GB" whenever cwnd < SSTS.
 		s.Ssthresh = c.Limit
-		c.w.slowStart(s, a.Acked, false)
+		c.w.slowStart(s, a.Acked, ABCOff)
 		return
 	}
 	// Section 5.1: "cwnd += 1/cwnd" in segments, RFC 5681 equation (3).

@@ -49,13 +49,9 @@ func (w *window) grow(s *State, inc float64) {
 func (w *window) setTo(s *State, seg float64) { w.grow(s, seg-segs(s)) }
 
 // slowStart is RFC 5681 section 3.1 equation (2), cwnd += min(N, SMSS),
-// or with RFC 3465 byte counting (abc) min(N, 2*SMSS).
-func (w *window) slowStart(s *State, acked unit.Bytes, abc bool) {
-	limit := s.SMSS
-	if abc {
-		limit = 2 * s.SMSS
-	}
-	s.Cwnd = min(s.Cwnd+min(acked, limit), maxCwnd)
+// or with byte counting what abc lets the ACK add (ABC.slowStartStep).
+func (w *window) slowStart(s *State, acked unit.Bytes, abc ABC) {
+	s.Cwnd = min(s.Cwnd+abc.slowStartStep(s, acked), maxCwnd)
 }
 
 // reduce sets ssthresh to factor*cwnd, at least 2 segments (RFC 5681

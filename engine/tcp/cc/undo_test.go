@@ -20,10 +20,10 @@ func TestUndoCwnd(t *testing.T) {
 		cwnd, prior unit.Bytes
 		want        unit.Bytes
 	}{
-		{"reno below prior", NewReno(false), 5 * smss, 20 * smss, 20 * smss},
-		{"reno above prior", NewReno(false), 30 * smss, 20 * smss, 30 * smss},
-		{"cubic", NewCubic(false, false), 7 * smss, 20 * smss, 20 * smss},
-		{"bic", NewBIC(false), 7 * smss, 20 * smss, 20 * smss},
+		{"reno below prior", NewReno(ABCOff), 5 * smss, 20 * smss, 20 * smss},
+		{"reno above prior", NewReno(ABCOff), 30 * smss, 20 * smss, 30 * smss},
+		{"cubic", NewCubic(false, ABCOff), 7 * smss, 20 * smss, 20 * smss},
+		{"bic", NewBIC(ABCOff), 7 * smss, 20 * smss, 20 * smss},
 		{"bbr keeps cwnd", NewBBR(1), 7 * smss, 20 * smss, 7 * smss},
 	}
 	for _, tt := range tests {

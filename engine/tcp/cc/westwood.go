@@ -31,7 +31,7 @@ const (
 // reduction is Reno's.
 type Westwood struct {
 	w   window
-	abc bool
+	abc ABC
 
 	winStart  des.Time // start of the current sampling interval
 	started   bool
@@ -43,7 +43,7 @@ type Westwood struct {
 }
 
 // NewWestwood returns TCP Westwood+.
-func NewWestwood(abc bool) *Westwood { return &Westwood{abc: abc} }
+func NewWestwood(abc ABC) *Westwood { return &Westwood{abc: abc} }
 
 // Name implements Controller.
 func (c *Westwood) Name() string { return "westwood" }

@@ -19,7 +19,7 @@ import (
 // cwnd = ssthresh from a larger window; a timeout sets the same ssthresh
 // and cwnd = 1 segment. Tolerance: one segment.
 func TestWestwoodBandwidthEstimate(t *testing.T) {
-	w := cc.NewWestwood(false)
+	w := cc.NewWestwood(cc.ABCOff)
 	s := cc.State{Cwnd: 200 * mss, SMSS: mss}
 	w.Init(&s)
 	s.Ssthresh = 10 * mss
