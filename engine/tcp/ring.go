@@ -82,13 +82,18 @@ func (q *records) popFront() {
 
 // find returns the index of the record starting at seq, or -1. Records are
 // sorted by sequence, so a binary search on the distance from the first
-// record's start suffices.
+// record's start suffices. Most records are of one size (a full segment
+// or aggregate), so the index that size predicts is tried first.
 func (q *records) find(seq seqnum.Value) int {
 	if q.n == 0 {
 		return -1
 	}
-	base := q.at(0).seq
+	first := q.at(0)
+	base := first.seq
 	off := base.Size(seq)
+	if i := q.guess(off, first.len); i >= 0 && q.at(i).seq == seq {
+		return i
+	}
 	lo, hi := 0, q.n
 	for lo < hi {
 		m := (lo + hi) / 2
@@ -104,16 +109,35 @@ func (q *records) find(seq seqnum.Value) int {
 	return -1
 }
 
+// guess is the index of the record at offset off from the first record's
+// start were every record size bytes long, or -1 outside the ring.
+func (q *records) guess(off, size seqnum.Size) int {
+	if size == 0 {
+		return -1
+	}
+	if i := int(off / size); i < q.n {
+		return i
+	}
+	return -1
+}
+
 // cover returns the index of the record holding seq, or -1 when seq lies
-// outside the records.
+// outside the records. The index records of one size predict is tried
+// first, as in find.
 func (q *records) cover(seq seqnum.Value) int {
 	if q.n == 0 {
 		return -1
 	}
-	base := q.at(0).seq
+	first := q.at(0)
+	base := first.seq
 	off := base.Size(seq)
 	if off >= base.Size(q.at(q.n-1).end()) {
 		return -1
+	}
+	if i := q.guess(off, first.len); i >= 0 {
+		if r := q.at(i); base.Size(r.seq) <= off && off < base.Size(r.end()) {
+			return i
+		}
 	}
 	lo, hi := 0, q.n
 	for lo < hi {
