@@ -145,8 +145,10 @@ func leoNetworkSchema() *vocab.Schema {
 		// 10th segment on and an skb sent late shortens the gap after it by
 		// the delay, up to half (tcp_update_skb_after_send). 11: byte
 		// counting as Linux's tcp_slow_start: in slow start one ACK adds
-		// every segment it covers (was at most 2, RFC 3465's L).
-		Version: 11,
+		// every segment it covers (was at most 2, RFC 3465's L). 12:
+		// Reno's slow start stops at ssthresh and hands what a stretch
+		// ACK carries past it to congestion avoidance (tcp_slow_start).
+		Version: 12,
 		Doc:     "traffic between many ground stations over a whole constellation (several shells and element sets): every ISL and ground link a queued link whose delay, BER (document 000's budget) and optionally capacity (rate modes under a PER threshold) follow its length, routes toward every station recomputed each step as Hypatia's satgenpy does, outages and handover gaps; TCP (Linux host) and constant-rate UDP flows (Kassing et al., IMC 2020)",
 		Params:  params,
 		Metrics: metrics,

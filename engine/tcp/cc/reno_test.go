@@ -106,6 +106,32 @@ func TestSlowStartDelayedAcks(t *testing.T) {
 	}
 }
 
+// A stretch ACK that takes slow start past ssthresh: RFC 5681 and RFC
+// 3465 grow cwnd by their step whatever ssthresh (ns-3 3.37 too), while
+// Linux's tcp_slow_start stops at ssthresh and tcp_reno_cong_avoid counts
+// the rest in congestion avoidance (tcp_cong_avoid_ai, a segment per
+// cwnd's worth, so two segments at cwnd 10 add nothing yet).
+func TestSlowStartStretchAckPastSsthresh(t *testing.T) {
+	for _, tt := range []struct {
+		abc       ABC
+		wantCwnd  unit.Bytes
+		wantCount unit.Bytes // RFC 3465 section 2.1's byte count after the ACK
+	}{
+		{ABCOff, 9 * smss, 0},
+		{ABCL2, 10 * smss, 0},
+		{ABCUnlimited, 10 * smss, 2 * smss},
+	} {
+		r := NewReno(tt.abc)
+		s := State{Cwnd: 8 * smss, SMSS: smss}
+		r.Init(&s)
+		s.Ssthresh = 10 * smss
+		r.OnAck(&s, &Ack{Acked: 4 * smss})
+		if s.Cwnd != tt.wantCwnd || r.bytesAcked != tt.wantCount {
+			t.Errorf("abc %d: cwnd %d, byte count %d segments; want %d, %d", tt.abc, s.Cwnd/smss, r.bytesAcked/smss, tt.wantCwnd/smss, tt.wantCount/smss)
+		}
+	}
+}
+
 // RFC 5681 section 3.1 equation (3): in congestion avoidance cwnd grows by
 // about one SMSS per RTT. Summing SMSS*SMSS/cwnd over one window of 10
 // segments gives 0.955 SMSS (the window grows as it is acked), and the
