@@ -149,14 +149,17 @@ func BenchmarkDumbbell(b *testing.B) {
 // BenchmarkProbeCubic is the performance probe of the loss-recovery
 // seam: 10 CUBIC flows over the 1 Gbit/s, 25 ms bottleneck with a
 // 1000-packet DropTail queue, 30 simulated seconds per op, recovering by
-// duplicate ACKs (NewReno) or by SACK with RACK-TLP, each also with the
-// Linux mechanisms on (linuxRecovery: DSACKs, undo, F-RTO, adaptive
-// reordering, the RTO's variance floor). cpu-s/op is the
-// process's user+system CPU time per op; datapkts/op is the data
-// segments the senders put on the wire per op (the variants do not do
-// the same work: with the duplicate-ACK threshold the flows spend much
-// of the run waiting on timeouts and send about half what RACK-TLP does,
-// so pkts/cpu-s, not cpu-s/op, compares their cost: a flow waiting on a
+// duplicate ACKs without SACK (NewReno), by SACK with RFC 6675's
+// duplicate-ACK threshold and no RACK (sack-dupthresh), or by SACK with
+// RACK-TLP, each also with the Linux mechanisms on (linuxRecovery:
+// DSACKs, undo, F-RTO, adaptive reordering, the RTO's variance floor).
+// cpu-s/op is the process's user+system CPU time per op; datapkts/op is
+// the data segments the senders put on the wire per op (dupack does not
+// do the others' work: without SACK the flows spend much of the run
+// waiting on timeouts and send about half what RACK-TLP does; the
+// sack-dupthresh variant sends as much as RACK-TLP and differs from it
+// only in how losses are found, so cpu-s/op compares those two, and
+// pkts/cpu-s compares any two: a flow waiting on a
 // timer costs no CPU, every data packet costs both the same network work,
 // three hops out and three back, about 6 events, whatever detects its
 // loss, and what RACK-TLP adds is work per ACK, so its price is the
