@@ -47,14 +47,15 @@ func (r *Reno) OnAck(s *State, a *Ack) {
 	acked := a.Acked
 	if s.InSlowStart() {
 		s.Cwnd += r.abc.slowStartStep(s, acked)
-		if r.abc != ABCUnlimited || s.Cwnd <= s.Ssthresh {
+		if r.abc != ABCUnlimited {
 			return
 		}
 		// Linux's tcp_slow_start stops cwnd at ssthresh, and
 		// tcp_reno_cong_avoid hands the segments past it to
 		// tcp_cong_avoid_ai: a stretch ACK may carry many.
-		acked = s.Cwnd - s.Ssthresh
-		s.Cwnd = s.Ssthresh
+		if acked = capAtSsthresh(s); acked == 0 {
+			return
+		}
 	}
 	if r.abc != ABCOff {
 		// RFC 3465 section 2.1: count acked bytes; when they reach cwnd,

@@ -92,10 +92,17 @@ func segmentsAcked(s *State, a *Ack) float64 { return float64(a.Acked) / float64
 // the acked segments are left for congestion avoidance (0 while still in
 // slow start or exactly at ssthresh).
 func pastSsthresh(s *State, acked uint32) uint32 {
+	return min(acked, uint32(capAtSsthresh(s)/s.SMSS))
+}
+
+// capAtSsthresh stops at ssthresh a cwnd that a slow-start step took past
+// it, as tcp_slow_start does, and returns the bytes it was past (0 while
+// still in slow start or exactly at ssthresh).
+func capAtSsthresh(s *State) unit.Bytes {
 	if s.InSlowStart() || s.Cwnd == s.Ssthresh {
 		return 0
 	}
-	over := uint32((s.Cwnd - s.Ssthresh) / s.SMSS)
+	over := s.Cwnd - s.Ssthresh
 	s.Cwnd = s.Ssthresh
-	return min(acked, over)
+	return over
 }
