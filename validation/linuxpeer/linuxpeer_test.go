@@ -117,7 +117,8 @@ func TestJain(t *testing.T) {
 
 // TestScenariosRunInCrosslink checks that every scenario makes valid
 // tcp-compete parameters with the guest's ten controllers: four BBR and
-// two of each other.
+// two of each other, or for TwoBBR two BBR, four CUBIC and two of BIC and
+// Reno.
 func TestScenariosRunInCrosslink(t *testing.T) {
 	reg, err := models.Registry()
 	if err != nil {
@@ -127,11 +128,11 @@ func TestScenariosRunInCrosslink(t *testing.T) {
 	if !ok {
 		t.Fatal("no tcp-compete")
 	}
-	count := map[string]int{}
-	for _, c := range CCAs {
-		count[c]++
-	}
 	for _, s := range Scenarios() {
+		count := map[string]int{}
+		for _, c := range s.CCAs() {
+			count[c]++
+		}
 		p, err := s.Params(m)
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/stat"
 
@@ -65,11 +66,14 @@ at great cost and iperf3's receiver wakes per segment.
 	fmt.Fprintf(&b, "Each run sends for %d s. Goodput is each sender's acknowledged bytes from %d s to %d s (crosslink: bytes delivered from %d s to the end), summed per controller; retransmissions are all senders' retransmitted segments per second over the whole run. Linux runs once per point; crosslink's cells are the mean and [min, max] of %d seeds.\n\n",
 		Duration, Warmup, Duration-1, Warmup, seeds(samples, validation.Crosslink))
 
-	var scen, ablation []Scenario
+	var scen, ablation, twoBBR []Scenario
 	for _, s := range Scenarios() {
-		if s.NoGSO {
+		switch {
+		case s.NoGSO:
 			ablation = append(ablation, s)
-		} else {
+		case s.TwoBBR:
+			twoBBR = append(twoBBR, s)
+		default:
 			scen = append(scen, s)
 		}
 	}
@@ -80,7 +84,7 @@ at great cost and iperf3's receiver wakes per segment.
 		}
 	}
 	b.WriteString("## How far apart\n\nMean absolute difference, crosslink's mean less Linux, over the queue sizes of each loss level (Mbit/s for goodput, per second for retransmissions):\n\n")
-	tableHeader(&b, "loss")
+	tableHeader(&b, CCAs, "loss")
 	for _, loss := range losses {
 		fmt.Fprintf(&b, "| %g %% | ", loss)
 		for _, m := range Metrics() {
@@ -105,7 +109,7 @@ at great cost and iperf3's receiver wakes per segment.
 	}
 	for _, loss := range losses {
 		fmt.Fprintf(&b, "\n## Loss %g %%\n\n", loss)
-		tableHeader(&b, "q", "side")
+		tableHeader(&b, CCAs, "q", "side")
 		for _, s := range scen {
 			if s.Loss == loss {
 				rows(&b, s, fmt.Sprintf("%d %%", s.QueueBDP))
@@ -113,22 +117,28 @@ at great cost and iperf3's receiver wakes per segment.
 		}
 	}
 	b.WriteString("\n## One segment per skb, lossless\n\nThe senders' interfaces with `gso_max_segs 1` (`ip link set`), so TCP's autosizing makes one-segment skbs; crosslink without `emulate`'s gso.\n\n")
-	tableHeader(&b, "q", "side")
+	tableHeader(&b, CCAs, "q", "side")
 	for _, s := range ablation {
+		rows(&b, s, fmt.Sprintf("%d %%", s.QueueBDP))
+	}
+	b.WriteString("\n## Two BBR flows, lossless\n\nThe published runs' two BBR v1 flows, with CUBIC, Linux's default controller, in BBRv2's two places (" +
+		strings.Join(TwoBBRCCAs, " ") + "), at the queue sizes where BBR takes the link.\n\n")
+	tableHeader(&b, TwoBBRCCAs, "q", "side")
+	for _, s := range twoBBR {
 		rows(&b, s, fmt.Sprintf("%d %%", s.QueueBDP))
 	}
 	return b.Bytes(), nil
 }
 
 // tableHeader writes a table's header: the leading columns, then one per
-// metric.
-func tableHeader(b *bytes.Buffer, lead ...string) {
+// metric, each controller's with its number of flows in ccas.
+func tableHeader(b *bytes.Buffer, ccas []string, lead ...string) {
 	b.WriteString("| ")
 	for _, l := range lead {
 		b.WriteString(l + " | ")
 	}
 	for _, m := range Metrics() {
-		b.WriteString(metricLabel(m) + " | ")
+		b.WriteString(metricLabel(m, ccas) + " | ")
 	}
 	b.WriteString("\n|")
 	for range len(lead) + len(Metrics()) {
@@ -148,7 +158,7 @@ func seeds(samples []validation.Sample, side validation.Side) int {
 	return len(seen)
 }
 
-func metricLabel(m string) string {
+func metricLabel(m string, ccas []string) string {
 	switch m {
 	case metricGoodput:
 		return "total (Mbit/s)"
@@ -157,11 +167,14 @@ func metricLabel(m string) string {
 	case metricRetrans:
 		return "retr./s"
 	}
-	n := 2
-	if m == "goodput_bbr" {
-		n = 4
+	a := m[len("goodput_"):]
+	n := 0
+	for _, c := range ccas {
+		if c == a {
+			n++
+		}
 	}
-	return fmt.Sprintf("%s x%d (Mbit/s)", m[len("goodput_"):], n)
+	return fmt.Sprintf("%s x%d (Mbit/s)", a, n)
 }
 
 func format(m string, v float64) string {

@@ -98,7 +98,7 @@ func Load(s Scenario, dir string) ([]validation.Sample, error) {
 	if err != nil {
 		return nil, fmt.Errorf("linuxpeer: %s: %w", s.Name(), err)
 	}
-	m, err := Measure(snaps, len(CCAs))
+	m, err := Measure(snaps, len(s.CCAs()))
 	if err != nil {
 		return nil, fmt.Errorf("linuxpeer: %s: %w", s.Name(), err)
 	}

@@ -21,6 +21,10 @@ type Scenario struct {
 	// would not do: TCP keeps building GSO skbs, which the device splits
 	// after its qdisc, and TCP Small Queues counts their segments.)
 	NoGSO bool
+	// TwoBBR runs the document's mix with BBR v1 in BBR's two places
+	// only and CUBIC, Linux's default controller, in BBRv2's
+	// (TwoBBRCCAs): the number of BBR v1 flows the published runs had.
+	TwoBBR bool
 }
 
 // Name identifies a scenario in the samples.
@@ -29,7 +33,28 @@ func (s Scenario) Name() string {
 	if s.NoGSO {
 		n += "-nogso"
 	}
+	if s.TwoBBR {
+		n += "-2bbr"
+	}
 	return n
+}
+
+// CCAs returns the ten senders' controllers in start order: CCAs, or
+// TwoBBRCCAs for a TwoBBR scenario.
+func (s Scenario) CCAs() []string {
+	if s.TwoBBR {
+		return TwoBBRCCAs
+	}
+	return CCAs
+}
+
+// compete is tcp-compete's ccas list that gives flow i (of ten) the
+// controllers of s.CCAs(): tcp-compete runs the (i mod 5)th name.
+func (s Scenario) compete() string {
+	if s.TwoBBR {
+		return "bbr,cubic,cubic,bic,reno"
+	}
+	return "bbr,bbr,cubic,bic,reno"
 }
 
 // The set-up every scenario shares.
@@ -47,13 +72,19 @@ const (
 // BBRv2.
 var CCAs = []string{"bbr", "bbr", "bbr", "bbr", "cubic", "cubic", "bic", "bic", "reno", "reno"}
 
+// TwoBBRCCAs are CCAs with CUBIC in BBRv2's places: the published runs'
+// two BBR v1 flows, and six loss-based ones instead of their four.
+var TwoBBRCCAs = []string{"bbr", "bbr", "cubic", "cubic", "cubic", "cubic", "bic", "bic", "reno", "reno"}
+
 // Algorithms are the distinct controllers of CCAs, in the report's order.
 var Algorithms = []string{"bbr", "cubic", "bic", "reno"}
 
 // Scenarios are the runs of the report: the document's four loss levels
 // and six of its queue sizes, from the deep queue where the lossless
 // shares are settled to the shallow ones where BBR takes the link; and,
-// lossless at q = 100 and 40 %, the same without TSO and GSO.
+// lossless at q = 100 and 40 %, the same without TSO and GSO; and,
+// lossless where BBR takes the link, the published runs' two BBR v1 flows
+// (TwoBBR).
 func Scenarios() []Scenario {
 	var out []Scenario
 	for _, loss := range []float64{0, 0.2, 0.5, 0.8} {
@@ -61,7 +92,11 @@ func Scenarios() []Scenario {
 			out = append(out, Scenario{QueueBDP: q, Loss: loss})
 		}
 	}
-	return append(out, Scenario{QueueBDP: 100, NoGSO: true}, Scenario{QueueBDP: 40, NoGSO: true})
+	out = append(out, Scenario{QueueBDP: 100, NoGSO: true}, Scenario{QueueBDP: 40, NoGSO: true})
+	for _, q := range []int{50, 40, 30, 20} {
+		out = append(out, Scenario{QueueBDP: q, TwoBBR: true})
+	}
+	return out
 }
 
 // SampleTimes are the seconds after the start at which the guest records
@@ -83,10 +118,8 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 		name string
 		v    vocab.Value
 	}{
-		{"flows", vocab.I(int64(len(CCAs)))},
-		// tcp-compete gives flow i the (i mod 5)th controller, so this
-		// list yields four BBR flows and two of each other.
-		{"ccas", vocab.S("bbr,bbr,cubic,bic,reno")},
+		{"flows", vocab.I(int64(len(s.CCAs())))},
+		{"ccas", vocab.S(s.compete())},
 		{"rate", vocab.F(100e6)},
 		{"delay", vocab.F(0.010)},
 		{"window", vocab.I(16777216)},
@@ -143,6 +176,6 @@ func (s Scenario) commandLine(outDir, bulk string) []string {
 	return []string{
 		"OUTDIR=" + outDir, "BULK=" + bulk, "GSO=" + gso,
 		fmt.Sprintf("Q=%d", s.QueueBDP), "LOSS=" + loss, fmt.Sprintf("DUR=%d", Duration),
-		"CCAS=" + strings.Join(CCAs, ","), "SAMPLES=" + strings.Join(times, ","),
+		"CCAS=" + strings.Join(s.CCAs(), ","), "SAMPLES=" + strings.Join(times, ","),
 	}
 }
