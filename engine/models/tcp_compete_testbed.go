@@ -41,7 +41,8 @@ import (
 //     access links are plain 1000-packet queues; the first queue the ten
 //     flows share is then s3-s1's 42, not the backbone's.
 //   - gso: TCP hands the stack aggregates of tcp_tso_autosize's size
-//     (about 1 ms at the pacing rate, at least 2 segments), which veth
+//     (about 1 ms at the pacing rate, at least 2 segments, at most half
+//     of cwnd as tcp_cwnd_test has it), which veth
 //     and Open vSwitch pass on whole, so every netem limit counts them as
 //     one skb and netem's loss drops them whole (tcp.Host.TSO,
 //     netsim.Packet.Skb).
@@ -213,7 +214,7 @@ func emulateParam() vocab.Param {
 	return vocab.Param{Name: "emulate", Kind: vocab.String, Default: vocab.S(testbedAll), Syntax: checkEmulate,
 		Doc: "with backbone mininet, the testbed mechanisms emulated, a comma-separated subset of " + testbedAll +
 			" (or none): topology (every host on its own 1000-packet TCLink, the switches joined by 42-packet TCLinks, all netem limits), " +
-			"gso (TSO/GSO aggregates of about 1 ms at the pacing rate counted as one skb by netem's limit and lost whole), " +
+			"gso (TSO/GSO aggregates of about 1 ms at the pacing rate, at most half of cwnd, counted as one skb by netem's limit and lost whole), " +
 			"tsq (TCP Small Queues), defer (TSO deferral, tcp_tso_should_defer), cwndlimited (cwnd grows only while it limits the sender, tcp_is_cwnd_limited), sockbuf (iperf3 -w 16m capped at rmem_max/wmem_max, 16 MiB as Mininet sets them, and doubled), " +
 			"ackloss (the backbone's loss on the ACK direction too), ethernet (HTB counts each frame's 14-byte Ethernet header against the TCLinks' rate), " +
 			"htb (each TCLink's rate is HTB's token bucket, cburst 1600 bytes: an skb leaves whole when released, without serialisation)"}

@@ -199,11 +199,26 @@ func (h *host) autosize() int {
 	return int(max(bytes/mss, unit.Bytes(h.cfg.MinTSOSegs))) // segments
 }
 
+// newSkbGoal is the size of an aggregate of new data: tcp_write_xmit
+// splits the skb at min(cwnd_quota, tcp_tso_segs) segments
+// (tcp_mss_split_point), and cwnd_quota, tcp_cwnd_test's, is at most half
+// of cwnd ("for better scheduling, ensure we have at least 2 GSO packets
+// in flight": halfcwnd = max(cwnd >> 1, 1)), so a flow whose cwnd is
+// below four segments sends one-segment skbs. The other bound,
+// cwnd - in flight, the sender checks before each segment.
+// tcp_xmit_retransmit_queue sizes a retransmission without halfcwnd.
+func (h *host) newSkbGoal() int {
+	s := &h.c.snd
+	halfCwnd := max(int(s.cc.Cwnd/max(s.smss, 1))>>1, 1)
+	return min(h.autosize(), halfCwnd)
+}
+
 // tagSkb puts the data segment p, the transmission of record r, in an
 // aggregate: the open one if it was started at this instant and has room,
-// a new one otherwise. New data fills aggregates of tcp_tso_autosize's
-// size. A retransmission fills one with the lost segments of a single skb
-// first sent: Linux keeps the skbs it sent in its retransmission queue,
+// a new one otherwise. New data fills aggregates of newSkbGoal's size
+// (tcp_tso_autosize's, at most half of cwnd). A retransmission fills one
+// with the lost segments of a single skb first sent: Linux keeps the
+// skbs it sent in its retransmission queue,
 // marks a lost skb lost whole (tcp_rack_detect_loss, tcp_mark_skb_lost)
 // and resends as many of its segments as one skb as cwnd lets it and
 // tcp_tso_segs allows (tcp_xmit_retransmit_queue calls
@@ -231,7 +246,7 @@ func (h *host) tagSkb(now des.Time, p *netsim.Packet, r *sendRecord) {
 			h.skbFrom = r.skb
 			h.skbGoal = min(h.autosize(), h.c.snd.lostRun(r))
 		} else {
-			h.skbGoal = h.autosize()
+			h.skbGoal = h.newSkbGoal()
 		}
 		p.Skb = p.ID
 	}
@@ -354,7 +369,7 @@ func (h *host) Handle(now des.Time, kind int, _ uint64) {
 func (h *host) tsqLimit() unit.Bytes {
 	goal := unit.Bytes(1) // segments
 	if h.cfg.TSO {
-		goal = unit.Bytes(h.autosize())
+		goal = unit.Bytes(h.newSkbGoal())
 	}
 	truesize := goal*h.c.snd.smss + skbOverhead
 	return min(max(2*truesize, h.pacingQuantum()), h.cfg.LimitOutputBytes)

@@ -232,6 +232,7 @@ func TestHostTSQCheck(t *testing.T) {
 			s := &c.snd
 			s.smss = mss
 			s.cc.PacingRate = 10e6
+			s.cc.Cwnd = 30 * mss // halfcwnd, 15 segments, leaves the aggregate at autosize's 2
 			s.nxt = s.una.Add(seqnum.Size(tt.flight * mss))
 			s.max = s.nxt
 			h := c.host
@@ -624,6 +625,7 @@ func TestHostTagSkbRetransmission(t *testing.T) {
 	s := &c.snd
 	s.smss = 1448
 	s.cc.PacingRate = 100e6
+	s.cc.Cwnd = 20 * 1448 // halfcwnd, 10 segments, leaves new data's aggregate at autosize's 8
 	h := c.host
 	if got := h.autosize(); got != 8 {
 		t.Fatalf("autosize %d segments, want 8", got)
@@ -683,6 +685,45 @@ func TestHostTagSkbRetransmission(t *testing.T) {
 	now += des.Time(des.Millisecond)
 	if p7 := send(6, true); p7.Skb == p6.Skb {
 		t.Errorf("record 7 resent 1 ms after record 6 joined its skb")
+	}
+}
+
+// TestHostHalfCwnd: new data's aggregate is tcp_write_xmit's split,
+// min(tcp_tso_segs, tcp_cwnd_test's cwnd_quota), and the quota is at
+// most halfcwnd = max(cwnd >> 1, 1) (net/ipv4/tcp_output.c, the same in
+// Linux 5.13 and 6.1), so that at least two skbs are in flight: below
+// four segments of cwnd every skb holds one segment. A retransmission's
+// aggregate is sized without it (tcp_xmit_retransmit_queue). The sender:
+// MSS 1448 and a pacing rate of 100 Mbit/s, autosize 8 segments.
+func TestHostHalfCwnd(t *testing.T) {
+	for _, tt := range []struct {
+		cwnd, goal int // segments
+	}{{1, 1}, {2, 1}, {3, 1}, {4, 2}, {5, 2}, {9, 4}, {16, 8}, {100, 8}} {
+		c := hostConn(t, cc.NewReno(cc.ABCOff), Host{TSO: true})
+		s := &c.snd
+		s.smss = 1448
+		s.cc.PacingRate = 100e6
+		s.cc.Cwnd = unit.Bytes(tt.cwnd) * 1448
+		h := c.host
+		for i := range 3 {
+			x := s.recs.push()
+			x.seq, x.payload, x.len = seqnum.Value(1000+i*1448), 1448, 1448
+			x.skb, x.marked = 1, true
+		}
+		h.skbN = 1
+		h.tagSkb(des.Time(des.Second), &netsim.Packet{ID: 10, Payload: 1448}, s.recs.at(0))
+		if h.skbGoal != tt.goal {
+			t.Errorf("cwnd %d segments: new data's aggregate %d segments, want %d", tt.cwnd, h.skbGoal, tt.goal)
+		}
+		if got, want := h.tsqLimit(), 2*(unit.Bytes(tt.goal)*1448+skbOverhead); got != max(want, h.pacingQuantum()) {
+			t.Errorf("cwnd %d segments: TSQ limit %d bytes, want twice the aggregate's truesize, %d", tt.cwnd, got, want)
+		}
+		// A retransmission of the two lost segments of skb 1, a
+		// millisecond later: its lost run, whatever cwnd.
+		h.tagSkb(des.Time(des.Second+des.Millisecond), &netsim.Packet{ID: 11, Payload: 1448, Retransmitted: true}, s.recs.at(1))
+		if h.skbGoal != 2 {
+			t.Errorf("cwnd %d segments: retransmission's aggregate %d segments, want its lost run, 2", tt.cwnd, h.skbGoal)
+		}
 	}
 }
 
