@@ -41,8 +41,9 @@ import (
 //     access links are plain 1000-packet queues; the first queue the ten
 //     flows share is then s3-s1's 42, not the backbone's.
 //   - gso: TCP hands the stack aggregates of tcp_tso_autosize's size
-//     (about 1 ms at the pacing rate, at least 2 segments, at most half
-//     of cwnd as tcp_cwnd_test has it), which veth
+//     (about 1 ms at the pacing rate, at least 2 segments; new data's at
+//     most half of cwnd, as tcp_cwnd_test has it, so one segment below
+//     four segments of cwnd), which veth
 //     and Open vSwitch pass on whole, so every netem limit counts them as
 //     one skb and netem's loss drops them whole (tcp.Host.TSO,
 //     netsim.Packet.Skb).

@@ -67,7 +67,8 @@
 // and scoreboards grow only to the largest window.
 //
 // Conn.SetHost adds what a Linux sending host does below TCP (host.go):
-// TSO/GSO aggregates of tcp_tso_autosize's size, TCP Small Queues, and a
+// TSO/GSO aggregates of tcp_tso_autosize's size (at most half of cwnd,
+// tcp_cwnd_test), TCP Small Queues, and a
 // receiver that acknowledges an aggregate once; without it every segment
 // is its own packet.
 //

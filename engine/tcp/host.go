@@ -19,8 +19,10 @@ type Host struct {
 	// aggregates of tcp_tso_autosize's size (net/ipv4/tcp_output.c): the
 	// bytes of about 1 ms at the socket's pacing rate (sk_pacing_rate >>
 	// sk_pacing_shift, shift 10), at least MinTSOSegs segments and at
-	// most 64 KB. The aggregate travels as one skb (netsim.Packet.Skb)
-	// and a paced flow sends one per pacing interval of its length.
+	// most 64 KB; new data's at most half of cwnd too (tcp_cwnd_test's
+	// halfcwnd, newSkbGoal), so below four segments of cwnd one segment.
+	// The aggregate travels as one skb (netsim.Packet.Skb) and a paced
+	// flow sends one per pacing interval of its length.
 	TSO bool
 	// TSQ is TCP Small Queues (tcp_output.c, tcp_small_queue_check): the
 	// socket sends no more while the bytes it has below TCP (sk_wmem_alloc,
@@ -109,7 +111,7 @@ type host struct {
 	skb     uint64   // Skb of the aggregate being filled, 0: none
 	skbAt   des.Time // when it was started
 	skbSegs int      // segments in it
-	skbGoal int      // its size: tcp_tso_autosize's, or the lost skb's it resends
+	skbGoal int      // its size: newSkbGoal's, or the lost skb's it resends
 	skbN    uint32   // aggregates started so far: the number of the open one
 	// A retransmission's aggregate: the number of the skb whose lost
 	// segments it resends, and the sequence number that continues it.
@@ -365,7 +367,11 @@ func (h *host) Handle(now des.Time, kind int, _ uint64) {
 	h.c.snd.output(now)
 }
 
-// tsqLimit is tcp_small_queue_check's limit for the next aggregate.
+// tsqLimit is tcp_small_queue_check's limit for the next aggregate,
+// taken as new data's (newSkbGoal). For a retransmission Linux takes the
+// truesize of the lost skb it resends, which after cwnd was cut may hold
+// more segments than half of the new cwnd: the model's limit in recovery
+// is then the smaller.
 func (h *host) tsqLimit() unit.Bytes {
 	goal := unit.Bytes(1) // segments
 	if h.cfg.TSO {

@@ -715,8 +715,11 @@ func TestHostHalfCwnd(t *testing.T) {
 		if h.skbGoal != tt.goal {
 			t.Errorf("cwnd %d segments: new data's aggregate %d segments, want %d", tt.cwnd, h.skbGoal, tt.goal)
 		}
-		if got, want := h.tsqLimit(), 2*(unit.Bytes(tt.goal)*1448+skbOverhead); got != max(want, h.pacingQuantum()) {
-			t.Errorf("cwnd %d segments: TSQ limit %d bytes, want twice the aggregate's truesize, %d", tt.cwnd, got, want)
+		// At this pacing rate the 1 ms quantum, 12207 bytes, exceeds twice
+		// the truesize of an aggregate of one or two segments: from cwnd
+		// 9 on the limit follows the aggregate.
+		if got, want := h.tsqLimit(), max(2*(unit.Bytes(tt.goal)*1448+skbOverhead), h.pacingQuantum()); got != want {
+			t.Errorf("cwnd %d segments: TSQ limit %d bytes, want %d (twice the aggregate's truesize or the pacing quantum)", tt.cwnd, got, want)
 		}
 		// A retransmission of the two lost segments of skb 1, a
 		// millisecond later: its lost run, whatever cwnd.

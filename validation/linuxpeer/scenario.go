@@ -48,8 +48,10 @@ func (s Scenario) CCAs() []string {
 	return CCAs
 }
 
-// compete is tcp-compete's ccas list that gives flow i (of ten) the
-// controllers of s.CCAs(): tcp-compete runs the (i mod 5)th name.
+// compete is tcp-compete's ccas list that gives its ten flows as many of
+// each controller as s.CCAs() has (tcp-compete runs the (i mod 5)th
+// name, so not in the guest's order; both start every flow at one
+// instant).
 func (s Scenario) compete() string {
 	if s.TwoBBR {
 		return "bbr,cubic,cubic,bic,reno"
