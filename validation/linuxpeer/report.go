@@ -122,7 +122,7 @@ at great cost and iperf3's receiver wakes per segment.
 		rows(&b, s, fmt.Sprintf("%d %%", s.QueueBDP))
 	}
 	b.WriteString("\n## Two BBR flows, lossless\n\nThe published runs' two BBR v1 flows, with CUBIC, Linux's default controller, in BBRv2's two places (" +
-		strings.Join(TwoBBRCCAs, " ") + "), at the queue sizes where BBR takes the link.\n\n")
+		strings.Join(TwoBBRCCAs, " ") + "), from the deep queues of the large-buffer regime to the shallow ones where BBR takes the link.\n\n")
 	tableHeader(&b, TwoBBRCCAs, "q", "side")
 	for _, s := range twoBBR {
 		rows(&b, s, fmt.Sprintf("%d %%", s.QueueBDP))

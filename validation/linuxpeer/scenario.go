@@ -85,8 +85,9 @@ var Algorithms = []string{"bbr", "cubic", "bic", "reno"}
 // and six of its queue sizes, from the deep queue where the lossless
 // shares are settled to the shallow ones where BBR takes the link; and,
 // lossless at q = 100 and 40 %, the same without TSO and GSO; and,
-// lossless where BBR takes the link, the published runs' two BBR v1 flows
-// (TwoBBR).
+// lossless from q = 100 % down to where BBR takes the link, the published
+// runs' two BBR v1 flows (TwoBBR), at every tenth of the BDP above 50 %,
+// where the images' per-controller bars are all about the same.
 func Scenarios() []Scenario {
 	var out []Scenario
 	for _, loss := range []float64{0, 0.2, 0.5, 0.8} {
@@ -95,7 +96,7 @@ func Scenarios() []Scenario {
 		}
 	}
 	out = append(out, Scenario{QueueBDP: 100, NoGSO: true}, Scenario{QueueBDP: 40, NoGSO: true})
-	for _, q := range []int{50, 40, 30, 20} {
+	for _, q := range []int{100, 90, 80, 70, 60, 50, 40, 30, 20} {
 		out = append(out, Scenario{QueueBDP: q, TwoBBR: true})
 	}
 	return out
