@@ -43,7 +43,9 @@ import (
 //   - gso: TCP hands the stack aggregates of tcp_tso_autosize's size
 //     (about 1 ms at the pacing rate, at least 2 segments; new data's at
 //     most half of cwnd, as tcp_cwnd_test has it, so one segment below
-//     four segments of cwnd), which veth
+//     four segments of cwnd, and each within one write-queue skb, the
+//     22-segment skbs tcp_sendmsg builds under the SYN-ACK's window for
+//     the send buffer's first fill and 45-segment ones later), which veth
 //     and Open vSwitch pass on whole, so every netem limit counts them as
 //     one skb and netem's loss drops them whole (tcp.Host.TSO,
 //     netsim.Packet.Skb).
@@ -215,7 +217,7 @@ func emulateParam() vocab.Param {
 	return vocab.Param{Name: "emulate", Kind: vocab.String, Default: vocab.S(testbedAll), Syntax: checkEmulate,
 		Doc: "with backbone mininet, the testbed mechanisms emulated, a comma-separated subset of " + testbedAll +
 			" (or none): topology (every host on its own 1000-packet TCLink, the switches joined by 42-packet TCLinks, all netem limits), " +
-			"gso (TSO/GSO aggregates of about 1 ms at the pacing rate, at most half of cwnd, counted as one skb by netem's limit and lost whole), " +
+			"gso (TSO/GSO aggregates of about 1 ms at the pacing rate, at most half of cwnd, within the skbs tcp_sendmsg built when the application wrote, counted as one skb by netem's limit and lost whole), " +
 			"tsq (TCP Small Queues), defer (TSO deferral, tcp_tso_should_defer), cwndlimited (cwnd grows only while it limits the sender, tcp_is_cwnd_limited), sockbuf (iperf3 -w 16m capped at rmem_max/wmem_max, 16 MiB as Mininet sets them, and doubled), " +
 			"ackloss (the backbone's loss on the ACK direction too), ethernet (HTB counts each frame's 14-byte Ethernet header against the TCLinks' rate), " +
 			"htb (each TCLink's rate is HTB's token bucket, cburst 1600 bytes: an skb leaves whole when released, without serialisation)"}

@@ -68,7 +68,8 @@
 //
 // Conn.SetHost adds what a Linux sending host does below TCP (host.go):
 // TSO/GSO aggregates of tcp_tso_autosize's size (at most half of cwnd,
-// tcp_cwnd_test), TCP Small Queues, and a
+// tcp_cwnd_test, and within one of the skbs tcp_sendmsg built when the
+// application wrote), TCP Small Queues, and a
 // receiver that acknowledges an aggregate once; without it every segment
 // is its own packet.
 //

@@ -1,6 +1,8 @@
 package tcp
 
 import (
+	"math"
+
 	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
 	"github.com/crosslink-sim/crosslink/engine/unit"
 
@@ -20,8 +22,9 @@ type Host struct {
 	// bytes of about 1 ms at the socket's pacing rate (sk_pacing_rate >>
 	// sk_pacing_shift, shift 10), at least MinTSOSegs segments and at
 	// most 64 KB; new data's at most half of cwnd too (tcp_cwnd_test's
-	// halfcwnd, newSkbGoal), so below four segments of cwnd one segment.
-	// The aggregate travels as one skb (netsim.Packet.Skb) and a paced
+	// halfcwnd, newSkbGoal), so below four segments of cwnd one segment,
+	// and never across the end of a write-queue skb, the skbs tcp_sendmsg
+	// built when the application wrote (skbRoom). The aggregate travels as one skb (netsim.Packet.Skb) and a paced
 	// flow sends one per pacing interval of its length.
 	TSO bool
 	// TSQ is TCP Small Queues (tcp_output.c, tcp_small_queue_check): the
@@ -138,6 +141,16 @@ type host struct {
 	ackKind ackKind
 	ackSet  bool
 
+	// The write queue's skbs (skbRoom): the size goal of the send
+	// buffer's first fill, the stream offset from which the later goal
+	// applies (-1: never), that goal once known (0: not yet), and the
+	// largest window the peer has offered.
+	grid struct {
+		set           bool
+		goal1, phase2 unit.Bytes
+		goal2, maxWnd unit.Bytes
+	}
+
 	// TSQ.
 	charged  unit.Bytes // truesize bytes sent and not yet released
 	wakeSet  bool       // a wake-up event is pending
@@ -209,10 +222,75 @@ func (h *host) autosize() int {
 // below four segments sends one-segment skbs. The other bound,
 // cwnd - in flight, the sender checks before each segment.
 // tcp_xmit_retransmit_queue sizes a retransmission without halfcwnd.
-func (h *host) newSkbGoal() int {
+//
+// Nor does it cross the end of the write-queue skb that holds its first
+// segment (skbRoom): tcp_write_xmit only splits the skbs tcp_sendmsg
+// built, never joins two.
+func (h *host) newSkbGoal(off unit.Bytes) int {
 	s := &h.c.snd
 	halfCwnd := max(int(s.cc.Cwnd/max(s.smss, 1))>>1, 1)
-	return min(h.autosize(), halfCwnd)
+	return min(h.autosize(), halfCwnd, h.skbRoom(off))
+}
+
+// skbRoom is the number of segments from stream offset off to the end of
+// the write-queue skb that holds it: the skbs tcp_sendmsg_locked built
+// when the application wrote the data, each filled to the size goal of
+// that moment (tcp_xmit_size_goal: sk_gso_max_size, bounded to half the
+// largest window the peer has offered by tcp_bound_to_half_wnd, in whole
+// segments). A bulk sender writes as soon as connect returns, when the
+// only window it has seen is the SYN-ACK's, at most 65535 bytes
+// unscaled: the skbs of the send buffer's first fill hold 22 segments of
+// 1448 bytes. The writer sleeps once the truesizes it queued reach
+// SO_SNDBUF (sk_stream_memory_free) and writes again after ACKs have
+// freed a third of it (sk_stream_write_space), by then under the full
+// goal, topping up the last skb of the first fill first (tcp_sendmsg
+// appends to a tail skb shorter than the goal). tcp_write_xmit and
+// tcp_retransmit_skb split these skbs (tso_fragment, tcp_fragment) and
+// never merge them, so no skb TCP sends crosses their ends. Measured on
+// the real kernel (validation/linuxpeer, one Reno flow alone on the
+// testbed): sk_wmem_alloc holds two skbs of 33159 bytes, a 22-segment
+// skb's truesize, where tcp_tso_autosize would give 36.
+func (h *host) skbRoom(off unit.Bytes) int {
+	s := &h.c.snd
+	mss := max(s.smss, 1)
+	g := &h.grid
+	if !g.set {
+		if s.wnd <= 0 {
+			return math.MaxInt
+		}
+		g.set = true
+		g.goal1 = sizeGoal(s.wnd, mss)
+		g.phase2 = -1
+		if sb := h.c.cfg.SndBuf; sb > 0 {
+			n := (sb + g.goal1 + skbOverhead - 1) / (g.goal1 + skbOverhead)
+			g.phase2 = (n - 1) * g.goal1
+		}
+	}
+	base, goal := unit.Bytes(0), g.goal1
+	if g.phase2 >= 0 && off >= g.phase2 {
+		if g.goal2 == 0 {
+			g.goal2 = sizeGoal(max(s.wnd, g.maxWnd), mss)
+		}
+		base, goal = g.phase2, g.goal2
+	}
+	g.maxWnd = max(g.maxWnd, s.wnd)
+	left := goal - (off-base)%goal
+	return int((left + mss - 1) / mss)
+}
+
+// sizeGoal is tcp_xmit_size_goal for a peer whose largest window so far
+// is maxWnd: sk_gso_max_size cut to half of maxWnd (all of it below 536
+// bytes, tcp_bound_to_half_wnd), in whole segments, at least one.
+func sizeGoal(maxWnd, mss unit.Bytes) unit.Bytes {
+	goal := unit.Bytes(gsoMaxBytes)
+	cutoff := maxWnd
+	if maxWnd > 536 {
+		cutoff = maxWnd >> 1
+	}
+	if cutoff > 0 && goal > cutoff {
+		goal = cutoff
+	}
+	return max(goal/mss, 1) * mss
 }
 
 // tagSkb puts the data segment p, the transmission of record r, in an
@@ -248,7 +326,7 @@ func (h *host) tagSkb(now des.Time, p *netsim.Packet, r *sendRecord) {
 			h.skbFrom = r.skb
 			h.skbGoal = min(h.autosize(), h.c.snd.lostRun(r))
 		} else {
-			h.skbGoal = h.newSkbGoal()
+			h.skbGoal = h.newSkbGoal(h.c.snd.offset(r.seq))
 		}
 		p.Skb = p.ID
 	}
@@ -375,7 +453,7 @@ func (h *host) Handle(now des.Time, kind int, _ uint64) {
 func (h *host) tsqLimit() unit.Bytes {
 	goal := unit.Bytes(1) // segments
 	if h.cfg.TSO {
-		goal = unit.Bytes(h.newSkbGoal())
+		goal = unit.Bytes(h.newSkbGoal(h.c.snd.offset(h.c.snd.nxt)))
 	}
 	truesize := goal*h.c.snd.smss + skbOverhead
 	return min(max(2*truesize, h.pacingQuantum()), h.cfg.LimitOutputBytes)
@@ -477,6 +555,11 @@ func (h *host) deferSend(now des.Time, rem unit.Bytes) bool {
 	// more data (FIN); the model's application has written everything
 	// it will when it has queued its FIN.
 	if rem <= limit && s.finQueued {
+		return false
+	}
+	// "Middle in queue won't get any more data, full sendable already?":
+	// the write-queue skb at the head is not the tail and fits whole.
+	if head := unit.Bytes(h.skbRoom(s.offset(s.nxt))) * s.smss; rem > head && limit >= head {
 		return false
 	}
 	// tcp_tso_win_divisor: at least a third of the window is available.

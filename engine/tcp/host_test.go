@@ -306,8 +306,11 @@ func TestHostDefer(t *testing.T) {
 		cwnd, flight, wnd     int // segments
 		headAge, lastWrite    des.Duration
 		written               int // segments written and not yet sent
+		// headSkb is what is left unsent of the write-queue skb at the
+		// send head (the skbs tcp_sendmsg built, skbRoom), in segments.
+		headSkb int
 	}
-	base := state{defer_: true, tso: true, cwnd: 30, flight: 27, wnd: 1000, headAge: 19500 * des.Microsecond, lastWrite: 200 * des.Microsecond, written: 100}
+	base := state{defer_: true, tso: true, cwnd: 30, flight: 27, wnd: 1000, headAge: 19500 * des.Microsecond, lastWrite: 200 * des.Microsecond, written: 100, headSkb: 18}
 	tests := []struct {
 		name string
 		edit func(*state)
@@ -330,6 +333,8 @@ func TestHostDefer(t *testing.T) {
 		{"ACK due in 10.5 ms, later than srtt/2", func(s *state) { s.headAge = 9500 * des.Microsecond }, false, false},
 		{"one segment written: an skb of one segment is never deferred", func(s *state) { s.written = 1 }, false, false},
 		{"2 segments written, cwnd allows 3: deferred, the skb fits cwnd, not cwnd-limited", func(s *state) { s.written = 2 }, true, false},
+		{"the write-queue skb at the head has 3 segments left and more follow: sent (a middle skb gets no more data, limit >= skb->len)", func(s *state) { s.headSkb = 3 }, false, false},
+		{"the same 3 segments are the last written (the tail skb): deferred, cwnd-limited", func(s *state) { s.headSkb, s.written = 3, 3 }, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -360,6 +365,8 @@ func TestHostDefer(t *testing.T) {
 			s.nxt = s.una.Add(seqnum.Size(st.flight * mss))
 			s.max = s.nxt
 			s.written = unit.Bytes((st.flight + st.written) * mss)
+			g := &c.host.grid
+			g.set, g.goal1, g.phase2 = true, unit.Bytes((st.flight+st.headSkb)*mss), -1
 			c.host.wstamp = now.Add(-st.lastWrite)
 			if got := c.host.deferSend(now, s.remaining(s.nxt)); got != tt.want || c.host.deferLimited != tt.limited {
 				t.Errorf("deferSend = %v, cwnd-limited %v; want %v, %v", got, c.host.deferLimited, tt.want, tt.limited)
@@ -788,5 +795,70 @@ func TestHostResendsLostSkbWhole(t *testing.T) {
 	t.Logf("%d segments dropped, resent in %d skbs, %d of them of two or more", len(firstSkb), len(groups), multi)
 	if multi == 0 {
 		t.Errorf("no retransmission skb of more than one segment")
+	}
+}
+
+// TestHostWriteQueueSkbs checks the write queue's skbs (skbRoom): a bulk
+// sender that writes at connect fills its send buffer with skbs of
+// tcp_xmit_size_goal's size for the SYN-ACK's window, half of 65535
+// bytes in whole segments, 22 of 1448 bytes; once SO_SNDBUF's worth of
+// truesize is queued it writes again under the full goal (the 64 KiB
+// GSO limit less header room, 45 segments), topping up the last skb of
+// the first fill. New data's aggregates stop at each of their ends.
+func TestHostWriteQueueSkbs(t *testing.T) {
+	const mss = 1448
+	for _, tt := range []struct {
+		maxWnd, goal unit.Bytes // goal in segments
+	}{{65535, 22}, {14480, 5}, {16 << 20, 45}, {400, 1}, {536, 1}} {
+		if got := sizeGoal(tt.maxWnd, mss) / mss; got != tt.goal {
+			t.Errorf("size goal for a largest window of %d bytes: %d segments, want %d", tt.maxWnd, got, tt.goal)
+		}
+	}
+	// 32 MiB of send buffer: 1013 skbs of 22 segments (truesize 33136
+	// each) reach it; the 1013th starts at 1012 x 22 segments and the
+	// later writes make it one of 45.
+	const phase2 = 1012 * 22
+	for _, tt := range []struct {
+		name    string
+		sndBuf  unit.Bytes
+		seg     int // stream offset, in segments
+		room    int
+		pacing  unit.BitRate
+		cwnd    int // segments
+		newGoal int
+	}{
+		{"first segment of the first skb", 32 << 20, 0, 22, 1e9, 1000, 22},
+		{"second segment", 32 << 20, 1, 21, 1e9, 1000, 21},
+		{"last segment of an skb", 32 << 20, 21, 1, 1e9, 1000, 1},
+		{"second skb", 32 << 20, 22, 22, 1e9, 1000, 22},
+		{"autosize below the room", 32 << 20, 22, 22, 100e6, 1000, 8},
+		{"halfcwnd below the room", 32 << 20, 25, 19, 1e9, 10, 5},
+		{"the skb that ends the first fill, topped up", 32 << 20, phase2, 45, 1e9, 1000, 45},
+		{"its last segment", 32 << 20, phase2 + 44, 1, 1e9, 1000, 1},
+		{"the next, of the full goal", 32 << 20, phase2 + 45 + 3, 42, 1e9, 1000, 42},
+		{"no send buffer limit: the first fill never ends", 0, phase2 + 3, 19, 1e9, 1000, 19},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := hostConn(t, cc.NewReno(cc.ABCOff), Host{TSO: true})
+			c.cfg.SndBuf = tt.sndBuf
+			s := &c.snd
+			s.smss = mss
+			s.cc.PacingRate = tt.pacing
+			s.cc.Cwnd = unit.Bytes(tt.cwnd) * mss
+			// The window the first write sees is the SYN-ACK's; the
+			// peer's later windows are large.
+			s.wnd = 65535
+			if got := c.host.skbRoom(0); got != 22 {
+				t.Fatalf("first skb: %d segments, want 22", got)
+			}
+			s.wnd = 16 << 20
+			off := unit.Bytes(tt.seg) * mss
+			if got := c.host.skbRoom(off); got != tt.room {
+				t.Errorf("room at segment %d: %d segments, want %d", tt.seg, got, tt.room)
+			}
+			if got := c.host.newSkbGoal(off); got != tt.newGoal {
+				t.Errorf("new data's aggregate at segment %d: %d segments, want %d", tt.seg, got, tt.newGoal)
+			}
+		})
 	}
 }

@@ -251,6 +251,10 @@ func (s *sender) isCwndLimited() bool {
 	return s.priorPipe+s.smss >= s.cc.Cwnd
 }
 
+// offset is the stream offset of sequence number v, at or after SND.UNA:
+// bytes after the SYN.
+func (s *sender) offset(v seqnum.Value) unit.Bytes { return s.unaOff + s.una.Size(v).Bytes() }
+
 // flight is RFC 5681's FlightSize as the sender sees it now: after a
 // timeout, everything from nxt up is presumed lost.
 func (s *sender) flight() unit.Bytes { return s.una.Size(s.nxt).Bytes() }
