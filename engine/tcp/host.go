@@ -1,8 +1,6 @@
 package tcp
 
 import (
-	"math"
-
 	"github.com/crosslink-sim/crosslink/engine/tcp/seqnum"
 	"github.com/crosslink-sim/crosslink/engine/unit"
 
@@ -24,8 +22,9 @@ type Host struct {
 	// most 64 KB; new data's at most half of cwnd too (tcp_cwnd_test's
 	// halfcwnd, newSkbGoal), so below four segments of cwnd one segment,
 	// and never across the end of a write-queue skb, the skbs tcp_sendmsg
-	// built when the application wrote (skbRoom). The aggregate travels as one skb (netsim.Packet.Skb) and a paced
-	// flow sends one per pacing interval of its length.
+	// built when the application wrote (skbRoom). The aggregate travels
+	// as one skb (netsim.Packet.Skb) and a paced flow sends one per
+	// pacing interval of its length.
 	TSO bool
 	// TSQ is TCP Small Queues (tcp_output.c, tcp_small_queue_check): the
 	// socket sends no more while the bytes it has below TCP (sk_wmem_alloc,
@@ -244,27 +243,32 @@ func (h *host) newSkbGoal(off unit.Bytes) int {
 // SO_SNDBUF (sk_stream_memory_free) and writes again after ACKs have
 // freed a third of it (sk_stream_write_space), by then under the full
 // goal, topping up the last skb of the first fill first (tcp_sendmsg
-// appends to a tail skb shorter than the goal). tcp_write_xmit and
-// tcp_retransmit_skb split these skbs (tso_fragment, tcp_fragment) and
-// never merge them, so no skb TCP sends crosses their ends. Measured on
-// the real kernel (validation/linuxpeer, one Reno flow alone on the
-// testbed): sk_wmem_alloc holds two skbs of 33159 bytes, a 22-segment
-// skb's truesize, where tcp_tso_autosize would give 36.
+// appends to a tail skb shorter than the goal): the model takes that
+// skb to be unsent still when the writer wakes, as it is when the send
+// buffer is far larger than the flight (32 MiB under emulate sockbuf);
+// with a buffer the flight fills, Linux would start a new skb instead.
+// tcp_write_xmit and tcp_retransmit_skb split these skbs (tso_fragment,
+// tcp_fragment) and join none of them (tcp_retrans_try_collapse joins
+// only skbs shorter than a segment), so no skb TCP sends crosses their
+// ends. Measured on the real kernel (validation/linuxpeer, one Reno flow
+// alone on the testbed): sk_wmem_alloc holds two skbs of 33159 bytes, a
+// 22-segment skb's truesize, where tcp_tso_autosize would give 36. (The
+// model counts 1280 bytes beyond the payload, the one- and two-segment
+// skbs' measure, so its 22-segment skb is 23 bytes smaller and its first
+// fill one skb longer, 1013 skbs for 32 MiB.)
 func (h *host) skbRoom(off unit.Bytes) int {
 	s := &h.c.snd
 	mss := max(s.smss, 1)
 	g := &h.grid
 	if !g.set {
 		if s.wnd <= 0 {
-			return math.MaxInt
+			return noGrid
 		}
 		g.set = true
 		g.goal1 = sizeGoal(s.wnd, mss)
-		g.phase2 = -1
-		if sb := h.c.cfg.SndBuf; sb > 0 {
-			n := (sb + g.goal1 + skbOverhead - 1) / (g.goal1 + skbOverhead)
-			g.phase2 = (n - 1) * g.goal1
-		}
+		// SndBuf is positive (Config.fill).
+		n := (h.c.cfg.SndBuf + g.goal1 + skbOverhead - 1) / (g.goal1 + skbOverhead)
+		g.phase2 = (n - 1) * g.goal1
 	}
 	base, goal := unit.Bytes(0), g.goal1
 	if g.phase2 >= 0 && off >= g.phase2 {
@@ -277,6 +281,10 @@ func (h *host) skbRoom(off unit.Bytes) int {
 	left := goal - (off-base)%goal
 	return int((left + mss - 1) / mss)
 }
+
+// noGrid is skbRoom's answer before the sender knows a window: no bound
+// (in segments, small enough to multiply by a segment's size).
+const noGrid = 1 << 20
 
 // sizeGoal is tcp_xmit_size_goal for a peer whose largest window so far
 // is maxWnd: sk_gso_max_size cut to half of maxWnd (all of it below 536
@@ -524,10 +532,12 @@ func (h *host) deferSend(now des.Time, rem unit.Bytes) bool {
 	if !h.cfg.Defer || !h.cfg.TSO || !h.opening(now) {
 		return false
 	}
-	// tcp_write_xmit defers only an skb of more than one segment, and
+	// tcp_write_xmit defers only an skb of more than one segment (the
+	// write-queue skb at the send head: tcp_init_tso_segs), and
 	// tcp_tso_should_defer never in recovery or loss (icsk_ca_state >=
 	// TCP_CA_Recovery).
-	if rem <= s.smss || s.inRecovery || s.inLoss {
+	head := min(rem, unit.Bytes(h.skbRoom(s.offset(s.nxt)))*s.smss)
+	if head <= s.smss || s.inRecovery || s.inLoss {
 		return false
 	}
 	// "Avoid bursty behavior by allowing defer only if the last write
@@ -559,7 +569,7 @@ func (h *host) deferSend(now des.Time, rem unit.Bytes) bool {
 	}
 	// "Middle in queue won't get any more data, full sendable already?":
 	// the write-queue skb at the head is not the tail and fits whole.
-	if head := unit.Bytes(h.skbRoom(s.offset(s.nxt))) * s.smss; rem > head && limit >= head {
+	if rem > head && limit >= head {
 		return false
 	}
 	// tcp_tso_win_divisor: at least a third of the window is available.

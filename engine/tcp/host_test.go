@@ -836,7 +836,6 @@ func TestHostWriteQueueSkbs(t *testing.T) {
 		{"the skb that ends the first fill, topped up", 32 << 20, phase2, 45, 1e9, 1000, 45},
 		{"its last segment", 32 << 20, phase2 + 44, 1, 1e9, 1000, 1},
 		{"the next, of the full goal", 32 << 20, phase2 + 45 + 3, 42, 1e9, 1000, 42},
-		{"no send buffer limit: the first fill never ends", 0, phase2 + 3, 19, 1e9, 1000, 19},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := hostConn(t, cc.NewReno(cc.ABCOff), Host{TSO: true})
@@ -861,4 +860,62 @@ func TestHostWriteQueueSkbs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHostSkbsStayInWriteQueueSkbs: over a 4 MiB transfer whose
+// stretched ACKs let the sender send large aggregates, every skb a sender
+// with TSO puts on the wire holds segments of one write-queue skb. With MSS 1000 and the SYN-ACK's 65535-byte window the first fill
+// of the 1 MiB send buffer is 32 skbs of 32 segments (truesize 33280
+// each); the 32nd, at stream offset 992000, is topped up to the full
+// goal of 65 segments, and the later ones are of 65 too.
+func TestHostSkbsStayInWriteQueueSkbs(t *testing.T) {
+	cfg := baseConfig()
+	pr := newPair(t, cfg, 100e6, 5*des.Millisecond, newReno)
+	pr.client.SetHost(Host{TSO: true})
+	const first = 1001 // the client's ISN is 1000
+	wqSkb := func(off uint32) uint32 {
+		if off < 31*32000 {
+			return off / 32000
+		}
+		return 31 + (off-31*32000)/65000
+	}
+	type span struct {
+		wq   uint32
+		segs int
+	}
+	skbs := map[uint64]*span{}
+	crossed, large, acks := 0, 0, 0
+	pr.w.drop = func(dir int, p *netsim.Packet) bool {
+		if dir == 1 {
+			// Seven ACKs of eight are lost: each that arrives frees a
+			// window's worth at once, and the sender sends aggregates
+			// as large as tcp_tso_autosize allows.
+			acks++
+			return acks%8 != 0 && p.Flags&netsim.SYN == 0
+		}
+		if p.Payload == 0 || p.Retransmitted {
+			return false
+		}
+		wq := wqSkb(p.Seq - first)
+		sp := skbs[p.Skb]
+		if sp == nil {
+			skbs[p.Skb] = &span{wq: wq, segs: 1}
+			return false
+		}
+		if wq != sp.wq {
+			crossed++
+		}
+		if sp.segs++; sp.segs == 8 {
+			large++
+		}
+		return false
+	}
+	pr.transfer(t, 4<<20, des.Time(60*des.Second))
+	if crossed > 0 {
+		t.Errorf("%d segments went in an skb that began in another write-queue skb", crossed)
+	}
+	if large < 20 {
+		t.Errorf("only %d skbs of 8 segments or more: the transfer does not test the ends", large)
+	}
+	t.Logf("%d skbs, %d of 8 segments or more", len(skbs), large)
 }
