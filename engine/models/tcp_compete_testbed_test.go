@@ -356,7 +356,7 @@ func TestKnownGap(t *testing.T) {
 // testbed's Linux hosts the shape test sees: with one of them removed,
 // at least one of its bounds that the Linux host keeps breaks (a known
 // gap's bound counts only past the gap's reach). It sees 8 of the 24
-// (tcp-compete 37): topology, gso, tsq and cwndlimited (14 to 24 bounds
+// (tcp-compete 38): topology, gso, tsq and cwndlimited (14 to 24 bounds
 // each); hystart (CUBIC 13.6 Mbit/s at q = 100 and 70 % without it, 9.4
 // with it); sack (BBR's share at q = 30 % 0.47 and BBRv2 8.2 Mbit/s there
 // without it); timestamps and ethernet, through the bound of what the
