@@ -82,8 +82,10 @@ var TwoBBRCCAs = []string{"bbr", "bbr", "cubic", "cubic", "cubic", "cubic", "bic
 var Algorithms = []string{"bbr", "cubic", "bic", "reno"}
 
 // Scenarios are the runs of the report: the document's four loss levels
-// and six of its queue sizes, from the deep queue where the lossless
-// shares are settled to the shallow ones where BBR takes the link; and,
+// and seven of its queue sizes, from the deep queue where the lossless
+// shares are settled, through q = 55 %, the smallest at which the
+// images' flows share fairly with loss, to the shallow ones where BBR
+// takes the link; and,
 // lossless at q = 100 and 40 %, the same without TSO and GSO; and,
 // lossless from q = 100 % down to where BBR takes the link, the published
 // runs' two BBR v1 flows (TwoBBR), at every tenth of the BDP above 50 %,
@@ -91,7 +93,7 @@ var Algorithms = []string{"bbr", "cubic", "bic", "reno"}
 func Scenarios() []Scenario {
 	var out []Scenario
 	for _, loss := range []float64{0, 0.2, 0.5, 0.8} {
-		for _, q := range []int{100, 70, 50, 40, 30, 20} {
+		for _, q := range []int{100, 70, 55, 50, 40, 30, 20} {
 			out = append(out, Scenario{QueueBDP: q, Loss: loss})
 		}
 	}
