@@ -142,7 +142,7 @@ type host struct {
 
 	// The write queue's skbs (skbRoom): the size goal of the send
 	// buffer's first fill, the stream offset from which the later goal
-	// applies (-1: never), that goal once known (0: not yet), and the
+	// applies, that goal once known (0: not yet), and the
 	// largest window the peer has offered.
 	grid struct {
 		set           bool
@@ -271,7 +271,7 @@ func (h *host) skbRoom(off unit.Bytes) int {
 		g.phase2 = (n - 1) * g.goal1
 	}
 	base, goal := unit.Bytes(0), g.goal1
-	if g.phase2 >= 0 && off >= g.phase2 {
+	if off >= g.phase2 {
 		if g.goal2 == 0 {
 			g.goal2 = sizeGoal(max(s.wnd, g.maxWnd), mss)
 		}

@@ -366,7 +366,7 @@ func TestHostDefer(t *testing.T) {
 			s.max = s.nxt
 			s.written = unit.Bytes((st.flight + st.written) * mss)
 			g := &c.host.grid
-			g.set, g.goal1, g.phase2 = true, unit.Bytes((st.flight+st.headSkb)*mss), -1
+			g.set, g.goal1, g.phase2 = true, unit.Bytes((st.flight+st.headSkb)*mss), 1<<40
 			c.host.wstamp = now.Add(-st.lastWrite)
 			if got := c.host.deferSend(now, s.remaining(s.nxt)); got != tt.want || c.host.deferLimited != tt.limited {
 				t.Errorf("deferSend = %v, cwnd-limited %v; want %v, %v", got, c.host.deferLimited, tt.want, tt.limited)
