@@ -134,11 +134,12 @@ bin/validation/%: validation/ns3/%.cc validation/ns3/tcphost.h
 
 ## linux-peer: document 002's testbed in a real Linux 6.1 kernel beside
 ## crosslink (not part of `make test`): build Debian's linux-source-6.1 as
-## User-Mode Linux with time travel (a few minutes), run the 24 scenarios of
-## validation/linuxpeer (about a minute each, two at a time) and write
-## validation/linuxpeer/results.csv and docs/linux-peer.md.
-linux-peer: linuxpeerdeps bin/linux-peer/linux
-	$(GO) run ./validation/cmd/linuxpeer -kernel bin/linux-peer/linux
+## User-Mode Linux with time travel (a few minutes), once as it is and once
+## with Google's BBRv2 alpha (its tcp_bbr2.c fetched from BBR2_URL), run the
+## scenarios of validation/linuxpeer (about a minute each, two at a time) and
+## write validation/linuxpeer/results.csv and docs/linux-peer.md.
+linux-peer: linuxpeerdeps bin/linux-peer/linux bin/linux-peer/linux-bbr2
+	$(GO) run ./validation/cmd/linuxpeer -kernel bin/linux-peer/linux -kernel-bbr2 bin/linux-peer/linux-bbr2
 
 linuxpeerdeps:
 	@if ! [ -f /usr/src/linux-source-6.1.tar.xz ] || ! command -v cc >/dev/null 2>&1 || \
@@ -151,6 +152,17 @@ linuxpeerdeps:
 bin/linux-peer/linux: validation/linuxpeer/kernel/build.sh validation/linuxpeer/kernel/uml.config
 	@mkdir -p bin/linux-peer
 	WORK=bin/linux-peer/src validation/linuxpeer/kernel/build.sh $@
+
+# The BBRv2 alpha's congestion control module; build.sh checks that it is
+# the file its bbr2.patch was made for.
+BBR2_URL ?= https://raw.githubusercontent.com/google/bbr/v2alpha/net/ipv4/tcp_bbr2.c
+
+bin/linux-peer/tcp_bbr2.c:
+	@mkdir -p bin/linux-peer
+	curl -fsSL -o $@ $(BBR2_URL)
+
+bin/linux-peer/linux-bbr2: validation/linuxpeer/kernel/build.sh validation/linuxpeer/kernel/uml.config validation/linuxpeer/kernel/bbr2.patch bin/linux-peer/tcp_bbr2.c
+	WORK=bin/linux-peer/src-bbr2 validation/linuxpeer/kernel/build.sh $@ bin/linux-peer/tcp_bbr2.c
 
 clean:
 	rm -rf bin

@@ -29,7 +29,7 @@ func Render(samples []validation.Sample) ([]byte, error) {
 	rows := func(b *bytes.Buffer, s Scenario, label string) {
 		for _, side := range []validation.Side{validation.Linux, validation.Crosslink} {
 			fmt.Fprintf(b, "| %s | %s | ", label, side)
-			for _, m := range Metrics() {
+			for _, m := range Metrics(s.CCAs()) {
 				b.WriteString(cell(m, vals[key{s.Name(), side, m}]) + " | ")
 			}
 			b.WriteString("\n")
@@ -56,66 +56,78 @@ start at one instant in the scripts' order, and every sender's ` + "`ss -tinm`" 
 recorded every 5 s.
 
 What is not the document's: mainline Linux has no BBRv2, so BBR v1 runs in
-its two places on both sides (four BBR flows); the kernel is 6.1, where the
+its two places on both sides (four BBR flows), except in the last section,
+whose kernel is 6.1 with Google's BBRv2 alpha: the branch's tcp_bbr2.c and
+the hooks the alpha's TCP stack gives it, ported to 6.1
+(validation/linuxpeer/kernel/bbr2.patch; the alpha's PLB, which acts only
+on ECN marks, left out); the kernel is 6.1, where the
 document's BBRv2 alpha tree is based on 5.13; the switches are Linux
 bridges, not Open vSwitch; the senders are a bulk program with iperf3's
 socket options, not iperf3, because a User-Mode Linux guest wakes a process
 at great cost and iperf3's receiver wakes per segment.
 
 `)
-	fmt.Fprintf(&b, "Each run sends for %d s. Goodput is each sender's acknowledged bytes from %d s to %d s (crosslink: bytes delivered from %d s to the end), summed per controller; retransmissions are all senders' retransmitted segments per second over the whole run. Linux runs once per point; crosslink's cells are the mean and [min, max] of %d seeds.\n\n",
-		Duration, Warmup, Duration-1, Warmup, seeds(samples, validation.Crosslink))
+	fmt.Fprintf(&b, "Each run sends for %d s. Goodput is each sender's acknowledged bytes from %d s to %d s (crosslink: bytes delivered from %d s to the end), summed per controller; retransmissions are all senders' retransmitted segments per second over the whole run. Linux runs once per point, and %d times for the published mix with BBRv2 (last section), its runs differing in what the kernel draws at random (initial sequence numbers, ports, BBR's gain-cycle phase, netem's losses); crosslink's cells are the mean and [min, max] of %d seeds, and so are Linux's of several runs.\n\n",
+		Duration, Warmup, Duration-1, Warmup, Scenario{BBRv2: true}.KernelRuns(), seeds(samples, validation.Crosslink))
 
-	var scen, ablation, twoBBR []Scenario
+	var scen, ablation, twoBBR, bbr2 []Scenario
 	for _, s := range Scenarios() {
 		switch {
 		case s.NoGSO:
 			ablation = append(ablation, s)
 		case s.TwoBBR:
 			twoBBR = append(twoBBR, s)
+		case s.BBRv2:
+			bbr2 = append(bbr2, s)
 		default:
 			scen = append(scen, s)
 		}
 	}
-	losses := []float64{}
-	for _, s := range scen {
-		if !slices.Contains(losses, s.Loss) {
-			losses = append(losses, s.Loss)
+	// howFar writes the mean absolute difference, crosslink's mean less
+	// Linux, over the scenarios of each loss level.
+	howFar := func(scen []Scenario, ccas []string) {
+		tableHeader(&b, ccas, "loss")
+		for _, loss := range lossLevels(scen) {
+			fmt.Fprintf(&b, "| %g %% | ", loss)
+			for _, m := range Metrics(ccas) {
+				var diffs []float64
+				for _, s := range scen {
+					if s.Loss != loss {
+						continue
+					}
+					l, c := vals[key{s.Name(), validation.Linux, m}], vals[key{s.Name(), validation.Crosslink, m}]
+					if len(l) == 0 || len(c) == 0 {
+						continue
+					}
+					diffs = append(diffs, math.Abs(stat.Mean(c, nil)-stat.Mean(l, nil)))
+				}
+				if len(diffs) == 0 {
+					b.WriteString("not run | ")
+					continue
+				}
+				b.WriteString(format(m, stat.Mean(diffs, nil)) + " | ")
+			}
+			b.WriteString("\n")
 		}
 	}
-	b.WriteString("## How far apart\n\nMean absolute difference, crosslink's mean less Linux, over the queue sizes of each loss level (Mbit/s for goodput, per second for retransmissions):\n\n")
-	tableHeader(&b, CCAs, "loss")
-	for _, loss := range losses {
-		fmt.Fprintf(&b, "| %g %% | ", loss)
-		for _, m := range Metrics() {
-			var diffs []float64
+	b.WriteString("## How far apart\n\nMean absolute difference, crosslink's mean less Linux, over the queue sizes of each loss level (Mbit/s for goodput, per second for retransmissions), BBR v1 in BBRv2's places:\n\n")
+	howFar(scen, CCAs)
+	b.WriteString("\nThe published mix with BBRv2 (last section):\n\n")
+	howFar(bbr2, PublishedCCAs)
+	// lossTables writes one table per loss level of scen, its heading
+	// at the given level.
+	lossTables := func(scen []Scenario, ccas []string, heading string) {
+		for _, loss := range lossLevels(scen) {
+			fmt.Fprintf(&b, "\n%s Loss %g %%\n\n", heading, loss)
+			tableHeader(&b, ccas, "q", "side")
 			for _, s := range scen {
-				if s.Loss != loss {
-					continue
+				if s.Loss == loss {
+					rows(&b, s, fmt.Sprintf("%d %%", s.QueueBDP))
 				}
-				l, c := vals[key{s.Name(), validation.Linux, m}], vals[key{s.Name(), validation.Crosslink, m}]
-				if len(l) == 0 || len(c) == 0 {
-					continue
-				}
-				diffs = append(diffs, math.Abs(stat.Mean(c, nil)-stat.Mean(l, nil)))
-			}
-			if len(diffs) == 0 {
-				b.WriteString("not run | ")
-				continue
-			}
-			b.WriteString(format(m, stat.Mean(diffs, nil)) + " | ")
-		}
-		b.WriteString("\n")
-	}
-	for _, loss := range losses {
-		fmt.Fprintf(&b, "\n## Loss %g %%\n\n", loss)
-		tableHeader(&b, CCAs, "q", "side")
-		for _, s := range scen {
-			if s.Loss == loss {
-				rows(&b, s, fmt.Sprintf("%d %%", s.QueueBDP))
 			}
 		}
 	}
+	lossTables(scen, CCAs, "##")
 	b.WriteString("\n## One segment per skb, lossless\n\nThe senders' interfaces with `gso_max_segs 1` (`ip link set`), so TCP's autosizing makes one-segment skbs; crosslink without `emulate`'s gso.\n\n")
 	tableHeader(&b, CCAs, "q", "side")
 	for _, s := range ablation {
@@ -127,7 +139,21 @@ at great cost and iperf3's receiver wakes per segment.
 	for _, s := range twoBBR {
 		rows(&b, s, fmt.Sprintf("%d %%", s.QueueBDP))
 	}
+	b.WriteString("\n## The published mix, BBRv2 included\n\nThe scripts' ten controllers as they are (" +
+		strings.Join(PublishedCCAs, " ") + "), in the kernel with Google's BBRv2 alpha, and crosslink's BBRv2 in the same places.\n")
+	lossTables(bbr2, PublishedCCAs, "###")
 	return b.Bytes(), nil
+}
+
+// lossLevels are the distinct loss levels of scen, in their order.
+func lossLevels(scen []Scenario) []float64 {
+	var out []float64
+	for _, s := range scen {
+		if !slices.Contains(out, s.Loss) {
+			out = append(out, s.Loss)
+		}
+	}
+	return out
 }
 
 // tableHeader writes a table's header: the leading columns, then one per
@@ -137,11 +163,11 @@ func tableHeader(b *bytes.Buffer, ccas []string, lead ...string) {
 	for _, l := range lead {
 		b.WriteString(l + " | ")
 	}
-	for _, m := range Metrics() {
+	for _, m := range Metrics(ccas) {
 		b.WriteString(metricLabel(m, ccas) + " | ")
 	}
 	b.WriteString("\n|")
-	for range len(lead) + len(Metrics()) {
+	for range len(lead) + len(Metrics(ccas)) {
 		b.WriteString("---|")
 	}
 	b.WriteString("\n")

@@ -22,25 +22,30 @@ const (
 	metricRetrans = "retrans_rate" // retransmitted segments per second
 )
 
-// Metrics lists the compared metrics in the report's order.
-func Metrics() []string {
+// Metrics lists the compared metrics of senders running ccas in the
+// report's order: the goodput of each of Algorithms that ccas has, then
+// the totals.
+func Metrics(ccas []string) []string {
 	out := make([]string, 0, len(Algorithms)+3)
 	for _, a := range Algorithms {
-		out = append(out, "goodput_"+a)
+		if slices.Contains(ccas, a) {
+			out = append(out, "goodput_"+a)
+		}
 	}
 	return append(out, metricGoodput, metricJain, metricRetrans)
 }
 
-// Guest runs scenarios in the User-Mode Linux kernel Kernel, whose init
-// is Script (guest/testbed.sh) and whose senders run Bulk (guest/bulk.c,
-// built static). All three are host paths the guest reads through hostfs.
+// Guest runs scenarios in the User-Mode Linux kernel Kernel, or KernelBBR2
+// for a BBRv2 scenario, whose init is Script (guest/testbed.sh) and whose
+// senders run Bulk (guest/bulk.c, built static). All are host paths the
+// guest reads through hostfs.
 type Guest struct {
-	Kernel, Script, Bulk string
+	Kernel, KernelBBR2, Script, Bulk string
 }
 
 // Run runs s in the guest, keeping its output in dir (a fresh directory
-// each time), and returns its samples.
-func (g Guest) Run(ctx context.Context, s Scenario, dir string) ([]validation.Sample, error) {
+// each time), and returns its samples as those of the run-th run.
+func (g Guest) Run(ctx context.Context, s Scenario, run int, dir string) ([]validation.Sample, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -72,7 +77,14 @@ func (g Guest) Run(ctx context.Context, s Scenario, dir string) ([]validation.Sa
 		"mem=8G", "rootfstype=hostfs", "rootflags=/", "ro",
 		"time-travel=inf-cpu", "init=" + g.Script, "con=null", "con0=fd:0,fd:1",
 	}, s.commandLine(dir, g.Bulk)...)
-	cmd := exec.CommandContext(ctx, g.Kernel, args...)
+	kernel := g.Kernel
+	if s.BBRv2 {
+		kernel = g.KernelBBR2
+	}
+	if kernel == "" {
+		return nil, fmt.Errorf("linuxpeer: %s: no kernel given for it", s.Name())
+	}
+	cmd := exec.CommandContext(ctx, kernel, args...)
 	cmd.Stdout, cmd.Stderr = console, console
 	// UML runs its guest's processes as host processes of its own:
 	// cancelling kills them all.
@@ -81,11 +93,11 @@ func (g Guest) Run(ctx context.Context, s Scenario, dir string) ([]validation.Sa
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("linuxpeer: %s: guest: %w (console in %s)", s.Name(), err, console.Name())
 	}
-	return Load(s, dir)
+	return Load(s, run, dir)
 }
 
-// Load reads the output a guest left in dir for s.
-func Load(s Scenario, dir string) ([]validation.Sample, error) {
+// Load reads the output a guest left in dir for its run-th run of s.
+func Load(s Scenario, run int, dir string) ([]validation.Sample, error) {
 	if status, err := guestStatus(dir); status != "OK" {
 		return nil, fmt.Errorf("linuxpeer: %s: guest did not finish: %q %v (see %s)", s.Name(), status, err, dir)
 	}
@@ -102,7 +114,7 @@ func Load(s Scenario, dir string) ([]validation.Sample, error) {
 	if err != nil {
 		return nil, fmt.Errorf("linuxpeer: %s: %w", s.Name(), err)
 	}
-	return m.samples(s), nil
+	return m.samples(s, run), nil
 }
 
 // Finished reports whether dir holds a finished guest run.
@@ -118,8 +130,8 @@ func guestStatus(dir string) (string, error) {
 	return strings.TrimSpace(string(b)), err
 }
 
-// samples turns a guest run into the compared metrics.
-func (m Measured) samples(s Scenario) []validation.Sample {
+// samples turns the run-th guest run of s into the compared metrics.
+func (m Measured) samples(s Scenario, run int) []validation.Sample {
 	byAlg := map[string]float64{}
 	var flows []float64
 	// In host order, so the sums are the same bits every time.
@@ -133,9 +145,10 @@ func (m Measured) samples(s Scenario) []validation.Sample {
 		vals["goodput_"+a] = byAlg[a]
 		vals[metricGoodput] += byAlg[a]
 	}
-	out := make([]validation.Sample, 0, len(vals))
-	for _, name := range Metrics() {
-		out = append(out, validation.Sample{Scenario: s.Name(), Side: validation.Linux, Seed: 1, Metric: name, Value: vals[name]})
+	names := Metrics(s.CCAs())
+	out := make([]validation.Sample, 0, len(names))
+	for _, name := range names {
+		out = append(out, validation.Sample{Scenario: s.Name(), Side: validation.Linux, Seed: run, Metric: name, Value: vals[name]})
 	}
 	return out
 }
@@ -169,7 +182,7 @@ func RunCrosslink(ctx context.Context, reg *vocab.Registry, s Scenario, seed int
 		return nil, fmt.Errorf("linuxpeer: %s: %w", s.Name(), err)
 	}
 	var out []validation.Sample
-	for _, name := range Metrics() {
+	for _, name := range Metrics(s.CCAs()) {
 		src := name
 		if name == metricRetrans {
 			src = "retrans_segs"

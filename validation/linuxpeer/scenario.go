@@ -2,6 +2,7 @@ package linuxpeer
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -25,6 +26,29 @@ type Scenario struct {
 	// only and CUBIC, Linux's default controller, in BBRv2's
 	// (TwoBBRCCAs): the number of BBR v1 flows the published runs had.
 	TwoBBR bool
+	// BBRv2 runs the document's mix as published (PublishedCCAs), BBRv2
+	// included, in the kernel with Google's BBRv2 alpha
+	// (kernel/bbr2.patch).
+	BBRv2 bool
+}
+
+// KernelRuns is how many times the kernel runs s: three for the published
+// mix with BBRv2 (BBRv2), to show how far its runs differ (each draws its
+// own initial sequence numbers, ports, BBR's gain-cycle phase and netem's
+// losses), once for the others.
+func (s Scenario) KernelRuns() int {
+	if s.BBRv2 {
+		return 3
+	}
+	return 1
+}
+
+// RunDir is the directory, under work, of the kernel's run (from 1) of s.
+func (s Scenario) RunDir(work string, run int) string {
+	if run == 1 {
+		return filepath.Join(work, s.Name())
+	}
+	return filepath.Join(work, fmt.Sprintf("%s-run%d", s.Name(), run))
 }
 
 // Name identifies a scenario in the samples.
@@ -36,14 +60,20 @@ func (s Scenario) Name() string {
 	if s.TwoBBR {
 		n += "-2bbr"
 	}
+	if s.BBRv2 {
+		n += "-bbr2"
+	}
 	return n
 }
 
-// CCAs returns the ten senders' controllers in start order: CCAs, or
-// TwoBBRCCAs for a TwoBBR scenario.
+// CCAs returns the ten senders' controllers in start order: CCAs,
+// TwoBBRCCAs for a TwoBBR scenario, PublishedCCAs for a BBRv2 one.
 func (s Scenario) CCAs() []string {
-	if s.TwoBBR {
+	switch {
+	case s.TwoBBR:
 		return TwoBBRCCAs
+	case s.BBRv2:
+		return PublishedCCAs
 	}
 	return CCAs
 }
@@ -53,8 +83,11 @@ func (s Scenario) CCAs() []string {
 // name, so not in the guest's order; both start every flow at one
 // instant).
 func (s Scenario) compete() string {
-	if s.TwoBBR {
+	switch {
+	case s.TwoBBR:
 		return "bbr,cubic,cubic,bic,reno"
+	case s.BBRv2:
+		return "bbr,bbr2,cubic,bic,reno"
 	}
 	return "bbr,bbr,cubic,bic,reno"
 }
@@ -78,8 +111,13 @@ var CCAs = []string{"bbr", "bbr", "bbr", "bbr", "cubic", "cubic", "bic", "bic", 
 // two BBR v1 flows, and six loss-based ones instead of their four.
 var TwoBBRCCAs = []string{"bbr", "bbr", "cubic", "cubic", "cubic", "cubic", "bic", "bic", "reno", "reno"}
 
-// Algorithms are the distinct controllers of CCAs, in the report's order.
-var Algorithms = []string{"bbr", "cubic", "bic", "reno"}
+// PublishedCCAs are the scripts' ten controllers as they are, in their
+// start order.
+var PublishedCCAs = []string{"bbr", "bbr", "bbr2", "bbr2", "cubic", "cubic", "bic", "bic", "reno", "reno"}
+
+// Algorithms are the distinct controllers of all the scenarios' senders,
+// in the report's order.
+var Algorithms = []string{"bbr", "bbr2", "cubic", "bic", "reno"}
 
 // Scenarios are the runs of the report: the document's four loss levels
 // and seven of its queue sizes, from the deep queue where the lossless
@@ -89,7 +127,9 @@ var Algorithms = []string{"bbr", "cubic", "bic", "reno"}
 // lossless at q = 100 and 40 %, the same without TSO and GSO; and,
 // lossless from q = 100 % down to where BBR takes the link, the published
 // runs' two BBR v1 flows (TwoBBR), at every tenth of the BDP above 50 %,
-// where the images' per-controller bars are all about the same.
+// where the images' per-controller bars are all about the same; and the
+// published mix with BBRv2 (BBRv2) at the same points, lossless and with
+// loss.
 func Scenarios() []Scenario {
 	var out []Scenario
 	for _, loss := range []float64{0, 0.2, 0.5, 0.8} {
@@ -100,6 +140,14 @@ func Scenarios() []Scenario {
 	out = append(out, Scenario{QueueBDP: 100, NoGSO: true}, Scenario{QueueBDP: 40, NoGSO: true})
 	for _, q := range []int{100, 90, 80, 70, 60, 50, 40, 30, 20} {
 		out = append(out, Scenario{QueueBDP: q, TwoBBR: true})
+	}
+	for _, q := range []int{100, 90, 80, 70, 60, 55, 50, 40, 30, 20} {
+		out = append(out, Scenario{QueueBDP: q, BBRv2: true})
+	}
+	for _, loss := range []float64{0.2, 0.5, 0.8} {
+		for _, q := range []int{100, 70, 55, 50, 40, 30, 20} {
+			out = append(out, Scenario{QueueBDP: q, Loss: loss, BBRv2: true})
+		}
 	}
 	return out
 }

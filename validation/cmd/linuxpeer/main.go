@@ -35,6 +35,7 @@ func main() {
 func run(ctx context.Context, args []string, log io.Writer) error {
 	fs := flag.NewFlagSet("linuxpeer", flag.ContinueOnError)
 	kernel := fs.String("kernel", "bin/linux-peer/linux", "the User-Mode Linux kernel (validation/linuxpeer/kernel/build.sh)")
+	kernelBBR2 := fs.String("kernel-bbr2", "bin/linux-peer/linux-bbr2", "the kernel with BBRv2, for the published mix (build.sh with tcp_bbr2.c)")
 	guest := fs.String("guest", "validation/linuxpeer/guest", "directory of testbed.sh and bulk.c")
 	work := fs.String("work", "out/linux-peer", "directory of the guests' raw output, one subdirectory per scenario")
 	seeds := fs.Int("seeds", 3, "crosslink seeds per scenario (the kernel runs once)")
@@ -50,7 +51,7 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	var err error
 	if *render {
 		samples, err = validation.ReadSamplesFile(*data)
-	} else if samples, err = runAll(ctx, *kernel, *guest, *work, *seeds, *jobs, *rerun, log); err == nil {
+	} else if samples, err = runAll(ctx, *kernel, *kernelBBR2, *guest, *work, *seeds, *jobs, *rerun, log); err == nil {
 		err = validation.WriteSamplesFile(*data, samples)
 	}
 	if err != nil {
@@ -63,9 +64,13 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	return os.WriteFile(*doc, out, 0o644)
 }
 
-func runAll(ctx context.Context, kernel, guestDir, work string, seeds, jobs int, rerun bool, log io.Writer) ([]validation.Sample, error) {
+func runAll(ctx context.Context, kernel, kernelBBR2, guestDir, work string, seeds, jobs int, rerun bool, log io.Writer) ([]validation.Sample, error) {
 	abs := func(p string) (string, error) { return filepath.Abs(p) }
 	kernel, err := abs(kernel)
+	if err != nil {
+		return nil, err
+	}
+	kernelBBR2, err = abs(kernelBBR2)
 	if err != nil {
 		return nil, err
 	}
@@ -87,34 +92,38 @@ func runAll(ctx context.Context, kernel, guestDir, work string, seeds, jobs int,
 	if err := cc.Run(); err != nil {
 		return nil, fmt.Errorf("building bulk: %w", err)
 	}
-	g := linuxpeer.Guest{Kernel: kernel, Script: script, Bulk: bulk}
+	g := linuxpeer.Guest{Kernel: kernel, KernelBBR2: kernelBBR2, Script: script, Bulk: bulk}
 	scen := linuxpeer.Scenarios()
-	results := make([][]validation.Sample, len(scen))
+	// results[i][r] are the samples of the kernel's (r+1)-th run of scen[i].
+	results := make([][][]validation.Sample, len(scen))
 	var mu sync.Mutex
 	eg, gctx := errgroup.WithContext(ctx)
 	eg.SetLimit(jobs)
 	for i, s := range scen {
-		dir := filepath.Join(work, s.Name())
-		if !rerun && linuxpeer.Finished(dir) {
-			got, err := linuxpeer.Load(s, dir)
-			if err != nil {
-				return nil, err
+		results[i] = make([][]validation.Sample, s.KernelRuns())
+		for r := range results[i] {
+			run, dir := r+1, s.RunDir(work, r+1)
+			if !rerun && linuxpeer.Finished(dir) {
+				got, err := linuxpeer.Load(s, run, dir)
+				if err != nil {
+					return nil, err
+				}
+				results[i][r] = got
+				fmt.Fprintf(log, "linux %s: kept the finished run in %s\n", s.Name(), dir)
+				continue
 			}
-			results[i] = got
-			fmt.Fprintf(log, "linux %s: kept the finished run in %s\n", s.Name(), dir)
-			continue
+			eg.Go(func() error {
+				got, err := g.Run(gctx, s, run, dir)
+				if err != nil {
+					return err
+				}
+				results[i][r] = got
+				mu.Lock()
+				fmt.Fprintf(log, "linux %s run %d done\n", s.Name(), run)
+				mu.Unlock()
+				return nil
+			})
 		}
-		eg.Go(func() error {
-			got, err := g.Run(gctx, s, dir)
-			if err != nil {
-				return err
-			}
-			results[i] = got
-			mu.Lock()
-			fmt.Fprintf(log, "linux %s done\n", s.Name())
-			mu.Unlock()
-			return nil
-		})
 	}
 	if err := eg.Wait(); err != nil {
 		return nil, err
@@ -125,7 +134,9 @@ func runAll(ctx context.Context, kernel, guestDir, work string, seeds, jobs int,
 	}
 	var samples []validation.Sample
 	for i, s := range scen {
-		samples = append(samples, results[i]...)
+		for _, got := range results[i] {
+			samples = append(samples, got...)
+		}
 		for seed := 1; seed <= seeds; seed++ {
 			got, err := linuxpeer.RunCrosslink(ctx, reg, s, seed)
 			if err != nil {
