@@ -169,6 +169,12 @@ func jain(xs []float64) float64 {
 
 // RunCrosslink runs s in tcp-compete with the given seed.
 func RunCrosslink(ctx context.Context, reg *vocab.Registry, s Scenario, seed int) ([]validation.Sample, error) {
+	return RunCrosslinkWith(ctx, reg, s, seed, nil)
+}
+
+// RunCrosslinkWith is RunCrosslink with some of tcp-compete's parameters
+// set otherwise (an ablation: a host mechanism switched off).
+func RunCrosslinkWith(ctx context.Context, reg *vocab.Registry, s Scenario, seed int, with map[string]vocab.Value) ([]validation.Sample, error) {
 	m, ok := reg.Lookup("tcp-compete")
 	if !ok {
 		return nil, fmt.Errorf("linuxpeer: no model tcp-compete")
@@ -176,6 +182,16 @@ func RunCrosslink(ctx context.Context, reg *vocab.Registry, s Scenario, seed int
 	p, err := s.Params(m)
 	if err != nil {
 		return nil, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(with)) {
+		i := m.Schema().ParamIndex(name)
+		if i < 0 {
+			return nil, fmt.Errorf("linuxpeer: model tcp-compete has no parameter %q", name)
+		}
+		if err := m.Schema().Params[i].Check(with[name]); err != nil {
+			return nil, fmt.Errorf("linuxpeer: %s: %w", name, err)
+		}
+		p = p.With(name, with[name])
 	}
 	res, err := m.Run(ctx, p, uint64(seed))
 	if err != nil {
