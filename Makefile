@@ -159,7 +159,7 @@ BBR2_URL ?= https://raw.githubusercontent.com/google/bbr/v2alpha/net/ipv4/tcp_bb
 
 bin/linux-peer/tcp_bbr2.c:
 	@mkdir -p bin/linux-peer
-	curl -fsSL -o $@ $(BBR2_URL)
+	curl -fsSL -o $@.tmp $(BBR2_URL) && mv $@.tmp $@
 
 bin/linux-peer/linux-bbr2: validation/linuxpeer/kernel/build.sh validation/linuxpeer/kernel/uml.config validation/linuxpeer/kernel/bbr2.patch bin/linux-peer/tcp_bbr2.c
 	WORK=bin/linux-peer/src-bbr2 validation/linuxpeer/kernel/build.sh $@ bin/linux-peer/tcp_bbr2.c

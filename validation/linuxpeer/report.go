@@ -56,12 +56,12 @@ start at one instant in the scripts' order, and every sender's ` + "`ss -tinm`" 
 recorded every 5 s.
 
 What is not the document's: mainline Linux has no BBRv2, so BBR v1 runs in
-its two places on both sides (four BBR flows), except in the last section,
-whose kernel is 6.1 with Google's BBRv2 alpha: the branch's tcp_bbr2.c and
-the hooks the alpha's TCP stack gives it, ported to 6.1
+BBRv2's two places on both sides (four BBR flows), except in the last
+section, whose kernel is 6.1 with Google's BBRv2 alpha: the branch's
+tcp_bbr2.c and the hooks the alpha's TCP stack gives it, ported to 6.1
 (validation/linuxpeer/kernel/bbr2.patch; the alpha's PLB, which acts only
-on ECN marks, left out); the kernel is 6.1, where the
-document's BBRv2 alpha tree is based on 5.13; the switches are Linux
+on ECN marks, left out); both kernels are 6.1, where the document's BBRv2
+alpha tree is based on 5.13; the switches are Linux
 bridges, not Open vSwitch; the senders are a bulk program with iperf3's
 socket options, not iperf3, because a User-Mode Linux guest wakes a process
 at great cost and iperf3's receiver wakes per segment.

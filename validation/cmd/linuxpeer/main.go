@@ -38,7 +38,7 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	kernelBBR2 := fs.String("kernel-bbr2", "bin/linux-peer/linux-bbr2", "the kernel with BBRv2, for the published mix (build.sh with tcp_bbr2.c)")
 	guest := fs.String("guest", "validation/linuxpeer/guest", "directory of testbed.sh and bulk.c")
 	work := fs.String("work", "out/linux-peer", "directory of the guests' raw output, one subdirectory per scenario")
-	seeds := fs.Int("seeds", 3, "crosslink seeds per scenario (the kernel runs once)")
+	seeds := fs.Int("seeds", 3, "crosslink seeds per scenario (the kernel runs Scenario.KernelRuns times)")
 	jobs := fs.Int("j", 2, "guests run at once (each is one host CPU)")
 	data := fs.String("data", "validation/linuxpeer/results.csv", "samples file to write")
 	doc := fs.String("doc", "docs/linux-peer.md", "report to write")
@@ -109,7 +109,7 @@ func runAll(ctx context.Context, kernel, kernelBBR2, guestDir, work string, seed
 					return nil, err
 				}
 				results[i][r] = got
-				fmt.Fprintf(log, "linux %s: kept the finished run in %s\n", s.Name(), dir)
+				fmt.Fprintf(log, "linux %s run %d: kept the finished run in %s\n", s.Name(), run, dir)
 				continue
 			}
 			eg.Go(func() error {
