@@ -116,6 +116,11 @@ const (
 	htbCburst = 1600
 )
 
+// LinuxHostSwitches are tcp-compete's boolean parameters that each turn
+// one mechanism of the Linux host on (its default) or off: the host's
+// half of an ablation, beside emulate's testbed mechanisms.
+var LinuxHostSwitches = []string{"delayed_ack", "prr", "timestamps", "hystart", "byte_counting", "quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "sack", "skb_marked_lost", "sack_rate_samples", "sack_compression", "edt_credit"}
+
 // testbedMechanisms are the emulate names, in ablation order.
 var testbedMechanisms = []string{"topology", "gso", "tsq", "defer", "cwndlimited", "sockbuf", "ackloss", "ethernet", "htb"}
 

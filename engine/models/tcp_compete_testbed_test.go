@@ -421,7 +421,7 @@ func TestCompeteTestbedShapeNeedsEach(t *testing.T) {
 		}
 		removals["emulate -"+m] = map[string]vocab.Value{"emulate": vocab.S(strings.Join(rest, ","))}
 	}
-	for _, h := range []string{"delayed_ack", "prr", "timestamps", "hystart", "byte_counting", "quick_ack", "dsack", "undo", "frto", "adaptive_reordering", "sack", "skb_marked_lost", "sack_rate_samples", "sack_compression", "edt_credit"} {
+	for _, h := range LinuxHostSwitches {
 		removals["no "+h] = map[string]vocab.Value{h: vocab.B(false)}
 	}
 	for _, name := range slices.Sorted(maps.Keys(removals)) {

@@ -184,14 +184,9 @@ func RunCrosslinkWith(ctx context.Context, reg *vocab.Registry, s Scenario, seed
 		return nil, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(with)) {
-		i := m.Schema().ParamIndex(name)
-		if i < 0 {
-			return nil, fmt.Errorf("linuxpeer: model tcp-compete has no parameter %q", name)
+		if p, err = setParam(m.Schema(), p, name, with[name]); err != nil {
+			return nil, fmt.Errorf("linuxpeer: %s: %w", s.Name(), err)
 		}
-		if err := m.Schema().Params[i].Check(with[name]); err != nil {
-			return nil, fmt.Errorf("linuxpeer: %s: %w", name, err)
-		}
-		p = p.With(name, with[name])
 	}
 	res, err := m.Run(ctx, p, uint64(seed))
 	if err != nil {

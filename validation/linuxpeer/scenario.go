@@ -185,16 +185,25 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 		{"queue_bdp", vocab.F(float64(s.QueueBDP) / 100)},
 		{"loss", vocab.F(s.Loss / 100)},
 	} {
-		i := sc.ParamIndex(kv.name)
-		if i < 0 {
-			return vocab.Params{}, fmt.Errorf("linuxpeer: model %s has no parameter %q", sc.Name, kv.name)
-		}
-		if err := sc.Params[i].Check(kv.v); err != nil {
+		var err error
+		if p, err = setParam(sc, p, kv.name, kv.v); err != nil {
 			return vocab.Params{}, fmt.Errorf("linuxpeer: %s: %w", s.Name(), err)
 		}
-		p = p.With(kv.name, kv.v)
 	}
 	return p, nil
+}
+
+// setParam sets p's parameter name to v after checking that the model
+// of schema sc has it and that v is valid for it.
+func setParam(sc *vocab.Schema, p vocab.Params, name string, v vocab.Value) (vocab.Params, error) {
+	i := sc.ParamIndex(name)
+	if i < 0 {
+		return vocab.Params{}, fmt.Errorf("model %s has no parameter %q", sc.Name, name)
+	}
+	if err := sc.Params[i].Check(v); err != nil {
+		return vocab.Params{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return p.With(name, v), nil
 }
 
 // emulate is all, the model's default emulation (every mechanism, as
