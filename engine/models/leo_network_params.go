@@ -148,7 +148,7 @@ func leoNetworkSchema() *vocab.Schema {
 		// every segment it covers (was at most 2, RFC 3465's L). 12:
 		// Reno's slow start stops at ssthresh and hands what a stretch
 		// ACK carries past it to congestion avoidance (tcp_slow_start).
-		Version: 12,
+		Version: 13, // 13: with quick_ack (Linux's quick-ACK mode) the receiver also acknowledges every skb at once while its receive window grows from the first 65535 bytes towards the buffer's, each skb raising it by max(2 advmss, 2 x its length) (tcp_grow_window's icsk_ack.quick |= 1), as a real Linux 6.1 receiver does on document 002's testbed for the first 25-35 s of a flow of a few Mbit/s into a 16 MiB window (validation/linuxpeer's captures); past the first quick ACKs it delayed them
 		Doc:     "traffic between many ground stations over a whole constellation (several shells and element sets): every ISL and ground link a queued link whose delay, BER (document 000's budget) and optionally capacity (rate modes under a PER threshold) follow its length, routes toward every station recomputed each step as Hypatia's satgenpy does, outages and handover gaps; TCP (Linux host) and constant-rate UDP flows (Kassing et al., IMC 2020)",
 		Params:  params,
 		Metrics: metrics,

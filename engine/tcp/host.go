@@ -139,6 +139,9 @@ type host struct {
 	ackOwed bool
 	ackKind ackKind
 	ackSet  bool
+	// The aggregate's data that grows the receive window
+	// (receiver.grow): in order, and held out of order.
+	growIn, growOOO unit.Bytes
 
 	// The write queue's skbs (skbRoom): the size goal of the send
 	// buffer's first fill, the stream offset from which the later goal
@@ -428,6 +431,30 @@ func (h *host) skbAck(now des.Time, p *netsim.Packet, kind ackKind) bool {
 	return true
 }
 
+// noteGrowth adds n bytes of the aggregate being received to those that
+// grow the receive window when it is all in.
+func (h *host) noteGrowth(n unit.Bytes, inOrder bool) {
+	if inOrder {
+		h.growIn += n
+	} else {
+		h.growOOO += n
+	}
+}
+
+// growWindow grows the receive window for the aggregate, once, before
+// its ACK is decided (tcp_event_data_recv and tcp_data_queue_ofo call
+// tcp_grow_window per skb).
+func (h *host) growWindow() {
+	r := &h.c.rcv
+	if h.growIn >= minGrowBytes {
+		r.growWindow(h.growIn)
+	}
+	if h.growOOO > 0 {
+		r.growWindow(h.growOOO)
+	}
+	h.growIn, h.growOOO = 0, 0
+}
+
 // Handle implements des.Handler: the TSQ wake-up and the aggregate's ACK.
 func (h *host) Handle(now des.Time, kind int, _ uint64) {
 	if kind == hostAck {
@@ -436,6 +463,7 @@ func (h *host) Handle(now des.Time, kind int, _ uint64) {
 			return
 		}
 		h.ackOwed = false
+		h.growWindow()
 		k := h.ackKind
 		h.ackKind = ackKindInOrder
 		switch k {

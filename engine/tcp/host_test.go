@@ -919,3 +919,43 @@ func TestHostSkbsStayInWriteQueueSkbs(t *testing.T) {
 	}
 	t.Logf("%d skbs, %d of 8 segments or more", len(skbs), large)
 }
+
+// TestGrowWindow follows tcp_grow_window (net/ipv4/tcp_input.c) by hand
+// on a receiver with a 16 MiB buffer, MSS 1448 and timestamps (advmss
+// 1460): the window starts at 65535 bytes (tcp_select_initial_window)
+// and is clamped at the buffer less one advmss (tcp_init_buffer_space);
+// an skb of n bytes raises it by max(2 advmss, 2n) and asks for an
+// immediate ACK (quick |= 1); a GRO aggregate is one skb; an in-order
+// skb under 128 bytes does not grow it (tcp_event_data_recv); at the
+// clamp nothing changes. Every expectation is exact.
+func TestGrowWindow(t *testing.T) {
+	const buf, advmss = 16 << 20, 1460
+	c := hostConn(t, cc.NewReno(cc.ABCOff), Host{TSO: true, GRO: true})
+	c.cfg.MSS, c.cfg.RcvBuf, c.cfg.QuickAck = 1448, buf, true
+	c.rcvShift, c.tsOK = wscaleFor(buf), true
+	r, h := &c.rcv, c.host
+	steps := []struct {
+		name  string
+		do    func()
+		want  unit.Bytes
+		quick int
+	}{
+		{"a one-segment skb: 65535 + 2 advmss", func() { r.growWindow(1448) }, 65535 + 2*advmss, 1},
+		{"a two-segment aggregate, once: + 2 x 2896", func() {
+			h.noteGrowth(1448, true)
+			h.noteGrowth(1448, true)
+			h.growWindow()
+		}, 65535 + 2*advmss + 2*2896, 1},
+		{"held out of order: + 2 advmss", func() { h.noteGrowth(1448, false); h.growWindow() }, 65535 + 4*advmss + 2*2896, 1},
+		{"100 bytes in order: none", func() { h.noteGrowth(100, true); h.growWindow() }, 65535 + 4*advmss + 2*2896, 0},
+		{"1000 bytes short of the clamp: to it", func() { r.rcvSsthresh = buf - advmss - 1000; r.growWindow(1448) }, buf - advmss, 1},
+		{"at the clamp: none", func() { r.growWindow(1448) }, buf - advmss, 0},
+	}
+	for _, st := range steps {
+		r.quick = 0
+		st.do()
+		if r.rcvSsthresh != st.want || r.quick != st.quick {
+			t.Errorf("%s: rcv_ssthresh %d, quick %d; want %d, %d", st.name, r.rcvSsthresh, r.quick, st.want, st.quick)
+		}
+	}
+}

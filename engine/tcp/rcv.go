@@ -37,6 +37,11 @@ type receiver struct {
 	lastData des.Time
 	dataSeen bool
 	rcvMSS   unit.Bytes
+	// rcvSsthresh is Linux's tp->rcv_ssthresh, the receive window
+	// growing towards its clamp, which asks for quick ACKs while it
+	// grows (growWindow); rcvSsthreshSet once it has its initial value.
+	rcvSsthresh    unit.Bytes
+	rcvSsthreshSet bool
 
 	// firstAck says the next in-order data segment is acknowledged at
 	// once (Config.AckFirstSegment): ns-3's delayed-ACK counter, primed
@@ -117,11 +122,18 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 			r.sackBlockCheck(now, seq, end)
 			r.ooo.Insert(seq, end)
 			r.noteRecent(seq)
+			// tcp_data_queue_ofo grows the window for held data,
+			// with SACK only ("for non sack flows, do not grow window
+			// to force DUPACK and trigger fast retransmit").
+			if r.c.sackOK {
+				r.grow(p, false)
+			}
 		}
 		r.ackOutOfOrderSegment(now, p)
 		return
 	}
 	r.dataEvent(now, p.Payload)
+	r.grow(p, true)
 	hadHole := !r.ooo.Empty()
 	before := r.nxt
 	r.nxt = end
@@ -313,6 +325,92 @@ func (r *receiver) dataEvent(now des.Time, payload unit.Bytes) {
 	}
 	r.dataSeen = true
 	r.lastData = now
+}
+
+// grow grows the receive window for the data segment p
+// (growWindow): for the whole aggregate once it is in when the host
+// takes aggregates whole (Host.GRO), as Linux does per skb, else for the
+// segment. In-order data grows it only from 128 bytes
+// (tcp_event_data_recv), held out-of-order data whatever its size.
+func (r *receiver) grow(p *netsim.Packet, inOrder bool) {
+	if !r.c.cfg.QuickAck {
+		return
+	}
+	if h := r.c.host; h != nil && h.cfg.GRO && p.Skb != 0 {
+		h.noteGrowth(p.Payload, inOrder)
+		return
+	}
+	if !inOrder || p.Payload >= minGrowBytes {
+		r.growWindow(p.Payload)
+	}
+}
+
+// minGrowBytes is the least in-order skb that grows the window
+// (tcp_event_data_recv: skb->len >= 128).
+const minGrowBytes = 128
+
+// growWindow is Linux's tcp_grow_window (net/ipv4/tcp_input.c, the
+// same in Linux 5.13 and 6.1) for a received skb of n payload bytes:
+// while rcv_ssthresh is below the window clamp, the skb raises it by
+// max(2 advmss, 2n) and asks for an immediate ACK
+// (inet_csk(sk)->icsk_ack.quick |= 1), so a receiver acknowledges every
+// skb at once until its window has grown from its first 64 KB to the
+// buffer's: a flow of a few Mbit/s into a 16 MiB window does for tens of
+// seconds. (It takes the branch for an skb whose truesize is at most
+// twice its length, tcp_win_from_space(truesize) <= len, true of a
+// full segment's; and the room as the clamp less rcv_ssthresh, the data
+// held out of order, which tcp_space also subtracts, left out.) Only the
+// acknowledgements are modelled: the window advertised stays the whole
+// buffer (advertised), which never binds a sender here, since the
+// window grows by two segments for each one received.
+func (r *receiver) growWindow(n unit.Bytes) {
+	if !r.rcvSsthreshSet {
+		r.rcvSsthreshSet = true
+		r.rcvSsthresh = min(r.initialWindow(), r.windowClamp())
+	}
+	advmss := r.advMSS()
+	room := r.windowClamp() - r.rcvSsthresh
+	if room <= 0 {
+		return
+	}
+	r.rcvSsthresh += min(room, max(2*advmss, 2*n))
+	r.quick |= 1
+}
+
+// advMSS is Linux's tp->advmss, the MSS option's value: the segment's
+// payload and the 12 bytes of the timestamps option, which Linux
+// subtracts from it when both ends send timestamps.
+func (r *receiver) advMSS() unit.Bytes {
+	if r.c.tsOK {
+		return r.c.cfg.MSS + tsOptionBytes
+	}
+	return r.c.cfg.MSS
+}
+
+// tsOptionBytes is TCPOLEN_TSTAMP_ALIGNED: the timestamps option with
+// its two NOPs.
+const tsOptionBytes = 12
+
+// initialWindow is the first rcv_ssthresh, the window of the SYN-ACK or
+// SYN (tcp_select_initial_window): the buffer's window rounded down to
+// whole segments, at most 65535 bytes.
+func (r *receiver) initialWindow() unit.Bytes {
+	space, mss := r.advertised(), r.c.cfg.MSS
+	if mss > 0 && space > mss {
+		space = space / mss * mss
+	}
+	return min(space, 65535)
+}
+
+// windowClamp is tp->window_clamp as tcp_init_buffer_space leaves it:
+// the buffer's window less one advmss ("force reservation of one
+// segment"), when that leaves more than two.
+func (r *receiver) windowClamp() unit.Bytes {
+	full, advmss := r.advertised(), r.advMSS()
+	if full > 2*advmss {
+		return max(2*advmss, full-advmss)
+	}
+	return full
 }
 
 // TCPMaxQuickAcks is Linux's TCP_MAX_QUICKACKS (include/net/tcp.h): at

@@ -75,7 +75,9 @@ func traceReceiver(t *testing.T, cfg Config, segs []segIn) []sentPacket {
 // each acknowledged at once, then every second one (RFC 1122 section
 // 4.2.3.2), and the mode returns when data arrives after more than an RTO
 // (1 s here, RFC 6298 section 2.1's initial RTO, the receiver having no
-// RTT sample) of silence. 1000-byte segments 1 ms apart; the immediate
+// RTT sample) of silence; and every segment is acknowledged at once while
+// the receive window grows towards a buffer larger than the first window
+// (tcp_grow_window). 1000-byte segments 1 ms apart; the immediate
 // ACKs are counted exactly, the rest left to the 200 ms timer or the
 // second segment.
 func TestQuickAck(t *testing.T) {
@@ -104,10 +106,21 @@ func TestQuickAck(t *testing.T) {
 			func(i int) bool { return i < 16 || i >= 20 || (i-16)%2 == 1 }},
 		{"idle 0.5 s < RTO: still delayed", 64000, true, append(in(20, 0, 1), in(4, des.Time(520*des.Millisecond), 20001)...),
 			func(i int) bool { return i < 16 || (i-16)%2 == 1 }},
+		// tcp_grow_window: from the first window, 65535 bytes, to the
+		// clamp, 200000 - 1000 (one advmss kept back), each segment adds
+		// max(2 advmss, 2 x 1000) = 2000 bytes and is acknowledged at
+		// once: 133465 / 2000 = 66.7, so 67 segments, the last taking
+		// the 1465 left. Its quick |= 1 makes the first data's 16 quick
+		// ACKs 17, and the ACK takes them back to 16
+		// (tcp_dec_quickack_mode), so those 16 follow the growth.
+		{"window growth: 67 at once, then the 16 quick ACKs", 200000, true, in(100, 0, 1),
+			func(i int) bool { return i < 83 || (i-83)%2 == 1 }},
+		{"window growth needs quick_ack", 200000, false, in(100, 0, 1),
+			func(i int) bool { return i%2 == 1 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := Config{MSS: 1000, RcvBuf: tt.rcvBuf, SndBuf: 1 << 20, DelayedACK: true, QuickAck: tt.quick}
+			cfg := Config{MSS: 1000, RcvBuf: tt.rcvBuf, SndBuf: 1 << 20, DelayedACK: true, QuickAck: tt.quick, WindowScaling: true}
 			sent := traceReceiver(t, cfg, tt.segs)
 			checkImmediateACKs(t, tt.segs, sent, tt.immediate)
 		})

@@ -44,15 +44,23 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	doc := fs.String("doc", "docs/linux-peer.md", "report to write")
 	render := fs.Bool("render", false, "only render -doc from -data")
 	rerun := fs.Bool("rerun", false, "run every guest again, even where -work holds a finished run of its scenario")
+	crosslinkOnly := fs.Bool("crosslink-only", false, "keep the kernel's samples of -data and run crosslink's side again (after a change to the model; no kernel is needed)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	var samples []validation.Sample
 	var err error
-	if *render {
+	switch {
+	case *render:
 		samples, err = validation.ReadSamplesFile(*data)
-	} else if samples, err = runAll(ctx, *kernel, *kernelBBR2, *guest, *work, *seeds, *jobs, *rerun, log); err == nil {
-		err = validation.WriteSamplesFile(*data, samples)
+	case *crosslinkOnly:
+		if samples, err = rerunCrosslink(ctx, *data, *seeds, log); err == nil {
+			err = validation.WriteSamplesFile(*data, samples)
+		}
+	default:
+		if samples, err = runAll(ctx, *kernel, *kernelBBR2, *guest, *work, *seeds, *jobs, *rerun, log); err == nil {
+			err = validation.WriteSamplesFile(*data, samples)
+		}
 	}
 	if err != nil {
 		return err
@@ -128,23 +136,68 @@ func runAll(ctx context.Context, kernel, kernelBBR2, guestDir, work string, seed
 	if err := eg.Wait(); err != nil {
 		return nil, err
 	}
-	reg, err := models.Registry()
+	ours, err := crosslinkSide(ctx, scen, seeds, log)
+	if err != nil {
+		return nil, err
+	}
+	var samples []validation.Sample
+	for i := range scen {
+		for _, got := range results[i] {
+			samples = append(samples, got...)
+		}
+		samples = append(samples, ours[i]...)
+	}
+	return samples, nil
+}
+
+// rerunCrosslink returns the kernel's samples of the file data, which
+// must hold some for every scenario, with crosslink's run again.
+func rerunCrosslink(ctx context.Context, data string, seeds int, log io.Writer) ([]validation.Sample, error) {
+	old, err := validation.ReadSamplesFile(data)
+	if err != nil {
+		return nil, err
+	}
+	kernel := map[string][]validation.Sample{}
+	for _, s := range old {
+		if s.Side == validation.Linux {
+			kernel[s.Scenario] = append(kernel[s.Scenario], s)
+		}
+	}
+	scen := linuxpeer.Scenarios()
+	for _, s := range scen {
+		if kernel[s.Name()] == nil {
+			return nil, fmt.Errorf("%s holds no kernel samples of %s: run without -crosslink-only", data, s.Name())
+		}
+	}
+	ours, err := crosslinkSide(ctx, scen, seeds, log)
 	if err != nil {
 		return nil, err
 	}
 	var samples []validation.Sample
 	for i, s := range scen {
-		for _, got := range results[i] {
-			samples = append(samples, got...)
-		}
+		samples = append(samples, kernel[s.Name()]...)
+		samples = append(samples, ours[i]...)
+	}
+	return samples, nil
+}
+
+// crosslinkSide runs every scenario in tcp-compete with seeds 1 to
+// seeds; the i-th slice holds scen[i]'s samples.
+func crosslinkSide(ctx context.Context, scen []linuxpeer.Scenario, seeds int, log io.Writer) ([][]validation.Sample, error) {
+	reg, err := models.Registry()
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]validation.Sample, len(scen))
+	for i, s := range scen {
 		for seed := 1; seed <= seeds; seed++ {
 			got, err := linuxpeer.RunCrosslink(ctx, reg, s, seed)
 			if err != nil {
 				return nil, err
 			}
-			samples = append(samples, got...)
+			out[i] = append(out[i], got...)
 		}
 		fmt.Fprintf(log, "crosslink %s done\n", s.Name())
 	}
-	return samples, nil
+	return out, nil
 }
