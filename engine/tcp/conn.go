@@ -319,6 +319,7 @@ type Conn struct {
 	sackOK   bool
 	wsOK     bool
 	tsOK     bool // both ends send timestamps (RFC 7323 section 3.2)
+	active   bool // this end opened the connection (Connect)
 	tsRecent uint32
 
 	host *host // Linux host model (host.go), nil: none
@@ -450,6 +451,7 @@ func (c *Conn) Listen() {
 // Connect opens the connection actively: it sends a SYN (RFC 9293 section
 // 3.5), or with NoHandshake starts established.
 func (c *Conn) Connect(now des.Time) {
+	c.active = true
 	if c.cfg.NoHandshake {
 		c.openWithoutHandshake()
 		c.app.Established(now)

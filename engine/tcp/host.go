@@ -455,6 +455,14 @@ func (h *host) growWindow() {
 	h.growIn, h.growOOO = 0, 0
 }
 
+// settle is the aggregate's end when an ACK of the receiver's own covers
+// it (the FIN's): its window growth is applied and its ACK sent already.
+func (h *host) settle() {
+	h.growWindow()
+	h.ackOwed = false
+	h.ackKind = ackKindInOrder
+}
+
 // Handle implements des.Handler: the TSQ wake-up and the aggregate's ACK.
 func (h *host) Handle(now des.Time, kind int, _ uint64) {
 	if kind == hostAck {

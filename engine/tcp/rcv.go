@@ -118,14 +118,16 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 		// 4), or under SACK compression hold the ACK back by Linux's
 		// rule (ackOutOfOrder).
 		if seq.LessThan(end) {
+			// tcp_data_queue_ofo grows the window for the data it
+			// keeps, with SACK only ("for non sack flows, do not grow
+			// window to force DUPACK and trigger fast retransmit"); a
+			// segment it already holds whole it drops.
+			grows := r.c.sackOK && !r.holds(seq, end)
 			r.dsackHeld(seq, end)
 			r.sackBlockCheck(now, seq, end)
 			r.ooo.Insert(seq, end)
 			r.noteRecent(seq)
-			// tcp_data_queue_ofo grows the window for held data,
-			// with SACK only ("for non sack flows, do not grow window
-			// to force DUPACK and trigger fast retransmit").
-			if r.c.sackOK {
+			if grows {
 				r.grow(p, false)
 			}
 		}
@@ -153,6 +155,9 @@ func (r *receiver) onData(now des.Time, p *netsim.Packet) {
 	if r.finRcvd && r.nxt == r.finSeq && !r.closed {
 		r.closed = true
 		r.nxt++ // the FIN occupies one sequence number
+		if h := r.c.host; h != nil {
+			h.settle() // this ACK is the aggregate's
+		}
 		r.ackNow(now)
 		r.c.app.PeerClosed(now)
 		return
@@ -361,8 +366,9 @@ const minGrowBytes = 128
 // full segment's; and the room as the clamp less rcv_ssthresh, the data
 // held out of order, which tcp_space also subtracts, left out.) Only the
 // acknowledgements are modelled: the window advertised stays the whole
-// buffer (advertised), which never binds a sender here, since the
-// window grows by two segments for each one received.
+// buffer (advertised), which does not bind these models' senders, since
+// the window grows by two segments for each one received (a slow start
+// at most doubles what is in flight per round trip).
 func (r *receiver) growWindow(n unit.Bytes) {
 	if !r.rcvSsthreshSet {
 		r.rcvSsthreshSet = true
@@ -377,14 +383,26 @@ func (r *receiver) growWindow(n unit.Bytes) {
 	r.quick |= 1
 }
 
-// advMSS is Linux's tp->advmss, the MSS option's value: the segment's
-// payload and the 12 bytes of the timestamps option, which Linux
-// subtracts from it when both ends send timestamps.
+// advMSS is Linux's tp->advmss. Config.MSS is the payload, which with
+// timestamps is 12 bytes less than the MSS option; the end that accepted
+// the connection keeps the option's value (tcp_v4_syn_recv_sock takes the
+// route's advmss), the end that opened it lowers its advmss by the 12
+// bytes when both send timestamps (tcp_rcv_synsent_state_process).
 func (r *receiver) advMSS() unit.Bytes {
-	if r.c.tsOK {
+	if r.c.tsOK && !r.c.active {
 		return r.c.cfg.MSS + tsOptionBytes
 	}
 	return r.c.cfg.MSS
+}
+
+// holds reports whether the out-of-order data held covers [seq, end).
+func (r *receiver) holds(seq, end seqnum.Value) bool {
+	for _, b := range r.ooo.blocks {
+		if b.start.LessThanEq(seq) && end.LessThanEq(b.end) {
+			return true
+		}
+	}
+	return false
 }
 
 // tsOptionBytes is TCPOLEN_TSTAMP_ALIGNED: the timestamps option with
@@ -420,8 +438,9 @@ const TCPMaxQuickAcks = 16
 // incrQuickAck is Linux's tcp_incr_quickack: quick-ACK mode lasts for
 // rcv_wnd / (2*rcv_mss) ACKs (2 if that is 0), at most TCPMaxQuickAcks,
 // and never shortens. rcv_wnd is the window advertised, which here is the
-// whole buffer from the start (Linux's first window is 10 segments and
-// grows; with it the first quick-ACK run is 5 ACKs).
+// whole buffer from the start; Linux's grows from at most 65535 bytes
+// (initialWindow), which gives the same 16 ACKs for segments of up to
+// 2 KB.
 func (r *receiver) incrQuickAck() {
 	mss := r.rcvMSS
 	if mss == 0 {

@@ -292,3 +292,96 @@ func TestAckFirstSegmentHandshake(t *testing.T) {
 		}
 	}
 }
+
+// skbIn is one segment of an aggregate (Skb, 0: alone) arriving at an
+// endpoint, with its flags.
+type skbIn struct {
+	at       des.Time
+	seq, len uint32
+	skb      uint64
+	flags    netsim.Flags
+}
+
+// traceHostReceiver is traceReceiver for a receiver with the host model
+// h; it returns what the receiver sent and the receiver.
+func traceHostReceiver(t *testing.T, cfg Config, h Host, segs []skbIn) ([]sentPacket, *Conn) {
+	t.Helper()
+	s := des.New()
+	tp := &tracePort{s: s}
+	cfg.NoHandshake = true
+	c, err := New(s, cfg, cc.NewReno(cc.ABCOff), tp, &sinkApp{}, 1, 1, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetHost(h)
+	c.Listen()
+	for _, sg := range segs {
+		s.Schedule(sg.at, &deliver{c: c, p: netsim.Packet{Flow: 1, Src: 0, Dst: 1, Seq: sg.seq, Payload: unit.Bytes(sg.len),
+			Flags: netsim.ACK | sg.flags, Ack: 1, Window: 65535, WScale: -1, Skb: sg.skb}}, 0, 0)
+	}
+	if err := s.Run(context.Background(), des.Time(60*des.Second)); err != nil {
+		t.Fatal(err)
+	}
+	return tp.sent, c
+}
+
+// TestGrowWindowGRO: a receiver that takes aggregates whole grows its
+// window once per aggregate, by max(2 advmss, 2 x the aggregate's
+// length) (tcp_grow_window per skb): two 500-byte segments as one skb add
+// 2000 bytes where two skbs would add 4000 (advmss 1000, no timestamps);
+// held out-of-order data grows it with SACK only and not when it is
+// already held (tcp_data_queue_ofo drops such an skb); an aggregate
+// ending in a FIN is acknowledged once. The window starts at 65535 bytes
+// (the buffer is 1 MiB). And the growth comes before the aggregate's ACK
+// is decided: 100 one-segment aggregates into a 200000-byte buffer are
+// acknowledged at once for 67 growths and the first data's 16 quick ACKs
+// (TestQuickAck's count), where a growth after the decision would leave
+// 15 of those.
+func TestGrowWindowGRO(t *testing.T) {
+	const init = 65535
+	at := func(ms int) des.Time { return des.Time(des.Duration(ms) * des.Millisecond) }
+	pair := func(ms int, seq uint32, skb uint64, last netsim.Flags) []skbIn {
+		return []skbIn{{at(ms), seq, 500, skb, 0}, {at(ms), seq + 500, 500, skb, last}}
+	}
+	var five []skbIn
+	for i := 0; i < 5; i++ {
+		five = append(five, pair(i+1, 1+uint32(i)*1000, uint64(i+1), 0)...)
+	}
+	tests := []struct {
+		name string
+		sack bool
+		segs []skbIn
+		want unit.Bytes
+		acks int // ACKs sent, when > 0
+	}{
+		{"five two-segment aggregates", true, five, init + 5*2000, 0},
+		{"held out of order without SACK", false,
+			[]skbIn{{at(1), 1, 1000, 0, 0}, {at(2), 2001, 1000, 0, 0}, {at(3), 3001, 1000, 0, 0}}, init + 2000, 0},
+		{"held out of order with SACK, then again", true,
+			[]skbIn{{at(1), 1, 1000, 0, 0}, {at(2), 2001, 1000, 0, 0}, {at(3), 2001, 1000, 0, 0}}, init + 2*2000, 0},
+		{"an aggregate ending in a FIN", true, pair(1, 1, 7, netsim.FIN), init + 2000, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{MSS: 1000, RcvBuf: 1 << 20, SndBuf: 1 << 20, DelayedACK: true, QuickAck: true, WindowScaling: true, SACK: tt.sack}
+			sent, c := traceHostReceiver(t, cfg, Host{GRO: true}, tt.segs)
+			if got := c.rcv.rcvSsthresh; got != tt.want {
+				t.Errorf("rcv_ssthresh %d, want %d", got, tt.want)
+			}
+			if tt.acks > 0 && len(sent) != tt.acks {
+				t.Errorf("%d ACKs, want %d", len(sent), tt.acks)
+			}
+		})
+	}
+	t.Run("growth before the ACK's decision", func(t *testing.T) {
+		var segs []skbIn
+		var plain []segIn
+		for i := 0; i < 100; i++ {
+			segs = append(segs, skbIn{at(i), 1 + uint32(i)*1000, 1000, uint64(i + 1), 0})
+			plain = append(plain, segIn{at(i), 1 + uint32(i)*1000, 1000})
+		}
+		cfg := Config{MSS: 1000, RcvBuf: 200000, SndBuf: 1 << 20, DelayedACK: true, QuickAck: true, WindowScaling: true}
+		sent, _ := traceHostReceiver(t, cfg, Host{GRO: true}, segs)
+		checkImmediateACKs(t, plain, sent, func(i int) bool { return i < 83 || (i-83)%2 == 1 })
+	})
+}
