@@ -52,22 +52,12 @@ func (d *deliver) Handle(now des.Time, _ int, _ uint64) {
 // feeds it the segments; it returns what it sent.
 func traceReceiver(t *testing.T, cfg Config, segs []segIn) []sentPacket {
 	t.Helper()
-	s := des.New()
-	tp := &tracePort{s: s}
-	cfg.NoHandshake = true
-	c, err := New(s, cfg, cc.NewReno(cc.ABCOff), tp, &sinkApp{}, 1, 1, 0, 0)
-	if err != nil {
-		t.Fatal(err)
+	in := make([]skbIn, len(segs))
+	for i, sg := range segs {
+		in[i] = skbIn{at: sg.at, seq: sg.seq, len: sg.len}
 	}
-	c.Listen()
-	for _, sg := range segs {
-		s.Schedule(sg.at, &deliver{c: c, p: netsim.Packet{Flow: 1, Src: 0, Dst: 1, Seq: sg.seq, Payload: unit.Bytes(sg.len),
-			Flags: netsim.ACK, Ack: 1, Window: 65535, WScale: -1}}, 0, 0)
-	}
-	if err := s.Run(context.Background(), des.Time(60*des.Second)); err != nil {
-		t.Fatal(err)
-	}
-	return tp.sent
+	sent, _ := traceHostReceiver(t, cfg, Host{}, in)
+	return sent
 }
 
 // Quick-ACK mode (Linux's tcp_incr_quickack, tcp_event_data_recv): with
@@ -302,8 +292,9 @@ type skbIn struct {
 	flags    netsim.Flags
 }
 
-// traceHostReceiver is traceReceiver for a receiver with the host model
-// h; it returns what the receiver sent and the receiver.
+// traceHostReceiver opens a receiver with the host model h (none when
+// every mechanism is off) without a handshake (RCV.NXT = 1) and feeds it
+// the segments; it returns what it sent and the receiver.
 func traceHostReceiver(t *testing.T, cfg Config, h Host, segs []skbIn) ([]sentPacket, *Conn) {
 	t.Helper()
 	s := des.New()
