@@ -45,6 +45,7 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	render := fs.Bool("render", false, "only render -doc from -data")
 	rerun := fs.Bool("rerun", false, "run every guest again, even where -work holds a finished run of its scenario")
 	crosslinkOnly := fs.Bool("crosslink-only", false, "keep the kernel's samples of -data and run crosslink's side again (after a change to the model; no kernel is needed)")
+	keepBBR2 := fs.Bool("keep-bbr2", false, "keep the kernel's samples of -data for the published mix with BBRv2 and run only the mainline kernel's guests (when -kernel-bbr2 cannot be built: it needs the alpha branch's tcp_bbr2.c)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -58,7 +59,13 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 			err = validation.WriteSamplesFile(*data, samples)
 		}
 	default:
-		if samples, err = runAll(ctx, *kernel, *kernelBBR2, *guest, *work, *seeds, *jobs, *rerun, log); err == nil {
+		var kept map[string][]validation.Sample
+		if *keepBBR2 {
+			if kept, err = keptBBR2(*data); err != nil {
+				return err
+			}
+		}
+		if samples, err = runAll(ctx, *kernel, *kernelBBR2, *guest, *work, *seeds, *jobs, *rerun, kept, log); err == nil {
 			err = validation.WriteSamplesFile(*data, samples)
 		}
 	}
@@ -72,7 +79,37 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 	return os.WriteFile(*doc, out, 0o644)
 }
 
-func runAll(ctx context.Context, kernel, kernelBBR2, guestDir, work string, seeds, jobs int, rerun bool, log io.Writer) ([]validation.Sample, error) {
+// keptBBR2 returns the kernel's samples of the file data for each
+// published-mix scenario (Scenario.BBRv2), which must hold some for every
+// one of them.
+func keptBBR2(data string) (map[string][]validation.Sample, error) {
+	old, err := validation.ReadSamplesFile(data)
+	if err != nil {
+		return nil, err
+	}
+	scen := linuxpeer.Scenarios()
+	published := map[string]bool{}
+	for _, s := range scen {
+		published[s.Name()] = s.BBRv2
+	}
+	kept := map[string][]validation.Sample{}
+	for _, s := range old {
+		if s.Side == validation.Linux && published[s.Scenario] {
+			kept[s.Scenario] = append(kept[s.Scenario], s)
+		}
+	}
+	for _, s := range scen {
+		if s.BBRv2 && kept[s.Name()] == nil {
+			return nil, fmt.Errorf("%s holds no kernel samples of %s: run without -keep-bbr2", data, s.Name())
+		}
+	}
+	return kept, nil
+}
+
+// runAll runs every scenario's guests and crosslink's side; the kernel's
+// samples of the published-mix scenarios come from kept instead when it
+// is not nil (-keep-bbr2).
+func runAll(ctx context.Context, kernel, kernelBBR2, guestDir, work string, seeds, jobs int, rerun bool, kept map[string][]validation.Sample, log io.Writer) ([]validation.Sample, error) {
 	abs := func(p string) (string, error) { return filepath.Abs(p) }
 	kernel, err := abs(kernel)
 	if err != nil {
@@ -108,6 +145,11 @@ func runAll(ctx context.Context, kernel, kernelBBR2, guestDir, work string, seed
 	eg, gctx := errgroup.WithContext(ctx)
 	eg.SetLimit(jobs)
 	for i, s := range scen {
+		if kept != nil && s.BBRv2 {
+			results[i] = [][]validation.Sample{kept[s.Name()]}
+			fmt.Fprintf(log, "linux %s: kept the samples of the earlier runs\n", s.Name())
+			continue
+		}
 		results[i] = make([][]validation.Sample, s.KernelRuns())
 		for r := range results[i] {
 			run, dir := r+1, s.RunDir(work, r+1)

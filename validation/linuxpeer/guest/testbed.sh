@@ -3,14 +3,15 @@
 # document 002's Case 01 Mininet testbed (scripts/Case 01/tcp_cc_mn_iperf4.py
 # of nerds-ufes/IP_TCPoDWDM_IMOC2025) out of network namespaces:
 #
-#   h10..h19 - s3 - s1 =(backbone, 10 ms)= s2 - s4 - h20
+#   h10..h19 - s3 - s1 =(backbone, 10 ms)= s2 - s4 - h20..h29
 #
 # every link a veth pair whose two ends carry what a Mininet TCLink
 # configures (mininet/link.py, TCIntf.bwCmds and delayCmds): an HTB root
 # with one 100 Mbit/s class, burst 15k, and a netem leaf with the link's
 # delay, loss and limit. The switches are Linux bridges (Mininet's are Open
 # vSwitch bridges; in this line both only forward). Ten bulk senders, one
-# per host, send to ten receivers on h20, with the socket options of the
+# per host, each send to a receiver on a host of its own, h1x to h2x as the
+# scripts' iperf3 clients do (-c h2x), with the socket options of the
 # scripts' iperf3 -w 16m -M 1460 -N -C <cca>.
 #
 # The kernel command line passes its parameters (comma-separated lists):
@@ -56,7 +57,7 @@ sysctl -qw net.core.wmem_max=16777216 net.core.rmem_max=16777216 \
   net.core.netdev_max_backlog=5000 || fail "sysctl"
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
 
-for n in s1 s2 s3 s4 h20 h10 h11 h12 h13 h14 h15 h16 h17 h18 h19; do
+for n in s1 s2 s3 s4 h10 h11 h12 h13 h14 h15 h16 h17 h18 h19 h20 h21 h22 h23 h24 h25 h26 h27 h28 h29; do
   ip netns add $n && ip -n $n link set lo up || fail "netns $n"
 done
 for s in s1 s2 s3 s4; do
@@ -102,8 +103,10 @@ done
 link s3 s3-eth1 s1 s1-eth1 0ms 42 0
 link s1 s1-eth2 s2 s2-eth1 10ms "$N" "$LOSS"
 link s2 s2-eth2 s4 s4-eth1 0ms 42 0
-link h20 h20-eth0 s4 s4-eth20 0ms 1000 0
-ip -n h20 addr add 10.0.0.20/8 dev h20-eth0 || fail "address h20"
+for i in 20 21 22 23 24 25 26 27 28 29; do
+  link h$i h$i-eth0 s4 s4-eth$i 0ms 1000 0
+  ip -n h$i addr add 10.0.0.$i/8 dev h$i-eth0 || fail "address h$i"
+done
 # Mininet's pingAll, which the scripts run before any iperf3, leaves every
 # host with the others' ARP entries, stale by the time the ten-flow run
 # starts (after base_reachable_time, 30 s, and the scripts' 50 s capacity
@@ -111,20 +114,20 @@ ip -n h20 addr add 10.0.0.20/8 dev h20-eth0 || fail "address h20"
 # a round trip for ARP, and the handshake's RTT sample, which seeds srtt
 # and BBR's first pacing rate, is twice the path's.
 mac() { ip -n "$1" -o link show "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p'; }
-mac20=$(mac h20 h20-eth0)
 for i in 10 11 12 13 14 15 16 17 18 19; do
-  ip -n h$i neigh replace 10.0.0.20 lladdr "$mac20" dev h$i-eth0 nud stale &&
-    ip -n h20 neigh replace 10.0.0.$i lladdr "$(mac h$i h$i-eth0)" dev h20-eth0 nud stale ||
-    fail "ARP entries of h$i"
+  r=$((i + 10))
+  ip -n h$i neigh replace 10.0.0.$r lladdr "$(mac h$r h$r-eth0)" dev h$i-eth0 nud stale &&
+    ip -n h$r neigh replace 10.0.0.$i lladdr "$(mac h$i h$i-eth0)" dev h$r-eth0 nud stale ||
+    fail "ARP entries of h$i and h$r"
 done
 { echo "kernel $(uname -r)"; echo "backbone limit $N loss $LOSS"; ip netns exec s1 tc qdisc show dev s1-eth2; ip netns exec s1 tc class show dev s1-eth2; ip -n h10 neigh show; } >"$OUT/setup.txt"
 
 for i in 0 1 2 3 4 5 6 7 8 9; do
-  ip netns exec h20 "$BULK" -s $((5201 + i)) 16777216 || fail "receiver $i"
+  ip netns exec h$((20 + i)) "$BULK" -s $((5201 + i)) 16777216 || fail "receiver $i"
 done
 i=0
 for cca in $CCAS; do
-  ip netns exec h$((10 + i)) "$BULK" -c 10.0.0.20 $((5201 + i)) 16777216 $cca 1460 "$DUR" >"$OUT/sender$i.err" 2>&1 &
+  ip netns exec h$((10 + i)) "$BULK" -c 10.0.0.$((20 + i)) $((5201 + i)) 16777216 $cca 1460 "$DUR" >"$OUT/sender$i.err" 2>&1 &
   i=$((i + 1))
 done
 start=$(date +%s.%N)
@@ -133,7 +136,7 @@ for t in $SAMPLES; do
   echo "T $(awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { printf "%.6f", n - s }')" >>"$OUT/snapshots.txt"
   for i in 10 11 12 13 14 15 16 17 18 19; do
     echo "H h$i" >>"$OUT/snapshots.txt"
-    ip netns exec h$i ss -tinmH dst 10.0.0.20 >>"$OUT/snapshots.txt"
+    ip netns exec h$i ss -tinmH dst 10.0.0.$((i + 10)) >>"$OUT/snapshots.txt"
   done
 done
 wait
