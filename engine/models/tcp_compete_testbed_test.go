@@ -393,23 +393,26 @@ func TestCompeteTestbedShapeNeedsEach(t *testing.T) {
 		return "without it BBRv2 gets " + bbr2 + " Mbit/s at q = 30 %, under the bound of 6"
 	}
 	same := "; at 0.8 % loss the row is the same with and without it"
+	at08 := func(jain, retr string) string {
+		return ", and at 0.8 % loss Jain's index is " + jain + " and the retransmissions " + retr + " a second"
+	}
 	unseen := map[string]string{
 		"emulate -sockbuf":       "with Mininet's 16 MiB rmem_max/wmem_max it turns the 16 MiB window into 16 MiB (and the send buffer into 32 MiB): every row of its runs is the same with and without it at these rates; it matters with Linux's own 212992 bytes",
-		"emulate -ackloss":       atQ30("3.7") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.5 a second: a lost ACK's successor acknowledges its data",
-		"emulate -defer":         atQ30("3.6") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.3 a second",
-		"emulate -htb":           atQ30("4.0") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.3 a second; HTB's bucket sets the totals at q = 20-40 %, which these bounds do not check",
-		"no delayed_ack":         atQ30("3.5") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.4 a second",
-		"no sack_rate_samples":   atQ30("4.6") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.5 a second",
-		"no prr":                 atQ30("3.1") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.4 a second",
+		"emulate -ackloss":       atQ30("3.7") + at08("0.97", "33.5") + ": a lost ACK's successor acknowledges its data",
+		"emulate -defer":         atQ30("3.6") + at08("0.97", "33.3"),
+		"emulate -htb":           atQ30("4.0") + at08("0.97", "33.3") + "; HTB's bucket sets the totals at q = 20-40 %, which these bounds do not check",
+		"no delayed_ack":         atQ30("3.5") + at08("0.97", "33.4"),
+		"no sack_rate_samples":   atQ30("4.6") + at08("0.97", "33.5"),
+		"no prr":                 atQ30("3.1") + at08("0.97", "33.4"),
 		"no dsack":               atQ30("3.7") + "; DSACKs report only what arrives twice" + same,
 		"no frto":                atQ30("3.6") + "; F-RTO acts only after a retransmission timeout (RFC 5682)" + same,
-		"no quick_ack":           atQ30("3.9") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.7 a second",
-		"no undo":                atQ30("3.9") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.6 a second",
-		"no adaptive_reordering": atQ30("3.9") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.6 a second",
-		"no edt_credit":          atQ30("3.3") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.2 a second",
-		"no byte_counting":       atQ30("3.3") + ", and at 0.8 % loss Jain's index is 0.94 and the retransmissions 33.8 a second",
-		"no sack_compression":    atQ30("3.8") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.6 a second",
-		"no skb_marked_lost":     atQ30("5.2") + ", and at 0.8 % loss Jain's index is 0.97 and the retransmissions 33.4 a second",
+		"no quick_ack":           atQ30("3.9") + at08("0.97", "33.7"),
+		"no undo":                atQ30("3.9") + at08("0.97", "33.6"),
+		"no adaptive_reordering": atQ30("3.9") + at08("0.97", "33.6"),
+		"no edt_credit":          atQ30("3.3") + at08("0.97", "33.2"),
+		"no byte_counting":       atQ30("3.3") + at08("0.94", "33.8"),
+		"no sack_compression":    atQ30("3.8") + at08("0.97", "33.6"),
+		"no skb_marked_lost":     atQ30("5.2") + at08("0.97", "33.4"),
 	}
 	removals := map[string]map[string]vocab.Value{}
 	for _, m := range testbedMechanisms {

@@ -83,24 +83,32 @@ func run(ctx context.Context, args []string, log io.Writer) error {
 // published-mix scenario (Scenario.BBRv2), which must hold some for every
 // one of them.
 func keptBBR2(data string) (map[string][]validation.Sample, error) {
+	return recordedKernel(data, func(s linuxpeer.Scenario) bool { return s.BBRv2 }, "-keep-bbr2")
+}
+
+// recordedKernel returns the kernel's samples of the file data, by
+// scenario, for each scenario that want selects; the file must hold some
+// for every one of them, or the error names the first missing and the
+// flag (which asked to keep them) to run without.
+func recordedKernel(data string, want func(linuxpeer.Scenario) bool, flag string) (map[string][]validation.Sample, error) {
 	old, err := validation.ReadSamplesFile(data)
 	if err != nil {
 		return nil, err
 	}
 	scen := linuxpeer.Scenarios()
-	published := map[string]bool{}
+	wanted := map[string]bool{}
 	for _, s := range scen {
-		published[s.Name()] = s.BBRv2
+		wanted[s.Name()] = want(s)
 	}
 	kept := map[string][]validation.Sample{}
 	for _, s := range old {
-		if s.Side == validation.Linux && published[s.Scenario] {
+		if s.Side == validation.Linux && wanted[s.Scenario] {
 			kept[s.Scenario] = append(kept[s.Scenario], s)
 		}
 	}
 	for _, s := range scen {
-		if s.BBRv2 && kept[s.Name()] == nil {
-			return nil, fmt.Errorf("%s holds no kernel samples of %s: run without -keep-bbr2", data, s.Name())
+		if want(s) && kept[s.Name()] == nil {
+			return nil, fmt.Errorf("%s holds no kernel samples of %s: run without %s", data, s.Name(), flag)
 		}
 	}
 	return kept, nil
@@ -195,22 +203,11 @@ func runAll(ctx context.Context, kernel, kernelBBR2, guestDir, work string, seed
 // rerunCrosslink returns the kernel's samples of the file data, which
 // must hold some for every scenario, with crosslink's run again.
 func rerunCrosslink(ctx context.Context, data string, seeds int, log io.Writer) ([]validation.Sample, error) {
-	old, err := validation.ReadSamplesFile(data)
+	kernel, err := recordedKernel(data, func(linuxpeer.Scenario) bool { return true }, "-crosslink-only")
 	if err != nil {
 		return nil, err
 	}
-	kernel := map[string][]validation.Sample{}
-	for _, s := range old {
-		if s.Side == validation.Linux {
-			kernel[s.Scenario] = append(kernel[s.Scenario], s)
-		}
-	}
 	scen := linuxpeer.Scenarios()
-	for _, s := range scen {
-		if kernel[s.Name()] == nil {
-			return nil, fmt.Errorf("%s holds no kernel samples of %s: run without -crosslink-only", data, s.Name())
-		}
-	}
 	ours, err := crosslinkSide(ctx, scen, seeds, log)
 	if err != nil {
 		return nil, err
