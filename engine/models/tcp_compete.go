@@ -312,7 +312,7 @@ func (c competeConfig) addFlows(s *des.Scheduler, net *netsim.Network, cn *compe
 			return nil, err
 		}
 		f.dst.Listen()
-		f.start = des.Time(des.FromSeconds(c.stagger * startRNG.Float64()))
+		f.start = des.Time(des.FromSeconds(float64(i)*c.spacing + c.stagger*startRNG.Float64()))
 		if starts != nil {
 			f.start = starts[i]
 		}

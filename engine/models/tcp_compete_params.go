@@ -92,7 +92,9 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 		{Name: "warmup", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 1e5,
 			Doc: "goodput, goodput_<cca>, utilisation, the Jain indices and the flows' goodput count bytes delivered after this time; the other columns cover the whole run (iperf3 averages over the whole run: 0)"},
 		{Name: "stagger", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(tcStagger), Min: 0, Max: 1e4,
-			Doc: "flows start at independent uniform times in [0, stagger) (seeded)"},
+			Doc: "flows start at independent uniform times in [0, stagger) (seeded), added to start_spacing's"},
+		{Name: "start_spacing", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(0), Min: 0, Max: 1e4,
+			Doc: "flow i (from 0, in the order of ccas repeated) starts i x start_spacing after the first, as a script that launches its clients one after another (document 002's popen loop); stagger's draw is added to each; 0: all at stagger's draws"},
 		{Name: "host_jitter", Kind: vocab.Float, Unit: vocab.Second, Default: vocab.F(tcHostJitter), Min: 0, Max: 1,
 			Doc: "each host's outgoing access link delays each packet, after the link's queue, by a further uniform random time in [0, host_jitter), in order; the default is one 1500-byte packet time at 100 Mbit/s, which removes the phase effects of a deterministic simulation (Floyd and Jacobson 1992); 0 turns it off"},
 		{Name: "loss_model", Kind: vocab.String, Default: vocab.S("given"), Choices: []string{"given", "gosnr"},
@@ -213,6 +215,7 @@ type competeConfig struct {
 	duration    des.Time
 	warmup      des.Time
 	stagger     float64 // seconds: start times are stagger x U[0, 1) seconds, rounded once
+	spacing     float64 // seconds: flow i starts i x spacing later (start_spacing)
 	hostJitter  des.Duration
 	gosnr       bool    // loss_model gosnr
 	loss        float64 // loss_model given: Bernoulli probability
@@ -244,6 +247,7 @@ func decodeCompete(p vocab.Params) (competeConfig, error) {
 		duration:    des.Time(des.FromSeconds(p.Float("duration"))),
 		warmup:      des.Time(des.FromSeconds(p.Float("warmup"))),
 		stagger:     p.Float("stagger"),
+		spacing:     p.Float("start_spacing"),
 		hostJitter:  des.FromSeconds(p.Float("host_jitter")),
 		loss:        p.Float("loss"),
 		gosnrDB:     p.Float("gosnr"),
@@ -261,6 +265,9 @@ func decodeCompete(p vocab.Params) (competeConfig, error) {
 	}
 	if c.warmup >= c.duration {
 		return c, fmt.Errorf("warmup %v must be shorter than duration %v", c.warmup, c.duration)
+	}
+	if last := float64(c.flows-1) * c.spacing; c.spacing > 0 && des.Time(des.FromSeconds(last)) >= c.duration {
+		return c, fmt.Errorf("start_spacing %gs starts the last of %d flows at %gs, not before the end of the run (duration %v): shorten start_spacing or lengthen duration", c.spacing, c.flows, last, c.duration)
 	}
 	if c.backbone == "mininet" {
 		if c.emulate, err = parseEmulate(p.Str("emulate")); err != nil {

@@ -189,6 +189,49 @@ func TestCompeteRows(t *testing.T) {
 	}
 }
 
+// TestCompeteStartSpacing checks start_spacing against the flows' start
+// column: flow i starts i x start_spacing after the first, in the order
+// of ccas; with stagger each start adds the draw it has without the
+// spacing (one stream, the same draws); and a spacing that would start
+// the last flow at or after the end of the run is refused with the fix.
+func TestCompeteStartSpacing(t *testing.T) {
+	m := NewTCPCompete()
+	starts := func(spacing, stagger float64) []float64 {
+		r := runModel(t, m, map[string]vocab.Value{"ccas": vocab.S("cubic,reno,bic"), "flows": vocab.I(4), "duration": vocab.F(0.5),
+			"start_spacing": vocab.F(spacing), "stagger": vocab.F(stagger)}, 3)
+		var out []float64
+		for _, f := range r.Tables[0] {
+			out = append(out, f[2].Float())
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name             string
+		spacing, stagger float64
+		want             []float64 // nil: the stagger-only starts plus i x spacing
+	}{
+		{"spacing alone", 0.002, 0, []float64{0, 0.002, 0.004, 0.006}},
+		{"spacing and stagger", 0.005, 0.1, nil},
+	} {
+		got := starts(tc.spacing, tc.stagger)
+		want := tc.want
+		if want == nil {
+			for i, s := range starts(0, tc.stagger) {
+				want = append(want, s+float64(i)*tc.spacing)
+			}
+		}
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-9 {
+				t.Errorf("%s: flow %d starts at %v s, want %v s", tc.name, i, got[i], want[i])
+			}
+		}
+	}
+	_, err := m.Run(t.Context(), m.Schema().Defaults().With("flows", vocab.I(10)).With("duration", vocab.F(1)).With("start_spacing", vocab.F(0.2)), 1)
+	if err == nil || !strings.Contains(err.Error(), "shorten start_spacing or lengthen duration") {
+		t.Errorf("10 flows 0.2 s apart in a 1 s run: error %v, want one that says to shorten start_spacing", err)
+	}
+}
+
 // Document 002, Figs. 2 and 3: with q = 100 % and no loss the 10-flow mix
 // fills the 100 Mbit/s backbone (total above 90 Mbit/s; goodput cannot
 // exceed 1460/1500 of the rate, 97.3 Mbit/s), and as the queue shrinks

@@ -124,7 +124,8 @@ func TestJain(t *testing.T) {
 // TestScenariosRunInCrosslink checks that every scenario makes valid
 // tcp-compete parameters with the guest's ten controllers: four BBR and
 // two of each other, for TwoBBR two BBR, four CUBIC and two of BIC and
-// Reno, for BBRv2 two of each of the five.
+// Reno, for BBRv2 two of each of the five; and that senders started
+// apart (SpacingMs) start in the guest's order, as far apart.
 func TestScenariosRunInCrosslink(t *testing.T) {
 	reg, err := models.Registry()
 	if err != nil {
@@ -153,6 +154,19 @@ func TestScenariosRunInCrosslink(t *testing.T) {
 			if got[c] != n {
 				t.Errorf("%s: crosslink runs %d %s flows, the guest %d", s.Name(), got[c], c, n)
 			}
+		}
+		// Senders started apart start in the guest's order on both
+		// sides, the same time apart.
+		if s.SpacingMs == 0 {
+			continue
+		}
+		for i, c := range s.CCAs() {
+			if names[i%len(names)] != c {
+				t.Errorf("%s: crosslink's flow %d runs %s, the guest's %s", s.Name(), i, names[i%len(names)], c)
+			}
+		}
+		if got, want := p.Get("start_spacing").Float(), float64(s.SpacingMs)/1000; got != want || p.Get("stagger").Float() != 0 {
+			t.Errorf("%s: crosslink starts its flows %v s apart with stagger %v, the guest %v s apart at once", s.Name(), got, p.Get("stagger").Float(), want)
 		}
 	}
 }

@@ -52,7 +52,8 @@ netem on both ends (the HTB classes made as tc makes them on a host with
 high-resolution timers, cburst 1600 bytes), and Linux bridges, with
 Mininet's 16 MiB socket buffer limits and the stale ARP entries Mininet's
 pingAll leaves behind; ten senders, h10 to h19, with iperf3's socket options
-(` + "`-w 16m -M 1460 -N -C`" + `) start at one instant in the scripts' order, each
+(` + "`-w 16m -M 1460 -N -C`" + `) start at one instant in the scripts' order (one section starts them a few
+milliseconds apart), each
 sending to a receiver on a host of its own, h20 to h29, as the scripts'
 iperf3 clients do, and every sender's ` + "`ss -tinm`" + ` is recorded every 5 s.
 
@@ -79,12 +80,14 @@ point decides in its first round trips, came out otherwise
 (docs/os-testbed.md, "The same testbed on a real Linux kernel").
 
 `)
-	fmt.Fprintf(&b, "Each run sends for %d s. Goodput is each sender's acknowledged bytes from %d s to %d s (crosslink: bytes delivered from %d s to the end), summed per controller; retransmissions are all senders' retransmitted segments per second over the whole run. Linux runs once per point, and %d times for the published mix with BBRv2 (last section), its runs differing in what the kernel draws at random (initial sequence numbers, ports, BBR's gain-cycle phase, netem's losses); crosslink's cells are the mean and [min, max] of %d seeds, and so are Linux's of several runs.\n\n",
+	fmt.Fprintf(&b, "Each run sends for %d s. Goodput is each sender's acknowledged bytes from %d s to %d s (crosslink: bytes delivered from %d s to the end), summed per controller; retransmissions are all senders' retransmitted segments per second over the whole run. Linux runs once per point, and %d times for the published mix with BBRv2 (last section) and for senders started apart, its runs differing in what the kernel draws at random (initial sequence numbers, ports, BBR's gain-cycle phase, netem's losses); crosslink's cells are the mean and [min, max] of %d seeds, and so are Linux's of several runs.\n\n",
 		Duration, Warmup, Duration-1, Warmup, Scenario{BBRv2: true}.KernelRuns(), seeds(samples, validation.Crosslink))
 
-	var scen, ablation, twoBBR, bbr2 []Scenario
+	var scen, ablation, twoBBR, bbr2, spaced []Scenario
 	for _, s := range Scenarios() {
 		switch {
+		case s.SpacingMs > 0:
+			spaced = append(spaced, s)
 		case s.NoGSO:
 			ablation = append(ablation, s)
 		case s.TwoBBR:
@@ -150,6 +153,12 @@ point decides in its first round trips, came out otherwise
 	tableHeader(&b, TwoBBRCCAs, "q", "side")
 	for _, s := range twoBBR {
 		rows(&b, s, fmt.Sprintf("%d %%", s.QueueBDP))
+	}
+	b.WriteString("\n## Senders started apart, lossless\n\nThe senders started one after another in the scripts' order (" +
+		strings.Join(CCAs, " ") + "), each the given time after the one before (the guest sleeps between them; crosslink's `start_spacing`), at q = 100 %, where the others start at one instant (0 ms, the first row). The scripts' `popen` loop starts its clients as fast as the machine that runs it can; docs/os-testbed.md gives how far apart it started them under Mininet on a 2-core machine.\n\n")
+	tableHeader(&b, CCAs, "spacing", "side")
+	for _, s := range append([]Scenario{{QueueBDP: 100}}, spaced...) {
+		rows(&b, s, fmt.Sprintf("%d ms", s.SpacingMs))
 	}
 	b.WriteString("\n## The published mix, BBRv2 included\n\nThe scripts' ten controllers as they are (" +
 		strings.Join(PublishedCCAs, " ") + "), in the kernel with Google's BBRv2 alpha, and crosslink's BBRv2 in the same places.\n")

@@ -30,14 +30,22 @@ type Scenario struct {
 	// included, in the kernel with Google's BBRv2 alpha
 	// (kernel/bbr2.patch).
 	BBRv2 bool
+	// SpacingMs starts the senders one after another in the scripts'
+	// order, this many milliseconds apart (the guest sleeps between
+	// them; crosslink's start_spacing), where the others start at one
+	// instant: how the lossless split depends on how far apart the
+	// scripts' popen loop launches its clients, which depends on the
+	// machine that runs it. The mainline kernel's mix (CCAs).
+	SpacingMs int
 }
 
 // KernelRuns is how many times the kernel runs s: three for the published
-// mix with BBRv2 (BBRv2), to show how far its runs differ (each draws its
-// own initial sequence numbers, ports, BBR's gain-cycle phase and netem's
-// losses), once for the others.
+// mix with BBRv2 (BBRv2) and for senders started apart (SpacingMs), to
+// show how far its runs differ (each draws its own initial sequence
+// numbers, ports, BBR's gain-cycle phase and netem's losses), once for
+// the others.
 func (s Scenario) KernelRuns() int {
-	if s.BBRv2 {
+	if s.BBRv2 || s.SpacingMs > 0 {
 		return 3
 	}
 	return 1
@@ -63,6 +71,9 @@ func (s Scenario) Name() string {
 	if s.BBRv2 {
 		n += "-bbr2"
 	}
+	if s.SpacingMs > 0 {
+		n += fmt.Sprintf("-space%dms", s.SpacingMs)
+	}
 	return n
 }
 
@@ -81,9 +92,12 @@ func (s Scenario) CCAs() []string {
 // compete is tcp-compete's ccas list that gives its ten flows as many of
 // each controller as s.CCAs() has (tcp-compete runs the (i mod 5)th
 // name, so not in the guest's order; both start every flow at one
-// instant).
+// instant), and the guest's ten in its order where they start apart
+// (SpacingMs).
 func (s Scenario) compete() string {
 	switch {
+	case s.SpacingMs > 0:
+		return strings.Join(s.CCAs(), ",")
 	case s.TwoBBR:
 		return "bbr,cubic,cubic,bic,reno"
 	case s.BBRv2:
@@ -115,6 +129,12 @@ var TwoBBRCCAs = []string{"bbr", "bbr", "cubic", "cubic", "cubic", "cubic", "bic
 // start order.
 var PublishedCCAs = []string{"bbr", "bbr", "bbr2", "bbr2", "cubic", "cubic", "bic", "bic", "reno", "reno"}
 
+// Spacings are the start spacings of the SpacingMs scenarios, in ms: from
+// the 1 to 2 ms between consecutive clients that the scripts' loop takes
+// under Mininet on a 2-core machine (median; docs/os-testbed.md) to ten
+// times that.
+var Spacings = []int{1, 2, 5, 10, 20}
+
 // Algorithms are the distinct controllers of all the scenarios' senders,
 // in the report's order.
 var Algorithms = []string{"bbr", "bbr2", "cubic", "bic", "reno"}
@@ -129,7 +149,9 @@ var Algorithms = []string{"bbr", "bbr2", "cubic", "bic", "reno"}
 // runs' two BBR v1 flows (TwoBBR), at every tenth of the BDP above 50 %,
 // where the images' per-controller bars are all about the same; and the
 // published mix with BBRv2 (BBRv2) at the same points, lossless and with
-// loss.
+// loss; and, lossless at q = 100 %, the senders started 1 to 20 ms apart
+// (SpacingMs) where the images' lossless split is settled by the first
+// round trips.
 func Scenarios() []Scenario {
 	var out []Scenario
 	for _, loss := range []float64{0, 0.2, 0.5, 0.8} {
@@ -148,6 +170,9 @@ func Scenarios() []Scenario {
 		for _, q := range []int{100, 70, 55, 50, 40, 30, 20} {
 			out = append(out, Scenario{QueueBDP: q, Loss: loss, BBRv2: true})
 		}
+	}
+	for _, ms := range Spacings {
+		out = append(out, Scenario{QueueBDP: 100, SpacingMs: ms})
 	}
 	return out
 }
@@ -178,8 +203,10 @@ func (s Scenario) Params(m vocab.Model) (vocab.Params, error) {
 		{"window", vocab.I(16777216)},
 		{"duration", vocab.F(Duration)},
 		{"warmup", vocab.F(Warmup)},
-		// The guest starts its senders at one instant of its clock.
+		// The guest starts its senders at one instant of its clock, or
+		// SpacingMs apart.
 		{"stagger", vocab.F(0)},
+		{"start_spacing", vocab.F(float64(s.SpacingMs) / 1000)},
 		{"backbone", vocab.S("mininet")},
 		{"emulate", vocab.S(s.emulate(p.Str("emulate")))},
 		{"queue_bdp", vocab.F(float64(s.QueueBDP) / 100)},
@@ -235,9 +262,13 @@ func (s Scenario) commandLine(outDir, bulk string) []string {
 	if s.NoGSO {
 		gso = "off"
 	}
-	return []string{
+	cl := []string{
 		"OUTDIR=" + outDir, "BULK=" + bulk, "GSO=" + gso,
 		fmt.Sprintf("Q=%d", s.QueueBDP), "LOSS=" + loss, fmt.Sprintf("DUR=%d", Duration),
 		"CCAS=" + strings.Join(s.CCAs(), ","), "SAMPLES=" + strings.Join(times, ","),
 	}
+	if s.SpacingMs > 0 {
+		cl = append(cl, fmt.Sprintf("SPACING=%g", float64(s.SpacingMs)/1000))
+	}
+	return cl
 }

@@ -23,6 +23,9 @@
 #   SAMPLES seconds after the start at which every sender's ss -tinm is
 #           recorded
 #   GSO     off makes the senders' TCP send one segment per skb
+#   SPACING seconds between the starts of consecutive senders (optional;
+#           without it all start at one instant: time travel runs the
+#           loop that starts them in no time)
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 set -u
 mount -t proc proc /proc
@@ -47,6 +50,7 @@ for i in $(seq 100); do
 done
 grep -q ' 3b9aca00$' /proc/net/psched || fail "no high-resolution timers: $(cat /proc/net/psched)"
 
+SPACING=${SPACING:-0}
 CCAS=${CCAS//,/ }
 SAMPLES=${SAMPLES//,/ }
 # Mininet's fixLimits (mininet/util.py), run when a Mininet network is
@@ -125,12 +129,16 @@ done
 for i in 0 1 2 3 4 5 6 7 8 9; do
   ip netns exec h$((20 + i)) "$BULK" -s $((5201 + i)) 16777216 || fail "receiver $i"
 done
+# The samples' times count from the first sender's start.
+start=$(date +%s.%N)
 i=0
 for cca in $CCAS; do
+  if [ "$i" -gt 0 ] && [ "$SPACING" != 0 ]; then
+    sleep "$SPACING"
+  fi
   ip netns exec h$((10 + i)) "$BULK" -c 10.0.0.$((20 + i)) $((5201 + i)) 16777216 $cca 1460 "$DUR" >"$OUT/sender$i.err" 2>&1 &
   i=$((i + 1))
 done
-start=$(date +%s.%N)
 for t in $SAMPLES; do
   sleep "$(awk -v s="$start" -v n="$(date +%s.%N)" -v t="$t" 'BEGIN { d = s + t - n; printf "%.6f", (d > 0 ? d : 0) }')"
   echo "T $(awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { printf "%.6f", n - s }')" >>"$OUT/snapshots.txt"
