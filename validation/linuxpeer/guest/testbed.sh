@@ -129,16 +129,21 @@ done
 for i in 0 1 2 3 4 5 6 7 8 9; do
   ip netns exec h$((20 + i)) "$BULK" -s $((5201 + i)) 16777216 || fail "receiver $i"
 done
-# The samples' times count from the first sender's start.
+# The samples' times count from the first sender's start. The senders
+# are started in the background, so that a sample due before the last
+# one starts (SPACING) is taken on time; that shell waits for them.
 start=$(date +%s.%N)
-i=0
-for cca in $CCAS; do
-  if [ "$i" -gt 0 ] && [ "$SPACING" != 0 ]; then
-    sleep "$SPACING"
-  fi
-  ip netns exec h$((10 + i)) "$BULK" -c 10.0.0.$((20 + i)) $((5201 + i)) 16777216 $cca 1460 "$DUR" >"$OUT/sender$i.err" 2>&1 &
-  i=$((i + 1))
-done
+(
+  i=0
+  for cca in $CCAS; do
+    if [ "$i" -gt 0 ] && [ "$SPACING" != 0 ]; then
+      sleep "$SPACING"
+    fi
+    ip netns exec h$((10 + i)) "$BULK" -c 10.0.0.$((20 + i)) $((5201 + i)) 16777216 $cca 1460 "$DUR" >"$OUT/sender$i.err" 2>&1 &
+    i=$((i + 1))
+  done
+  wait
+) &
 for t in $SAMPLES; do
   sleep "$(awk -v s="$start" -v n="$(date +%s.%N)" -v t="$t" 'BEGIN { d = s + t - n; printf "%.6f", (d > 0 ? d : 0) }')"
   echo "T $(awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { printf "%.6f", n - s }')" >>"$OUT/snapshots.txt"
@@ -148,6 +153,13 @@ for t in $SAMPLES; do
   done
 done
 wait
+# Each sender's TCP counters (its namespace's /proc/net/netstat): which
+# of HyStart's detectors ended its slow start and at what cwnd
+# (TCPHystartTrainDetect, TCPHystartDelayDetect, ...), and the like.
+for i in 10 11 12 13 14 15 16 17 18 19; do
+  echo "H h$i"
+  ip netns exec h$i cat /proc/net/netstat
+done >"$OUT/netstat.txt"
 ip netns exec s1 tc -s qdisc show dev s1-eth2 >"$OUT/backbone-qdisc.txt"
 ip netns exec s3 tc -s qdisc show dev s3-eth1 >"$OUT/access-qdisc.txt"
 echo OK >"$OUT/status"
