@@ -157,7 +157,10 @@ point decides in its first round trips, came out otherwise
 	b.WriteString("\n## Senders started apart, lossless\n\nThe senders started one after another in the scripts' order (" +
 		strings.Join(CCAs, " ") + "), each the given time after the one before (the guest sleeps between them; crosslink's `start_spacing`), at q = 100 %, where the others start at one instant (0 ms, the first row). The scripts' `popen` loop starts its clients as fast as the machine that runs it can; docs/os-testbed.md gives how far apart it started them under Mininet on a 2-core machine. From 5 ms apart the split turns on when a later CUBIC flow's HyStart fires: the kernel's three runs of a point, which differ only in what it draws at random, come out nearly alike, but its outcome there moves with changes as small as sampling `ss` more often (docs/os-testbed.md), so its runs understate how far it can move.\n\n")
 	tableHeader(&b, CCAs, "spacing", "side")
-	for _, s := range append([]Scenario{{QueueBDP: 100}}, spaced...) {
+	// The first row is the same point with the senders at one instant.
+	atOnce := spaced[0]
+	atOnce.SpacingMs = 0
+	for _, s := range append([]Scenario{atOnce}, spaced...) {
 		rows(&b, s, fmt.Sprintf("%d ms", s.SpacingMs))
 	}
 	b.WriteString("\n## The published mix, BBRv2 included\n\nThe scripts' ten controllers as they are (" +

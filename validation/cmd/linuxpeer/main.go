@@ -153,8 +153,8 @@ func runAll(ctx context.Context, kernel, kernelBBR2, guestDir, work string, seed
 	eg, gctx := errgroup.WithContext(ctx)
 	eg.SetLimit(jobs)
 	for i, s := range scen {
-		if kept != nil && s.BBRv2 {
-			results[i] = [][]validation.Sample{kept[s.Name()]}
+		if k, ok := kept[s.Name()]; ok {
+			results[i] = [][]validation.Sample{k}
 			fmt.Fprintf(log, "linux %s: kept the samples of the earlier runs\n", s.Name())
 			continue
 		}
