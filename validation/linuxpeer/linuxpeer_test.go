@@ -190,13 +190,13 @@ func TestDocCurrent(t *testing.T) {
 // TestBBRv2MixMatchesLinux holds the emulation to the real kernel with
 // Google's BBRv2 alpha where the published mix shares the link: with
 // loss (0.2, 0.5 and 0.8 %) at q = 100 and 70 %. For every metric the
-// mean of crosslink's seeds (run here, with the model as it is) must lie
-// within the kernel's own spread of the kernel's mean: the largest range
-// (max - min) its three runs show for that metric over those six points,
-// read from results.csv.
+// mean of crosslink's matchSeeds seeds (run here, with the model as it
+// is) must lie within the kernel's own spread of the kernel's mean: the
+// largest range (max - min) its three runs show for that metric over
+// those six points, read from results.csv.
 func TestBBRv2MixMatchesLinux(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 18 crosslink scenarios of 60 s")
+		t.Skip("runs 60 crosslink scenarios of 60 s")
 	}
 	k := newKernelMatch(t)
 	for _, p := range k.points {
@@ -216,34 +216,38 @@ func TestBBRv2MixMatchesLinux(t *testing.T) {
 // TestBBRv2MixNeedsEach checks which of the Linux host's mechanisms the
 // kernel match of TestBBRv2MixMatchesLinux sees: with one of them
 // removed, some metric at some point moves beyond the kernel's spread of
-// the kernel's mean. It sees 15 of the 24 (tcp-compete 39): emulate's
-// topology and tsq (all 48 metric-points), gso and cwndlimited (36 each),
-// ethernet (the totals, 96.4 Mbit/s against the kernel's 95.4); the
-// host's sack (26: Jain's index 0.881 against 0.974 at q = 70 % and
-// 0.8 %), byte counting (14: Reno's pair 11.6 against 15.9 at q = 100 %
-// and 0.8 %), timestamps (6, the totals through the 12 option bytes) and
-// SACK compression (5: BIC 23.0 against 20.0 at q = 70 % and 0.2 %); and
-// at one metric-point each, near the spread (1.01 to 1.21 times it),
-// emulate's sockbuf, htb and defer and the host's delayed ACKs, SACK-only
-// rate samples and per-segment loss marks: the list moves with changes to
-// the host. The others are in unseen with the largest move measured, as
-// a fraction of the spread. The test fails if one of those starts to
-// matter or one of the others stops to, so that the list stays true. 24
-// times 18 runs of 60 s (about three minutes of CPU).
+// the kernel's mean. It sees 14 of the 24 (tcp-compete 39, the kernel's
+// runs with ten receiving hosts): emulate's topology and tsq (47 and 48
+// of the 48 metric-points), cwndlimited and gso (37 and 36), ethernet (9:
+// the totals, 95.72 Mbit/s against the kernel's 94.79 at q = 100 % and
+// 0.8 %); the host's sack (31: BBR's pair 31.20 against 23.51 at q = 70 %
+// and 0.8 %), byte counting (19: Reno's pair 11.56 against 15.71 at
+// q = 100 % and 0.8 %), timestamps (6, the totals through the 12 option
+// bytes), delayed ACKs (5: BIC's pair 19.82 against 21.69 at q = 100 % and
+// 0.8 %) and SACK-only rate samples (3: BBRv2's pair 20.07 against 18.83
+// there); and at one metric-point each, near the spread (1.18 to 1.38
+// times it), emulate's htb and defer and the host's EDT credit and
+// per-segment loss marks: the list moves with changes to the host and
+// with the kernel's runs. The others are in unseen with the largest move
+// measured, as a fraction of the spread (0.67 is the model as it is: the
+// mechanism changes nothing here). The test fails if one of those starts
+// to matter or one of the others stops to, so that the list stays true.
+// 24 times 60 runs of 60 s (about ten minutes of CPU).
 func TestBBRv2MixNeedsEach(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 24 ablations of 18 crosslink scenarios")
+		t.Skip("runs 24 ablations of 60 crosslink scenarios")
 	}
 	unseen := map[string]string{
-		"emulate -ackloss":       "largest move 0.60 of the spread: a lost ACK's successor acknowledges its data",
-		"no adaptive_reordering": "largest move 0.78 of the spread: random loss reorders nothing",
-		"no dsack":               "largest move 0.78 of the spread: DSACKs report only what arrives twice",
-		"no edt_credit":          "largest move 0.73 of the spread",
-		"no frto":                "largest move 0.78 of the spread: F-RTO acts only after a retransmission timeout (RFC 5682)",
-		"no hystart":             "largest move 0.87 of the spread",
-		"no prr":                 "largest move 0.67 of the spread",
-		"no quick_ack":           "largest move 0.60 of the spread: at these shares the receive windows have grown, and their quick ACKs ended, within seconds",
-		"no undo":                "largest move 0.78 of the spread",
+		"emulate -ackloss":       "largest move 0.70 of the spread: a lost ACK's successor acknowledges its data",
+		"emulate -sockbuf":       "largest move 0.90 of the spread",
+		"no adaptive_reordering": "largest move 0.67 of the spread: random loss reorders nothing",
+		"no dsack":               "largest move 0.67 of the spread: DSACKs report only what arrives twice",
+		"no frto":                "largest move 0.67 of the spread: F-RTO acts only after a retransmission timeout (RFC 5682)",
+		"no hystart":             "largest move 0.64 of the spread",
+		"no prr":                 "largest move 0.99 of the spread",
+		"no quick_ack":           "largest move 0.97 of the spread: at these shares the receive windows have grown, and their quick ACKs ended, within seconds",
+		"no sack_compression":    "largest move 0.91 of the spread",
+		"no undo":                "largest move 0.67 of the spread",
 	}
 	k := newKernelMatch(t)
 	removals := map[string]map[string]vocab.Value{}
@@ -346,12 +350,20 @@ func newKernelMatch(t *testing.T) kernelMatch {
 	return k
 }
 
-// crosslink returns the mean over three seeds of every metric of p in
-// tcp-compete, with the parameters of with set.
+// matchSeeds is how many seeds give the emulation's mean in the kernel
+// match. The kernel's runs set the tolerance, so the emulation's own
+// sampling error should be small beside it: BIC's goodput at 0.2 % loss
+// ranges over 1.8 Mbit/s across three seeds, and their mean (21.10) lay
+// 1.14 from the kernel's (19.96), beyond its spread of 1.12, where ten
+// seeds' mean lies 0.75 from it.
+const matchSeeds = 10
+
+// crosslink returns the mean over matchSeeds seeds of every metric of p
+// in tcp-compete, with the parameters of with set.
 func (k kernelMatch) crosslink(t *testing.T, p Scenario, with map[string]vocab.Value) map[string]float64 {
 	t.Helper()
 	runs := map[string][]float64{}
-	for seed := 1; seed <= 3; seed++ {
+	for seed := 1; seed <= matchSeeds; seed++ {
 		got, err := RunCrosslinkWith(t.Context(), k.reg, p, seed, with)
 		if err != nil {
 			t.Fatal(err)

@@ -66,17 +66,21 @@ on ECN marks, left out); both kernels are 6.1, where the document's BBRv2
 alpha tree is based on 5.13; the switches are Linux
 bridges, not Open vSwitch; the senders are a bulk program with iperf3's
 socket options, not iperf3, because a User-Mode Linux guest wakes a process
-at great cost and iperf3's receiver wakes per segment. The last section's
-kernel runs are older than the guest's ten receiving hosts and had all ten
-receivers on h20: the kernel with the BBRv2 alpha needs the branch's
-tcp_bbr2.c, which could not be fetched to run them again
-(` + "`go run ./validation/cmd/linuxpeer -keep-bbr2`" + ` keeps them). On the mainline
-kernel, ten receiving hosts in place of one moved the totals by at most
-about a Mbit/s and, with loss, each controller by at most two, but at
-q = 55 % and 0.2 % loss, where that loss meets BBR's take-over (and
-lossless at q = 50 % the two BBR flows of the published runs, 47 to 43
-Mbit/s, one run each, in the take-over); the lossless splits among the loss-based flows at q >= 55 %, which one run a
-point decides in its first round trips, came out otherwise
+at great cost and iperf3's receiver wakes per segment. The first runs
+had all ten receivers on h20. On the mainline kernel, ten receiving hosts
+in place of one moved the totals by at most about a Mbit/s and, with
+loss, each controller by at most two, but at q = 55 % and 0.2 % loss,
+where that loss meets BBR's take-over (and lossless at q = 50 % the two
+BBR flows of the published runs, 47 to 43 Mbit/s, one run each, in the
+take-over); on the kernel with the BBRv2 alpha, with loss at q >= 30 %,
+they moved each controller by at most 1.8 Mbit/s (three runs' means),
+and lossless at q = 50 % they took the kernel out of BBR's take-over (the
+BBR pair 38.6 Mbit/s with one receiving host, 14.0 with ten, in each of
+three runs). On both kernels the lossless splits among the loss-based
+flows at q >= 55 %, which the first round trips decide, came out
+otherwise: with the BBRv2 alpha at q >= 60 %, BIC 40.0 to 42.2 and Reno
+25.9 to 28.3 Mbit/s with one receiving host, 29.5 to 30.5 and 34.6 to
+38.7 with ten
 (docs/os-testbed.md, "The same testbed on a real Linux kernel").
 
 `)
