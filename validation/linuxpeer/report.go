@@ -87,9 +87,11 @@ otherwise: with the BBRv2 alpha at q >= 60 %, BIC 40.0 to 42.2 and Reno
 	fmt.Fprintf(&b, "Each run sends for %d s. Goodput is each sender's acknowledged bytes from %d s to %d s (crosslink: bytes delivered from %d s to the end), summed per controller; retransmissions are all senders' retransmitted segments per second over the whole run. Linux runs once per point, and %d times for the published mix with BBRv2 (last section) and for senders started apart, its runs differing in what the kernel draws at random (initial sequence numbers, ports, BBR's gain-cycle phase, netem's losses); crosslink's cells are the mean and [min, max] of %d seeds, and so are Linux's of several runs.\n\n",
 		Duration, Warmup, Duration-1, Warmup, Scenario{BBRv2: true}.KernelRuns(), seeds(samples, validation.Crosslink))
 
-	var scen, ablation, twoBBR, bbr2, spaced []Scenario
+	var scen, ablation, twoBBR, bbr2, spaced, spacedBBR2 []Scenario
 	for _, s := range Scenarios() {
 		switch {
+		case s.SpacingMs > 0 && s.BBRv2:
+			spacedBBR2 = append(spacedBBR2, s)
 		case s.SpacingMs > 0:
 			spaced = append(spaced, s)
 		case s.NoGSO:
@@ -160,16 +162,21 @@ otherwise: with the BBRv2 alpha at q >= 60 %, BIC 40.0 to 42.2 and Reno
 	}
 	b.WriteString("\n## Senders started apart, lossless\n\nThe senders started one after another in the scripts' order (" +
 		strings.Join(CCAs, " ") + "), each the given time after the one before (the guest sleeps between them; crosslink's `start_spacing`), at q = 100 %, where the others start at one instant (0 ms, the first row). The scripts' `popen` loop starts its clients as fast as the machine that runs it can; docs/os-testbed.md gives how far apart it started them under Mininet on a 2-core machine. From 5 ms apart the split turns on when a later CUBIC flow's HyStart fires: the kernel's three runs of a point, which differ only in what it draws at random, come out nearly alike, but its outcome there moves with changes as small as sampling `ss` more often (docs/os-testbed.md), so its runs understate how far it can move.\n\n")
-	tableHeader(&b, CCAs, "spacing", "side")
-	// The first row is the same point with the senders at one instant.
-	atOnce := spaced[0]
-	atOnce.SpacingMs = 0
-	for _, s := range append([]Scenario{atOnce}, spaced...) {
-		rows(&b, s, fmt.Sprintf("%d ms", s.SpacingMs))
+	spacingTable := func(spaced []Scenario, ccas []string) {
+		tableHeader(&b, ccas, "spacing", "side")
+		// The first row is the same point with the senders at one instant.
+		atOnce := spaced[0]
+		atOnce.SpacingMs = 0
+		for _, s := range append([]Scenario{atOnce}, spaced...) {
+			rows(&b, s, fmt.Sprintf("%d ms", s.SpacingMs))
+		}
 	}
+	spacingTable(spaced, CCAs)
 	b.WriteString("\n## The published mix, BBRv2 included\n\nThe scripts' ten controllers as they are (" +
 		strings.Join(PublishedCCAs, " ") + "), in the kernel with Google's BBRv2 alpha, and crosslink's BBRv2 in the same places.\n")
 	lossTables(bbr2, PublishedCCAs, "###")
+	b.WriteString("\n### Senders started apart, lossless\n\nThe published mix started one after another in the scripts' order, each the given time after the one before, at q = 100 %, as in the section of that name above.\n\n")
+	spacingTable(spacedBBR2, PublishedCCAs)
 	return b.Bytes(), nil
 }
 

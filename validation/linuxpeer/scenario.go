@@ -35,7 +35,8 @@ type Scenario struct {
 	// them; crosslink's start_spacing), where the others start at one
 	// instant: how the lossless split depends on how far apart the
 	// scripts' popen loop launches its clients, which depends on the
-	// machine that runs it. The mainline kernel's mix (CCAs).
+	// machine that runs it. The mainline kernel's mix (CCAs), or with
+	// BBRv2 the published mix in the kernel with the BBRv2 alpha.
 	SpacingMs int
 }
 
@@ -135,6 +136,11 @@ var PublishedCCAs = []string{"bbr", "bbr", "bbr2", "bbr2", "cubic", "cubic", "bi
 // times that.
 var Spacings = []int{1, 2, 5, 10, 20}
 
+// PublishedSpacings are the start spacings of the published mix's
+// SpacingMs scenarios (BBRv2), in ms: the mainline mix's up to where its
+// split turns on a later CUBIC flow's HyStart (Spacings).
+var PublishedSpacings = []int{1, 2, 5, 10}
+
 // Algorithms are the distinct controllers of all the scenarios' senders,
 // in the report's order.
 var Algorithms = []string{"bbr", "bbr2", "cubic", "bic", "reno"}
@@ -151,7 +157,7 @@ var Algorithms = []string{"bbr", "bbr2", "cubic", "bic", "reno"}
 // published mix with BBRv2 (BBRv2) at the same points, lossless and with
 // loss; and, lossless at q = 100 %, the senders started 1 to 20 ms apart
 // (SpacingMs) where the images' lossless split is settled by the first
-// round trips.
+// round trips, with the mainline mix and with the published one.
 func Scenarios() []Scenario {
 	var out []Scenario
 	for _, loss := range []float64{0, 0.2, 0.5, 0.8} {
@@ -173,6 +179,9 @@ func Scenarios() []Scenario {
 	}
 	for _, ms := range Spacings {
 		out = append(out, Scenario{QueueBDP: 100, SpacingMs: ms})
+	}
+	for _, ms := range PublishedSpacings {
+		out = append(out, Scenario{QueueBDP: 100, BBRv2: true, SpacingMs: ms})
 	}
 	return out
 }
