@@ -137,8 +137,9 @@ var PublishedCCAs = []string{"bbr", "bbr", "bbr2", "bbr2", "cubic", "cubic", "bi
 var Spacings = []int{1, 2, 5, 10, 20}
 
 // PublishedSpacings are the start spacings of the published mix's
-// SpacingMs scenarios (BBRv2), in ms: the mainline mix's up to where its
-// split turns on a later CUBIC flow's HyStart (Spacings).
+// SpacingMs scenarios (BBRv2), in ms: the mainline mix's (Spacings) up to
+// 10 ms, where both mixes' CUBIC pairs are already above the images'
+// band on the kernel.
 var PublishedSpacings = []int{1, 2, 5, 10}
 
 // Algorithms are the distinct controllers of all the scenarios' senders,
