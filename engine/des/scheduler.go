@@ -48,11 +48,20 @@ type event struct {
 	timer *Timer
 }
 
-// before orders events by (time, sequence number): events at the same time
-// run in the order they were scheduled.
+// before orders events by time and then by when they were scheduled:
+// events of ScheduleFirst first, then by the clock when they were
+// scheduled and by scheduling order. Orders increase with the clock, so
+// for events scheduled when they were (all but ScheduleLate's) this is
+// scheduling order alone.
 func (e *event) before(o *event) bool {
 	if e.at != o.at {
 		return e.at < o.at
+	}
+	if e.seq&ordinary != o.seq&ordinary {
+		return e.seq&ordinary == 0
+	}
+	if e.sched != o.sched {
+		return e.sched < o.sched
 	}
 	return e.seq < o.seq
 }
@@ -319,6 +328,32 @@ func (s *Scheduler) ScheduleFirst(at Time, h Handler, kind int, arg uint64) {
 	e.seq &^= ordinary
 	s.heap.insert(e)
 }
+
+// ScheduleLate is Schedule for an event that would have been scheduled
+// at sched, before now, by a component that works out later what it did
+// then (netsim's deferred arrivals): among the events at its time it runs
+// after those scheduled before sched and before those scheduled after,
+// and after those scheduled at sched itself. Running reports sched and
+// LateParent for it.
+func (s *Scheduler) ScheduleLate(at, sched Time, h Handler, kind int, arg uint64) {
+	if at < s.now || sched > s.now {
+		panic(fmt.Sprintf("bug: des: late event at %v scheduled at %v, now %v", at, sched, s.now))
+	}
+	if d := s.due; d != nil && at == d.at {
+		// The event due next (Schedule's shortcut) may come after this
+		// one: back to the heap, which orders the two.
+		s.due = nil
+		s.heap.insert(d)
+	}
+	e := s.newEvent(h, kind, arg)
+	s.stamp(e, at)
+	e.sched, e.parent = sched, LateParent
+	s.heap.insert(e)
+}
+
+// LateParent is Running's parent for an event of ScheduleLate: the event
+// that would have scheduled it is not known.
+const LateParent = NoParent - 1
 
 // ordinary is set in the scheduling order of every event but those of
 // ScheduleFirst, which sort before them at one instant.

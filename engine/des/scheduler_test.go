@@ -358,3 +358,73 @@ func TestScheduleFirst(t *testing.T) {
 type handlerFunc func(now Time, kind int, arg uint64)
 
 func (f handlerFunc) Handle(now Time, kind int, arg uint64) { f(now, kind, arg) }
+
+// TestScheduleLate checks that an event of ScheduleLate runs among the
+// events at its time where one scheduled at its sched would have: after
+// those scheduled earlier (a timer reset included) and at that very
+// instant, before those scheduled later, after events of ScheduleFirst;
+// that Running reports its sched and LateParent; and that it runs before
+// an event due now by Schedule's shortcut that was scheduled after it.
+func TestScheduleLate(t *testing.T) {
+	s := New()
+	r := &recorder{}
+	var tm Timer
+	tm.Init(s, r, 2, 9)
+	var sched []Time
+	var parents []uint64
+	probe := handlerFunc(func(now Time, kind int, arg uint64) {
+		at, _, parent, _ := s.Running()
+		sched, parents = append(sched, at), append(parents, parent)
+		r.Handle(now, kind, arg)
+	})
+	steps := []struct {
+		at Time
+		do func()
+	}{
+		{1, func() { s.Schedule(10, r, 0, 1) }},
+		{2, func() { tm.Reset(10) }},
+		{3, func() { s.Schedule(10, r, 0, 2) }},
+		{5, func() { s.Schedule(10, r, 0, 3) }},
+		{7, func() {
+			s.ScheduleLate(10, 3, probe, 3, 4) // as if at 3: after arg 2, before arg 3
+			s.ScheduleLate(10, 0, probe, 3, 5) // as if at 0: before everything ordinary
+			s.ScheduleFirst(10, r, 1, 6)
+		}},
+	}
+	for _, st := range steps {
+		s.Schedule(st.at, handlerFunc(func(Time, int, uint64) { st.do() }), 0, 0)
+	}
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatal(err)
+	}
+	want := []fired{{10, 1, 6}, {10, 3, 5}, {10, 0, 1}, {10, 2, 9}, {10, 0, 2}, {10, 3, 4}, {10, 0, 3}}
+	if diff := cmp.Diff(want, r.got); diff != "" {
+		t.Errorf("event order (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]Time{0, 3}, sched); diff != "" {
+		t.Errorf("Running's sched of the late events (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]uint64{LateParent, LateParent}, parents); diff != "" {
+		t.Errorf("Running's parent of the late events (-want +got):\n%s", diff)
+	}
+	// A handler at 20 schedules an event for now (Schedule's shortcut:
+	// due next), then a late one for now as if scheduled at 15: the late
+	// one runs first.
+	r.got = nil
+	s.Schedule(20, handlerFunc(func(now Time, kind int, arg uint64) {
+		s.Schedule(now, r, 0, 1)
+		s.ScheduleLate(now, 15, r, 3, 2)
+	}), 0, 0)
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]fired{{20, 3, 2}, {20, 0, 1}}, r.got); diff != "" {
+		t.Errorf("a late event behind a due-now one (-want +got):\n%s", diff)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("ScheduleLate with a sched after now did not panic")
+		}
+	}()
+	s.ScheduleLate(30, s.Now()+1, r, 0, 0)
+}

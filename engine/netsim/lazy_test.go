@@ -319,7 +319,16 @@ type lazyMove struct {
 	endsFirst              bool
 	// overhead is every link's LinkConfig.FrameOverhead.
 	overhead unit.Bytes
+	// observeAt, when set, installs an observer at that time of the
+	// run; noDefer keeps every arrival an event (defer.go).
+	observeAt des.Duration
+	noDefer   bool
 }
+
+// observerAt installs an observer when its event runs.
+type observerAt struct{ net *Network }
+
+func (o observerAt) Handle(des.Time, int, uint64) { o.net.SetObserver(nopObserver{}) }
 
 // mover changes the delay of every link every gap, as leonet's routing
 // step does; the same draws in both runs of a differential test.
@@ -348,6 +357,7 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 		mv = moves[0]
 	}
 	early := 0
+	var deferred lazyCounts
 	run := func(eager bool) (lazyRun, uint64, int, int64) {
 		var obs Observer
 		if eager {
@@ -355,7 +365,7 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 		}
 		r, c := runLazyCase(t, tc, dur, mv, obs, false)
 		if !eager {
-			early = c.early
+			early, deferred = c.early, c
 		}
 		return r, c.processed, c.lazy, c.ties
 	}
@@ -396,8 +406,8 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 	if mv.endsFirst && ties != 0 {
 		t.Errorf("%d same-instant orders taken by default with EndsFirst, want none", ties)
 	}
-	t.Logf("%d deliveries, %d bottleneck drops; %d of %d links lazy; events %d eager, %d lazy; %d same-instant orders taken by default",
-		n, got.Links[0].Dropped(), lazy, len(got.Links), evEager, evLazy, ties)
+	t.Logf("%d deliveries, %d bottleneck drops; %d of %d links lazy, %d deferred (%d packets handed on late); events %d eager, %d lazy; %d same-instant orders taken by default",
+		n, got.Links[0].Dropped(), lazy, len(got.Links), deferred.deferred, deferred.handed, evEager, evLazy, ties)
 	if tc.lazy && evLazy >= evEager {
 		t.Errorf("lazy run handled %d events, eager %d: want fewer", evLazy, evEager)
 	}
@@ -468,6 +478,11 @@ type lazyCounts struct {
 	processed, followed uint64
 	lazy, early         int
 	ties                int64
+	// deferred counts the links whose far node takes their arrivals
+	// without events at the end of the run, handed the packets it
+	// handed on late (defer.go).
+	deferred int
+	handed   uint64
 }
 
 // runLazyCase runs tc for dur with the moves of mv, with obs as the
@@ -477,7 +492,7 @@ func runLazyCase(t *testing.T, tc lazyCase, dur des.Duration, mv lazyMove, obs O
 	t.Helper()
 	s := des.New()
 	net := New(s, 7)
-	net.noFollow = noFollow
+	net.noFollow, net.noDefer = noFollow, mv.noDefer
 	if obs != nil {
 		net.SetObserver(obs)
 	}
@@ -517,6 +532,9 @@ func runLazyCase(t *testing.T, tc lazyCase, dur des.Duration, mv lazyMove, obs O
 		p.send(0, tc.window)
 		s.Schedule(0, p, 0, 0)
 	}
+	if mv.observeAt > 0 {
+		s.Schedule(des.Time(mv.observeAt), observerAt{net}, 0, 0)
+	}
 	if mv.move > 0 {
 		s.Schedule(des.Time(mv.move), &mover{net: net, gap: mv.move, lo: mv.minMove, span: mv.maxMove - mv.minMove,
 			rng: rand.New(rand.NewPCG(5, 5)), t: t}, 0, 0)
@@ -537,6 +555,10 @@ func runLazyCase(t *testing.T, tc lazyCase, dur des.Duration, mv lazyMove, obs O
 		if l.early.on {
 			c.early++
 		}
+		if l.df.on {
+			c.deferred++
+		}
+		c.handed += l.df.handed
 		c.ties += l.lz.ties
 	}
 	for _, n := range net.Nodes() {

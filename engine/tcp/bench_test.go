@@ -161,12 +161,15 @@ func BenchmarkDumbbell(b *testing.B) {
 // only in how losses are found, so cpu-s/op compares those two, and
 // pkts/cpu-s compares any two: a flow waiting on a
 // timer costs no CPU, every data packet costs both the same network work,
-// three hops out and three back, about 6 events, whatever detects its
-// loss, and what RACK-TLP adds is work per ACK, so its price is the
-// difference per packet); events/pkt is the
-// events the scheduler's queue ran (Processed: an end of transmission
-// that an arrival event ran, netsim's follow.go, is not one) per data
-// packet; allocs/pkt is heap allocations
+// three hops out and three back, whatever detects its loss, and what
+// RACK-TLP adds is work per ACK, so its price is the difference per
+// packet); events/pkt is the events the scheduler's queue ran
+// (Processed: an end of transmission that an arrival event ran,
+// netsim's follow.go, is not one) per data packet: an arrival at each
+// host and at each router that enters a shared queue, four with one ACK
+// a packet (the routers take the bottleneck's arrivals without events,
+// netsim's defer.go), plus the ends of transmission that may find a
+// link's wire empty and the routers' pull events; allocs/pkt is heap allocations
 // per data packet sent over the whole op (set-up included, so it tends
 // to 0 rather than being 0; TestDumbbellSteadyStateAllocs checks the
 // steady state).
