@@ -4,6 +4,7 @@ import (
 	"github.com/crosslink-sim/crosslink/engine/unit"
 
 	"context"
+	"fmt"
 	"runtime"
 	"syscall"
 	"testing"
@@ -201,6 +202,31 @@ func BenchmarkProbeCubic(b *testing.B) {
 			b.ReportMetric(float64(pkts)/float64(b.N), "datapkts/op")
 			b.ReportMetric(float64(events)/float64(pkts), "events/pkt")
 			b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(pkts), "allocs/pkt")
+		})
+	}
+}
+
+// BenchmarkDumbbellScale is the probe's dumbbell with 100 and 400 CUBIC
+// flows (RACK-TLP), 5 simulated seconds per op: many flows put many
+// events in the scheduler's queue at once, where each event it does
+// without (netsim's lazy, follow and defer mechanisms) saves more.
+// Metrics as BenchmarkProbeCubic's.
+func BenchmarkDumbbellScale(b *testing.B) {
+	for _, n := range []int{100, 400} {
+		b.Run(fmt.Sprint(n, "flows"), func(b *testing.B) {
+			var pkts int64
+			var events uint64
+			cpu0 := cpuSeconds(b)
+			for b.Loop() {
+				e, p, _, _ := dumbbellLinux(b, n, 5*des.Second, rackTLP, false, newCubic)
+				pkts += p
+				events += e
+			}
+			cpu := cpuSeconds(b) - cpu0
+			b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
+			b.ReportMetric(float64(pkts)/cpu, "pkts/cpu-s")
+			b.ReportMetric(float64(pkts)/float64(b.N), "datapkts/op")
+			b.ReportMetric(float64(events)/float64(pkts), "events/pkt")
 		})
 	}
 }
