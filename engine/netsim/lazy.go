@@ -94,8 +94,9 @@ type lazyTx struct {
 	seqOK bool     // seq is known: the transmission started in a handler, not in lazyCatchUp
 	// pulled: the transmission started while a router handed packets on
 	// late, and whether its end needs an event is settled after
-	// (defer.go); pulledAt is the arrival time of the packet handed on
-	// that started it, or -1 if the end of another did.
+	// (defer.go); pulledAt is its start if its end event would have been
+	// scheduled after the deferred arrival event of that instant
+	// (pullOrder), else -1.
 	pulled   bool
 	pulledAt des.Time
 	// afterAt is the last instant at which pullTie put an end of
