@@ -67,8 +67,9 @@ func (e *event) before(o *event) bool {
 }
 
 // Scheduler is a discrete-event scheduler: a virtual clock and a queue of
-// pending events ordered by (time, scheduling order). It is single-threaded
-// and deterministic.
+// pending events ordered by (time, scheduling order), an event of
+// ScheduleLate taking the place its sched gives it (before). It is
+// single-threaded and deterministic.
 //
 // The queue is two 4-ary min-heaps of event pointers, one for one-shot
 // events and one for timers, and the next event is the earlier of their
@@ -375,7 +376,7 @@ func (s *Scheduler) Running() (sched Time, seq, parent uint64, ok bool) {
 	return s.running.sched, s.running.seq, s.running.parent, s.running.h != nil
 }
 
-// eventHeap is a 4-ary min-heap of events by (time, scheduling order).
+// eventHeap is a 4-ary min-heap of events in the order of before.
 type eventHeap []*event
 
 // after reports whether every event in the heap comes after time at.
