@@ -197,9 +197,8 @@ func (l *Link) deferOff(now des.Time) {
 	l.df.pull.Stop()
 	l.to.deferred = nil
 	if h := l.flight.head; h != nil {
-		// As the eager link scheduled it: at the end of the packet's
-		// transmission or at the arrival before, whichever was later.
-		l.net.sched.ScheduleLate(h.arrive, max(h.arrive.Add(-l.delay), l.df.prevArrive), l, kindArrive, 0)
+		sched, _ := l.arrivalScheduled(h)
+		l.net.sched.ScheduleLate(h.arrive, sched, l, kindArrive, 0)
 	}
 }
 
@@ -260,9 +259,8 @@ func (n *Node) pullDue(now des.Time) {
 	}
 	for p := u.flight.head; p != nil && (p.arrive < now || p.arrive == now && u.arrivedBy(p)); p = u.flight.head {
 		u.flight.pop()
-		sent := p.arrive.Add(-u.delay) // its end of transmission on u
 		pl.virtual, pl.at = true, p.arrive
-		pl.sched, pl.chained = max(sent, u.df.prevArrive), sent < u.df.prevArrive
+		pl.sched, pl.chained = u.arrivalScheduled(p)
 		u.df.prevArrive = p.arrive
 		u.df.handed++
 		u.deliver(p.arrive, p)
@@ -286,6 +284,18 @@ func (n *Node) pullDue(now des.Time) {
 	pl.offs = pl.offs[:0]
 }
 
+// arrivalScheduled returns when the eager link scheduled the arrival
+// event of p, the packet at the head of its wire: at the end of p's
+// transmission, or, if p was on the wire by then (chained), at the
+// arrival of the packet before, whose handler schedules the next.
+func (l *Link) arrivalScheduled(p *Packet) (sched des.Time, chained bool) {
+	sent := p.arrive.Add(-l.delay)
+	if sent < l.df.prevArrive {
+		return l.df.prevArrive, true
+	}
+	return sent, false
+}
+
 // arrivedBy reports whether p, due now, arrived before the running event
 // ran: whether its arrival event would have been scheduled first.
 // Outside a handler everything due by now has arrived; an event of
@@ -298,8 +308,7 @@ func (l *Link) arrivedBy(p *Packet) bool {
 	if des.IsFirst(seq) {
 		return false
 	}
-	sk := max(p.arrive.Add(-l.delay), l.df.prevArrive)
-	if sk != sched {
+	if sk, _ := l.arrivalScheduled(p); sk != sched {
 		return sk < sched
 	}
 	l.lz.ties++
