@@ -271,9 +271,11 @@ func baseScenarios() []Scenario {
 			Notes: dumbbell,
 		},
 		{
-			// BenchmarkProbeCubic's set-up (engine/tcp/bench_test.go)
-			// and the command-line probe, with ns-3's loss detection on both
-			// sides: ns-3 3.37 has no RACK, so a lost retransmission
+			// The command-line probe's set-up (BenchmarkCompeteProbe,
+			// engine/models) with 10 Gbit/s access links, as
+			// BenchmarkProbeCubic's (engine/tcp/bench_test.go, whose access
+			// links also have 1 ms of delay), and ns-3's loss detection on
+			// both sides: ns-3 3.37 has no RACK, so a lost retransmission
 			// waits for the retransmission timer.
 			Name: "probe-cubic", Class: Exact, Program: "dumbbell", Model: "tcp-compete",
 			Host: competeHost.with(func(h *Host) { h.CCA = "cubic"; h.NoRACK = true }),

@@ -149,7 +149,11 @@ func BenchmarkDumbbell(b *testing.B) {
 
 // BenchmarkProbeCubic is the performance probe of the loss-recovery
 // seam: 10 CUBIC flows over the 1 Gbit/s, 25 ms bottleneck with a
-// 1000-packet DropTail queue, 30 simulated seconds per op, recovering by
+// 1000-packet DropTail queue and 10 Gbit/s, 1 ms access links (the
+// command-line probe, engine/models' BenchmarkCompeteProbe, has
+// tcp-compete's access links: no delay, the backbone's rate and the
+// hosts' jitter, which netsim runs with other mechanisms and other
+// events per packet), 30 simulated seconds per op, recovering by
 // duplicate ACKs without SACK (NewReno), by SACK with RFC 6675's
 // duplicate-ACK threshold and no RACK (sack-dupthresh), or by SACK with
 // RACK-TLP, each also with the Linux mechanisms on (linuxRecovery:
