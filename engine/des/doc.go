@@ -15,12 +15,7 @@
 // handlers still run in (time, scheduling order) and no re-arm costs a
 // heap operation. Reserve and Running let a component that skips events
 // (netsim's links) work out where a skipped event would have run among
-// simultaneous ones, and ScheduleLate lets one that works out later what
-// an event did (netsim's deferred arrivals) schedule what that event
-// would have scheduled, in the place it would have had: the queue orders
-// events at one instant by the clock when they were scheduled, then by
-// scheduling order, which for every other event is scheduling order
-// alone.
+// simultaneous ones.
 //
 // An event scheduled for the current instant while nothing else is due
 // then (a packet passed on by a link without delay) runs next without

@@ -64,7 +64,7 @@ func (s *Scheduler) RunFollower(f Follower) {
 	s.outstanding--
 	// The leader took the order before the follower's (Follow).
 	if f.at != s.now || s.running.h == nil || s.running.seq != f.seq-1 || s.stopped ||
-		s.budget > 0 && s.Handled() >= s.budget || !s.nothingBefore(f.at, f.sched, f.seq) {
+		s.budget > 0 && s.Handled() >= s.budget || !s.nothingBefore(f.at, f.seq) {
 		s.queueFollower(f)
 		return
 	}
@@ -76,13 +76,13 @@ func (s *Scheduler) RunFollower(f Follower) {
 }
 
 // nothingBefore reports whether no queued event sorts before the key
-// (at, sched, seq) of the running event's follower. Only an event of
-// ScheduleFirst or ScheduleLate can: every timer entry and the event due
-// next by Schedule's shortcut sorted after the leader when it started, or
-// were scheduled since with later orders, and the follower's order is
-// the one after the leader's.
-func (s *Scheduler) nothingBefore(at, sched Time, seq uint64) bool {
-	key := event{at: at, sched: sched, seq: seq}
+// (at, seq) of the running event's follower. Only an event of
+// ScheduleFirst can: every timer entry and the event due next by
+// Schedule's shortcut sorted after the leader when it started, or were
+// scheduled since with later orders, and the follower's order is the
+// one after the leader's.
+func (s *Scheduler) nothingBefore(at Time, seq uint64) bool {
+	key := event{at: at, seq: seq}
 	return len(s.heap) == 0 || !s.heap[0].before(&key)
 }
 

@@ -48,28 +48,18 @@ type event struct {
 	timer *Timer
 }
 
-// before orders events by time and then by when they were scheduled:
-// events of ScheduleFirst first, then by the clock when they were
-// scheduled and by scheduling order. Orders increase with the clock, so
-// for events scheduled when they were (all but ScheduleLate's) this is
-// scheduling order alone.
+// before orders events by (time, sequence number): events at the same time
+// run in the order they were scheduled.
 func (e *event) before(o *event) bool {
 	if e.at != o.at {
 		return e.at < o.at
-	}
-	if e.seq&ordinary != o.seq&ordinary {
-		return e.seq&ordinary == 0
-	}
-	if e.sched != o.sched {
-		return e.sched < o.sched
 	}
 	return e.seq < o.seq
 }
 
 // Scheduler is a discrete-event scheduler: a virtual clock and a queue of
-// pending events ordered by (time, scheduling order), an event of
-// ScheduleLate taking the place its sched gives it (before). It is
-// single-threaded and deterministic.
+// pending events ordered by (time, scheduling order). It is single-threaded
+// and deterministic.
 //
 // The queue is two 4-ary min-heaps of event pointers, one for one-shot
 // events and one for timers, and the next event is the earlier of their
@@ -330,32 +320,6 @@ func (s *Scheduler) ScheduleFirst(at Time, h Handler, kind int, arg uint64) {
 	s.heap.insert(e)
 }
 
-// ScheduleLate is Schedule for an event that would have been scheduled
-// at sched, before now, by a component that works out later what it did
-// then (netsim's deferred arrivals): among the events at its time it runs
-// after those scheduled before sched and before those scheduled after,
-// and after those scheduled at sched itself. Running reports sched and
-// LateParent for it.
-func (s *Scheduler) ScheduleLate(at, sched Time, h Handler, kind int, arg uint64) {
-	if at < s.now || sched > s.now {
-		panic(fmt.Sprintf("bug: des: late event at %v scheduled at %v, now %v", at, sched, s.now))
-	}
-	if d := s.due; d != nil && at == d.at {
-		// The event due next (Schedule's shortcut) may come after this
-		// one: back to the heap, which orders the two.
-		s.due = nil
-		s.heap.insert(d)
-	}
-	e := s.newEvent(h, kind, arg)
-	s.stamp(e, at)
-	e.sched, e.parent = sched, LateParent
-	s.heap.insert(e)
-}
-
-// LateParent is Running's parent for an event of ScheduleLate: the event
-// that would have scheduled it is not known.
-const LateParent = NoParent - 1
-
 // ordinary is set in the scheduling order of every event but those of
 // ScheduleFirst, which sort before them at one instant.
 const ordinary = 1 << 63
@@ -376,7 +340,7 @@ func (s *Scheduler) Running() (sched Time, seq, parent uint64, ok bool) {
 	return s.running.sched, s.running.seq, s.running.parent, s.running.h != nil
 }
 
-// eventHeap is a 4-ary min-heap of events in the order of before.
+// eventHeap is a 4-ary min-heap of events by (time, scheduling order).
 type eventHeap []*event
 
 // after reports whether every event in the heap comes after time at.

@@ -48,11 +48,6 @@
 // feeding it delivers the next packet (links of one rate, back to back)
 // has its end run by that arrival event, straight after it, in the place
 // a queued event would have had (follow.go, des.Follower).
-// A dumbbell's routers take the bottleneck's arrivals without events
-// when every link out of them is lazy: the bottleneck keeps its packets on
-// the wire and the router hands each on, at its own arrival time, before
-// anything else touches those links (defer.go), two of the six events
-// a data packet and its ACK take on tcp-compete's probe dumbbell.
 // With LinkConfig.EndsFirst a transmission ends before anything
 // else at its instant, an order a lazy link reproduces however its feeders
 // line up, and it stays lazy when its delay changes (a satellite link).

@@ -92,16 +92,6 @@ type lazyTx struct {
 	sched des.Time // when its end-of-transmission event would have been scheduled
 	seq   uint64   // and its scheduling order, if seqOK
 	seqOK bool     // seq is known: the transmission started in a handler, not in lazyCatchUp
-	// pulled: the transmission started while a router handed packets on
-	// late, and whether its end needs an event is settled after
-	// (defer.go); pulledAt is its start if its end event would have been
-	// scheduled after the deferred arrival event of that instant
-	// (pullOrder), else -1.
-	pulled   bool
-	pulledAt des.Time
-	// afterAt is the last instant at which pullTie put an end of
-	// transmission after the arrival handed on then.
-	afterAt des.Time
 
 	// Recent answers of lazyDoneAt: whether the transmission ending at
 	// at ended before the event of scheduling order seq ran.
@@ -147,9 +137,14 @@ type tieAnswer struct {
 // catches up before p is offered.
 func (l *Link) lazySend(now des.Time, p *Packet) {
 	if !l.lz.decided {
-		if l.lazyDecide(); !l.lz.on {
+		l.lz.decided = true
+		_, dropTail := l.queue.(*dropTail)
+		l.lz.on = !l.shaper && dropTail && l.bps > 0 && l.delay > 0 && l.net.observer == nil && (!l.moved || l.endsFirst)
+		if !l.lz.on {
+			l.early.on = l.earlyFits() // early.go
 			return
 		}
+		l.lz.maxBits = lazyMaxBits(l.delay, l.bps)
 	}
 	size := uint64(p.Size) + l.overhead
 	if p.Skb != 0 {
@@ -163,20 +158,6 @@ func (l *Link) lazySend(now des.Time, p *Packet) {
 		return
 	}
 	l.lazyCatchUp(now, true)
-}
-
-// lazyDecide decides whether the link is lazy (or draws arrivals early,
-// early.go): at its first packet, or before when a router asks whether it
-// may hand it packets late (defer.go).
-func (l *Link) lazyDecide() {
-	l.lz.decided = true
-	_, dropTail := l.queue.(*dropTail)
-	l.lz.on = !l.shaper && dropTail && l.bps > 0 && l.delay > 0 && l.net.observer == nil && (!l.moved || l.endsFirst)
-	if !l.lz.on {
-		l.early.on = l.earlyFits() // early.go
-		return
-	}
-	l.lz.maxBits = lazyMaxBits(l.delay, l.bps)
 }
 
 // lazyMaxBits returns the largest number of bits b whose transmission
@@ -199,7 +180,6 @@ func lazyMaxBits(delay des.Duration, bps uint64) uint64 {
 // when it started (counted in ties, but with EndsFirst, whose ends come
 // first at their instant however late they were scheduled).
 func (l *Link) lazyEager(now des.Time) {
-	l.from.deferOffAt(now) // a router hands an eager link nothing late (defer.go)
 	l.lazyCatchUp(now, true)
 	l.lz.on = false
 	if l.tx != nil && !l.lz.realTx {
@@ -250,9 +230,6 @@ func (l *Link) lazyCatchUp(now des.Time, atNow bool) {
 // a packet to this link then. Otherwise ties counts it, and the running
 // event is taken to have been scheduled first.
 func (l *Link) lazyDoneAt() bool {
-	if l.net.pl.virtual {
-		return l.pullTie() // a packet handed on late (defer.go)
-	}
 	sched, seq, parent, ok := l.net.sched.Running()
 	if !ok {
 		return true
@@ -300,11 +277,6 @@ func (l *Link) lazyDoneAt() bool {
 // empty, as the eager link would have at this point.
 func (l *Link) lazyStarted(now, end des.Time) {
 	l.lz.end, l.lz.sched, l.lz.seqOK = end, now, false
-	l.pullOrder(now) // defer.go
-	if l.net.pl.active {
-		l.pullStarted() // its end is settled after the pull (defer.go)
-		return
-	}
 	if t := l.flight.tail; t == nil || t.arrive <= end {
 		l.lz.late = l.lz.virtual
 		l.lz.realTx = true
@@ -326,16 +298,13 @@ func (l *Link) lazyStarted(now, end des.Time) {
 // metric does not depend on how links run.
 func (n *Network) Events() uint64 {
 	now := n.sched.Now()
-	for _, nd := range n.nodes {
-		nd.pull(now)
-	}
 	e := n.sched.Handled()
 	for _, l := range n.links {
 		if l.lz.on {
 			l.lazyCatchUp(now, true)
 		}
 		_, _, _, ahead := l.earlyAhead(now)
-		e += l.lz.ended + l.st.directArrivals + l.early.ended - ahead + l.df.handed - l.df.pulls
+		e += l.lz.ended + l.st.directArrivals + l.early.ended - ahead
 	}
 	return e
 }

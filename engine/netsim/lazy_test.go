@@ -128,6 +128,13 @@ func TestLazyLinkMatchesEager(t *testing.T) {
 		{"host links: no delay, jitter", 100e6, 100e6, 0, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0.01, false, 4, 20, des.Millisecond, false, 0, 0},
 		{"host links with skbs", 100e6, 100e6, 0, 10 * des.Millisecond, DropTail{Packets: 20}, 120 * des.Microsecond, 0, true, 4, 20, des.Millisecond, false, 0, 0},
 		{"host links, a slow backbone", 1e9, 10e6, 0, 2 * des.Millisecond, DropTail{Packets: 10}, 7 * des.Microsecond, 0.001, false, 6, 30, 100 * des.Microsecond, false, 0, 0},
+		// Equal rates over a long bottleneck: arrivals at the routers
+		// coincide with ends of transmission all the time.
+		{name: "lockstep 100M/100M, 25 ms", access: 100e6, bottle: 100e6, accDelay: des.Millisecond, botDelay: 25 * des.Millisecond,
+			flows: 3, window: 19, gap: des.Second},
+		// Access links slower than the bottleneck, which queues little.
+		{name: "slow access, fast bottleneck", access: 200e6, bottle: 1e9, accDelay: 5 * des.Millisecond, botDelay: 20 * des.Millisecond,
+			queue: DropTail{Packets: 11}, flows: 10, window: 23, gap: 1100343},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { checkLazy(t, tc, 2*des.Second) })
@@ -319,16 +326,7 @@ type lazyMove struct {
 	endsFirst              bool
 	// overhead is every link's LinkConfig.FrameOverhead.
 	overhead unit.Bytes
-	// observeAt, when set, installs an observer at that time of the
-	// run; noDefer keeps every arrival an event (defer.go).
-	observeAt des.Duration
-	noDefer   bool
 }
-
-// observerAt installs an observer when its event runs.
-type observerAt struct{ net *Network }
-
-func (o observerAt) Handle(des.Time, int, uint64) { o.net.SetObserver(nopObserver{}) }
 
 // mover changes the delay of every link every gap, as leonet's routing
 // step does; the same draws in both runs of a differential test.
@@ -357,7 +355,6 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 		mv = moves[0]
 	}
 	early := 0
-	var deferred lazyCounts
 	run := func(eager bool) (lazyRun, uint64, int, int64) {
 		var obs Observer
 		if eager {
@@ -365,7 +362,7 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 		}
 		r, c := runLazyCase(t, tc, dur, mv, obs, false)
 		if !eager {
-			early, deferred = c.early, c
+			early = c.early
 		}
 		return r, c.processed, c.lazy, c.ties
 	}
@@ -406,8 +403,8 @@ func checkLazy(t *testing.T, tc lazyCase, dur des.Duration, moves ...lazyMove) {
 	if mv.endsFirst && ties != 0 {
 		t.Errorf("%d same-instant orders taken by default with EndsFirst, want none", ties)
 	}
-	t.Logf("%d deliveries, %d bottleneck drops; %d of %d links lazy, %d deferred (%d packets handed on late); events %d eager, %d lazy; %d same-instant orders taken by default",
-		n, got.Links[0].Dropped(), lazy, len(got.Links), deferred.deferred, deferred.handed, evEager, evLazy, ties)
+	t.Logf("%d deliveries, %d bottleneck drops; %d of %d links lazy; events %d eager, %d lazy; %d same-instant orders taken by default",
+		n, got.Links[0].Dropped(), lazy, len(got.Links), evEager, evLazy, ties)
 	if tc.lazy && evLazy >= evEager {
 		t.Errorf("lazy run handled %d events, eager %d: want fewer", evLazy, evEager)
 	}
@@ -478,11 +475,6 @@ type lazyCounts struct {
 	processed, followed uint64
 	lazy, early         int
 	ties                int64
-	// deferred counts the links whose far node takes their arrivals
-	// without events at the end of the run, handed the packets it
-	// handed on late (defer.go).
-	deferred int
-	handed   uint64
 }
 
 // runLazyCase runs tc for dur with the moves of mv, with obs as the
@@ -492,7 +484,7 @@ func runLazyCase(t *testing.T, tc lazyCase, dur des.Duration, mv lazyMove, obs O
 	t.Helper()
 	s := des.New()
 	net := New(s, 7)
-	net.noFollow, net.noDefer = noFollow, mv.noDefer
+	net.noFollow = noFollow
 	if obs != nil {
 		net.SetObserver(obs)
 	}
@@ -532,9 +524,6 @@ func runLazyCase(t *testing.T, tc lazyCase, dur des.Duration, mv lazyMove, obs O
 		p.send(0, tc.window)
 		s.Schedule(0, p, 0, 0)
 	}
-	if mv.observeAt > 0 {
-		s.Schedule(des.Time(mv.observeAt), observerAt{net}, 0, 0)
-	}
 	if mv.move > 0 {
 		s.Schedule(des.Time(mv.move), &mover{net: net, gap: mv.move, lo: mv.minMove, span: mv.maxMove - mv.minMove,
 			rng: rand.New(rand.NewPCG(5, 5)), t: t}, 0, 0)
@@ -555,10 +544,6 @@ func runLazyCase(t *testing.T, tc lazyCase, dur des.Duration, mv lazyMove, obs O
 		if l.early.on {
 			c.early++
 		}
-		if l.df.on {
-			c.deferred++
-		}
-		c.handed += l.df.handed
 		c.ties += l.lz.ties
 	}
 	for _, n := range net.Nodes() {

@@ -170,11 +170,6 @@ type Link struct {
 
 	lz    lazyTx  // the transmitter without events (lazy.go)
 	early earlyTx // the transmitter that draws arrivals when it starts (early.go)
-	df    deferTx // arrivals the far node takes without events (defer.go)
-	// deferrable: the links this one feeds through its far node are fed
-	// by it alone, so that node may take its arrivals without events
-	// (set by NewDumbbell for the bottleneck; defer.go).
-	deferrable bool
 
 	st linkCounters
 }
@@ -205,7 +200,6 @@ const (
 	kindTxDone = iota
 	kindArrive
 	kindStart // start transmitting once an skb is queued whole
-	kindPull  // the far node hands on the packets due (defer.go)
 )
 
 // Name returns the link's name.
@@ -237,11 +231,6 @@ func (l *Link) SetDelay(d des.Duration) error {
 	if l.netemLimit > 0 {
 		return fmt.Errorf("netsim: link %s: the delay of a link with a netem limit is fixed", l.name)
 	}
-	// The far node takes the arrivals of a link whose delay changes with
-	// events again (defer.go); this link, if a router hands it packets
-	// late, turns eager below, and that ends the router's deferral.
-	l.deferOff(l.net.sched.Now())
-	l.from.pull(l.net.sched.Now())
 	if l.lz.on {
 		// A lazy link replays past ends of transmission with the
 		// delay it has when it catches up: end them now, with the
@@ -313,12 +302,8 @@ func (l *Link) SetRate(r unit.BitRate) error {
 	return nil
 }
 
-// Queue returns the link's queue, with the packets a router hands it
-// late (defer.go) offered.
-func (l *Link) Queue() Queue {
-	l.from.pull(l.net.sched.Now())
-	return l.queue
-}
+// Queue returns the link's queue.
+func (l *Link) Queue() Queue { return l.queue }
 
 // TransmissionTime returns the serialisation time of size bytes at rate,
 // rounded down to a whole bit/s as a link does, rounded up to the
@@ -370,9 +355,7 @@ func bitTime(b uint64, bps uint64) uint64 {
 // Send offers p to the link's queue at the current time. Links satisfy
 // Egress, so a node can route to one directly.
 func (l *Link) Send(p *Packet) {
-	now := l.net.now() // a packet a router hands on late: its arrival time (defer.go)
-	l.from.pull(now)
-	l.deferCheck(now, p) // defer.go
+	now := l.net.sched.Now()
 	l.st.sent++
 	l.st.sentBytes += p.Size
 	if l.net.observer != nil {
@@ -526,7 +509,6 @@ func (l *Link) txEndPrev() des.Time { return l.txEnd }
 
 // Handle implements des.Handler.
 func (l *Link) Handle(now des.Time, kind int, arg uint64) {
-	l.from.pull(now)
 	switch kind {
 	case kindTxDone:
 		if l.lz.skip > 0 {
@@ -543,8 +525,6 @@ func (l *Link) Handle(now des.Time, kind int, arg uint64) {
 		if l.tx == nil {
 			l.startNext(now)
 		}
-	case kindPull:
-		l.pullEvent(now)
 	case kindArrive:
 		// A follower attaches only to a link's pending arrival event,
 		// and a link has one pending at a time: this event leads the
@@ -653,16 +633,7 @@ func (l *Link) txDone(now des.Time, p *Packet, arrive des.Time, direct bool) {
 		return
 	}
 	p.arrive = arrive
-	if l.df.on {
-		l.deferPush(p) // defer.go
-		return
-	}
-	if l.flight.head == nil && !direct && l.net.pl.active {
-		// A router is handing packets on late: the eager link
-		// scheduled this arrival at the end of transmission, now
-		// (defer.go).
-		l.net.sched.ScheduleLate(p.arrive, now, l, kindArrive, 0)
-	} else if l.flight.head == nil && !direct {
+	if l.flight.head == nil && !direct {
 		if l.lz.virtual {
 			// A late end of transmission ended in a catch-up: its
 			// arrival event is scheduled later than the eager link's.
@@ -761,8 +732,6 @@ func (s LinkStats) Dropped() int64 {
 // Stats returns the link's counters at the current time.
 func (l *Link) Stats() LinkStats {
 	now := l.net.sched.Now()
-	l.from.pull(now)
-	l.to.pull(now)
 	if l.lz.on {
 		l.lazyCatchUp(now, true)
 	}

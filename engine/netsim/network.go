@@ -24,10 +24,6 @@ type Network struct {
 	lastArrival arrivalMark
 	// noFollow queues every end of transmission (the tests' reference).
 	noFollow bool
-	// pl is the state of a router handing packets on late (defer.go);
-	// noDefer keeps every arrival an event (the tests' reference).
-	pl      pullState
-	noDefer bool
 }
 
 // New returns an empty network driven by s; seed is the scenario seed from
@@ -58,16 +54,7 @@ func (n *Network) Free(p *Packet) {
 func (n *Network) Pool() *Pool { return &n.pool }
 
 // SetObserver installs o to see every packet event; nil removes it.
-func (n *Network) SetObserver(o Observer) {
-	if o != nil {
-		// Traces come out in time order: every arrival an event
-		// again (defer.go).
-		for _, nd := range n.nodes {
-			nd.deferOffAt(n.sched.Now())
-		}
-	}
-	n.observer = o
-}
+func (n *Network) SetObserver(o Observer) { n.observer = o }
 
 // Nodes returns the nodes in creation order.
 func (n *Network) Nodes() []*Node { return n.nodes }
@@ -146,7 +133,6 @@ func (n *Network) Connect(from, to *Node, cfg LinkConfig) (*Link, error) {
 	}
 	n.names[name] = true
 	n.links = append(n.links, l)
-	from.deferOffAt(n.sched.Now()) // the router may send on the new link (defer.go)
 	from.out = append(from.out, l)
 	return l, nil
 }

@@ -38,9 +38,6 @@ type Node struct {
 	lastOK   bool
 	deflt    Receiver
 	out      []*Link // links leaving this node, in creation order
-	// deferred is the incoming link whose arrivals the node takes
-	// without events, if any (defer.go).
-	deferred *Link
 
 	received      int64
 	receivedBytes unit.Bytes
@@ -59,7 +56,6 @@ func (n *Node) Attach(flow FlowID, r Receiver) error {
 	if _, ok := n.receivers[flow]; ok {
 		return fmt.Errorf("netsim: node %s: flow %d already has a receiver", n.name, flow)
 	}
-	n.deferOffAt(n.net.sched.Now()) // the node's arrivals may be delivered here (defer.go)
 	n.receivers[flow] = r
 	n.lastOK = false
 	return nil
@@ -73,10 +69,7 @@ func (n *Node) Detach(flow FlowID) {
 
 // SetDefault sets the receiver for packets of flows with no attached
 // receiver (a listening server that accepts new connections).
-func (n *Node) SetDefault(r Receiver) {
-	n.deferOffAt(n.net.sched.Now()) // as Attach
-	n.deflt = r
-}
+func (n *Node) SetDefault(r Receiver) { n.deflt = r }
 
 // SetRoute makes the node send packets for dst through e. Routes set by
 // hand take precedence over Network.ComputeRoutes.
@@ -86,7 +79,6 @@ func (n *Node) SetDefault(r Receiver) {
 // (a constellation's ground stations, numbered after its satellites)
 // keeps a few slots per node rather than one per node of the network.
 func (n *Node) SetRoute(dst *Node, e Egress) {
-	n.deferOffAt(n.net.sched.Now()) // packets on the wire may take the new route (defer.go)
 	id := dst.id
 	switch {
 	case e == nil && n.Route(id) == nil:

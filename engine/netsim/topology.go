@@ -90,9 +90,7 @@ type Dumbbell struct {
 	ReceiverAccess, ReceiverAccessReverse []*Link
 }
 
-// NewDumbbell builds a dumbbell and computes its routes. It is meant for
-// traffic between its two sides (the routers hand the bottleneck's
-// packets on without events where they can, defer.go). Links are named
+// NewDumbbell builds a dumbbell and computes its routes. Links are named
 // "bottleneck", "bottleneck-rev", "s<i>-access", "s<i>-access-rev",
 // "r<i>-access", "r<i>-access-rev" unless their configs name them.
 func NewDumbbell(net *Network, c DumbbellConfig) (*Dumbbell, error) {
@@ -139,10 +137,6 @@ func NewDumbbell(net *Network, c DumbbellConfig) (*Dumbbell, error) {
 		}
 	}
 	net.ComputeRoutes()
-	// Traffic crosses a dumbbell from side to side, so the links behind
-	// a router that the bottleneck feeds are fed by nothing else: the
-	// routers may take its arrivals without events (defer.go).
-	d.Bottleneck.deferrable, d.BottleneckReverse.deferrable = true, true
 	return d, nil
 }
 

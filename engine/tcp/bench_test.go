@@ -166,15 +166,12 @@ func BenchmarkDumbbell(b *testing.B) {
 // only in how losses are found, so cpu-s/op compares those two, and
 // pkts/cpu-s compares any two: a flow waiting on a
 // timer costs no CPU, every data packet costs both the same network work,
-// three hops out and three back, whatever detects its loss, and what
-// RACK-TLP adds is work per ACK, so its price is the difference per
-// packet); events/pkt is the events the scheduler's queue ran
-// (Processed: an end of transmission that an arrival event ran,
-// netsim's follow.go, is not one) per data packet: an arrival at each
-// host and at each router that enters a shared queue, four with one ACK
-// a packet (the routers take the bottleneck's arrivals without events,
-// netsim's defer.go), plus the ends of transmission that may find a
-// link's wire empty and the routers' pull events; allocs/pkt is heap allocations
+// three hops out and three back, about 6 events, whatever detects its
+// loss, and what RACK-TLP adds is work per ACK, so its price is the
+// difference per packet); events/pkt is the
+// events the scheduler's queue ran (Processed: an end of transmission
+// that an arrival event ran, netsim's follow.go, is not one) per data
+// packet; allocs/pkt is heap allocations
 // per data packet sent over the whole op (set-up included, so it tends
 // to 0 rather than being 0; TestDumbbellSteadyStateAllocs checks the
 // steady state).
@@ -213,7 +210,7 @@ func BenchmarkProbeCubic(b *testing.B) {
 // BenchmarkDumbbellScale is the probe's dumbbell with 100 and 400 CUBIC
 // flows (RACK-TLP), 5 simulated seconds per op: many flows put many
 // events in the scheduler's queue at once, where each event it does
-// without (netsim's lazy, follow and defer mechanisms) saves more.
+// without (netsim's lazy and follow mechanisms) saves more.
 // Metrics as BenchmarkProbeCubic's.
 func BenchmarkDumbbellScale(b *testing.B) {
 	for _, n := range []int{100, 400} {
