@@ -132,7 +132,7 @@ func TestLazyLinkMatchesEager(t *testing.T) {
 		// coincide with ends of transmission all the time.
 		{name: "lockstep 100M/100M, 25 ms", access: 100e6, bottle: 100e6, accDelay: des.Millisecond, botDelay: 25 * des.Millisecond,
 			flows: 3, window: 19, gap: des.Second},
-		// Access links slower than the bottleneck, which queues little.
+		// Access links slower than the bottleneck, whose queue is short.
 		{name: "slow access, fast bottleneck", access: 200e6, bottle: 1e9, accDelay: 5 * des.Millisecond, botDelay: 20 * des.Millisecond,
 			queue: DropTail{Packets: 11}, flows: 10, window: 23, gap: 1100343},
 	}
