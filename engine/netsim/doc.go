@@ -40,7 +40,7 @@
 // without the end-of-transmission event of each packet: it ends the
 // transmissions that are over, each at its own time, when it is next
 // touched, with the same results and the same order of simultaneous
-// events, but where it cannot work out which of two events at one
+// events, except where it cannot work out which of two events at one
 // instant an eager link would have run first: it counts those ties and
 // takes one order (lazy.go). Network.Events counts the events an eager
 // link would have had. A link without delay but with jitter (a host's
@@ -50,10 +50,11 @@
 // transmission starts rather than when it ends, runs before the events
 // due at the same nanosecond that were scheduled while the transmission
 // lasted, which an eager link's arrival would follow; such ties are not
-// counted. Either order of simultaneous events is a valid run, but the
-// other order can send competing flows on another course (a drop falls
-// on another flow), so the differential tests that require the eager
-// results hold where no such tie arises.
+// counted (TestEarlyArrivalTieOrder shows one). Either order of
+// simultaneous events is a valid run, but the other order can send
+// competing flows on another course (a drop falls on another flow), so
+// the differential tests that require the eager results run set-ups
+// where no such tie arises.
 // A link that ends a transmission at the very instant the link
 // feeding it delivers the next packet (links of one rate, back to back)
 // has its end run by that arrival event, straight after it, in the place
