@@ -110,8 +110,10 @@ Besides the model's parameters and metrics (below), each main table has:
 	}
 	b.WriteString(`
 Rows of one point (the same parameters, replicates 0..n-1) share a ` + "`point_id`" + `: group
-replicates on it. Second tables start with ` + "`scenario_id`" + ` and ` + "`replicate`" + ` (join them to the main table on
-` + "`scenario_id`" + `), then the table's own columns. Values are in SI base units, the
+replicates on it. The ids leave out the spec's seed: two specs that share a scenario but not
+their seed give it one id and two different runs, so rows gathered from several datasets
+are told apart by ` + "`scenario_id`" + ` and ` + "`seed`" + ` together. Second tables start with ` + "`scenario_id`" + ` and
+` + "`replicate`" + ` (join them to the main table of the same dataset on ` + "`scenario_id`" + `), then the table's own columns. Values are in SI base units, the
 unit in the column name (` + "`distance_m`, `rate_bps`, `delay_s`" + `); a share of a whole is a
 fraction, written in percent in specs (` + "`loss: 0.2%`" + `) and stored as 0.002 in a ` + "`_frac`" + ` column
 (` + "`loss_frac`" + `), unit ` + "`fraction`" + `, so no reader divides by 100; the unit and doc of
