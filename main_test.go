@@ -178,6 +178,27 @@ func TestRunResumeExpand(t *testing.T) {
 	goldenFile(t, "testdata/expand-rc13-tab2.stdout", stdout)
 }
 
+// TestRunCPUProfile: --cpu-profile writes a profile that pprof reads (a
+// gzipped protocol buffer, runtime/pprof's format), and a path that cannot
+// be created is a usage error that names the flag.
+func TestRunCPUProfile(t *testing.T) {
+	out := t.TempDir()
+	prof := filepath.Join(out, "cpu.prof")
+	code, _, stderr := crosslink(t, "run", "--quiet", "--out", out, "--cpu-profile", prof, "specs/rc13-tab2.yaml")
+	if code != exitOK {
+		t.Fatalf("crosslink run --cpu-profile: exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("profile %s: %v, %d bytes, want a gzip stream", prof, err, len(b))
+	}
+	bad := filepath.Join(out, "no-such-dir", "cpu.prof")
+	code, _, stderr = crosslink(t, "run", "--quiet", "--out", out, "--cpu-profile", bad, "specs/rc13-tab2.yaml")
+	if code != exitUsage || !strings.Contains(stderr, "--cpu-profile") {
+		t.Errorf("unwritable --cpu-profile: exit %d, stderr %q; want %d naming the flag", code, stderr, exitUsage)
+	}
+}
+
 // TestFigures is `make figures` on a scratch directory: every spec runs
 // at the quick profile and every declared figure is written in each format.
 func TestFigures(t *testing.T) {

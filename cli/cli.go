@@ -175,6 +175,7 @@ type runFlags struct {
 	timeout     time.Duration // per-scenario wall-clock limit
 	maxEvents   uint64        // per-scenario simulated-event limit
 	partitionBy []string      // hive-partition the dataset by these parameters
+	cpuProfile  string        // write a CPU profile of the run to this file
 
 	maxScenarios int // refuse specs that expand to more scenarios
 }
@@ -229,6 +230,7 @@ func (f *runFlags) registerShard(c *cobra.Command) {
 	c.Flags().BoolVar(&f.retryFailed, "retry-failed", false, "run again the scenarios whose row is failed, panic or timeout; the new row replaces the old")
 	c.Flags().DurationVar(&f.timeout, "timeout", 0, "wall-clock limit of one scenario, e.g. 10m (status timeout); 0: none")
 	c.Flags().Uint64Var(&f.maxEvents, "max-events", 0, "simulated-event limit of one scenario (status timeout); 0: none")
+	c.Flags().StringVar(&f.cpuProfile, "cpu-profile", "", "write a CPU profile of the run to this file, for go tool pprof")
 	c.Flags().StringSliceVar(&f.partitionBy, "partition-by", nil, "split the dataset into hive partitions OUT/<spec>/<col>=<value>/... by these string, int or bool parameters, e.g. cca,orbit (a partitioned dataset keeps its layout on later runs)")
 }
 
@@ -254,10 +256,21 @@ func (f *runFlags) register(c *cobra.Command, defaultProfile string) {
 
 // runJobs runs each job's missing scenarios (sweep.RunJobs) and returns
 // failedError if any scenario failed.
-func runJobs(ctx context.Context, jobs []*sweep.Job, f *runFlags, e *Env) error {
+func runJobs(ctx context.Context, jobs []*sweep.Job, f *runFlags, e *Env) (err error) {
 	shard, err := f.shardOf(e)
 	if err != nil {
 		return usageError{err}
+	}
+	if f.cpuProfile != "" {
+		stop, err := startCPUProfile(f.cpuProfile)
+		if err != nil {
+			return usageError{err}
+		}
+		defer func() {
+			if serr := stop(); serr != nil && err == nil {
+				err = serr
+			}
+		}()
 	}
 	o := sweep.Options{
 		Workers: f.workers, FailFast: f.failFast, Timeout: f.timeout, MaxEvents: f.maxEvents,
