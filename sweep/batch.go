@@ -60,6 +60,10 @@ func (e optionsError) Unwrap() []error { return []error{ErrOptions, e.err} }
 // rounds, and returns how many scenarios failed. It stops at the first
 // error that is not a failed scenario.
 //
+// A scenario that more than one job holds (the same model, parameters and
+// seed) runs once: the jobs that reach it later take its result
+// (sharedResults).
+//
 // The jobs run in their order, and a job starts as soon as the one before
 // it has no scenario left to start, so that the workers its last scenarios
 // leave idle run the next job's first ones instead of waiting: a spec's
@@ -82,8 +86,14 @@ func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error
 	before := make(chan struct{}) // closed when the jobs so far have written all they write
 	close(before)
 	var stop error // why no further job started
-	for _, j := range jobs {
-		cfg, err := o.config(j)
+	configs := make([]Config, len(jobs))
+	errs := make([]error, len(jobs))
+	for i, j := range jobs {
+		configs[i], errs[i] = o.config(j)
+	}
+	shared := newSharedResults(jobs, configs)
+	for i, j := range jobs {
+		cfg, err := configs[i], errs[i]
 		if err == nil {
 			err = checkOwner(j)
 		}
@@ -92,6 +102,7 @@ func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error
 			break
 		}
 		cfg.Slots = slots
+		cfg.shared = shared
 		next := make(chan struct{})
 		var once sync.Once
 		cfg.Drained = func() { once.Do(func() { close(next) }) }
@@ -127,6 +138,9 @@ func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error
 	err = g.Wait()
 	if err == nil {
 		err = stop
+	}
+	if n := shared.Taken(); n > 0 && o.Progress != nil {
+		fmt.Fprintf(o.Progress, "%d scenarios that more than one spec holds (same model, parameters and seed) ran once: the other specs took their results\n", n)
 	}
 	return int(nfailed.Load()), err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -224,5 +227,61 @@ func TestRunJobsInterruptedWhileOverlapping(t *testing.T) {
 	}
 	if na, nb := len(rows(t, ja.Dir, true)), len(rows(t, jb.Dir, true)); na != 3 || nb != 4 {
 		t.Errorf("after the rerun a has %d rows and b %d; want 3 and 4", na, nb)
+	}
+}
+
+// countingModel is inverse-square counting its runs by distance; its
+// schema is the inner model's, so two jobs of one countingModel run one
+// model, as two specs of one registered model do.
+type countingModel struct {
+	*inverseSquare
+	mu   *sync.Mutex
+	runs map[float64]int
+}
+
+func (m countingModel) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
+	m.mu.Lock()
+	m.runs[p.Float("distance")]++
+	m.mu.Unlock()
+	return m.inverseSquare.Run(ctx, p, seed)
+}
+
+// TestRunJobsShared: a scenario that two jobs hold (same model,
+// parameters, replicate and seed) runs once, and both datasets hold the
+// rows, second table included, that each job gives when it runs alone.
+// A job with another seed shares nothing.
+func TestRunJobsShared(t *testing.T) {
+	m := countingModel{newInverseSquare(0), &sync.Mutex{}, map[float64]int{}}
+	const (
+		textA = "name: a\nmodel: inverse-square\nseed: 7\nreplicates: 2\ngrid:\n  distance: [1m, 2m, 3m]\n"
+		textB = "name: b\nmodel: inverse-square\nseed: 7\nreplicates: 2\ngrid:\n  distance: [2m, 3m, 4m]\n"
+		textC = "name: c\nmodel: inverse-square\nseed: 8\nreplicates: 2\ngrid:\n  distance: [2m]\n"
+	)
+	a, b, c := noisyJob(t, m, textA, t.TempDir()), noisyJob(t, m, textB, t.TempDir()), noisyJob(t, m, textC, t.TempDir())
+	var progress strings.Builder
+	// One worker: a's scenarios are over before b's start, so b takes
+	// the four it shares with a.
+	failed, err := RunJobs(context.Background(), []*Job{a, b, c}, Options{Workers: 1, Warn: io.Discard, Progress: &progress})
+	if err != nil || failed != 0 {
+		t.Fatalf("RunJobs = %d, %v", failed, err)
+	}
+	want := map[float64]int{1: 2, 2: 2 + 2, 3: 2, 4: 2} // two replicates each; c's seed differs
+	if !maps.Equal(m.runs, want) {
+		t.Errorf("runs by distance %v, want %v", m.runs, want)
+	}
+	if !strings.Contains(progress.String(), "4 scenarios that more than one spec holds (same model, parameters and seed) ran once") {
+		t.Errorf("progress does not say that 4 scenarios ran once:\n%s", progress.String())
+	}
+	for _, j := range []*Job{a, b, c} {
+		alone := noisyJob(t, newInverseSquare(0), string(j.Spec.Text), t.TempDir())
+		if _, err := RunJobs(context.Background(), []*Job{alone}, Options{Warn: io.Discard}); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(rows(t, alone.Dir, true), rows(t, j.Dir, true)); diff != "" {
+			t.Errorf("%s (-alone +with the others):\n%s", j.Spec.Name, diff)
+		}
+		if diff := cmp.Diff(rows(t, dataset.TableDir(alone.Dir, "samples"), false), rows(t, dataset.TableDir(j.Dir, "samples"), false)); diff != "" {
+			t.Errorf("%s samples (-alone +with the others):\n%s", j.Spec.Name, diff)
+		}
 	}
 }

@@ -9,7 +9,8 @@
 //	<metrics>    typed    one column per metric; null when the scenario failed
 //	status       utf8     ok | failed | panic | timeout | canceled
 //	error        utf8     empty when ok
-//	wall_s       float64  wall-clock seconds; the only column that differs between runs
+//	wall_s       float64  wall-clock seconds (of the copy, for a result another spec of the
+//	                      same run computed); the only column that differs between runs
 //
 // The seed is stored as an unsigned 64-bit integer (Parquet INT64 with the
 // logical type INT(64, false)) because seeds are full 64-bit hashes: pyarrow

@@ -93,7 +93,7 @@ func Schema(s *vocab.Schema) *arrow.Schema {
 	fs = append(fs,
 		field(ColStatus, arrow.BinaryTypes.String, false, vocab.Dimensionless, "ok, failed, panic, timeout or canceled"),
 		field(ColError, arrow.BinaryTypes.String, false, vocab.Dimensionless, "error text, empty when ok"),
-		field(ColWall, arrow.PrimitiveTypes.Float64, false, vocab.Second, "wall-clock time of the scenario; differs between runs"))
+		field(ColWall, arrow.PrimitiveTypes.Float64, false, vocab.Second, "wall-clock time of the scenario, or of the copy of its result that another spec of the same run computed; differs between runs"))
 	return arrow.NewSchema(fs, nil)
 }
 
