@@ -86,18 +86,19 @@ func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error
 	before := make(chan struct{}) // closed when the jobs so far have written all they write
 	close(before)
 	var stop error // why no further job started
-	configs := make([]Config, len(jobs))
-	errs := make([]error, len(jobs))
-	for i, j := range jobs {
-		configs[i], errs[i] = o.config(j)
-	}
-	shared := newSharedResults(jobs, configs)
-	for i, j := range jobs {
-		cfg, err := configs[i], errs[i]
-		if err == nil {
-			err = checkOwner(j)
-		}
+	var configs []Config
+	for _, j := range jobs {
+		cfg, err := o.config(j)
 		if err != nil {
+			stop = err
+			break
+		}
+		configs = append(configs, cfg)
+	}
+	shared := newSharedResults(jobs[:len(configs)], configs)
+	for i, cfg := range configs {
+		j := jobs[i]
+		if err := checkOwner(j); err != nil {
 			stop = err
 			break
 		}

@@ -11,8 +11,9 @@ import (
 // schema), the same parameters and replicate (one scenario id) and the
 // same seed. A scenario is a function of its parameters and seed, so the
 // first job to run such a scenario computes it and the others take its
-// result instead of computing it again (a full-profile run holds 100 such
-// scenarios, sp-flowsize's default flow-size mix being sp-fig1's). A job
+// result instead of computing it again (in a full-profile run,
+// sp-flowsize's default flow-size mix is sp-fig1's, and rc13-fig6 holds
+// 152 of rc13-fig5's scenarios). A job
 // that reaches a shared scenario before its result is there computes it
 // too, which gives the same result; nobody waits.
 //
@@ -40,8 +41,8 @@ type sharedKey struct {
 // only round by round, share nothing.
 func newSharedResults(jobs []*Job, configs []Config) *sharedResults {
 	bySchema := map[*vocab.Schema]int{}
-	for i, j := range jobs {
-		if j.Spec.Adaptive == nil && configs[i].Source != nil {
+	for _, j := range jobs {
+		if j.Spec.Adaptive == nil {
 			bySchema[j.Model.Schema()]++
 		}
 	}
