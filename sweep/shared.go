@@ -13,9 +13,9 @@ import (
 // first job to run such a scenario computes it and the others take its
 // result instead of computing it again (in a full-profile run,
 // sp-flowsize's default flow-size mix is sp-fig1's, and rc13-fig6 holds
-// 152 of rc13-fig5's scenarios). A job
-// that reaches a shared scenario before its result is there computes it
-// too, which gives the same result; nobody waits.
+// 152 of rc13-fig5's scenarios). A job that reaches a shared scenario
+// before its result is there computes it too, which gives the same
+// result; nobody waits.
 //
 // A result is kept until every job that holds its scenario has taken or
 // computed it; a job whose dataset already holds the row never asks, and
@@ -29,6 +29,8 @@ type sharedResults struct {
 	taken   int // results taken rather than computed
 }
 
+// sharedKey names a scenario across jobs: the model's schema (its name and
+// version), the scenario id (its parameters and replicate) and its seed.
 type sharedKey struct {
 	schema *vocab.Schema
 	id     string
