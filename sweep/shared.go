@@ -60,16 +60,15 @@ func newSharedResults(jobs []*Job, configs []Config) *sharedResults {
 			count[sharedKey{s, sc.ID, sc.Seed}]++
 		}
 	}
-	sh := &sharedResults{holders: map[sharedKey]int{}, results: map[sharedKey]vocab.Result{}}
 	for k, n := range count {
-		if n > 1 {
-			sh.holders[k] = n
+		if n < 2 {
+			delete(count, k)
 		}
 	}
-	if len(sh.holders) == 0 {
+	if len(count) == 0 {
 		return nil
 	}
-	return sh
+	return &sharedResults{holders: count, results: map[sharedKey]vocab.Result{}}
 }
 
 // take returns the result of a shared scenario that another job has
