@@ -22,7 +22,12 @@
 // entering the heap at all. Timers and one-shot events keep separate
 // heaps, whose tops are compared for the next event: the order is one
 // heap's, and a network's one-shot events (its links') do not sift
-// through the timers that wait far ahead.
+// through the timers that wait far ahead. A one-shot event stays at the
+// top of its heap while its handler runs, and the first event the handler
+// schedules takes its place with one sift down, where removing the one
+// and inserting the other would sift twice (the hold operation of a
+// pending-event set): a link's arrival handler schedules the next
+// packet's arrival before anything else.
 //
 // An event scheduled for the instant of the event scheduled just before it
 // runs straight after it (nothing else between but an event of

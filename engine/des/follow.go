@@ -83,6 +83,7 @@ func (s *Scheduler) RunFollower(f Follower) {
 // one after the leader's.
 func (s *Scheduler) nothingBefore(at Time, seq uint64) bool {
 	key := event{at: at, seq: seq}
+	s.fillHole()
 	return len(s.heap) == 0 || !s.heap[0].before(&key)
 }
 
@@ -95,9 +96,9 @@ func (s *Scheduler) queueFollower(f Follower) {
 	}
 	if d := s.due; d != nil {
 		s.due = nil
-		s.heap.insert(d)
+		s.insert(d)
 	}
 	e := s.newEvent(f.h, f.kind, f.arg)
 	e.at, e.seq, e.sched, e.parent = f.at, f.seq, f.sched, f.parent
-	s.heap.insert(e)
+	s.insert(e)
 }

@@ -71,15 +71,27 @@ func (e *event) before(o *event) bool {
 // later, or stopped, leaves its entry where it is and the entry is put
 // right when it reaches the top (see Timer): the queue holds at most one
 // entry per timer, and handlers run in exactly the order of (expiry,
-// scheduling order) all the same.
+// scheduling order) all the same. A one-shot event stays at the top of
+// its heap while its handler runs, and the first event the handler puts
+// in the heap takes its place (hole): one sift down, where removing the
+// one and inserting the other take a sift each (the hold operation of a
+// pending-event set). Keys are unique, so the order is the same.
 type Scheduler struct {
-	now       Time
-	seq       uint64
-	heap      eventHeap // one-shot events
-	timers    eventHeap // timers' entries (Timer)
-	free      *event
-	stale     int    // entries of stopped timers still in timers
-	due       *event // runs next, without a heap operation (see Schedule)
+	now    Time
+	seq    uint64
+	heap   eventHeap // one-shot events
+	timers eventHeap // timers' entries (Timer)
+	free   *event
+	stale  int    // entries of stopped timers still in timers
+	due    *event // runs next, without a heap operation (see Schedule)
+	// hole: heap[0] is an event that has run (or is running), taken
+	// but not yet removed. The first event put in the heap after it
+	// takes its place (insert); if none is, it is removed when the
+	// heap's top is next read (fillHole). An event of the due-now
+	// shortcut may run in between and fill it. A link's arrival
+	// handler schedules the next packet's arrival before anything
+	// else, so most arrivals leave so.
+	hole      bool
 	processed uint64 // events taken from the queue and run
 	followed  uint64 // followers run straight after their leader (RunFollower)
 	// outstanding counts the followers taken (Follow) and not yet run
@@ -119,6 +131,9 @@ func (s *Scheduler) Handled() uint64 { return s.processed + s.followed }
 // counted).
 func (s *Scheduler) Pending() int {
 	n := len(s.heap) + len(s.timers) - s.stale + s.outstanding
+	if s.hole {
+		n--
+	}
 	if s.due != nil {
 		n++
 	}
@@ -130,7 +145,7 @@ func (s *Scheduler) Pending() int {
 // the queue grows beyond its largest size so far.
 func (s *Scheduler) Schedule(at Time, h Handler, kind int, arg uint64) {
 	e := s.newEvent(h, kind, arg)
-	if at == s.now && s.due == nil && s.heap.after(at) && s.timers.after(at) {
+	if at == s.now && s.due == nil && s.heapAfter(at) && s.timers.after(at) {
 		// Nothing else is due now, and whatever is scheduled for now
 		// from here on comes later in scheduling order: e runs next.
 		// A handler that passes a packet on at once (a link without
@@ -171,6 +186,7 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 	for {
 		e, q := s.due, (*eventHeap)(nil)
 		if e == nil {
+			s.fillHole()
 			q = s.next()
 			if q == nil || (*q)[0].at > until {
 				break
@@ -199,9 +215,13 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 				return fmt.Errorf("des: run cancelled at %v after %d events: %w", s.now, s.Handled(), err)
 			}
 		}
-		if e == s.due {
+		switch {
+		case e == s.due:
 			s.due = nil
-		} else {
+		case q == &s.heap:
+			s.hole = true // removed by the handler's first insertion, or below
+			e.index = -1
+		default:
 			q.removeAt(0)
 		}
 		s.now = e.at
@@ -235,10 +255,48 @@ func (s *Scheduler) push(e *event, at Time) {
 		panic(fmt.Sprintf("bug: des: event scheduled at %v, before now %v", at, s.now))
 	}
 	s.stamp(e, at)
-	s.heap.insert(e)
+	s.insert(e)
+}
+
+// insert adds e, stamped, to the one-shot heap: in the running event's
+// place if it is still there (hole).
+func (s *Scheduler) insert(e *event) {
+	if !s.hole {
+		s.heap.insert(e)
+		return
+	}
+	s.hole = false
+	s.heap[0] = e
+	e.index = 0
+	s.heap.down(0)
+}
+
+// fillHole removes the event that ran from the top of the heap if no
+// insertion has taken its place: before anything reads the top.
+func (s *Scheduler) fillHole() {
+	if s.hole {
+		s.hole = false
+		s.heap.removeAt(0)
+	}
+}
+
+// heapAfter reports whether every event in the one-shot heap comes after
+// time at, but for the event that ran, still at the top (hole): then the
+// earliest of the others is one of the top's children.
+func (s *Scheduler) heapAfter(at Time) bool {
+	if !s.hole {
+		return s.heap.after(at)
+	}
+	for _, e := range s.heap[1:min(len(s.heap), 1+arity)] {
+		if e.at <= at {
+			return false
+		}
+	}
+	return true
 }
 
 // next returns the heap whose top runs first, nil if both are empty.
+// The hole must have been filled.
 func (s *Scheduler) next() *eventHeap {
 	switch {
 	case len(s.timers) == 0:
@@ -313,11 +371,11 @@ func (s *Scheduler) ScheduleFirst(at Time, h Handler, kind int, arg uint64) {
 		// The event due next (Schedule's shortcut) is ordinary: it
 		// goes back to the heap, behind this one.
 		s.due = nil
-		s.heap.insert(d)
+		s.insert(d)
 	}
 	s.stamp(e, at)
 	e.seq &^= ordinary
-	s.heap.insert(e)
+	s.insert(e)
 }
 
 // ordinary is set in the scheduling order of every event but those of

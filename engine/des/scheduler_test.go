@@ -358,3 +358,64 @@ func TestScheduleFirst(t *testing.T) {
 type handlerFunc func(now Time, kind int, arg uint64)
 
 func (f handlerFunc) Handle(now Time, kind int, arg uint64) { f(now, kind, arg) }
+
+// scripted handles its events by arg: it records each with the queue's
+// Pending count as its handler starts, then runs the action given for
+// its arg, if any.
+type scripted struct {
+	s       *Scheduler
+	got     []fired
+	pending []int
+	act     map[uint64]func()
+}
+
+func (h *scripted) Handle(now Time, kind int, arg uint64) {
+	h.got = append(h.got, fired{now, kind, arg})
+	h.pending = append(h.pending, h.s.Pending())
+	if a := h.act[arg]; a != nil {
+		a()
+	}
+}
+
+// TestRunningEventLeavesHeap covers the running event's place in the heap
+// (Scheduler.hole), which the first event its handler schedules takes:
+// whichever way a handler schedules (none, one at its own instant that
+// skips the heap, ScheduleFirst, a queued follower), the order is by
+// (time, scheduling order) and the running event is never pending.
+func TestRunningEventLeavesHeap(t *testing.T) {
+	s := New()
+	h := &scripted{s: s}
+	h.act = map[uint64]func(){
+		1: func() { s.Schedule(1, h, 0, 10); s.Schedule(5, h, 0, 11) },
+		2: func() { s.ScheduleFirst(2, h, 0, 20); s.Schedule(2, h, 0, 21) },
+		3: func() {
+			f := s.Follow(3, h, 0, 30)
+			s.Schedule(3, h, 0, 31) // takes a scheduling order: the follower is queued
+			s.RunFollower(f)
+		},
+		31: func() { s.Schedule(4, h, 0, 40) },
+		// 41 runs next without the heap, while 40 is still at its
+		// top; 41's handler fills 40's place.
+		40: func() { s.Schedule(4, h, 0, 41) },
+		41: func() { s.Schedule(6, h, 0, 60) },
+	}
+	for _, arg := range []uint64{3, 1, 2} {
+		s.Schedule(Time(arg), h, 0, arg)
+	}
+	if err := s.Run(context.Background(), Forever); err != nil {
+		t.Fatal(err)
+	}
+	want := []fired{{1, 0, 1}, {1, 0, 10}, {2, 0, 2}, {2, 0, 20}, {2, 0, 21}, {3, 0, 3}, {3, 0, 30}, {3, 0, 31}, {4, 0, 40}, {4, 0, 41}, {5, 0, 11}, {6, 0, 60}}
+	if diff := cmp.Diff(want, h.got); diff != "" {
+		t.Errorf("event order (-want +got):\n%s", diff)
+	}
+	// Pending as each handler starts: the events scheduled and not yet
+	// run, the running one excluded.
+	wantPending := []int{2, 3, 2, 3, 2, 1, 2, 1, 1, 1, 1, 0}
+	if diff := cmp.Diff(wantPending, h.pending); diff != "" {
+		t.Errorf("Pending at each handler's start (-want +got):\n%s", diff)
+	}
+	if n := s.Pending(); n != 0 {
+		t.Errorf("Pending() after the run = %d, want 0", n)
+	}
+}
