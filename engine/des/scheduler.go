@@ -219,7 +219,7 @@ func (s *Scheduler) Run(ctx context.Context, until Time) error {
 		case e == s.due:
 			s.due = nil
 		case q == &s.heap:
-			s.hole = true // removed by the handler's first insertion, or below
+			s.hole = true // filled by the next insertion, or when the top is next read
 			e.index = -1
 		default:
 			q.removeAt(0)
@@ -258,8 +258,8 @@ func (s *Scheduler) push(e *event, at Time) {
 	s.insert(e)
 }
 
-// insert adds e, stamped, to the one-shot heap: in the running event's
-// place if it is still there (hole).
+// insert adds e, stamped, to the one-shot heap: in the place of the
+// event that ran if it is still there (hole).
 func (s *Scheduler) insert(e *event) {
 	if !s.hole {
 		s.heap.insert(e)
