@@ -267,8 +267,7 @@ func (s *Scheduler) insert(e *event) {
 	}
 	s.hole = false
 	s.heap[0] = e
-	e.index = 0
-	s.heap.down(0)
+	s.heap.down(0) // sets e.index
 }
 
 // fillHole removes the event that ran from the top of the heap if no
