@@ -70,6 +70,36 @@ func TestDryRunShard(t *testing.T) {
 	}
 }
 
+// TestDryRunShardSpecsOfAnySize checks the dry run of one task of a job
+// array over a large spec and a one-scenario spec: the small spec is its
+// own single shard, which task 0 runs and the other tasks have none of.
+func TestDryRunShardSpecsOfAnySize(t *testing.T) {
+	tiny := filepath.Join(t.TempDir(), "tiny.yaml")
+	if err := os.WriteFile(tiny, []byte("name: tiny\nmodel: fso-ber\nparams:\n  distance: 1000km\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	for i, want := range []string{
+		"tiny: 1 scenarios in shard 0/1 of 1, 1 to run",
+		"tiny: 1 scenarios, none in shard 1/4",
+	} {
+		code, stdout, stderr := crosslink(t, "run", "--dry-run", "--out", out, "--shard", fmt.Sprintf("%d/4", i), "specs/rc13-fig6.yaml", tiny)
+		want := fmt.Sprintf("rc13-fig6: 321 scenarios in shard %d/4 of 1284, 321 to run, dataset %s\n%s, dataset %s\n", i, filepath.Join(out, "rc13-fig6"), want, filepath.Join(out, "tiny"))
+		if code != exitOK || stdout != want {
+			t.Errorf("dry run of shard %d/4: exit %d, stdout %q, stderr %q; want %q", i, code, stdout, stderr, want)
+		}
+	}
+	tiny2 := filepath.Join(filepath.Dir(tiny), "tiny2.yaml")
+	if err := os.WriteFile(tiny2, []byte("name: tiny2\nmodel: fso-ber\nparams:\n  distance: 2000km\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := crosslink(t, "run", "--dry-run", "--out", out, "--shard", "0/2", tiny, tiny2)
+	want := "shard 0/2: the largest of the 2 specs has 1 scenarios, so they split into at most 1 shards"
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, want) {
+		t.Errorf("dry run of shard 0/2 of two one-scenario specs: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
+	}
+}
+
 // TestHugeGrid checks that a spec of about 10^21 scenarios (far beyond
 // 2^64) is refused from its axis lengths alone, naming each axis.
 func TestHugeGrid(t *testing.T) {

@@ -331,8 +331,16 @@ func runCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 // dryRunJobs prints each job's scenario count and how many are missing
 // from its dataset; with a shard, the shard's share of both.
 func dryRunJobs(jobs []*sweep.Job, shard sweep.Shard, e *Env) error {
-	for _, j := range jobs {
-		n, missing, err := j.Counts(shard)
+	shards, runs, err := sweep.TaskShards(jobs, shard)
+	if err != nil {
+		return usageError{err}
+	}
+	for i, j := range jobs {
+		if !runs[i] {
+			fmt.Fprintf(e.Stdout, "%s: %d scenarios, none in shard %s, dataset %s\n", j.Spec.Name, j.Plan.Len(), shard, j.Dir)
+			continue
+		}
+		n, missing, err := j.Counts(shards[i])
 		switch {
 		case errors.Is(err, sweep.ErrOptions):
 			return usageError{err}
@@ -341,7 +349,7 @@ func dryRunJobs(jobs []*sweep.Job, shard sweep.Shard, e *Env) error {
 		}
 		share := ""
 		if shard != sweep.Whole {
-			share = fmt.Sprintf(" in shard %s of %d", shard, j.Plan.Len())
+			share = fmt.Sprintf(" in shard %s of %d", shards[i], j.Plan.Len())
 		}
 		fmt.Fprintf(e.Stdout, "%s: %d scenarios%s, %d to run, dataset %s\n", j.Spec.Name, n, share, missing, j.Dir)
 	}

@@ -85,16 +85,31 @@ func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error
 	var nfailed atomic.Int64
 	before := make(chan struct{}) // closed when the jobs so far have written all they write
 	close(before)
+	shards, runs, err := TaskShards(jobs, o.whole())
+	if err != nil {
+		return 0, optionsError{err}
+	}
 	var stop error // why no further job started
 	var configs []Config
-	for _, j := range jobs {
-		cfg, err := o.config(j)
+	var run []*Job        // the jobs this shard has a share of, with their configs
+	var runShards []Shard // and their shards
+	for i, j := range jobs {
+		if !runs[i] {
+			fmt.Fprintf(o.Warn, "%s: shard %s has none of it: its %d %s split into at most %d shards\n", j.Spec.Name, o.Shard, j.shardUnits(), j.shardUnitName(), max(j.shardUnits(), 1))
+			continue
+		}
+		jo := o
+		jo.Shard = shards[i]
+		cfg, err := jo.config(j)
 		if err != nil {
 			stop = err
 			break
 		}
 		configs = append(configs, cfg)
+		run = append(run, j)
+		runShards = append(runShards, shards[i])
 	}
+	jobs, shards = run, runShards
 	shared := newSharedResults(jobs[:len(configs)], configs)
 	for i, cfg := range configs {
 		j := jobs[i]
@@ -121,7 +136,7 @@ func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error
 			var err error
 			if j.Spec.Adaptive != nil {
 				cfg.Drained = nil // each round drains; the next job waits for the last
-				sum, err = Adaptive(gctx, j, cfg, o.whole(), o.Warn)
+				sum, err = Adaptive(gctx, j, cfg, shards[i], o.Warn)
 			} else {
 				sum, err = Resume(gctx, cfg, o.Warn)
 			}

@@ -50,6 +50,60 @@ func (s Shard) Fits(n int) error {
 	return nil
 }
 
+// TaskShards returns the shard of each job that task s runs when one
+// process is given several specs with --shard s, and whether it runs any
+// of that job. A job is split by its scenarios, or by its points when it
+// has adaptive replicates (see Adaptive). A job with k units, fewer than
+// s.N, splits into k shards instead: tasks 0 to k-1 run shard i/k of it,
+// the parts a run of that spec alone with --shard i/k writes, and tasks k
+// and above have none of it. So one job array can run specs of any sizes,
+// and `crosslink status` finds each dataset's shards complete. The run is
+// refused only when s.N exceeds every job's units, as Fits refuses one
+// spec: such a task would run nothing at all.
+func TaskShards(jobs []*Job, s Shard) (shards []Shard, runs []bool, err error) {
+	if err := s.check(); err != nil {
+		return nil, nil, err
+	}
+	most := 0
+	for _, j := range jobs {
+		most = max(most, j.shardUnits())
+	}
+	if len(jobs) == 1 {
+		if err := s.Fits(most); err != nil {
+			return nil, nil, err
+		}
+	} else if s.N > max(most, 1) {
+		return nil, nil, fmt.Errorf("sweep: shard %s: the largest of the %d specs has %d scenarios, so they split into at most %d shards", s, len(jobs), most, max(most, 1))
+	}
+	shards = make([]Shard, len(jobs))
+	runs = make([]bool, len(jobs))
+	for i, j := range jobs {
+		shards[i] = Shard{s.I, min(s.N, max(j.shardUnits(), 1))}
+		runs[i] = s.I < shards[i].N
+		if !runs[i] {
+			shards[i] = Shard{}
+		}
+	}
+	return shards, runs, nil
+}
+
+// shardUnits is what a shard of the job splits: its scenarios, or its
+// points when it has adaptive replicates.
+func (j *Job) shardUnits() int {
+	if j.Spec.Adaptive != nil {
+		return j.Plan.Points()
+	}
+	return j.Plan.Len()
+}
+
+// shardUnitName names what shardUnits counts.
+func (j *Job) shardUnitName() string {
+	if j.Spec.Adaptive != nil {
+		return "points"
+	}
+	return "scenarios"
+}
+
 // String returns "i/n".
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.I, s.N) }
 

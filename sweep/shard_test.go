@@ -3,6 +3,8 @@ package sweep
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -179,5 +181,98 @@ func TestShardRerunRunsMissing(t *testing.T) {
 	all, err := Resume(context.Background(), Config{Model: m, Source: src, Dir: dir, Meta: testMeta()}, nil)
 	if err != nil || all.Skipped != 10 || all.OK != 20 {
 		t.Errorf("whole plan after shard 1/3: %+v, %v; want 10 skipped, 20 run", all, err)
+	}
+}
+
+// TestTaskShards: a job smaller than the shard count splits into as many
+// shards as it has scenarios (points, for an adaptive job), and the tasks
+// beyond them have none of it; a shard count above every job's is
+// refused, with Fits' own message when there is one job.
+func TestTaskShards(t *testing.T) {
+	m := newInverseSquare(0)
+	job := func(distances string) *Job {
+		return noisyJob(t, m, "name: inv\nmodel: inverse-square\ngrid:\n  distance: "+distances+"\n", t.TempDir())
+	}
+	six, two, one := job("[1m, 2m, 3m, 4m, 5m, 6m]"), job("[1m, 2m]"), job("[1m]")
+	adaptive := noisyJob(t, newNoisy(), noisySpec, t.TempDir()) // 8 points
+	none := Shard{}
+	tests := []struct {
+		jobs    []*Job
+		shard   Shard
+		want    []Shard
+		wantErr string
+	}{
+		{[]*Job{six, two, one}, Whole, []Shard{Whole, Whole, Whole}, ""},
+		{[]*Job{six, two, one}, Shard{0, 4}, []Shard{{0, 4}, {0, 2}, {0, 1}}, ""},
+		{[]*Job{six, two, one}, Shard{1, 4}, []Shard{{1, 4}, {1, 2}, none}, ""},
+		{[]*Job{six, two, one}, Shard{5, 6}, []Shard{{5, 6}, none, none}, ""},
+		{[]*Job{two, adaptive}, Shard{7, 8}, []Shard{none, {7, 8}}, ""},
+		{[]*Job{six, two, one}, Shard{0, 7}, nil, "sweep: shard 0/7: the largest of the 3 specs has 6 scenarios, so they split into at most 6 shards"},
+		{[]*Job{two}, Shard{0, 3}, nil, "sweep: shard 0/3: the plan has 2 scenarios, so it splits into at most 2 shards"},
+		{[]*Job{six}, Shard{2, 2}, nil, "sweep: shard 2/2: want 0 <= i < n"},
+	}
+	for _, tt := range tests {
+		got, runs, err := TaskShards(tt.jobs, tt.shard)
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("TaskShards(%d jobs, %s) = %v; want error %q", len(tt.jobs), tt.shard, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("TaskShards(%d jobs, %s): %v", len(tt.jobs), tt.shard, err)
+		}
+		for i := range tt.want {
+			if got[i] != tt.want[i] || runs[i] != (tt.want[i] != none) {
+				t.Errorf("TaskShards(%d jobs, %s): job %d gets %s (runs %t), want %s", len(tt.jobs), tt.shard, i, got[i], runs[i], tt.want[i])
+			}
+		}
+	}
+}
+
+// TestShardedSpecsOfAnySize runs a six-scenario spec and a two-scenario
+// spec together as the four tasks of one job array: each dataset ends
+// with every scenario once, the small spec's parts are those of its own
+// two shards, so status finds it complete, and the tasks with none of it
+// say so.
+func TestShardedSpecsOfAnySize(t *testing.T) {
+	m := newInverseSquare(0)
+	six := noisyJob(t, m, "name: six\nmodel: inverse-square\ngrid:\n  distance: [1m, 2m, 3m, 4m, 5m, 6m]\n", t.TempDir())
+	two := noisyJob(t, m, "name: two\nmodel: inverse-square\ngrid:\n  distance: [1m, 2m]\n", t.TempDir())
+	for i := range 4 {
+		var warn strings.Builder
+		if _, err := RunJobs(context.Background(), []*Job{six, two}, Options{Workers: 1, Shard: Shard{i, 4}, Warn: &warn}); err != nil {
+			t.Fatalf("shard %d/4: %v", i, err)
+		}
+		if skipped := strings.Contains(warn.String(), fmt.Sprintf("two: shard %d/4 has none of it: its 2 scenarios split into at most 2 shards", i)); skipped != (i >= 2) {
+			t.Errorf("shard %d/4 warned %q; want the skip of two noted exactly when i >= 2", i, warn.String())
+		}
+	}
+	for _, j := range []*Job{six, two} {
+		if got, want := len(rows(t, j.Dir, true)), j.Plan.Len(); got != want {
+			t.Errorf("%s: %d rows, want %d", j.Spec.Name, got, want)
+		}
+		r, err := Check(j, 0, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Complete() || len(r.Incomplete) != 0 {
+			t.Errorf("%s: status %+v; want complete with no incomplete shard", j.Spec.Name, r)
+		}
+	}
+	var shards []string
+	err := filepath.WalkDir(two.Dir, func(path string, d fs.DirEntry, err error) error {
+		if name := d.Name(); err == nil && strings.HasPrefix(name, "part-") && strings.HasSuffix(name, ".parquet") {
+			shards = append(shards, strings.Split(name, "-")[1])
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(shards)
+	shards = slices.Compact(shards) // the scenarios table and the samples table
+	if want := []string{"0of2", "1of2"}; !slices.Equal(shards, want) {
+		t.Errorf("two's parts are of shards %q, want %q (its own two shards)", shards, want)
 	}
 }
