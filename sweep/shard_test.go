@@ -3,11 +3,14 @@ package sweep
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -260,6 +263,28 @@ func TestShardedSpecsOfAnySize(t *testing.T) {
 			t.Errorf("%s: status %+v; want complete with no incomplete shard", j.Spec.Name, r)
 		}
 	}
+
+	// An adaptive spec is split by its 8 points: beside a spec of 12
+	// scenarios in 12 shards, it splits into 8, and its rows are those of
+	// a whole run.
+	adaptive := noisyJob(t, newNoisy(), noisySpec, t.TempDir())
+	twelve := noisyJob(t, m, "name: twelve\nmodel: inverse-square\ngrid:\n  distance: {from: 1m, to: 12m, points: 12}\n", t.TempDir())
+	for i := range 12 {
+		if _, err := RunJobs(context.Background(), []*Job{adaptive, twelve}, Options{Workers: 2, Shard: Shard{i, 12}, Warn: io.Discard}); err != nil {
+			t.Fatalf("shard %d/12 with the adaptive spec: %v", i, err)
+		}
+	}
+	if got := len(rows(t, twelve.Dir, true)); got != 12 {
+		t.Errorf("twelve: %d rows, want 12", got)
+	}
+	ref := t.TempDir()
+	if _, err := runAdaptive(t, context.Background(), newNoisy(), ref, 1, Whole); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(rows(t, ref, true), rows(t, adaptive.Dir, true)); diff != "" {
+		t.Errorf("adaptive spec in 8 shards beside two (-whole +shards):\n%s", diff)
+	}
+
 	var shards []string
 	err := filepath.WalkDir(two.Dir, func(path string, d fs.DirEntry, err error) error {
 		if name := d.Name(); err == nil && strings.HasPrefix(name, "part-") && strings.HasSuffix(name, ".parquet") {
