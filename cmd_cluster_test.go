@@ -199,6 +199,27 @@ func TestSlurmArray(t *testing.T) {
 	}
 	t.Logf("submitted job array %s", id)
 
+	waitArray(t, id, 4, filepath.Join(remote, "slurm", "*.log"))
+
+	dir := filepath.Join(remote, "cluster-check")
+	t.Logf("status: %s", strings.TrimSpace(runBin(t, bin, "status", dir)))
+	parts, _ := dataset.Parts(dir)
+	if len(parts) != 4 {
+		t.Errorf("4 tasks wrote %d parts, want 4: %v", len(parts), parts)
+	}
+	runBin(t, bin, "merge", dir)
+	want, got := dataColumns(t, filepath.Join(local, "cluster-check")), dataColumns(t, dir)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Slurm dataset (-local run +job array):\n%s", diff)
+	}
+	t.Logf("job array dataset: %d rows, %d columns besides wall_s, identical to the local run", len(got[dataset.ColID]), len(got))
+}
+
+// waitArray polls squeue until no task of job array id is pending or
+// running (for at most 3 minutes), and fails the test, with the task logs
+// that the glob logs matches, unless at least tasks of them COMPLETED.
+func waitArray(t *testing.T, id string, tasks int, logs string) {
+	t.Helper()
 	// Poll squeue until no task is pending or running (bounded wait).
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -235,32 +256,73 @@ func TestSlurmArray(t *testing.T) {
 	if err != nil {
 		t.Fatalf("squeue: %v", err)
 	}
-	tasks := 0
+	completed := 0
 	for _, l := range strings.Split(strings.TrimSpace(string(final)), "\n") {
 		t.Logf("squeue -t all: %s", l)
 		if strings.Contains(l, "COMPLETED") {
-			tasks++
+			completed++
 		}
 	}
-	if tasks < 4 {
-		logs, _ := filepath.Glob(filepath.Join(remote, "slurm", "*.log"))
-		for _, l := range logs {
+	if completed < tasks {
+		files, _ := filepath.Glob(logs)
+		for _, l := range files {
 			b, _ := os.ReadFile(l)
 			t.Logf("%s:\n%s", l, b)
 		}
-		t.Fatalf("%d tasks of job array %s COMPLETED, want 4", tasks, id)
+		t.Fatalf("%d tasks of job array %s COMPLETED, want %d", completed, id, tasks)
 	}
+}
 
-	dir := filepath.Join(remote, "cluster-check")
-	t.Logf("status: %s", strings.TrimSpace(runBin(t, bin, "status", dir)))
-	parts, _ := dataset.Parts(dir)
-	if len(parts) != 4 {
-		t.Errorf("4 tasks wrote %d parts, want 4: %v", len(parts), parts)
+// TestSlurmArrayOverSpecs submits one job array of 4 tasks, written by
+// hand, whose every task runs `crosslink run --shard auto` over two specs:
+// cluster-check (40 scenarios) and a spec of 2. Each task takes its share
+// of the first; tasks 0 and 1 take shard i/2 of the second and tasks 2
+// and 3 have none of it. Both datasets must come out complete, and equal
+// to a local single-process run once merged.
+func TestSlurmArrayOverSpecs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("submits a Slurm job")
 	}
-	runBin(t, bin, "merge", dir)
-	want, got := dataColumns(t, filepath.Join(local, "cluster-check")), dataColumns(t, dir)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Slurm dataset (-local run +job array):\n%s", diff)
+	if ok, why := slurmReady(); !ok {
+		missingTool(t, "no Slurm cluster ("+why+"); start one with ../shared/slurm/setup-local-slurm.sh")
 	}
-	t.Logf("job array dataset: %d rows, %d columns besides wall_s, identical to the local run", len(got[dataset.ColID]), len(got))
+	bin, big := buildBinary(t), writeSpec(t)
+	small := filepath.Join(t.TempDir(), "cluster-small.yaml")
+	if err := os.WriteFile(small, []byte("name: cluster-small\nmodel: ber-per\nseed: 7\ngrid:\n  ber: [1e-9, 1e-6]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	local, remote := t.TempDir(), t.TempDir()
+	runBin(t, bin, "run", big, small, "-o", local, "-q")
+
+	logs := filepath.Join(remote, "task-%a.log")
+	out, err := exec.Command("sbatch", "--parsable", "--array=0-3", "--time=5:00", "--output="+logs,
+		"--wrap", fmt.Sprintf("%q run %q %q --shard auto -o %q -q", bin, big, small, remote)).Output()
+	if err != nil {
+		t.Fatalf("sbatch: %v", err)
+	}
+	id := strings.TrimSpace(string(out))
+	t.Logf("submitted job array %s", id)
+	waitArray(t, id, 4, filepath.Join(remote, "task-*.log"))
+
+	for _, c := range []struct {
+		name  string
+		parts int // written by the tasks that have a share
+	}{{"cluster-check", 4}, {"cluster-small", 2}} {
+		dir := filepath.Join(remote, c.name)
+		status := runBin(t, bin, "status", dir)
+		t.Logf("status: %s", strings.TrimSpace(status))
+		if parts, _ := dataset.Parts(dir); len(parts) != c.parts {
+			t.Errorf("%s: the tasks wrote %d parts, want %d: %v", c.name, len(parts), c.parts, parts)
+		}
+		runBin(t, bin, "merge", dir)
+		if diff := cmp.Diff(dataColumns(t, filepath.Join(local, c.name)), dataColumns(t, dir)); diff != "" {
+			t.Errorf("%s: Slurm dataset (-local run +job array):\n%s", c.name, diff)
+		}
+	}
+	for i := 2; i < 4; i++ {
+		b, err := os.ReadFile(filepath.Join(remote, fmt.Sprintf("task-%d.log", i)))
+		if want := fmt.Sprintf("cluster-small: shard %d/4 has none of it", i); err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("task %d's log %q (%v); want %q", i, b, err, want)
+		}
+	}
 }
