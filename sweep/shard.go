@@ -64,16 +64,19 @@ func TaskShards(jobs []*Job, s Shard) (shards []Shard, runs []bool, err error) {
 	if err := s.check(); err != nil {
 		return nil, nil, err
 	}
+	var largest *Job
 	most := 0
 	for _, j := range jobs {
-		most = max(most, j.shardUnits())
+		if n := j.shardUnits(); largest == nil || n > most {
+			largest, most = j, n
+		}
 	}
 	if len(jobs) == 1 {
 		if err := s.Fits(most); err != nil {
 			return nil, nil, err
 		}
 	} else if s.N > max(most, 1) {
-		return nil, nil, fmt.Errorf("sweep: shard %s: the largest of the %d specs has %d scenarios, so they split into at most %d shards", s, len(jobs), most, max(most, 1))
+		return nil, nil, fmt.Errorf("sweep: shard %s: the largest of the %d specs, %s, has %d %s, so they split into at most %d shards", s, len(jobs), largest.Spec.Name, most, largest.shardUnitName(), max(most, 1))
 	}
 	shards = make([]Shard, len(jobs))
 	runs = make([]bool, len(jobs))
