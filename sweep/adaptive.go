@@ -165,7 +165,7 @@ func Adaptive(ctx context.Context, j *Job, cfg Config, s Shard, warn io.Writer) 
 // Replicate 0 of point k is scenario k of the plan, so the points are
 // dealt as Of deals those scenarios.
 func pointsOf(p *plan.Plan, m vocab.Model, s Shard) ([]int, error) {
-	if err := s.Fits(p.Points()); err != nil {
+	if err := s.fits(p.Points(), "points"); err != nil {
 		return nil, err
 	}
 	first := subset{p, nil}

@@ -12,7 +12,7 @@ func (j *Job) Counts(shard Shard) (n, missing int, err error) {
 		missing, err = j.Missing()
 		return n, missing, err
 	case j.Spec.Adaptive != nil:
-		if err := shard.Fits(j.Plan.Points()); err != nil {
+		if err := shard.fits(j.Plan.Points(), "points"); err != nil {
 			return 0, 0, optionsError{err}
 		}
 		missing, err = j.Missing()

@@ -40,12 +40,16 @@ func (s Shard) check() error {
 // Fits checks s against a plan of n scenarios: a shard count above n
 // would leave shards with nothing to run (and the cost-balanced split keeps
 // one load per shard, so 0/99999999999 would exhaust memory).
-func (s Shard) Fits(n int) error {
+func (s Shard) Fits(n int) error { return s.fits(n, "scenarios") }
+
+// fits is Fits for a plan of n units, scenarios or (adaptive replicates)
+// points.
+func (s Shard) fits(n int, unit string) error {
 	if err := s.check(); err != nil {
 		return err
 	}
 	if s.N > max(n, 1) {
-		return fmt.Errorf("sweep: shard %s: the plan has %d scenarios, so it splits into at most %d shards", s, n, max(n, 1))
+		return fmt.Errorf("sweep: shard %s: the plan has %d %s, so it splits into at most %d shards", s, n, unit, max(n, 1))
 	}
 	return nil
 }
@@ -72,7 +76,7 @@ func TaskShards(jobs []*Job, s Shard) (shards []Shard, runs []bool, err error) {
 		}
 	}
 	if len(jobs) == 1 {
-		if err := s.Fits(most); err != nil {
+		if err := s.fits(most, largest.shardUnitName()); err != nil {
 			return nil, nil, err
 		}
 	} else if s.N > max(most, 1) {

@@ -213,6 +213,7 @@ func TestTaskShards(t *testing.T) {
 		{[]*Job{two, adaptive}, Shard{0, 9}, nil, "sweep: shard 0/9: the largest of the 2 specs, noisy, has 8 points, so they split into at most 8 shards"},
 		{[]*Job{six, two, one}, Shard{0, 7}, nil, "sweep: shard 0/7: the largest of the 3 specs, inv, has 6 scenarios, so they split into at most 6 shards"},
 		{[]*Job{two}, Shard{0, 3}, nil, "sweep: shard 0/3: the plan has 2 scenarios, so it splits into at most 2 shards"},
+		{[]*Job{adaptive}, Shard{0, 9}, nil, "sweep: shard 0/9: the plan has 8 points, so it splits into at most 8 shards"},
 		{[]*Job{six}, Shard{2, 2}, nil, "sweep: shard 2/2: want 0 <= i < n"},
 	}
 	for _, tt := range tests {
