@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/slurm"
 )
 
 // The text and --json forms of status: where each dataset stands
@@ -56,11 +58,25 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 			fmt.Fprintf(&w, "  all %d shards complete\n", r.Shards)
 		}
 		for _, s := range r.Incomplete {
-			fmt.Fprintf(&w, "  shard %s incomplete: %d missing, %d failed (rerun: crosslink run SPEC --shard %s)\n", s.Shard, s.Missing, s.Failed, s.Shard)
+			fmt.Fprintf(&w, "  shard %s incomplete: %d missing, %d failed (rerun: %s --shard %s)\n", s.Shard, s.Missing, s.Failed, rerunCommand(r), s.Shard)
 		}
 	}
 	_, err := io.WriteString(out, w.String())
 	return err
+}
+
+// rerunCommand is the run command that reruns the report's dataset: with
+// its profile, and its output root when that is not the default, so that
+// the rerun adds to this dataset the scenarios it misses.
+func rerunCommand(r *sweep.Report) string {
+	cmd := "crosslink run SPEC"
+	if r.Profile != "" {
+		cmd += " -p " + slurm.Quote(r.Profile)
+	}
+	if root := filepath.Dir(filepath.Clean(r.Dir)); root != "out" {
+		cmd += " -o " + slurm.Quote(root)
+	}
+	return cmd
 }
 
 // reportJSON is the JSON form of a Report.

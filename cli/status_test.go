@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/sweep"
@@ -25,5 +26,28 @@ func TestReportWriteError(t *testing.T) {
 	r := &sweep.Report{Spec: "s", Dir: "out/s", Total: 2, OK: 1, Missing: 1, Failed: map[dataset.Status]int{}}
 	if err := writeReport(brokenWriter{}, r); err == nil {
 		t.Errorf("writeReport(broken writer) = nil, want the write error")
+	}
+}
+
+// TestRerunHint checks the command status gives to rerun an incomplete
+// shard: it keeps the dataset's profile and output root, so that the
+// rerun adds to this dataset rather than another profile's or out/'s.
+func TestRerunHint(t *testing.T) {
+	tests := []struct{ profile, dir, want string }{
+		{"", "out/s", "(rerun: crosslink run SPEC --shard 1/4)"},
+		{"quick", "out/s", "(rerun: crosslink run SPEC -p quick --shard 1/4)"},
+		{"full", "/data/sweeps/s", "(rerun: crosslink run SPEC -p full -o /data/sweeps --shard 1/4)"},
+		{"", "my runs/s", "(rerun: crosslink run SPEC -o 'my runs' --shard 1/4)"},
+	}
+	for _, tt := range tests {
+		r := &sweep.Report{Spec: "s", Profile: tt.profile, Dir: tt.dir, Total: 8, OK: 6, Missing: 2, Failed: map[dataset.Status]int{},
+			Shards: 4, Incomplete: []sweep.ShardReport{{Shard: sweep.Shard{I: 1, N: 4}, Missing: 2}}}
+		var out strings.Builder
+		if err := writeReport(&out, r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "shard 1/4 incomplete: 2 missing, 0 failed "+tt.want) {
+			t.Errorf("profile %q, dir %q: status printed\n%s\nwant the line to end %q", tt.profile, tt.dir, out.String(), tt.want)
+		}
 	}
 }

@@ -109,16 +109,16 @@ func Scripts(o Options) ([]Script, error) {
 			off, off+count-1, n, o.Name, o.Scenarios)
 		fmt.Fprintf(&b, "# shard t+%d. A task rerun (sbatch --array=T %s) runs only what its\n", off, filepath.Base(s.Path))
 		fmt.Fprintf(&b, "# shard still misses; `crosslink status %s` lists the incomplete shards.\n",
-			quote(filepath.Join(o.Out, o.Name)))
+			Quote(filepath.Join(o.Out, o.Name)))
 		fmt.Fprintf(&b, "set -euo pipefail\n")
 		fmt.Fprintf(&b, "export %s=%d %s=%d\n", sweep.ShardOffsetEnv, off, sweep.ShardCountEnv, n)
-		args := []string{quote(o.Binary), "run", quote(o.Spec), "--shard", "auto", "--out", quote(o.Out),
+		args := []string{Quote(o.Binary), "run", Quote(o.Spec), "--shard", "auto", "--out", Quote(o.Out),
 			"--workers", `"${SLURM_CPUS_PER_TASK:-1}"`}
 		if o.Profile != "" {
-			args = append(args, "--profile", quote(o.Profile))
+			args = append(args, "--profile", Quote(o.Profile))
 		}
 		for _, a := range o.Run {
-			args = append(args, quote(a))
+			args = append(args, Quote(a))
 		}
 		fmt.Fprintf(&b, "exec %s\n", strings.Join(args, " "))
 		s.Text = b.String()
@@ -171,8 +171,9 @@ func (o *Options) Check() error {
 	return nil
 }
 
-// quote returns s as one shell word.
-func quote(s string) string {
+// Quote returns s as one shell word (POSIX sh): as it is when it holds
+// only characters no shell treats specially, else in single quotes.
+func Quote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+=:,@%", r))
 	}) < 0 {
