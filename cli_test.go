@@ -16,8 +16,9 @@ import (
 )
 
 // TestFlagsBeforeDryRun checks that run validates its flags before it
-// reads a spec or prints a count: each call exits 2, prints nothing on
-// stdout and creates no output directory.
+// prints a count or runs anything, a dry run as the real one (those that
+// depend on the spec, such as --partition-by, once it is read): each call
+// exits 2, prints nothing on stdout and creates no output directory.
 func TestFlagsBeforeDryRun(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -29,6 +30,7 @@ func TestFlagsBeforeDryRun(t *testing.T) {
 		{[]string{"--timeout", "-1s"}, "--timeout -1s: want 0 (none) or more"},
 		{[]string{"--max-scenarios", "0"}, "--max-scenarios 0: want 1 to"},
 		{[]string{"--shard", "0/99999999999"}, "shard 0/99999999999: the plan has 1284 scenarios, so it splits into at most 1284 shards"},
+		{[]string{"--partition-by", "bit_rate"}, "--partition-by bit_rate: a float parameter cannot name directories"},
 		{[]string{"--max-scenarios", "1000"}, "the spec expands to 1284 scenarios (distance 321 x bit_rate 2 x detection 2 x replicates 1), more than the limit of 1000 (--max-scenarios)"},
 	}
 	for _, tt := range tests {

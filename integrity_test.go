@@ -131,3 +131,45 @@ func TestStatusListsLeftovers(t *testing.T) {
 		t.Errorf("after merge, %s: %v; want it removed", left, err)
 	}
 }
+
+// TestStatusTruncatedOnlyPart truncates the one part of rc13-fig2's main
+// table: `status DIR` reads the spec the dataset records from a part of
+// a second table instead, and exits 1 naming the damaged part, as with
+// the spec file named.
+func TestStatusTruncatedOnlyPart(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := crosslink(t, "run", "-q", "-p", "quick", "-o", out, "specs/rc13-fig2.yaml"); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	dir := filepath.Join(out, "rc13-fig2")
+	ps, _ := dataset.Parts(dir)
+	if len(ps) != 1 {
+		t.Fatalf("%d parts, want 1", len(ps))
+	}
+	if err := os.Truncate(ps[0], 100); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"status", dir}, {"status", "-p", "quick", "-o", out, "specs/rc13-fig2.yaml"}} {
+		code, stdout, stderr := crosslink(t, args...)
+		if code != exitFailed || !strings.Contains(stdout, "damaged: "+ps[0]) {
+			t.Errorf("%q: exit %d, want 1 naming %s as damaged:\n%s%s", args, code, ps[0], stdout, stderr)
+		}
+	}
+}
+
+// TestStatusOfATable: status given a table of a dataset, or merge given
+// it, refuses with exit 2, naming the dataset's directory to give.
+func TestStatusOfATable(t *testing.T) {
+	ds := filepath.Join(runTwoScenarios(t), "g")
+	table := filepath.Join(ds, dataset.MainTable)
+	want := table + " is inside the dataset " + ds
+	for _, cmd := range []string{"status", "merge"} {
+		code, stdout, stderr := crosslink(t, cmd, table)
+		if code == exitOK || !strings.Contains(stderr, want) {
+			t.Errorf("%s %s: exit %d, want an error saying %q:\n%s%s", cmd, table, code, want, stdout, stderr)
+		}
+	}
+	if code, stdout, _ := crosslink(t, "status", ds); code != exitOK || !strings.Contains(stdout, "2 done, 0 failed, 0 missing: complete") {
+		t.Errorf("status of the dataset after both: exit %d, want complete:\n%s", code, stdout)
+	}
+}

@@ -317,7 +317,7 @@ func runCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				return usageError{err}
 			}
 			if dryRun {
-				return dryRunJobs(jobs, shard, e)
+				return dryRunJobs(jobs, shard, f.partitionBy, e)
 			}
 			return runJobs(c.Context(), jobs, &f, e)
 		},
@@ -329,11 +329,17 @@ func runCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 }
 
 // dryRunJobs prints each job's scenario count and how many are missing
-// from its dataset; with a shard, the shard's share of both.
-func dryRunJobs(jobs []*sweep.Job, shard sweep.Shard, e *Env) error {
+// from its dataset; with a shard, the shard's share of both. It refuses
+// what the run would refuse: a shard or a partitioning that does not fit.
+func dryRunJobs(jobs []*sweep.Job, shard sweep.Shard, partitionBy []string, e *Env) error {
 	shards, runs, err := sweep.TaskShards(jobs, shard)
 	if err != nil {
 		return usageError{err}
+	}
+	for _, j := range jobs {
+		if _, _, err := sweep.Partitioning(j, partitionBy); err != nil {
+			return usageError{err}
+		}
 	}
 	for i, j := range jobs {
 		if !runs[i] {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/crosslink-sim/crosslink/sweep"
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/slurm"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -141,6 +142,9 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				var j *sweep.Job
 				var err error
 				if sweep.IsDir(p) {
+					if err := dataset.NotInside(p); err != nil {
+						return usageError{err}
+					}
 					if !sweep.IsDataset(p) {
 						if len(a) > 1 {
 							fmt.Fprintf(e.Stderr, "crosslink: %s holds no dataset; skipped\n", p)

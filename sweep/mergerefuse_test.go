@@ -1,12 +1,16 @@
 package sweep
 
 import (
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
 )
 
 // TestMergeRefusesNonDataset: merge given a directory that no run wrote
@@ -55,4 +59,33 @@ func listTree(t *testing.T, dir string) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestMergeRefusesTableDir: merge given a table of a dataset, or one of
+// its partitions, instead of the dataset fails, naming the dataset, and
+// changes nothing; taken for a dataset of the former layout, the table
+// would have been migrated into a dataset of its own inside the real one.
+func TestMergeRefusesTableDir(t *testing.T) {
+	m := newInverseSquare(0)
+	j := noisyJob(t, m, "name: inv\nmodel: inverse-square\ngrid:\n  distance: [1m, 2m]\n  mode: [normal, error]\n", t.TempDir())
+	if _, err := RunJobs(context.Background(), []*Job{j}, Options{Warn: io.Discard, PartitionBy: []string{"mode"}}); err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.Abs(j.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := listTree(t, j.Dir)
+	for _, sub := range []string{dataset.MainTable, filepath.Join(dataset.MainTable, "mode=normal")} {
+		err := Merge(filepath.Join(j.Dir, sub))
+		if want := "is inside the dataset " + root; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Merge(<dataset>/%s) = %v, want an error saying it %s", sub, err, want)
+		}
+	}
+	if diff := cmp.Diff(before, listTree(t, j.Dir)); diff != "" {
+		t.Errorf("Merge of a table changed the dataset (-before +after):\n%s", diff)
+	}
+	if err := Merge(j.Dir); err != nil {
+		t.Errorf("Merge(the dataset): %v", err)
+	}
 }

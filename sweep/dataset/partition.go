@@ -82,6 +82,25 @@ func isDataset(dir string) error {
 	return nil
 }
 
+// NotInside returns an error when dir lies within a dataset, below the
+// directory that holds its manifest (a table such as <dataset>/scenarios,
+// or one of its partitions), naming that dataset's directory: the one to
+// give instead. Taken for a dataset of the former layout, such a
+// directory would be migrated into a dataset of its own inside the real
+// one.
+func NotInside(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil // nothing to go up from: not inside anything found
+	}
+	for d := filepath.Dir(abs); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(d, ManifestDir)); err == nil && fi.IsDir() {
+			return fmt.Errorf("dataset: %s is inside the dataset %s (a table or partition of it): give the dataset's own directory, %s", dir, d, d)
+		}
+	}
+	return nil
+}
+
 func isPartition(name string) bool {
 	return strings.Contains(name, "=") && !strings.HasPrefix(name, "_") && !strings.HasPrefix(name, ".")
 }
@@ -353,6 +372,9 @@ func Holds(dir string) error {
 	}
 	if !fi.IsDir() {
 		return fmt.Errorf("dataset: %s is not a directory", dir)
+	}
+	if err := NotInside(dir); err != nil {
+		return err
 	}
 	for _, n := range []string{MainTable, ManifestDir} {
 		if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && fi.IsDir() {

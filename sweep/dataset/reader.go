@@ -383,8 +383,11 @@ func readFile(path string, mem memory.Allocator) (arrow.Table, error) {
 	return t, nil
 }
 
-// ReadMeta returns the key-value metadata of the first part in dir, less
-// the stored Arrow schema.
+// ReadMeta returns the key-value metadata of the first part in dir that
+// can be read, the main table's parts first, less the stored Arrow
+// schema: a damaged part (truncated, say) only sends it on to the next,
+// which records the spec of the same dataset. When none can be read, the
+// error names the first part's damage.
 func ReadMeta(dir string) (map[string]string, error) {
 	paths, err := Parts(dir)
 	if err != nil {
@@ -393,9 +396,34 @@ func ReadMeta(dir string) (map[string]string, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("dataset: no part files in %s", dir)
 	}
-	kv, err := fileMeta(paths[0])
+	// Then the second tables' parts, which record the same: the tables
+	// the manifest lists.
+	tables, err := readDir(filepath.Join(dir, ManifestDir))
 	if err != nil {
 		return nil, err
+	}
+	for _, t := range tables {
+		if !t.IsDir() || t.Name() == MainTable {
+			continue
+		}
+		more, err := TableParts(dir, t.Name())
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, more...)
+	}
+	var kv [][2]string
+	var first error
+	for _, p := range paths {
+		if kv, err = fileMeta(p); err == nil {
+			break
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dataset: no part of %s can be read, so neither can the spec it records (the first: %w)", dir, first)
 	}
 	m := make(map[string]string, len(kv))
 	for _, p := range kv {
