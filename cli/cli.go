@@ -231,7 +231,7 @@ func (f *runFlags) registerShard(c *cobra.Command) {
 	c.Flags().DurationVar(&f.timeout, "timeout", 0, "wall-clock limit of one scenario, e.g. 10m (status timeout); 0: none")
 	c.Flags().Uint64Var(&f.maxEvents, "max-events", 0, "simulated-event limit of one scenario (status timeout); 0: none")
 	c.Flags().StringVar(&f.cpuProfile, "cpu-profile", "", "write a CPU profile of the run to this file, for go tool pprof")
-	c.Flags().StringSliceVar(&f.partitionBy, "partition-by", nil, "split the dataset into hive partitions OUT/<spec>/<col>=<value>/... by these string, int or bool parameters, e.g. cca,orbit (a partitioned dataset keeps its layout on later runs)")
+	c.Flags().StringSliceVar(&f.partitionBy, "partition-by", nil, "split the dataset into hive partitions OUT/<spec>/<table>/<col>=<value>/... by these string, int or bool parameters, e.g. cca,orbit (a partitioned dataset keeps its layout on later runs)")
 }
 
 // shardOf resolves --shard.

@@ -53,7 +53,8 @@ out/
     _manifest/<table>/<part>.json            size, rows and SHA-256 of each part
     _corrupt/<table>/<part>.corrupt          damaged or stray files moved aside on resume
     _stale/<model>-v<n>/<table>/             parts of an older model version, set aside on the next run
-    .lock, .tmp/, .merge/                    a run's lock, parts being written, a merge in progress
+    .lock, .lock-<i>of<n>, .lock-supersede   a run's lock, a shard's, turns at removing superseded rows
+    .tmp/, .merge/                           parts being written, a merge in progress
   figures/
     <id>.png, .svg, .pdf                     each figure
     <id>.csv                                 the numbers drawn
@@ -64,7 +65,8 @@ out/
 
 A table directory exists only once it has rows. Parts are written under ` + "`.tmp/`" + `,
 synced, recorded in the manifest and then renamed into their table, so a reader never sees
-half a file; ` + "`<shard>`" + ` is ` + "`0of1`" + ` for an unsharded run and ` + "`<i>of<n>`" + ` for shard i of n.
+half a file; ` + "`<shard>`" + ` is ` + "`0of1`" + ` for an unsharded run, ` + "`<i>of<n>`" + ` for shard i of n and
+` + "`merged`" + ` for the part ` + "`crosslink merge`" + ` writes.
 ` + "`crosslink status`" + ` checks every part against its SHA-256 in the manifest (` + "`--deep`" + ` also
 decodes every page) and names damaged parts and files no crosslink writer made (exit 1);
 ` + "`crosslink run`" + ` moves them to ` + "`_corrupt/`" + ` and reruns their scenarios.
