@@ -165,8 +165,8 @@ func TestStatusOfATable(t *testing.T) {
 	want := table + " is inside the dataset " + ds
 	for _, cmd := range []string{"status", "merge"} {
 		code, stdout, stderr := crosslink(t, cmd, table)
-		if code == exitOK || !strings.Contains(stderr, want) {
-			t.Errorf("%s %s: exit %d, want an error saying %q:\n%s%s", cmd, table, code, want, stdout, stderr)
+		if code != exitUsage || !strings.Contains(stderr, want) {
+			t.Errorf("%s %s: exit %d, want 2 and an error saying %q:\n%s%s", cmd, table, code, want, stdout, stderr)
 		}
 	}
 	if code, stdout, _ := crosslink(t, "status", ds); code != exitOK || !strings.Contains(stdout, "2 done, 0 failed, 0 missing: complete") {

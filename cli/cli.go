@@ -678,6 +678,9 @@ func mergeCmd(e *Env) *cobra.Command {
 		Short: "Compact a dataset's part files into one, rows unchanged",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(_ *cobra.Command, a []string) error {
+			if err := dataset.Holds(a[0]); err != nil {
+				return usageError{err} // the wrong directory: no dataset, or a table of one
+			}
 			if err := sweep.Merge(a[0]); err != nil {
 				return err
 			}
