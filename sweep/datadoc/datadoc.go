@@ -18,12 +18,15 @@ var metaKeys = []struct{ key, doc string }{
 	{dataset.KeyGoVersion, "Go version of the crosslink binary that wrote the file"},
 	{dataset.KeyModel, "model name"},
 	{dataset.KeyModelVersion, "model version (bumped when results change for the same parameters)"},
+	{dataset.KeyModule, "version of the crosslink Go module that wrote the file ((devel) for a build from a checkout)"},
+	{dataset.KeyPartition, "main-table parts of a partitioned dataset only: JSON list of the partition keys, each column, kind, index in the schema and value"},
 	{dataset.KeyProfile, "spec profile the rows were run at (quick, full, ...), empty for the base spec"},
 	{dataset.KeySpec, "the spec's YAML text as read"},
 	{dataset.KeySpecName, "the spec's name (the dataset directory's name)"},
 	{dataset.KeySpecSHA256, "SHA-256 of the spec text, hex"},
 	{dataset.KeyTable, "empty for the main table, else the second table's name"},
 	{dataset.KeyVersion, "crosslink version"},
+	{dataset.KeyRevision, "VCS revision the binary was built from (make build sets it; empty when unknown)"},
 }
 
 // Write writes the Markdown reference of the datasets of every model in
@@ -118,14 +121,16 @@ are told apart by ` + "`scenario_id`" + ` and ` + "`seed`" + ` together. Second 
 ` + "`replicate`" + ` (join them to the main table of the same dataset on ` + "`scenario_id`" + `), then the table's own columns. Values are in SI base units, the
 unit in the column name (` + "`distance_m`, `rate_bps`, `delay_s`" + `); a share of a whole is a
 fraction, written in percent in specs (` + "`loss: 0.2%`" + `) and stored as 0.002 in a ` + "`_frac`" + ` column
-(` + "`loss_frac`" + `), unit ` + "`fraction`" + `, so no reader divides by 100; the unit and doc of
+(` + "`loss_frac`" + `), unit ` + "`fraction`" + `, so no reader divides by 100. Metrics that are shares are fractions
+from 0 to 1 too: the ` + "`_frac`" + ` columns (some with unit ` + "`-`" + `), ` + "`utilisation`" + ` and multicast-video's
+` + "`loss`" + `, as their docs below say. The unit and doc of
 every column are also stored in the file's Arrow field metadata (keys ` + "`unit`" + ` and
 ` + "`doc`" + `). Metrics are null in the rows of failed scenarios (status other than ` + "`ok`" + `).
 
 ## Hive partitions
 
-` + "`crosslink run SPEC --partition-by cca,orbit`" + ` splits each table into directories
-` + "`out/<spec>/scenarios/cca=cubic/orbit=geo/`" + ` (and ` + "`out/<spec>/flows/cca=cubic/orbit=geo/`" + `), one
+` + "`crosslink run SPEC --partition-by cca,orbit`" + ` of sp-fig1 splits each table into directories
+` + "`out/sp-fig1/scenarios/cca=cubic/orbit=geo/`" + ` (and ` + "`out/sp-fig1/timeseries/cca=cubic/orbit=geo/`" + `), one
 per combination of values of string, int or bool parameters (float parameters are refused,
 and so are more than 1000 partitions). Keys are the parameters' column names. As with every
 Hive-style writer (pyarrow, polars, DuckDB), the key columns are in the directory names, not
@@ -133,13 +138,21 @@ in the files: pyarrow.parquet, pandas, polars given the directory and DuckDB add
 second tables too); ` + "`ds.dataset(dir, partitioning=\"hive\")`" + ` and
 ` + "`pl.scan_parquet(dir + \"/**/*.parquet\", hive_partitioning=True)`" + ` need to be asked. String
 values outside ` + "`[A-Za-z0-9._+-]`" + ` are percent-encoded in directory names, as Hive does, and
-every reader decodes them. A later run of the spec keeps the partitioning without the flag;
+every reader decodes them. A directory name has no type: pyarrow (so pandas) reads an int
+key as a dictionary of int32 and a bool key as strings ` + "`'true'`" + `/` + "`'false'`" + ` (pandas: category), DuckDB
+reads them as BIGINT and VARCHAR; only polars gives int64 and bool back. Pass the types to
+the reader where it matters, as below. A later run of the spec keeps the partitioning without the flag;
 a different ` + "`--partition-by`" + `, or partitioning a dataset that has unpartitioned parts, is
 refused. ` + "`crosslink merge`" + ` compacts each partition on its own.
 
 ` + "```python" + `
-pd.read_parquet("out/explore/scenarios")                                      # with cca, orbit
-duckdb.sql("SELECT * FROM read_parquet('out/explore/flows/**/*.parquet')")    # a second table
+pd.read_parquet("out/sp-fig1/scenarios")                                        # with cca, orbit
+duckdb.sql("SELECT * FROM read_parquet('out/sp-fig1/timeseries/**/*.parquet')") # a second table
+# typed keys, here an int and a bool key (--partition-by mss,sack of a tcp-transfer spec):
+pd.read_parquet("out/mine/scenarios", partitioning=pyarrow.dataset.partitioning(
+    pyarrow.schema([("mss_bytes", pyarrow.int64()), ("sack", pyarrow.bool_())]), flavor="hive"))
+duckdb.sql("""SELECT * FROM read_parquet('out/mine/scenarios/**/*.parquet',
+    hive_partitioning = true, hive_types = {'mss_bytes': BIGINT, 'sack': BOOLEAN})""")
 ` + "```" + `
 
 ## Adaptive replicates: the points table
