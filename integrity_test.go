@@ -173,3 +173,37 @@ func TestStatusOfATable(t *testing.T) {
 		t.Errorf("status of the dataset after both: exit %d, want complete:\n%s", code, stdout)
 	}
 }
+
+// TestStatusReadsTheLastRun runs a spec at its base profile and then at
+// quick into one dataset: `status DIR` checks it against the profile run
+// last, whose parts are the newest, not the first part's by name (which
+// called the dataset complete at the base profile while quick, the one
+// plot would draw, was not). After merge, the merged part records the
+// same.
+func TestStatusReadsTheLastRun(t *testing.T) {
+	out := t.TempDir()
+	spec := filepath.Join(out, "g.yaml")
+	text := "name: g\nmodel: ber-per\ngrid:\n  ber: [1e-9, 1e-6]\nprofiles:\n  quick:\n    grid:\n      mtu: [64B, 9000B]\n"
+	if err := os.WriteFile(spec, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := crosslink(t, "run", "-q", "-o", out, spec); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	// Shard 0/2 of quick's four scenarios (none of them the base
+	// profile's): two of them, so quick is incomplete.
+	if code, _, stderr := crosslink(t, "run", "-q", "-p", "quick", "--shard", "0/2", "-o", out, spec); code != exitOK {
+		t.Fatalf("run -p quick: exit %d: %s", code, stderr)
+	}
+	ds := filepath.Join(out, "g")
+	code, stdout, _ := crosslink(t, "status", ds)
+	if want := "g (profile quick): 4 scenarios: 2 done, 0 failed, 2 missing: incomplete"; code != exitFailed || !strings.Contains(stdout, want) {
+		t.Errorf("status after the quick shard: exit %d, want 1 and %q:\n%s", code, want, stdout)
+	}
+	if code, _, stderr := crosslink(t, "merge", ds); code != exitOK {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	if code, stdout, _ := crosslink(t, "status", ds); code != exitFailed || !strings.Contains(stdout, "g (profile quick)") {
+		t.Errorf("status after merge: exit %d, want 1 at profile quick:\n%s", code, stdout)
+	}
+}

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -383,11 +385,14 @@ func readFile(path string, mem memory.Allocator) (arrow.Table, error) {
 	return t, nil
 }
 
-// ReadMeta returns the key-value metadata of the first part in dir that
+// ReadMeta returns the key-value metadata of the newest part in dir that
 // can be read, the main table's parts first, less the stored Arrow
-// schema: a damaged part (truncated, say) only sends it on to the next,
-// which records the spec of the same dataset. When none can be read, the
-// error names the first part's damage.
+// schema. The newest part records the spec and profile the dataset was
+// last run at: a spec given another axis value, or a dataset run at the
+// quick profile and then at full, holds parts of both. A damaged part
+// (truncated, say) only sends it on to the next newest, which records the
+// spec of the same dataset. When none can be read, the error names the
+// newest part's damage.
 func ReadMeta(dir string) (map[string]string, error) {
 	paths, err := Parts(dir)
 	if err != nil {
@@ -396,6 +401,7 @@ func ReadMeta(dir string) (map[string]string, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("dataset: no part files in %s", dir)
 	}
+	paths = newestFirst(paths)
 	// Then the second tables' parts, which record the same: the tables
 	// the manifest lists.
 	tables, err := readDir(filepath.Join(dir, ManifestDir))
@@ -410,7 +416,7 @@ func ReadMeta(dir string) (map[string]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		paths = append(paths, more...)
+		paths = append(paths, newestFirst(more)...)
 	}
 	var kv [][2]string
 	var first error
@@ -430,6 +436,29 @@ func ReadMeta(dir string) (map[string]string, error) {
 		m[p[0]] = p[1]
 	}
 	return m, nil
+}
+
+// newestFirst returns paths ordered by modification time, the newest
+// first, and by name among equal times. A file it cannot stat goes last:
+// its reader will say why.
+func newestFirst(paths []string) []string {
+	type file struct {
+		path string
+		mod  time.Time
+	}
+	files := make([]file, len(paths))
+	for i, p := range paths {
+		files[i].path = p
+		if fi, err := os.Stat(p); err == nil {
+			files[i].mod = fi.ModTime()
+		}
+	}
+	slices.SortStableFunc(files, func(a, b file) int { return b.mod.Compare(a.mod) })
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.path
+	}
+	return out
 }
 
 // fileMeta returns the key-value metadata of one file in stored order,
