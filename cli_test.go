@@ -522,3 +522,29 @@ func TestFiguresSymlinkRefused(t *testing.T) {
 		t.Errorf("the link's target holds %d entries (%v), want none", len(ents), err)
 	}
 }
+
+// TestProfileNoSpecHas checks that figures and plot refuse a profile
+// that none of their specs defines, with the nearest name, rather than
+// run or draw every spec at its base settings: figures -p quik would have
+// run rc13-fig6's 1284 base scenarios instead of quick's 324.
+func TestProfileNoSpecHas(t *testing.T) {
+	specs := t.TempDir()
+	b, err := os.ReadFile("specs/rc13-fig6.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(specs, "rc13-fig6.yaml"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"figures", "plot"} {
+		out := filepath.Join(t.TempDir(), "out")
+		code, stdout, stderr := crosslink(t, cmd, "-p", "quik", "--specs", specs, "-o", out)
+		want := `profile "quik": none of the 1 specs has it; did you mean "quick"? (their profiles: quick, full)`
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, want) {
+			t.Errorf("%s -p quik: exit %d, stdout %q, stderr %q; want exit 2 and %q", cmd, code, stdout, stderr, want)
+		}
+		if _, err := os.Stat(filepath.Join(out, "rc13-fig6")); err == nil {
+			t.Errorf("%s -p quik wrote a dataset", cmd)
+		}
+	}
+}

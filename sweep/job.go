@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
+	"github.com/crosslink-sim/crosslink/sweep/units"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -93,7 +95,41 @@ func LoadAllLimited(paths []string, reg *vocab.Registry, profile string, optiona
 		names[j.Spec.Name] = path
 		jobs = append(jobs, j)
 	}
+	if len(errs) == 0 && optional {
+		if err := someHas(jobs, profile); err != nil {
+			return nil, err
+		}
+	}
 	return jobs, errors.Join(errs...)
+}
+
+// someHas refuses a profile, taken optionally (figures, plot), that no
+// spec of jobs defines: each spec would quietly run or draw its base
+// settings, a typo (-p quik) turning a quick preview into the hours of
+// the base profile.
+func someHas(jobs []*Job, profile string) error {
+	if profile == "" || len(jobs) == 0 {
+		return nil
+	}
+	var known []string
+	for _, j := range jobs {
+		if j.Profile == profile {
+			return nil
+		}
+		for _, p := range j.Spec.Profiles {
+			if !slices.Contains(known, p.Name) {
+				known = append(known, p.Name)
+			}
+		}
+	}
+	if len(known) == 0 {
+		return fmt.Errorf("sweep: profile %q: none of the %d specs has profiles; leave out -p for their base settings", profile, len(jobs))
+	}
+	hint := ""
+	if best := units.Nearest(profile, known); best != "" {
+		hint = fmt.Sprintf("; did you mean %q?", best)
+	}
+	return fmt.Errorf("sweep: profile %q: none of the %d specs has it%s (their profiles: %s)", profile, len(jobs), hint, strings.Join(known, ", "))
 }
 
 // checkOwner refuses to run j into a dataset that holds the rows of
