@@ -207,3 +207,26 @@ func TestStatusReadsTheLastRun(t *testing.T) {
 		t.Errorf("status after merge: exit %d, want 1 at profile quick:\n%s", code, stdout)
 	}
 }
+
+// TestStatusNothingToCheck: status given only directories that hold no
+// dataset (output roots, say) exits 2 rather than 0 having checked
+// nothing, and a dataset whose run has written no part yet (its first
+// minute, or a run killed in it) is incomplete, exit 1, not a usage error.
+func TestStatusNothingToCheck(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	code, _, stderr := crosslink(t, "status", a, b)
+	if want := "none of the 2 directories holds a dataset"; code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("status of two empty directories: exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+	ds := filepath.Join(t.TempDir(), "g")
+	if err := os.MkdirAll(ds, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ds, dataset.LockFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = crosslink(t, "status", ds)
+	if want := ds + ": no part written yet, so incomplete"; code != exitFailed || !strings.Contains(stderr, want) {
+		t.Errorf("status of a dataset with a lock and no part: exit %d, stderr %q; want 1 and %q", code, stderr, want)
+	}
+}

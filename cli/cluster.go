@@ -136,7 +136,7 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			if err := checkOutRoot(out); err != nil {
 				return err
 			}
-			incomplete := 0
+			incomplete, skipped := 0, 0
 			var reports []*sweep.Report
 			for _, p := range a {
 				var j *sweep.Job
@@ -148,9 +148,17 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 					if !sweep.IsDataset(p) {
 						if len(a) > 1 {
 							fmt.Fprintf(e.Stderr, "crosslink: %s holds no dataset; skipped\n", p)
+							skipped++
 							continue
 						}
 						return usageError{fmt.Errorf("%s holds no dataset (no scenarios/ table)", p)}
+					}
+					if parts, err := dataset.Parts(p); err == nil && len(parts) == 0 {
+						// A run's first minute, or one killed in it: the
+						// spec is recorded only with the first part.
+						fmt.Fprintf(e.Stderr, "crosslink: %s: no part written yet, so incomplete (a run writes its rows every minute; name the spec file, crosslink status -o OUT SPEC, to count what is missing)\n", p)
+						incomplete++
+						continue
 					}
 					j, err = loadDataset(p, reg, profile, c.Flags().Changed("profile"))
 				} else {
@@ -172,6 +180,9 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				if !r.Complete() {
 					incomplete++
 				}
+			}
+			if skipped == len(a) {
+				return usageError{fmt.Errorf("none of the %d directories holds a dataset: give datasets, OUT/<spec>, or spec files", len(a))}
 			}
 			if asJSON {
 				if err := writeReportsJSON(e.Stdout, reports); err != nil {
