@@ -548,3 +548,22 @@ func TestProfileNoSpecHas(t *testing.T) {
 		}
 	}
 }
+
+// TestInitRefusesBadName checks that init refuses a --name that run
+// would refuse in the spec it writes, with the spec parser's own words,
+// and writes nothing: init promises a spec that runs as it is.
+func TestInitRefusesBadName(t *testing.T) {
+	for name, want := range map[string]string{
+		"Bad Name": `name "Bad Name" may use only a-z, 0-9 and -, and start with a letter or digit`,
+		"figures":  `name "figures" is reserved`,
+	} {
+		dir := filepath.Join(t.TempDir(), "specs")
+		code, stdout, stderr := crosslink(t, "init", "ber-per", "--name", name, "-o", dir)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, want) {
+			t.Errorf("init --name %q: exit %d, stdout %q, stderr %q; want exit 2 and %q", name, code, stdout, stderr, want)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("init --name %q created %s", name, dir)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/datadoc"
+	"github.com/crosslink-sim/crosslink/sweep/spec"
 	"github.com/crosslink-sim/crosslink/sweep/specdoc"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -118,6 +119,9 @@ func initCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			}
 			if name == "" {
 				name = "my-" + m.Schema().Name
+			}
+			if err := spec.CheckSpecName(name); err != nil {
+				return usageError{fmt.Errorf("init: --name: %w", err)}
 			}
 			var b bytes.Buffer
 			if err := specdoc.Starter(&b, m.Schema(), name); err != nil {

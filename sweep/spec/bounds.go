@@ -2,6 +2,7 @@ package spec
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -328,19 +329,38 @@ func blockHeader(rest []byte) bool {
 // crosslink writes beside the datasets. what names the kind ("name",
 // "profile name", "plot id") and use says what the name becomes.
 func (p *parser) checkName(pos Position, what, name, use string, reserved bool) bool {
+	if msg := nameProblem(what, name, use, reserved); msg != "" {
+		p.errorf(pos, "%s", msg)
+		return false
+	}
+	return true
+}
+
+// nameProblem is checkName's verdict: what is wrong with name, or "".
+func nameProblem(what, name, use string, reserved bool) string {
 	switch {
 	case name == "":
-		p.errorf(pos, "%s is empty; it %s", what, use)
+		return fmt.Sprintf("%s is empty; it %s", what, use)
 	case len(name) > MaxNameLen:
-		p.errorf(pos, "%s is %d characters, more than the limit of %d", what, len(name), MaxNameLen)
+		return fmt.Sprintf("%s is %d characters, more than the limit of %d", what, len(name), MaxNameLen)
 	case !namePattern.MatchString(name):
-		p.errorf(pos, "%s %q may use only a-z, 0-9 and - (it %s)", what, name, use)
+		return fmt.Sprintf("%s %q may use only a-z, 0-9 and -, and start with a letter or digit (it %s)", what, name, use)
 	case reserved && contains(reservedNames, name):
-		p.errorf(pos, "%s %q is reserved: crosslink writes OUT/%s/ itself; pick another", what, name, name)
-	default:
-		return true
+		return fmt.Sprintf("%s %q is reserved: crosslink writes OUT/%s/ itself; pick another", what, name, name)
 	}
-	return false
+	return ""
+}
+
+// specNameUse says what a spec's name becomes, for its errors.
+const specNameUse = "names the directory out/<name>/"
+
+// CheckSpecName returns why name cannot name a spec (what a spec's name:
+// field is checked for), or nil: for commands that write a spec.
+func CheckSpecName(name string) error {
+	if msg := nameProblem("name", name, specNameUse, true); msg != "" {
+		return errors.New(msg)
+	}
+	return nil
 }
 
 // spend counts one key or value read and reports whether the reading may

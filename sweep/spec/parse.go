@@ -341,7 +341,7 @@ func (p *parser) spec(s *Spec, root ast.Node, reg *vocab.Registry) {
 	}
 	if e, ok := top["name"]; ok {
 		s.Name = p.text(e)
-		p.checkName(p.pos(e.value), "name", s.Name, "names the directory out/<name>/", true)
+		p.checkName(p.pos(e.value), "name", s.Name, specNameUse, true)
 	} else {
 		p.errorf(start, "missing key \"name\": it names the output directory out/<name>/")
 	}
