@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -527,20 +528,44 @@ func Scale(display string, dim vocab.Unit) (float64, error) {
 // when none is close enough to be a likely typo: at most one edit for words
 // of up to three letters, two for longer ones. Ties go to the alphabetically
 // first candidate, so the suggestion is deterministic.
+//
+// A candidate that differs from word in case alone comes first, whatever
+// the distances: mbps is Mbps, not Gbps, and S is s, not h. Of several
+// (MS: ms and Ms), the one with the fewest capitals.
 func Nearest(word string, candidates []string) string {
+	best := ""
+	for _, c := range candidates {
+		if strings.EqualFold(word, c) && (best == "" || capitals(c) < capitals(best) || capitals(c) == capitals(best) && c < best) {
+			best = c
+		}
+	}
+	if best != "" {
+		return best
+	}
 	limit := 1
 	if len([]rune(word)) > 3 {
 		limit = 2
 	}
 	sorted := append([]string(nil), candidates...)
 	sort.Strings(sorted)
-	best, bestD := "", limit+1
+	bestD := limit + 1
 	for _, c := range sorted {
 		if d := distance(word, c); d < bestD {
 			best, bestD = c, d
 		}
 	}
 	return best
+}
+
+// capitals counts the upper-case letters of s.
+func capitals(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsUpper(r) {
+			n++
+		}
+	}
+	return n
 }
 
 // distance is the optimal string alignment distance between a and b.

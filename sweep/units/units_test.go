@@ -231,6 +231,22 @@ func TestNearest(t *testing.T) {
 			t.Errorf("Nearest(%q) = %q, want %q", tt.word, got, tt.want)
 		}
 	}
+	// Units: a spelling that differs in case alone is the suggestion,
+	// though another candidate is as few edits away (mbps is one edit
+	// from Gbps too, S from h).
+	units := []string{"bps", "kbps", "Mbps", "Gbps", "Tbps", "bit/s", "kbit/s", "Mbit/s", "Gbit/s", "ns", "us", "ms", "s", "min", "h", "Ms"}
+	for _, tt := range []struct{ word, want string }{
+		{"mbps", "Mbps"},
+		{"Kbps", "kbps"},
+		{"mbit/s", "Mbit/s"},
+		{"S", "s"},
+		{"MS", "ms"}, // ms and Ms: the fewer capitals
+		{"Mbs", "Mbps"},
+	} {
+		if got := Nearest(tt.word, units); got != tt.want {
+			t.Errorf("Nearest(%q, units) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
 }
 
 var fuzzUnits = []vocab.Unit{
