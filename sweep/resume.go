@@ -70,6 +70,10 @@ func resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 			fmt.Fprintf(warn, "crosslink: %s repeats the rows of %s (a copy of a part); moved to %s, so that each scenario is in the table once\n", m.Path, m.Copy, m.To)
 			continue
 		}
+		if m.With != "" {
+			fmt.Fprintf(warn, "crosslink: %s goes with %s, which is unreadable; moved to %s with it\n", m.Path, m.With, m.To)
+			continue
+		}
 		fmt.Fprintf(warn, "crosslink: %s is unreadable (%s); moved to %s, its scenarios run again\n", m.Path, m.Reason, m.To)
 	}
 	if err != nil {

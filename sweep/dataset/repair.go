@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -21,10 +22,13 @@ const CorruptDir = "_corrupt"
 type Moved struct {
 	Path   string // where it was
 	To     string // where it is now
-	Reason string // why it could not be read
+	Reason string // why it, or With, could not be read
 	// Copy is the part (relative to the dataset) whose rows a part moved
 	// as a copy repeats; "" for a part moved as unreadable.
 	Copy string
+	// With is the damaged part (its path as it was) that a healthy part
+	// of its group went aside with; "" for the damaged part itself.
+	With string
 }
 
 // Repair checks every part of the dataset in dir before a resume and
@@ -107,9 +111,10 @@ func repairLeaf(l leaf, tables []string, own *owners) (*Done, []Moved, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	bad := map[string]string{}    // main part name, or table/name of an orphan -> reason
-	copyOf := map[string]string{} // main part name -> the part it repeats
-	byTable := map[string]bool{}  // main part names in bad for a table part's damage
+	bad := map[string]string{}     // main part name, or table/name of an orphan -> reason
+	copyOf := map[string]string{}  // main part name -> the part it repeats
+	byTable := map[string]bool{}   // main part names in bad for a table part's damage
+	culprit := map[string]string{} // main part name in bad -> the damaged part (relative to root)
 	for _, t := range tables {
 		tparts, err := ownParts(l.table(t))
 		if err != nil {
@@ -119,7 +124,9 @@ func repairLeaf(l leaf, tables []string, own *owners) (*Done, []Moved, error) {
 			name := filepath.Base(p)
 			if err := checkPart(l.root, l.relTable(t, name)); err != nil && !vanished(p) {
 				if _, serr := os.Stat(filepath.Join(l.main(), name)); serr == nil {
-					bad[name] = fmt.Sprintf("its %s part is unreadable: %v", t, err)
+					if _, seen := bad[name]; !seen {
+						bad[name], culprit[name] = err.Error(), l.relTable(t, name)
+					}
 					byTable[name] = true
 				} else {
 					// No main part: an orphan the next Writer of its shard
@@ -167,7 +174,8 @@ func repairLeaf(l leaf, tables []string, own *owners) (*Done, []Moved, error) {
 	for _, name := range names {
 		reason := bad[name]
 		var group []string
-		if t, n, orphan := strings.Cut(name, "\x00"); orphan {
+		t, n, orphan := strings.Cut(name, "\x00")
+		if orphan {
 			group = []string{l.relTable(t, n)}
 		} else {
 			// The damaged part last, so that a Repair stopped in between
@@ -198,7 +206,11 @@ func repairLeaf(l leaf, tables []string, own *owners) (*Done, []Moved, error) {
 			if err != nil {
 				return nil, moved, err
 			}
-			moved = append(moved, Moved{Path: from, To: to, Reason: reason, Copy: copyOf[name]})
+			m := Moved{Path: from, To: to, Reason: reason, Copy: copyOf[name]}
+			if c := cmp.Or(culprit[name], l.relMain(name)); copyOf[name] == "" && rel != c && !orphan {
+				m.With = filepath.Join(l.root, c)
+			}
+			moved = append(moved, m)
 		}
 	}
 	return d, moved, nil

@@ -7,23 +7,33 @@ import (
 	"testing"
 )
 
-// TestRepairSaysWhyTablePartFailed: a damaged second-table part takes its
-// main part to _corrupt/; the warning for both must say what is wrong
-// with the table part.
+// TestRepairSaysWhyTablePartFailed: a damaged part takes the other parts
+// of its group (its main part, or its second-table parts) to _corrupt/;
+// the warning for each must say what is wrong with the damaged one, and
+// name it for the healthy ones (With) rather than call them unreadable.
 func TestRepairSaysWhyTablePartFailed(t *testing.T) {
-	dir := t.TempDir()
-	writeRows(t, dir, testRows(12), Options{MaxRows: 5, Meta: testMeta()})
-	damageFlowsPart(t, dir)
-	_, moved, err := Repair(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(moved) != 2 {
-		t.Fatalf("Repair moved %+v, want the flows part and its main part", moved)
-	}
-	for _, m := range moved {
-		if !strings.Contains(m.Reason, "differs from the manifest") {
-			t.Errorf("reason for %s = %q, want the manifest mismatch", m.Path, m.Reason)
+	for _, table := range []string{"flows", MainTable} {
+		dir := t.TempDir()
+		writeRows(t, dir, testRows(12), Options{MaxRows: 5, Meta: testMeta()})
+		damaged := damagePart(t, dir, table)
+		_, moved, err := Repair(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(moved) != 2 {
+			t.Fatalf("damaged %s: Repair moved %+v, want the flows part and its main part", table, moved)
+		}
+		for _, m := range moved {
+			if !strings.Contains(m.Reason, "differs from the manifest") {
+				t.Errorf("damaged %s: reason for %s = %q, want the manifest mismatch", table, m.Path, m.Reason)
+			}
+			if want := damaged; m.Path == damaged {
+				if m.With != "" {
+					t.Errorf("damaged %s: the damaged part has With %q, want none", table, m.With)
+				}
+			} else if m.With != want {
+				t.Errorf("damaged %s: %s went aside with %q, want %q", table, m.Path, m.With, want)
+			}
 		}
 	}
 }
@@ -62,9 +72,13 @@ func TestRepairInterruptedKeepsDamagedTablePart(t *testing.T) {
 
 // damageFlowsPart flips one byte in the middle of the flows table's second
 // part, so that its hash no longer matches the manifest.
-func damageFlowsPart(t *testing.T, dir string) {
+func damageFlowsPart(t *testing.T, dir string) { damagePart(t, dir, "flows") }
+
+// damagePart flips one byte in the middle of the table's second part, so
+// that its hash no longer matches the manifest, and returns its path.
+func damagePart(t *testing.T, dir, table string) string {
 	t.Helper()
-	p := filepath.Join(TableDir(dir, "flows"), "part-0of1-000002.parquet")
+	p := filepath.Join(TableDir(dir, table), "part-0of1-000002.parquet")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -73,4 +87,5 @@ func damageFlowsPart(t *testing.T, dir string) {
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return p
 }
