@@ -14,6 +14,7 @@ import (
 	"github.com/crosslink-sim/crosslink/plots"
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/slurm"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -161,7 +162,7 @@ func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
 		r.Extra = append(r.Extra, f)
 	}
 	all := append(append([]*Figure(nil), r.Figures...), r.Extra...)
-	if err := staleFigures(all, profile); err != nil {
+	if err := staleFigures(all, profile, filepath.Dir(figDir)); err != nil {
 		return nil, err
 	}
 	for _, f := range all {
@@ -174,13 +175,14 @@ func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
 // than their datasets hold now (the dataset was run again, at another
 // model version or profile, after the figures were drawn): their verdicts
 // would judge data that is gone. A sidecar without a digest (drawn by an
-// older crosslink) is not checked.
-func staleFigures(figs []*Figure, profile string) error {
+// older crosslink) is not checked. out is the output root, which the
+// advice names unless it is the default.
+func staleFigures(figs []*Figure, profile, out string) error {
 	var stale []string
 	unrun := false
 	for _, f := range figs {
 		if f.Drawn && f.drawnFrom != "" && f.Run.Dataset != "" && f.drawnFrom != f.Run.Dataset {
-			stale = append(stale, f.ID+" (out/"+f.Run.Spec+")")
+			stale = append(stale, f.ID+" ("+filepath.Join(out, f.Run.Spec)+")")
 			unrun = unrun || f.Run.Rows == 0
 		}
 	}
@@ -190,6 +192,9 @@ func staleFigures(figs []*Figure, profile string) error {
 	flag := ""
 	if profile != "" {
 		flag = " -p " + profile
+	}
+	if filepath.Clean(out) != "out" {
+		flag += " -o " + slurm.Quote(out)
 	}
 	hint := ""
 	if unrun {
