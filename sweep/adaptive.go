@@ -119,6 +119,7 @@ func Adaptive(ctx context.Context, j *Job, cfg Config, s Shard, warn io.Writer) 
 		sum.OK += rs.OK
 		sum.Failed += rs.Failed
 		sum.Skipped += rs.Skipped
+		sum.SkippedFailed += rs.SkippedFailed
 		if err != nil {
 			sum.Wall = time.Since(start)
 			return sum, err

@@ -82,6 +82,9 @@ type Summary struct {
 	OK      int // run now and ok, and stored
 	Failed  int // run now and failed, panicked or timed out, and stored
 	Skipped int // already in the dataset
+	// SkippedFailed counts the skipped scenarios whose row is failed,
+	// panic or timeout: what --retry-failed would run again.
+	SkippedFailed int
 	// Unstored counts the scenarios run now whose rows never reached a
 	// part file because writing failed (a full disk, an I/O error): they
 	// run again next time.
@@ -100,6 +103,9 @@ func (s Summary) String() string {
 	if s.Unstored > 0 {
 		lost = fmt.Sprintf(", %d run but not stored (the write failed; they run again next time)", s.Unstored)
 	}
+	if s.SkippedFailed > 0 {
+		lost += fmt.Sprintf(" (%d of them failed in an earlier run: --retry-failed runs them again)", s.SkippedFailed)
+	}
 	// Two significant digits, as in the progress lines: a sweep of slow
 	// scenarios runs well under one per second, which %.0f printed as 0.
 	return fmt.Sprintf("%s: %d scenarios: %d ok, %d failed, %d skipped%s in %s (%s/s) -> %s",
@@ -114,7 +120,9 @@ type span struct{ lo, hi int }
 type batch struct {
 	rows    []dataset.Row
 	skipped int
-	failure error // the first failure in the batch, for FailFast
+	// skippedFailed counts the skipped scenarios whose row is not ok.
+	skippedFailed int
+	failure       error // the first failure in the batch, for FailFast
 	// vals holds the parameter values of rows (see filler); it is reused
 	// once the consumer has copied the rows out.
 	vals []vocab.Value
@@ -368,7 +376,7 @@ func (b *batch) reset() {
 	clear(b.rows) // drop references to parameter and metric slices
 	b.rows = b.rows[:0]
 	b.vals = b.vals[:0]
-	b.skipped = 0
+	b.skipped, b.skippedFailed = 0, 0
 	b.failure = nil
 }
 
@@ -394,6 +402,7 @@ func consume(b *batch, w sink, sum *Summary) error {
 		return err
 	}
 	sum.Skipped += b.skipped
+	sum.SkippedFailed += b.skippedFailed
 	return nil
 }
 
@@ -437,6 +446,9 @@ func (r *runner) work(ctx context.Context, sp span, pool *sync.Pool, out chan<- 
 		}
 		if st, ok := r.done.Status(sc.ID); ok && (r.cfg.Rerun == nil || !r.cfg.Rerun(st)) {
 			b.skipped++
+			if st != dataset.OK {
+				b.skippedFailed++
+			}
 			continue
 		}
 		row, now, ok := r.run(ctx, sc)

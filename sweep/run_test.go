@@ -177,18 +177,19 @@ func TestResume(t *testing.T) {
 	steps := []struct {
 		n                   int
 		ok, failed, skipped int
+		skippedFailed       int
 	}{
-		{50, 49, 1, 0},   // first half, with the failure
-		{120, 70, 0, 50}, // the rest; the failed row stays as it is
-		{120, 0, 0, 120}, // nothing left
+		{50, 49, 1, 0, 0},   // first half, with the failure
+		{120, 70, 0, 50, 1}, // the rest; the failed row stays as it is
+		{120, 0, 0, 120, 1}, // nothing left
 	}
 	for i, s := range steps {
 		sum, err := Run(context.Background(), Config{Model: m, Source: src[:s.n], Dir: dir, Meta: testMeta(), Workers: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sum.OK != s.ok || sum.Failed != s.failed || sum.Skipped != s.skipped {
-			t.Errorf("run %d: summary %+v, want %d ok, %d failed, %d skipped", i, sum, s.ok, s.failed, s.skipped)
+		if sum.OK != s.ok || sum.Failed != s.failed || sum.Skipped != s.skipped || sum.SkippedFailed != s.skippedFailed {
+			t.Errorf("run %d: summary %+v, want %d ok, %d failed, %d skipped of which %d failed before", i, sum, s.ok, s.failed, s.skipped, s.skippedFailed)
 		}
 	}
 	if diff := cmp.Diff(rows(t, full, true), rows(t, dir, true)); diff != "" {
@@ -297,6 +298,8 @@ func TestSummaryRate(t *testing.T) {
 			"done: 5 scenarios: 0 ok, 0 failed, 5 skipped in 1ms (0/s) -> d"},
 		{Summary{Name: "none", Dir: "d"},
 			"none: 0 scenarios: 0 ok, 0 failed, 0 skipped in 0s (0/s) -> d"},
+		{Summary{Name: "again", Total: 8, Skipped: 8, SkippedFailed: 2, Wall: time.Millisecond, Dir: "d"},
+			"again: 8 scenarios: 0 ok, 0 failed, 8 skipped (2 of them failed in an earlier run: --retry-failed runs them again) in 1ms (0/s) -> d"},
 	}
 	for _, tt := range tests {
 		if got := tt.s.String(); got != tt.want {
