@@ -567,3 +567,26 @@ func TestInitRefusesBadName(t *testing.T) {
 		}
 	}
 }
+
+// TestPlotWarnsOfMissingRows checks that plot, drawing a spec whose
+// dataset lacks some of its scenarios (one shard of four run), says how
+// many on stderr, and still draws: the figure shows the rows there are.
+func TestPlotWarnsOfMissingRows(t *testing.T) {
+	specs, out := t.TempDir(), t.TempDir()
+	b, err := os.ReadFile("specs/rc13-fig6.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(specs, "rc13-fig6.yaml")
+	if err := os.WriteFile(spec, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := crosslink(t, "run", "-q", "-p", "quick", "--shard", "0/4", "-o", out, spec); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	code, _, stderr := crosslink(t, "plot", "--specs", specs, "-o", out, "rc13-fig6")
+	want := "rc13-fig6: 243 of the 324 scenarios of profile quick have no row in " + filepath.Join(out, "rc13-fig6") + " yet"
+	if code != exitOK || !strings.Contains(stderr, want) {
+		t.Errorf("plot of a quarter of rc13-fig6: exit %d, stderr %q; want 0 and %q", code, stderr, want)
+	}
+}

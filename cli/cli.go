@@ -409,6 +409,37 @@ func drawFigures(ctx context.Context, jobs []*sweep.Job, ids []string, out strin
 	return plots.Draw(ctx, plots.NewRegistry(), dir, ids, sources)
 }
 
+// warnPartial notes on stderr each spec whose figures (those of ids, or
+// all) plot is about to draw from a dataset that lacks some of the
+// plan's scenarios: a sweep stopped early, or another profile's rows. The
+// figures are drawn from the rows there are, which a reader of the figure
+// would otherwise take for the whole sweep.
+func warnPartial(jobs []*sweep.Job, ids []string, e *Env) {
+	for _, j := range jobs {
+		draws := false
+		for _, p := range j.Spec.Plots {
+			draws = draws || len(ids) == 0 || slices.Contains(ids, p.ID)
+		}
+		if !draws || !sweep.IsDataset(j.Dir) {
+			continue
+		}
+		missing, err := j.Missing()
+		if err != nil || missing == 0 {
+			continue // a dataset that cannot be read fails in the drawing, with its error
+		}
+		fmt.Fprintf(e.Stderr, "crosslink: %s: %d of the %d scenarios%s have no row in %s yet; its figures show the rest (crosslink status %s)\n",
+			j.Spec.Name, missing, j.Plan.Len(), profileWords(j.Profile), j.Dir, j.Dir)
+	}
+}
+
+// profileWords is " of profile P", or "" for the base spec.
+func profileWords(p string) string {
+	if p == "" {
+		return ""
+	}
+	return " of profile " + p
+}
+
 // figuresDir returns OUT/figures, where plot, figures and report write,
 // refusing it when it is a symbolic link: following it would write (and
 // overwrite) files outside the output directory the user named, wherever
@@ -580,6 +611,7 @@ func plotCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
+			warnPartial(jobs, ids, e)
 			if err := drawFigures(c.Context(), jobs, ids, out); err != nil {
 				return err
 			}
