@@ -292,8 +292,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	case cfg.FailFast && failure != nil:
 		return sum, fmt.Errorf("sweep: stopped at the first failure (fail-fast): %w", failure)
 	case ctx.Err() != nil:
-		return sum, fmt.Errorf("sweep: interrupted after %d of %d scenarios, rerun to resume: %w",
-			sum.OK+sum.Failed+sum.Skipped, sum.Total, ctx.Err())
+		// The skips not reached yet count too: what a rerun finds done.
+		return sum, fmt.Errorf("sweep: interrupted with %d of %d scenarios in the dataset, rerun to resume: %w",
+			sum.OK+sum.Failed+countSkips(cfg, done), sum.Total, ctx.Err())
 	}
 	return sum, nil
 }

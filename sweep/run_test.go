@@ -319,3 +319,43 @@ func TestSummaryLine(t *testing.T) {
 		t.Errorf("summary = %q, want %q... -> %s", got, want, dir)
 	}
 }
+
+// cancelling is inverseSquare that cancels the run when its k-th scenario
+// starts (that one is abandoned, as a cut-short scenario is).
+type cancelling struct {
+	*inverseSquare
+	k, n   int
+	cancel context.CancelFunc
+}
+
+func (m *cancelling) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
+	if m.n++; m.n == m.k {
+		m.cancel()
+		<-ctx.Done()
+		return vocab.Result{}, ctx.Err()
+	}
+	return m.inverseSquare.Run(ctx, p, seed)
+}
+
+// TestInterruptedCountsWhatIsStored: the error of an interrupted resume
+// counts the scenarios in the dataset, those found done that the run had
+// not reached yet included (it counted only the skips reached).
+func TestInterruptedCountsWhatIsStored(t *testing.T) {
+	base := newInverseSquare(0)
+	src := scenarios(base, 30, nil)
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), Config{Model: base, Source: src[20:], Dir: dir, Meta: testMeta()}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &cancelling{inverseSquare: base, k: 5, cancel: cancel}
+	_, err := Run(ctx, Config{Model: m, Source: src, Dir: dir, Meta: testMeta(), Workers: 1})
+	// Scenarios 0-3 run and stored, 4 abandoned, 20-29 there before.
+	if want := "interrupted with 14 of 30 scenarios in the dataset"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("interrupted resume: %v; want %q", err, want)
+	}
+	done, err := dataset.ReadIDs(dir)
+	if err != nil || done.Len() != 14 {
+		t.Errorf("dataset holds %d scenarios (%v), want 14", done.Len(), err)
+	}
+}
