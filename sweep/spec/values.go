@@ -2,6 +2,7 @@ package spec
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -44,7 +45,12 @@ func (p *parser) value(prm vocab.Param, n ast.Node) (vocab.Value, bool) {
 	case vocab.Bool:
 		b, isBool := node.(*ast.BoolNode)
 		if !isBool {
-			p.errorf(pos, "%s must be true or false, not %q", prm.Name, text)
+			hint := ""
+			if t := strings.ToLower(text); t == "true" || t == "false" {
+				// "true" in quotes, or YAML 1.1's True: a string to YAML 1.2.
+				hint = fmt.Sprintf(" (a string; write %s, without quotes)", t)
+			}
+			p.errorf(pos, "%s must be true or false, not %q%s", prm.Name, text, hint)
 			return v, false
 		}
 		v = vocab.B(b.Value)
