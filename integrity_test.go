@@ -230,3 +230,27 @@ func TestStatusNothingToCheck(t *testing.T) {
 		t.Errorf("status of a dataset with a lock and no part: exit %d, stderr %q; want 1 and %q", code, stderr, want)
 	}
 }
+
+// TestStatusStrayPartAdvisesOnce: a file in a table directory that no
+// run wrote (here a part copied under another shard's name) is named
+// damaged with one piece of advice, not the reason's and the line's both.
+func TestStatusStrayPartAdvisesOnce(t *testing.T) {
+	ds := filepath.Join(runTwoScenarios(t), "g")
+	ps, _ := dataset.Parts(ds)
+	if len(ps) != 1 {
+		t.Fatalf("%d parts, want 1", len(ps))
+	}
+	b, err := os.ReadFile(ps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	stray := filepath.Join(filepath.Dir(ps[0]), "part-1of2-000001.parquet")
+	if err := os.WriteFile(stray, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := crosslink(t, "status", ds)
+	line := "damaged: " + stray + ": not a part file of this dataset (crosslink run sets it aside"
+	if code != exitFailed || !strings.Contains(stdout, line) || strings.Count(stdout, "(crosslink run") != 1 {
+		t.Errorf("status with a stray part: exit %d, want 1 and one line %q with one piece of advice:\n%s", code, line, stdout)
+	}
+}

@@ -456,7 +456,7 @@ func Verify(dir string, deep bool, mem memory.Allocator) ([]Damage, error) {
 	stray := map[string]bool{}
 	for _, s := range strays {
 		stray[s] = true
-		out = append(out, Damage{Path: filepath.Join(dir, s), Reason: "not a part file of this dataset (crosslink run moves it to " + CorruptDir + "/)"})
+		out = append(out, Damage{Path: filepath.Join(dir, s), Reason: "not a part file of this dataset"})
 	}
 	err = walkTables(dir, func(rel string) error {
 		if stray[rel] {
