@@ -31,6 +31,7 @@ func TestFlagsBeforeDryRun(t *testing.T) {
 		{[]string{"--max-scenarios", "0"}, "--max-scenarios 0: want 1 to"},
 		{[]string{"--shard", "0/99999999999"}, "shard 0/99999999999: the plan has 1284 scenarios, so it splits into at most 1284 shards"},
 		{[]string{"--partition-by", "bit_rate"}, "--partition-by bit_rate: a float parameter cannot name directories"},
+		{[]string{"-o", "specs/rc13-fig6.yaml"}, "-o specs/rc13-fig6.yaml: that is a file, not a directory"},
 		{[]string{"--max-scenarios", "1000"}, "the spec expands to 1284 scenarios (distance 321 x bit_rate 2 x detection 2 x replicates 1), more than the limit of 1000 (--max-scenarios)"},
 	}
 	for _, tt := range tests {

@@ -204,12 +204,15 @@ func (f *runFlags) check(e *Env) (sweep.Shard, error) {
 	return shard, nil
 }
 
-// checkOutRoot refuses an empty output root: filepath.Join("", name) is
-// name, so the datasets (and figures/) would land in the current
-// directory among whatever is there.
+// checkOutRoot refuses an output root that is a file, and an empty one:
+// filepath.Join("", name) is name, so the datasets (and figures/) would
+// land in the current directory among whatever is there.
 func checkOutRoot(out string) error {
 	if out == "" {
 		return usageError{errors.New("-o '': the output root is empty, which would write into the current directory; name a directory (default out), or -o . for the current one")}
+	}
+	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
+		return usageError{fmt.Errorf("-o %s: that is a file, not a directory; name the directory the datasets go in (it is made if missing)", out)}
 	}
 	return nil
 }
