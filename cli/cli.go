@@ -430,8 +430,12 @@ func warnPartial(jobs []*sweep.Job, ids []string, e *Env) {
 		if err != nil || missing == 0 {
 			continue // a dataset that cannot be read fails in the drawing, with its error
 		}
-		fmt.Fprintf(e.Stderr, "crosslink: %s: %d of the %d scenarios%s have no row in %s yet; its figures show the rest (crosslink status %s)\n",
-			j.Spec.Name, missing, j.Plan.Len(), profileWords(j.Profile), j.Dir, j.Dir)
+		of := fmt.Sprintf(" of the %d", j.Plan.Len())
+		if j.Spec.Adaptive != nil {
+			of = "" // the plan counts every replicate the rule may ask for
+		}
+		fmt.Fprintf(e.Stderr, "crosslink: %s: %d%s scenarios%s have no row in %s yet; its figures show the rest (crosslink status %s)\n",
+			j.Spec.Name, missing, of, profileWords(j.Profile), j.Dir, j.Dir)
 	}
 }
 
