@@ -548,6 +548,15 @@ func TestProfileNoSpecHas(t *testing.T) {
 			t.Errorf("%s -p quik wrote a dataset", cmd)
 		}
 	}
+	// figures' default profile, quick, is not checked: specs without
+	// profiles run and draw at their base settings.
+	own := t.TempDir()
+	if code, _, stderr := crosslink(t, "init", "ber-per", "-o", own, "--name", "mine"); code != exitOK {
+		t.Fatalf("init: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := crosslink(t, "figures", "-q", "--specs", own, "-o", filepath.Join(t.TempDir(), "out")); code != exitOK {
+		t.Errorf("figures (default quick) over a spec without profiles: exit %d: %s", code, stderr)
+	}
 }
 
 // TestInitRefusesBadName checks that init refuses a --name that run

@@ -481,6 +481,9 @@ func loadFigures(c *cobra.Command, paths []string, reg *vocab.Registry, profile,
 		if err != nil {
 			return nil, err
 		}
+		if err := sweep.SomeHas(jobs, profile); err != nil {
+			return nil, err
+		}
 		return jobs, checkFigureIDs(ids, jobs, specs)
 	}
 	var jobs []*sweep.Job
@@ -653,6 +656,11 @@ func figuresCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			jobs, err := sweep.LoadAllLimited(paths, reg, f.profile, true, f.out, f.limits())
 			if err != nil {
 				return usageError{err}
+			}
+			if c.Flags().Changed("profile") {
+				if err := sweep.SomeHas(jobs, f.profile); err != nil {
+					return usageError{err}
+				}
 			}
 			runErr := runJobs(c.Context(), jobs, &f, e)
 			var failed failedError

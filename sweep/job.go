@@ -95,19 +95,16 @@ func LoadAllLimited(paths []string, reg *vocab.Registry, profile string, optiona
 		names[j.Spec.Name] = path
 		jobs = append(jobs, j)
 	}
-	if len(errs) == 0 && optional {
-		if err := someHas(jobs, profile); err != nil {
-			return nil, err
-		}
-	}
 	return jobs, errors.Join(errs...)
 }
 
-// someHas refuses a profile, taken optionally (figures, plot), that no
-// spec of jobs defines: each spec would quietly run or draw its base
-// settings, a typo (-p quik) turning a quick preview into the hours of
-// the base profile.
-func someHas(jobs []*Job, profile string) error {
+// SomeHas refuses a profile that the user named (-p) for specs loaded
+// with it optional (figures, plot, report) when no spec of jobs defines
+// it: each spec would quietly run or draw its base settings, a typo (-p
+// quik) turning a quick preview into the hours of the base profile. A
+// default profile is not checked: specs without profiles take their base
+// settings, as documented.
+func SomeHas(jobs []*Job, profile string) error {
 	if profile == "" || len(jobs) == 0 {
 		return nil
 	}
