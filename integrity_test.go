@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 )
@@ -200,6 +201,20 @@ func TestStatusReadsTheLastRun(t *testing.T) {
 	if want := "g (profile quick): 4 scenarios: 2 done, 0 failed, 2 missing: incomplete"; code != exitFailed || !strings.Contains(stdout, want) {
 		t.Errorf("status after the quick shard: exit %d, want 1 and %q:\n%s", code, want, stdout)
 	}
+	// A copy (cp -r, scp -r) stamps the files in its own order: make the
+	// base run's parts the newest files. The parts record when their run
+	// started, which decides.
+	ps, _ := dataset.Parts(ds)
+	later := time.Now().Add(time.Hour)
+	for _, p := range ps {
+		if err := os.Chtimes(p, later, later); err != nil {
+			t.Fatal(err)
+		}
+		later = later.Add(-time.Minute) // by name: the base run's part first, so newest
+	}
+	if code, stdout, _ := crosslink(t, "status", ds); code != exitFailed || !strings.Contains(stdout, "g (profile quick)") {
+		t.Errorf("status after the files' times changed: exit %d, want 1 at profile quick:\n%s", code, stdout)
+	}
 	if code, _, stderr := crosslink(t, "merge", ds); code != exitOK {
 		t.Fatalf("merge: exit %d: %s", code, stderr)
 	}
@@ -252,5 +267,25 @@ func TestStatusStrayPartAdvisesOnce(t *testing.T) {
 	line := "damaged: " + stray + ": not a part file of this dataset (crosslink run sets it aside"
 	if code != exitFailed || !strings.Contains(stdout, line) || strings.Count(stdout, "(crosslink run") != 1 {
 		t.Errorf("status with a stray part: exit %d, want 1 and one line %q with one piece of advice:\n%s", code, line, stdout)
+	}
+}
+
+// TestStatusIgnoresAnUnusedOut: status given datasets only does not read
+// -o, so a file named out in the working directory (a log, say) does not
+// refuse them; given a spec file, it does.
+func TestStatusIgnoresAnUnusedOut(t *testing.T) {
+	ds := filepath.Join(runTwoScenarios(t), "g")
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("out", []byte("a log\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := crosslink(t, "status", ds); code != exitOK {
+		t.Errorf("status DATASET beside a file named out: exit %d, want 0:\n%s%s", code, stdout, stderr)
+	}
+	if err := os.WriteFile("g.yaml", []byte("name: g\nmodel: ber-per\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := crosslink(t, "status", "g.yaml"); code != exitUsage || !strings.Contains(stderr, "-o out: that is a file") {
+		t.Errorf("status SPEC with out a file: exit %d, stderr %q; want 2 naming -o", code, stderr)
 	}
 }

@@ -339,7 +339,10 @@ func dryRunJobs(jobs []*sweep.Job, shard sweep.Shard, partitionBy []string, e *E
 	if err != nil {
 		return usageError{err}
 	}
-	for _, j := range jobs {
+	for i, j := range jobs {
+		if !runs[i] {
+			continue // this task runs none of it, and so refuses nothing of it
+		}
 		if _, _, err := sweep.Partitioning(j, partitionBy); err != nil {
 			return usageError{err}
 		}

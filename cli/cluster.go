@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -133,8 +134,12 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			"It exits 1 when a dataset is not complete or a file is damaged.",
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			if err := checkOutRoot(out); err != nil {
-				return err
+			// -o matters only for spec files: a default out that is a
+			// file (a log, say) must not refuse datasets named directly.
+			if c.Flags().Changed("out") || slices.ContainsFunc(a, func(p string) bool { return !sweep.IsDir(p) }) {
+				if err := checkOutRoot(out); err != nil {
+					return err
+				}
 			}
 			incomplete, skipped := 0, 0
 			var reports []*sweep.Report
@@ -153,7 +158,7 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 						}
 						return usageError{fmt.Errorf("%s holds no dataset (no scenarios/ table)", p)}
 					}
-					if parts, err := dataset.Parts(p); err == nil && len(parts) == 0 {
+					if parts, err := dataset.Parts(p); err == nil && len(parts) == 0 && !dataset.NeedsMigration(p) {
 						// A run's first minute, or one killed in it: the
 						// spec is recorded only with the first part.
 						fmt.Fprintf(e.Stderr, "crosslink: %s: no part written yet, so incomplete (a run writes its rows every minute; name the spec file, crosslink status -o OUT SPEC, to count what is missing)\n", p)

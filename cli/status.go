@@ -73,7 +73,14 @@ func rerunCommand(r *sweep.Report) string {
 	if r.Profile != "" {
 		cmd += " -p " + slurm.Quote(r.Profile)
 	}
-	if root := filepath.Dir(filepath.Clean(r.Dir)); root != "out" {
+	dir := filepath.Clean(r.Dir)
+	if base := filepath.Base(dir); base == "." || base == ".." {
+		// status . from inside the dataset: its parent is not ".".
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+	}
+	if root := filepath.Dir(dir); root != "out" {
 		cmd += " -o " + slurm.Quote(root)
 	}
 	return cmd

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/crosslink-sim/crosslink/sweep"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
+	"github.com/crosslink-sim/crosslink/sweep/slurm"
 )
 
 // brokenWriter fails every write of some bytes, as a closed pipe does
@@ -39,6 +42,13 @@ func TestRerunHint(t *testing.T) {
 		{"full", "/data/sweeps/s", "(rerun: crosslink run SPEC -p full -o /data/sweeps --shard 1/4)"},
 		{"", "my runs/s", "(rerun: crosslink run SPEC -o 'my runs' --shard 1/4)"},
 	}
+	// status . from inside the dataset: the root is the parent of the
+	// working directory, not ".".
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests = append(tests, struct{ profile, dir, want string }{"", ".", "(rerun: crosslink run SPEC -o " + slurm.Quote(filepath.Dir(wd)) + " --shard 1/4)"})
 	for _, tt := range tests {
 		r := &sweep.Report{Spec: "s", Profile: tt.profile, Dir: tt.dir, Total: 8, OK: 6, Missing: 2, Failed: map[dataset.Status]int{},
 			Shards: 4, Incomplete: []sweep.ShardReport{{Shard: sweep.Shard{I: 1, N: 4}, Missing: 2}}}

@@ -154,6 +154,7 @@ func Adaptive(ctx context.Context, j *Job, cfg Config, s Shard, warn io.Writer) 
 	s0 := j.Model.Schema()
 	meta := cfg.Meta
 	meta.Version, meta.Model, meta.ModelVersion = Version, s0.Name, s0.Version
+	meta.Started = start
 	opts := dataset.Options{Shard: cfg.Shard, Meta: meta, Mem: cfg.Mem}
 	if err := dataset.WritePoints(cfg.Dir, s0, results, opts); err != nil {
 		return sum, fmt.Errorf("sweep: %w", err)

@@ -120,7 +120,7 @@ func SomeHas(jobs []*Job, profile string) error {
 		}
 	}
 	if len(known) == 0 {
-		return fmt.Errorf("sweep: profile %q: none of the %d specs has profiles; leave out -p for their base settings", profile, len(jobs))
+		return fmt.Errorf("sweep: profile %q: none of the %d specs has profiles; leave out -p", profile, len(jobs))
 	}
 	hint := ""
 	if best := units.Nearest(profile, known); best != "" {

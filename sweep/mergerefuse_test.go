@@ -82,6 +82,14 @@ func TestMergeRefusesTableDir(t *testing.T) {
 			t.Errorf("Merge(<dataset>/%s) = %v, want an error saying it %s", sub, err, want)
 		}
 	}
+	// A symbolic link to the table, from outside the dataset.
+	link := filepath.Join(t.TempDir(), "tbl")
+	if err := os.Symlink(filepath.Join(root, dataset.MainTable), link); err != nil {
+		t.Fatal(err)
+	}
+	if err := Merge(link); err == nil || !strings.Contains(err.Error(), "is inside the dataset "+root) {
+		t.Errorf("Merge(a link to <dataset>/scenarios) = %v, want it refused as inside %s", err, root)
+	}
 	if diff := cmp.Diff(before, listTree(t, j.Dir)); diff != "" {
 		t.Errorf("Merge of a table changed the dataset (-before +after):\n%s", diff)
 	}

@@ -103,13 +103,14 @@ func (s Summary) String() string {
 	if s.Unstored > 0 {
 		lost = fmt.Sprintf(", %d run but not stored (the write failed; they run again next time)", s.Unstored)
 	}
+	retry := ""
 	if s.SkippedFailed > 0 {
-		lost += fmt.Sprintf(" (%d of them failed in an earlier run: --retry-failed runs them again)", s.SkippedFailed)
+		retry = fmt.Sprintf("; %d of the skipped failed in an earlier run (--retry-failed runs them again)", s.SkippedFailed)
 	}
 	// Two significant digits, as in the progress lines: a sweep of slow
 	// scenarios runs well under one per second, which %.0f printed as 0.
-	return fmt.Sprintf("%s: %d scenarios: %d ok, %d failed, %d skipped%s in %s (%s/s) -> %s",
-		s.Name, s.Total, s.OK, s.Failed, s.Skipped, lost, s.Wall.Round(time.Millisecond), sig2(rate), s.Dir)
+	return fmt.Sprintf("%s: %d scenarios: %d ok, %d failed, %d skipped%s in %s (%s/s) -> %s%s",
+		s.Name, s.Total, s.OK, s.Failed, s.Skipped, lost, s.Wall.Round(time.Millisecond), sig2(rate), s.Dir, retry)
 }
 
 // span is a run of scenario indices [lo, hi) handed to one worker.
@@ -182,6 +183,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	workers := workerCount(cfg.Workers, toRun)
 	meta := cfg.Meta
 	meta.Version, meta.Model, meta.ModelVersion = Version, s.Name, s.Version
+	meta.Started = start
 	opts := dataset.Options{Shard: cfg.Shard, MaxRows: cfg.PartRows, MaxAge: cfg.PartAge, Meta: meta, Mem: cfg.Mem}
 	var w sink
 	var err error

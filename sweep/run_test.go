@@ -299,7 +299,7 @@ func TestSummaryRate(t *testing.T) {
 		{Summary{Name: "none", Dir: "d"},
 			"none: 0 scenarios: 0 ok, 0 failed, 0 skipped in 0s (0/s) -> d"},
 		{Summary{Name: "again", Total: 8, Skipped: 8, SkippedFailed: 2, Wall: time.Millisecond, Dir: "d"},
-			"again: 8 scenarios: 0 ok, 0 failed, 8 skipped (2 of them failed in an earlier run: --retry-failed runs them again) in 1ms (0/s) -> d"},
+			"again: 8 scenarios: 0 ok, 0 failed, 8 skipped in 1ms (0/s) -> d; 2 of the skipped failed in an earlier run (--retry-failed runs them again)"},
 	}
 	for _, tt := range tests {
 		if got := tt.s.String(); got != tt.want {

@@ -68,6 +68,9 @@ func TaskShards(jobs []*Job, s Shard) (shards []Shard, runs []bool, err error) {
 	if err := s.check(); err != nil {
 		return nil, nil, err
 	}
+	if len(jobs) == 0 {
+		return nil, nil, nil
+	}
 	var largest *Job
 	most := 0
 	for _, j := range jobs {

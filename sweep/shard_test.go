@@ -215,6 +215,7 @@ func TestTaskShards(t *testing.T) {
 		{[]*Job{two}, Shard{0, 3}, nil, "sweep: shard 0/3: the plan has 2 scenarios, so it splits into at most 2 shards"},
 		{[]*Job{adaptive}, Shard{0, 9}, nil, "sweep: shard 0/9: the plan has 8 points, so it splits into at most 8 shards"},
 		{[]*Job{six}, Shard{2, 2}, nil, "sweep: shard 2/2: want 0 <= i < n"},
+		{nil, Shard{0, 2}, nil, ""}, // no job: nothing to split
 	}
 	for _, tt := range tests {
 		got, runs, err := TaskShards(tt.jobs, tt.shard)

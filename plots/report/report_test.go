@@ -129,7 +129,7 @@ func TestBuildRefusesStaleFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Build(jobs, "quick", figDir)
-	if err == nil || !strings.Contains(err.Error(), "rc13-tab2 (out/tab2)") || !strings.Contains(err.Error(), "crosslink plot -p quick") {
+	if err == nil || !strings.Contains(err.Error(), "rc13-tab2 ("+filepath.Join(filepath.Dir(figDir), "tab2")+")") || !strings.Contains(err.Error(), "crosslink plot -p quick") {
 		t.Fatalf("Build after the dataset changed: %v, want an error naming rc13-tab2 and crosslink plot -p quick", err)
 	}
 	j := jobs[0]

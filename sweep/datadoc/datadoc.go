@@ -21,12 +21,13 @@ var metaKeys = []struct{ key, doc string }{
 	{dataset.KeyModule, "version of the crosslink Go module that wrote the file ((devel) for a build from a checkout)"},
 	{dataset.KeyPartition, "main-table parts of a partitioned dataset only: JSON list of the partition keys, each column, kind, index in the schema and value"},
 	{dataset.KeyProfile, "spec profile the rows were run at (quick, full, ...), empty for the base spec"},
+	{dataset.KeyRunStarted, "when the run that wrote the file started (RFC 3339, UTC): status reads the spec and profile of the latest run's parts"},
 	{dataset.KeySpec, "the spec's YAML text as read"},
 	{dataset.KeySpecName, "the spec's name (the dataset directory's name)"},
 	{dataset.KeySpecSHA256, "SHA-256 of the spec text, hex"},
 	{dataset.KeyTable, "empty for the main table, else the second table's name"},
-	{dataset.KeyVersion, "crosslink version"},
 	{dataset.KeyRevision, "VCS revision the binary was built from (make build sets it; empty when unknown)"},
+	{dataset.KeyVersion, "crosslink version"},
 }
 
 // Write writes the Markdown reference of the datasets of every model in

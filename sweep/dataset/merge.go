@@ -336,12 +336,12 @@ func restoreSwapped(root string) error {
 
 // mergeParts writes the rows of the parts paths, in order, as one part at
 // dest (recorded in the manifest as root/rel), with the key-value metadata
-// of the newest part (the spec and profile last run, see ReadMeta),
-// streaming: one record batch read, and one row group buffered for
-// writing, at a time.
+// of the part written by the latest run (the spec and profile last run,
+// see ReadMeta), streaming: one record batch read, and one row group
+// buffered for writing, at a time.
 func mergeParts(root, rel, dest string, paths []string, mem memory.Allocator) error {
-	kv, err := fileMeta(newestFirst(paths)[0])
-	if err != nil {
+	kv, err := latestMeta(paths)
+	if kv == nil {
 		return err
 	}
 	sc, err := fileSchema(paths[0], mem)

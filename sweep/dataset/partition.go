@@ -88,14 +88,23 @@ func isDataset(dir string) error {
 // give instead. Taken for a dataset of the former layout, such a
 // directory would be migrated into a dataset of its own inside the real
 // one.
+// The path is followed as given and with its symbolic links resolved, so
+// a link to a table is caught too.
 func NotInside(dir string) error {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil // nothing to go up from: not inside anything found
+	var starts []string
+	if abs, err := filepath.Abs(dir); err == nil {
+		starts = append(starts, abs)
 	}
-	for d := filepath.Dir(abs); d != filepath.Dir(d); d = filepath.Dir(d) {
-		if fi, err := os.Stat(filepath.Join(d, ManifestDir)); err == nil && fi.IsDir() {
-			return fmt.Errorf("dataset: %s is inside the dataset %s (a table or partition of it): give the dataset's own directory, %s", dir, d, d)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		if abs, err := filepath.Abs(real); err == nil {
+			starts = append(starts, abs)
+		}
+	}
+	for _, start := range starts {
+		for d := filepath.Dir(start); d != filepath.Dir(d); d = filepath.Dir(d) {
+			if fi, err := os.Stat(filepath.Join(d, ManifestDir)); err == nil && fi.IsDir() {
+				return fmt.Errorf("dataset: %s is inside the dataset %s (a table or partition of it): give the dataset's own directory, %s", dir, d, d)
+			}
 		}
 	}
 	return nil

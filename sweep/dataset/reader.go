@@ -385,14 +385,16 @@ func readFile(path string, mem memory.Allocator) (arrow.Table, error) {
 	return t, nil
 }
 
-// ReadMeta returns the key-value metadata of the newest part in dir that
-// can be read, the main table's parts first, less the stored Arrow
-// schema. The newest part records the spec and profile the dataset was
-// last run at: a spec given another axis value, or a dataset run at the
-// quick profile and then at full, holds parts of both. A damaged part
-// (truncated, say) only sends it on to the next newest, which records the
-// spec of the same dataset. When none can be read, the error names the
-// newest part's damage.
+// ReadMeta returns the key-value metadata, less the stored Arrow schema,
+// of the part of dir written by the latest run (KeyRunStarted), which
+// records the spec and profile the dataset was last run at: a spec given
+// another axis value, or a dataset run at the quick profile and then at
+// full, holds parts of both. Parts that do not record their run's start
+// (written before it was recorded) count as older, the newest file
+// first among them. A damaged part (truncated, say) is passed over; when
+// no part of the main table can be read, the second tables' parts, which
+// record the same, are read instead, and when none can be, the error
+// names the first damage.
 func ReadMeta(dir string) (map[string]string, error) {
 	paths, err := Parts(dir)
 	if err != nil {
@@ -401,34 +403,27 @@ func ReadMeta(dir string) (map[string]string, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("dataset: no part files in %s", dir)
 	}
-	paths = newestFirst(paths)
-	// Then the second tables' parts, which record the same: the tables
-	// the manifest lists.
-	tables, err := readDir(filepath.Join(dir, ManifestDir))
-	if err != nil {
-		return nil, err
-	}
-	for _, t := range tables {
-		if !t.IsDir() || t.Name() == MainTable {
-			continue
-		}
-		more, err := TableParts(dir, t.Name())
+	kv, first := latestMeta(paths)
+	if kv == nil {
+		// The second tables the manifest lists.
+		tables, err := readDir(filepath.Join(dir, ManifestDir))
 		if err != nil {
 			return nil, err
 		}
-		paths = append(paths, newestFirst(more)...)
-	}
-	var kv [][2]string
-	var first error
-	for _, p := range paths {
-		if kv, err = fileMeta(p); err == nil {
-			break
+		var more []string
+		for _, t := range tables {
+			if !t.IsDir() || t.Name() == MainTable {
+				continue
+			}
+			ps, err := TableParts(dir, t.Name())
+			if err != nil {
+				return nil, err
+			}
+			more = append(more, ps...)
 		}
-		if first == nil {
-			first = err
-		}
+		kv, _ = latestMeta(more)
 	}
-	if err != nil {
+	if kv == nil {
 		return nil, fmt.Errorf("dataset: no part of %s can be read, so neither can the spec it records (the first: %w)", dir, first)
 	}
 	m := make(map[string]string, len(kv))
@@ -436,6 +431,38 @@ func ReadMeta(dir string) (map[string]string, error) {
 		m[p[0]] = p[1]
 	}
 	return m, nil
+}
+
+// latestMeta returns the metadata of the part of paths written by the
+// latest run (see ReadMeta), nil when none can be read, and the first
+// error met.
+func latestMeta(paths []string) (latest [][2]string, first error) {
+	var at time.Time
+	for _, p := range newestFirst(paths) {
+		kv, err := fileMeta(p)
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		if t := runStarted(kv); latest == nil || t.After(at) {
+			latest, at = kv, t
+		}
+	}
+	return latest, first
+}
+
+// runStarted is the KeyRunStarted of a part's metadata, zero when it has
+// none or it does not parse.
+func runStarted(kv [][2]string) time.Time {
+	for _, p := range kv {
+		if p[0] == KeyRunStarted {
+			t, _ := time.Parse(time.RFC3339Nano, p[1])
+			return t
+		}
+	}
+	return time.Time{}
 }
 
 // newestFirst returns paths ordered by modification time, the newest

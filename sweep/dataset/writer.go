@@ -39,6 +39,7 @@ const (
 	KeyRevision     = "crosslink.vcs_revision"
 	KeyPartition    = "crosslink.partition"
 	KeyProfile      = "crosslink.profile"
+	KeyRunStarted   = "crosslink.run_started"
 	KeySpec         = "crosslink.spec"
 	KeySpecName     = "crosslink.spec_name"
 	KeySpecSHA256   = "crosslink.spec_sha256"
@@ -54,6 +55,11 @@ type Meta struct {
 	Model        string
 	ModelVersion int
 	Profile      string // "quick", "full" or empty
+	// Started is when the run that writes the parts started (UTC,
+	// KeyRunStarted): the parts of the latest run record the spec and
+	// profile a dataset was last run at (ReadMeta), whatever a copy or
+	// a merge does to the files' times. Zero: not recorded.
+	Started time.Time
 
 	partition string // JSON of the partition keys of a leaf's main parts
 }
@@ -77,6 +83,9 @@ func (m Meta) pairs(table string) [][2]string {
 	}
 	if m.partition != "" && table == "" {
 		kv = append(kv, [2]string{KeyPartition, m.partition})
+	}
+	if !m.Started.IsZero() {
+		kv = append(kv, [2]string{KeyRunStarted, m.Started.UTC().Format(time.RFC3339Nano)})
 	}
 	sort.Slice(kv, func(i, j int) bool { return kv[i][0] < kv[j][0] })
 	return kv
