@@ -113,8 +113,7 @@ func repairLeaf(l leaf, tables []string, own *owners) (*Done, []Moved, error) {
 	}
 	bad := map[string]string{}     // main part name, or table/name of an orphan -> reason
 	copyOf := map[string]string{}  // main part name -> the part it repeats
-	byTable := map[string]bool{}   // main part names in bad for a table part's damage
-	culprit := map[string]string{} // main part name in bad -> the damaged part (relative to root)
+	culprit := map[string]string{} // main part name in bad for a table part's damage -> that part (relative to root)
 	for _, t := range tables {
 		tparts, err := ownParts(l.table(t))
 		if err != nil {
@@ -127,7 +126,6 @@ func repairLeaf(l leaf, tables []string, own *owners) (*Done, []Moved, error) {
 					if _, seen := bad[name]; !seen {
 						bad[name], culprit[name] = err.Error(), l.relTable(t, name)
 					}
-					byTable[name] = true
 				} else {
 					// No main part: an orphan the next Writer of its shard
 					// removes anyway; move it so it is not read meanwhile.
@@ -188,7 +186,7 @@ func repairLeaf(l leaf, tables []string, own *owners) (*Done, []Moved, error) {
 			for _, t := range tables {
 				group = append(group, l.relTable(t, name))
 			}
-			if byTable[name] {
+			if culprit[name] != "" {
 				group = append([]string{l.relMain(name)}, group...)
 			} else {
 				group = append(group, l.relMain(name))
