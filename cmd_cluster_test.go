@@ -121,6 +121,22 @@ func dataColumns(t *testing.T, dir string) map[string][]string {
 	return cols
 }
 
+// mergedMatches checks that the shards wrote parts parts into the dataset
+// dir, merges it, and expects the data columns of the single-process
+// dataset ref; it returns dir's columns.
+func mergedMatches(t *testing.T, bin, dir, ref string, parts int) map[string][]string {
+	t.Helper()
+	if ps, _ := dataset.Parts(dir); len(ps) != parts {
+		t.Errorf("%s: the shards wrote %d parts, want %d: %v", dir, len(ps), parts, ps)
+	}
+	runBin(t, bin, "merge", dir)
+	got := dataColumns(t, dir)
+	if diff := cmp.Diff(dataColumns(t, ref), got); diff != "" {
+		t.Errorf("%s merged (-single process +shards):\n%s", dir, diff)
+	}
+	return got
+}
+
 // TestShardsMerge runs the spec as 4 processes, one shard each and all at
 // once, merges their parts and expects the data columns of a
 // single-process run, byte for byte (row order aside).
@@ -145,16 +161,7 @@ func TestShardsMerge(t *testing.T) {
 			t.Fatalf("%s: %v", cmd, err)
 		}
 	}
-	dir := filepath.Join(sharded, "cluster-check")
-	parts, _ := dataset.Parts(dir)
-	if len(parts) != 4 {
-		t.Errorf("4 shards wrote %d parts, want 4: %v", len(parts), parts)
-	}
-	runBin(t, bin, "merge", dir)
-	want, got := dataColumns(t, filepath.Join(single, "cluster-check")), dataColumns(t, dir)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("merged shards (-single process +4 shards):\n%s", diff)
-	}
+	got := mergedMatches(t, bin, filepath.Join(sharded, "cluster-check"), filepath.Join(single, "cluster-check"), 4)
 	t.Logf("4 shards merged: %d rows, %d data columns byte-identical to one process", len(got[dataset.ColID]), len(got))
 }
 
@@ -203,15 +210,7 @@ func TestSlurmArray(t *testing.T) {
 
 	dir := filepath.Join(remote, "cluster-check")
 	t.Logf("status: %s", strings.TrimSpace(runBin(t, bin, "status", dir)))
-	parts, _ := dataset.Parts(dir)
-	if len(parts) != 4 {
-		t.Errorf("4 tasks wrote %d parts, want 4: %v", len(parts), parts)
-	}
-	runBin(t, bin, "merge", dir)
-	want, got := dataColumns(t, filepath.Join(local, "cluster-check")), dataColumns(t, dir)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Slurm dataset (-local run +job array):\n%s", diff)
-	}
+	got := mergedMatches(t, bin, dir, filepath.Join(local, "cluster-check"), 4)
 	t.Logf("job array dataset: %d rows, %d columns besides wall_s, identical to the local run", len(got[dataset.ColID]), len(got))
 }
 
@@ -309,15 +308,8 @@ func TestSlurmArrayOverSpecs(t *testing.T) {
 		parts int // written by the tasks that have a share
 	}{{"cluster-check", 4}, {"cluster-small", 2}} {
 		dir := filepath.Join(remote, c.name)
-		status := runBin(t, bin, "status", dir)
-		t.Logf("status: %s", strings.TrimSpace(status))
-		if parts, _ := dataset.Parts(dir); len(parts) != c.parts {
-			t.Errorf("%s: the tasks wrote %d parts, want %d: %v", c.name, len(parts), c.parts, parts)
-		}
-		runBin(t, bin, "merge", dir)
-		if diff := cmp.Diff(dataColumns(t, filepath.Join(local, c.name)), dataColumns(t, dir)); diff != "" {
-			t.Errorf("%s: Slurm dataset (-local run +job array):\n%s", c.name, diff)
-		}
+		t.Logf("status: %s", strings.TrimSpace(runBin(t, bin, "status", dir)))
+		mergedMatches(t, bin, dir, filepath.Join(local, c.name), c.parts)
 	}
 	for i := 2; i < 4; i++ {
 		b, err := os.ReadFile(filepath.Join(remote, fmt.Sprintf("task-%d.log", i)))
