@@ -76,7 +76,7 @@ func nextCount(x []float64, n int, a *spec.Adaptive) int {
 // With shard s, this process owns the points s deals it (by the cost of
 // their first replicate when the model estimates costs, else every N-th)
 // and runs every round of those points; no shard waits for another. At
-// the end it writes the points table, dir/_points/part-<shard>.parquet:
+// the end it writes the points table, dir/points/part-<shard>.parquet:
 // each point's parameters, replicates run and the interval reached.
 func Adaptive(ctx context.Context, j *Job, cfg Config, s Shard, warn io.Writer) (Summary, error) {
 	a := j.Spec.Adaptive

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -258,6 +259,25 @@ func TestAdaptiveIsDeterministic(t *testing.T) {
 			t.Errorf("points tables (-whole +shards):\n%s", diff)
 		}
 	})
+	// A dataset run one way and then another (whole, then in shards, or
+	// the reverse) lists each point once: the points parts of the earlier
+	// split go.
+	for _, order := range [][]Shard{{Whole, {0, 3}, {1, 3}, {2, 3}}, {{0, 2}, {1, 2}, Whole}, {{0, 2}, {1, 2}, {0, 3}, {1, 3}, {2, 3}}} {
+		t.Run(fmt.Sprint("split ", order), func(t *testing.T) {
+			dir := t.TempDir()
+			for _, s := range order {
+				if _, err := runAdaptive(t, context.Background(), newNoisy(), dir, 2, s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if diff := cmp.Diff(rows(t, dataset.PointsDir(ref), false), rows(t, dataset.PointsDir(dir), false)); diff != "" {
+				t.Errorf("points tables (-whole +%v):\n%s", order, diff)
+			}
+			if diff := cmp.Diff(want, rows(t, dir, true)); diff != "" {
+				t.Errorf("scenarios (-whole +%v):\n%s", order, diff)
+			}
+		})
+	}
 	// Round 1 runs 24 scenarios: an interrupt at run 10 is in round 1, at
 	// run 30 in a later round.
 	for _, cut := range []int64{10, 30} {

@@ -166,7 +166,8 @@ target if its standard deviation held (at least one more, at most double, at mos
 decisions use only the rows of replicates 0..n-1 of each point, so worker count, shards and
 interrupts do not change which replicates exist. The main table holds the replicates that
 ran; rows are never rewritten. At the end of the run ` + "`points/part-<shard>.parquet`" + ` is
-(re)written with one row per point: its ` + "`point_id`" + ` (the scenario id's hash without the
+(re)written with one row per point (a run split another way, whole or in another number of
+shards, removes the points parts of the earlier split, so no point has two rows): its ` + "`point_id`" + ` (the scenario id's hash without the
 replicate, the main table's ` + "`point_id`" + `, so ` + "`JOIN ... USING (point_id)`" + ` links the two), the
 point's parameter columns, then:
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -64,9 +65,10 @@ func PointsSchema(s *vocab.Schema) *arrow.Schema {
 }
 
 // WritePoints writes the points table of one shard (or of a whole run) as
-// dir/_points/part-<shard>.parquet, replacing that file: it is a summary,
-// recomputed from the main table at the end of every adaptive run, so the
-// last run's is the truth. mem may be nil.
+// dir/points/part-<shard>.parquet, replacing that file and the parts of
+// another split (dropOtherSplits): it is a summary, recomputed from the
+// main table at the end of every adaptive run, so the last run's is the
+// truth. mem may be nil.
 func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 	opts.fill()
 	sc := PointsSchema(s)
@@ -132,7 +134,33 @@ func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 		parquet.WithCreatedBy("crosslink "+opts.Meta.Version),
 	)
 	name := "part-" + opts.Shard + ".parquet"
-	return writeFile(dir, filepath.Join(PointsTable, name), rec, props, opts.Meta.pairs(PointsTable), opts.Mem)
+	if err := writeFile(dir, filepath.Join(PointsTable, name), rec, props, opts.Meta.pairs(PointsTable), opts.Mem); err != nil {
+		return err
+	}
+	return dropOtherSplits(dir, opts.Shard)
+}
+
+// dropOtherSplits removes the points parts of another split than shard's
+// ("<i>of<n>" with another n): a run split another way (whole, then in
+// shards, or the reverse) has just written or is writing the points they
+// hold, and a table holding both would list each point twice. Parts with
+// the same n are the other shards of this run, which Slurm may be writing
+// at this moment; they stay.
+func dropOtherSplits(dir, shard string) error {
+	_, n, _ := strings.Cut(shard, "of")
+	paths, err := ownParts(PointsDir(dir))
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		infix := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p), "part-"), ".parquet")
+		if _, m, ok := strings.Cut(infix, "of"); ok && m != n {
+			if err := removePart(dir, filepath.Join(PointsTable, filepath.Base(p))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // ReadPoints reads the points table of the dataset dir; a dataset without
