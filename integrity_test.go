@@ -244,6 +244,19 @@ func TestStatusNothingToCheck(t *testing.T) {
 	if want := ds + ": no part written yet, so incomplete"; code != exitFailed || !strings.Contains(stderr, want) {
 		t.Errorf("status of a dataset with a lock and no part: exit %d, stderr %q; want 1 and %q", code, stderr, want)
 	}
+	// --json lists it too, incomplete, with the reason.
+	code, stdout, _ := crosslink(t, "status", "--json", ds)
+	var js []struct {
+		Dir      string `json:"dir"`
+		Complete bool   `json:"complete"`
+		Note     string `json:"note"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &js); err != nil {
+		t.Fatalf("status --json: %v:\n%s", err, stdout)
+	}
+	if code != exitFailed || len(js) != 1 || js[0].Dir != ds || js[0].Complete || !strings.HasPrefix(js[0].Note, "no part written yet") {
+		t.Errorf("status --json of a dataset with no part: exit %d, %+v; want 1 and one incomplete entry for %s with a note", code, js, ds)
+	}
 }
 
 // TestStatusStrayPartAdvisesOnce: a file in a table directory that no

@@ -142,7 +142,7 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				}
 			}
 			incomplete, skipped := 0, 0
-			var reports []*sweep.Report
+			var reports []reportJSON // for --json
 			for _, p := range a {
 				var j *sweep.Job
 				var err error
@@ -161,7 +161,8 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 					if parts, err := dataset.Parts(p); err == nil && len(parts) == 0 && !dataset.NeedsMigration(p) {
 						// A run's first minute, or one killed in it: the
 						// spec is recorded only with the first part.
-						fmt.Fprintf(e.Stderr, "crosslink: %s: no part written yet, so incomplete (a run writes its rows every minute; name the spec file, crosslink status -o OUT SPEC, to count what is missing)\n", p)
+						fmt.Fprintf(e.Stderr, "crosslink: %s: %s\n", p, noPartNote)
+						reports = append(reports, noPartJSON(p))
 						incomplete++
 						continue
 					}
@@ -176,7 +177,7 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				reports = append(reports, r)
+				reports = append(reports, toJSON(r))
 				if !asJSON {
 					if err := writeReport(e.Stdout, r); err != nil {
 						return err
@@ -204,7 +205,7 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	c.Flags().StringVarP(&out, "out", "o", "out", "output root of the specs named")
 	c.Flags().IntVar(&shards, "shards", 0, "shard count to check (default: from the part names)")
 	c.Flags().BoolVar(&deep, "deep", false, "decode every page of every part, not only check the manifest hashes")
-	c.Flags().BoolVar(&asJSON, "json", false, "print the reports as one JSON array")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the reports as one JSON array (a dataset with no part yet has only dir and note)")
 	return c
 }
 

@@ -102,6 +102,9 @@ type reportJSON struct {
 	Leftovers  []string         `json:"leftovers"`
 	Shards     int              `json:"shards"`
 	Incomplete []shardJSON      `json:"incomplete_shards"`
+	// Note says why the other fields are empty: a dataset with no part
+	// yet records no spec, so nothing could be counted.
+	Note string `json:"note,omitempty"`
 }
 
 type shardJSON struct {
@@ -110,23 +113,35 @@ type shardJSON struct {
 	Failed  int    `json:"failed"`
 }
 
-// writeReportsJSON prints the reports as one JSON array.
-func writeReportsJSON(out io.Writer, rs []*sweep.Report) error {
-	js := make([]reportJSON, 0, len(rs))
-	for _, r := range rs {
-		j := reportJSON{Spec: r.Spec, Profile: r.Profile, Dir: r.Dir, Total: r.Total, OK: r.OK,
-			Failed: map[string]int{}, Missing: r.Missing, Extra: r.Extra, Complete: r.Complete(),
-			Corrupt: append([]string{}, r.Corrupt...), Damaged: append([]dataset.Damage{}, r.Damaged...),
-			Leftovers: append([]string{}, r.Leftovers...),
-			Shards:    r.Shards, Incomplete: []shardJSON{}}
-		for st, n := range r.Failed {
-			j.Failed[string(st)] = n
-		}
-		for _, s := range r.Incomplete {
-			j.Incomplete = append(j.Incomplete, shardJSON{Shard: s.Shard.String(), Missing: s.Missing, Failed: s.Failed})
-		}
-		js = append(js, j)
+// toJSON is the JSON form of r.
+func toJSON(r *sweep.Report) reportJSON {
+	j := reportJSON{Spec: r.Spec, Profile: r.Profile, Dir: r.Dir, Total: r.Total, OK: r.OK,
+		Failed: map[string]int{}, Missing: r.Missing, Extra: r.Extra, Complete: r.Complete(),
+		Corrupt: append([]string{}, r.Corrupt...), Damaged: append([]dataset.Damage{}, r.Damaged...),
+		Leftovers: append([]string{}, r.Leftovers...),
+		Shards:    r.Shards, Incomplete: []shardJSON{}}
+	for st, n := range r.Failed {
+		j.Failed[string(st)] = n
 	}
+	for _, s := range r.Incomplete {
+		j.Incomplete = append(j.Incomplete, shardJSON{Shard: s.Shard.String(), Missing: s.Missing, Failed: s.Failed})
+	}
+	return j
+}
+
+// noPartJSON is the entry of a dataset whose run has written no part yet:
+// incomplete, with nothing counted.
+func noPartJSON(dir string) reportJSON {
+	return reportJSON{Dir: dir, Failed: map[string]int{}, Corrupt: []string{}, Damaged: []dataset.Damage{},
+		Leftovers: []string{}, Incomplete: []shardJSON{}, Note: noPartNote}
+}
+
+// noPartNote says why a dataset with no part is incomplete and how to
+// count what it misses.
+const noPartNote = "no part written yet, so incomplete (a run writes its rows every minute; name the spec file, crosslink status -o OUT SPEC, to count what is missing)"
+
+// writeReportsJSON prints the entries as one JSON array.
+func writeReportsJSON(out io.Writer, js []reportJSON) error {
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")
 	return enc.Encode(js)
