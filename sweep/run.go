@@ -294,11 +294,29 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	case cfg.FailFast && failure != nil:
 		return sum, fmt.Errorf("sweep: stopped at the first failure (fail-fast): %w", failure)
 	case ctx.Err() != nil:
-		// The skips not reached yet count too: what a rerun finds done.
 		return sum, fmt.Errorf("sweep: interrupted with %d of %d scenarios in the dataset, rerun to resume: %w",
-			sum.OK+sum.Failed+countSkips(cfg, done), sum.Total, ctx.Err())
+			inDataset(cfg, done, sum), sum.Total, ctx.Err())
 	}
 	return sum, nil
+}
+
+// inDataset counts the scenarios of cfg.Source that the dataset holds
+// after an interrupted run: those run now and those it held before, the
+// ones the run had not reached yet included, and failed rows a retry
+// (cfg.Rerun) had not reached yet too. It reads the dataset again; if
+// that fails, it counts from the summary and the skips.
+func inDataset(cfg Config, before *dataset.Done, sum Summary) int {
+	after, err := dataset.ReadIDs(cfg.Dir)
+	if err != nil {
+		return sum.OK + sum.Failed + countSkips(cfg, before)
+	}
+	k := 0
+	for i := range cfg.Source.Len() {
+		if _, ok := after.Status(cfg.Source.At(i).ID); ok {
+			k++
+		}
+	}
+	return k
 }
 
 // MaxWorkers bounds Config.Workers (crosslink run -j). A worker runs one

@@ -358,4 +358,25 @@ func TestInterruptedCountsWhatIsStored(t *testing.T) {
 	if err != nil || done.Len() != 14 {
 		t.Errorf("dataset holds %d scenarios (%v), want 14", done.Len(), err)
 	}
+
+	// With --retry-failed the failed rows not reached yet are in the
+	// dataset too (the count used to leave them out: 4 of 30).
+	dir = t.TempDir()
+	if _, err := Run(context.Background(), Config{Model: failing{base}, Source: src[20:], Dir: dir, Meta: testMeta()}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	m = &cancelling{inverseSquare: base, k: 5, cancel: cancel}
+	_, err = Run(ctx, Config{Model: m, Source: src, Dir: dir, Meta: testMeta(), Workers: 1,
+		Rerun: func(s dataset.Status) bool { return s != dataset.OK }})
+	if want := "interrupted with 14 of 30 scenarios in the dataset"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("interrupted retry: %v; want %q", err, want)
+	}
+}
+
+// failing is a model whose every scenario fails with an error.
+type failing struct{ *inverseSquare }
+
+func (failing) Run(context.Context, vocab.Params, uint64) (vocab.Result, error) {
+	return vocab.Result{}, errors.New("no result")
 }
