@@ -114,6 +114,7 @@ func repairLeaf(l leaf, tables []string, own *owners) (*Done, []Moved, error) {
 	bad := map[string]string{}     // main part name, or table/name of an orphan -> reason
 	copyOf := map[string]string{}  // main part name -> the part it repeats
 	culprit := map[string]string{} // main part name in bad for a table part's damage -> that part (relative to root)
+	damaged := map[string]string{} // every damaged table part of a group (relative to root) -> its own reason
 	for _, t := range tables {
 		tparts, err := ownParts(l.table(t))
 		if err != nil {
@@ -123,6 +124,7 @@ func repairLeaf(l leaf, tables []string, own *owners) (*Done, []Moved, error) {
 			name := filepath.Base(p)
 			if err := checkPart(l.root, l.relTable(t, name)); err != nil && !vanished(p) {
 				if _, serr := os.Stat(filepath.Join(l.main(), name)); serr == nil {
+					damaged[l.relTable(t, name)] = err.Error()
 					if _, seen := bad[name]; !seen {
 						bad[name], culprit[name] = err.Error(), l.relTable(t, name)
 					}
@@ -205,7 +207,9 @@ func repairLeaf(l leaf, tables []string, own *owners) (*Done, []Moved, error) {
 				return nil, moved, err
 			}
 			m := Moved{Path: from, To: to, Reason: reason, Copy: copyOf[name]}
-			if c := cmp.Or(culprit[name], l.relMain(name)); copyOf[name] == "" && rel != c && !orphan {
+			if own, ok := damaged[rel]; ok {
+				m.Reason = own // a second damaged table part of the group
+			} else if c := cmp.Or(culprit[name], l.relMain(name)); copyOf[name] == "" && rel != c && !orphan {
 				m.With = filepath.Join(l.root, c)
 			}
 			moved = append(moved, m)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/crosslink-sim/crosslink/vocab"
 )
 
 // TestRepairSaysWhyTablePartFailed: a damaged part takes the other parts
@@ -88,4 +90,60 @@ func damagePart(t *testing.T, dir, table string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestRepairNamesEachDamagedTablePart: when two second-table parts of one
+// group are both damaged, each is reported with its own reason; only the
+// healthy main part is said to go with a damaged one.
+func TestRepairNamesEachDamagedTablePart(t *testing.T) {
+	s := testSchema()
+	s.Tables = append(s.Tables, vocab.Table{Name: "links", Columns: s.Tables[0].Columns})
+	rows := testRows(12)
+	for i := range rows {
+		if rows[i].Tables != nil {
+			rows[i].Tables = append(rows[i].Tables, rows[i].Tables[0])
+		}
+	}
+	dir := t.TempDir()
+	w, err := NewWriter(dir, s, Options{MaxRows: 5, Meta: testMeta()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		if err := w.Append(&rows[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	flows, links := damagePart(t, dir, "flows"), damagePart(t, dir, "links")
+	// Each reason names the damaged file's own hash.
+	reason := map[string]string{}
+	for _, p := range []string{flows, links} {
+		rel, _ := filepath.Rel(dir, p)
+		reason[p] = checkPart(dir, rel).Error()
+	}
+	if reason[flows] == reason[links] {
+		t.Fatalf("both parts give the reason %q: the test cannot tell them apart", reason[flows])
+	}
+	_, moved, err := Repair(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(moved) != 3 {
+		t.Fatalf("Repair moved %+v, want the two damaged parts and their main part", moved)
+	}
+	for _, m := range moved {
+		switch m.Path {
+		case flows, links:
+			if m.With != "" || m.Reason != reason[m.Path] {
+				t.Errorf("damaged %s: With %q, reason %q; want no With and %q", m.Path, m.With, m.Reason, reason[m.Path])
+			}
+		default:
+			if m.With != flows || m.Reason != reason[flows] {
+				t.Errorf("healthy %s: With %q, reason %q; want %q and its reason", m.Path, m.With, m.Reason, flows)
+			}
+		}
+	}
 }
