@@ -335,12 +335,12 @@ func runCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 // from its dataset; with a shard, the shard's share of both. It refuses
 // what the run would refuse: a shard or a partitioning that does not fit.
 func dryRunJobs(jobs []*sweep.Job, shard sweep.Shard, partitionBy []string, e *Env) error {
-	shards, runs, err := sweep.TaskShards(jobs, shard)
+	shards, err := sweep.TaskShards(jobs, shard)
 	if err != nil {
 		return usageError{err}
 	}
 	for i, j := range jobs {
-		if !runs[i] {
+		if !shards[i].Runs() {
 			continue // this task runs none of it, and so refuses nothing of it
 		}
 		if _, _, err := sweep.Partitioning(j, partitionBy); err != nil {
@@ -348,7 +348,7 @@ func dryRunJobs(jobs []*sweep.Job, shard sweep.Shard, partitionBy []string, e *E
 		}
 	}
 	for i, j := range jobs {
-		if !runs[i] {
+		if !shards[i].Runs() {
 			fmt.Fprintf(e.Stdout, "%s: %d scenarios, none in shard %s, dataset %s\n", j.Spec.Name, j.Plan.Len(), shard, j.Dir)
 			continue
 		}

@@ -85,7 +85,7 @@ func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error
 	var nfailed atomic.Int64
 	before := make(chan struct{}) // closed when the jobs so far have written all they write
 	close(before)
-	shards, runs, err := TaskShards(jobs, o.whole())
+	shards, err := TaskShards(jobs, o.whole())
 	if err != nil {
 		return 0, optionsError{err}
 	}
@@ -94,7 +94,7 @@ func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error
 	var run []*Job        // the jobs this shard has a share of, with their configs
 	var runShards []Shard // and their shards
 	for i, j := range jobs {
-		if !runs[i] {
+		if !shards[i].Runs() {
 			fmt.Fprintf(o.Warn, "%s: shard %s has none of it: its %d %s split into at most %d shards\n", j.Spec.Name, o.Shard, j.shardUnits(), j.shardUnitName(), max(j.shardUnits(), 1))
 			continue
 		}

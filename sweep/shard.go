@@ -55,8 +55,8 @@ func (s Shard) fits(n int, unit string) error {
 }
 
 // TaskShards returns the shard of each job that task s runs when one
-// process is given several specs with --shard s, and whether it runs any
-// of that job. A job is split by its scenarios, or by its points when it
+// process is given several specs with --shard s; the zero Shard for a job
+// it runs none of (Shard.Runs). A job is split by its scenarios, or by its points when it
 // has adaptive replicates (see Adaptive). A job with k units, fewer than
 // s.N, splits into k shards instead: tasks 0 to k-1 run shard i/k of it,
 // the parts a run of that spec alone with --shard i/k writes, and tasks k
@@ -64,12 +64,12 @@ func (s Shard) fits(n int, unit string) error {
 // and `crosslink status` finds each dataset's shards complete. The run is
 // refused only when s.N exceeds every job's units, as Fits refuses one
 // spec: such a task would run nothing at all.
-func TaskShards(jobs []*Job, s Shard) (shards []Shard, runs []bool, err error) {
+func TaskShards(jobs []*Job, s Shard) ([]Shard, error) {
 	if err := s.check(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if len(jobs) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	var largest *Job
 	most := 0
@@ -80,22 +80,23 @@ func TaskShards(jobs []*Job, s Shard) (shards []Shard, runs []bool, err error) {
 	}
 	if len(jobs) == 1 {
 		if err := s.fits(most, largest.shardUnitName()); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	} else if s.N > max(most, 1) {
-		return nil, nil, fmt.Errorf("sweep: shard %s: the largest of the %d specs, %s, has %d %s, so they split into at most %d shards", s, len(jobs), largest.Spec.Name, most, largest.shardUnitName(), max(most, 1))
+		return nil, fmt.Errorf("sweep: shard %s: the largest of the %d specs, %s, has %d %s, so they split into at most %d shards", s, len(jobs), largest.Spec.Name, most, largest.shardUnitName(), max(most, 1))
 	}
-	shards = make([]Shard, len(jobs))
-	runs = make([]bool, len(jobs))
+	shards := make([]Shard, len(jobs))
 	for i, j := range jobs {
-		shards[i] = Shard{s.I, min(s.N, max(j.shardUnits(), 1))}
-		runs[i] = s.I < shards[i].N
-		if !runs[i] {
-			shards[i] = Shard{}
+		if k := min(s.N, max(j.shardUnits(), 1)); s.I < k {
+			shards[i] = Shard{s.I, k}
 		}
 	}
-	return shards, runs, nil
+	return shards, nil
 }
+
+// Runs reports whether the shard runs a share of its job: false for the
+// zero Shard, which TaskShards gives a job that a task has none of.
+func (s Shard) Runs() bool { return s.N > 0 }
 
 // shardUnits is what a shard of the job splits: its scenarios, or its
 // points when it has adaptive replicates.

@@ -218,7 +218,7 @@ func TestTaskShards(t *testing.T) {
 		{nil, Shard{0, 2}, nil, ""}, // no job: nothing to split
 	}
 	for _, tt := range tests {
-		got, runs, err := TaskShards(tt.jobs, tt.shard)
+		got, err := TaskShards(tt.jobs, tt.shard)
 		if tt.wantErr != "" {
 			if err == nil || err.Error() != tt.wantErr {
 				t.Errorf("TaskShards(%d jobs, %s) = %v; want error %q", len(tt.jobs), tt.shard, err, tt.wantErr)
@@ -229,8 +229,8 @@ func TestTaskShards(t *testing.T) {
 			t.Fatalf("TaskShards(%d jobs, %s): %v", len(tt.jobs), tt.shard, err)
 		}
 		for i := range tt.want {
-			if got[i] != tt.want[i] || runs[i] != (tt.want[i] != none) {
-				t.Errorf("TaskShards(%d jobs, %s): job %d gets %s (runs %t), want %s", len(tt.jobs), tt.shard, i, got[i], runs[i], tt.want[i])
+			if got[i] != tt.want[i] || got[i].Runs() != (tt.want[i] != none) {
+				t.Errorf("TaskShards(%d jobs, %s): job %d gets %s (runs %t), want %s", len(tt.jobs), tt.shard, i, got[i], got[i].Runs(), tt.want[i])
 			}
 		}
 	}
