@@ -58,6 +58,7 @@ out/
     _corrupt/<table>/<part>.corrupt          damaged or stray files moved aside on resume
     _stale/<model>-v<n>/<table>/             parts of an older model version, set aside on the next run
     .lock, .lock-<i>of<n>, .lock-supersede   a run's lock, a shard's, turns at removing superseded rows
+    .lock-points                             turns at writing the points table
     .tmp/, .merge/                           parts being written, a merge in progress
   figures/
     <id>.png, .svg, .pdf                     each figure
@@ -166,8 +167,10 @@ target if its standard deviation held (at least one more, at most double, at mos
 decisions use only the rows of replicates 0..n-1 of each point, so worker count, shards and
 interrupts do not change which replicates exist. The main table holds the replicates that
 ran; rows are never rewritten. At the end of the run ` + "`points/part-<shard>.parquet`" + ` is
-(re)written with one row per point (a run split another way, whole or in another number of
-shards, removes the points parts of the earlier split, so no point has two rows): its ` + "`point_id`" + ` (the scenario id's hash without the
+(re)written with one row per point. A run split another way (whole, or in another number of
+shards) removes the points parts of the earlier split once every shard of its own has written
+its part; until then the table holds both splits' rows, so a point may appear twice: keep the
+rows of the parts whose ` + "`crosslink.run_started`" + ` is latest. Each row has its ` + "`point_id`" + ` (the scenario id's hash without the
 replicate, the main table's ` + "`point_id`" + `, so ` + "`JOIN ... USING (point_id)`" + ` links the two), the
 point's parameter columns, then:
 

@@ -5,7 +5,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -65,10 +67,10 @@ func PointsSchema(s *vocab.Schema) *arrow.Schema {
 }
 
 // WritePoints writes the points table of one shard (or of a whole run) as
-// dir/points/part-<shard>.parquet, replacing that file and the parts of
-// another split (dropOtherSplits): it is a summary, recomputed from the
-// main table at the end of every adaptive run, so the last run's is the
-// truth. mem may be nil.
+// dir/points/part-<shard>.parquet, replacing that file and, once its
+// split is complete, the parts of another split (dropOtherSplits): it is
+// a summary, recomputed from the main table at the end of every adaptive
+// run, so the last run's is the truth. mem may be nil.
 func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 	opts.fill()
 	sc := PointsSchema(s)
@@ -133,6 +135,18 @@ func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 		parquet.WithDictionaryDefault(false),
 		parquet.WithCreatedBy("crosslink "+opts.Meta.Version),
 	)
+	// Writers of the points table take turns: a task of one split may
+	// remove another split's parts (dropOtherSplits) while a task of that
+	// split publishes its part and manifest entry.
+	lf, err := os.OpenFile(filepath.Join(dir, pointsLock), os.O_RDWR|os.O_CREATE, fileMode)
+	if err != nil {
+		return fmt.Errorf("dataset: %w", err)
+	}
+	defer lf.Close()
+	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("dataset: %w", err)
+	}
+	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
 	name := "part-" + opts.Shard + ".parquet"
 	if err := writeFile(dir, filepath.Join(PointsTable, name), rec, props, opts.Meta.pairs(PointsTable), opts.Mem); err != nil {
 		return err
@@ -140,27 +154,51 @@ func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 	return dropOtherSplits(dir, opts.Shard)
 }
 
+// pointsLock is the file whose flock(2) writers of the points table take
+// turns on.
+const pointsLock = ".lock-points"
+
 // dropOtherSplits removes the points parts of another split than shard's
-// ("<i>of<n>" with another n): a run split another way (whole, then in
-// shards, or the reverse) has just written or is writing the points they
-// hold, and a table holding both would list each point twice. Parts with
-// the same n are the other shards of this run, which Slurm may be writing
-// at this moment; they stay.
+// ("<i>of<n>" with another n) once shard's split is complete, every part
+// 0..n-1 of it written: a run split another way (whole, then in shards,
+// or the reverse) has then written every point they hold, and a table
+// holding both would list each point twice. Until then both stay, so that
+// no point goes missing while the other tasks of the split (queued,
+// running, or failed and to be resubmitted) have not written theirs.
 func dropOtherSplits(dir, shard string) error {
-	_, n, _ := strings.Cut(shard, "of")
+	n, ok := splitOf(shard)
+	if !ok {
+		return nil
+	}
 	paths, err := ownParts(PointsDir(dir))
 	if err != nil {
 		return err
 	}
+	have := map[string]bool{}
 	for _, p := range paths {
-		infix := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p), "part-"), ".parquet")
-		if _, m, ok := strings.Cut(infix, "of"); ok && m != n {
-			if err := removePart(dir, filepath.Join(PointsTable, filepath.Base(p))); err != nil {
+		have[filepath.Base(p)] = true
+	}
+	for i := range n {
+		if !have[fmt.Sprintf("part-%dof%d.parquet", i, n)] {
+			return nil // the split is not complete yet
+		}
+	}
+	for _, p := range paths {
+		name := filepath.Base(p)
+		if m, ok := splitOf(strings.TrimSuffix(strings.TrimPrefix(name, "part-"), ".parquet")); ok && m != n {
+			if err := removePart(dir, filepath.Join(PointsTable, name)); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// splitOf returns n of a shard infix "<i>of<n>".
+func splitOf(infix string) (int, bool) {
+	_, after, ok := strings.Cut(infix, "of")
+	n, err := strconv.Atoi(after)
+	return n, ok && err == nil && n > 0
 }
 
 // ReadPoints reads the points table of the dataset dir; a dataset without

@@ -1,0 +1,124 @@
+package dataset
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// testPoints returns the points of testRows(n), one per row.
+func testPoints(n int) []Point {
+	pts := make([]Point, n)
+	for i, r := range testRows(n) {
+		pts[i] = Point{ID: fmt.Sprintf("p%02d", i), Params: r.Params, Metric: "ber", Needed: 3, OK: 3, Mean: 1, CI95Rel: 0.01, Met: true}
+	}
+	return pts
+}
+
+// writeSplit writes the points of shard i of n: every n-th point from i.
+func writeSplit(t *testing.T, dir string, pts []Point, i, n int) error {
+	t.Helper()
+	var mine []Point
+	for k := i; k < len(pts); k += n {
+		mine = append(mine, pts[k])
+	}
+	return WritePoints(dir, testSchema(), mine, Options{Shard: fmt.Sprintf("%dof%d", i, n), Meta: testMeta()})
+}
+
+// pointIDs reads the point_id column of the points table, sorted.
+func pointIDs(t *testing.T, dir string) []string {
+	t.Helper()
+	tbl, err := ReadPoints(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	var ids []string
+	for _, row := range tableValues(t, tbl) {
+		ids = append(ids, row[0].(string))
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// TestPointsOfAnotherSplit: a split's parts replace another split's only
+// once all of them are written, so the table never lacks a point, and
+// holds each point once when a split is complete.
+func TestPointsOfAnotherSplit(t *testing.T) {
+	pts := testPoints(8)
+	var all []string
+	for _, p := range pts {
+		all = append(all, p.ID)
+	}
+	dir := t.TempDir()
+	step := func(i, n int, wantRows int) {
+		t.Helper()
+		if err := writeSplit(t, dir, pts, i, n); err != nil {
+			t.Fatal(err)
+		}
+		ids := pointIDs(t, dir)
+		if len(ids) != wantRows || !slices.Equal(slices.Compact(slices.Clone(ids)), all) {
+			t.Errorf("after shard %d/%d: %d rows %v, want %d rows covering all 8 points", i, n, len(ids), ids, wantRows)
+		}
+	}
+	step(0, 1, 8)   // a whole run
+	step(0, 3, 8+3) // an array of 3, one task done: both splits
+	step(1, 3, 8+6)
+	step(2, 3, 8)   // the split is complete: the whole run's part goes
+	step(1, 2, 8+4) // another array, its second task first
+	step(0, 2, 8)   // complete
+	step(0, 1, 8)   // a whole run again: complete at once
+	if ps, _ := os.ReadDir(PointsDir(dir)); len(ps) != 1 {
+		t.Errorf("points table holds %d files, want the whole run's one", len(ps))
+	}
+}
+
+// TestPointsWritersTakeTurns: the tasks of two arrays split different
+// ways finish at the same moment. Without turns, one removed the other's
+// part between its rename and its manifest entry's, which failed the
+// write and left a part the manifest does not list.
+func TestPointsWritersTakeTurns(t *testing.T) {
+	pts := testPoints(6)
+	for round := range 20 {
+		dir := t.TempDir()
+		for i := range 2 { // a complete split of 2 already there
+			if err := writeSplit(t, dir, pts, i, 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, 5)
+		for k, s := range [][2]int{{0, 3}, {1, 3}, {2, 3}, {0, 2}, {1, 2}} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[k] = writeSplit(t, dir, pts, s[0], s[1])
+			}()
+		}
+		wg.Wait()
+		for k, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d: writer %d: %v", round, k, err)
+			}
+		}
+		strays, err := Strays(dir)
+		if err != nil || len(strays) > 0 {
+			t.Fatalf("round %d: strays %v (%v)", round, strays, err)
+		}
+		damage, err := Verify(dir, false, nil)
+		if err != nil || len(damage) > 0 {
+			t.Fatalf("round %d: damage %v (%v)", round, damage, err)
+		}
+		// One split or both (one removed its parts before the other
+		// split's last task wrote again): never a point missing.
+		if ids := slices.Compact(pointIDs(t, dir)); len(ids) != 6 {
+			t.Errorf("round %d: points %v, want all 6", round, ids)
+		}
+		if _, err := os.Stat(filepath.Join(dir, pointsLock)); err != nil {
+			t.Errorf("round %d: %v", round, err)
+		}
+	}
+}
