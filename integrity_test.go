@@ -247,15 +247,16 @@ func TestStatusNothingToCheck(t *testing.T) {
 	// --json lists it too, incomplete, with the reason.
 	code, stdout, _ := crosslink(t, "status", "--json", ds)
 	var js []struct {
-		Dir      string `json:"dir"`
-		Complete bool   `json:"complete"`
-		Note     string `json:"note"`
+		Dir      string    `json:"dir"`
+		Complete bool      `json:"complete"`
+		Damaged  *[]string `json:"damaged"`
+		Note     string    `json:"note"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &js); err != nil {
 		t.Fatalf("status --json: %v:\n%s", err, stdout)
 	}
-	if code != exitFailed || len(js) != 1 || js[0].Dir != ds || js[0].Complete || !strings.HasPrefix(js[0].Note, "no part written yet") {
-		t.Errorf("status --json of a dataset with no part: exit %d, %+v; want 1 and one incomplete entry for %s with a note", code, js, ds)
+	if code != exitFailed || len(js) != 1 || js[0].Dir != ds || js[0].Complete || js[0].Damaged != nil || !strings.HasPrefix(js[0].Note, "no part written yet") {
+		t.Errorf("status --json of a dataset with no part: exit %d, %+v; want 1 and one incomplete entry for %s, damaged null (not checked), with a note", code, js, ds)
 	}
 }
 

@@ -102,8 +102,8 @@ type reportJSON struct {
 	Leftovers  []string         `json:"leftovers"`
 	Shards     int              `json:"shards"`
 	Incomplete []shardJSON      `json:"incomplete_shards"`
-	// Note says why the other fields are empty: a dataset with no part
-	// yet records no spec, so nothing could be counted.
+	// Note says why the other fields are empty or null: a dataset with
+	// no part yet records no spec, so nothing was counted or checked.
 	Note string `json:"note,omitempty"`
 }
 
@@ -130,10 +130,10 @@ func toJSON(r *sweep.Report) reportJSON {
 }
 
 // noPartJSON is the entry of a dataset whose run has written no part yet:
-// incomplete, with nothing counted.
+// incomplete, with nothing counted or checked, so the lists are null
+// rather than empty.
 func noPartJSON(dir string) reportJSON {
-	return reportJSON{Dir: dir, Failed: map[string]int{}, Corrupt: []string{}, Damaged: []dataset.Damage{},
-		Leftovers: []string{}, Incomplete: []shardJSON{}, Note: noPartNote}
+	return reportJSON{Dir: dir, Note: noPartNote}
 }
 
 // noPartNote says why a dataset with no part is incomplete and how to

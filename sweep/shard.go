@@ -55,8 +55,8 @@ func (s Shard) fits(n int, unit string) error {
 }
 
 // TaskShards returns the shard of each job that task s runs when one
-// process is given several specs with --shard s; the zero Shard for a job
-// it runs none of (Shard.Runs). A job is split by its scenarios, or by its points when it
+// process is given several specs with --shard s; NoShare for a job it
+// runs none of (Shard.Runs). A job is split by its scenarios, or by its points when it
 // has adaptive replicates (see Adaptive). A job with k units, fewer than
 // s.N, splits into k shards instead: tasks 0 to k-1 run shard i/k of it,
 // the parts a run of that spec alone with --shard i/k writes, and tasks k
@@ -87,6 +87,7 @@ func TaskShards(jobs []*Job, s Shard) ([]Shard, error) {
 	}
 	shards := make([]Shard, len(jobs))
 	for i, j := range jobs {
+		shards[i] = NoShare
 		if k := min(s.N, max(j.shardUnits(), 1)); s.I < k {
 			shards[i] = Shard{s.I, k}
 		}
@@ -94,9 +95,15 @@ func TaskShards(jobs []*Job, s Shard) ([]Shard, error) {
 	return shards, nil
 }
 
-// Runs reports whether the shard runs a share of its job: false for the
-// zero Shard, which TaskShards gives a job that a task has none of.
-func (s Shard) Runs() bool { return s.N > 0 }
+// NoShare is the shard TaskShards gives a job that a task runs none of.
+// It is not the zero Shard, which Options reads as Whole, and it fails
+// every check, so a caller that runs it without asking Runs gets an error
+// rather than the whole job.
+var NoShare = Shard{I: -1}
+
+// Runs reports whether the shard runs a share of its job: false for
+// NoShare.
+func (s Shard) Runs() bool { return s != NoShare }
 
 // shardUnits is what a shard of the job splits: its scenarios, or its
 // points when it has adaptive replicates.

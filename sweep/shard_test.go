@@ -198,7 +198,7 @@ func TestTaskShards(t *testing.T) {
 	}
 	six, two, one := job("[1m, 2m, 3m, 4m, 5m, 6m]"), job("[1m, 2m]"), job("[1m]")
 	adaptive := noisyJob(t, newNoisy(), noisySpec, t.TempDir()) // 8 points
-	none := Shard{}
+	none := NoShare
 	tests := []struct {
 		jobs    []*Job
 		shard   Shard
@@ -229,8 +229,8 @@ func TestTaskShards(t *testing.T) {
 			t.Fatalf("TaskShards(%d jobs, %s): %v", len(tt.jobs), tt.shard, err)
 		}
 		for i := range tt.want {
-			if got[i] != tt.want[i] || got[i].Runs() != (tt.want[i] != none) {
-				t.Errorf("TaskShards(%d jobs, %s): job %d gets %s (runs %t), want %s", len(tt.jobs), tt.shard, i, got[i], got[i].Runs(), tt.want[i])
+			if got[i] != tt.want[i] {
+				t.Errorf("TaskShards(%d jobs, %s): job %d gets %s, want %s", len(tt.jobs), tt.shard, i, got[i], tt.want[i])
 			}
 		}
 	}

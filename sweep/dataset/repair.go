@@ -207,8 +207,8 @@ func repairLeaf(l leaf, tables []string, own *owners) (*Done, []Moved, error) {
 				return nil, moved, err
 			}
 			m := Moved{Path: from, To: to, Reason: reason, Copy: copyOf[name]}
-			if own, ok := damaged[rel]; ok {
-				m.Reason = own // a second damaged table part of the group
+			if r, ok := damaged[rel]; ok {
+				m.Reason = r // a second damaged table part of the group
 			} else if c := cmp.Or(culprit[name], l.relMain(name)); copyOf[name] == "" && rel != c && !orphan {
 				m.With = filepath.Join(l.root, c)
 			}
