@@ -154,7 +154,13 @@ func testMeta() Meta {
 
 func writeRows(t *testing.T, dir string, rows []Row, opts Options) *Writer {
 	t.Helper()
-	w, err := NewWriter(dir, testSchema(), opts)
+	return writeRowsOf(t, dir, testSchema(), rows, opts)
+}
+
+// writeRowsOf is writeRows with the schema s.
+func writeRowsOf(t *testing.T, dir string, s *vocab.Schema, rows []Row, opts Options) *Writer {
+	t.Helper()
+	w, err := NewWriter(dir, s, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

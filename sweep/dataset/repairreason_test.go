@@ -105,18 +105,7 @@ func TestRepairNamesEachDamagedTablePart(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	w, err := NewWriter(dir, s, Options{MaxRows: 5, Meta: testMeta()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range rows {
-		if err := w.Append(&rows[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeRowsOf(t, dir, s, rows, Options{MaxRows: 5, Meta: testMeta()})
 	flows, links := damagePart(t, dir, "flows"), damagePart(t, dir, "links")
 	// Each reason names the damaged file's own hash.
 	reason := map[string]string{}
