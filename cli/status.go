@@ -53,6 +53,9 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 	for _, l := range r.Leftovers {
 		fmt.Fprintf(&w, "  left by a killed run or merge: %s (no table lists it; the next crosslink run or merge removes it)\n", l)
 	}
+	if p := r.Points; p != nil && !p.Complete() {
+		writePointsState(&w, r, *p)
+	}
 	if r.Shards > 1 {
 		if len(r.Incomplete) == 0 {
 			fmt.Fprintf(&w, "  all %d shards complete\n", r.Shards)
@@ -63,6 +66,29 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 	}
 	_, err := io.WriteString(out, w.String())
 	return err
+}
+
+// writePointsState says what the points table of an adaptive dataset
+// lacks, and which run writes it.
+func writePointsState(w *strings.Builder, r *sweep.Report, p dataset.PointsSplit) {
+	if p.N == 0 {
+		fmt.Fprintf(w, "  points table not written yet: an adaptive run writes it when its last round ends (rerun: %s)\n", rerunCommand(r))
+		return
+	}
+	for _, i := range p.Missing {
+		fmt.Fprintf(w, "  points table: shard %d/%d has not written its part (rerun: %s --shard %d/%d)\n", i, p.N, rerunCommand(r), i, p.N)
+	}
+	if p.Others > 0 {
+		parts := fmt.Sprintf("%d parts of an earlier split remain", p.Others)
+		if p.Others == 1 {
+			parts = "1 part of an earlier split remains"
+		}
+		fmt.Fprintf(w, "  points table: %s, listing points twice, until every shard of the latest split (%d) has written its part", parts, p.N)
+		if len(p.Missing) == 0 {
+			fmt.Fprintf(w, " (rerun: %s --shard 0/%d)", rerunCommand(r), p.N)
+		}
+		w.WriteString("\n")
+	}
 }
 
 // rerunCommand is the run command that reruns the report's dataset: with
@@ -102,9 +128,18 @@ type reportJSON struct {
 	Leftovers  []string         `json:"leftovers"`
 	Shards     int              `json:"shards"`
 	Incomplete []shardJSON      `json:"incomplete_shards"`
+	Points     *pointsJSON      `json:"points"` // null without adaptive replicates
 	// Note says why the other fields are empty or null: a dataset with
 	// no part yet records no spec, so nothing was counted or checked.
 	Note string `json:"note,omitempty"`
+}
+
+// pointsJSON is the JSON form of a dataset.PointsSplit.
+type pointsJSON struct {
+	Complete bool  `json:"complete"`
+	Shards   int   `json:"shards"`
+	Missing  []int `json:"missing_shards"`
+	Others   int   `json:"other_split_parts"`
 }
 
 type shardJSON struct {
@@ -125,6 +160,9 @@ func toJSON(r *sweep.Report) reportJSON {
 	}
 	for _, s := range r.Incomplete {
 		j.Incomplete = append(j.Incomplete, shardJSON{Shard: s.Shard.String(), Missing: s.Missing, Failed: s.Failed})
+	}
+	if p := r.Points; p != nil {
+		j.Points = &pointsJSON{Complete: p.Complete(), Shards: p.N, Missing: append([]int{}, p.Missing...), Others: p.Others}
 	}
 	return j
 }

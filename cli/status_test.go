@@ -61,3 +61,38 @@ func TestRerunHint(t *testing.T) {
 		}
 	}
 }
+
+// TestPointsStateLines: a dataset with adaptive replicates whose points
+// table lacks a shard's part, or has none, or still holds an earlier
+// split, is incomplete, and status says which run writes what is missing.
+func TestPointsStateLines(t *testing.T) {
+	tests := []struct {
+		p    dataset.PointsSplit
+		want []string
+	}{
+		{dataset.PointsSplit{N: 3}, []string{"incomplete", "points table: shard 0/3 has not written its part (rerun: crosslink run SPEC -p quick --shard 0/3)"}},
+		{dataset.PointsSplit{N: 3, Missing: []int{2}, Others: 1}, []string{"incomplete",
+			"points table: shard 2/3 has not written its part (rerun: crosslink run SPEC -p quick --shard 2/3)",
+			"points table: 1 part of an earlier split remains, listing points twice, until every shard of the latest split (3) has written its part\n"}},
+		{dataset.PointsSplit{N: 2, Others: 3}, []string{"incomplete", "3 parts of an earlier split remain, listing points twice, until every shard of the latest split (2) has written its part (rerun: crosslink run SPEC -p quick --shard 0/2)"}},
+		{dataset.PointsSplit{}, []string{"incomplete", "points table not written yet: an adaptive run writes it when its last round ends (rerun: crosslink run SPEC -p quick)"}},
+		{dataset.PointsSplit{N: 1}, []string{"complete"}},
+	}
+	tests[0].p.Missing = []int{0}
+	for _, tt := range tests {
+		p := tt.p
+		r := &sweep.Report{Spec: "s", Profile: "quick", Dir: "out/s", Total: 8, OK: 8, Failed: map[dataset.Status]int{}, Points: &p}
+		var out strings.Builder
+		if err := writeReport(&out, r); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%+v: status printed\n%s\nwant %q", p, out.String(), w)
+			}
+		}
+		if p.Complete() == strings.Contains(out.String(), "points table") {
+			t.Errorf("%+v: status printed\n%s\nwant a points line exactly when the table is not complete", p, out.String())
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
@@ -278,6 +279,36 @@ func TestAdaptiveIsDeterministic(t *testing.T) {
 			}
 		})
 	}
+	// Status counts the points table: a split whose shards have not all
+	// written their part leaves the dataset incomplete, though every
+	// scenario is there.
+	t.Run("status", func(t *testing.T) {
+		dir := t.TempDir()
+		check := func(wantComplete bool, want dataset.PointsSplit) {
+			t.Helper()
+			r, err := Check(noisyJob(t, newNoisy(), noisySpec, dir), 0, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Complete() != wantComplete || r.Points == nil || !cmp.Equal(*r.Points, want, cmpopts.EquateEmpty()) {
+				t.Errorf("status: complete %t, points %+v; want %t, %+v", r.Complete(), r.Points, wantComplete, want)
+			}
+		}
+		if _, err := runAdaptive(t, context.Background(), newNoisy(), dir, 2, Whole); err != nil {
+			t.Fatal(err)
+		}
+		check(true, dataset.PointsSplit{N: 1})
+		for i := range 2 {
+			if _, err := runAdaptive(t, context.Background(), newNoisy(), dir, 2, Shard{i, 3}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		check(false, dataset.PointsSplit{N: 3, Missing: []int{2}, Others: 1})
+		if _, err := runAdaptive(t, context.Background(), newNoisy(), dir, 2, Shard{2, 3}); err != nil {
+			t.Fatal(err)
+		}
+		check(true, dataset.PointsSplit{N: 3})
+	})
 	// Round 1 runs 24 scenarios: an interrupt at run 10 is in round 1, at
 	// run 30 in a later round.
 	for _, cut := range []int64{10, 30} {

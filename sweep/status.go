@@ -32,6 +32,10 @@ type Report struct {
 	Shards    int // the shard count Incomplete is for; 0 when unsharded
 	// Incomplete lists the shards with missing or failed scenarios.
 	Incomplete []ShardReport
+	// Points is how far the points table is, for a job with adaptive
+	// replicates (nil otherwise): each shard writes its part when its
+	// last round ends, so its scenarios can all be there without it.
+	Points *dataset.PointsSplit
 }
 
 // ShardReport is one shard that is not done.
@@ -41,9 +45,12 @@ type ShardReport struct {
 	Failed  int
 }
 
-// Complete reports whether every scenario has an ok row and every file
-// of the dataset verifies.
-func (r *Report) Complete() bool { return r.OK == r.Total && len(r.Damaged) == 0 }
+// Complete reports whether every scenario has an ok row, every file of
+// the dataset verifies and, with adaptive replicates, the points table
+// holds one whole split.
+func (r *Report) Complete() bool {
+	return r.OK == r.Total && len(r.Damaged) == 0 && (r.Points == nil || r.Points.Complete())
+}
 
 // Check compares the job's dataset with its plan. shards is the shard count
 // to report incomplete shards for; 0 takes it from the part file names
@@ -80,6 +87,13 @@ func Check(j *Job, shards int, deep bool) (*Report, error) {
 	}
 	if r.Leftovers, err = dataset.Leftovers(j.Dir); err != nil {
 		return nil, err
+	}
+	if j.Spec.Adaptive != nil {
+		p, err := dataset.PointsState(j.Dir)
+		if err != nil {
+			return nil, err
+		}
+		r.Points = &p
 	}
 	seen := 0
 	for i := range want.Len() {

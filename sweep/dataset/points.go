@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -185,7 +186,7 @@ func dropOtherSplits(dir, shard string) error {
 	}
 	for _, p := range paths {
 		name := filepath.Base(p)
-		if m, ok := splitOf(strings.TrimSuffix(strings.TrimPrefix(name, "part-"), ".parquet")); ok && m != n {
+		if m, ok := splitOf(pointsInfix(name)); ok && m != n {
 			if err := removePart(dir, filepath.Join(PointsTable, name)); err != nil {
 				return err
 			}
@@ -199,6 +200,72 @@ func splitOf(infix string) (int, bool) {
 	_, after, ok := strings.Cut(infix, "of")
 	n, err := strconv.Atoi(after)
 	return n, ok && err == nil && n > 0
+}
+
+// PointsSplit is how far the points table of an adaptive dataset is: the
+// split (shard count) of its latest part, which of that split's shards
+// have not written their part yet, and how many parts of another split
+// remain (dropOtherSplits removes them when the split is complete).
+type PointsSplit struct {
+	N       int   // shards of the latest part's split; 0 when the table has no part
+	Missing []int // shards of that split without a part
+	Others  int   // parts of another split
+}
+
+// Complete reports whether the table holds one whole split: each point
+// once.
+func (p PointsSplit) Complete() bool { return p.N > 0 && len(p.Missing) == 0 && p.Others == 0 }
+
+// PointsState reads which parts the points table of the dataset dir holds.
+// The latest part is the one whose run started last (KeyRunStarted; the
+// newest file among equals), so that a copy reordering file times does
+// not change the answer.
+func PointsState(dir string) (PointsSplit, error) {
+	paths, err := ownParts(PointsDir(dir))
+	if err != nil || len(paths) == 0 {
+		return PointsSplit{}, err
+	}
+	var latest string
+	var at time.Time
+	for _, p := range newestFirst(paths) {
+		kv, err := fileMeta(p)
+		if err != nil {
+			continue // damaged: Verify reports it
+		}
+		if t := runStarted(kv); latest == "" || t.After(at) {
+			latest, at = p, t
+		}
+	}
+	if latest == "" {
+		latest = newestFirst(paths)[0]
+	}
+	var st PointsSplit
+	n, ok := splitOf(pointsInfix(latest))
+	if !ok {
+		return st, fmt.Errorf("dataset: %s: not a points part name", latest)
+	}
+	st.N = n
+	have := map[int]bool{}
+	for _, p := range paths {
+		infix := pointsInfix(p)
+		if m, ok := splitOf(infix); ok && m == n {
+			i, _ := strconv.Atoi(strings.SplitN(infix, "of", 2)[0])
+			have[i] = true
+		} else {
+			st.Others++
+		}
+	}
+	for i := range n {
+		if !have[i] {
+			st.Missing = append(st.Missing, i)
+		}
+	}
+	return st, nil
+}
+
+// pointsInfix is the shard infix of the points part path: "<i>of<n>".
+func pointsInfix(path string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "part-"), ".parquet")
 }
 
 // ReadPoints reads the points table of the dataset dir; a dataset without

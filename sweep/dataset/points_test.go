@@ -63,6 +63,14 @@ func TestPointsOfAnotherSplit(t *testing.T) {
 		if len(ids) != wantRows || !slices.Equal(slices.Compact(slices.Clone(ids)), all) {
 			t.Errorf("after shard %d/%d: %d rows %v, want %d rows covering all 8 points", i, n, len(ids), ids, wantRows)
 		}
+		// The state status reports: the split just written, complete
+		// exactly when each point has one row.
+		if st, err := PointsState(dir); err != nil || st.N != n || st.Complete() != (wantRows == 8) {
+			t.Errorf("after shard %d/%d: PointsState %+v (%v), want split %d, complete %t", i, n, st, err, n, wantRows == 8)
+		}
+	}
+	if st, err := PointsState(dir); err != nil || st.N != 0 || st.Complete() {
+		t.Errorf("no points table: PointsState %+v (%v), want none", st, err)
 	}
 	step(0, 1, 8)   // a whole run
 	step(0, 3, 8+3) // an array of 3, one task done: both splits
