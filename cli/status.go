@@ -83,11 +83,15 @@ func writePointsState(w *strings.Builder, r *sweep.Report, p dataset.PointsSplit
 		if p.Others == 1 {
 			parts = "1 part of an earlier split remains"
 		}
-		fmt.Fprintf(w, "  points table: %s, listing points twice, until every shard of the latest split (%d) has written its part", parts, p.N)
-		if len(p.Missing) == 0 {
-			fmt.Fprintf(w, " (rerun: %s --shard 0/%d)", rerunCommand(r), p.N)
+		if len(p.Missing) > 0 {
+			fmt.Fprintf(w, "  points table: %s, listing some points twice, until every shard of the latest split (%d) has written its part\n", parts, p.N)
+			return
 		}
-		w.WriteString("\n")
+		shard := fmt.Sprintf(" --shard 0/%d", p.N)
+		if p.N == 1 {
+			shard = "" // the latest run was whole
+		}
+		fmt.Fprintf(w, "  points table: %s, listing points twice (rerun: %s%s, which writes its part again and removes them)\n", parts, rerunCommand(r), shard)
 	}
 }
 

@@ -73,10 +73,11 @@ func TestPointsStateLines(t *testing.T) {
 		{dataset.PointsSplit{N: 3}, []string{"incomplete", "points table: shard 0/3 has not written its part (rerun: crosslink run SPEC -p quick --shard 0/3)"}},
 		{dataset.PointsSplit{N: 3, Missing: []int{2}, Others: 1}, []string{"incomplete",
 			"points table: shard 2/3 has not written its part (rerun: crosslink run SPEC -p quick --shard 2/3)",
-			"points table: 1 part of an earlier split remains, listing points twice, until every shard of the latest split (3) has written its part\n"}},
-		{dataset.PointsSplit{N: 2, Others: 3}, []string{"incomplete", "3 parts of an earlier split remain, listing points twice, until every shard of the latest split (2) has written its part (rerun: crosslink run SPEC -p quick --shard 0/2)"}},
+			"points table: 1 part of an earlier split remains, listing some points twice, until every shard of the latest split (3) has written its part\n"}},
+		{dataset.PointsSplit{N: 2, Others: 3}, []string{"incomplete", "3 parts of an earlier split remain, listing points twice (rerun: crosslink run SPEC -p quick --shard 0/2, which writes its part again and removes them)"}},
 		{dataset.PointsSplit{}, []string{"incomplete", "points table not written yet: an adaptive run writes it when its last round ends (rerun: crosslink run SPEC -p quick)"}},
 		{dataset.PointsSplit{N: 1}, []string{"complete"}},
+		{dataset.PointsSplit{N: 1, Others: 4}, []string{"incomplete", "4 parts of an earlier split remain, listing points twice (rerun: crosslink run SPEC -p quick, which writes its part again and removes them)\n"}},
 	}
 	tests[0].p.Missing = []int{0}
 	for _, tt := range tests {
