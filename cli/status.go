@@ -76,6 +76,10 @@ func writePointsState(w *strings.Builder, r *sweep.Report, p dataset.PointsSplit
 		return
 	}
 	for _, i := range p.Missing {
+		if p.N == 1 {
+			fmt.Fprintf(w, "  points table: a whole run at this profile has not written its part (rerun: %s)\n", rerunCommand(r))
+			continue
+		}
 		fmt.Fprintf(w, "  points table: shard %d/%d has not written its part (rerun: %s --shard %d/%d)\n", i, p.N, rerunCommand(r), i, p.N)
 	}
 	if p.Others > 0 {

@@ -76,7 +76,7 @@ func nextCount(x []float64, n int, a *spec.Adaptive) int {
 // With shard s, this process owns the points s deals it (by the cost of
 // their first replicate when the model estimates costs, else every N-th)
 // and runs every round of those points; no shard waits for another. At
-// the end it writes the points table, dir/points/part-<shard>.parquet:
+// the end it writes its part of the points table (dataset.WritePoints):
 // each point's parameters, replicates run and the interval reached.
 func Adaptive(ctx context.Context, j *Job, cfg Config, s Shard, warn io.Writer) (Summary, error) {
 	a := j.Spec.Adaptive
@@ -156,6 +156,14 @@ func Adaptive(ctx context.Context, j *Job, cfg Config, s Shard, warn io.Writer) 
 	meta.Version, meta.Model, meta.ModelVersion = Version, s0.Name, s0.Version
 	meta.Started = start
 	opts := dataset.Options{Shard: cfg.Shard, Meta: meta, Mem: cfg.Mem}
+	// Under the dataset's lock, as the rounds wrote: a whole run or a
+	// merge that locked it meanwhile would remove the part being written
+	// as a killed run's leftover.
+	lock, err := LockDir(cfg.Dir, cfg.Shard, time.Now())
+	if err != nil {
+		return sum, err
+	}
+	defer lock.Unlock()
 	if err := dataset.WritePoints(cfg.Dir, s0, results, opts); err != nil {
 		return sum, fmt.Errorf("sweep: %w", err)
 	}

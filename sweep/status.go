@@ -89,7 +89,7 @@ func Check(j *Job, shards int, deep bool) (*Report, error) {
 		return nil, err
 	}
 	if j.Spec.Adaptive != nil {
-		p, err := dataset.PointsState(j.Dir)
+		p, err := dataset.PointsState(j.Dir, j.Profile)
 		if err != nil {
 			return nil, err
 		}

@@ -53,7 +53,7 @@ out/
   <spec>/                                    one dataset per spec (its name: field)
     scenarios/part-<shard>-<seq>.parquet     main table: one row per scenario
     <table>/part-<shard>-<seq>.parquet       a model's second table (flows, timeseries, ...)
-    points/part-<shard>.parquet              adaptive replicates: one row per point (below)
+    points/part-[<profile>-]<shard>.parquet  adaptive replicates: one row per point (below)
     _manifest/<table>/<part>.json            size, rows and SHA-256 of each part
     _corrupt/<table>/<part>.corrupt          damaged or stray files moved aside on resume
     _stale/<model>-v<n>/<table>/             parts of an older model version, set aside on the next run
@@ -166,11 +166,14 @@ more replicates of the points whose metric's Student-t 95 % interval is wider th
 target if its standard deviation held (at least one more, at most double, at most max). The
 decisions use only the rows of replicates 0..n-1 of each point, so worker count, shards and
 interrupts do not change which replicates exist. The main table holds the replicates that
-ran; rows are never rewritten. At the end of the run ` + "`points/part-<shard>.parquet`" + ` is
+ran; rows are never rewritten. At the end of the run ` + "`points/part-<shard>.parquet`" + ` (at a
+profile ` + "`points/part-<profile>-<shard>.parquet`" + `, so that a quick run and the full one keep their own) is
 (re)written with one row per point. A run split another way (whole, or in another number of
-shards) removes the points parts of the earlier split once every shard of its own has written
-its part; until then the table holds both splits' rows, so a point may appear twice: keep the
-rows of the parts whose ` + "`crosslink.run_started`" + ` is latest. Each row has its ` + "`point_id`" + ` (the scenario id's hash without the
+shards) removes its profile's parts of the earlier split once every shard of its own has
+written its part; until then the table holds both splits' rows, so a point may appear twice
+(` + "`crosslink status`" + ` says so): for each ` + "`point_id`" + `, keep the row of the part whose
+` + "`crosslink.run_started`" + ` is latest. To read one profile's points, read its files alone
+(` + "`points/part-quick-*.parquet`" + `). Each row has its ` + "`point_id`" + ` (the scenario id's hash without the
 replicate, the main table's ` + "`point_id`" + `, so ` + "`JOIN ... USING (point_id)`" + ` links the two), the
 point's parameter columns, then:
 

@@ -138,8 +138,9 @@ func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 	)
 	// Writers of the points table take turns: a task of one split may
 	// remove another split's parts (dropOtherSplits) while a task of that
-	// split publishes its part and manifest entry.
-	lf, err := os.OpenFile(filepath.Join(dir, pointsLock), os.O_RDWR|os.O_CREATE, fileMode)
+	// split publishes its part and manifest entry. flock needs no write
+	// access to the file, which another user may have made.
+	lf, err := os.OpenFile(filepath.Join(dir, pointsLock), os.O_RDONLY|os.O_CREATE, fileMode)
 	if err != nil {
 		return fmt.Errorf("dataset: %w", err)
 	}
@@ -148,46 +149,104 @@ func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 		return fmt.Errorf("dataset: %w", err)
 	}
 	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
-	name := "part-" + opts.Shard + ".parquet"
+	name := pointsPartName(opts.Meta.Profile, opts.Shard)
 	if err := writeFile(dir, filepath.Join(PointsTable, name), rec, props, opts.Meta.pairs(PointsTable), opts.Mem); err != nil {
 		return err
 	}
-	return dropOtherSplits(dir, opts.Shard)
+	return dropOtherSplits(dir, opts.Meta.Profile, opts.Shard)
 }
 
 // pointsLock is the file whose flock(2) writers of the points table take
 // turns on.
 const pointsLock = ".lock-points"
 
-// dropOtherSplits removes the points parts of another split than shard's
-// ("<i>of<n>" with another n) once shard's split is complete, every part
-// 0..n-1 of it written: a run split another way (whole, then in shards,
-// or the reverse) has then written every point they hold, and a table
-// holding both would list each point twice. Until then both stay, so that
-// no point goes missing while the other tasks of the split (queued,
-// running, or failed and to be resubmitted) have not written theirs.
-func dropOtherSplits(dir, shard string) error {
+// pointsPartName is the name of the points part of shard (an infix
+// "<i>of<n>") of a run at profile: part-<i>of<n>.parquet at the spec's
+// base settings, part-<profile>-<i>of<n>.parquet at a profile, so that
+// the runs of two profiles (make figures at quick, the full run on a
+// cluster) neither overwrite nor remove each other's.
+func pointsPartName(profile, shard string) string {
+	if profile == "" {
+		return "part-" + shard + ".parquet"
+	}
+	return "part-" + profile + "-" + shard + ".parquet"
+}
+
+// pointsPart is a points part as its name and metadata describe it.
+type pointsPart struct {
+	path    string
+	profile string // the profile of the run that wrote it
+	i, n    int    // shard i of n
+	// legacy: a part named without its profile, by a run at a profile
+	// before names carried it; it goes when that profile's split is
+	// complete.
+	legacy bool
+}
+
+// pointsParts lists the points parts of the dataset dir whose names
+// parse, with their profiles; other files are Verify's to report.
+func pointsParts(dir string) ([]pointsPart, error) {
+	paths, err := ownParts(PointsDir(dir))
+	if err != nil {
+		return nil, err
+	}
+	var out []pointsPart
+	for _, p := range paths {
+		s := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p), "part-"), ".parquet")
+		pp := pointsPart{path: p}
+		if k := strings.LastIndexByte(s, '-'); k >= 0 {
+			pp.profile, s = s[:k], s[k+1:]
+		}
+		a, b, ok := strings.Cut(s, "of")
+		i, err1 := strconv.Atoi(a)
+		n, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+			continue
+		}
+		pp.i, pp.n = i, n
+		if pp.profile == "" {
+			if kv, err := fileMeta(p); err == nil {
+				for _, m := range kv {
+					if m[0] == KeyProfile && m[1] != "" {
+						pp.profile, pp.legacy = m[1], true
+					}
+				}
+			}
+		}
+		out = append(out, pp)
+	}
+	return out, nil
+}
+
+// dropOtherSplits removes the points parts of profile's runs that are not
+// of shard's split ("<i>of<n>" with another n, or named the former way)
+// once shard's split is complete, every part 0..n-1 of it written: a run
+// split another way (whole, then in shards, or the reverse) has then
+// written every point they hold, and a table holding both would list each
+// point twice. Until then both stay, so that no point goes missing while
+// the other tasks of the split (queued, running, or failed and to be
+// resubmitted) have not written theirs. Other profiles' parts stay.
+func dropOtherSplits(dir, profile, shard string) error {
 	n, ok := splitOf(shard)
 	if !ok {
 		return nil
 	}
-	paths, err := ownParts(PointsDir(dir))
+	parts, err := pointsParts(dir)
 	if err != nil {
 		return err
 	}
-	have := map[string]bool{}
-	for _, p := range paths {
-		have[filepath.Base(p)] = true
-	}
-	for i := range n {
-		if !have[fmt.Sprintf("part-%dof%d.parquet", i, n)] {
-			return nil // the split is not complete yet
+	have := map[int]bool{}
+	for _, p := range parts {
+		if p.profile == profile && !p.legacy && p.n == n {
+			have[p.i] = true
 		}
 	}
-	for _, p := range paths {
-		name := filepath.Base(p)
-		if m, ok := splitOf(pointsInfix(name)); ok && m != n {
-			if err := removePart(dir, filepath.Join(PointsTable, name)); err != nil {
+	if len(have) < n {
+		return nil // the split is not complete yet
+	}
+	for _, p := range parts {
+		if p.profile == profile && (p.legacy || p.n != n) {
+			if err := removePart(dir, filepath.Join(PointsTable, filepath.Base(p.path))); err != nil {
 				return err
 			}
 		}
@@ -202,70 +261,73 @@ func splitOf(infix string) (int, bool) {
 	return n, ok && err == nil && n > 0
 }
 
-// PointsSplit is how far the points table of an adaptive dataset is: the
-// split (shard count) of its latest part, which of that split's shards
-// have not written their part yet, and how many parts of another split
-// remain (dropOtherSplits removes them when the split is complete).
+// PointsSplit is how far the points table of an adaptive dataset is at a
+// profile: the split (shard count) of the profile's latest part, which of
+// that split's shards have not written their part yet, and how many parts
+// of another split remain (dropOtherSplits removes them when the split is
+// complete).
 type PointsSplit struct {
-	N       int   // shards of the latest part's split; 0 when the table has no part
+	N       int   // shards of the latest part's split; 0 when the profile has no part
 	Missing []int // shards of that split without a part
-	Others  int   // parts of another split
+	Others  int   // parts of another split, or named the former way
 }
 
-// Complete reports whether the table holds one whole split: each point
-// once.
+// Complete reports whether the profile's parts are one whole split: each
+// point once.
 func (p PointsSplit) Complete() bool { return p.N > 0 && len(p.Missing) == 0 && p.Others == 0 }
 
-// PointsState reads which parts the points table of the dataset dir holds.
-// The latest part is the one whose run started last (KeyRunStarted; the
-// newest file among equals), so that a copy reordering file times does
-// not change the answer.
-func PointsState(dir string) (PointsSplit, error) {
-	paths, err := ownParts(PointsDir(dir))
-	if err != nil || len(paths) == 0 {
+// PointsState reads which parts of the runs at profile the points table
+// of the dataset dir holds. The latest part is the one whose run started
+// last (KeyRunStarted; the newest file among equals), so that a copy
+// reordering file times does not change the answer.
+func PointsState(dir, profile string) (PointsSplit, error) {
+	all, err := pointsParts(dir)
+	if err != nil {
 		return PointsSplit{}, err
 	}
-	var latest string
+	var parts []pointsPart
+	var paths []string
+	for _, p := range all {
+		if p.profile == profile {
+			parts = append(parts, p)
+			paths = append(paths, p.path)
+		}
+	}
+	var st PointsSplit
+	if len(parts) == 0 {
+		return st, nil
+	}
+	latest := newestFirst(paths)[0]
 	var at time.Time
+	found := false
 	for _, p := range newestFirst(paths) {
 		kv, err := fileMeta(p)
 		if err != nil {
 			continue // damaged: Verify reports it
 		}
-		if t := runStarted(kv); latest == "" || t.After(at) {
-			latest, at = p, t
+		if t := runStarted(kv); !found || t.After(at) {
+			latest, at, found = p, t, true
 		}
 	}
-	if latest == "" {
-		latest = newestFirst(paths)[0]
+	for _, p := range parts {
+		if p.path == latest {
+			st.N = p.n
+		}
 	}
-	var st PointsSplit
-	n, ok := splitOf(pointsInfix(latest))
-	if !ok {
-		return st, fmt.Errorf("dataset: %s: not a points part name", latest)
-	}
-	st.N = n
 	have := map[int]bool{}
-	for _, p := range paths {
-		infix := pointsInfix(p)
-		if m, ok := splitOf(infix); ok && m == n {
-			i, _ := strconv.Atoi(strings.SplitN(infix, "of", 2)[0])
-			have[i] = true
+	for _, p := range parts {
+		if !p.legacy && p.n == st.N {
+			have[p.i] = true
 		} else {
 			st.Others++
 		}
 	}
-	for i := range n {
+	for i := range st.N {
 		if !have[i] {
 			st.Missing = append(st.Missing, i)
 		}
 	}
 	return st, nil
-}
-
-// pointsInfix is the shard infix of the points part path: "<i>of<n>".
-func pointsInfix(path string) string {
-	return strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "part-"), ".parquet")
 }
 
 // ReadPoints reads the points table of the dataset dir; a dataset without

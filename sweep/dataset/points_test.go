@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // testPoints returns the points of testRows(n), one per row.
@@ -18,14 +20,28 @@ func testPoints(n int) []Point {
 	return pts
 }
 
-// writeSplit writes the points of shard i of n: every n-th point from i.
+// writeSplit writes the points of shard i of n at the base settings:
+// every n-th point from i.
 func writeSplit(t *testing.T, dir string, pts []Point, i, n int) error {
+	t.Helper()
+	return writeSplitAt(t, dir, "", pts, i, n)
+}
+
+// started orders the runs of the points tests: each run starts a second
+// after the one before, however coarse the file system's times.
+var started atomic.Int64
+
+// writeSplitAt is writeSplit at profile.
+func writeSplitAt(t *testing.T, dir, profile string, pts []Point, i, n int) error {
 	t.Helper()
 	var mine []Point
 	for k := i; k < len(pts); k += n {
 		mine = append(mine, pts[k])
 	}
-	return WritePoints(dir, testSchema(), mine, Options{Shard: fmt.Sprintf("%dof%d", i, n), Meta: testMeta()})
+	meta := testMeta()
+	meta.Profile = profile
+	meta.Started = time.Unix(1.8e9+started.Add(1), 0)
+	return WritePoints(dir, testSchema(), mine, Options{Shard: fmt.Sprintf("%dof%d", i, n), Meta: meta})
 }
 
 // pointIDs reads the point_id column of the points table, sorted.
@@ -65,11 +81,11 @@ func TestPointsOfAnotherSplit(t *testing.T) {
 		}
 		// The state status reports: the split just written, complete
 		// exactly when each point has one row.
-		if st, err := PointsState(dir); err != nil || st.N != n || st.Complete() != (wantRows == 8) {
+		if st, err := PointsState(dir, ""); err != nil || st.N != n || st.Complete() != (wantRows == 8) {
 			t.Errorf("after shard %d/%d: PointsState %+v (%v), want split %d, complete %t", i, n, st, err, n, wantRows == 8)
 		}
 	}
-	if st, err := PointsState(dir); err != nil || st.N != 0 || st.Complete() {
+	if st, err := PointsState(dir, ""); err != nil || st.N != 0 || st.Complete() {
 		t.Errorf("no points table: PointsState %+v (%v), want none", st, err)
 	}
 	step(0, 1, 8)   // a whole run
@@ -128,5 +144,64 @@ func TestPointsWritersTakeTurns(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, pointsLock)); err != nil {
 			t.Errorf("round %d: %v", round, err)
 		}
+	}
+}
+
+// TestPointsOfEachProfile: the runs of two profiles of one spec (a quick
+// run for figures, the base run on a cluster) keep their own parts: one
+// completing its split removes none of the other's, and each profile's
+// state counts its own parts. A part of a profile's run named the former
+// way (without the profile) goes when that profile's split is complete.
+func TestPointsOfEachProfile(t *testing.T) {
+	pts := testPoints(6)
+	dir := t.TempDir()
+	for i := range 3 {
+		if err := writeSplitAt(t, dir, "", pts, i, 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := writeSplitAt(t, dir, "quick", pts[:2], 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		profile string
+		want    PointsSplit
+	}{{"", PointsSplit{N: 3}}, {"quick", PointsSplit{N: 1}}, {"full", PointsSplit{}}} {
+		if st, err := PointsState(dir, tt.profile); err != nil || !slices.Equal(st.Missing, tt.want.Missing) || st.N != tt.want.N || st.Others != tt.want.Others {
+			t.Errorf("profile %q: PointsState %+v (%v), want %+v", tt.profile, st, err, tt.want)
+		}
+	}
+	if ids := pointIDs(t, dir); len(ids) != 6+2 {
+		t.Errorf("points table: %d rows, want 6 base and 2 quick", len(ids))
+	}
+
+	// A part a quick run wrote under the base name, as before profiles
+	// were in the names: counted as quick's, not as base's, and removed
+	// when quick's split is complete.
+	legacy := filepath.Join(PointsDir(dir), "part-0of1.parquet")
+	if err := os.Rename(filepath.Join(PointsDir(dir), "part-quick-0of1.parquet"), legacy); err != nil {
+		t.Fatal(err)
+	}
+	if err := recordEntry(dir, filepath.Join(PointsTable, "part-0of1.parquet"), -1); err != nil {
+		t.Fatal(err)
+	}
+	dropEntry(dir, filepath.Join(PointsTable, "part-quick-0of1.parquet"))
+	if st, _ := PointsState(dir, ""); st.N != 3 || st.Others != 0 || len(st.Missing) != 0 {
+		t.Errorf("base with quick's former part: %+v, want base's complete split", st)
+	}
+	if st, _ := PointsState(dir, "quick"); st.Complete() {
+		t.Errorf("quick with only its former part: %+v, want incomplete", st)
+	}
+	if err := writeSplitAt(t, dir, "quick", pts[:2], 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
+		t.Errorf("quick's former part is still there (%v)", err)
+	}
+	if st, _ := PointsState(dir, "quick"); !st.Complete() {
+		t.Errorf("quick rewritten: %+v, want complete", st)
+	}
+	if damage, err := Verify(dir, false, nil); err != nil || len(damage) > 0 {
+		t.Errorf("damage %v (%v)", damage, err)
 	}
 }
