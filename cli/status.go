@@ -77,7 +77,7 @@ func writePointsState(w *strings.Builder, r *sweep.Report, p dataset.PointsSplit
 	}
 	for _, i := range p.Missing {
 		if p.N == 1 {
-			fmt.Fprintf(w, "  points table: a whole run at this profile has not written its part (rerun: %s)\n", rerunCommand(r))
+			fmt.Fprintf(w, "  points table: no whole run %s has written its part (rerun: %s)\n", atProfile(r), rerunCommand(r))
 			continue
 		}
 		fmt.Fprintf(w, "  points table: shard %d/%d has not written its part (rerun: %s --shard %d/%d)\n", i, p.N, rerunCommand(r), i, p.N)
@@ -88,7 +88,11 @@ func writePointsState(w *strings.Builder, r *sweep.Report, p dataset.PointsSplit
 			parts = "1 part of an earlier split remains"
 		}
 		if len(p.Missing) > 0 {
-			fmt.Fprintf(w, "  points table: %s, listing some points twice, until every shard of the latest split (%d) has written its part\n", parts, p.N)
+			until := fmt.Sprintf("every shard of the latest split (%d) has written its part", p.N)
+			if p.N == 1 {
+				until = "the whole run's part is written"
+			}
+			fmt.Fprintf(w, "  points table: %s, listing some points twice, until %s\n", parts, until)
 			return
 		}
 		shard := fmt.Sprintf(" --shard 0/%d", p.N)
@@ -97,6 +101,15 @@ func writePointsState(w *strings.Builder, r *sweep.Report, p dataset.PointsSplit
 		}
 		fmt.Fprintf(w, "  points table: %s, listing points twice (rerun: %s%s, which writes its part again and removes them)\n", parts, rerunCommand(r), shard)
 	}
+}
+
+// atProfile names the report's profile for a sentence: "at profile P", or
+// "at the base settings".
+func atProfile(r *sweep.Report) string {
+	if r.Profile == "" {
+		return "at the base settings"
+	}
+	return "at profile " + r.Profile
 }
 
 // rerunCommand is the run command that reruns the report's dataset: with

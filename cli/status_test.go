@@ -77,7 +77,8 @@ func TestPointsStateLines(t *testing.T) {
 		{dataset.PointsSplit{N: 2, Others: 3}, []string{"incomplete", "3 parts of an earlier split remain, listing points twice (rerun: crosslink run SPEC -p quick --shard 0/2, which writes its part again and removes them)"}},
 		{dataset.PointsSplit{}, []string{"incomplete", "points table not written yet: an adaptive run writes it when its last round ends (rerun: crosslink run SPEC -p quick)"}},
 		{dataset.PointsSplit{N: 1}, []string{": complete;"}},
-		{dataset.PointsSplit{N: 1, Missing: []int{0}, Others: 1}, []string{"incomplete", "points table: a whole run at this profile has not written its part (rerun: crosslink run SPEC -p quick)\n"}},
+		{dataset.PointsSplit{N: 1, Missing: []int{0}, Others: 1}, []string{"incomplete", "points table: no whole run at profile quick has written its part (rerun: crosslink run SPEC -p quick)\n",
+			"points table: 1 part of an earlier split remains, listing some points twice, until the whole run's part is written\n"}},
 		{dataset.PointsSplit{N: 1, Others: 4}, []string{"incomplete", "4 parts of an earlier split remain, listing points twice (rerun: crosslink run SPEC -p quick, which writes its part again and removes them)\n"}},
 	}
 	tests[0].p.Missing = []int{0}

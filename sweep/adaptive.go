@@ -158,8 +158,9 @@ func Adaptive(ctx context.Context, j *Job, cfg Config, s Shard, warn io.Writer) 
 	opts := dataset.Options{Shard: cfg.Shard, Meta: meta, Mem: cfg.Mem}
 	// Under the dataset's lock, as the rounds wrote: a whole run or a
 	// merge that locked it meanwhile would remove the part being written
-	// as a killed run's leftover.
-	lock, err := LockDir(cfg.Dir, cfg.Shard, time.Now())
+	// as a killed run's leftover. One holding it now is waited for: the
+	// rounds are done, and failing here would leave the part to a rerun.
+	lock, err := lockWaiting(ctx, cfg.Dir, cfg.Shard)
 	if err != nil {
 		return sum, err
 	}

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -29,6 +30,29 @@ type Lock struct {
 	shared bool // .lock is held shared: a task of a job array
 }
 
+// busyError is LockDir's error when another run holds the lock.
+type busyError struct{ msg string }
+
+func (e busyError) Error() string { return e.msg }
+
+// lockWaiting is LockDir that waits while another run holds the lock (a
+// merge, or a whole run started meanwhile), trying again every second
+// until ctx ends: for a task whose work is done but for a last write.
+func lockWaiting(ctx context.Context, dir, infix string) (*Lock, error) {
+	for {
+		l, err := LockDir(dir, infix, time.Now())
+		var busy busyError
+		if err == nil || !errors.As(err, &busy) {
+			return l, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(time.Second):
+		}
+	}
+}
+
 // lockName is the dataset-wide lock file.
 const lockName = dataset.LockFile
 
@@ -49,7 +73,7 @@ func LockDir(dir, infix string, now time.Time) (*Lock, error) {
 	f, err := lockFile(main, mode)
 	if err != nil {
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("sweep: dataset %s is being written by another run (%s); wait for it or stop it", dir, holders(dir))
+			return nil, busyError{fmt.Sprintf("sweep: dataset %s is being written by another run (%s); wait for it or stop it", dir, holders(dir))}
 		}
 		return nil, fmt.Errorf("sweep: locking %s: %w", dir, err)
 	}
@@ -60,7 +84,7 @@ func LockDir(dir, infix string, now time.Time) (*Lock, error) {
 		if err != nil {
 			l.Unlock()
 			if errors.Is(err, syscall.EWOULDBLOCK) {
-				return nil, fmt.Errorf("sweep: shard %s of dataset %s is being written by another run (%s)", infix, dir, holders(dir))
+				return nil, busyError{fmt.Sprintf("sweep: shard %s of dataset %s is being written by another run (%s)", infix, dir, holders(dir))}
 			}
 			return nil, fmt.Errorf("sweep: locking %s: %w", dir, err)
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestResumeModesFollowUmask: the dataset directory, its lock files and
@@ -42,4 +44,25 @@ func TestResumeModesFollowUmask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestLockWaiting: the last write of a task whose work is done waits
+// while another run holds the dataset, and gives up only when told to.
+func TestLockWaiting(t *testing.T) {
+	dir := t.TempDir()
+	held, err := LockDir(dir, "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := lockWaiting(ctx, dir, "1of3"); err == nil || !strings.Contains(err.Error(), "being written by another run") {
+		t.Errorf("lockWaiting with the dataset held until the context ended: %v, want the holder named", err)
+	}
+	time.AfterFunc(300*time.Millisecond, func() { held.Unlock() })
+	l, err := lockWaiting(context.Background(), dir, "1of3")
+	if err != nil {
+		t.Fatalf("lockWaiting after the holder let go: %v", err)
+	}
+	l.Unlock()
 }

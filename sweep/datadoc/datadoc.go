@@ -171,9 +171,11 @@ profile ` + "`points/part-<profile>-<shard>.parquet`" + `, so that a quick run a
 (re)written with one row per point. A run split another way (whole, or in another number of
 shards) removes its profile's parts of the earlier split once every shard of its own has
 written its part; until then the table holds both splits' rows, so a point may appear twice
-(` + "`crosslink status`" + ` says so): for each ` + "`point_id`" + `, keep the row of the part whose
-` + "`crosslink.run_started`" + ` is latest. To read one profile's points, read its files alone
-(` + "`points/part-quick-*.parquet`" + `). Each row has its ` + "`point_id`" + ` (the scenario id's hash without the
+(` + "`crosslink status`" + ` says so). To read one profile's points, read the parts whose
+` + "`crosslink.profile`" + ` metadata is that profile (for profile quick, names matching ` + "`^part-quick-[0-9]+of[0-9]+\\.parquet$`" + `;
+at the base settings ` + "`^part-[0-9]+of[0-9]+\\.parquet$`" + `, where parts written at a profile before
+names carried it also match, with their profile in the metadata), then for each
+` + "`point_id`" + ` keep the row of the part whose ` + "`crosslink.run_started`" + ` is latest. Each row has its ` + "`point_id`" + ` (the scenario id's hash without the
 replicate, the main table's ` + "`point_id`" + `, so ` + "`JOIN ... USING (point_id)`" + ` links the two), the
 point's parameter columns, then:
 

@@ -138,8 +138,7 @@ func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 	)
 	// Writers of the points table take turns: a task of one split may
 	// remove another split's parts (dropOtherSplits) while a task of that
-	// split publishes its part and manifest entry. flock needs no write
-	// access to the file, which another user may have made.
+	// split publishes its part and manifest entry.
 	lf, err := os.OpenFile(filepath.Join(dir, pointsLock), os.O_RDONLY|os.O_CREATE, fileMode)
 	if err != nil {
 		return fmt.Errorf("dataset: %w", err)
@@ -178,8 +177,10 @@ type pointsPart struct {
 	profile string // the profile of the run that wrote it
 	i, n    int    // shard i of n
 	// legacy: a part named without its profile, by a run at a profile
-	// before names carried it; it goes when that profile's split is
-	// complete.
+	// before names carried it. It counts among the other parts of both
+	// that profile and the base settings (whose name it has), and goes
+	// when either's split is complete, so that neither's status calls it
+	// complete while it lists points of another run.
 	legacy bool
 }
 
@@ -200,8 +201,8 @@ func pointsParts(dir string) ([]pointsPart, error) {
 		a, b, ok := strings.Cut(s, "of")
 		i, err1 := strconv.Atoi(a)
 		n, err2 := strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-			continue
+		if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n || strconv.Itoa(i) != a || strconv.Itoa(n) != b {
+			continue // not a name WritePoints gives
 		}
 		pp.i, pp.n = i, n
 		if pp.profile == "" {
@@ -219,8 +220,8 @@ func pointsParts(dir string) ([]pointsPart, error) {
 }
 
 // dropOtherSplits removes the points parts of profile's runs that are not
-// of shard's split ("<i>of<n>" with another n, or named the former way)
-// once shard's split is complete, every part 0..n-1 of it written: a run
+// of shard's split ("<i>of<n>" with another n, or named the former way:
+// pointsPart.legacy) once shard's split is complete, every part 0..n-1 of it written: a run
 // split another way (whole, then in shards, or the reverse) has then
 // written every point they hold, and a table holding both would list each
 // point twice. Until then both stay, so that no point goes missing while
@@ -245,13 +246,18 @@ func dropOtherSplits(dir, profile, shard string) error {
 		return nil // the split is not complete yet
 	}
 	for _, p := range parts {
-		if p.profile == profile && (p.legacy || p.n != n) {
+		if p.of(profile) && (p.legacy || p.n != n) {
 			if err := removePart(dir, filepath.Join(PointsTable, filepath.Base(p.path))); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// of reports whether the part counts among the parts of profile's runs.
+func (p pointsPart) of(profile string) bool {
+	return p.profile == profile || p.legacy && profile == ""
 }
 
 // splitOf returns n of a shard infix "<i>of<n>".
@@ -285,17 +291,27 @@ func PointsState(dir, profile string) (PointsSplit, error) {
 	if err != nil {
 		return PointsSplit{}, err
 	}
+	// The latest split is that of the profile's own parts; of its
+	// former-style ones only when it has no other.
 	var parts []pointsPart
-	var paths []string
+	var paths, legacy []string
 	for _, p := range all {
-		if p.profile == profile {
-			parts = append(parts, p)
+		if !p.of(profile) {
+			continue
+		}
+		parts = append(parts, p)
+		if p.legacy {
+			legacy = append(legacy, p.path)
+		} else {
 			paths = append(paths, p.path)
 		}
 	}
 	var st PointsSplit
 	if len(parts) == 0 {
 		return st, nil
+	}
+	if len(paths) == 0 {
+		paths = legacy
 	}
 	latest := newestFirst(paths)[0]
 	var at time.Time

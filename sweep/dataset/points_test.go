@@ -186,11 +186,12 @@ func TestPointsOfEachProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	dropEntry(dir, filepath.Join(PointsTable, "part-quick-0of1.parquet"))
-	if st, _ := PointsState(dir, ""); st.N != 3 || st.Others != 0 || len(st.Missing) != 0 {
-		t.Errorf("base with quick's former part: %+v, want base's complete split", st)
+	// Both base's status and quick's count it among the other parts.
+	if st, _ := PointsState(dir, ""); st.N != 3 || st.Others != 1 || len(st.Missing) != 0 {
+		t.Errorf("base with quick's former part: %+v, want base's split of 3 and 1 other part", st)
 	}
-	if st, _ := PointsState(dir, "quick"); st.Complete() {
-		t.Errorf("quick with only its former part: %+v, want incomplete", st)
+	if st, _ := PointsState(dir, "quick"); st.N != 1 || st.Others != 1 || !slices.Equal(st.Missing, []int{0}) {
+		t.Errorf("quick with only its former part: %+v, want {N:1 Missing:[0] Others:1}", st)
 	}
 	if err := writeSplitAt(t, dir, "quick", pts[:2], 0, 1); err != nil {
 		t.Fatal(err)
@@ -201,7 +202,39 @@ func TestPointsOfEachProfile(t *testing.T) {
 	if st, _ := PointsState(dir, "quick"); !st.Complete() {
 		t.Errorf("quick rewritten: %+v, want complete", st)
 	}
+	if st, _ := PointsState(dir, ""); !st.Complete() {
+		t.Errorf("base once quick's former part went: %+v, want complete", st)
+	}
 	if damage, err := Verify(dir, false, nil); err != nil || len(damage) > 0 {
 		t.Errorf("damage %v (%v)", damage, err)
+	}
+}
+
+// TestPointsLatestByRunStart: the latest split is the one whose run
+// started last, whatever the files' times say (a copy, or a merge,
+// reorders those); and names WritePoints does not give are left out.
+func TestPointsLatestByRunStart(t *testing.T) {
+	pts := testPoints(6)
+	dir := t.TempDir()
+	if err := writeSplit(t, dir, pts, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeSplit(t, dir, pts, 0, 3); err != nil {
+		t.Fatal(err)
+	}
+	// The whole run's file made the newest.
+	future := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(PointsDir(dir), "part-0of1.parquet"), future, future); err != nil {
+		t.Fatal(err)
+	}
+	// Files of other names: Verify reports them; they count for nothing.
+	for _, n := range []string{"part-00of3.parquet", "part-+1of3.parquet", "part-0of1-bak.parquet", "part-3of3.parquet"} {
+		if err := os.WriteFile(filepath.Join(PointsDir(dir), n), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := PointsState(dir, "")
+	if err != nil || st.N != 3 || !slices.Equal(st.Missing, []int{1, 2}) || st.Others != 1 {
+		t.Errorf("PointsState %+v (%v), want the split of 3 started last, shards 1 and 2 missing, 1 other part", st, err)
 	}
 }

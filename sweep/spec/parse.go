@@ -24,6 +24,7 @@ var (
 	plotKinds   = []string{"line", "table"}
 	scales      = []string{"linear", "log"}
 	namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	shardShaped = regexp.MustCompile(`^[0-9]+of[0-9]+$`)
 )
 
 // parser holds the state of one Parse: the errors found so far and what
@@ -513,7 +514,11 @@ func (p *parser) profiles(n ast.Node) []Profile {
 	var out []Profile
 	for _, e := range p.entries(n, "profiles", "profile", nil) {
 		pr := Profile{Name: e.key, Pos: e.pos}
-		p.checkName(e.pos, "profile name", e.key, "is what --profile takes", false)
+		if p.checkName(e.pos, "profile name", e.key, "is what --profile takes", false) && shardShaped.MatchString(e.key) {
+			// Points parts are named part-<profile>-<i>of<n>: a profile
+			// shaped like a shard would read as one.
+			p.errorf(e.pos, "profile name %q has the form of a shard (<i>of<n>), which names a dataset's files; pick another", e.key)
+		}
 		what := "profile " + e.key
 		for _, f := range p.entries(e.value, what, "key", profileKeys) {
 			switch f.key {
