@@ -55,15 +55,16 @@ func (s Shard) fits(n int, unit string) error {
 }
 
 // TaskShards returns the shard of each job that task s runs when one
-// process is given several specs with --shard s; NoShare for a job it
-// runs none of (Shard.Runs). A job is split by its scenarios, or by its points when it
-// has adaptive replicates (see Adaptive). A job with k units, fewer than
-// s.N, splits into k shards instead: tasks 0 to k-1 run shard i/k of it,
-// the parts a run of that spec alone with --shard i/k writes, and tasks k
-// and above have none of it. So one job array can run specs of any sizes,
-// and `crosslink status` finds each dataset's shards complete. The run is
-// refused only when s.N exceeds every job's units, as Fits refuses one
-// spec: such a task would run nothing at all.
+// process is given several specs with --shard s, and for a job it runs
+// none of a shard that Runs calls none. A job is split by its scenarios,
+// or by its points when it has adaptive replicates (see Adaptive). A job
+// with k units, fewer than s.N, splits into k shards instead: tasks 0 to
+// k-1 run shard i/k of it, the parts a run of that spec alone with
+// --shard i/k writes, and tasks k and above have none of it. So one job
+// array can run specs of any sizes, and `crosslink status` finds each
+// dataset's shards complete. The run is refused only when s.N exceeds
+// every job's units, as Fits refuses one spec: such a task would run
+// nothing at all.
 func TaskShards(jobs []*Job, s Shard) ([]Shard, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -87,7 +88,10 @@ func TaskShards(jobs []*Job, s Shard) ([]Shard, error) {
 	}
 	shards := make([]Shard, len(jobs))
 	for i, j := range jobs {
-		shards[i] = NoShare
+		// None: not the zero Shard, which Options reads as Whole, but
+		// one every check refuses, so that a caller who runs it without
+		// asking Runs gets an error rather than the whole job.
+		shards[i] = Shard{I: -1}
 		if k := min(s.N, max(j.shardUnits(), 1)); s.I < k {
 			shards[i] = Shard{s.I, k}
 		}
@@ -95,15 +99,9 @@ func TaskShards(jobs []*Job, s Shard) ([]Shard, error) {
 	return shards, nil
 }
 
-// NoShare is the shard TaskShards gives a job that a task runs none of.
-// It is not the zero Shard, which Options reads as Whole, and it fails
-// every check, so a caller that runs it without asking Runs gets an error
-// rather than the whole job.
-var NoShare = Shard{I: -1}
-
-// Runs reports whether the shard runs a share of its job: false for
-// NoShare.
-func (s Shard) Runs() bool { return s != NoShare }
+// Runs reports whether the shard runs a share of its job: false for the
+// shard TaskShards gives a job that a task runs none of.
+func (s Shard) Runs() bool { return s.N > 0 }
 
 // shardUnits is what a shard of the job splits: its scenarios, or its
 // points when it has adaptive replicates.

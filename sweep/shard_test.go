@@ -198,7 +198,7 @@ func TestTaskShards(t *testing.T) {
 	}
 	six, two, one := job("[1m, 2m, 3m, 4m, 5m, 6m]"), job("[1m, 2m]"), job("[1m]")
 	adaptive := noisyJob(t, newNoisy(), noisySpec, t.TempDir()) // 8 points
-	none := NoShare
+	none := Shard{I: -1} // what TaskShards gives a job a task runs none of
 	tests := []struct {
 		jobs    []*Job
 		shard   Shard

@@ -221,12 +221,13 @@ func pointsParts(dir string) ([]pointsPart, error) {
 
 // dropOtherSplits removes the points parts of profile's runs that are not
 // of shard's split ("<i>of<n>" with another n, or named the former way:
-// pointsPart.legacy) once shard's split is complete, every part 0..n-1 of it written: a run
-// split another way (whole, then in shards, or the reverse) has then
-// written every point they hold, and a table holding both would list each
-// point twice. Until then both stay, so that no point goes missing while
-// the other tasks of the split (queued, running, or failed and to be
-// resubmitted) have not written theirs. Other profiles' parts stay.
+// pointsPart.legacy) once shard's split is complete, every part 0..n-1 of
+// it written: a run split another way (whole, then in shards, or the
+// reverse) has then written every point they hold, and a table holding
+// both would list each point twice. Until then both stay, so that no
+// point goes missing while the other tasks of the split (queued, running,
+// or failed and to be resubmitted) have not written theirs. Other
+// profiles' parts stay.
 func dropOtherSplits(dir, profile, shard string) error {
 	n, ok := splitOf(shard)
 	if !ok {
