@@ -198,7 +198,8 @@ func TestTaskShards(t *testing.T) {
 	}
 	six, two, one := job("[1m, 2m, 3m, 4m, 5m, 6m]"), job("[1m, 2m]"), job("[1m]")
 	adaptive := noisyJob(t, newNoisy(), noisySpec, t.TempDir()) // 8 points
-	none := Shard{I: -1} // what TaskShards gives a job a task runs none of
+	// What TaskShards gives a job a task runs none of.
+	none := Shard{I: -1}
 	tests := []struct {
 		jobs    []*Job
 		shard   Shard
