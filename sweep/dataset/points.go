@@ -198,10 +198,8 @@ func pointsParts(dir string) ([]pointsPart, error) {
 		if k := strings.LastIndexByte(s, '-'); k >= 0 {
 			pp.profile, s = s[:k], s[k+1:]
 		}
-		a, b, ok := strings.Cut(s, "of")
-		i, err1 := strconv.Atoi(a)
-		n, err2 := strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n || strconv.Itoa(i) != a || strconv.Itoa(n) != b {
+		i, n, ok := parseShardInfix(s)
+		if !ok {
 			continue // not a name WritePoints gives
 		}
 		pp.i, pp.n = i, n
@@ -229,7 +227,7 @@ func pointsParts(dir string) ([]pointsPart, error) {
 // or failed and to be resubmitted) have not written theirs. Other
 // profiles' parts stay.
 func dropOtherSplits(dir, profile, shard string) error {
-	n, ok := splitOf(shard)
+	_, n, ok := parseShardInfix(shard)
 	if !ok {
 		return nil
 	}
@@ -261,11 +259,17 @@ func (p pointsPart) of(profile string) bool {
 	return p.profile == profile || p.legacy && profile == ""
 }
 
-// splitOf returns n of a shard infix "<i>of<n>".
-func splitOf(infix string) (int, bool) {
-	_, after, ok := strings.Cut(infix, "of")
-	n, err := strconv.Atoi(after)
-	return n, ok && err == nil && n > 0
+// parseShardInfix parses a shard infix "<i>of<n>" as pointsPartName
+// writes it: shard i of n, 0 <= i < n, both in canonical decimal (no
+// sign, no leading zero), so that one shard has one name.
+func parseShardInfix(s string) (i, n int, ok bool) {
+	a, b, ok := strings.Cut(s, "of")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n || strconv.Itoa(i) != a || strconv.Itoa(n) != b {
+		return 0, 0, false
+	}
+	return i, n, true
 }
 
 // PointsSplit is how far the points table of an adaptive dataset is at a

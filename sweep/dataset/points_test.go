@@ -238,3 +238,33 @@ func TestPointsLatestByRunStart(t *testing.T) {
 		t.Errorf("PointsState %+v (%v), want the split of 3 started last, shards 1 and 2 missing, 1 other part", st, err)
 	}
 }
+
+// TestParseShardInfix: the infixes pointsPartName writes parse back to
+// their shard, and no other spelling of a shard does, so that one shard
+// has one part name.
+func TestParseShardInfix(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		i, n int
+		ok   bool
+	}{
+		{"0of1", 0, 1, true},
+		{"2of3", 2, 3, true},
+		{"15of16", 15, 16, true},
+		{"3of3", 0, 0, false},  // i must be below n
+		{"0of0", 0, 0, false},  // no split has no shard
+		{"00of3", 0, 0, false}, // leading zero: another spelling of 0of3
+		{"+1of3", 0, 0, false},
+		{"1of+3", 0, 0, false},
+		{"-1of3", 0, 0, false},
+		{"1of", 0, 0, false},
+		{"of3", 0, 0, false},
+		{"1-3", 0, 0, false},
+		{"quick", 0, 0, false},
+	} {
+		i, n, ok := parseShardInfix(c.in)
+		if i != c.i || n != c.n || ok != c.ok {
+			t.Errorf("parseShardInfix(%q) = %d, %d, %v; want %d, %d, %v", c.in, i, n, ok, c.i, c.n, c.ok)
+		}
+	}
+}
