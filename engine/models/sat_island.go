@@ -71,10 +71,15 @@ type satScenario struct {
 	// warmTimeouts are the connections' timeouts at the warm-up.
 	warmTimeouts workload.Timeouts
 	series       [][]vocab.Value
-	last         struct{ bytes, probe, tx unit.Bytes }
-	lastAt       des.Time
-	probeP       []workload.Leg
-	startEr      error
+	// last: the counters at the previous sample, for the interval's rates
+	// and its busy time.
+	last struct {
+		bytes, probe unit.Bytes
+		busy         des.Duration
+	}
+	lastAt  des.Time
+	probeP  []workload.Leg
+	startEr error
 }
 
 // probe observes the probe exchange.
@@ -242,10 +247,15 @@ func (sc *satScenario) Handle(now des.Time, kind int, arg uint64) {
 			vocab.I(int64(sc.q.Bytes())),
 			vocab.F(rateOver(bytes-sc.last.bytes, dt).BitsPerSecond()),
 			vocab.F(rateOver(sc.probe.bytes-sc.last.probe, dt).BitsPerSecond()),
-			vocab.F(rateOver(st.TransmittedBytes-sc.last.tx, dt).BitsPerSecond() / sc.c.rate.BitsPerSecond()),
+			// The transmitter's busy time in the interval, a transmission
+			// that spans a sample counted on both sides of it: the bytes of
+			// the packets that ended in the interval over its length would
+			// count the part of one that began in the interval before, and
+			// exceed 1 on a saturated link.
+			vocab.F(float64(st.Busy-sc.last.busy) / float64(now.Sub(sc.lastAt))),
 			vocab.I(int64(sc.ex.Live)),
 		})
-		sc.last.bytes, sc.last.probe, sc.last.tx = bytes, sc.probe.bytes, st.TransmittedBytes
+		sc.last.bytes, sc.last.probe, sc.last.busy = bytes, sc.probe.bytes, st.Busy
 		sc.lastAt = now
 		sc.s.After(sc.c.sample, sc, siEvSample, 0)
 	}

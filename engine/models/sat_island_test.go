@@ -347,3 +347,60 @@ func TestSatQueueForms(t *testing.T) {
 		t.Errorf("payload loss %v: the 68-packet queue does not limit, the comparison shows nothing", a.Metrics[siLoss])
 	}
 }
+
+// TestSatUtilisationPerInterval: the timeseries' utilisation is the
+// transmitter's busy share of each interval, so on a saturated link
+// (400 channels and the probe into 32 Mbit/s, sp-fig1's heaviest load)
+// it stays within [0, 1], where counting the bytes of the packets that
+// ended in an interval gave up to 1.00037 (sp-fig1's full profile); and
+// the intervals after warm-up add up to the main table's busy time over
+// the same span, to float rounding (1e-12 relative: the busy times are
+// whole nanoseconds, the shares their quotients).
+func TestSatUtilisationPerInterval(t *testing.T) {
+	m := NewSatIsland()
+	p := m.Schema().Defaults().
+		With("duration", vocab.F(30)).
+		With("warmup", vocab.F(5)).
+		With("sample_interval", vocab.F(0.1)).
+		With("channels", vocab.I(400))
+	r, err := m.Run(context.Background(), p, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) int {
+		for i, c := range m.Schema().Tables[0].Columns {
+			if c.Name == name {
+				return i
+			}
+		}
+		t.Fatalf("no timeseries column %q", name)
+		return -1
+	}
+	ti, ui := col("time"), col("utilisation")
+	var busy, span, top float64
+	prev := 0.0
+	for _, row := range r.Tables[0] {
+		at, u := row[ti].Float(), row[ui].Float()
+		if u < 0 || u > 1 {
+			t.Errorf("t = %.1f s: utilisation %v, outside [0, 1]", at, u)
+		}
+		top = max(top, u)
+		if prev >= 5-1e-9 {
+			busy += u * (at - prev)
+			span += at - prev
+		}
+		prev = at
+	}
+	if top < 0.99 {
+		t.Fatalf("largest interval utilisation %.4f: the link is not saturated, so the test shows nothing", top)
+	}
+	var main float64
+	for i, mt := range m.Schema().Metrics {
+		if mt.Name == "utilisation" {
+			main = r.Metrics[i].Float()
+		}
+	}
+	if got := busy / span; math.Abs(got-main) > 1e-12*main {
+		t.Errorf("intervals after warm-up average %.15f busy, main table %.15f", got, main)
+	}
+}
