@@ -126,7 +126,7 @@ func leoPathSchema() *vocab.Schema {
 		Tables: []vocab.Table{{Name: "timeseries", Doc: "every sample_interval: the path and each flow's sender (one row per flow; flow -1 when flows = 0)",
 			Columns: []vocab.Metric{
 				{Name: "time", Kind: vocab.Float, Unit: vocab.Second,
-					Doc: "sample time from the start of the run (after start_time): 0, sample_interval, 2 sample_interval, ..."},
+					Doc: "sample time from the start of the run (after start_time): 0, sample_interval, 2 sample_interval, ... up to duration, which is sampled too when it is a whole number of sample_intervals"},
 				{Name: "flow", Kind: vocab.Int, Doc: "flow index, 0-based; -1 on the path-only rows of flows = 0, whose cwnd, srtt and delivered are 0 (no flow)"},
 				{Name: "rtt", Kind: vocab.Float, Unit: vocab.Second, Doc: "round trip of the current path, propagation only; 0 while unreachable, which means no path, not a zero RTT"},
 				{Name: "hops", Kind: vocab.Int, Doc: "links on the current path, ground links included; 0 while unreachable (no path)"},

@@ -104,7 +104,7 @@ func tcpBulkSchema() *vocab.Schema {
 					Doc: "from the flow's first SYN until its data and FIN are acknowledged; null if the flow did not finish (always with size 0)"},
 			}},
 			{Name: "timeseries", Doc: "cwnd, ssthresh and smoothed RTT of every flow every sample_interval", Columns: []vocab.Metric{
-				{Name: "time", Kind: vocab.Float, Unit: vocab.Second, Doc: "sample time from the start of the run: 0, sample_interval, 2 sample_interval, ... before duration"},
+				{Name: "time", Kind: vocab.Float, Unit: vocab.Second, Doc: "sample time from the start of the run: 0, sample_interval, 2 sample_interval, ... up to duration, which is sampled too when it is a whole number of sample_intervals"},
 				{Name: "flow", Kind: vocab.Int, Doc: "flow index, 0-based as in the flows table"},
 				{Name: "cwnd", Kind: vocab.Int, Unit: vocab.Byte,
 					Doc: "the sender's congestion window at the sample time; 0 before the connection opens (the sample at time 0), which means no window yet"},

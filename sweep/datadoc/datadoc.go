@@ -95,6 +95,11 @@ duckdb.sql("SELECT * FROM read_parquet('out/os-compete/scenarios/**/*.parquet')"
 pd.read_parquet("out/os-compete/flows")               # a second table, the same way
 ` + "```" + `
 
+pandas reads an integer column that holds nulls (an absent controller's ` + "`retrans_<cca>_pkts`" + `,
+a ` + "`ssthresh_bytes`" + ` before the first loss) as float64 with NaN, as it reads any such column;
+` + "`pd.read_parquet(path, dtype_backend=\"numpy_nullable\")`" + ` keeps it an integer (Int64) with
+nulls. pyarrow, polars and DuckDB keep integers as they are.
+
 A dataset written by an earlier crosslink (parts beside the lock file in ` + "`out/<spec>/`" + `,
 second tables in ` + "`out/<spec>/_<table>/`" + `) is moved into this layout by the next
 ` + "`crosslink run`" + ` or ` + "`crosslink merge`" + ` of it, a rename per part; ` + "`crosslink status`" + ` asks for one.
@@ -121,13 +126,15 @@ replicates on it. The ids leave out the spec's seed: two specs that share a scen
 their seed give it one id and two different runs, so rows gathered from several datasets
 are told apart by ` + "`scenario_id`" + ` and ` + "`seed`" + ` together. Second tables start with ` + "`scenario_id`" + ` and
 ` + "`replicate`" + ` (join them to the main table of the same dataset on ` + "`scenario_id`" + `), then the table's own columns. Values are in SI base units, the
-unit in the column name (` + "`distance_m`, `rate_bps`, `delay_s`" + `); a share of a whole is a
+unit in the column name (` + "`distance_m`, `rate_bps`, `delay_s`" + `), but for a few whose name gives
+another: decibels (` + "`_db`, `_dbm`, `_db_per_km`" + `), the fibre coefficients (` + "`_ps_per_nm_km`, `_per_w_km`" + `),
+and angles in degrees (` + "`_deg`" + `) or microradians (` + "`_urad`" + `), which carry no unit metadata; a share of a whole is a
 fraction, written in percent in specs (` + "`loss: 0.2%`" + `) and stored as 0.002 in a ` + "`_frac`" + ` column
 (` + "`loss_frac`" + `), unit ` + "`fraction`" + `, so no reader divides by 100. Metrics that are shares are fractions
-from 0 to 1 too: the ` + "`_frac`" + ` columns (some with unit ` + "`-`" + `), ` + "`utilisation`" + ` and multicast-video's
-` + "`loss`" + `, as their docs below say. The unit and doc of
+from 0 to 1 too: the ` + "`_frac`" + ` columns (four of leo-path's and leo-network's with no unit, ` + "`-`" + `),
+` + "`utilisation`" + ` and multicast-video's ` + "`loss`" + `, as their docs below say. The unit and doc of
 every column are also stored in the file's Arrow field metadata (keys ` + "`unit`" + ` and
-` + "`doc`" + `). Metrics are null in the rows of failed scenarios (status other than ` + "`ok`" + `).
+` + "`doc`" + `); a column without a unit, ` + "`-`" + ` in the tables below, has an empty ` + "`unit`" + `. Metrics are null in the rows of failed scenarios (status other than ` + "`ok`" + `).
 
 ## Hive partitions
 
@@ -190,7 +197,10 @@ A spec with a fixed replicate count writes no points table: every point has that
 
 ## File metadata
 
-Each part file carries these key-value metadata entries, in sorted key order:
+Each part file carries these key-value metadata entries, in sorted key order. They are in
+the Parquet footer, not in the Arrow schema a table is read into (` + "`pq.read_table(dir).schema.metadata`" + `
+is None): read them per part, ` + "`pq.read_metadata(part).metadata`" + ` in pyarrow or
+` + "`SELECT * FROM parquet_kv_metadata('out/os-compete/scenarios/**/*.parquet')`" + ` in DuckDB.
 
 | key | value |
 | --- | --- |
