@@ -167,7 +167,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet,
 					Doc: "data segments the flow's sender retransmitted over the whole run, for any cause, spurious ones included (iperf3 Retr)"},
 				{Name: "rtos", Kind: vocab.Int, Doc: "the flow's retransmission timer expiries, back-offs counted one each"},
-				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample of the flow: the handshake's, and each ACK's for the newest segment it acknowledges or SACKs, only of what was sent once (RFC 6298's Karn rule); null without any: a flow that has not started, or one whose SYN and every segment its ACKs measured were retransmitted"},
+				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample of the flow: the handshake's, and each ACK's for the newest segment it acknowledges (or, with loss_detection rack-tlp, SACKs), only of what was sent once (RFC 6298's Karn rule); null without any: a flow that has not started, one whose handshake was not answered by the end of the run, or one whose SYN and every segment its ACKs measured were retransmitted"},
 			}},
 		},
 	}

@@ -126,9 +126,10 @@ replicates on it. The ids leave out the spec's seed: two specs that share a scen
 their seed give it one id and two different runs, so rows gathered from several datasets
 are told apart by ` + "`scenario_id`" + ` and ` + "`seed`" + ` together. Second tables start with ` + "`scenario_id`" + ` and
 ` + "`replicate`" + ` (join them to the main table of the same dataset on ` + "`scenario_id`" + `), then the table's own columns. Values are in SI base units, the
-unit in the column name (` + "`distance_m`, `rate_bps`, `delay_s`" + `), but for a few whose name gives
-another: decibels (` + "`_db`, `_dbm`, `_db_per_km`" + `), the fibre coefficients (` + "`_ps_per_nm_km`, `_per_w_km`" + `),
-and angles in degrees (` + "`_deg`" + `) or microradians (` + "`_urad`" + `), which carry no unit metadata; a share of a whole is a
+unit in the column name (` + "`distance_m`, `rate_bps`, `delay_s`" + `), but for a few: decibels
+(` + "`_db`, `_dbm`, `_db_per_km`" + `) and the fibre coefficients (` + "`_ps_per_nm_km`, `_per_w_km`" + `), whose
+names and units say so, and angles, in degrees (` + "`_deg`" + `, and leo-network's ` + "`lat`, `lon`, `lat_band`" + `,
+whose docs say so) or microradians (` + "`_urad`" + `), which carry no unit metadata. A share of a whole is a
 fraction, written in percent in specs (` + "`loss: 0.2%`" + `) and stored as 0.002 in a ` + "`_frac`" + ` column
 (` + "`loss_frac`" + `), unit ` + "`fraction`" + `, so no reader divides by 100. Metrics that are shares are fractions
 from 0 to 1 too: the ` + "`_frac`" + ` columns (four of leo-path's and leo-network's with no unit, ` + "`-`" + `),
