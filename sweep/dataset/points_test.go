@@ -268,3 +268,44 @@ func TestParseShardInfix(t *testing.T) {
 		}
 	}
 }
+
+// TestPointsMeanUnit: the mean column carries the unit of the metric the
+// points watch, read back from the file, so a reader of the points table
+// alone knows what its means are in; points of two metrics are refused.
+func TestPointsMeanUnit(t *testing.T) {
+	for _, tc := range []struct {
+		metric, want string
+	}{
+		{"delivered_pkts", "pkt"},
+		{"ber", ""},
+	} {
+		t.Run(tc.metric, func(t *testing.T) {
+			pts := testPoints(3)
+			for i := range pts {
+				pts[i].Metric = tc.metric
+			}
+			dir := t.TempDir()
+			if err := writeSplit(t, dir, pts, 0, 1); err != nil {
+				t.Fatal(err)
+			}
+			tbl, err := ReadPoints(dir, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tbl.Release()
+			idx := tbl.Schema().FieldIndices(ColMean)
+			if len(idx) != 1 {
+				t.Fatalf("mean column at %v", idx)
+			}
+			md := tbl.Schema().Field(idx[0]).Metadata
+			if k := md.FindKey("unit"); k < 0 || md.Values()[k] != tc.want {
+				t.Errorf("mean's unit metadata %v, want %q", md, tc.want)
+			}
+		})
+	}
+	pts := testPoints(2)
+	pts[1].Metric = "delivered_pkts"
+	if err := writeSplit(t, t.TempDir(), pts, 0, 1); err == nil {
+		t.Error("points of two metrics written, want an error")
+	}
+}
