@@ -58,3 +58,30 @@ func TestColumnsNeedNoQuoting(t *testing.T) {
 		}
 	}
 }
+
+// TestFracColumnsAreFractions: every column whose name ends in _frac, in
+// every table of every model, carries the unit fraction in its metadata,
+// so that a reader who goes by the unit (a plot that shows fractions in
+// percent, a notebook that reads the Arrow field metadata) treats it as
+// the name says.
+func TestFracColumnsAreFractions(t *testing.T) {
+	check := func(model, table string, cols []vocab.Metric) {
+		for _, c := range cols {
+			if strings.HasSuffix(c.Column(), "_frac") && c.Unit != vocab.Fraction {
+				t.Errorf("%s: %s: column %s has unit %q, want %q", model, table, c.Column(), c.Unit, vocab.Fraction)
+			}
+		}
+	}
+	for _, m := range All() {
+		s := m.Schema()
+		for _, p := range s.Params {
+			if strings.HasSuffix(p.Column(), "_frac") && p.Unit != vocab.Fraction {
+				t.Errorf("%s: parameter %s has unit %q, want %q", s.Name, p.Column(), p.Unit, vocab.Fraction)
+			}
+		}
+		check(s.Name, "main table", s.Metrics)
+		for _, tb := range s.Tables {
+			check(s.Name, tb.Name, tb.Columns)
+		}
+	}
+}

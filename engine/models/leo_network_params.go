@@ -106,7 +106,7 @@ func leoNetworkSchema() *vocab.Schema {
 	m(lnRouteSwitches, "route_switches", vocab.Int, vocab.Dimensionless, "(node, station) next hops that changed from one step to the next")
 	m(lnHandoverGaps, "handover_gaps", vocab.Int, vocab.Dimensionless, "routes that waited handover_gap for a new ground link")
 	m(lnSteps, "routing_steps", vocab.Int, vocab.Dimensionless, "routing steps, the first at time 0 included")
-	m(lnCapFrac, "isl_capacity_frac", vocab.Float, vocab.Dimensionless, "mean over the steps and the ISLs up of the chosen mode's rate over the top mode's; 1 without adaptive_rate (not computed), which means fixed capacity")
+	m(lnCapFrac, "isl_capacity", vocab.Float, vocab.Fraction, "mean over the steps and the ISLs up of the chosen mode's rate over the top mode's; 1 without adaptive_rate (not computed), which means fixed capacity")
 	m(lnFlowMean, "tcp_flow_goodput_mean", vocab.Float, vocab.BitPerSecond, "mean goodput of a TCP flow; 0 without TCP flows")
 	m(lnFlowMin, "tcp_flow_goodput_min", vocab.Float, vocab.BitPerSecond, "smallest goodput of a TCP flow; 0 without TCP flows")
 	m(lnJain, "tcp_jain_index", vocab.Float, vocab.Dimensionless, "Jain's fairness index of the TCP flows' goodputs, (sum x)^2 / (n sum x^2) (Jain, Chiu and Hawe 1984): 1 when all are equal, 1/n when one takes all; 0 without TCP flows or when none delivered anything")
@@ -148,7 +148,7 @@ func leoNetworkSchema() *vocab.Schema {
 		// every segment it covers (was at most 2, RFC 3465's L). 12:
 		// Reno's slow start stops at ssthresh and hands what a stretch
 		// ACK carries past it to congestion avoidance (tcp_slow_start).
-		Version: 13, // 13: with quick_ack (Linux's quick-ACK mode) the receiver also acknowledges every skb at once while its receive window grows from the first 65535 bytes towards the buffer's, each skb raising it by max(2 advmss, 2 x its length) (tcp_grow_window's icsk_ack.quick |= 1), as a real Linux 6.1 receiver does on document 002's testbed for the first 25-35 s of a flow of a few Mbit/s into a 16 MiB window (validation/linuxpeer's captures); past the first quick ACKs it delayed them
+		Version: 14, // 14: isl_capacity_frac carries the unit fraction, as every other _frac column (its metric is isl_capacity; no values change); 13: with quick_ack (Linux's quick-ACK mode) the receiver also acknowledges every skb at once while its receive window grows from the first 65535 bytes towards the buffer's, each skb raising it by max(2 advmss, 2 x its length) (tcp_grow_window's icsk_ack.quick |= 1), as a real Linux 6.1 receiver does on document 002's testbed for the first 25-35 s of a flow of a few Mbit/s into a 16 MiB window (validation/linuxpeer's captures); past the first quick ACKs it delayed them
 		Doc:     "traffic between many ground stations over a whole constellation (several shells and element sets): every ISL and ground link a queued link whose delay, BER (document 000's budget) and optionally capacity (rate modes under a PER threshold) follow its length, routes toward every station recomputed each step as Hypatia's satgenpy does, outages and handover gaps; TCP (Linux host) and constant-rate UDP flows (Kassing et al., IMC 2020)",
 		Params:  params,
 		Metrics: metrics,

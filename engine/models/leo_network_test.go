@@ -194,7 +194,7 @@ func TestLEONetworkAdaptiveRate(t *testing.T) {
 		}
 		seen[rate]++
 	}
-	t.Logf("rates of busy ISLs: %v; capacity fraction %.3f", seen, lnMetric(r, "isl_capacity_frac").Float())
+	t.Logf("rates of busy ISLs: %v; capacity fraction %.3f", seen, lnMetric(r, "isl_capacity").Float())
 	if len(seen) < 2 {
 		t.Errorf("busy ISLs at %d rate(s) %v: want the choice between modes exercised", len(seen), seen)
 	}

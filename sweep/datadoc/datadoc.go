@@ -132,7 +132,7 @@ names and units say so, and angles, in degrees (` + "`_deg`" + `, and leo-networ
 whose docs say so) or microradians (` + "`_urad`" + `), which carry no unit metadata. A share of a whole is a
 fraction, written in percent in specs (` + "`loss: 0.2%`" + `) and stored as 0.002 in a ` + "`_frac`" + ` column
 (` + "`loss_frac`" + `), unit ` + "`fraction`" + `, so no reader divides by 100. Metrics that are shares are fractions
-from 0 to 1 too: the ` + "`_frac`" + ` columns (four of leo-path's and leo-network's with no unit, ` + "`-`" + `),
+from 0 to 1 too: the ` + "`_frac`" + ` columns (unit ` + "`fraction`" + `, every one),
 ` + "`utilisation`" + ` and multicast-video's ` + "`loss`" + `, as their docs below say. The unit and doc of
 every column are also stored in the file's Arrow field metadata (keys ` + "`unit`" + ` and
 ` + "`doc`" + `); a column without a unit, ` + "`-`" + ` in the tables below, has an empty ` + "`unit`" + `. Metrics are null in the rows of failed scenarios (status other than ` + "`ok`" + `).
