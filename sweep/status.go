@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
@@ -160,8 +158,6 @@ func corruptParts(dir string) ([]string, error) {
 	return out, err
 }
 
-var shardInfix = regexp.MustCompile(`^part-(\d+)of(\d+)-\d+\.parquet$`)
-
 // shardCount returns the largest shard count among the part names of dir.
 func shardCount(dir string) (int, error) {
 	paths, err := dataset.Parts(dir)
@@ -170,8 +166,7 @@ func shardCount(dir string) (int, error) {
 	}
 	n := 0
 	for _, p := range paths {
-		if m := shardInfix.FindStringSubmatch(filepath.Base(p)); m != nil {
-			c, _ := strconv.Atoi(m[2])
+		if _, c, ok := dataset.PartShard(filepath.Base(p)); ok {
 			n = max(n, c)
 		}
 	}

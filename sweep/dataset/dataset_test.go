@@ -507,3 +507,31 @@ func copyFlowsPart(t *testing.T, dir string, from, to int) {
 		t.Fatal(err)
 	}
 }
+
+// TestPartShard: the shard of a main-table part is read back from the
+// name partName gives it, and from no other name.
+func TestPartShard(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		i, n int
+		ok   bool
+	}{
+		{partName("0of1", 1), 0, 1, true},
+		{partName("2of3", 17), 2, 3, true},
+		{partName("15of16", 1234567), 15, 16, true},
+		{partName("quick", 1), 0, 0, false},
+		{partName(MergedShard, 2), 0, 0, false},
+		{"part-00of3-000001.parquet", 0, 0, false}, // another spelling of 0of3
+		{"part-3of3-000001.parquet", 0, 0, false},
+		{"part-1of3.parquet", 0, 0, false}, // a points part, no sequence number
+		{"part-1of3-.parquet", 0, 0, false},
+		{"part-1of3-+1.parquet", 0, 0, false},
+		{"part-1of3-000001.parquet.tmp", 0, 0, false},
+		{"x-1of3-000001.parquet", 0, 0, false},
+	} {
+		i, n, ok := PartShard(c.name)
+		if i != c.i || n != c.n || ok != c.ok {
+			t.Errorf("PartShard(%q) = %d, %d, %v; want %d, %d, %v", c.name, i, n, ok, c.i, c.n, c.ok)
+		}
+	}
+}

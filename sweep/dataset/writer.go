@@ -303,6 +303,25 @@ func partName(shard string, seq int) string {
 	return fmt.Sprintf("part-%s-%06d.parquet", shard, seq)
 }
 
+// PartShard parses the name of a main-table part that shard i of n wrote,
+// "part-<i>of<n>-<seq>.parquet" (partName); ok is false for any other name
+// (a whole run's part, a merged one, a file crosslink did not name).
+func PartShard(name string) (i, n int, ok bool) {
+	rest, ok := strings.CutPrefix(name, "part-")
+	if !ok {
+		return 0, 0, false
+	}
+	rest, ok = strings.CutSuffix(rest, ".parquet")
+	k := strings.LastIndexByte(rest, '-')
+	if !ok || k < 0 {
+		return 0, 0, false
+	}
+	if _, err := strconv.ParseUint(rest[k+1:], 10, 63); err != nil {
+		return 0, 0, false
+	}
+	return parseShardInfix(rest[:k])
+}
+
 // nextSeq returns the number after the highest existing part of shard in
 // dir (1 when there is none, or no dir).
 func nextSeq(dir, shard string) (int, error) {
