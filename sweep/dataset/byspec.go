@@ -1,16 +1,21 @@
 package dataset
 
+import "strconv"
+
 // SpecGroup is the main parts of a dataset whose metadata records one spec
 // text.
 type SpecGroup struct {
-	SHA256 string // of the spec text (KeySpecSHA256)
-	Name   string // the spec's name (KeySpecName)
-	Spec   string // the text (KeySpec)
-	Parts  []string
+	SHA256  string // of the spec text (KeySpecSHA256)
+	Name    string // the spec's name (KeySpecName)
+	Spec    string // the text (KeySpec)
+	Model   string // the model that wrote the parts (KeyModel)
+	Version int    // and its version (KeyModelVersion)
+	Parts   []string
 }
 
-// BySpec groups the main parts of the dataset dir by the spec text they
-// record, in the order of each group's first part (see Parts). Parts that
+// BySpec groups the main parts of the dataset dir by the spec text, model
+// and model version they record, in the order of each group's first part
+// (see Parts). Parts that
 // record none (or whose footer does not read: Repair's business) are left
 // out. Only footers are read.
 func BySpec(dir string) ([]SpecGroup, error) {
@@ -34,15 +39,20 @@ func BySpec(dir string) ([]SpecGroup, error) {
 				g.Name = e[1]
 			case KeySpec:
 				g.Spec = e[1]
+			case KeyModel:
+				g.Model = e[1]
+			case KeyModelVersion:
+				g.Version, _ = strconv.Atoi(e[1])
 			}
 		}
 		if g.SHA256 == "" {
 			continue
 		}
-		i, ok := at[g.SHA256]
+		key := g.SHA256 + "\x00" + g.Model + "\x00" + strconv.Itoa(g.Version)
+		i, ok := at[key]
 		if !ok {
 			i = len(out)
-			at[g.SHA256] = i
+			at[key] = i
 			out = append(out, g)
 		}
 		out[i].Parts = append(out[i].Parts, p)
