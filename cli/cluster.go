@@ -223,4 +223,9 @@ func loadDataset(dir string, reg *vocab.Registry, profile string, named bool) (*
 // incompleteError is status's exit 1.
 type incompleteError struct{ n int }
 
-func (e incompleteError) Error() string { return fmt.Sprintf("%d datasets incomplete", e.n) }
+func (e incompleteError) Error() string {
+	if e.n == 1 {
+		return "1 dataset incomplete"
+	}
+	return fmt.Sprintf("%d datasets incomplete", e.n)
+}

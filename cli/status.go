@@ -31,7 +31,9 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 	}
 	sort.Strings(kinds)
 	state := "complete"
-	if len(r.Damaged) > 0 {
+	if r.Refused != "" {
+		state = "refused"
+	} else if len(r.Damaged) > 0 {
 		state = "damaged"
 	} else if !r.Complete() {
 		state = "incomplete"
@@ -41,6 +43,9 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 		fmt.Fprintf(&w, " (%s)", strings.Join(kinds, ", "))
 	}
 	fmt.Fprintf(&w, ", %d missing: %s; dataset %s\n", r.Missing, state, r.Dir)
+	if r.Refused != "" {
+		fmt.Fprintf(&w, "  crosslink run refuses it: %s\n", r.Refused)
+	}
 	if r.Extra > 0 {
 		fmt.Fprintf(&w, "  %d rows belong to no scenario of this profile\n", r.Extra)
 	}
@@ -150,6 +155,9 @@ type reportJSON struct {
 	Shards     int              `json:"shards"`
 	Incomplete []shardJSON      `json:"incomplete_shards"`
 	Points     *pointsJSON      `json:"points"` // null without adaptive replicates
+	// Refused says why crosslink run refuses the dataset for the spec;
+	// omitted when it does not.
+	Refused string `json:"refused,omitempty"`
 	// Note says why the other fields are empty or null: a dataset with
 	// no part yet records no spec, so nothing was counted or checked.
 	Note string `json:"note,omitempty"`
@@ -175,7 +183,7 @@ func toJSON(r *sweep.Report) reportJSON {
 		Failed: map[string]int{}, Missing: r.Missing, Extra: r.Extra, Complete: r.Complete(),
 		Corrupt: append([]string{}, r.Corrupt...), Damaged: append([]dataset.Damage{}, r.Damaged...),
 		Leftovers: append([]string{}, r.Leftovers...),
-		Shards:    r.Shards, Incomplete: []shardJSON{}}
+		Shards:    r.Shards, Incomplete: []shardJSON{}, Refused: r.Refused}
 	for st, n := range r.Failed {
 		j.Failed[string(st)] = n
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -165,12 +166,43 @@ func checkOwner(j *Job) error {
 			}
 		}
 		if sharesScenario(plans, done) {
+			if err := checkSeeds(j, g); err != nil {
+				return err
+			}
 			continue
 		}
 		return fmt.Errorf("sweep: %s holds %d rows of another spec named %q%s (recorded in %s), none of them a scenario of %s at any profile: give one of the two specs another name, or write this one under another output root (--out); if %s is that spec rewritten, move %s away first",
 			j.Dir, done.Len(), g.Name, describedAs(g.Spec), g.Parts[0], j.Spec.File, j.Spec.File, j.Dir)
 	}
 	return nil
+}
+
+// checkSeeds refuses the rows of g, an earlier text of j's spec that
+// shares scenarios with it, when they were drawn with another spec seed:
+// a scenario's id leaves the seed out, so the run would skip them as done
+// and the dataset would hold the old draws under the new spec.
+func checkSeeds(j *Job, g dataset.SpecGroup) error {
+	var n int
+	err := dataset.SeedsOf(g.Parts, func(id string, seed uint64) {
+		if seed != plan.Seed(j.Spec.Seed, id) {
+			n++
+		}
+	})
+	if err != nil || n == 0 {
+		return nil // unreadable parts: Repair sets them aside
+	}
+	var rec struct {
+		Seed *uint64 `yaml:"seed"`
+	}
+	was := "another"
+	if yaml.Unmarshal([]byte(g.Spec), &rec) == nil {
+		was = "the default"
+		if rec.Seed != nil {
+			was = strconv.FormatUint(*rec.Seed, 10)
+		}
+	}
+	return fmt.Errorf("sweep: %s holds %d rows drawn with spec seed %s (recorded in %s), and %s now has seed %d: a run would keep them as its scenarios' results; move %s away, or write under another output root (--out), to draw them with seed %d",
+		j.Dir, n, was, g.Parts[0], j.Spec.File, j.Spec.Seed, j.Dir, j.Spec.Seed)
 }
 
 // profilePlans returns the plans of j's spec at its base and every

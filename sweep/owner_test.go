@@ -133,3 +133,48 @@ func TestEditedSpecAfterUpgrade(t *testing.T) {
 		t.Errorf("the old part was not set aside: warnings %q", warn.String())
 	}
 }
+
+// TestEditedSeedRefused: a spec whose seed changed, run into the dataset
+// its former seed wrote, is refused, naming both seeds and the fix: its
+// scenario ids are the same (an id leaves the seed out), so the run would
+// skip them and keep the old draws under the new seed. A reworded
+// description with the same seed still shares the dataset.
+func TestEditedSeedRefused(t *testing.T) {
+	m := newInverseSquare(0)
+	out := t.TempDir()
+	first := "name: twin\ndescription: near field\nmodel: inverse-square\nseed: 1\ngrid:\n  distance: [1m, 2m, 3m]\n"
+	opts := Options{Workers: 1, Warn: io.Discard}
+	if _, err := RunJobs(context.Background(), []*Job{twinJob(t, m, "twin.yaml", first, out)}, opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text string
+		want []string // in the error; none: runs
+	}{
+		{strings.Replace(first, "seed: 1", "seed: 2", 1), []string{"3 rows drawn with spec seed 1", "twin.yaml now has seed 2", "move", "--out"}},
+		{strings.Replace(first, "seed: 1\n", "", 1), nil}, // the default seed is 1
+		{strings.Replace(first, "near field", "the near field", 1), nil},
+	} {
+		_, err := RunJobs(context.Background(), []*Job{twinJob(t, m, "twin.yaml", c.text, out)}, opts)
+		if c.want == nil {
+			if err != nil {
+				t.Errorf("%q: %v, want it to run", c.text, err)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("%q ran into rows of another seed", c.text)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("error %q does not say %q", err, w)
+			}
+		}
+		// status says so too, rather than calling the old draws complete.
+		r, err := Check(twinJob(t, m, "twin.yaml", c.text, out), 0, false)
+		if err != nil || r.Complete() || !strings.Contains(r.Refused, c.want[0]) {
+			t.Errorf("status of %q: %+v, %v; want incomplete and refused with %q", c.text, r, err, c.want[0])
+		}
+	}
+}

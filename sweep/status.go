@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
@@ -34,6 +35,11 @@ type Report struct {
 	// replicates (nil otherwise): each shard writes its part when its
 	// last round ends, so its scenarios can all be there without it.
 	Points *dataset.PointsSplit
+	// Refused says why crosslink run refuses this dataset for the spec
+	// (another spec's rows, rows drawn with another seed: checkOwner);
+	// "" when it does not. Rows counted done above are then not the
+	// spec's results.
+	Refused string
 }
 
 // ShardReport is one shard that is not done.
@@ -47,7 +53,7 @@ type ShardReport struct {
 // the dataset verifies and, with adaptive replicates, the points table
 // holds one whole split.
 func (r *Report) Complete() bool {
-	return r.OK == r.Total && len(r.Damaged) == 0 && (r.Points == nil || r.Points.Complete())
+	return r.OK == r.Total && len(r.Damaged) == 0 && (r.Points == nil || r.Points.Complete()) && r.Refused == ""
 }
 
 // Check compares the job's dataset with its plan. shards is the shard count
@@ -85,6 +91,9 @@ func Check(j *Job, shards int, deep bool) (*Report, error) {
 	}
 	if r.Leftovers, err = dataset.Leftovers(j.Dir); err != nil {
 		return nil, err
+	}
+	if err := checkOwner(j); err != nil {
+		r.Refused = strings.TrimPrefix(err.Error(), "sweep: ")
 	}
 	if j.Spec.Adaptive != nil {
 		p, err := dataset.PointsState(j.Dir, j.Profile)

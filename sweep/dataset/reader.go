@@ -188,39 +188,83 @@ func readIDs(path string, d *Done) error { return scanIDs(path, d.Add) }
 // scanIDs calls f with the id and status of each row of one main part, in
 // order. The id is only valid during the call.
 func scanIDs(path string, f func(id string, st Status)) error {
+	return scanColumns(path, []string{ColID, ColStatus}, func(cols []arrow.Array) error {
+		ids, ok1 := cols[0].(*array.String)
+		sts, ok2 := cols[1].(*array.String)
+		if !ok1 || !ok2 {
+			return fmt.Errorf("%s and %s must be strings", ColID, ColStatus)
+		}
+		for i := 0; i < ids.Len(); i++ {
+			s := sts.Value(i)
+			st, ok := statuses[s]
+			if !ok {
+				return fmt.Errorf("unknown status %q", s)
+			}
+			f(ids.Value(i), st)
+		}
+		return nil
+	})
+}
+
+// SeedsOf calls f with the id and seed of every row of the main parts
+// paths.
+func SeedsOf(paths []string, f func(id string, seed uint64)) error {
+	for _, p := range paths {
+		err := scanColumns(p, []string{ColID, ColSeed}, func(cols []arrow.Array) error {
+			ids, ok1 := cols[0].(*array.String)
+			seeds, ok2 := cols[1].(*array.Uint64)
+			if !ok1 || !ok2 {
+				return fmt.Errorf("%s must be strings and %s uint64", ColID, ColSeed)
+			}
+			for i := 0; i < ids.Len(); i++ {
+				f(ids.Value(i), seeds.Value(i))
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scanColumns reads the columns names of the part at path, a record batch
+// at a time, and hands each batch's arrays to f, in the order of names.
+func scanColumns(path string, names []string, f func(cols []arrow.Array) error) error {
 	rdr, err := file.OpenParquetFile(path, false)
 	if err != nil {
 		return fmt.Errorf("dataset: %s: %w", path, err)
 	}
 	defer rdr.Close()
 	sc := rdr.MetaData().Schema
-	idCol, stCol := sc.ColumnIndexByName(ColID), sc.ColumnIndexByName(ColStatus)
-	if idCol < 0 || stCol < 0 {
-		return fmt.Errorf("dataset: %s has no %s or %s column", path, ColID, ColStatus)
+	idx := make([]int, len(names))
+	for i, n := range names {
+		if idx[i] = sc.ColumnIndexByName(n); idx[i] < 0 {
+			return fmt.Errorf("dataset: %s has no %s column", path, n)
+		}
 	}
 	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: 1 << 16}, memory.DefaultAllocator)
 	if err != nil {
 		return fmt.Errorf("dataset: %s: %w", path, err)
 	}
-	rr, err := fr.GetRecordReader(context.Background(), []int{idCol, stCol}, nil)
+	rr, err := fr.GetRecordReader(context.Background(), idx, nil)
 	if err != nil {
 		return fmt.Errorf("dataset: %s: %w", path, err)
 	}
 	defer rr.Release()
+	cols := make([]arrow.Array, len(names))
 	for rr.Next() {
 		rec := rr.RecordBatch()
-		ids, ok1 := rec.Column(0).(*array.String)
-		sts, ok2 := rec.Column(1).(*array.String)
-		if !ok1 || !ok2 {
-			return fmt.Errorf("dataset: %s: %s and %s must be strings", path, ColID, ColStatus)
-		}
-		for i := 0; i < ids.Len(); i++ {
-			s := sts.Value(i)
-			st, ok := statuses[s]
-			if !ok {
-				return fmt.Errorf("dataset: %s: unknown status %q", path, s)
+		// The reader gives the columns in the file's order; f wants names'.
+		for i, n := range names {
+			k := rec.Schema().FieldIndices(n)
+			if len(k) != 1 {
+				return fmt.Errorf("dataset: %s: %d columns named %s", path, len(k), n)
 			}
-			f(ids.Value(i), st)
+			cols[i] = rec.Column(k[0])
+		}
+		if err := f(cols); err != nil {
+			return fmt.Errorf("dataset: %s: %w", path, err)
 		}
 	}
 	if err := rr.Err(); err != nil {
