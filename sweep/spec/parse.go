@@ -38,6 +38,9 @@ type parser struct {
 	errs    ErrorList
 	anchors map[string]ast.Node
 	schema  *vocab.Schema // nil when the model is missing or unknown
+	// badCase: a case lost a setting to an error, so two cases may look
+	// alike that the user wrote apart: no case is called a repeat.
+	badCase bool
 }
 
 // entry is one key: value of a YAML mapping.
@@ -504,7 +507,9 @@ func (p *parser) cases(n ast.Node) [][]Setting {
 			p.errorf(p.pos(it), "%s must be a mapping of parameter: value, not %s", what, describe(p.unwrap(it)))
 			continue
 		}
+		before := len(p.errs)
 		out = append(out, p.settings(it, what))
+		p.badCase = p.badCase || len(p.errs) > before
 	}
 	return out
 }
@@ -580,7 +585,7 @@ func (p *parser) combination(s *Spec, what string, pos Position, base map[Positi
 			}
 		}
 		key := caseKey(c)
-		if j, dup := seen[key]; dup {
+		if j, dup := seen[key]; dup && !p.badCase {
 			cpos := pos
 			if len(c) > 0 {
 				cpos = c[0].Pos

@@ -336,7 +336,7 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // unknown explains an unknown unit name and suggests a known one.
 func unknown(text, name string, w info) error {
-	if hint := ambiguous(name); hint != "" {
+	if hint := ambiguous(name, w.dim); hint != "" {
 		return errorf(text, "unit %q is ambiguous: %s", name, hint)
 	}
 	var cands []string
@@ -354,8 +354,10 @@ func unknown(text, name string, w info) error {
 	return errorf(text, "unknown unit %q; a %s takes %s, e.g. %s", name, w.dim, strings.Join(w.display, ", "), w.example)
 }
 
-// ambiguous returns advice for the spellings that mix up bits and bytes.
-func ambiguous(name string) string {
+// ambiguous returns advice for the spellings that mix up bits and bytes,
+// for a quantity of dimension want: a bare "Mb" where a rate is wanted is
+// answered with rates, not with the data sizes it would be elsewhere.
+func ambiguous(name string, want dimension) string {
 	if name == "KB" {
 		return `write "kB" for 1000 bytes or "KiB" for 1024 bytes`
 	}
@@ -369,10 +371,11 @@ func ambiguous(name string) string {
 	if p == "K" {
 		p = "k"
 	}
-	switch rest {
-	case "b":
+	switch {
+	case rest == "b" && want != bitRate:
 		return fmt.Sprintf("write %q for bytes or %q for bits", p+"B", p+"bit")
-	case "b/s", "bs":
+	case rest == "b" || rest == "b/s" || rest == "bs":
+		// "10Mb" for a rate is a rate with the "/s" left out.
 		return fmt.Sprintf("write %q or %q for bits per second, %q for bytes per second", p+"bps", p+"bit/s", p+"B/s")
 	}
 	return ""
