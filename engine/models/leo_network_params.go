@@ -101,7 +101,7 @@ func leoNetworkSchema() *vocab.Schema {
 	m(lnPktHeld, "packets_held", vocab.Int, vocab.Packet, "packets in a queue or on a wire at the end; packets_sent = packets_received + every drop + packets_held")
 	m(lnRetrans, "retrans_segs", vocab.Int, vocab.Packet, "TCP segments retransmitted, spurious ones included")
 	m(lnSpurious, "spurious_retrans", vocab.Int, vocab.Packet, "retransmissions whose data had already arrived")
-	m(lnRTOs, "rtos", vocab.Int, vocab.Dimensionless, "retransmission timer expiries, all TCP flows")
+	m(lnRTOs, "rtos", vocab.Int, vocab.Dimensionless, "retransmission timer expiries of data, all TCP flows (a SYN's timeouts are not counted)")
 	m(lnPathChanges, "path_changes", vocab.Int, vocab.Dimensionless, "changes of a pair's path (its sequence of nodes) from one step to the next, all pairs")
 	m(lnRouteSwitches, "route_switches", vocab.Int, vocab.Dimensionless, "(node, station) next hops that changed from one step to the next")
 	m(lnHandoverGaps, "handover_gaps", vocab.Int, vocab.Dimensionless, "routes that waited handover_gap for a new ground link")
@@ -166,7 +166,7 @@ func leoNetworkSchema() *vocab.Schema {
 				{Name: "packets_sent", Kind: vocab.Int, Unit: vocab.Packet, Doc: "data packets sent, retransmissions included"},
 				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet, Doc: "TCP segments retransmitted, spurious ones included; 0 for UDP, which never retransmits"},
 				{Name: "spurious_retrans", Kind: vocab.Int, Unit: vocab.Packet, Doc: "retransmissions whose data had already arrived (the receiver saw the segment twice); 0 for UDP"},
-				{Name: "rtos", Kind: vocab.Int, Doc: "retransmission timer expiries; 0 for UDP"},
+				{Name: "rtos", Kind: vocab.Int, Doc: "retransmission timer expiries of data (a SYN's timeouts are not counted); 0 for UDP"},
 				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean of the flow's RTT samples (RFC 6298), queueing included; 0 for UDP or before a first sample, which means no measurement"},
 				{Name: "rtt_max", Kind: vocab.Float, Unit: vocab.Second, Doc: "largest RTT sample; 0 for UDP or before a first sample"},
 			}},

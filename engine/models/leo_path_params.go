@@ -96,7 +96,7 @@ func leoPathSchema() *vocab.Schema {
 	m(lpBytes, "bytes_delivered", vocab.Int, vocab.Byte, "in-order bytes delivered, all flows")
 	m(lpRetrans, "retrans_segs", vocab.Int, vocab.Packet, "segments retransmitted, all flows, spurious ones included")
 	m(lpSpurious, "spurious_retrans", vocab.Int, vocab.Packet, "retransmissions whose data had already arrived (the receiver saw the segment twice)")
-	m(lpRTOs, "rtos", vocab.Int, vocab.Dimensionless, "retransmission timer expiries")
+	m(lpRTOs, "rtos", vocab.Int, vocab.Dimensionless, "retransmission timer expiries of data (a SYN's timeouts are not counted)")
 	m(lpRecoveries, "fast_recoveries", vocab.Int, vocab.Dimensionless, "fast recovery episodes entered")
 	m(lpReordered, "reordered_segs", vocab.Int, vocab.Packet, "first transmissions that arrived after a segment sent later (overtaken on a path change)")
 	m(lpPathChanges, "path_changes", vocab.Int, vocab.Dimensionless, "routing updates that changed the sequence of satellites")

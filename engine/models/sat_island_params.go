@@ -133,7 +133,7 @@ func satIslandSchema() *vocab.Schema {
 	m(siRecovered, "coding_recovered", I, vocab.Packet, "packets the block decoder rebuilt")
 	m(siOverhead, "coding_overhead", F, vocab.Fraction, "parity bytes over data bytes sent into the satellite queue; 0 with coding off (no parity) or if no data was sent")
 	m(siResidual, "residual_loss", F, vocab.Fraction, "payload_loss less the payload the block decoder rebuilt: what TCP sees lost; 0 if no payload was offered")
-	m(siRTOs, "rtos", I, vocab.Dimensionless, "retransmission timer expiries after warm-up, both ends of every connection (proxied legs and the probe included)")
+	m(siRTOs, "rtos", I, vocab.Dimensionless, "retransmission timer expiries of data after warm-up (a SYN's timeouts are not counted), both ends of every connection (proxied legs and the probe included)")
 	m(siRTOEpisodes, "rto_episodes", I, vocab.Dimensionless, "sequences of timeouts after warm-up: expiries before any back-off (as tcp-bulk's rto_episodes), every connection")
 	m(siEvents, "events", I, vocab.Dimensionless, "simulation events processed")
 	return &vocab.Schema{

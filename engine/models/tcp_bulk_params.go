@@ -97,7 +97,7 @@ func tcpBulkSchema() *vocab.Schema {
 					Doc: "data segments the flow's sender retransmitted over the whole run, for any cause (fast retransmit, recovery, timeout, or a tail loss probe that resends data), spurious ones included"},
 				{Name: "fast_recoveries", Kind: vocab.Int,
 					Doc: "fast recovery episodes the flow's sender entered (RFC 6582/6675: at most one per window of data)"},
-				{Name: "rtos", Kind: vocab.Int, Doc: "the flow's retransmission timer expiries, back-offs counted one each"},
+				{Name: "rtos", Kind: vocab.Int, Doc: "the flow's retransmission timer expiries of data, back-offs counted one each (a SYN's timeouts are not counted)"},
 				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second,
 					Doc: "mean of the flow's RTT samples (the SYN's, and one per ACK from its newest never-retransmitted segment, Karn's rule; SACKed segments too under rack-tlp); 0 when the flow took no sample, which means no RTT, not a zero one"},
 				{Name: "completion_time", Kind: vocab.Float, Unit: vocab.Second,
@@ -188,7 +188,7 @@ func tcpMetrics() []vocab.Metric {
 		Doc: "payload bytes of the retransmitted segments (retrans_segs), headers excluded"}
 	m[tmFastRecoveries] = vocab.Metric{Name: "fast_recoveries", Kind: vocab.Int,
 		Doc: "fast recovery episodes entered, all flows (RFC 6582/6675: at most one per window of data); timeouts are counted in rtos instead"}
-	m[tmRTOs] = vocab.Metric{Name: "rtos", Kind: vocab.Int, Doc: "retransmission timer expiries"}
+	m[tmRTOs] = vocab.Metric{Name: "rtos", Kind: vocab.Int, Doc: "retransmission timer expiries of data (a SYN's timeouts are not counted)"}
 	m[tmRTOEpisodes] = vocab.Metric{Name: "rto_episodes", Kind: vocab.Int,
 		Doc: "sequences of timeouts: expiries before any back-off (Padhye et al. 1998's timeout loss indications)"}
 	m[tmDropsOverflow] = vocab.Metric{Name: "drops_overflow", Kind: vocab.Int, Unit: vocab.Packet,

@@ -125,15 +125,21 @@ Rows of one point (the same parameters, replicates 0..n-1) share a ` + "`point_i
 replicates on it. The ids leave out the spec's seed: two specs that share a scenario but not
 their seed give it one id and two different runs, so rows gathered from several datasets
 are told apart by ` + "`scenario_id`" + ` and ` + "`seed`" + ` together. Second tables start with ` + "`scenario_id`" + ` and
-` + "`replicate`" + ` (join them to the main table of the same dataset on ` + "`scenario_id`" + `), then the table's own columns. Values are in SI base units, the
+` + "`replicate`" + ` (join them to the main table of the same dataset on ` + "`scenario_id`" + `), then the table's own columns.
+A few of these have a main-table column's name for their own quantity (tcp-bulk's series
+` + "`ssthresh_bytes`" + ` is the state over time, the main table's the setting; leo-network's flows
+` + "`packets_sent_pkts`" + ` counts one flow's data packets), so after ` + "`JOIN ... USING (scenario_id)`" + ` qualify
+them and ` + "`replicate`" + ` with the table's alias. Values are in SI base units, the
 unit in the column name (` + "`distance_m`, `rate_bps`, `delay_s`" + `), but for a few: decibels
 (` + "`_db`, `_dbm`, `_db_per_km`" + `) and the fibre coefficients (` + "`_ps_per_nm_km`, `_per_w_km`" + `), whose
 names and units say so, and angles, in degrees (` + "`_deg`" + `, and leo-network's ` + "`lat`, `lon`, `lat_band`" + `,
 whose docs say so) or microradians (` + "`_urad`" + `), which carry no unit metadata. A share of a whole is a
 fraction, written in percent in specs (` + "`loss: 0.2%`" + `) and stored as 0.002 in a ` + "`_frac`" + ` column
 (` + "`loss_frac`" + `), unit ` + "`fraction`" + `, so no reader divides by 100. Metrics that are shares are fractions
-from 0 to 1 too: the ` + "`_frac`" + ` columns (unit ` + "`fraction`" + `, every one),
-` + "`utilisation`" + ` and multicast-video's ` + "`loss`" + `, as their docs below say. The unit and doc of
+from 0 to 1 too: the ` + "`_frac`" + ` metric columns (unit ` + "`fraction`" + `, every one; a ` + "`_frac`" + ` parameter
+can exceed 1 where it scales a quantity, as ` + "`queue_bdp_frac`" + `, up to 1000 times the BDP),
+` + "`utilisation`" + `, multicast-video's ` + "`loss`" + ` and its series' ` + "`loss_rate`" + `, tcp-compete's ` + "`loss_data`" + ` and
+leo-path's parameter ` + "`gsl_loss`" + ` (written in percent or as a number), as their docs below say. The unit and doc of
 every column are also stored in the file's Arrow field metadata (keys ` + "`unit`" + ` and
 ` + "`doc`" + `); a column without a unit, ` + "`-`" + ` in the tables below, has an empty ` + "`unit`" + `. Metrics are null in the rows of failed scenarios (status other than ` + "`ok`" + `).
 
@@ -201,7 +207,10 @@ A spec with a fixed replicate count writes no points table: every point has that
 Each part file carries these key-value metadata entries, in sorted key order. They are in
 the Parquet footer, not in the Arrow schema a table is read into (` + "`pq.read_table(dir).schema.metadata`" + `
 is None): read them per part, ` + "`pq.read_metadata(part).metadata`" + ` in pyarrow or
-` + "`SELECT * FROM parquet_kv_metadata('out/os-compete/scenarios/**/*.parquet')`" + ` in DuckDB.
+` + "`SELECT file_name, decode(key) AS key, decode(value) AS value FROM parquet_kv_metadata('out/os-compete/scenarios/**/*.parquet')`" + `
+in DuckDB (which returns keys and values as BLOBs). Beside them, ` + "`ARROW:schema`" + ` holds the Arrow
+schema arrow-go serialises (base64), whence Arrow readers take the column metadata above; other
+readers skip it.
 
 | key | value |
 | --- | --- |
