@@ -238,7 +238,7 @@ func (p *parser) checkRange(r *Range) bool {
 			p.errorf(r.pos, "%s: the range gives %s twice once rounded to whole numbers; use fewer points", r.what, display(v, r.prm.Unit))
 			return false
 		}
-		if err := r.prm.Check(v); err != nil {
+		if err := check(r.prm, v); err != nil {
 			p.errorf(r.pos, "%s: %v", r.what, err)
 			return false
 		}

@@ -77,7 +77,7 @@ func (p *parser) value(prm vocab.Param, n ast.Node) (vocab.Value, bool) {
 		p.errorf(pos, "%s has kind %s, which specs cannot set", prm.Name, prm.Kind)
 		return v, false
 	}
-	if err := prm.Check(v); err != nil {
+	if err := check(prm, v); err != nil {
 		p.errorf(pos, "%s", err)
 		return v, false
 	}
@@ -111,6 +111,24 @@ func (p *parser) number(prm vocab.Param, text string, pos Position) (float64, bo
 		return 0, false
 	}
 	return x, true
+}
+
+// check is prm.Check(v) with a number out of range said in the units a
+// spec writes and describe shows ("5Tbps is out of range 1kbps .. 1Tbps",
+// not in bit/s).
+func check(prm vocab.Param, v vocab.Value) error {
+	err := prm.Check(v)
+	if err == nil || !prm.Bounded() || (v.Kind() != vocab.Float && v.Kind() != vocab.Int) {
+		return err
+	}
+	if x := v.Float(); x < prm.Min || x > prm.Max {
+		f := func(x float64) string { return display(vocab.F(x), prm.Unit) }
+		if v.Kind() == vocab.Int && prm.Unit == vocab.Dimensionless {
+			f = func(x float64) string { return vocab.I(int64(x)).String() }
+		}
+		return fmt.Errorf("%s = %s is out of range %s .. %s", prm.Name, f(x), f(prm.Min), f(prm.Max))
+	}
+	return err
 }
 
 func display(v vocab.Value, u vocab.Unit) string {
