@@ -3,6 +3,7 @@ package spec
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/goccy/go-yaml/ast"
 
@@ -78,6 +79,32 @@ func (p *parser) unwrapEntries(n ast.Node) []*ast.MappingValueNode {
 	return nil
 }
 
+// step reads a range's step: a difference of two values of prm. For a
+// level in dBm that difference is a ratio, written in dB ("2dB"); "2dBm"
+// is read the same way, as a spec may write it. Every other unit's
+// difference is in the unit itself.
+func (p *parser) step(prm vocab.Param, f entry, what string, ok *bool) float64 {
+	text, isScalar := p.scalar(f.value)
+	if !isScalar {
+		p.errorf(p.pos(f.value), "%s: step takes one value, not %s", what, describe(p.unwrap(f.value)))
+		*ok = false
+		return 0
+	}
+	if prm.Unit == vocab.DBm {
+		if x, err := units.Parse(text, vocab.Decibel); err == nil {
+			return x
+		}
+		if !strings.HasSuffix(strings.TrimSpace(text), "dBm") {
+			p.errorf(p.pos(f.value), "%s: the step of a range of levels is their difference in dB, e.g. 2dB, not %q", what, text)
+			*ok = false
+			return 0
+		}
+	}
+	x, good := p.number(prm, text, p.pos(f.value))
+	*ok = *ok && good
+	return x
+}
+
 // rangeAxis reads {from, to, step} or {from, to, points, scale} and
 // returns its length and generator; values are made (and checked, see
 // checkRange) only after the scenario count is checked, so that an absurd
@@ -146,7 +173,7 @@ func (p *parser) rangeAxis(prm vocab.Param, e entry) (*Range, bool) {
 			p.errorf(p.pos(step.value), "%s: a log scale takes points, not step", what)
 			return nil, false
 		}
-		st := num("step")
+		st := p.step(prm, step, what, &ok)
 		if !ok {
 			return nil, false
 		}

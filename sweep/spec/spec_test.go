@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -253,5 +254,47 @@ func TestLazyRangesChecked(t *testing.T) {
 	}
 	if lazy == nil || !strings.Contains(lazy.Error(), "twice once rounded to whole numbers") {
 		t.Errorf("lazy ranges: error %v, want the repeated whole number", lazy)
+	}
+}
+
+// TestLevelRangeStep: the step of a range of levels in dBm is their
+// difference, a ratio in dB ("2dB"; "2dBm" reads the same), and a power
+// (1mW, which is 0 dBm) is refused with that advice rather than as a zero
+// step.
+func TestLevelRangeStep(t *testing.T) {
+	m := newFake()
+	m.schema.Params = append(m.schema.Params, vocab.Param{Name: "launch_power", Kind: vocab.Float, Unit: vocab.DBm, Default: vocab.F(0), Min: -20, Max: 20})
+	reg, err := vocab.NewRegistry(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		step string
+		want []float64 // nil: refused
+		err  string
+	}{
+		{"2dB", []float64{-4, -2, 0, 2, 4}, ""},
+		{"2dBm", []float64{-4, -2, 0, 2, 4}, ""},
+		{"1mW", nil, `difference in dB, e.g. 2dB, not "1mW"`},
+		{"-2dB", nil, "step must be above zero"},
+	} {
+		s, err := Parse("l.yaml", []byte("name: l\nmodel: fso-ber\ngrid:\n  launch_power: {from: -4dBm, to: 4dBm, step: "+c.step+"}\n"), reg)
+		if c.want == nil {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("step %s: %v, want an error saying %q", c.step, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("step %s: %v", c.step, err)
+			continue
+		}
+		var got []float64
+		for _, v := range s.Grid[0].Values {
+			got = append(got, v.Float())
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("step %s: %v, want %v", c.step, got, c.want)
+		}
 	}
 }
