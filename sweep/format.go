@@ -1,8 +1,6 @@
 package sweep
 
 import (
-	"fmt"
-
 	"github.com/crosslink-sim/crosslink/sweep/units"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
@@ -18,9 +16,4 @@ func FormatValue(v vocab.Value, u vocab.Unit) string {
 
 // Suggest returns `; did you mean "x"?` for the candidate nearest to word,
 // or "" when none is close.
-func Suggest(word string, candidates []string) string {
-	if n := units.Nearest(word, candidates); n != "" {
-		return fmt.Sprintf("; did you mean %q?", n)
-	}
-	return ""
-}
+func Suggest(word string, candidates []string) string { return units.DidYouMean(word, candidates) }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crosslink-sim/crosslink/sweep/units"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -64,9 +65,11 @@ func (p *parser) adaptive(e entry) *Adaptive {
 	}
 	if f, ok := until["ci95_rel"]; ok {
 		text, _ := p.scalar(f.value)
-		x, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+		// A share, so written in percent as the spec's other shares
+		// (5%), or as the number it is (0.05).
+		x, err := units.Parse(strings.TrimSpace(text), vocab.Dimensionless)
 		if err != nil || !(x > 0) || math.IsInf(x, 0) {
-			p.errorf(p.pos(f.value), "%s until: ci95_rel must be a number above 0 (0.05: the interval's half-width is 5 %% of the mean), not %s", what, quoteNode(p, f.value))
+			p.errorf(p.pos(f.value), "%s until: ci95_rel must be a share above 0, in percent or as a number (5%% or 0.05: the interval's half-width is 5 %% of the mean), not %s", what, quoteNode(p, f.value))
 			bad = true
 		}
 		a.CI95Rel = x

@@ -13,7 +13,7 @@ replicates: {min: 3, max: 30, until: {metric: ber, ci95_rel: 0.05}}
 profiles:
   quick: {replicates: 2}
   tight:
-    replicates: {min: 5, max: 50, until: {metric: received_power_dbm, ci95_rel: 0.01}}
+    replicates: {min: 5, max: 50, until: {metric: received_power_dbm, ci95_rel: 1%}}
 `
 	s, err := Parse("adaptive.yaml", []byte(text), registry(t))
 	if err != nil {

@@ -288,6 +288,10 @@ func (p *parser) entries(n ast.Node, what, noun string, allowed []string) []entr
 		}
 		seen[key] = kpos
 		if allowed != nil && !contains(allowed, key) {
+			if noun == "parameter" && p.isMetric(key) {
+				p.errorf(kpos, "%s is a metric of %s, a result each scenario gives, not a parameter to set in %s (crosslink describe %s lists both)", key, p.schema.Name, what, p.schema.Name)
+				continue
+			}
 			p.errorf(kpos, "unknown %s %q in %s%s", noun, key, what, suggest(key, allowed))
 			continue
 		}
@@ -402,13 +406,22 @@ func (p *parser) spec(s *Spec, root ast.Node, reg *vocab.Registry) {
 	}
 }
 
-// suggestOnly is suggest without the list of every name.
-func suggestOnly(word string, names []string) string {
-	if best := units.Nearest(word, names); best != "" {
-		return fmt.Sprintf("; did you mean %q?", best)
+// isMetric reports whether name is a metric of the model, by name or by
+// column.
+func (p *parser) isMetric(name string) bool {
+	if p.schema == nil {
+		return false
 	}
-	return ""
+	for _, m := range p.schema.Metrics {
+		if m.Name == name || m.Column() == name {
+			return true
+		}
+	}
+	return false
 }
+
+// suggestOnly is suggest without the list of every name.
+func suggestOnly(word string, names []string) string { return units.DidYouMean(word, names) }
 
 func quoteNode(p *parser, n ast.Node) string {
 	if t, ok := p.scalar(n); ok {

@@ -136,7 +136,7 @@ func JSONSchema(reg *vocab.Registry) ([]byte, error) {
 								"type": "object", "additionalProperties": false, "required": []string{"metric", "ci95_rel"},
 								"properties": obj{
 									"metric":   obj{"type": "string", "description": "a numeric metric of the model, by name or column name"},
-									"ci95_rel": obj{"type": "number", "exclusiveMinimum": 0, "description": "largest half-width of the 95 % interval relative to |mean|, e.g. 0.05"},
+									"ci95_rel": obj{"anyOf": []obj{{"type": "number", "exclusiveMinimum": 0}, {"type": "string", "pattern": `^\s*[0-9.]+(e[+-]?[0-9]+)?\s*%\s*$`}}, "description": "largest half-width of the 95 % interval relative to |mean|, in percent or as a number: 5% or 0.05"},
 								},
 							},
 						},

@@ -526,6 +526,28 @@ func Scale(display string, dim vocab.Unit) (float64, error) {
 	return math.Pow10(s.dec-w.dec) * s.mul / w.mul, nil
 }
 
+// DidYouMean returns the suggestion a message appends for word, an
+// unknown name: "; did you mean "x"?" with the Nearest candidate, else
+// with the candidates word is a stem of (jain for jain_flows and
+// jain_algorithms, fso for fso-ber: too far for a typo, plainly meant as
+// one of them; at most six), else "".
+func DidYouMean(word string, candidates []string) string {
+	if best := Nearest(word, candidates); best != "" {
+		return fmt.Sprintf("; did you mean %q?", best)
+	}
+	var longer []string
+	for _, c := range candidates {
+		if strings.HasPrefix(c, word+"_") || strings.HasPrefix(c, word+"-") {
+			longer = append(longer, strconv.Quote(c))
+		}
+	}
+	if word == "" || len(longer) == 0 || len(longer) > 6 {
+		return ""
+	}
+	sort.Strings(longer)
+	return "; did you mean " + strings.Join(longer, " or ") + "?"
+}
+
 // Nearest returns the candidate closest to word by edit distance
 // (insertions, deletions, substitutions and swaps of neighbours), or ""
 // when none is close enough to be a likely typo: at most one edit for words

@@ -286,3 +286,22 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestDidYouMean: a typo gets its nearest name; a stem too far from each
+// of its longer names for a typo (jain, fso) gets them all, sorted; no
+// near or longer name, or too many longer ones, gets nothing.
+func TestDidYouMean(t *testing.T) {
+	names := []string{"jain_flows", "jain_algorithms", "goodput", "fso-ber", "fso-bert", "tcp-a", "tcp-b", "tcp-c", "tcp-d", "tcp-e", "tcp-f", "tcp-g"}
+	for _, c := range []struct{ word, want string }{
+		{"goodptu", `; did you mean "goodput"?`},
+		{"jain", `; did you mean "jain_algorithms" or "jain_flows"?`},
+		{"fso", `; did you mean "fso-ber" or "fso-bert"?`},
+		{"tcp", ""}, // seven longer names: a list, not a suggestion
+		{"latency", ""},
+		{"", ""},
+	} {
+		if got := DidYouMean(c.word, names); got != c.want {
+			t.Errorf("DidYouMean(%q) = %q, want %q", c.word, got, c.want)
+		}
+	}
+}
