@@ -167,7 +167,7 @@ func leoNetworkSchema() *vocab.Schema {
 				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet, Doc: "TCP segments retransmitted, spurious ones included; 0 for UDP, which never retransmits"},
 				{Name: "spurious_retrans", Kind: vocab.Int, Unit: vocab.Packet, Doc: "retransmissions whose data had already arrived (the receiver saw the segment twice); 0 for UDP"},
 				{Name: "rtos", Kind: vocab.Int, Doc: "retransmission timer expiries of data (a SYN's timeouts are not counted); 0 for UDP"},
-				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean of the flow's RTT samples (RFC 6298), queueing included; 0 for UDP or before a first sample, which means no measurement"},
+				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean of the flow's RTT samples (RFC 6298), queueing included; 0 for UDP or before a first sample, which means no measurement; an ACK that ends a loss repair measures from the newest segment it covers even when the receiver had SACKed that one long before, so its sample includes the repair's wait (seconds after a timeout), where Linux takes none from an ACK that covers a retransmission (tcp_clean_rtx_queue): a known difference"},
 				{Name: "rtt_max", Kind: vocab.Float, Unit: vocab.Second, Doc: "largest RTT sample; 0 for UDP or before a first sample"},
 			}},
 			{Name: "links", Doc: "one row per sample interval and link direction that was busy in it (sent, queued or dropped a packet); an idle link has no row", Columns: []vocab.Metric{

@@ -99,7 +99,7 @@ func tcpBulkSchema() *vocab.Schema {
 					Doc: "fast recovery episodes the flow's sender entered (RFC 6582/6675: at most one per window of data)"},
 				{Name: "rtos", Kind: vocab.Int, Doc: "the flow's retransmission timer expiries of data, back-offs counted one each (a SYN's timeouts are not counted)"},
 				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second,
-					Doc: "mean of the flow's RTT samples (the SYN's, and one per ACK from its newest never-retransmitted segment, Karn's rule; SACKed segments too under rack-tlp); 0 when the flow took no sample, which means no RTT, not a zero one"},
+					Doc: "mean of the flow's RTT samples (the SYN's, and one per ACK from its newest never-retransmitted segment, Karn's rule; SACKed segments too under rack-tlp); 0 when the flow took no sample, which means no RTT, not a zero one; an ACK that ends a loss repair measures from the newest segment it covers even when the receiver had SACKed that one long before, so its sample includes the repair's wait (seconds after a timeout), where Linux takes none from an ACK that covers a retransmission (tcp_clean_rtx_queue): a known difference"},
 				{Name: "completion_time", Kind: vocab.Float, Unit: vocab.Second,
 					Doc: "from the flow's first SYN until its data and FIN are acknowledged; null if the flow did not finish (always with size 0)"},
 			}},

@@ -129,7 +129,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 		tcBackbonePackets: {Name: "backbone_packets", Kind: vocab.Int, Unit: vocab.Packet,
 			Doc: "packets offered to the backbone's data direction (the denominator of its loss)"},
 		tcQueueLimit: {Name: "queue_limit", Kind: vocab.Int, Unit: vocab.Packet, Doc: "backbone queue limit"},
-		tcRTTMean:    {Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample, all flows; null without any sample"},
+		tcRTTMean:    {Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample, all flows; null without any sample (the flows table's rtt_mean says which samples)"},
 		tcQueueDelayMean: {Name: "queue_delay_mean", Kind: vocab.Float, Unit: vocab.Second,
 			Doc: "mean waiting time in the backbone queue (data direction) of the packets that left it; 0 if none did, which means no packet to measure"},
 		tcEvents: {Name: "events", Kind: vocab.Int, Doc: "simulation events processed"},
@@ -167,7 +167,7 @@ func tcpCompeteSchema(algos []string) *vocab.Schema {
 				{Name: "retrans_segs", Kind: vocab.Int, Unit: vocab.Packet,
 					Doc: "data segments the flow's sender retransmitted over the whole run, for any cause, spurious ones included (iperf3 Retr)"},
 				{Name: "rtos", Kind: vocab.Int, Doc: "the flow's retransmission timer expiries of data, back-offs counted one each (a SYN's timeouts are not counted: a flow whose handshake never completed has 0 and a null rtt_mean)"},
-				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample of the flow: the handshake's, and each ACK's for the newest segment it acknowledges (or, with loss_detection rack-tlp, SACKs), only of what was sent once (RFC 6298's Karn rule); null without any: a flow that has not started, one whose handshake was not answered by the end of the run, or one whose SYN and every segment its ACKs measured were retransmitted"},
+				{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second, Doc: "mean RTT sample of the flow: the handshake's, and each ACK's for the newest segment it acknowledges (or, with loss_detection rack-tlp, SACKs), only of what was sent once (RFC 6298's Karn rule); null without any: a flow that has not started, one whose handshake was not answered by the end of the run, or one whose SYN and every segment its ACKs measured were retransmitted; an ACK that ends a loss repair measures from the newest segment it covers even when the receiver had SACKed that one long before, so its sample includes the repair's wait (seconds after a timeout), where Linux takes none from an ACK that covers a retransmission (tcp_clean_rtx_queue): a known difference"},
 			}},
 		},
 	}

@@ -733,7 +733,11 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 		s.recs.popFront()
 	}
 	// RFC 6298 section 3 (Karn): only a segment never retransmitted gives
-	// a sample; take it from the newest segment this ACK covers.
+	// a sample; take it from the newest segment this ACK covers. A known
+	// difference from Linux: the ACK that ends a repair covers segments
+	// the receiver SACKed long before, so its sample includes the wait;
+	// tcp_clean_rtx_queue takes none from an ACK that covers a
+	// retransmission, and otherwise times the oldest segment not SACKed.
 	var sample des.Duration
 	s.rack.cumSample = last != nil && !last.retx
 	if last != nil && !last.retx {
