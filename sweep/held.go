@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
@@ -14,7 +15,8 @@ import (
 // LoadHeld loads the spec at path at the profile its dataset in out
 // holds: of the base spec and its profiles, the one with the most
 // scenarios in the dataset, and of those the smallest plan (a quick run
-// inside a full spec is quick, not an incomplete full). With no dataset,
+// inside a full spec is quick, not an incomplete full), and of profiles
+// that are alike (quick: {}) the one the parts record. With no dataset,
 // or none of its scenarios, it is the base spec. So `plot` draws what
 // `run` made, whichever profile that was.
 //
@@ -33,9 +35,16 @@ func LoadHeld(path string, reg *vocab.Registry, out string) (j *Job, held int, e
 	if err != nil {
 		return nil, 0, err
 	}
+	// The profile the parts record is tried first, so that it wins a tie.
+	names := append([]string{""}, profileNames(s)...)
+	if meta, err := dataset.ReadMeta(dir); err == nil {
+		if k := slices.Index(names, meta[dataset.KeyProfile]); k > 0 {
+			names = slices.Concat(names[k:k+1], names[:k], names[k+1:])
+		}
+	}
 	var best *Job
 	bestHeld := -1
-	for _, name := range append([]string{""}, profileNames(s)...) {
+	for _, name := range names {
 		j, err := Load(path, reg, name, false, out)
 		if err != nil {
 			return nil, 0, err
