@@ -349,6 +349,26 @@ func TestPlotDrawsHeldProfile(t *testing.T) {
 	}
 }
 
+// TestPlotRefusesTwoSpecsOfOneName: two spec files of one name in the
+// specs directory are refused by plot with or without -p, naming both
+// files, as run refuses them (their rows would share one dataset).
+func TestPlotRefusesTwoSpecsOfOneName(t *testing.T) {
+	specs := t.TempDir()
+	a := "name: twin\nmodel: fso-ber\ngrid:\n  distance: [1000km]\nprofiles:\n  quick: {}\nplots:\n  - {id: twin-a, title: a, x: distance, y: [ber]}\n"
+	b := strings.Replace(a, "twin-a", "twin-b", 1)
+	for name, text := range map[string]string{"a.yaml": a, "b.yaml": b} {
+		if err := os.WriteFile(filepath.Join(specs, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{nil, {"-p", "quick"}} {
+		code, _, stderr := crosslink(t, append([]string{"plot", "--specs", specs, "-o", t.TempDir()}, args...)...)
+		if code == exitOK || !strings.Contains(stderr, "a.yaml and ") || !strings.Contains(stderr, "b.yaml are both called \"twin\"") {
+			t.Errorf("plot %q: exit %d, stderr %q; want both files named", args, code, stderr)
+		}
+	}
+}
+
 // TestReportOwnSpecs: a report on a user's own specs lists their figures,
 // not the documents' as missing.
 func TestReportOwnSpecs(t *testing.T) {

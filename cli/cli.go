@@ -492,12 +492,19 @@ func loadFigures(c *cobra.Command, paths []string, reg *vocab.Registry, profile,
 	var jobs []*sweep.Job
 	var errs []error
 	held := map[string][]string{}
+	names := map[string]string{}
 	for _, p := range paths {
 		j, n, err := sweep.LoadHeld(p, reg, out)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
+		// As sweep.LoadAll refuses them with -p.
+		if prev, dup := names[j.Spec.Name]; dup {
+			errs = append(errs, sweep.NameClash(prev, p, j.Spec.Name))
+			continue
+		}
+		names[j.Spec.Name] = p
 		jobs = append(jobs, j)
 		name := j.Profile
 		if name == "" {

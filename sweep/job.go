@@ -90,13 +90,19 @@ func LoadAllLimited(paths []string, reg *vocab.Registry, profile string, optiona
 			continue
 		}
 		if prev, dup := names[j.Spec.Name]; dup {
-			errs = append(errs, fmt.Errorf("sweep: %s and %s are both called %q and would write the same dataset; rename one", prev, path, j.Spec.Name))
+			errs = append(errs, NameClash(prev, path, j.Spec.Name))
 			continue
 		}
 		names[j.Spec.Name] = path
 		jobs = append(jobs, j)
 	}
 	return jobs, errors.Join(errs...)
+}
+
+// NameClash is the error of two spec files, prev and path, both called
+// name: their rows would go to one dataset.
+func NameClash(prev, path, name string) error {
+	return fmt.Errorf("sweep: %s and %s are both called %q and would write the same dataset; rename one", prev, path, name)
 }
 
 // SomeHas refuses a profile that the user named (-p) for specs loaded
