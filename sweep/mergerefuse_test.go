@@ -43,6 +43,24 @@ func TestMergeRefusesNonDataset(t *testing.T) {
 	}
 }
 
+// TestMergeBeforeFirstPart: merge of a dataset whose run has started
+// (its lock file is there) but written no part yet says so, rather than
+// that the directory is no dataset, and changes nothing.
+func TestMergeBeforeFirstPart(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, dataset.LockFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := listTree(t, dir)
+	err := Merge(dir)
+	if err == nil || !strings.Contains(err.Error(), "holds no part yet: a run started it") {
+		t.Errorf("Merge = %v, want an error saying the run has written no part yet", err)
+	}
+	if diff := cmp.Diff(before, listTree(t, dir)); diff != "" {
+		t.Errorf("Merge changed the directory (-before +after):\n%s", diff)
+	}
+}
+
 // listTree returns the paths under dir, relative to it.
 func listTree(t *testing.T, dir string) []string {
 	t.Helper()
