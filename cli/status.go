@@ -50,7 +50,7 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 		fmt.Fprintf(&w, "  %d rows belong to no scenario of this profile\n", r.Extra)
 	}
 	for _, c := range r.Corrupt {
-		fmt.Fprintf(&w, "  unreadable part set aside: %s\n", c)
+		fmt.Fprintf(&w, "  set aside (unreadable, a copy, or not a part): %s\n", c)
 	}
 	for _, d := range r.Damaged {
 		fmt.Fprintf(&w, "  damaged: %s: %s (crosslink run sets it aside and reruns the scenarios no other part holds)\n", d.Path, d.Reason)

@@ -74,6 +74,10 @@ func resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 			fmt.Fprintf(warn, "crosslink: %s goes with %s, which is unreadable; moved to %s with it\n", m.Path, m.With, m.To)
 			continue
 		}
+		if m.Stray {
+			fmt.Fprintf(warn, "crosslink: %s is %s; moved to %s (it held no scenario's row)\n", m.Path, m.Reason, m.To)
+			continue
+		}
 		fmt.Fprintf(warn, "crosslink: %s is unreadable (%s); moved to %s, its scenarios run again\n", m.Path, m.Reason, m.To)
 	}
 	if err != nil {

@@ -79,3 +79,27 @@ func (m marginModel) Run(ctx context.Context, p vocab.Params, seed uint64) (voca
 	res.Metrics = append(res.Metrics, vocab.F(3))
 	return res, nil
 }
+
+// TestStrayFileSetAside: a file a user left in the main table's directory
+// is moved to _corrupt/ with a warning that says it is no part and held
+// no row, not that its scenarios run again, and nothing reruns.
+func TestStrayFileSetAside(t *testing.T) {
+	dir := t.TempDir()
+	m := newInverseSquare(0)
+	cfg := Config{Model: m, Source: scenarios(m, 4, nil), Dir: dir, Meta: testMeta()}
+	if _, err := Resume(context.Background(), cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	notes := filepath.Join(dataset.TableDir(dir, dataset.MainTable), "notes.txt")
+	if err := os.WriteFile(notes, []byte("to do\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warn bytes.Buffer
+	sum, err := Resume(context.Background(), cfg, &warn)
+	if err != nil || sum.Skipped != 4 || sum.OK != 0 {
+		t.Fatalf("rerun beside a stray file: %+v, %v; want 4 skipped", sum, err)
+	}
+	if w := warn.String(); !strings.Contains(w, notes+" is not a part file of this dataset; moved to") || !strings.Contains(w, "held no scenario's row") || strings.Contains(w, "run again") {
+		t.Errorf("warning %q: want the stray named as no part, with no rerun", w)
+	}
+}

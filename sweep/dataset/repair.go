@@ -29,6 +29,9 @@ type Moved struct {
 	// With is the damaged part (its path as it was) that a healthy part
 	// of its group went aside with; "" for the damaged part itself.
 	With string
+	// Stray: not a part file at all (a file a user left in a table's
+	// directory), so no scenario of it runs again.
+	Stray bool
 }
 
 // Repair checks every part of the dataset in dir before a resume and
@@ -83,7 +86,7 @@ func Repair(dir string) (*Done, []Moved, error) {
 		if err != nil {
 			return nil, moved, err
 		}
-		moved = append(moved, Moved{Path: filepath.Join(dir, rel), To: to, Reason: "not a part file of this dataset"})
+		moved = append(moved, Moved{Path: filepath.Join(dir, rel), To: to, Reason: "not a part file of this dataset", Stray: true})
 	}
 	return d, moved, nil
 }
