@@ -106,6 +106,15 @@ func (p *parser) generate(axes []Axis) {
 	}
 }
 
+// yamlHint adds what the YAML parser's messages about context leave
+// out: in a spec they almost always come of a line indented wrong.
+func yamlHint(msg string) string {
+	if strings.Contains(msg, "not allowed in this context") {
+		return " (check the indentation here and on the next line: the keys of one mapping line up, and a line indented deeper than the key above it continues that key's value)"
+	}
+	return ""
+}
+
 // yaml parses the text into one document body; a syntax error ends the
 // parse, since nothing after it can be trusted.
 func (p *parser) yaml(data []byte) (body ast.Node, ok bool) {
@@ -120,7 +129,7 @@ func (p *parser) yaml(data []byte) (body ast.Node, ok bool) {
 				pos.Line, pos.Column = se.Token.Position.Line, max(se.Token.Position.Column, 1)
 			}
 		}
-		p.errorf(pos, "invalid YAML: %s", msg)
+		p.errorf(pos, "invalid YAML: %s%s", msg, yamlHint(msg))
 		return nil, false
 	}
 	var docs []*ast.DocumentNode
@@ -329,11 +338,27 @@ func (p *parser) spec(s *Spec, root ast.Node, reg *vocab.Registry) {
 		p.errorf(p.pos(root), "a spec is a mapping of keys (%s), not %s", strings.Join(topKeys, ", "), describe(p.unwrap(root)))
 		return
 	}
+	// Unknown keys are told once the model is known: one of its
+	// parameters at the top is a line that lost its indentation.
 	top := map[string]entry{}
-	for _, e := range p.entries(root, "the spec", "key", topKeys) {
-		top[e.key] = e
+	var unknown []entry
+	for _, e := range p.entries(root, "the spec", "key", nil) {
+		if contains(topKeys, e.key) {
+			top[e.key] = e
+		} else {
+			unknown = append(unknown, e)
+		}
 	}
 	start := Position{File: p.file, Line: 1, Column: 1}
+	defer func() {
+		for _, e := range unknown {
+			if p.schema != nil && p.schema.ParamIndex(e.key) >= 0 {
+				p.errorf(e.pos, "unknown key %q in the spec: it is a parameter of %s; indent it under params or grid", e.key, p.schema.Name)
+			} else {
+				p.errorf(e.pos, "unknown key %q in the spec%s", e.key, suggest(e.key, topKeys))
+			}
+		}
+	}()
 
 	if e, ok := top["model"]; ok {
 		s.Model = p.text(e)
