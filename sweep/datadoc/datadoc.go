@@ -196,7 +196,7 @@ point's parameter columns, then:
 | column | type | unit | doc |
 | --- | --- | --- | --- |
 `)
-	for _, f := range dataset.PointsSchema(&vocab.Schema{}, "").Fields() {
+	for _, f := range dataset.PointsSchema(&vocab.Schema{}).Fields() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", f.Name, typeName(f), meta(f, "unit"), meta(f, "doc"))
 	}
 	b.WriteString(`

@@ -50,16 +50,8 @@ type Point struct {
 // PointsDir returns the directory of the points table of the dataset dir.
 func PointsDir(dir string) string { return filepath.Join(dir, PointsTable) }
 
-// PointsSchema returns the Arrow schema of the points table of model s
-// whose points watch the metric column metric: the mean column carries
-// that metric's unit ("" when metric names none of s's metrics).
-func PointsSchema(s *vocab.Schema, metric string) *arrow.Schema {
-	meanUnit := vocab.Dimensionless
-	for _, m := range s.Metrics {
-		if m.Column() == metric {
-			meanUnit = m.Unit
-		}
-	}
+// PointsSchema returns the Arrow schema of the points table of model s.
+func PointsSchema(s *vocab.Schema) *arrow.Schema {
 	fs := make([]arrow.Field, 0, len(s.Params)+7)
 	fs = append(fs, pointIDField)
 	for _, p := range s.Params {
@@ -69,7 +61,7 @@ func PointsSchema(s *vocab.Schema, metric string) *arrow.Schema {
 		field(ColMetric, arrow.BinaryTypes.String, false, vocab.Dimensionless, "column of the metric whose confidence interval decides"),
 		field(ColReplicatesNeeded, arrow.PrimitiveTypes.Int64, false, vocab.Dimensionless, "replicates run for this point: 0..replicates_needed-1"),
 		field(ColReplicatesOK, arrow.PrimitiveTypes.Int64, false, vocab.Dimensionless, "of those, replicates with status ok (the interval uses these)"),
-		field(ColMean, arrow.PrimitiveTypes.Float64, true, meanUnit, "mean of the metric over the ok replicates, in the metric's unit (the column's unit metadata)"),
+		field(ColMean, arrow.PrimitiveTypes.Float64, true, vocab.Dimensionless, "mean of the metric over the ok replicates, in the metric's unit"),
 		field(ColCI95Rel, arrow.PrimitiveTypes.Float64, true, vocab.Dimensionless, "half-width of the Student-t 95 % interval divided by |mean|; null with fewer than two ok replicates or a zero mean"),
 		field(ColTargetMet, arrow.FixedWidthTypes.Boolean, false, vocab.Dimensionless, "ci95_rel reached the spec's target; false: the maximum count stopped it"))
 	return arrow.NewSchema(fs, nil)
@@ -82,16 +74,7 @@ func PointsSchema(s *vocab.Schema, metric string) *arrow.Schema {
 // run, so the last run's is the truth. mem may be nil.
 func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 	opts.fill()
-	// One adaptive rule watches one metric, so one unit fits the mean
-	// column.
-	metric := ""
-	for i, pt := range pts {
-		if i > 0 && pt.Metric != metric {
-			return fmt.Errorf("dataset: points watch metrics %s and %s; a points table holds one", metric, pt.Metric)
-		}
-		metric = pt.Metric
-	}
-	sc := PointsSchema(s, metric)
+	sc := PointsSchema(s)
 	cols := make([]col, 0, len(s.Params))
 	bld := make([]array.Builder, 0, sc.NumFields())
 	pid := array.NewStringBuilder(opts.Mem)
@@ -101,13 +84,13 @@ func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 		cols = append(cols, c)
 		bld = append(bld, c.builder())
 	}
-	metricCol := array.NewStringBuilder(opts.Mem)
+	metric := array.NewStringBuilder(opts.Mem)
 	needed := array.NewInt64Builder(opts.Mem)
 	okN := array.NewInt64Builder(opts.Mem)
 	mean := array.NewFloat64Builder(opts.Mem)
 	rel := array.NewFloat64Builder(opts.Mem)
 	met := array.NewBooleanBuilder(opts.Mem)
-	bld = append(bld, metricCol, needed, okN, mean, rel, met)
+	bld = append(bld, metric, needed, okN, mean, rel, met)
 	defer func() {
 		for _, b := range bld {
 			b.Release()
@@ -131,7 +114,7 @@ func WritePoints(dir string, s *vocab.Schema, pts []Point, opts Options) error {
 			}
 			cols[i].append(pt.Params[i])
 		}
-		metricCol.Append(pt.Metric)
+		metric.Append(pt.Metric)
 		needed.Append(int64(pt.Needed))
 		okN.Append(int64(pt.OK))
 		finite(mean, pt.Mean)
