@@ -125,11 +125,7 @@ func Lookup(s *vocab.Schema, table, name string) (Quantity, error) {
 		names = append(names, m.Name)
 	}
 	sort.Strings(names)
-	msg := fmt.Sprintf("plots: model %s has no parameter or metric %q", s.Name, name)
-	if near := units.Nearest(name, names); near != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", near)
-	}
-	return Quantity{}, fmt.Errorf("%s", msg)
+	return Quantity{}, fmt.Errorf("plots: model %s has no parameter or metric %q%s", s.Name, name, units.DidYouMean(name, names))
 }
 
 // axisLabel returns the label of an axis showing qs in display unit

@@ -18,7 +18,6 @@ import (
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
-	"github.com/crosslink-sim/crosslink/sweep/units"
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
@@ -129,11 +128,7 @@ func SomeHas(jobs []*Job, profile string) error {
 	if len(known) == 0 {
 		return fmt.Errorf("sweep: profile %q: none of the %d specs has profiles; leave out -p", profile, len(jobs))
 	}
-	hint := ""
-	if best := units.Nearest(profile, known); best != "" {
-		hint = fmt.Sprintf("; did you mean %q?", best)
-	}
-	return fmt.Errorf("sweep: profile %q: none of the %d specs has it%s (their profiles: %s)", profile, len(jobs), hint, strings.Join(known, ", "))
+	return fmt.Errorf("sweep: profile %q: none of the %d specs has it%s (their profiles: %s)", profile, len(jobs), Suggest(profile, known), strings.Join(known, ", "))
 }
 
 // checkOwner refuses to run j into a dataset that holds the rows of
@@ -162,53 +157,68 @@ func checkOwner(j *Job) error {
 		if g.SHA256 == ours || g.Model == schema.Name && g.Version != schema.Version {
 			continue
 		}
-		done, err := dataset.IDsOf(g.Parts)
-		if err != nil || done.Len() == 0 {
-			continue // unreadable parts: Repair sets them aside
+		// One pass over the group's ids and seeds. A part that does not
+		// read is left to Repair, which sets it aside; the others are
+		// judged all the same, so that one damaged part cannot let rows
+		// of another spec or seed through.
+		done := dataset.NewDone()
+		otherSeed := 0
+		for _, part := range g.Parts {
+			_ = dataset.SeedsOf([]string{part}, func(id string, seed uint64) {
+				done.Add(id, dataset.OK)
+				if seed != plan.Seed(j.Spec.Seed, id) {
+					otherSeed++
+				}
+			})
+		}
+		if done.Len() == 0 {
+			continue
 		}
 		if plans == nil {
 			if plans, err = profilePlans(j); err != nil {
 				return err
 			}
 		}
-		if sharesScenario(plans, done) {
-			if err := checkSeeds(j, g); err != nil {
-				return err
-			}
-			continue
+		if !sharesScenario(plans, done) {
+			return &ownerError{fmt.Sprintf("%s holds %d rows of another spec named %q%s (recorded in %s), none of them a scenario of %s at any profile: give one of the two specs another name, or write this one under another output root (--out); if %s is that spec rewritten, move %s away first",
+				j.Dir, done.Len(), g.Name, describedAs(g.Spec), g.Parts[0], j.Spec.File, j.Spec.File, j.Dir)}
 		}
-		return fmt.Errorf("sweep: %s holds %d rows of another spec named %q%s (recorded in %s), none of them a scenario of %s at any profile: give one of the two specs another name, or write this one under another output root (--out); if %s is that spec rewritten, move %s away first",
-			j.Dir, done.Len(), g.Name, describedAs(g.Spec), g.Parts[0], j.Spec.File, j.Spec.File, j.Dir)
+		if otherSeed > 0 {
+			// An earlier text of j's spec, drawn with another spec seed:
+			// a scenario's id leaves the seed out, so the run would skip
+			// them as done and keep the old draws under the new seed.
+			return &ownerError{fmt.Sprintf("%s holds %d rows drawn with %s (recorded in %s), and %s has seed %d: a run would keep them as its scenarios' results; move %s away, or write under another output root (--out), to draw them with seed %d",
+				j.Dir, otherSeed, recordedSeed(g.Spec, j.Spec.Seed), g.Parts[0], j.Spec.File, j.Spec.Seed, j.Dir, j.Spec.Seed)}
+		}
 	}
 	return nil
 }
 
-// checkSeeds refuses the rows of g, an earlier text of j's spec that
-// shares scenarios with it, when they were drawn with another spec seed:
-// a scenario's id leaves the seed out, so the run would skip them as done
-// and the dataset would hold the old draws under the new spec.
-func checkSeeds(j *Job, g dataset.SpecGroup) error {
-	var n int
-	err := dataset.SeedsOf(g.Parts, func(id string, seed uint64) {
-		if seed != plan.Seed(j.Spec.Seed, id) {
-			n++
-		}
-	})
-	if err != nil || n == 0 {
-		return nil // unreadable parts: Repair sets them aside
-	}
+// ownerError is checkOwner's refusal of a dataset that holds rows a run
+// of the job must not take as its own; status reports it, other errors
+// it returns.
+type ownerError struct{ msg string }
+
+func (e *ownerError) Error() string { return "sweep: " + e.msg }
+
+// recordedSeed names the spec seed a recorded spec text gives, for a
+// message about rows of another seed than now: "another spec seed" when
+// the text says the present one (a merge records the latest text for
+// all its rows) or cannot be read.
+func recordedSeed(text string, now uint64) string {
 	var rec struct {
 		Seed *uint64 `yaml:"seed"`
 	}
-	was := "another"
-	if yaml.Unmarshal([]byte(g.Spec), &rec) == nil {
-		was = "the default"
-		if rec.Seed != nil {
-			was = strconv.FormatUint(*rec.Seed, 10)
-		}
+	if yaml.Unmarshal([]byte(text), &rec) != nil {
+		return "another spec seed"
 	}
-	return fmt.Errorf("sweep: %s holds %d rows drawn with spec seed %s (recorded in %s), and %s now has seed %d: a run would keep them as its scenarios' results; move %s away, or write under another output root (--out), to draw them with seed %d",
-		j.Dir, n, was, g.Parts[0], j.Spec.File, j.Spec.Seed, j.Dir, j.Spec.Seed)
+	switch {
+	case rec.Seed == nil && now != spec.DefaultSeed:
+		return "the default spec seed"
+	case rec.Seed != nil && *rec.Seed != now:
+		return "spec seed " + strconv.FormatUint(*rec.Seed, 10)
+	}
+	return "another spec seed"
 }
 
 // profilePlans returns the plans of j's spec at its base and every

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -43,18 +44,30 @@ func TestMergeRefusesNonDataset(t *testing.T) {
 	}
 }
 
-// TestMergeBeforeFirstPart: merge of a dataset whose run has started
-// (its lock file is there) but written no part yet says so, rather than
-// that the directory is no dataset, and changes nothing.
+// TestMergeBeforeFirstPart: merge of a dataset whose run is under way
+// (it holds the lock) but has written no part yet says so, rather than
+// that the directory is no dataset; the lock file a dead run left says
+// nothing of a run. Either way nothing changes.
 func TestMergeBeforeFirstPart(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, dataset.LockFile), nil, 0o644); err != nil {
+	lock := filepath.Join(dir, dataset.LockFile)
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	before := listTree(t, dir)
-	err := Merge(dir)
-	if err == nil || !strings.Contains(err.Error(), "holds no part yet: a run started it") {
-		t.Errorf("Merge = %v, want an error saying the run has written no part yet", err)
+	if err := Merge(dir); err == nil || !strings.Contains(err.Error(), "holds no crosslink dataset") {
+		t.Errorf("Merge beside a dead run's lock file = %v, want no dataset", err)
+	}
+	f, err := os.Open(lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	if err := Merge(dir); err == nil || !strings.Contains(err.Error(), "holds no part yet: a run is writing it") {
+		t.Errorf("Merge while a run holds the lock = %v, want an error saying it has written no part yet", err)
 	}
 	if diff := cmp.Diff(before, listTree(t, dir)); diff != "" {
 		t.Errorf("Merge changed the directory (-before +after):\n%s", diff)

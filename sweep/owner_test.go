@@ -3,10 +3,12 @@ package sweep
 import (
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
 	"github.com/crosslink-sim/crosslink/sweep/spec"
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -151,7 +153,7 @@ func TestEditedSeedRefused(t *testing.T) {
 		text string
 		want []string // in the error; none: runs
 	}{
-		{strings.Replace(first, "seed: 1", "seed: 2", 1), []string{"3 rows drawn with spec seed 1", "twin.yaml now has seed 2", "move", "--out"}},
+		{strings.Replace(first, "seed: 1", "seed: 2", 1), []string{"3 rows drawn with spec seed 1", "twin.yaml has seed 2", "move", "--out"}},
 		{strings.Replace(first, "seed: 1\n", "", 1), nil}, // the default seed is 1
 		{strings.Replace(first, "near field", "the near field", 1), nil},
 	} {
@@ -176,5 +178,48 @@ func TestEditedSeedRefused(t *testing.T) {
 		if err != nil || r.Complete() || !strings.Contains(r.Refused, c.want[0]) {
 			t.Errorf("status of %q: %+v, %v; want incomplete and refused with %q", c.text, r, err, c.want[0])
 		}
+	}
+}
+
+// TestEditedSeedDamagedPart: a part that no longer decodes does not let
+// the rows of the readable parts beside it through: the spec with a new
+// seed is still refused, by the rows that read.
+func TestEditedSeedDamagedPart(t *testing.T) {
+	m := newInverseSquare(0)
+	out := t.TempDir()
+	text := "name: twin\nmodel: inverse-square\nseed: 1\ngrid:\n  distance: [1m, 2m, 3m]\nprofiles:\n  quick: {grid: {distance: [1m]}}\n"
+	opts := Options{Workers: 1, Warn: io.Discard}
+	quick := twinJob(t, m, "twin.yaml", text, out)
+	var err error
+	if quick.Spec, err = quick.Spec.Resolve("quick"); err != nil {
+		t.Fatal(err)
+	}
+	if quick.Plan, err = plan.New(quick.Spec, m); err != nil {
+		t.Fatal(err)
+	}
+	quick.Profile = "quick"
+	for _, j := range []*Job{quick, twinJob(t, m, "twin.yaml", text, out)} {
+		if _, err := RunJobs(context.Background(), []*Job{j}, opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parts, err := dataset.Parts(filepath.Join(out, "twin"))
+	if err != nil || len(parts) != 2 {
+		t.Fatalf("parts %v, %v; want 2", parts, err)
+	}
+	b, err := os.ReadFile(parts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 4; i < 400; i++ { // the first pages, not the footer
+		b[i] ^= 0xff
+	}
+	if err := os.WriteFile(parts[1], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(text, "seed: 1", "seed: 2", 1)
+	_, err = RunJobs(context.Background(), []*Job{twinJob(t, m, "twin.yaml", edited, out)}, opts)
+	if err == nil || !strings.Contains(err.Error(), "1 rows drawn with spec seed 1") {
+		t.Errorf("the new seed beside a damaged part: %v, want refused by the readable part's row", err)
 	}
 }

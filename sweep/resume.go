@@ -59,7 +59,7 @@ func resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 	}
 	stale, err := dataset.SetAside(cfg.Dir, cfg.Model.Schema())
 	for _, m := range stale {
-		fmt.Fprintf(warn, "crosslink: %s was %s; moved to %s, its scenarios run again\n", m.Path, m.Reason, m.To)
+		fmt.Fprintf(warn, "crosslink: %s was %s; moved to %s, and the scenarios run anew under this version\n", m.Path, m.Reason, m.To)
 	}
 	if err != nil {
 		return sum, fmt.Errorf("sweep: setting aside %s's older parts: %w", cfg.Dir, err)
@@ -75,7 +75,7 @@ func resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 			continue
 		}
 		if m.Stray {
-			fmt.Fprintf(warn, "crosslink: %s is %s; moved to %s (it held no scenario's row)\n", m.Path, m.Reason, m.To)
+			fmt.Fprintf(warn, "crosslink: %s is %s; moved to %s (not a part, so the dataset never held rows of it and loses none)\n", m.Path, m.Reason, m.To)
 			continue
 		}
 		fmt.Fprintf(warn, "crosslink: %s is unreadable (%s); moved to %s, its scenarios run again\n", m.Path, m.Reason, m.To)

@@ -99,7 +99,7 @@ func TestStrayFileSetAside(t *testing.T) {
 	if err != nil || sum.Skipped != 4 || sum.OK != 0 {
 		t.Fatalf("rerun beside a stray file: %+v, %v; want 4 skipped", sum, err)
 	}
-	if w := warn.String(); !strings.Contains(w, notes+" is not a part file of this dataset; moved to") || !strings.Contains(w, "held no scenario's row") || strings.Contains(w, "run again") {
+	if w := warn.String(); !strings.Contains(w, notes+" is not a part file of this dataset; moved to") || !strings.Contains(w, "the dataset never held rows of it") || strings.Contains(w, "run again") {
 		t.Errorf("warning %q: want the stray named as no part, with no rerun", w)
 	}
 }

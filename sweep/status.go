@@ -1,10 +1,10 @@
 package sweep
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
@@ -93,7 +93,11 @@ func Check(j *Job, shards int, deep bool) (*Report, error) {
 		return nil, err
 	}
 	if err := checkOwner(j); err != nil {
-		r.Refused = strings.TrimPrefix(err.Error(), "sweep: ")
+		var refused *ownerError
+		if !errors.As(err, &refused) {
+			return nil, err
+		}
+		r.Refused = refused.msg
 	}
 	if j.Spec.Adaptive != nil {
 		p, err := dataset.PointsState(j.Dir, j.Profile)

@@ -59,14 +59,3 @@ func BySpec(dir string) ([]SpecGroup, error) {
 	}
 	return out, nil
 }
-
-// IDsOf returns the ids and statuses of the rows of the main parts paths.
-func IDsOf(paths []string) (*Done, error) {
-	d := NewDone()
-	for _, p := range paths {
-		if err := readIDs(p, d); err != nil {
-			return nil, err
-		}
-	}
-	return d, nil
-}

@@ -393,8 +393,8 @@ func Holds(dir string) error {
 	if NeedsMigration(dir) {
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(dir, LockFile)); err == nil {
-		return fmt.Errorf("dataset: %s holds no part yet: a run started it (%s) and has written no scenario's row; give it time, or merge once it has", dir, LockFile)
+	if probeLock(filepath.Join(dir, LockFile)) != free {
+		return fmt.Errorf("dataset: %s holds no part yet: a run is writing it (it holds %s) and has written no scenario's row; merge once it has", dir, LockFile)
 	}
 	return fmt.Errorf("dataset: %s holds no crosslink dataset (no %s/ table and no %s/): give the directory crosslink run wrote, <out>/<spec name>", dir, MainTable, ManifestDir)
 }

@@ -252,17 +252,16 @@ func scanColumns(path string, names []string, f func(cols []arrow.Array) error) 
 		return fmt.Errorf("dataset: %s: %w", path, err)
 	}
 	defer rr.Release()
-	cols := make([]arrow.Array, len(names))
 	for rr.Next() {
 		rec := rr.RecordBatch()
-		// The reader gives the columns in the file's order; f wants names'.
+		// The reader keeps the order of idx, which is names'; a reader
+		// that did not would hand f the wrong columns, so it is checked.
 		for i, n := range names {
-			k := rec.Schema().FieldIndices(n)
-			if len(k) != 1 {
-				return fmt.Errorf("dataset: %s: %d columns named %s", path, len(k), n)
+			if got := rec.Schema().Field(i).Name; got != n {
+				return fmt.Errorf("dataset: %s: column %d read is %s, want %s", path, i, got, n)
 			}
-			cols[i] = rec.Column(k[0])
 		}
+		cols := rec.Columns()
 		if err := f(cols); err != nil {
 			return fmt.Errorf("dataset: %s: %w", path, err)
 		}

@@ -38,9 +38,11 @@ type parser struct {
 	errs    ErrorList
 	anchors map[string]ast.Node
 	schema  *vocab.Schema // nil when the model is missing or unknown
-	// badCase: a case lost a setting to an error, so two cases may look
-	// alike that the user wrote apart: no case is called a repeat.
-	badCase bool
+	// lossy marks the cases that lost a setting to an error, by their
+	// first setting's position (one that lost every setting is nil):
+	// combination calls none of them a repeat, for two cases the user
+	// wrote apart can look alike once a setting is gone.
+	lossy map[Position]bool
 }
 
 // entry is one key: value of a YAML mapping.
@@ -74,8 +76,8 @@ func parse(file string, data []byte, size int64, reg *vocab.Registry, lim Limits
 	if perr != nil {
 		return nil, ErrorList{perr}
 	}
-	p := &parser{file: file, lim: lim, anchors: map[string]ast.Node{}}
-	s := &Spec{File: file, Text: bytes.Clone(text), Seed: 1, Replicates: 1}
+	p := &parser{file: file, lim: lim, anchors: map[string]ast.Node{}, lossy: map[Position]bool{}}
+	s := &Spec{File: file, Text: bytes.Clone(text), Seed: DefaultSeed, Replicates: 1}
 	root, ok := p.yaml(text)
 	if !ok {
 		return nil, p.errs.sort()
@@ -312,8 +314,8 @@ func (p *parser) entries(n ast.Node, what, noun string, allowed []string) []entr
 // suggest returns "; did you mean "x"?" for the nearest of names, or a
 // list of the names when there are few and none is near.
 func suggest(word string, names []string) string {
-	if best := units.Nearest(word, names); best != "" {
-		return fmt.Sprintf("; did you mean %q?", best)
+	if hint := units.DidYouMean(word, names); hint != "" {
+		return hint
 	}
 	if len(names) > 0 && len(names) <= 12 {
 		return "; expected one of " + strings.Join(names, ", ")
@@ -352,7 +354,7 @@ func (p *parser) spec(s *Spec, root ast.Node, reg *vocab.Registry) {
 	start := Position{File: p.file, Line: 1, Column: 1}
 	defer func() {
 		for _, e := range unknown {
-			if p.schema != nil && p.schema.ParamIndex(e.key) >= 0 {
+			if p.isParam(e.key) {
 				p.errorf(e.pos, "unknown key %q in the spec: it is a parameter of %s; indent it under params or grid", e.key, p.schema.Name)
 			} else {
 				p.errorf(e.pos, "unknown key %q in the spec%s", e.key, suggest(e.key, topKeys))
@@ -429,6 +431,20 @@ func (p *parser) spec(s *Spec, root ast.Node, reg *vocab.Registry) {
 		pr := &s.Profiles[i]
 		p.combination(s.apply(pr), "profile "+pr.Name, pr.Pos, base)
 	}
+}
+
+// isParam reports whether name is a parameter of the model, by name or
+// by column.
+func (p *parser) isParam(name string) bool {
+	if p.schema == nil {
+		return false
+	}
+	for _, prm := range p.schema.Params {
+		if prm.Name == name || prm.Column() == name {
+			return true
+		}
+	}
+	return false
 }
 
 // isMetric reports whether name is a metric of the model, by name or by
@@ -546,8 +562,16 @@ func (p *parser) cases(n ast.Node) [][]Setting {
 			continue
 		}
 		before := len(p.errs)
-		out = append(out, p.settings(it, what))
-		p.badCase = p.badCase || len(p.errs) > before
+		set := p.settings(it, what)
+		switch {
+		case len(p.errs) > before && len(set) == 0:
+			set = nil // it lost every setting: see lossy
+		case len(p.errs) > before:
+			p.lossy[set[0].Pos] = true
+		case set == nil:
+			set = []Setting{} // {}: a case, which another {} repeats
+		}
+		out = append(out, set)
 	}
 	return out
 }
@@ -622,8 +646,11 @@ func (p *parser) combination(s *Spec, what string, pos Position, base map[Positi
 				report(st.Pos, pp, "case %d sets %s, which params also sets; set it in one place", i+1, st.Name)
 			}
 		}
+		if c == nil || p.lossy[c[0].Pos] {
+			continue // lost a setting to an error (see lossy)
+		}
 		key := caseKey(c)
-		if j, dup := seen[key]; dup && !p.badCase {
+		if j, dup := seen[key]; dup {
 			cpos := pos
 			if len(c) > 0 {
 				cpos = c[0].Pos

@@ -138,6 +138,9 @@ type Adaptive struct {
 	Pos      Position
 }
 
+// DefaultSeed is the seed of a spec that names none.
+const DefaultSeed = 1
+
 // Spec is a validated sweep spec: a model, fixed parameters, grid axes and
 // cases, replicates and plots. Values are typed and in SI base units.
 type Spec struct {
