@@ -3,6 +3,7 @@ package report
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -183,7 +184,7 @@ func TestWriteVerdictsMarkdown(t *testing.T) {
 		"Computed by crosslink at commit 0123abc+dirty from the datasets of profile full.",
 		"1 of the 2 figures and tables of the source documents are drawn: 1 partly; claims: 1 hold, 1 fail, 1 not computed",
 		"| [fig](#fig) | document 000, Fig. 8 | partly | 1 | 1 | 1 | figspec | full |",
-		"| [gone](#gone) | document 000, Fig. 9 | missing | 0 | 0 | 0 | figspec | full |",
+		"| gone | document 000, Fig. 9 | missing | 0 | 0 | 0 | figspec | full |",
 		"**Verdict: partly.** 1 of 2 claims fails: fails (ours 5.8, document <= 1). 1 of 3 claims not computed",
 		"| a point the profile skips | Document 000, Fig. 8 | goodput_mbps where distance_km=50000 | 1 within 10 % | not computed: ",
 		"| not computed |\n",
@@ -194,5 +195,11 @@ func TestWriteVerdictsMarkdown(t *testing.T) {
 	}
 	if strings.Contains(md, "## gone") {
 		t.Errorf("a figure not drawn has a claims section:\n%s", md)
+	}
+	// Every in-page link has its anchor.
+	for _, m := range regexp.MustCompile(`\]\(#([^)]+)\)`).FindAllStringSubmatch(md, -1) {
+		if !strings.Contains(md, `<a id="`+m[1]+`"></a>`) {
+			t.Errorf("link to #%s has no anchor", m[1])
+		}
 	}
 }

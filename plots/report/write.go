@@ -475,10 +475,14 @@ func (r *Report) WriteVerdictsMarkdown(w io.Writer, pv Provenance) error {
 		if f.Run != nil {
 			spec, prof = f.Run.Spec, f.Run.ProfileName()
 		}
-		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %d | %d | %d | %s | %s |\n", f.ID, f.ID, mdCell(f.Source()), verdict, hold, fail, skip, spec, prof)
+		id := f.ID
+		if hasSection(f) {
+			id = fmt.Sprintf("[%s](#%s)", f.ID, f.ID)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %s | %s |\n", id, mdCell(f.Source()), verdict, hold, fail, skip, spec, prof)
 	}
 	for _, f := range figs {
-		if !f.Drawn || len(f.Verdict.Claims) == 0 {
+		if !hasSection(f) {
 			continue
 		}
 		fmt.Fprintf(&b, "\n<a id=\"%s\"></a>\n## %s: %s\n\n", f.ID, f.ID, f.Source())
@@ -489,3 +493,7 @@ func (r *Report) WriteVerdictsMarkdown(w io.Writer, pv Provenance) error {
 	}
 	return nil
 }
+
+// hasSection reports whether the verdicts page gives f a section of its
+// own (a drawn figure with claims), which its row links to.
+func hasSection(f *Figure) bool { return f.Drawn && len(f.Verdict.Claims) > 0 }
