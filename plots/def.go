@@ -113,7 +113,7 @@ func Lookup(s *vocab.Schema, table, name string) (Quantity, error) {
 		}
 	}
 	for _, m := range cols {
-		if m.Name == name || m.Column() == name { // the spec names a metric by column when two share a name
+		if m.Is(name) { // the spec names a metric by column when two share a name
 			return Quantity{Name: name, Column: m.Column(), Unit: m.Unit, Kind: m.Kind}, nil
 		}
 	}

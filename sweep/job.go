@@ -164,7 +164,7 @@ func checkOwner(j *Job) error {
 		done := dataset.NewDone()
 		otherSeed := 0
 		for _, part := range g.Parts {
-			_ = dataset.SeedsOf([]string{part}, func(id string, seed uint64) {
+			_ = dataset.SeedsOf(part, func(id string, seed uint64) {
 				done.Add(id, dataset.OK)
 				if seed != plan.Seed(j.Spec.Seed, id) {
 					otherSeed++

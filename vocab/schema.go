@@ -93,6 +93,10 @@ type Param struct {
 // Column returns the parameter's Parquet column name ("distance_m").
 func (p Param) Column() string { return ColumnName(p.Name, p.Unit) }
 
+// Is reports whether a spec's name for a quantity, its name or its
+// column, is p.
+func (p Param) Is(name string) bool { return p.Name == name || p.Column() == name }
+
 // Bounded reports whether p has a numeric range to check.
 func (p Param) Bounded() bool { return p.Min != 0 || p.Max != 0 }
 
@@ -150,6 +154,10 @@ type Metric struct {
 
 // Column returns the Parquet column name ("received_power_w").
 func (m Metric) Column() string { return ColumnName(m.Name, m.Unit) }
+
+// Is reports whether a spec's name for a quantity, its name or its
+// column, is m.
+func (m Metric) Is(name string) bool { return m.Name == name || m.Column() == name }
 
 // Table declares a second table a model writes, such as one row per flow or
 // one row per time sample. Its rows are keyed by scenario_id in the dataset.

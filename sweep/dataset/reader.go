@@ -206,26 +206,20 @@ func scanIDs(path string, f func(id string, st Status)) error {
 	})
 }
 
-// SeedsOf calls f with the id and seed of every row of the main parts
-// paths.
-func SeedsOf(paths []string, f func(id string, seed uint64)) error {
-	for _, p := range paths {
-		err := scanColumns(p, []string{ColID, ColSeed}, func(cols []arrow.Array) error {
-			ids, ok1 := cols[0].(*array.String)
-			seeds, ok2 := cols[1].(*array.Uint64)
-			if !ok1 || !ok2 {
-				return fmt.Errorf("%s must be strings and %s uint64", ColID, ColSeed)
-			}
-			for i := 0; i < ids.Len(); i++ {
-				f(ids.Value(i), seeds.Value(i))
-			}
-			return nil
-		})
-		if err != nil {
-			return err
+// SeedsOf calls f with the id and seed of every row of the main part at
+// path.
+func SeedsOf(path string, f func(id string, seed uint64)) error {
+	return scanColumns(path, []string{ColID, ColSeed}, func(cols []arrow.Array) error {
+		ids, ok1 := cols[0].(*array.String)
+		seeds, ok2 := cols[1].(*array.Uint64)
+		if !ok1 || !ok2 {
+			return fmt.Errorf("%s must be strings and %s uint64", ColID, ColSeed)
 		}
-	}
-	return nil
+		for i := 0; i < ids.Len(); i++ {
+			f(ids.Value(i), seeds.Value(i))
+		}
+		return nil
+	})
 }
 
 // scanColumns reads the columns names of the part at path, a record batch

@@ -101,7 +101,7 @@ func (p *parser) adaptiveMetric(f entry) (string, bool) {
 		if m.Column() != m.Name {
 			names = append(names, m.Column())
 		}
-		if m.Name == name || m.Column() == name {
+		if m.Is(name) {
 			match = append(match, m.Column())
 			kinds = append(kinds, m.Kind)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -436,29 +437,13 @@ func (p *parser) spec(s *Spec, root ast.Node, reg *vocab.Registry) {
 // isParam reports whether name is a parameter of the model, by name or
 // by column.
 func (p *parser) isParam(name string) bool {
-	if p.schema == nil {
-		return false
-	}
-	for _, prm := range p.schema.Params {
-		if prm.Name == name || prm.Column() == name {
-			return true
-		}
-	}
-	return false
+	return p.schema != nil && slices.ContainsFunc(p.schema.Params, func(q vocab.Param) bool { return q.Is(name) })
 }
 
 // isMetric reports whether name is a metric of the model, by name or by
 // column.
 func (p *parser) isMetric(name string) bool {
-	if p.schema == nil {
-		return false
-	}
-	for _, m := range p.schema.Metrics {
-		if m.Name == name || m.Column() == name {
-			return true
-		}
-	}
-	return false
+	return p.schema != nil && slices.ContainsFunc(p.schema.Metrics, func(m vocab.Metric) bool { return m.Is(name) })
 }
 
 // suggestOnly is suggest without the list of every name.
