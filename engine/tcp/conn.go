@@ -95,8 +95,10 @@ type Config struct {
 	// Timestamps offers the timestamps option (RFC 7323 section 3); when
 	// both ends do, every segment carries it: 10 option bytes padded to
 	// 12 (Linux's NOP, NOP, TSopt), so a full segment is MSS + 52 bytes
-	// on the wire. RTT is still measured per RFC 6298 with Karn's rule
-	// (RFC 7323 section 4's RTTM is not used). Linux offers it by default
+	// on the wire. RTT is measured per RFC 6298 with Karn's rule; the
+	// echo (RFC 7323 section 4's RTTM) times an ACK of new data only when
+	// sequence numbers give no sample, as in Linux's tcp_ack_update_rtt:
+	// the ACK that ends a repair. Linux offers it by default
 	// and, with a 1500-byte MTU, sends 1448-byte payloads: MSS is the
 	// payload, so set 1448 for that.
 	Timestamps bool

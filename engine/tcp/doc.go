@@ -75,7 +75,8 @@
 //
 // Left out: TIME-WAIT and the closing states beyond what a transfer's
 // completion needs (a FIN is sent after the data and its ACK ends the
-// transfer), RST, urgent data, RFC 7323's RTT measurement from timestamps
-// (RTTM) and PAWS: Config.Timestamps puts the option on the wire, its 12
-// bytes per segment, but RTT is measured per RFC 6298 with Karn's rule.
+// transfer), RST, urgent data and RFC 7323's PAWS. Config.Timestamps puts
+// the option on the wire, its 12 bytes per segment; RTT is measured from
+// sequence numbers per RFC 6298 with Karn's rule, and the echo times only
+// an ACK of new data that gives no other sample, as in Linux (ackRTT).
 package tcp

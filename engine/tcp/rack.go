@@ -53,12 +53,6 @@ type rack struct {
 	candAt des.Time
 	candN  uint64
 	cand   bool
-	// candRetx: the candidate was retransmitted, so its RTT is no sample
-	// for the RTO (Karn).
-	candRetx bool
-	// cumSample: this ACK's cumulative acknowledgement gave an RTT
-	// sample (newAck).
-	cumSample bool
 
 	// scan is where the walk over segments sent once resumes
 	// (rackDetectFirst): below it each is delivered, marked lost or
@@ -108,7 +102,7 @@ func (s *sender) rackDelivered(now des.Time, r *sendRecord) {
 		return
 	}
 	if !k.cand || r.xmitN > k.candN {
-		k.candAt, k.candN, k.cand, k.candRetx = r.sentAt, r.xmitN, true, r.retx
+		k.candAt, k.candN, k.cand = r.sentAt, r.xmitN, true
 	}
 }
 
@@ -122,14 +116,6 @@ func (s *sender) rackUpdate(now des.Time) {
 	}
 	k.cand = false
 	k.rtt = now.Sub(k.candAt)
-	if k.all && !k.candRetx && !k.cumSample {
-		// A segment SACKed without a cumulative sample still measures
-		// the path: Linux feeds the SACK RTT (tcp_ack_update_rtt) to the
-		// RTO estimator. Without it a long recovery, whose ACKs are
-		// SACKs, leaves SRTT behind a growing queue and the RTO expires
-		// before the retransmissions could be answered.
-		s.takeRTT(k.rtt)
-	}
 	if !k.set || k.candN > k.xmitN {
 		k.xmit, k.xmitN = k.candAt, k.candN
 	}

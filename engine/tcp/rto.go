@@ -34,15 +34,11 @@ func newRTTEstimator(minRTO, maxRTO, g des.Duration, varFloor bool) rttEstimator
 	return rttEstimator{rto: max(InitialRTO, minRTO), minRTO: minRTO, maxRTO: maxRTO, g: g, varFloor: varFloor}
 }
 
-// sample folds one RTT measurement r in. The caller applies Karn's
-// rule (RFC 6298 section 3): no samples from retransmitted segments.
+// sample folds one RTT measurement r into SRTT, RTTVAR and the RTO. The
+// caller applies Karn's rule (RFC 6298 section 3): no samples from
+// retransmitted segments.
 func (e *rttEstimator) sample(r des.Duration) {
-	if r <= 0 {
-		r = 1 // a measurement below clock resolution; keep RTTVAR finite
-	}
-	if e.minRTT == 0 || r < e.minRTT {
-		e.minRTT = r
-	}
+	r = max(r, 1) // a measurement below clock resolution; keep RTTVAR finite
 	if !e.hasSample {
 		// RFC 6298 section 2.2: SRTT <- R, RTTVAR <- R/2.
 		e.srtt = r
@@ -70,6 +66,18 @@ func (e *rttEstimator) sample(r des.Duration) {
 	}
 	// RTO <- SRTT + max(G, K*RTTVAR), K = 4; then the bounds of 2.4, 2.5.
 	e.rto = min(max(e.srtt+max(e.g, 4*e.rttvar), e.minRTO), e.maxRTO)
+}
+
+// observeMin folds a sample into the minimum RTT: that of the newest
+// segment an ACK times, which waited least for the ACK (Linux's
+// tcp_update_rtt_min takes ca_rtt_us). Linux keeps the minimum over a
+// window of net.ipv4.tcp_min_rtt_wlen = 300 s; here it is the whole
+// run's.
+func (e *rttEstimator) observeMin(r des.Duration) {
+	r = max(r, 1)
+	if e.minRTT == 0 || r < e.minRTT {
+		e.minRTT = r
+	}
 }
 
 // current returns the timeout to arm now: the RTO doubled once per

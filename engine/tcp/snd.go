@@ -17,6 +17,11 @@ type sender struct {
 	ctrl cc.Controller
 	cc   cc.State
 	rtt  rttEstimator
+	// Per ACK: the send times of the oldest and the newest segment it
+	// newly SACKs that were never retransmitted (Linux's first_sackt and
+	// last_sackt; sackTimed: it SACKs one), for its RTT sample (ackRTT).
+	sackFirst, sackLast des.Time
+	sackTimed           bool
 
 	iss seqnum.Value
 	una seqnum.Value // SND.UNA: oldest unacknowledged (RFC 6675 HighACK)
@@ -91,7 +96,6 @@ type sender struct {
 	// Scratch values reused on every ACK so that passing them to the
 	// controller through an interface does not allocate.
 	ack       cc.Ack
-	lastAcked sendRecord
 	priorPipe unit.Bytes // pipe before the ACK being processed
 
 	// rateCand is, of the records the ACK being processed newly delivers
@@ -200,7 +204,9 @@ func (s *sender) synAcked(now des.Time, p *netsim.Packet) {
 	s.recover, s.rxtNext = s.una, s.una
 	s.stopRTO()
 	if !s.synRetx {
-		s.takeRTT(now.Sub(s.synSentAt))
+		r := now.Sub(s.synSentAt)
+		s.rtt.observeMin(r)
+		s.takeRTT(r)
 	}
 	s.rtt.resetBackoff()
 	if p.Flags&netsim.SYN != 0 {
@@ -231,6 +237,44 @@ func (s *sender) established(now des.Time, smss unit.Bytes, synLost bool) {
 	}
 	s.cc.InitSRTT = s.rtt.srtt
 	s.ctrl.Init(&s.cc)
+}
+
+// ackRTT is Linux's tcp_ack_update_rtt for an ACK: seqRTT times the
+// oldest segment it newly acknowledges and caRTT the newest (negative:
+// none, Karn). Without a sequence sample the oldest segment the ACK newly
+// SACKs is timed (sack_rtt_us; RACK-TLP senders, which stand for Linux
+// hosts), and without that an ACK of new data is timed by its timestamp
+// echo (RFC 7323 section 4.1's RTTM, which Linux uses only here: a
+// broken echo does less harm as a fallback). The RTO estimator takes the
+// sample and the back-off ends (RFC 6298 section 5.7); the minimum RTT
+// follows the newest segment (tcp_update_rtt_min), whose sample the ACK
+// gives the controller (ca_rtt_us, the rate sample's rtt_us); 0 without
+// one.
+func (s *sender) ackRTT(now des.Time, p *netsim.Packet, seqRTT, caRTT des.Duration, acked bool) des.Duration {
+	if s.sackTimed && s.rack.all {
+		if seqRTT < 0 {
+			seqRTT = now.Sub(s.sackFirst)
+		}
+		caRTT = now.Sub(s.sackLast)
+	}
+	if seqRTT < 0 && acked && s.c.tsOK && p.HasTS && p.TSecr != 0 {
+		seqRTT = tsRTT(now, p.TSecr)
+		caRTT = seqRTT
+	}
+	if seqRTT < 0 {
+		return 0
+	}
+	s.rtt.observeMin(caRTT)
+	s.takeRTT(seqRTT)
+	s.rtt.resetBackoff()
+	return caRTT
+}
+
+// tsRTT is tcp_rtt_tsopt_us: the time since the echoed timestamp on the
+// 1 ms clock stamp uses, at least one tick.
+func tsRTT(now des.Time, tsecr uint32) des.Duration {
+	d := uint32(now.Sub(0)/des.Millisecond) - tsecr
+	return des.Duration(max(d, 1)) * des.Millisecond
 }
 
 func (s *sender) takeRTT(r des.Duration) {
@@ -518,6 +562,7 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 	if ack != s.una || s.sackSamples && s.congControl {
 		s.priorPipe = s.pipe()
 	}
+	s.sackTimed = false
 	s.rackAckStart()
 	s.undoAckStart(p)
 	s.reorderAckStart()
@@ -531,8 +576,14 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 		s.reorderCheck()
 	}
 	advanced := ack != s.una
+	if !advanced && s.sackTimed {
+		// An ACK that only SACKs still times what it SACKs: Linux's
+		// tcp_clean_rtx_queue, and with it tcp_ack_update_rtt, runs for
+		// every ACK.
+		s.ackRTT(now, p, -1, -1, false)
+	}
 	if advanced {
-		s.newAck(now, ack)
+		s.newAck(now, p, ack)
 	} else if p.Payload == 0 && p.Flags&(netsim.SYN|netsim.FIN) == 0 && s.una != s.max && !(s.undo.dsack && !s.undo.sacked) {
 		// RFC 5681 section 2 "duplicate acknowledgment". One that
 		// reports a duplicate segment (RFC 2883) and SACKs nothing new
@@ -554,7 +605,6 @@ func (s *sender) onAck(now des.Time, p *netsim.Packet) {
 	}
 	s.reorderUpdateWnd()
 	s.rec.afterAck(now, ack, advanced, !advanced && p.NSACK == 0 && p.Payload == 0)
-	s.rack.cumSample = false
 	s.output(now)
 	s.frto.sendNew = false
 	s.tlpSchedule(now)
@@ -592,9 +642,8 @@ func (s *sender) rateSample(now des.Time) cc.RateSample {
 // every ACK, so their model and their window follow the SACKs through a
 // recovery whose holes hold the cumulative ACK back; a window-based
 // algorithm grows only on newly acknowledged data (tcp_may_raise_cwnd:
-// FLAG_DATA_ACKED) and is not called. The SACKs' RTTs are not sampled
-// (Linux's sack_rtt_us): the RTT estimators use cumulative ACKs only.
-// Without Config.SACKRateSamples it does nothing: deliveries, samples
+// FLAG_DATA_ACKED) and is not called. The SACKs' RTT sample was taken
+// before (ackRTT). Without Config.SACKRateSamples it does nothing: deliveries, samples
 // and the controller wait for the cumulative ACK, whose sample then comes
 // from the most recently sent of all the records it covers.
 func (s *sender) sackOnlyAck(now des.Time) {
@@ -690,6 +739,16 @@ func (s *sender) markSacked(now des.Time, hs, he, l, r seqnum.Value) {
 			continue
 		}
 		rec.sacked = true
+		if !rec.retx {
+			// tcp_sacktag_one times only segments never retransmitted.
+			if !s.sackTimed || rec.sentAt < s.sackFirst {
+				s.sackFirst = rec.sentAt
+			}
+			if !s.sackTimed || rec.sentAt > s.sackLast {
+				s.sackLast = rec.sentAt
+			}
+			s.sackTimed = true
+		}
 		if s.sackSamples {
 			s.rateDelivered(rec)
 		}
@@ -704,13 +763,18 @@ func (s *sender) markSacked(now des.Time, hs, he, l, r seqnum.Value) {
 }
 
 // newAck handles an ACK that advances SND.UNA.
-func (s *sender) newAck(now des.Time, ack seqnum.Value) {
+func (s *sender) newAck(now des.Time, p *netsim.Packet, ack seqnum.Value) {
 	c := s.c
 	priorUna := s.una
 	acked := s.una.Size(ack).Bytes()
 	flightBefore := s.una.Size(s.max).Bytes()
-	var last *sendRecord
 	var payload unit.Bytes
+	// The send times of the oldest and the newest segment the ACK newly
+	// acknowledges that were neither SACKed nor retransmitted (Linux's
+	// first_ackt and last_ackt), and whether it covers any segment ever
+	// retransmitted, SACKed or not (FLAG_RETRANS_DATA_ACKED).
+	var firstAckt, lastAckt des.Time
+	timed, retxAcked := false, false
 	for s.recs.len() > 0 {
 		r := s.recs.at(0)
 		if ack.LessThan(r.end()) {
@@ -728,23 +792,27 @@ func (s *sender) newAck(now des.Time, ack seqnum.Value) {
 			s.undoDelivered(r, false)
 			s.reorderDelivered(r, false)
 		}
-		s.lastAcked = *r
-		last = &s.lastAcked
+		switch {
+		case r.retx:
+			retxAcked = true
+		case !r.sacked:
+			if !timed {
+				firstAckt, timed = r.sentAt, true
+			}
+			lastAckt = r.sentAt
+		}
 		s.recs.popFront()
 	}
-	// RFC 6298 section 3 (Karn): only a segment never retransmitted gives
-	// a sample; take it from the newest segment this ACK covers. A known
-	// difference from Linux: the ACK that ends a repair covers segments
-	// the receiver SACKed long before, so its sample includes the wait;
-	// tcp_clean_rtx_queue takes none from an ACK that covers a
-	// retransmission, and otherwise times the oldest segment not SACKed.
-	var sample des.Duration
-	s.rack.cumSample = last != nil && !last.retx
-	if last != nil && !last.retx {
-		sample = now.Sub(last.sentAt)
-		s.takeRTT(sample)
-		s.rtt.resetBackoff()
+	// RFC 6298 section 3 (Karn) as tcp_clean_rtx_queue applies it: an ACK
+	// that covers a retransmitted segment gives no sample from sequence
+	// numbers, since it may answer either copy; otherwise the oldest
+	// segment it newly acknowledges is timed (the ACK that ends a repair
+	// also covers segments SACKed long before, whose wait is no RTT).
+	seqRTT, caRTT := des.Duration(-1), des.Duration(-1)
+	if timed && !retxAcked {
+		seqRTT, caRTT = now.Sub(firstAckt), now.Sub(lastAckt)
 	}
+	sample := s.ackRTT(now, p, seqRTT, caRTT, true)
 	s.una = ack
 	s.unaOff += acked
 	// The acknowledged bytes leave the send buffer: a blocked application

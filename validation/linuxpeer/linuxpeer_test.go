@@ -269,6 +269,9 @@ func TestBBRv2MixNeedsEach(t *testing.T) {
 			var beyond int
 			largest, where := 0.0, ""
 			for _, p := range k.points {
+				if p.QueueBDP != 100 {
+					continue // q = 70 % gives the same runs (above)
+				}
 				ours := k.crosslink(t, p, removals[name])
 				for _, m := range Metrics(p.CCAs()) {
 					kern := stat.Mean(k.runs[p.Name()][m], nil)
@@ -352,11 +355,13 @@ func newKernelMatch(t *testing.T) kernelMatch {
 
 // matchSeeds is how many seeds give the emulation's mean in the kernel
 // match. The kernel's runs set the tolerance, so the emulation's own
-// sampling error should be small beside it: BIC's goodput at 0.2 % loss
-// ranges over 1.8 Mbit/s across three seeds, and their mean (21.10) lay
-// 1.14 from the kernel's (19.96), beyond its spread of 1.12, where ten
-// seeds' mean lies 0.75 from it.
-const matchSeeds = 10
+// sampling error should be small beside it. BIC's goodput at 0.2 % loss
+// is the noisiest: it ranges over 1.8 Mbit/s across three seeds, whose
+// mean (21.10) lay 1.14 from the kernel's (19.96), beyond its spread of
+// 1.12; the means of seeds 1-10 and of seeds 11-20 lie 0.84 apart
+// (21.39 and 20.55, tcp-compete 40), and the twenty seeds' mean 1.01
+// from the kernel's.
+const matchSeeds = 20
 
 // crosslink returns the mean over matchSeeds seeds of every metric of p
 // in tcp-compete, with the parameters of with set.
