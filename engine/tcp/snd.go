@@ -643,9 +643,10 @@ func (s *sender) rateSample(now des.Time) cc.RateSample {
 // recovery whose holes hold the cumulative ACK back; a window-based
 // algorithm grows only on newly acknowledged data (tcp_may_raise_cwnd:
 // FLAG_DATA_ACKED) and is not called. The SACKs' RTT sample was taken
-// before (ackRTT). Without Config.SACKRateSamples it does nothing: deliveries, samples
-// and the controller wait for the cumulative ACK, whose sample then comes
-// from the most recently sent of all the records it covers.
+// before (ackRTT). Without Config.SACKRateSamples it does nothing:
+// deliveries, rate samples and the controller wait for the cumulative
+// ACK, whose rate sample then comes from the most recently sent of all
+// the records it covers.
 func (s *sender) sackOnlyAck(now des.Time) {
 	if !s.sackSamples {
 		return
