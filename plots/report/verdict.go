@@ -262,8 +262,35 @@ func matchText(ms []spec.ClaimMatch) string {
 	return strings.Join(parts, ", ")
 }
 
-// num prints a number with four significant digits.
-func num(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+// num prints a number with four significant digits, rounding the
+// number as written in full (its shortest decimal form, the one that
+// reads back as x) half away from zero. Rounding the binary value instead
+// splits numbers whose decimal form ends in a 5: 8 x 1e-9 x 1500 x 66/64
+// is 1.2375e-05 computed one way and 1.2375000000000001e-05 another, and
+// the binary rounding printed them 1.237e-05 and 1.238e-05, a document's
+// number and ours that are the same.
+func num(x float64) string {
+	const sig = 4
+	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
+		return strconv.FormatFloat(x, 'g', sig, 64)
+	}
+	full := strconv.FormatFloat(math.Abs(x), 'e', -1, 64) // "1.2375e-05"
+	mant, exp, _ := strings.Cut(full, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	if len(digits) <= sig {
+		return strconv.FormatFloat(x, 'g', sig, 64)
+	}
+	n, _ := strconv.Atoi(digits[:sig])
+	if digits[sig] >= '5' {
+		n++ // 9999 becomes 10000: one digit more, the same number
+	}
+	e, _ := strconv.Atoi(exp)
+	r, err := strconv.ParseFloat(strconv.Itoa(n)+"e"+strconv.Itoa(e-(sig-1)), 64)
+	if err != nil { // rounded past the largest float
+		return strconv.FormatFloat(x, 'g', sig, 64)
+	}
+	return strconv.FormatFloat(math.Copysign(r, x), 'g', sig, 64)
+}
 
 // holds reports whether ours satisfies the claim.
 func holds(c spec.Claim, ours float64) bool {
