@@ -61,7 +61,10 @@ func resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 	for _, m := range stale {
 		fmt.Fprintf(warn, "crosslink: %s was %s; moved to %s, and the scenarios run anew under this version\n", m.Path, m.Reason, m.To)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, dataset.ErrNewerVersion):
+		return sum, fmt.Errorf("sweep: %w", err)
+	case err != nil:
 		return sum, fmt.Errorf("sweep: setting aside %s's older parts: %w", cfg.Dir, err)
 	}
 	done, moved, err := dataset.Repair(cfg.Dir)

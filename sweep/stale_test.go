@@ -3,6 +3,7 @@ package sweep
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,6 +66,23 @@ func TestUpgradeSetsOldPartsAside(t *testing.T) {
 	sum, err = Resume(context.Background(), Config{Model: v2m, Source: scenarios(v2m, 30, nil), Dir: dir, Meta: testMeta(), PartRows: 10}, &warn)
 	if err != nil || sum.Skipped != 30 || warn.Len() != 0 {
 		t.Errorf("rerun at the same version: %+v, %v, warnings %q; want 30 skipped and no warning", sum, err, warn.String())
+	}
+
+	// The older crosslink again (a cluster node built from older
+	// sources): it refuses, naming both versions, and moves and runs
+	// nothing, so the newer rows stay in the table.
+	warn.Reset()
+	before, _ := dataset.Parts(dir)
+	_, err = Resume(context.Background(), Config{Model: v1, Source: scenarios(v1, 30, nil), Dir: dir, Meta: testMeta(), PartRows: 10}, &warn)
+	if !errors.Is(err, dataset.ErrNewerVersion) || !strings.Contains(err.Error(), "inverse-square version 2, and this crosslink has version 1") {
+		t.Errorf("older version over newer parts: error %v, want ErrNewerVersion naming versions 2 and 1", err)
+	}
+	after, _ := dataset.Parts(dir)
+	if len(after) != len(before) || warn.Len() != 0 {
+		t.Errorf("older version over newer parts: parts %d -> %d, warnings %q; want none moved", len(before), len(after), warn.String())
+	}
+	if got := len(rows(t, dir, true)); got != 30 {
+		t.Errorf("dataset after the refusal has %d rows, want the 30 of version 2", got)
 	}
 }
 

@@ -34,6 +34,12 @@ const StaleDir = "_stale"
 //
 // A part counts as this version's when its metadata names this model and
 // version and its columns have the names and types Schema(s) gives.
+//
+// Parts of a later version of the model (a newer crosslink wrote them:
+// another checkout, or a cluster node built from newer sources) are not
+// stale: setting them aside would have this older binary redo newer
+// results with the older model. SetAside then moves nothing and returns
+// an error wrapping ErrNewerVersion that names the part and both versions.
 func SetAside(dir string, s *vocab.Schema) ([]Moved, error) {
 	ls, err := leaves(dir)
 	if err != nil {
@@ -44,16 +50,29 @@ func SetAside(dir string, s *vocab.Schema) ([]Moved, error) {
 		return nil, err
 	}
 	want := Schema(s)
-	var moved []Moved
+	// Every part is judged before any moves, so that a newer part found
+	// late leaves the dataset as it was.
+	type staleMain struct {
+		l            leaf
+		name, reason string
+		sub          string
+	}
+	var stale []staleMain
 	for _, l := range ls {
 		paths, err := ownParts(l.main())
 		if err != nil {
-			return moved, err
+			return nil, err
 		}
 		for _, p := range paths {
 			model, version, sc, err := partIdentity(p)
 			if err != nil {
 				continue // unreadable: Repair's business
+			}
+			if model == s.Name && version > s.Version {
+				return nil, fmt.Errorf("%w: %s was written by %s version %d, and this crosslink has version %d: "+
+					"run the crosslink that wrote it (build it from the same sources: git pull && make build), "+
+					"or write this run elsewhere (--out DIR); nothing was moved",
+					ErrNewerVersion, p, model, version, s.Version)
 			}
 			inFile := keysInFile(l.rel, sc)
 			if model == s.Name && version == s.Version && sameColumns(sc, withoutKeys(want, p)) && !inFile {
@@ -67,32 +86,39 @@ func SetAside(dir string, s *vocab.Schema) ([]Moved, error) {
 				reason = fmt.Sprintf("its columns differ from %s version %d's although the version is the same", s.Name, s.Version)
 			}
 			sub := filepath.Join(StaleDir, fmt.Sprintf("%s-v%d", model, version))
-			name := filepath.Base(p)
-			// Second-table parts first, the main part last, as in Repair:
-			// a crash in between leaves the main part, moved next time.
-			group := make([]string, 0, len(tables)+1)
-			for _, t := range tables {
-				group = append(group, l.relTable(t, name))
+			stale = append(stale, staleMain{l: l, name: filepath.Base(p), reason: reason, sub: sub})
+		}
+	}
+	var moved []Moved
+	for _, st := range stale {
+		// Second-table parts first, the main part last, as in Repair:
+		// a crash in between leaves the main part, moved next time.
+		group := make([]string, 0, len(tables)+1)
+		for _, t := range tables {
+			group = append(group, st.l.relTable(t, st.name))
+		}
+		group = append(group, st.l.relMain(st.name))
+		for _, rel := range group {
+			from := filepath.Join(st.l.root, rel)
+			if _, err := os.Stat(from); errors.Is(err, os.ErrNotExist) {
+				continue
 			}
-			group = append(group, l.relMain(name))
-			for _, rel := range group {
-				from := filepath.Join(l.root, rel)
-				if _, err := os.Stat(from); errors.Is(err, os.ErrNotExist) {
-					continue
-				}
-				to, err := moveInto(l.root, sub, rel, "")
-				if errors.Is(err, errMovedAway) {
-					continue
-				}
-				if err != nil {
-					return moved, err
-				}
-				moved = append(moved, Moved{Path: from, To: to, Reason: reason})
+			to, err := moveInto(st.l.root, st.sub, rel, "")
+			if errors.Is(err, errMovedAway) {
+				continue
 			}
+			if err != nil {
+				return moved, err
+			}
+			moved = append(moved, Moved{Path: from, To: to, Reason: st.reason})
 		}
 	}
 	return moved, nil
 }
+
+// ErrNewerVersion is wrapped by SetAside's error when the dataset holds
+// parts of a later version of the model than the running one.
+var ErrNewerVersion = errors.New("dataset holds rows of a newer model version")
 
 // keysInFile reports whether a part in the partition rel holds a column of
 // one of its partition keys, as parts of the former layout did.
