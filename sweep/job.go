@@ -181,17 +181,30 @@ func checkOwner(j *Job) error {
 		}
 		if !sharesScenario(plans, done) {
 			return &ownerError{fmt.Sprintf("%s holds %d rows of another spec named %q%s (recorded in %s), none of them a scenario of %s at any profile: give one of the two specs another name, or write this one under another output root (--out); if %s is that spec rewritten, move %s away first",
-				j.Dir, done.Len(), g.Name, describedAs(g.Spec), g.Parts[0], j.Spec.File, j.Spec.File, j.Dir)}
+				j.Dir, done.Len(), g.Name, describedAs(g.Spec), g.Parts[0], specFileOf(j), specFileOf(j), j.Dir)}
 		}
 		if otherSeed > 0 {
 			// An earlier text of j's spec, drawn with another spec seed:
 			// a scenario's id leaves the seed out, so the run would skip
 			// them as done and keep the old draws under the new seed.
 			return &ownerError{fmt.Sprintf("%s holds %d rows drawn with %s (recorded in %s), and %s has seed %d: a run would keep them as its scenarios' results; move %s away, or write under another output root (--out), to draw them with seed %d",
-				j.Dir, otherSeed, recordedSeed(g.Spec, j.Spec.Seed), g.Parts[0], j.Spec.File, j.Spec.Seed, j.Dir, j.Spec.Seed)}
+				j.Dir, otherSeed, recordedSeed(g.Spec, j.Spec.Seed), g.Parts[0], specFileOf(j), j.Spec.Seed, j.Dir, j.Spec.Seed)}
 		}
 	}
 	return nil
+}
+
+// recordedSpec is the file name a job loaded from its dataset's own
+// record (LoadDir, status DIR) gives its spec: the spec has no file.
+const recordedSpec = "(spec recorded in the dataset)"
+
+// specFileOf names j's spec in a message: its file, or for a job loaded
+// from its dataset, the spec the dataset's last run recorded.
+func specFileOf(j *Job) string {
+	if filepath.Base(j.Spec.File) == recordedSpec {
+		return "the spec of its last run"
+	}
+	return j.Spec.File
 }
 
 // ownerError is checkOwner's refusal of a dataset that holds rows a run

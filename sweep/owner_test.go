@@ -181,6 +181,48 @@ func TestEditedSeedRefused(t *testing.T) {
 	}
 }
 
+// TestSeedRefusedStatusDir: status of a dataset by its directory (the
+// job loaded from what its parts record) names the spec of the last run,
+// not a file the user never wrote, when that spec's seed differs from the
+// rows' beside it: here a part of a seed-2 run copied into a seed-1
+// dataset, as a merge of two runs' outputs leaves it.
+func TestSeedRefusedStatusDir(t *testing.T) {
+	m := newInverseSquare(0)
+	one, two := t.TempDir(), t.TempDir()
+	text := "name: twin\nmodel: inverse-square\nseed: 1\ngrid:\n  distance: [1m, 2m, 3m]\n"
+	opts := Options{Workers: 1, Warn: io.Discard}
+	for _, r := range []struct{ out, text string }{{one, text}, {two, strings.Replace(text, "seed: 1", "seed: 2", 1)}} {
+		if _, err := RunJobs(context.Background(), []*Job{twinJob(t, m, "twin.yaml", r.text, r.out)}, opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parts, err := dataset.Parts(filepath.Join(two, "twin"))
+	if err != nil || len(parts) != 1 {
+		t.Fatalf("seed-2 parts %v, %v; want 1", parts, err)
+	}
+	b, err := os.ReadFile(parts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(one, "twin")
+	if err := os.WriteFile(filepath.Join(dataset.MainDir(dir), "part-0of1-000009.parquet"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := vocab.NewRegistry(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := LoadDir(dir, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Check(j, 0, false)
+	if err != nil || !strings.Contains(r.Refused, "3 rows drawn with spec seed 1") ||
+		!strings.Contains(r.Refused, "and the spec of its last run has seed 2") || strings.Contains(r.Refused, recordedSpec) {
+		t.Errorf("status %s: %+v, %v; want refused naming seed 1's rows and the last run's seed 2", dir, r, err)
+	}
+}
+
 // TestEditedSeedDamagedPart: a part that no longer decodes does not let
 // the rows of the readable parts beside it through: the spec with a new
 // seed is still refused, by the rows that read.

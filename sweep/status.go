@@ -210,7 +210,7 @@ func loadDir(dir string, reg *vocab.Registry, at *string) (*Job, error) {
 	if !ok {
 		return nil, fmt.Errorf("sweep: %s records no spec", dir)
 	}
-	s, err := spec.Parse(filepath.Join(dir, "(spec recorded in the dataset)"), []byte(text), reg)
+	s, err := spec.Parse(filepath.Join(dir, recordedSpec), []byte(text), reg)
 	if err != nil {
 		return nil, err
 	}
