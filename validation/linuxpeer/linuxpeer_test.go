@@ -280,15 +280,14 @@ func TestBBRv2MixNeedsEach(t *testing.T) {
 	for _, h := range models.LinuxHostSwitches {
 		removals["no "+h] = map[string]vocab.Value{h: vocab.B(false)}
 	}
-	for name := range seen {
-		if removals[name] == nil {
-			t.Errorf("seen names %q, which is no removal", name)
+	for list, names := range map[string]map[string]string{"seen": seen, "unseen": unseen} {
+		for name := range names {
+			if removals[name] == nil {
+				t.Errorf("%s names %q, which is no removal", list, name)
+			}
 		}
 	}
 	for name := range unseen {
-		if removals[name] == nil {
-			t.Errorf("unseen names %q, which is no removal", name)
-		}
 		if seen[name] != "" {
 			t.Errorf("%q is both seen and unseen", name)
 		}
