@@ -182,24 +182,31 @@ func slurmReady() (bool, string) {
 	return false, fmt.Sprintf("no usable node (sinfo states %q)", strings.TrimSpace(string(out)))
 }
 
+// needSlurm skips t under -short, and when no Slurm cluster answers
+// outside CI (missingTool fails it in CI, where .ci/run starts one).
+func needSlurm(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("submits a Slurm job")
+	}
+	if ok, why := slurmReady(); !ok {
+		missingTool(t, "no Slurm cluster ("+why+"); start one with ../shared/slurm/setup-local-slurm.sh")
+	}
+}
+
 // TestSlurmArray submits the spec as a job array of 4 tasks to the real
 // scheduler, waits for it by polling squeue, merges the shards and expects
 // the dataset of a local single-process run: same ids, same values (all
 // but wall_s). Outside CI it is skipped when no Slurm is running; in CI
 // (CI=true), where .ci/run starts the one-node cluster, it fails instead.
 func TestSlurmArray(t *testing.T) {
-	if testing.Short() {
-		t.Skip("submits a Slurm job")
-	}
-	if ok, why := slurmReady(); !ok {
-		msg := "no Slurm cluster (" + why + "); start one with ../shared/slurm/setup-local-slurm.sh"
-		missingTool(t, msg)
-	}
+	needSlurm(t)
 	bin, spec := buildBinary(t), writeSpec(t)
 	local, remote := t.TempDir(), t.TempDir()
 	runBin(t, bin, "run", spec, "-o", local, "-q")
 
-	out := runBin(t, bin, "slurm", spec, "--tasks", "4", "--submit", "-o", remote, "--time", "5:00")
+	out := runBin(t, bin, "slurm", spec, "--tasks", "4", "--submit", "-o", remote, "--time", "5:00",
+		"--mem", "256M", "--account", "crosslink-ci")
 	id := strings.TrimSpace(out)
 	if id == "" || strings.ContainsAny(id, " \n") {
 		t.Fatalf("crosslink slurm --submit printed %q, want one job id", out)
@@ -208,10 +215,53 @@ func TestSlurmArray(t *testing.T) {
 
 	waitArray(t, id, 4, filepath.Join(remote, "slurm", "*.log"))
 
+	// The scheduler holds a finished job's record for MinJobAge (300 s by
+	// default): it shows the memory and account the script asked for.
+	job, err := exec.Command("scontrol", "show", "job", id).Output()
+	if err != nil {
+		t.Fatalf("scontrol show job %s: %v", id, err)
+	}
+	for _, want := range []string{"Account=crosslink-ci", "MinMemoryNode=256M"} {
+		if !strings.Contains(string(job), want) {
+			t.Errorf("scontrol show job %s lacks %s:\n%s", id, want, job)
+		}
+	}
+
 	dir := filepath.Join(remote, "cluster-check")
 	t.Logf("status: %s", strings.TrimSpace(runBin(t, bin, "status", dir)))
 	got := mergedMatches(t, bin, dir, filepath.Join(local, "cluster-check"), 4)
 	t.Logf("job array dataset: %d rows, %d columns besides wall_s, identical to the local run", len(got[dataset.ColID]), len(got))
+}
+
+// TestSlurmSubmitRefused asks the real scheduler for more memory per task
+// than its node has: sbatch refuses the array, and crosslink slurm
+// --submit must fail with sbatch's reason, print no job id and leave
+// nothing queued.
+func TestSlurmSubmitRefused(t *testing.T) {
+	needSlurm(t)
+	bin, spec := buildBinary(t), writeSpec(t)
+	remote := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(bin, "slurm", spec, "--tasks", "2", "--submit", "-o", remote, "--mem", "1000T")
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err == nil {
+		t.Fatalf("crosslink slurm --mem 1000T --submit succeeded (job %q), want sbatch's refusal", stdout.String())
+	}
+	if stdout.Len() > 0 {
+		t.Errorf("stdout %q, want no job id", stdout.String())
+	}
+	if msg := stderr.String(); !strings.Contains(msg, "sbatch") || !strings.Contains(strings.ToLower(msg), "memory") {
+		t.Errorf("stderr %q, want sbatch's reason, about memory", msg)
+	}
+	t.Logf("refused: %s", strings.TrimSpace(stderr.String()))
+	q, err := exec.Command("squeue", "-h", "-n", "crosslink-cluster-check", "-o", "%i").Output()
+	if err != nil {
+		t.Fatalf("squeue: %v", err)
+	}
+	if s := strings.TrimSpace(string(q)); s != "" {
+		t.Errorf("squeue lists %q after a refused submission", s)
+	}
 }
 
 // waitArray polls squeue until no task of job array id is pending or
@@ -279,12 +329,7 @@ func waitArray(t *testing.T, id string, tasks int, logs string) {
 // and 3 have none of it. Both datasets must come out complete, and equal
 // to a local single-process run once merged.
 func TestSlurmArrayOverSpecs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("submits a Slurm job")
-	}
-	if ok, why := slurmReady(); !ok {
-		missingTool(t, "no Slurm cluster ("+why+"); start one with ../shared/slurm/setup-local-slurm.sh")
-	}
+	needSlurm(t)
 	bin, big := buildBinary(t), writeSpec(t)
 	small := filepath.Join(t.TempDir(), "cluster-small.yaml")
 	if err := os.WriteFile(small, []byte("name: cluster-small\nmodel: ber-per\nseed: 7\ngrid:\n  ber: [1e-9, 1e-6]\n"), 0o644); err != nil {

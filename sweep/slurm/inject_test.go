@@ -34,6 +34,9 @@ func TestInjectionRefused(t *testing.T) {
 			{"--time", func(o *Options) { o.Time = v }},
 			{"--partition", func(o *Options) { o.Partition = v }},
 			{"--profile", func(o *Options) { o.Profile = v }},
+			{"--mem", func(o *Options) { o.Mem = v }},
+			{"--account", func(o *Options) { o.Account = v }},
+			{"--qos", func(o *Options) { o.QOS = v }},
 			{"name", func(o *Options) { o.Name = v }},
 		} {
 			o := opts()
@@ -48,6 +51,20 @@ func TestInjectionRefused(t *testing.T) {
 		o.Time = v
 		if _, err := Scripts(o); err != nil {
 			t.Errorf("Scripts with --time %q: %v, want it accepted", v, err)
+		}
+	}
+	for _, v := range []string{"512", "512M", "2G", "1T", "64000K", "4g"} {
+		o := opts()
+		o.Mem = v
+		if _, err := Scripts(o); err != nil {
+			t.Errorf("Scripts with --mem %q: %v, want it accepted", v, err)
+		}
+	}
+	for _, v := range []string{"2.5G", "2GB", "-1", "G"} {
+		o := opts()
+		o.Mem = v
+		if _, err := Scripts(o); err == nil {
+			t.Errorf("Scripts with --mem %q succeeded, want an error: sbatch --mem takes a whole number and one unit letter", v)
 		}
 	}
 }

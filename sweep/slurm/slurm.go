@@ -36,6 +36,12 @@ type Options struct {
 	Partition string // sbatch --partition, "" for the default
 	Time      string // sbatch --time, "" for the partition's limit
 	CPUs      int    // sbatch --cpus-per-task (and run --workers); 1 when 0
+	// Mem is sbatch --mem, the memory of each task ("512M", "2G"); ""
+	// leaves the cluster's default.
+	Mem string
+	// Account and QOS are sbatch --account and --qos: many clusters
+	// refuse a job that names no account. "" leaves the user's default.
+	Account, QOS string
 	// MaxArraySize is the cluster's limit (scontrol show config);
 	// DefaultMaxArraySize when 0.
 	MaxArraySize int
@@ -104,6 +110,15 @@ func Scripts(o Options) ([]Script, error) {
 		if o.Time != "" {
 			fmt.Fprintf(&b, "#SBATCH --time=%s\n", o.Time)
 		}
+		if o.Mem != "" {
+			fmt.Fprintf(&b, "#SBATCH --mem=%s\n", o.Mem)
+		}
+		if o.Account != "" {
+			fmt.Fprintf(&b, "#SBATCH --account=%s\n", o.Account)
+		}
+		if o.QOS != "" {
+			fmt.Fprintf(&b, "#SBATCH --qos=%s\n", o.QOS)
+		}
 		fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n", filepath.Join(o.Dir, name+"-%A_%a.log"))
 		fmt.Fprintf(&b, "#\n# Shards %d..%d of %d of spec %s (%d scenarios): array task t runs\n",
 			off, off+count-1, n, o.Name, o.Scenarios)
@@ -136,6 +151,11 @@ var (
 	// timePattern is every form sbatch --time takes: minutes, MM:SS,
 	// HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or no limit.
 	timePattern = regexp.MustCompile(`^([0-9]+(:[0-9]+){0,2}|[0-9]+-[0-9]+(:[0-9]+){0,2}|UNLIMITED|INFINITE|unlimited|infinite)$`)
+	// memPattern is sbatch --mem: a whole number with an optional unit
+	// suffix, K, M (the default), G or T.
+	memPattern = regexp.MustCompile(`^[0-9]+[KMGTkmgt]?$`)
+	// wordPattern is an account or QOS name.
+	wordPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 )
 
 // Check refuses values that would not stay one word of the line they are
@@ -149,6 +169,14 @@ func (o *Options) Check() error {
 	}
 	if o.Time != "" && !timePattern.MatchString(o.Time) {
 		return fmt.Errorf("slurm: --time %q: want minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS, as sbatch --time takes", o.Time)
+	}
+	if o.Mem != "" && !memPattern.MatchString(o.Mem) {
+		return fmt.Errorf("slurm: --mem %q: want a whole number with an optional unit, K, M, G or T (512M, 2G), as sbatch --mem takes", o.Mem)
+	}
+	for _, w := range []struct{ flag, v string }{{"--account", o.Account}, {"--qos", o.QOS}} {
+		if w.v != "" && !wordPattern.MatchString(w.v) {
+			return fmt.Errorf("slurm: %s %q: want a name of letters, digits, _ . and -", w.flag, w.v)
+		}
 	}
 	if o.Profile != "" && !namePattern.MatchString(o.Profile) {
 		return fmt.Errorf("slurm: --profile %q: want a-z, 0-9 and -", o.Profile)

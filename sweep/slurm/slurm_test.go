@@ -43,6 +43,41 @@ func TestChunks(t *testing.T) {
 	}
 }
 
+// TestSbatchOptions checks that each sbatch option the user gives becomes
+// its #SBATCH line, and that none is written when it is not given (the
+// cluster's or the user's default then applies).
+func TestSbatchOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		set  func(*Options)
+		line string
+	}{
+		{"mem", func(o *Options) { o.Mem = "1G" }, "#SBATCH --mem=1G\n"},
+		{"account", func(o *Options) { o.Account = "proj-42" }, "#SBATCH --account=proj-42\n"},
+		{"qos", func(o *Options) { o.QOS = "long" }, "#SBATCH --qos=long\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := opts()
+			without, err := Scripts(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(without[0].Text, "--"+tt.name+"=") {
+				t.Errorf("a script without --%s names it:\n%s", tt.name, without[0].Text)
+			}
+			tt.set(&o)
+			with, err := Scripts(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(with[0].Text, tt.line) {
+				t.Errorf("script lacks %q:\n%s", tt.line, with[0].Text)
+			}
+		})
+	}
+}
+
 func TestTaskCount(t *testing.T) {
 	tests := []struct {
 		scenarios, tasks, perTask, want int
