@@ -233,6 +233,31 @@ func TestSlurmArray(t *testing.T) {
 	t.Logf("job array dataset: %d rows, %d columns besides wall_s, identical to the local run", len(got[dataset.ColID]), len(got))
 }
 
+// TestSlurmSplitArrays submits 5 shards under a MaxArraySize of 2, as a
+// sweep of more shards than a cluster's limit goes: three arrays of 2, 2
+// and 1 tasks, each numbered from 0 and exporting its first shard. The
+// real scheduler runs them; merged, the shards must give the local
+// single-process dataset, so that no shard was run twice or left out.
+func TestSlurmSplitArrays(t *testing.T) {
+	needSlurm(t)
+	bin, spec := buildBinary(t), writeSpec(t)
+	local, remote := t.TempDir(), t.TempDir()
+	runBin(t, bin, "run", spec, "-o", local, "-q")
+
+	out := runBin(t, bin, "slurm", spec, "--tasks", "5", "--max-array-size", "2", "--submit", "-o", remote, "--time", "5:00")
+	ids := strings.Fields(out)
+	if len(ids) != 3 {
+		t.Fatalf("crosslink slurm --tasks 5 --max-array-size 2 --submit printed %q, want three job ids", out)
+	}
+	for i, id := range ids {
+		waitArray(t, id, []int{2, 2, 1}[i], filepath.Join(remote, "slurm", fmt.Sprintf("cluster-check-%d-%s_*.log", i+1, id)))
+	}
+	dir := filepath.Join(remote, "cluster-check")
+	t.Logf("status: %s", strings.TrimSpace(runBin(t, bin, "status", dir)))
+	got := mergedMatches(t, bin, dir, filepath.Join(local, "cluster-check"), 5)
+	t.Logf("three job arrays (%s): %d rows, identical to the local run", strings.Join(ids, ", "), len(got[dataset.ColID]))
+}
+
 // TestSlurmSubmitRefused asks the real scheduler for more memory per task
 // than its node has: sbatch refuses the array, and crosslink slurm
 // --submit must fail with sbatch's reason, print no job id and leave
