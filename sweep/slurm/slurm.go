@@ -104,20 +104,13 @@ func Scripts(o Options) ([]Script, error) {
 		fmt.Fprintf(&b, "#SBATCH --array=0-%d\n", count-1)
 		fmt.Fprintf(&b, "#SBATCH --ntasks=1\n")
 		fmt.Fprintf(&b, "#SBATCH --cpus-per-task=%d\n", cpus)
-		if o.Partition != "" {
-			fmt.Fprintf(&b, "#SBATCH --partition=%s\n", o.Partition)
-		}
-		if o.Time != "" {
-			fmt.Fprintf(&b, "#SBATCH --time=%s\n", o.Time)
-		}
-		if o.Mem != "" {
-			fmt.Fprintf(&b, "#SBATCH --mem=%s\n", o.Mem)
-		}
-		if o.Account != "" {
-			fmt.Fprintf(&b, "#SBATCH --account=%s\n", o.Account)
-		}
-		if o.QOS != "" {
-			fmt.Fprintf(&b, "#SBATCH --qos=%s\n", o.QOS)
+		// The options the user may leave to the cluster's defaults.
+		for _, d := range []struct{ flag, v string }{
+			{"partition", o.Partition}, {"time", o.Time}, {"mem", o.Mem}, {"account", o.Account}, {"qos", o.QOS},
+		} {
+			if d.v != "" {
+				fmt.Fprintf(&b, "#SBATCH --%s=%s\n", d.flag, d.v)
+			}
 		}
 		fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n", filepath.Join(o.Dir, name+"-%A_%a.log"))
 		fmt.Fprintf(&b, "#\n# Shards %d..%d of %d of spec %s (%d scenarios): array task t runs\n",
