@@ -3,7 +3,11 @@ package main
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"testing"
+
+	"github.com/crosslink-sim/crosslink/engine/models"
+	"github.com/crosslink-sim/crosslink/plots/report"
 )
 
 // handTypedResult matches what a result copied into prose looks like: a
@@ -31,5 +35,40 @@ func TestDocsWithoutTypedResults(t *testing.T) {
 				t.Errorf("%s: %q looks like a result typed by hand; generate it (crosslink report) and point to it", f, m)
 			}
 		}
+	}
+}
+
+// measuredAt is how a report card dates the numbers it quotes from runs:
+// "measured at sat-island 26".
+var measuredAt = regexp.MustCompile(`measured at ([a-z][a-z-]*[a-z]) (\d+)`)
+
+// TestCardsMeasuredAtCurrentVersion fails when a card of the report
+// quotes runs of a model version that is no longer the model's: a bump
+// (new results for the same parameters) leaves the card's numbers those
+// of the old rows until its runs are made again (for sp-loss,
+// docs/ablations/*.yaml and sp-fig1's full profile) and the card says the
+// new version.
+func TestCardsMeasuredAtCurrentVersion(t *testing.T) {
+	version := map[string]int{}
+	for _, m := range models.All() {
+		s := m.Schema()
+		version[s.Name] = s.Version
+	}
+	dated := 0
+	for _, e := range report.Catalog() {
+		for _, m := range measuredAt.FindAllStringSubmatch(e.Deviation, -1) {
+			dated++
+			v, ok := version[m[1]]
+			if !ok {
+				t.Errorf("%s: card says %q, and there is no model %s", e.ID, m[0], m[1])
+				continue
+			}
+			if n, _ := strconv.Atoi(m[2]); n != v {
+				t.Errorf("%s: card says %q, but %s is at version %d: make its runs again and update the card", e.ID, m[0], m[1], v)
+			}
+		}
+	}
+	if dated == 0 {
+		t.Error(`no card says "measured at <model> <version>": the sp-loss card lost its date?`)
 	}
 }
