@@ -195,6 +195,65 @@ func agreementRerun(t *testing.T, program string) map[string]bool {
 	return checked
 }
 
+// TestCommittedSamplesCurrent reruns crosslink's side of every scenario
+// that agreementRerun leaves out (the lossy ones, and the exact ones that
+// differ from ns-3) over the committed seeds, and checks that each sample
+// equals the committed one: together the two hold every crosslink row of
+// docs/validation.md to the models as they are, so a model version that
+// changes any of them fails here until the samples are rerun. The runs
+// are deterministic and results.csv holds each value's shortest exact
+// decimal form, so the rerun must give the committed value exactly.
+func TestCommittedSamplesCurrent(t *testing.T) {
+	samples := committedSamples(t)
+	reg, err := models.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		scenario, metric string
+		seed             int
+	}
+	committed := map[key]float64{}
+	seeds := map[string][]int{}
+	for _, x := range samples {
+		if x.Side != Crosslink {
+			continue
+		}
+		committed[key{x.Scenario, x.Metric, x.Seed}] = x.Value
+		if !slices.Contains(seeds[x.Scenario], x.Seed) {
+			seeds[x.Scenario] = append(seeds[x.Scenario], x.Seed)
+		}
+	}
+	r := &CrosslinkRunner{Registry: reg}
+	ran := 0
+	for _, s := range Scenarios() {
+		if s.Class == Exact && Compare(s, s.Metric, samples).Pass {
+			continue // agreementRerun's
+		}
+		ran++
+		t.Run(s.Name, func(t *testing.T) {
+			if len(seeds[s.Name]) == 0 {
+				t.Fatalf("no committed crosslink samples; run `go run ./validation/cmd/validate -side crosslink`")
+			}
+			for _, seed := range seeds[s.Name] {
+				got, err := r.Run(t.Context(), s, seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, x := range got {
+					want, ok := committed[key{s.Name, x.Metric, seed}]
+					if !ok || x.Value != want {
+						t.Errorf("seed %d: crosslink %s = %.13g, the committed sample %.13g (present: %v): validation/results.csv is stale; rerun `go run ./validation/cmd/validate -side crosslink` (no ns-3 needed) and commit it with docs/validation.md", seed, x.Metric, x.Value, want, ok)
+					}
+				}
+			}
+		})
+	}
+	if ran == 0 {
+		t.Error("every scenario is exact and agrees: nothing left for this test, so agreementRerun holds them all")
+	}
+}
+
 // TestLinkAgreement: the one-flow exact scenarios still agree with ns-3;
 // among them every +ns3opts
 // one, issue 15's set-up with ns-3's write size, send buffer, ssthresh
