@@ -10,16 +10,21 @@ import (
 	"github.com/crosslink-sim/crosslink/vocab"
 )
 
+// change sets one parameter of a diagnostic run.
+type change struct {
+	name string
+	v    vocab.Value
+}
+
 // diagnosis runs crosslink's side of one scenario with some parameters
-// changed, the runs a finding quotes to trace a difference, which are not
+// changed: the runs a finding quotes to trace a difference, which are not
 // samples of docs/validation.md's tables and so not placeholders.
 type diagnosis struct {
-	t        *testing.T
-	s        Scenario
-	m        vocab.Model
-	p        vocab.Params
-	samples  []Sample
-	findings map[string]string
+	t       *testing.T
+	s       Scenario
+	m       vocab.Model
+	p       vocab.Params
+	samples []Sample
 }
 
 func newDiagnosis(t *testing.T, name string) *diagnosis {
@@ -28,7 +33,7 @@ func newDiagnosis(t *testing.T, name string) *diagnosis {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &diagnosis{t: t, samples: committedSamples(t), findings: variantFindings()}
+	d := &diagnosis{t: t, samples: committedSamples(t)}
 	for _, s := range Scenarios() {
 		if s.Name == name {
 			d.s = s
@@ -48,19 +53,28 @@ func newDiagnosis(t *testing.T, name string) *diagnosis {
 	return d
 }
 
-// run returns metric of the scenario run with seed and the changes set
-// (parameter name, value pairs).
-func (d *diagnosis) run(seed int, metric string, set ...any) float64 {
+// run returns metric of the scenario run with seed and the changes, each
+// checked against the model's parameter (a misspelt choice would run as
+// something else).
+func (d *diagnosis) run(seed int, metric string, changes ...change) float64 {
 	d.t.Helper()
+	sc := d.m.Schema()
 	p := d.p
-	for i := 0; i < len(set); i += 2 {
-		p = p.With(set[i].(string), set[i+1].(vocab.Value))
+	for _, c := range changes {
+		i := sc.ParamIndex(c.name)
+		if i < 0 {
+			d.t.Fatalf("%s has no parameter %s", d.s.Model, c.name)
+		}
+		if err := sc.Params[i].Check(c.v); err != nil {
+			d.t.Fatal(err)
+		}
+		p = p.With(c.name, c.v)
 	}
 	res, err := d.m.Run(d.t.Context(), p, uint64(seed))
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	i := d.m.Schema().MetricIndex(metric)
+	i := sc.MetricIndex(metric)
 	if i < 0 {
 		d.t.Fatalf("%s has no metric %s", d.s.Model, metric)
 	}
@@ -68,41 +82,25 @@ func (d *diagnosis) run(seed int, metric string, set ...any) float64 {
 }
 
 // diff is the difference of crosslink's mean over the committed seeds,
-// run with the changes set, from ns-3's committed mean of the compared
-// metric, as {diff} prints it.
-func (d *diagnosis) diff(set ...any) string {
-	diff, _ := d.diffMean(set...)
-	return diff
-}
-
-// diffMean is diff and the mean itself, as {cl} prints it.
-func (d *diagnosis) diffMean(set ...any) (diff, mean string) {
+// run with the changes, from ns-3's committed mean of the compared
+// metric, as {diff} prints it; mean is the mean as {cl} prints it.
+func (d *diagnosis) diff(changes ...change) (diff, mean string) {
 	d.t.Helper()
 	c := Compare(d.s, d.s.Metric, d.samples)
 	var sum float64
 	for seed := 1; seed <= c.Crosslink.N; seed++ {
-		sum += d.run(seed, d.s.Metric, set...)
+		sum += d.run(seed, d.s.Metric, changes...)
 	}
 	m := sum / float64(c.Crosslink.N)
 	return fmt.Sprintf("%+.2f %%", (m-c.NS3.Mean)/c.NS3.Mean*100), format(d.s.Metric, m) + " " + unit(d.s.Metric)
 }
 
-// finding returns the scenario's finding as typed: the scenario's own, or
-// its variant's.
-func (d *diagnosis) finding() string {
-	if d.s.Finding != "" {
-		return d.s.Finding
-	}
-	return d.findings[d.s.Name]
-}
-
-// quotes fails unless the finding holds each of want.
+// quotes fails unless the scenario's finding holds each of want.
 func (d *diagnosis) quotes(want ...string) {
 	d.t.Helper()
-	f := d.finding()
 	for _, w := range want {
-		if !strings.Contains(f, w) {
-			d.t.Errorf("the finding of %s does not say %q, what the models give now: rerun this test's numbers into validation/scenarios.go and `go run ./validation/cmd/validate -render`", d.s.Name, w)
+		if !strings.Contains(d.s.Finding, w) {
+			d.t.Errorf("the finding of %s does not say %q, which the models give now: type it into the finding in validation/scenarios.go, then run `go run ./validation/cmd/validate -render`", d.s.Name, w)
 		}
 	}
 }
@@ -110,19 +108,25 @@ func (d *diagnosis) quotes(want ...string) {
 // TestFindingsNS3Behaviours: the findings of db10-newreno+ns3opts and
 // db10-newreno-loss0.5%+ns3opts quote the row without the two ns-3
 // behaviours crosslink reproduces there (grow_on_recovery_exit off,
-// prr_rounding segments) and with the exit growth alone. They are typed
-// in the finding, so this test reruns them (five seeds each) and holds
-// the text to the models as they are.
+// prr_rounding segments) and with the exit growth alone, runs of five
+// seeds each that the tables do not hold.
 func TestFindingsNS3Behaviours(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reruns 10-flow dumbbells")
 	}
-	without := []any{"grow_on_recovery_exit", vocab.B(false), "prr_rounding", vocab.S("segments")}
-	growth := []any{"grow_on_recovery_exit", vocab.B(true), "prr_rounding", vocab.S("segments")}
-	d := newDiagnosis(t, "db10-newreno+ns3opts")
-	d.quotes("differs by "+d.diff(without...)+" without them", d.diff(growth...)+" with the exit growth alone")
-	d = newDiagnosis(t, "db10-newreno-loss0.5%+ns3opts")
-	d.quotes("without them "+d.diff(without...), "with the exit growth alone "+d.diff(growth...))
+	without := []change{{"grow_on_recovery_exit", vocab.B(false)}, {"prr_rounding", vocab.S("segments")}}
+	growth := []change{{"grow_on_recovery_exit", vocab.B(true)}, {"prr_rounding", vocab.S("segments")}}
+	for _, tc := range []struct {
+		name, without, growth string // how the finding quotes each diff
+	}{
+		{"db10-newreno+ns3opts", "differs by %s without them", "%s with the exit growth alone"},
+		{"db10-newreno-loss0.5%+ns3opts", "without them %s", "with the exit growth alone %s"},
+	} {
+		d := newDiagnosis(t, tc.name)
+		w, _ := d.diff(without...)
+		g, _ := d.diff(growth...)
+		d.quotes(fmt.Sprintf(tc.without, w), fmt.Sprintf(tc.growth, g))
+	}
 }
 
 // TestFindingsFirstAck: the delayed-ACK findings quote crosslink's rows
@@ -131,21 +135,23 @@ func TestFindingsNS3Behaviours(t *testing.T) {
 // over a 0.384 Mbit/s link with a 100 ms round trip the finding says it
 // makes no difference.
 func TestFindingsFirstAck(t *testing.T) {
-	off := []any{"ack_first_segment", vocab.B(false)}
+	off := change{"ack_first_segment", vocab.B(false)}
 	for _, tc := range []struct {
 		name  string
-		quote func(diff, mean string) string
+		quote string // how the finding quotes the diff and the mean
 	}{
-		{"geo-64KB-delack", func(diff, mean string) string { return fmt.Sprintf("crosslink was %s (%s)", diff, mean) }},
-		{"isl-64KB-delack", func(diff, mean string) string { return fmt.Sprintf("%s (%s) without it", diff, mean) }},
-		{"rt-100KB-384k-250ms-delack", func(diff, mean string) string { return fmt.Sprintf("without it %s (%s)", diff, mean) }},
+		{"geo-64KB-delack", "crosslink was %s (%s)"},
+		{"isl-64KB-delack", "%s (%s) without it"},
+		{"rt-100KB-384k-250ms-delack", "without it %s (%s)"},
 	} {
 		d := newDiagnosis(t, tc.name)
-		d.quotes(tc.quote(d.diffMean(off...)))
+		diff, mean := d.diff(off)
+		d.quotes(fmt.Sprintf(tc.quote, diff, mean))
 	}
 	d := newDiagnosis(t, "rt-100KB-384k-delack")
-	if with, without := Compare(d.s, d.s.Metric, d.samples).Diff, d.diff(off...); fmt.Sprintf("%+.2f %%", with*100) != without {
-		t.Errorf("rt-100KB-384k-delack: %+.2f %% with ack_first_segment, %s without; the finding says the same with and without", with*100, without)
+	with := fmt.Sprintf("%+.2f %%", Compare(d.s, d.s.Metric, d.samples).Diff*100)
+	if without, _ := d.diff(off); with != without {
+		t.Errorf("rt-100KB-384k-delack: %s with ack_first_segment, %s without, where its finding says the same with and without: rewrite the finding in validation/scenarios.go, then run `go run ./validation/cmd/validate -render`", with, without)
 	}
 }
 
@@ -153,36 +159,36 @@ func TestFindingsFirstAck(t *testing.T) {
 // timeouts fall (none in runs cut at 0.5 s, all of the 30 s runs' in runs
 // cut at 1 s), that with RACK for lost retransmissions (loss_detection
 // dupthresh) there are none and the first 2 s deliver more, by how much
-// over the five seeds, and what seeds 1-3 deliver in their first 2 s.
+// over the five seeds, and what seeds 1-3 deliver in their first 2 s. The
+// 30 s counts are the committed samples, which TestDumbbellAgreement holds
+// to the models.
 func TestFindingProbeTimeouts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reruns the 1 Gbit/s probe")
 	}
 	d := newDiagnosis(t, "probe-cubic")
-	committed := map[int]float64{}
-	for _, x := range d.samples {
-		if x.Scenario == d.s.Name && x.Side == Crosslink && x.Metric == "rto_episodes" {
-			committed[x.Seed] = x.Value
-		}
-	}
-	if len(committed) != 5 {
-		t.Fatalf("%d seeds of probe-cubic's rto_episodes in the committed samples, want 5", len(committed))
-	}
+	committed := newCommittedRuns(d.samples)
+	const rewrite = "the finding's sentence no longer holds: rewrite it in validation/scenarios.go, then run `go run ./validation/cmd/validate -render`"
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var first []string
 	for seed := 1; seed <= 5; seed++ {
-		if n := d.run(seed, "rto_episodes", "duration", vocab.F(0.5)); n != 0 {
-			t.Errorf("seed %d cut at 0.5 s: %g timeout episodes, the finding says none", seed, n)
+		all, ok := committed.value[runKey{d.s.Name, "rto_episodes", seed}]
+		if !ok {
+			t.Fatalf("no committed rto_episodes of probe-cubic seed %d: run `go run ./validation/cmd/validate -side crosslink`", seed)
 		}
-		if n := d.run(seed, "rto_episodes", "duration", vocab.F(1)); n != committed[seed] {
-			t.Errorf("seed %d cut at 1 s: %g timeout episodes, over 30 s %g; the finding says all of them", seed, n, committed[seed])
+		if n := d.run(seed, "rto_episodes", change{"duration", vocab.F(0.5)}); n != 0 {
+			t.Errorf("seed %d cut at 0.5 s: %g timeout episodes, where the finding says none; %s", seed, n, rewrite)
 		}
-		if n := d.run(seed, "rto_episodes", "loss_detection", vocab.S("dupthresh")); n != 0 {
-			t.Errorf("seed %d with loss_detection dupthresh: %g timeout episodes, the finding says none", seed, n)
+		if n := d.run(seed, "rto_episodes", change{"duration", vocab.F(1)}); n != all {
+			t.Errorf("seed %d cut at 1 s: %g timeout episodes, over 30 s %g, where the finding says all of them; %s", seed, n, all, rewrite)
 		}
-		g := d.run(seed, "goodput", "duration", vocab.F(2))
-		rack := d.run(seed, "goodput", "duration", vocab.F(2), "loss_detection", vocab.S("dupthresh"))
-		more := (rack/g - 1) * 100
+		rack := change{"loss_detection", vocab.S("dupthresh")}
+		if n := d.run(seed, "rto_episodes", rack); n != 0 {
+			t.Errorf("seed %d with loss_detection dupthresh: %g timeout episodes, where the finding says none; %s", seed, n, rewrite)
+		}
+		two := change{"duration", vocab.F(2)}
+		g := d.run(seed, "goodput", two)
+		more := (d.run(seed, "goodput", two, rack)/g - 1) * 100
 		lo, hi = min(lo, more), max(hi, more)
 		if seed <= 3 {
 			first = append(first, fmt.Sprintf("%.1f", g/1e6))
