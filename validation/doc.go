@@ -13,5 +13,9 @@
 // cmd/validate, which runs every scenario for a handful of seeds in both
 // simulators, writes the samples to results.csv and renders
 // docs/validation.md from them. The tests check that the committed
-// docs/validation.md is the rendering of the committed results.csv.
+// docs/validation.md is the rendering of the committed results.csv, that
+// crosslink's committed samples are what the models give now (rerun
+// without ns-3 by `go run ./validation/cmd/validate -side crosslink`), and
+// that the numbers the findings quote from other runs of crosslink are too
+// (findings_test.go).
 package validation
