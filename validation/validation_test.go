@@ -10,6 +10,7 @@ import (
 
 	"github.com/crosslink-sim/crosslink/engine/models"
 	"github.com/crosslink-sim/crosslink/vocab"
+	"gonum.org/v1/gonum/stat"
 )
 
 // committedSamples reads results.csv, the samples `make validate` last
@@ -190,6 +191,37 @@ func (c committedRuns) check(t *testing.T, got []Sample) {
 	}
 }
 
+// rerun runs crosslink's side of s over its committed seeds, checks every
+// sample (check) and returns the compared metric of each run.
+func (c committedRuns) rerun(t *testing.T, r *CrosslinkRunner, s Scenario) []float64 {
+	t.Helper()
+	if len(c.seeds[s.Name]) == 0 {
+		t.Fatalf("no committed crosslink samples; run `go run ./validation/cmd/validate -side crosslink`")
+	}
+	var out []float64
+	for _, seed := range c.seeds[s.Name] {
+		got, err := r.Run(t.Context(), s, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.check(t, got)
+		out = append(out, got[0].Value)
+	}
+	return out
+}
+
+// rerunSetup reads the committed samples and returns them, indexed, with
+// a runner of the registry's models.
+func rerunSetup(t *testing.T) ([]Sample, committedRuns, *CrosslinkRunner) {
+	t.Helper()
+	samples := committedSamples(t)
+	reg, err := models.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return samples, newCommittedRuns(samples), &CrosslinkRunner{Registry: reg}
+}
+
 // agreementRerun reruns crosslink's side of every exact scenario of program
 // that agrees with ns-3 in the committed samples, over the committed seeds,
 // and checks that its mean still lies within ExactTolerance (issue 15's
@@ -199,13 +231,7 @@ func (c committedRuns) check(t *testing.T, got []Sample) {
 // committed crosslink samples (committedRuns.check). It returns the names
 // it checked.
 func agreementRerun(t *testing.T, program string) map[string]bool {
-	samples := committedSamples(t)
-	committed := newCommittedRuns(samples)
-	reg, err := models.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &CrosslinkRunner{Registry: reg}
+	samples, committed, r := rerunSetup(t)
 	checked := map[string]bool{}
 	for _, s := range Scenarios() {
 		c := Compare(s, s.Metric, samples)
@@ -214,18 +240,10 @@ func agreementRerun(t *testing.T, program string) map[string]bool {
 		}
 		checked[s.Name] = true
 		t.Run(s.Name, func(t *testing.T) {
-			var sum float64
-			for seed := 1; seed <= c.Crosslink.N; seed++ {
-				got, err := r.Run(t.Context(), s, seed)
-				if err != nil {
-					t.Fatal(err)
-				}
-				sum += got[0].Value
-				committed.check(t, got)
-			}
-			mean := sum / float64(c.Crosslink.N)
+			runs := committed.rerun(t, r, s)
+			mean := stat.Mean(runs, nil)
 			if d := (mean - c.NS3.Mean) / c.NS3.Mean; math.Abs(d) > ExactTolerance {
-				t.Errorf("crosslink %s = %g over %d seeds, ns-3 %g: %+.2f %%, beyond %g %%", s.Metric, mean, c.Crosslink.N, c.NS3.Mean, d*100, ExactTolerance*100)
+				t.Errorf("crosslink %s = %g over %d seeds, ns-3 %g: %+.2f %%, beyond %g %%", s.Metric, mean, len(runs), c.NS3.Mean, d*100, ExactTolerance*100)
 			}
 		})
 	}
@@ -241,13 +259,7 @@ func agreementRerun(t *testing.T, program string) map[string]bool {
 // rerun. With -short it leaves out the 10-flow dumbbells, as
 // TestDumbbellAgreement does.
 func TestCommittedSamplesCurrent(t *testing.T) {
-	samples := committedSamples(t)
-	committed := newCommittedRuns(samples)
-	reg, err := models.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &CrosslinkRunner{Registry: reg}
+	samples, committed, r := rerunSetup(t)
 	ran := 0
 	for _, s := range Scenarios() {
 		if s.Class == Exact && Compare(s, s.Metric, samples).Pass {
@@ -257,18 +269,7 @@ func TestCommittedSamplesCurrent(t *testing.T) {
 			continue
 		}
 		ran++
-		t.Run(s.Name, func(t *testing.T) {
-			if len(committed.seeds[s.Name]) == 0 {
-				t.Fatalf("no committed crosslink samples; run `go run ./validation/cmd/validate -side crosslink`")
-			}
-			for _, seed := range committed.seeds[s.Name] {
-				got, err := r.Run(t.Context(), s, seed)
-				if err != nil {
-					t.Fatal(err)
-				}
-				committed.check(t, got)
-			}
-		})
+		t.Run(s.Name, func(t *testing.T) { committed.rerun(t, r, s) })
 	}
 	if ran == 0 {
 		t.Skip("every scenario is exact and agrees with ns-3: agreementRerun holds them all")
