@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -239,6 +241,75 @@ func TestRangeMatchesList(t *testing.T) {
 	eq := cmp.Comparer(func(x, y vocab.Value) bool { return x.Canonical() == y.Canonical() })
 	if diff := cmp.Diff(b.Grid[0].Values, a.Grid[0].Values, eq); diff != "" {
 		t.Errorf("range values differ from the list (-list +range):\n%s", diff)
+	}
+}
+
+// TestLogRangeMatchesList: a log range names the scenarios of the list a
+// person would type. Every point a whole number of decades from the start
+// is that power of ten exactly (so 1e-7 selects it in a query), over every
+// span the power parameter allows with one to ten points a decade. The
+// points between are the true value rounded to the 15 digits a range
+// keeps, give or take four units in the last place: 10^(k/3) and
+// 10^(k/10), written here to 40 digits by Python's decimal module (a
+// true value as close to a rounding boundary as 10^(9/10), whose 16th
+// digit is a 5 followed by 0206, rounds either way).
+func TestLogRangeMatchesList(t *testing.T) {
+	reg := registry(t)
+	for a := -12; a <= 1; a++ {
+		for b := a + 1; b <= 2; b++ {
+			for _, perDecade := range []int{1, 2, 5, 10} {
+				n := (b-a)*perDecade + 1
+				text := fmt.Sprintf("name: a\nmodel: fso-ber\ngrid:\n  power: {from: 1e%dW, to: 1e%dW, points: %d, scale: log}\n", a, b, n)
+				s, err := Parse("a.yaml", []byte(text), reg)
+				if err != nil {
+					t.Fatalf("%s: %v", text, err)
+				}
+				for k, v := range s.Grid[0].Values {
+					if k%perDecade != 0 {
+						continue
+					}
+					want, _ := strconv.ParseFloat(fmt.Sprintf("1e%d", a+k/perDecade), 64)
+					if v.Float() != want {
+						t.Errorf("1e%d W to 1e%d W in %d points: point %d is %v, want %v as typed", a, b, n, k, v.Float(), want)
+					}
+				}
+			}
+		}
+	}
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"power: {from: 1W, to: 10W, points: 4, scale: log}", []string{"1",
+			"2.154434690031883721759293566519350495259", "4.641588833612778892410076350919446576552", "10"}},
+		{"power: {from: 1mW, to: 10mW, points: 11, scale: log}", []string{"1e-3",
+			"1.258925411794167210423954106395800606094e-3", "1.584893192461113485202101373391507013269e-3",
+			"1.995262314968879601352455396739535557986e-3", "2.511886431509580111085032067799327394159e-3",
+			"3.162277660168379331998893544432718533720e-3", "3.981071705534972507702523050877520434877e-3",
+			"5.011872336272722850015541868849457680605e-3", "6.309573444801932494343601366223438646729e-3",
+			"7.943282347242815020659182828363879325890e-3", "1e-2"}},
+		{"distance: {from: 1000km, to: 1000000km, points: 4, scale: log}", []string{"1e6", "1e7", "1e8", "1e9"}},
+		{"bit_rate: {from: 1Mbps, to: 10Gbps, points: 5, scale: log}", []string{"1e6", "1e7", "1e8", "1e9", "1e10"}},
+		{"loss: {from: 0.0001%, to: 10%, points: 6, scale: log}", []string{"1e-6", "1e-5", "1e-4", "1e-3", "1e-2", "1e-1"}},
+	}
+	for _, tt := range tests {
+		s, err := Parse("a.yaml", []byte("name: a\nmodel: fso-ber\ngrid:\n  "+tt.text+"\n"), reg)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.text, err)
+		}
+		got := s.Grid[0].Values
+		if len(got) != len(tt.want) {
+			t.Fatalf("%s: %d values, want %d", tt.text, len(got), len(tt.want))
+		}
+		for k, w := range tt.want {
+			want, _ := strconv.ParseFloat(w, 64)
+			// Half a unit in the 15th digit (the rounding the range
+			// keeps) and four units in the last place (the computation).
+			tol := 0.5*math.Pow10(int(math.Floor(math.Log10(want)))-14) + 4*(math.Nextafter(want, math.Inf(1))-want)
+			if x := got[k].Float(); math.Abs(x-want) > tol {
+				t.Errorf("%s: point %d is %v, want %s within %.2g", tt.text, k, x, w, tol)
+			}
+		}
 	}
 }
 
