@@ -41,7 +41,7 @@ func describe(w io.Writer, s *vocab.Schema) error {
 	for _, t := range s.Tables {
 		writeColumns(w, fmt.Sprintf("\nTABLE %s (%s): scenario_id, replicate and\n", t.Name, firstSentence(t.Doc)), t.Columns)
 	}
-	fmt.Fprintf(w, "\nEvery table also has the columns %s.\n", strings.Join(vocab.ReservedColumns(), ", "))
+	fmt.Fprintf(w, "\nThe main table (one row per scenario) also has the columns %s.\n", strings.Join(vocab.ReservedColumns(), ", "))
 	return nil
 }
 

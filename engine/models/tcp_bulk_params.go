@@ -196,7 +196,7 @@ func tcpMetrics() []vocab.Metric {
 	m[tmDropsCorrupt] = vocab.Metric{Name: "drops_corrupt", Kind: vocab.Int, Unit: vocab.Packet,
 		Doc: "packets the links' loss process destroyed (per, ber or the fso budget), every link in both directions, data and ACKs"}
 	m[tmRTTMean] = vocab.Metric{Name: "rtt_mean", Kind: vocab.Float, Unit: vocab.Second,
-		Doc: "mean of the senders' RTT samples, all flows pooled (the SYN's, and one per ACK from its newest never-retransmitted segment, Karn's rule; SACKed segments too under rack-tlp): " +
+		Doc: "mean of the senders' RTT samples, all flows pooled (the samples the flows table's rtt_mean takes: the handshake's, and per ACK the oldest segment it newly acknowledges that was neither SACKed nor ever retransmitted, as Linux's tcp_ack_update_rtt times it; none from an ACK that covers a retransmission, Karn's rule; without one, with loss_detection rack-tlp, the oldest segment it newly SACKs, and then, with timestamps, its echo): " +
 			"propagation, serialisation, queueing and delayed ACKs; 0 when no sender took a sample, which means no RTT, not a zero one"}
 	m[tmRTTMax] = vocab.Metric{Name: "rtt_max", Kind: vocab.Float, Unit: vocab.Second,
 		Doc: "largest RTT sample of any flow (samples as rtt_mean); 0 when no sender took a sample, which means no RTT"}
