@@ -39,7 +39,8 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 		state = "incomplete"
 	}
 	fmt.Fprintf(&w, "%s%s: %d scenarios: %d done, %d failed", r.Spec, profile, r.Total, r.OK, failed)
-	if failed > 0 {
+	// The statuses, unless every one is "failed", which the count says.
+	if _, hasFailed := r.Failed[dataset.Failed]; failed > 0 && !(hasFailed && len(r.Failed) == 1) {
 		fmt.Fprintf(&w, " (%s)", strings.Join(kinds, ", "))
 	}
 	fmt.Fprintf(&w, ", %d missing: %s; dataset %s\n", r.Missing, state, r.Dir)

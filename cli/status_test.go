@@ -32,6 +32,34 @@ func TestReportWriteError(t *testing.T) {
 	}
 }
 
+// TestFailedCounts: status counts every row that is not ok as failed and
+// names the statuses in parentheses, unless they are all "failed", which
+// the count already says.
+func TestFailedCounts(t *testing.T) {
+	tests := []struct {
+		failed map[dataset.Status]int
+		want   string
+	}{
+		{map[dataset.Status]int{}, "2 done, 0 failed, 0 missing"},
+		{map[dataset.Status]int{dataset.Failed: 2}, "0 done, 2 failed, 0 missing"},
+		{map[dataset.Status]int{dataset.Timeout: 2}, "0 done, 2 failed (2 timeout), 0 missing"},
+		{map[dataset.Status]int{dataset.Failed: 1, dataset.Panic: 1}, "0 done, 2 failed (1 failed, 1 panic), 0 missing"},
+	}
+	for _, tt := range tests {
+		r := &sweep.Report{Spec: "s", Dir: "out/s", Total: 2, OK: 2, Failed: tt.failed}
+		for _, n := range tt.failed {
+			r.OK -= n
+		}
+		var out strings.Builder
+		if err := writeReport(&out, r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "s: 2 scenarios: "+tt.want+":") {
+			t.Errorf("statuses %v: status printed\n%s\nwant %q", tt.failed, out.String(), tt.want)
+		}
+	}
+}
+
 // TestRerunHint checks the command status gives to rerun an incomplete
 // shard: it keeps the dataset's profile and output root, so that the
 // rerun adds to this dataset rather than another profile's or out/'s.
