@@ -176,14 +176,20 @@ func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
 // model version or profile, after the figures were drawn): their verdicts
 // would judge data that is gone. A sidecar without a digest (drawn by an
 // older crosslink) is not checked. out is the output root, which the
-// advice names unless it is the default.
+// advice names unless it is the default, as it names the directory of
+// the specs that declare the stale figures unless that is specs/ (plot's
+// --specs).
 func staleFigures(figs []*Figure, profile, out string) error {
 	var stale []string
 	unrun := false
+	specDir := ""
 	for _, f := range figs {
 		if f.Drawn && f.drawnFrom != "" && f.Run.Dataset != "" && f.drawnFrom != f.Run.Dataset {
 			stale = append(stale, f.ID+" ("+filepath.Join(out, f.Run.Spec)+")")
 			unrun = unrun || f.Run.Rows == 0
+			if f.Run.File != "" {
+				specDir = filepath.Dir(f.Run.File)
+			}
 		}
 	}
 	if len(stale) == 0 {
@@ -196,12 +202,16 @@ func staleFigures(figs []*Figure, profile, out string) error {
 	if filepath.Clean(out) != "out" {
 		flag += " -o " + slurm.Quote(out)
 	}
+	plotFlag := flag
+	if specDir != "" && specDir != "specs" {
+		plotFlag += " --specs " + slurm.Quote(specDir)
+	}
 	hint := ""
 	if unrun {
 		hint = "run the specs whose datasets hold no row of this profile (crosslink run" + flag + "), "
 	}
 	return fmt.Errorf("report: %d figures were drawn from other rows than their datasets hold now: %s; %sdraw them again with crosslink plot%s (make figures runs, draws and reports) and run report again",
-		len(stale), strings.Join(stale, ", "), hint, flag)
+		len(stale), strings.Join(stale, ", "), hint, plotFlag)
 }
 
 func figureOf(e Entry, cataloged bool, declared map[string]*Run, captions map[string]string, dir string) (*Figure, error) {
