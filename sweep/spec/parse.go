@@ -11,7 +11,9 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
 	yamlparser "github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
 
 	"github.com/crosslink-sim/crosslink/sweep/units"
 	"github.com/crosslink-sim/crosslink/vocab"
@@ -132,6 +134,16 @@ func (p *parser) yaml(data []byte) (body ast.Node, ok bool) {
 				pos.Line, pos.Column = se.Token.Position.Line, max(se.Token.Position.Column, 1)
 			}
 		}
+		// The parser notices a [ or { left open only where the next key
+		// starts, lines below; the bracket itself is the place to fix.
+		// (The message first: the lexer runs only on text the parser
+		// tokenized without failing.)
+		if open, ok := unclosed(msg, data, pos); ok {
+			b := bracketAt(data, open)
+			p.errorf(open, "invalid YAML: this %s is never closed: end it with %s after its last value (the parser stopped at %d:%d: %s)",
+				b, map[string]string{"[": "]", "{": "}"}[b], pos.Line, pos.Column, msg)
+			return nil, false
+		}
 		p.errorf(pos, "invalid YAML: %s%s", msg, yamlHint(msg))
 		return nil, false
 	}
@@ -150,6 +162,44 @@ func (p *parser) yaml(data []byte) (body ast.Node, ok bool) {
 	}
 	ast.Walk(anchorCollector(p.anchors), docs[0].Body)
 	return docs[0].Body, true
+}
+
+// unclosed returns, for a syntax error that wants a collection's end
+// (msg "',' or ']' must be specified"), the innermost [ or { still open
+// at pos, the error's place, by the tokens before it.
+func unclosed(msg string, data []byte, pos Position) (Position, bool) {
+	if !strings.Contains(msg, "' must be specified") {
+		return Position{}, false
+	}
+	var open []Position
+	for _, t := range lexer.Tokenize(string(data)) {
+		if t.Position == nil || t.Position.Line > pos.Line || t.Position.Line == pos.Line && t.Position.Column >= pos.Column {
+			break
+		}
+		at := Position{File: pos.File, Line: t.Position.Line, Column: t.Position.Column}
+		switch t.Type {
+		case token.SequenceStartType, token.MappingStartType:
+			open = append(open, at)
+		case token.SequenceEndType, token.MappingEndType:
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	if len(open) == 0 {
+		return Position{}, false
+	}
+	return open[len(open)-1], true
+}
+
+// bracketAt returns the bracket that opens a flow collection at pos, as
+// unclosedAt found it: "[" or "{".
+func bracketAt(data []byte, pos Position) string {
+	lines := bytes.Split(data, []byte("\n"))
+	if l := lines[pos.Line-1]; pos.Column-1 < len(l) && l[pos.Column-1] == '{' {
+		return "{"
+	}
+	return "["
 }
 
 // parseYAML runs the YAML parser, turning a panic inside it (a bug there,
