@@ -25,9 +25,10 @@ func reportCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 		Long: "report lists every figure and table of the source documents with its source, the spec\n" +
 			"and profile that made it, its scenario and replicate counts, its run time, the\n" +
 			"document's printed numbers beside ours and how ours deviates; figures no spec\n" +
-			"declares yet, or not drawn yet, are listed as missing. Run it after figures (or\n" +
-			"run and plot): it stops when a figure was drawn from other rows than its dataset\n" +
-			"holds now, naming the figures to draw again.",
+			"declares yet, or not drawn yet, are listed as missing (specs that declare none of\n" +
+			"them, a study of your own, get a report of their figures alone, with none missing).\n" +
+			"Run it after figures (or run and plot): it stops when a figure was drawn from other\n" +
+			"rows than its dataset holds now, naming the figures to draw again.",
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := checkOutRoot(out); err != nil {
