@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -144,5 +145,125 @@ func TestFIFOSpec(t *testing.T) {
 			f.Close()
 		}
 		t.Fatal("crosslink run -n FIFO still blocks after 30 s")
+	}
+}
+
+// claimTypos is a spec whose generic figure's claims name columns its data
+// lacks (a misspelt y, a where key), and whose figure rc13-tab3, drawn by
+// its own Draw, has a claim the report checks instead.
+const claimTypos = `name: claim-typos
+model: ber-per
+grid:
+  ber: [1e-9, 1e-6]
+  mtu: [1500B, 9000B]
+plots:
+  - id: claim-typos
+    x: ber
+    y: [per_worst, per_exact]
+    series: [mtu]
+    claims:
+      - claim: worst case at 1e-9
+        source: test
+        where: {mtu_bytes: 1500, bre: 1e-9}
+        y: per_wrst
+        document: 1.2375e-05
+        tol: {rel: 0.001}
+  - id: rc13-tab3
+    kind: table
+    x: ber
+    y: per_worst
+    claims:
+      - claim: left to the report
+        source: test
+        y: unchecked_column
+        document: 1
+        tol: {rel: 0.1}
+`
+
+// TestClaimColumnMistakes: a claim naming a column its generic figure's
+// data lacks is a mistake in the spec, refused at file:line:col with the
+// likely fix by every command that loads specs, with the other specs'
+// mistakes, before anything runs or is written.
+func TestClaimColumnMistakes(t *testing.T) {
+	dir := t.TempDir()
+	specs := filepath.Join(dir, "specs")
+	if err := os.Mkdir(specs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	typos := filepath.Join(specs, "claim-typos.yaml")
+	other := filepath.Join(specs, "other.yaml")
+	for path, text := range map[string]string{typos: claimTypos, other: noProfiles + "params: {distnce: 1}\n"} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{
+		typos + `:14:34: plot claim-typos claim 1: where "bre" is not a column of the figure's data; did you mean "ber"? (columns: curve, mtu_bytes, ber, per_worst,`,
+		typos + `:15:12: plot claim-typos claim 1: y "per_wrst" is not a column of the figure's data; did you mean "per_worst"?`,
+	}
+	otherWant := other + `:6:10: unknown parameter "distnce"`
+	out := filepath.Join(dir, "out")
+	for _, args := range [][]string{
+		{"run", "-o", out, typos, other},
+		{"run", "-n", "-o", out, typos, other},
+		{"figures", "-o", out, "--specs", specs},
+		{"plot", "-o", out, "--specs", specs},
+		{"report", "-o", out, "--specs", specs},
+		{"report", "-p", "quick", "-o", out, "--specs", specs},
+		{"expand", typos},
+		{"slurm", "-o", out, typos},
+		{"status", "-o", out, typos},
+	} {
+		name := strings.Join(slices.DeleteFunc(slices.Clone(args), func(a string) bool { return strings.HasPrefix(a, dir) }), " ")
+		t.Run(name, func(t *testing.T) {
+			code, stdout, stderr := crosslink(t, args...)
+			if code != exitUsage || stdout != "" {
+				t.Errorf("crosslink %q: exit %d, stdout %q; want exit 2 and no stdout (stderr %q)", args, code, stdout, stderr)
+			}
+			w := want
+			if slices.Contains(args, other) || slices.Contains(args, specs) {
+				w = append(w, otherWant)
+			}
+			for _, line := range w {
+				if !strings.Contains(stderr, line) {
+					t.Errorf("crosslink %q: stderr\n%s\nwant %q", args, stderr, line)
+				}
+			}
+			if strings.Contains(stderr, "unchecked_column") {
+				t.Errorf("crosslink %q names the claim of rc13-tab3, which its own Draw lays out: %s", args, stderr)
+			}
+			if entries, _ := os.ReadDir(out); len(entries) != 0 {
+				t.Errorf("crosslink %q wrote %d entries into the output directory, want none", args, len(entries))
+			}
+		})
+	}
+}
+
+// TestShippedSpecsClaims: every shipped spec loads at each profile with
+// its claims checked against its figures' columns; the same check refuses
+// rc13-fig3's claim with its y misspelt.
+func TestShippedSpecsClaims(t *testing.T) {
+	paths, err := filepath.Glob("specs/*.yaml")
+	if err != nil || len(paths) < 30 {
+		t.Fatalf("specs/*.yaml: %d specs, %v; want the 30 and more shipped", len(paths), err)
+	}
+	out := t.TempDir()
+	for _, profile := range []string{"", "quick", "full"} {
+		args := append([]string{"run", "-n", "-o", out, "-p", profile}, paths...)
+		if code, _, stderr := crosslink(t, args...); code != exitOK {
+			t.Errorf("crosslink run -n -p %q specs/*.yaml: exit %d\n%s", profile, code, stderr)
+		}
+	}
+	data, err := os.ReadFile("specs/rc13-fig3.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	typo := filepath.Join(t.TempDir(), "rc13-fig3.yaml")
+	if err := os.WriteFile(typo, []byte(strings.Replace(string(data), "y: per_worst\n", "y: per_wrst\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := crosslink(t, "run", "-n", "-o", out, typo)
+	if want := `: plot rc13-fig3 claim 1: y "per_wrst" is not a column of the figure's data; did you mean "per_worst"?`; code != exitUsage || !strings.Contains(stderr, typo+":") || !strings.Contains(stderr, want) {
+		t.Errorf("crosslink run -n with rc13-fig3's y misspelt: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
 }

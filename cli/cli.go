@@ -316,7 +316,7 @@ func runCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			lim.LazyRanges = dryRun // count without the values of long ranges
 			lim.Stdin = e.Stdin
 			jobs, err := sweep.LoadAllLimited(paths, reg, f.profile, false, f.out, lim)
-			if err != nil {
+			if err := withClaims(jobs, err); err != nil {
 				return usageError{err}
 			}
 			if dryRun {
@@ -382,6 +382,9 @@ func expandCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				return usageError{fmt.Errorf("--limit %d: want 0 (all) or more", limit)}
 			}
 			j, err := sweep.LoadLimited(paths[0], reg, profile, false, "out", spec.Limits{MaxScenarios: maxScenarios, Stdin: e.Stdin})
+			if err == nil {
+				err = withClaims([]*sweep.Job{j}, nil)
+			}
 			if err != nil {
 				return usageError{err}
 			}
@@ -481,7 +484,7 @@ func loadDrawn(c *cobra.Command, paths []string, reg *vocab.Registry, profile, o
 func loadFigures(c *cobra.Command, paths []string, reg *vocab.Registry, profile, out string, e *Env, ids []string, specs string) ([]*sweep.Job, error) {
 	if c.Flags().Changed("profile") {
 		jobs, err := sweep.LoadAll(paths, reg, profile, true, out)
-		if err != nil {
+		if err := withClaims(jobs, err); err != nil {
 			return nil, err
 		}
 		if err := sweep.SomeHas(jobs, profile); err != nil {
@@ -517,8 +520,8 @@ func loadFigures(c *cobra.Command, paths []string, reg *vocab.Registry, profile,
 		}
 		held[name] = append(held[name], j.Spec.Name)
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := withClaims(jobs, errors.Join(errs...)); err != nil {
+		return nil, err
 	}
 	if err := checkFigureIDs(ids, jobs, specs); err != nil {
 		return nil, err
@@ -527,6 +530,25 @@ func loadFigures(c *cobra.Command, paths []string, reg *vocab.Registry, profile,
 		fmt.Fprintf(e.Stderr, "profile %s: %s\n", name, strings.Join(held[name], " "))
 	}
 	return jobs, nil
+}
+
+// withClaims returns err, the error of the specs that did not load, joined
+// with the mistakes plots.CheckClaims finds in the claims of jobs, the
+// specs that did: a claim naming a column its figure's data lacks is a
+// mistake in the spec, reported with every other before anything runs,
+// not a claim the report would count as failing.
+func withClaims(jobs []*sweep.Job, err error) error {
+	errs := []error{err}
+	figs := plots.NewRegistry()
+	for _, j := range jobs {
+		if list := figs.CheckClaims(j.Spec, j.Model.Schema()); len(list) > 0 {
+			errs = append(errs, list)
+		}
+	}
+	if len(errs) == 1 {
+		return err
+	}
+	return errors.Join(errs...)
 }
 
 // specFiles lists the specs of the --specs directory dir, saying where it
@@ -664,7 +686,7 @@ func figuresCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				return usageError{err}
 			}
 			jobs, err := sweep.LoadAllLimited(paths, reg, f.profile, true, f.out, f.limits())
-			if err != nil {
+			if err := withClaims(jobs, err); err != nil {
 				return usageError{err}
 			}
 			if c.Flags().Changed("profile") {

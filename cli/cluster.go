@@ -37,6 +37,9 @@ func slurmCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				return err
 			}
 			j, err := sweep.Load(a[0], reg, o.Profile, false, o.Out)
+			if err == nil {
+				err = withClaims([]*sweep.Job{j}, nil)
+			}
 			if err != nil {
 				return usageError{err}
 			}
@@ -169,9 +172,12 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 						incomplete++
 						continue
 					}
+					// The spec a dataset records is not checked for
+					// claims: its text is no file to fix, and report
+					// checks the spec files' claims.
 					j, err = loadDataset(p, reg, profile, c.Flags().Changed("profile"))
-				} else {
-					j, err = sweep.Load(p, reg, profile, false, out)
+				} else if j, err = sweep.Load(p, reg, profile, false, out); err == nil {
+					err = withClaims([]*sweep.Job{j}, nil)
 				}
 				if err != nil {
 					return usageError{err}

@@ -30,9 +30,11 @@
 //
 // The package is two layers. The drawing core (def.go, frame.go,
 // dataset.go, curves.go, line.go, axes.go, ticks.go, theme.go, stats.go,
-// table.go, format.go, render.go, draw.go, sidecar.go, registry.go and
-// check.go) resolves entries, groups rows into curves, draws lines, axes
-// and tables and checks the drawing. Above it sit the documents' figures,
+// table.go, format.go, render.go, draw.go, sidecar.go, registry.go,
+// check.go and claims.go) resolves entries, groups rows into curves, draws
+// lines, axes and tables, checks the drawing, and checks the columns a
+// spec's claims name against those of a generic figure's data before
+// anything runs (CheckClaims). Above it sit the documents' figures,
 // one file set per document: rc13*.go (document 000), zh_*.go (001),
 // os_*.go (002), sp_*.go (004) and leo.go (the LEO figures), listed in
 // figures.go. The core never uses a name the figures declare

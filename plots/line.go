@@ -619,16 +619,9 @@ func (b *besideLegend) placed(w, h vg.Length) (legendLayout, draw.Canvas) {
 // figure share a row per x.
 func lineTable(d Def, ld *lineData) *Table {
 	t := &Table{Title: d.Title, Caption: d.Caption}
-	t.Header = append(t.Header, "curve")
-	for _, q := range ld.Series {
-		t.Header = append(t.Header, unitName(q.Name, string(q.Unit)))
+	for _, c := range lineColumns(d, ld) {
+		t.Header = append(t.Header, c.name)
 	}
-	t.Header = append(t.Header, axisColumn(d.XLabel, ld.X.Name, d.XUnit, ld.X.Unit))
-	for _, q := range ld.Y {
-		c := axisColumn("", q.Name, d.YUnit, q.Unit)
-		t.Header = append(t.Header, c, c+"_lo", c+"_hi", q.Name+"_n")
-	}
-	t.Header = append(t.Header, "interval", "note")
 	type rowKey struct {
 		series string
 		x      float64
@@ -673,6 +666,31 @@ func lineTable(d Def, ld *lineData) *Table {
 	}
 	t.Notes = ld.Notes
 	return t
+}
+
+// dataColumn is a column of a line figure's tidy data: its name and, for
+// the column that shows a series, x or y quantity itself (not a y's
+// interval bounds or count), that quantity's spec name.
+type dataColumn struct {
+	name, quantity string
+}
+
+// lineColumns is the header of lineTable: "curve", one column per series,
+// x, then for each y its mean, interval bounds and replicate count, then
+// "interval" and "note". It needs the resolved names and units only, not
+// the rows, so that a spec's claims can be checked against it before
+// anything runs (CheckClaims).
+func lineColumns(d Def, ld *lineData) []dataColumn {
+	cols := []dataColumn{{name: "curve"}}
+	for _, q := range ld.Series {
+		cols = append(cols, dataColumn{unitName(q.Name, string(q.Unit)), q.Name})
+	}
+	cols = append(cols, dataColumn{axisColumn(d.XLabel, ld.X.Name, d.XUnit, ld.X.Unit), ld.X.Name})
+	for _, q := range ld.Y {
+		c := axisColumn("", q.Name, d.YUnit, q.Unit)
+		cols = append(cols, dataColumn{c, q.Name}, dataColumn{name: c + "_lo"}, dataColumn{name: c + "_hi"}, dataColumn{name: q.Name + "_n"})
+	}
+	return append(cols, dataColumn{name: "interval"}, dataColumn{name: "note"})
 }
 
 // seriesLabel is a curve's legend text without its y name: what the curve

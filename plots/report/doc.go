@@ -25,7 +25,11 @@
 // figure's data, as a q the quick grid skips) is "not computed": neither
 // holding nor failing, counted apart in the figure's "claims holding"
 // column, in both headlines and in verdicts.json (not_computed); a figure
-// all of whose claims are so has the verdict "not computed".
+// all of whose claims are so has the verdict "not computed". A claim
+// naming a column the figure's data lacks fails. The command line refuses
+// such a claim of a generic figure when its spec loads (plots.CheckClaims);
+// the report finds those of a figure drawn by a Draw of its own, and the
+// reference columns of a relative_plot in another spec.
 // WriteVerdictsMarkdown writes every figure's verdict and claim counts,
 // naming the commit and the profile, as a file meant to be committed
 // (crosslink report --verdicts-md).

@@ -42,13 +42,22 @@ type Claim struct {
 	// Where selects, where this column is largest (the q of a peak).
 	AtMax string
 	Pos   Position
+	// Number is the claim's place in its plot's claims list, from 1, as
+	// messages name it ("plot fig claim 2"); the rows of a claims table
+	// share their entry's. YPos and AtMaxPos are where Y and AtMax are
+	// written, for the messages of checks that know the figure's columns
+	// (plots.CheckClaims).
+	Number         int
+	YPos, AtMaxPos Position
 }
 
 // ClaimMatch is one column = value condition of a claim's row selection.
 // A Value written lo..hi (two numbers, "55..100") selects the rows whose
-// number lies in [lo, hi].
+// number lies in [lo, hi]. Pos is where Column is written: the key in the
+// spec, or the where.<column> heading of a claims table.
 type ClaimMatch struct {
 	Column, Value string
+	Pos           Position
 }
 
 // Claim operators and aggregations.
@@ -78,7 +87,7 @@ func (p *parser) claims(n ast.Node, what, plotID string) []Claim {
 	}
 	var out []Claim
 	for i, it := range items {
-		c := Claim{Pos: p.pos(it), Op: "approx", Agg: "mean"}
+		c := Claim{Pos: p.pos(it), Op: "approx", Agg: "mean", Number: i + 1}
 		cw := fmt.Sprintf("%s claim %d", what, i+1)
 		switch p.unwrap(it).(type) {
 		case *ast.MappingNode, *ast.MappingValueNode:
@@ -87,7 +96,7 @@ func (p *parser) claims(n ast.Node, what, plotID string) []Claim {
 			continue
 		}
 		if p.isTable(it) {
-			out = append(out, p.claimsTable(it, cw, plotID)...)
+			out = append(out, p.claimsTable(it, cw, plotID, i+1)...)
 			continue
 		}
 		has := map[string]entry{}
@@ -110,9 +119,9 @@ func (p *parser) claims(n ast.Node, what, plotID string) []Claim {
 					p.errorf(p.pos(e.value), "%s: relative %q is not one of %s%s", cw, c.Relative, strings.Join(claimRels, ", "), suggestOnly(c.Relative, claimRels))
 				}
 			case "at_max":
-				c.AtMax = p.text(e)
+				c.AtMax, c.AtMaxPos = p.text(e), p.pos(e.value)
 			case "y":
-				c.Y = p.text(e)
+				c.Y, c.YPos = p.text(e), p.pos(e.value)
 			case "document":
 				if x, ok := p.claimNumber(e.value, cw+": document"); ok {
 					c.Document = &x
@@ -187,7 +196,7 @@ func (p *parser) matches(e entry, what string) []ClaimMatch {
 			p.errorf(p.pos(kv.value), "%s %s: %s: range %s: lo must not exceed hi", what, e.key, kv.key, v)
 			continue
 		}
-		out = append(out, ClaimMatch{Column: kv.key, Value: v})
+		out = append(out, ClaimMatch{Column: kv.key, Value: v, Pos: kv.pos})
 	}
 	if len(out) == 0 {
 		if _, isMap := p.unwrap(e.value).(*ast.MappingNode); isMap || p.unwrap(e.value) == nil {

@@ -47,18 +47,19 @@ plots:
 		t.Fatal(err)
 	}
 	one, doc := 1.0, 1e-9
+	at := func(line, col int) Position { return Position{File: "claims.yaml", Line: line, Column: col} }
 	want := []Claim{
 		{Claim: "BER at 1000 km", Source: "Document 000, Fig. 6",
-			Where: []ClaimMatch{{"distance_km", "1000"}, {"curve", "1 Gbps direct"}},
+			Where: []ClaimMatch{{"distance_km", "1000", at(12, 17)}, {"curve", "1 Gbps direct", at(12, 36)}},
 			Y:     "ber", Document: &doc, Op: "approx", Rel: 0.5, Agg: "mean",
-			Pos: Position{File: "claims.yaml", Line: 10, Column: 9}},
+			Pos: at(10, 9), Number: 1, YPos: at(13, 12)},
 		{Claim: "4 Gbps near 1 Gbps", Source: "Document 000, Table 3",
-			Where: []ClaimMatch{{"bit_rate", "4 Gbps"}}, RelativeTo: []ClaimMatch{{"bit_rate", "1 Gbps"}},
+			Where: []ClaimMatch{{"bit_rate", "4 Gbps", at(18, 17)}}, RelativeTo: []ClaimMatch{{"bit_rate", "1 Gbps", at(19, 23)}},
 			Y: "goodput_mbps", Document: &one, Op: "ge", Abs: 0.02, Agg: "min",
-			Pos: Position{File: "claims.yaml", Line: 16, Column: 9}},
+			Pos: at(16, 9), Number: 2, YPos: at(20, 12)},
 		{Claim: "in range", Source: "Document 000, Fig. 6", Y: "ber", Op: "between",
 			Bounds: []float64{0, 1e-6}, Agg: "mean",
-			Pos: Position{File: "claims.yaml", Line: 25, Column: 9}},
+			Pos: at(25, 9), Number: 3, YPos: at(27, 12)},
 	}
 	if diff := cmp.Diff(want, s.Plots[0].Claims); diff != "" {
 		t.Errorf("claims differ (-want +got):\n%s", diff)
@@ -133,33 +134,37 @@ func TestClaimsTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	csvFile := filepath.Join(filepath.Dir(path), "data", "table.csv")
+	cell := func(line, col int) Position { return Position{File: csvFile, Line: line, Column: col} }
+	// The where columns are at their headings, y at its cell.
+	bdp, alg := cell(1, 6), cell(1, 26)
 	src := "Document 002, Fig. 2 (read in pixels)"
 	d1, d2, d3, d4 := 8.2, 503.7, 2.2, 0.321
 	want := []Claim{
 		{Claim: "goodput_mbps where queue_bdp_pct=100, algorithm=BBR is about 8.2 (image Images/T.png; px 34)", Source: src,
-			Where: []ClaimMatch{{"queue_bdp_pct", "100"}, {"algorithm", "BBR"}}, Y: "goodput_mbps", Document: &d1, Op: "approx", Abs: 1.5, Agg: "mean",
-			Pos: Position{File: csvFile, Line: 2, Column: 1}},
+			Where: []ClaimMatch{{"queue_bdp_pct", "100", bdp}, {"algorithm", "BBR", alg}}, Y: "goodput_mbps", Document: &d1, Op: "approx", Abs: 1.5, Agg: "mean",
+			Pos: cell(2, 1), Number: 1, YPos: cell(2, 13)},
 		{Claim: "retrans_rate_per_s where queue_bdp_pct=35, algorithm=all is about 503.7 (image Images/R.png; px 383)", Source: src,
-			Where: []ClaimMatch{{"queue_bdp_pct", "35"}, {"algorithm", "all"}}, Y: "retrans_rate_per_s", Document: &d2, Op: "approx", Abs: 5, Rel: 0.2, Agg: "mean",
-			Pos: Position{File: csvFile, Line: 4, Column: 1}},
+			Where: []ClaimMatch{{"queue_bdp_pct", "35", bdp}, {"algorithm", "all", alg}}, Y: "retrans_rate_per_s", Document: &d2, Op: "approx", Abs: 5, Rel: 0.2, Agg: "mean",
+			Pos: cell(4, 1), Number: 1, YPos: cell(4, 12)},
 		{Claim: "goodput_mbps where queue_bdp_pct=10..30, algorithm=BBRv2 is at most 2.2", Source: src,
-			Where: []ClaimMatch{{"queue_bdp_pct", "10..30"}, {"algorithm", "BBRv2"}}, Y: "goodput_mbps", Document: &d3, Op: "le", Abs: 1.5, Agg: "mean",
-			Pos: Position{File: csvFile, Line: 5, Column: 1}},
+			Where: []ClaimMatch{{"queue_bdp_pct", "10..30", bdp}, {"algorithm", "BBRv2", alg}}, Y: "goodput_mbps", Document: &d3, Op: "le", Abs: 1.5, Agg: "mean",
+			Pos: cell(5, 1), Number: 1, YPos: cell(5, 18)},
 		{Claim: "jain_flows where queue_bdp_pct=100, algorithm=all minus that of other is about 0.321", Source: src,
-			Where: []ClaimMatch{{"queue_bdp_pct", "100"}, {"algorithm", "all"}}, RelativePlot: "other", Relative: "difference", Y: "jain_flows", Document: &d4, Op: "approx", Abs: 0.042, Agg: "mean",
-			Pos: Position{File: csvFile, Line: 6, Column: 1}},
+			Where: []ClaimMatch{{"queue_bdp_pct", "100", bdp}, {"algorithm", "all", alg}}, RelativePlot: "other", Relative: "difference", Y: "jain_flows", Document: &d4, Op: "approx", Abs: 0.042, Agg: "mean",
+			Pos: cell(6, 1), Number: 1, YPos: cell(6, 13)},
 	}
 	if diff := cmp.Diff(want, s.Plots[0].Claims); diff != "" {
 		t.Errorf("table claims differ (-want +got):\n%s", diff)
 	}
 	gain, peak := 0.3, 35.0
+	yml := func(line, col int) Position { return Position{File: path, Line: line, Column: col} }
 	wantOther := []Claim{
-		{Claim: "gain over fig within the range", Source: "Document 002", Where: []ClaimMatch{{"distance_km", "1000..2000"}, {"curve", "all"}},
+		{Claim: "gain over fig within the range", Source: "Document 002", Where: []ClaimMatch{{"distance_km", "1000..2000", yml(18, 17)}, {"curve", "all", yml(18, 42)}},
 			RelativePlot: "fig", Relative: "difference", Y: "jain_flows", Document: &gain, Op: "approx", Abs: 0.04, Agg: "mean",
-			Pos: Position{File: path, Line: 16, Column: 9}},
-		{Claim: "peak at 35", Source: "Document 002", Where: []ClaimMatch{{"curve", "all"}}, AtMax: "retrans_rate_per_s",
+			Pos: yml(16, 9), Number: 1, YPos: yml(21, 12)},
+		{Claim: "peak at 35", Source: "Document 002", Where: []ClaimMatch{{"curve", "all", yml(26, 17)}}, AtMax: "retrans_rate_per_s",
 			Y: "queue_bdp_pct", Document: &peak, Op: "approx", Abs: 5, Agg: "mean",
-			Pos: Position{File: path, Line: 24, Column: 9}},
+			Pos: yml(24, 9), Number: 2, YPos: yml(28, 12), AtMaxPos: yml(27, 17)},
 	}
 	if diff := cmp.Diff(wantOther, s.Plots[1].Claims); diff != "" {
 		t.Errorf("claims of other differ (-want +got):\n%s", diff)

@@ -58,7 +58,7 @@ func (p *parser) isTable(n ast.Node) bool {
 // dataset recorded, or standard input) reads no table: it is parsed to run
 // or describe the sweep, which claims do not change; crosslink report
 // reads the specs' files.
-func (p *parser) claimsTable(n ast.Node, what, plotID string) []Claim {
+func (p *parser) claimsTable(n ast.Node, what, plotID string, number int) []Claim {
 	var table, source string
 	var at Position
 	for _, e := range p.entries(n, what, "key", []string{"table", "source"}) {
@@ -92,6 +92,9 @@ func (p *parser) claimsTable(n ast.Node, what, plotID string) []Claim {
 	}
 	claims, errs := ReadClaimsTable(path, data, plotID, source)
 	p.errs = append(p.errs, errs...)
+	for i := range claims {
+		claims[i].Number = number
+	}
 	if len(errs) == 0 && len(claims) == 0 {
 		p.errorf(at, "%s: claims table %s has no row whose plot is %q", what, path, plotID)
 	}
@@ -149,8 +152,10 @@ func ReadClaimsTable(file string, data []byte, plotID, source string) ([]Claim, 
 		return nil, errs
 	}
 	col := map[string]int{}
+	headPos := make([]Position, len(header)) // where a where.<column> heading is fixed
 	for i, h := range header {
 		line, c := r.FieldPos(i)
+		headPos[i] = Position{File: file, Line: line, Column: c}
 		h = strings.TrimSpace(h)
 		switch {
 		case strings.HasPrefix(h, "where.") && len(h) > len("where."), strings.HasPrefix(h, "read.") && len(h) > len("read."):
@@ -200,10 +205,10 @@ func ReadClaimsTable(file string, data []byte, plotID, source string) ([]Claim, 
 			return strings.TrimSpace(rec[i]), c
 		}
 		c := Claim{Source: source, Op: "approx", Agg: "mean", Pos: Position{File: file, Line: line, Column: first}}
-		c.Y, _ = cell("y")
+		y, yAt := cell("y")
+		c.Y, c.YPos = y, Position{File: file, Line: line, Column: yAt}
 		if c.Y == "" {
-			_, at := cell("y")
-			errorf(line, at, "claims table: y is empty")
+			errorf(line, yAt, "claims table: y is empty")
 		}
 		if op, at := cell("op"); op != "" {
 			if op != "approx" && op != "ge" && op != "le" {
@@ -252,7 +257,7 @@ func ReadClaimsTable(file string, data []byte, plotID, source string) ([]Claim, 
 					errorf(line, at, "claims table: %s: range %s: lo must not exceed hi", h, v)
 				}
 				if v != "" {
-					c.Where = append(c.Where, ClaimMatch{Column: strings.TrimPrefix(h, "where."), Value: v})
+					c.Where = append(c.Where, ClaimMatch{Column: strings.TrimPrefix(h, "where."), Value: v, Pos: headPos[i]})
 				}
 			case strings.HasPrefix(h, "read.") && v != "":
 				reads = append(reads, strings.TrimPrefix(h, "read.")+" "+v)

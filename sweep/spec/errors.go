@@ -33,6 +33,11 @@ func (l ErrorList) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// Sorted orders the list as Parse does (see sort), for the checks that
+// find a spec's errors outside the parser (plots.CheckClaims). It reorders
+// l in place.
+func (l ErrorList) Sorted() ErrorList { return l.sort() }
+
 // sort orders the list by position, then message, and drops exact
 // repeats (a conflict found in the base spec is found again in each
 // profile).
