@@ -96,8 +96,9 @@ func (s *Schema) validate() error {
 	return nil
 }
 
-// ReservedColumns returns the columns the sweep writes in every table; model
-// parameters and metrics may not use these names.
+// ReservedColumns returns the columns the sweep writes in every main table
+// (second tables have scenario_id and replicate of them); model parameters
+// and metrics may not use these names.
 func ReservedColumns() []string {
 	return []string{"scenario_id", "point_id", "replicate", "seed", "status", "error", "wall_s"}
 }

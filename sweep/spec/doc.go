@@ -36,9 +36,10 @@
 //     mtu: 9000B, not mtu: 9000.
 //   - Ranges round generated values to 15 significant digits, so
 //     {from: 0.1, to: 0.3, step: 0.1} and [0.1, 0.2, 0.3] are the same
-//     values and the same scenarios; a log range's whole decades are
-//     exact powers of ten ({from: 1e-9, to: 1e-3, points: 4, scale: log}
-//     is [1e-9, 1e-7, 1e-5, 1e-3]).
+//     values and the same scenarios; a log range over whole decades
+//     puts its points a whole number of decades from from at from
+//     shifted by them, exactly ({from: 1e-9, to: 1e-3, points: 4,
+//     scale: log} is [1e-9, 1e-7, 1e-5, 1e-3]).
 //   - A profile's params and grid axes replace the base ones of the same
 //     name (or add new ones); its cases, when given, replace the base
 //     cases. Every profile is validated by Parse, so Resolve cannot fail

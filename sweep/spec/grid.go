@@ -274,24 +274,23 @@ func (p *parser) checkRange(r *Range) bool {
 	return true
 }
 
-// logPoint is point k of count on a log scale from from to to: from times
-// 10^(k d / (count-1)) for the d decades the range spans, rounded to 15
-// digits.
+// logPoint is point k of count on a log scale from from to to, rounded to
+// 15 digits.
 //
-// Over a whole number of decades (within 1e-9: from and to are rarely
-// exact in binary) the exponent is split in whole numbers, k d = q
-// (count-1) + r, so that a point q whole decades from from is from
-// shifted by them, the value typed out: 1e-9 to 1e-3 in 4 points gives
-// 1e-7, where exp(log(from) + ...) gave 9.99999999999999e-08 (an error
-// of about ten units in the last place, on the 15th digit of a number
-// just below a power of ten). The points between take 10^(r/(count-1)),
-// an exponent below 1 with a relative error of one rounding, so they
-// miss the true value by a few units in the last place at most.
+// Over whole decades (to is from shifted by d of them) the exponent k d /
+// (count-1) is split in whole numbers, k d = q (count-1) + r, so that a
+// point q whole decades from from is from shifted by them, the value
+// typed out: 1e-9 to 1e-3 in 4 points gives 1e-7, where exp(log(from) +
+// ...) gave 9.99999999999999e-08 (an error of about ten units in the last
+// place, on the 15th digit of a number just below a power of ten). The
+// points between take 10^(r/(count-1)), an exponent below 1 with the
+// relative error of one rounding, so they miss the true value by a few
+// units in the last place at most. Other ranges keep exp(log(from) + ...),
+// and with it the values (and scenario ids) they always had.
 func logPoint(from, to float64, k, count int) float64 {
-	decades := math.Log10(to / from)
-	d := math.Round(decades)
-	if math.Abs(decades-d) >= 1e-9 || math.Abs(d) > 1e6 {
-		return round15(from * math.Pow(10, float64(k)*decades/float64(count-1)))
+	d := math.Round(math.Log10(to / from))
+	if d < 1 || d > 300 || round15(from*math.Pow10(int(d))) != to {
+		return round15(math.Exp(math.Log(from) + float64(k)*(math.Log(to)-math.Log(from))/float64(count-1)))
 	}
 	n := int64(count - 1)
 	q, r := int64(k)*int64(d)/n, int64(k)*int64(d)%n

@@ -246,31 +246,44 @@ func TestRangeMatchesList(t *testing.T) {
 
 // TestLogRangeMatchesList: a log range names the scenarios of the list a
 // person would type. Every point a whole number of decades from the start
-// is that power of ten exactly (so 1e-7 selects it in a query), over every
-// span the power parameter allows with one to ten points a decade. The
-// points between are the true value rounded to the 15 digits a range
-// keeps, give or take four units in the last place: 10^(k/3) and
-// 10^(k/10), written here to 40 digits by Python's decimal module (a
-// true value as close to a rounding boundary as 10^(9/10), whose 16th
-// digit is a 5 followed by 0206, rounds either way).
+// (3e-7 from 3e-9) is the start shifted by them exactly, so that 3e-7
+// selects it in a query, over every whole-decade span the power parameter
+// allows, with one to ten points a decade or one every two or three
+// decades. The points between are the true value rounded to the 15 digits
+// a range keeps, give or take four units in the last place: 10^(k/3) and
+// 10^(k/10), written here to 40 digits by Python's decimal module (a true
+// value as close to a rounding boundary as 10^(9/10), whose 16th digit is
+// a 5 followed by 0206, rounds either way).
 func TestLogRangeMatchesList(t *testing.T) {
 	reg := registry(t)
-	for a := -12; a <= 1; a++ {
-		for b := a + 1; b <= 2; b++ {
-			for _, perDecade := range []int{1, 2, 5, 10} {
+	// A step of 1/perDecade decade (perDecade > 0) or of -perDecade
+	// decades.
+	for a := -12; a <= 0; a++ {
+		for b := a + 1; b <= 1; b++ {
+			for _, perDecade := range []int{1, 2, 5, 10, -2, -3} {
 				n := (b-a)*perDecade + 1
-				text := fmt.Sprintf("name: a\nmodel: fso-ber\ngrid:\n  power: {from: 1e%dW, to: 1e%dW, points: %d, scale: log}\n", a, b, n)
+				if perDecade < 0 {
+					if (b-a)%-perDecade != 0 {
+						continue
+					}
+					n = (b-a)/-perDecade + 1
+				}
+				text := fmt.Sprintf("name: a\nmodel: fso-ber\ngrid:\n  power: {from: 3e%dW, to: 3e%dW, points: %d, scale: log}\n", a, b, n)
 				s, err := Parse("a.yaml", []byte(text), reg)
 				if err != nil {
 					t.Fatalf("%s: %v", text, err)
 				}
 				for k, v := range s.Grid[0].Values {
-					if k%perDecade != 0 {
-						continue
+					decades := k * -perDecade
+					if perDecade > 0 {
+						if k%perDecade != 0 {
+							continue
+						}
+						decades = k / perDecade
 					}
-					want, _ := strconv.ParseFloat(fmt.Sprintf("1e%d", a+k/perDecade), 64)
+					want, _ := strconv.ParseFloat(fmt.Sprintf("3e%d", a+decades), 64)
 					if v.Float() != want {
-						t.Errorf("1e%d W to 1e%d W in %d points: point %d is %v, want %v as typed", a, b, n, k, v.Float(), want)
+						t.Errorf("3e%d W to 3e%d W in %d points: point %d is %v, want %v as typed", a, b, n, k, v.Float(), want)
 					}
 				}
 			}
@@ -289,6 +302,7 @@ func TestLogRangeMatchesList(t *testing.T) {
 			"5.011872336272722850015541868849457680605e-3", "6.309573444801932494343601366223438646729e-3",
 			"7.943282347242815020659182828363879325890e-3", "1e-2"}},
 		{"distance: {from: 1000km, to: 1000000km, points: 4, scale: log}", []string{"1e6", "1e7", "1e8", "1e9"}},
+		{"power: {from: 1e-9W, to: 1e-3W, points: 4, scale: log}", []string{"1e-9", "1e-7", "1e-5", "1e-3"}},
 		{"bit_rate: {from: 1Mbps, to: 10Gbps, points: 5, scale: log}", []string{"1e6", "1e7", "1e8", "1e9", "1e10"}},
 		{"loss: {from: 0.0001%, to: 10%, points: 6, scale: log}", []string{"1e-6", "1e-5", "1e-4", "1e-3", "1e-2", "1e-1"}},
 	}
@@ -310,6 +324,19 @@ func TestLogRangeMatchesList(t *testing.T) {
 				t.Errorf("%s: point %d is %v, want %s within %.2g", tt.text, k, x, w, tol)
 			}
 		}
+	}
+}
+
+// TestLogRangeKeepsOtherValues: a log range that does not span whole
+// decades gives the values, and so names the scenarios, it always gave.
+func TestLogRangeKeepsOtherValues(t *testing.T) {
+	s, err := Parse("a.yaml", []byte("name: a\nmodel: fso-ber\ngrid:\n  bit_rate: {from: 2Gbps, to: 30Gbps, points: 5, scale: log}\n"), registry(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fs(2e9, 3935979342.53087, 7745966692.41484, 15243982444.6385, 30e9)
+	if diff := cmp.Diff(want, s.Grid[0].Values, cmp.Comparer(func(a, b vocab.Value) bool { return a.Equal(b) })); diff != "" {
+		t.Errorf("2 Gbit/s to 30 Gbit/s in 5 points (-want +got):\n%s", diff)
 	}
 }
 
