@@ -138,10 +138,13 @@ func (p *parser) yaml(data []byte) (body ast.Node, ok bool) {
 		// starts, lines below; the bracket itself is the place to fix.
 		// (The message first: the lexer runs only on text the parser
 		// tokenized without failing.)
-		if open, ok := unclosed(msg, data, pos); ok {
-			b := bracketAt(data, open)
+		if open, seq, ok := unclosed(msg, data, pos); ok {
+			b, end := "{", "}"
+			if seq {
+				b, end = "[", "]"
+			}
 			p.errorf(open, "invalid YAML: this %s is never closed: end it with %s after its last value (the parser stopped at %d:%d: %s)",
-				b, map[string]string{"[": "]", "{": "}"}[b], pos.Line, pos.Column, msg)
+				b, end, pos.Line, pos.Column, msg)
 			return nil, false
 		}
 		p.errorf(pos, "invalid YAML: %s%s", msg, yamlHint(msg))
@@ -165,41 +168,50 @@ func (p *parser) yaml(data []byte) (body ast.Node, ok bool) {
 }
 
 // unclosed returns, for a syntax error that wants a collection's end
-// (msg "',' or ']' must be specified"), the innermost [ or { still open
-// at pos, the error's place, by the tokens before it.
-func unclosed(msg string, data []byte, pos Position) (Position, bool) {
+// (msg "',' or ']' must be specified"), the innermost [ or { open at pos,
+// the error's place, and whether it is a [, when no ] or } after pos
+// closes it: a collection closed later lacks a comma, not its end, and
+// keeps the parser's message.
+func unclosed(msg string, data []byte, pos Position) (open Position, seq, ok bool) {
 	if !strings.Contains(msg, "' must be specified") {
-		return Position{}, false
+		return Position{}, false, false
 	}
-	var open []Position
+	type opener struct {
+		at  Position
+		seq bool
+	}
+	var stack []opener
+	inner := -1 // index in stack of the innermost collection open at pos
 	for _, t := range lexer.Tokenize(string(data)) {
-		if t.Position == nil || t.Position.Line > pos.Line || t.Position.Line == pos.Line && t.Position.Column >= pos.Column {
-			break
+		if t.Position == nil {
+			continue
 		}
-		at := Position{File: pos.File, Line: t.Position.Line, Column: t.Position.Column}
+		if inner < 0 && (t.Position.Line > pos.Line || t.Position.Line == pos.Line && t.Position.Column >= pos.Column) {
+			if inner = len(stack) - 1; inner < 0 {
+				return Position{}, false, false
+			}
+		}
 		switch t.Type {
 		case token.SequenceStartType, token.MappingStartType:
-			open = append(open, at)
+			at := Position{File: pos.File, Line: t.Position.Line, Column: t.Position.Column}
+			stack = append(stack, opener{at, t.Type == token.SequenceStartType})
 		case token.SequenceEndType, token.MappingEndType:
-			if len(open) > 0 {
-				open = open[:len(open)-1]
+			if len(stack) == 0 {
+				continue
+			}
+			stack = stack[:len(stack)-1]
+			if inner >= len(stack) {
+				return Position{}, false, false // closed after pos
 			}
 		}
 	}
-	if len(open) == 0 {
-		return Position{}, false
+	if inner < 0 {
+		inner = len(stack) - 1 // the error at the end of the text
 	}
-	return open[len(open)-1], true
-}
-
-// bracketAt returns the bracket that opens a flow collection at pos, as
-// unclosedAt found it: "[" or "{".
-func bracketAt(data []byte, pos Position) string {
-	lines := bytes.Split(data, []byte("\n"))
-	if l := lines[pos.Line-1]; pos.Column-1 < len(l) && l[pos.Column-1] == '{' {
-		return "{"
+	if inner < 0 || inner >= len(stack) {
+		return Position{}, false, false
 	}
-	return "["
+	return stack[inner].at, stack[inner].seq, true
 }
 
 // parseYAML runs the YAML parser, turning a panic inside it (a bug there,
