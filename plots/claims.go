@@ -46,7 +46,7 @@ func (r *Registry) CheckClaims(s *spec.Spec, schema *vocab.Schema) spec.ErrorLis
 // figure (its columns are known only as it draws), it is a table (which
 // always has one), or d does not resolve (the drawing reports that).
 func (r *Registry) genericColumns(d Def, schema *vocab.Schema) ([]dataColumn, bool) {
-	if f, ok := r.figs[d.ID]; ok && f.Draw != nil || d.kind() != KindLine {
+	if f, ok := r.figs[d.ID]; (ok && f.Draw != nil) || d.kind() != KindLine {
 		return nil, false
 	}
 	ld, err := resolveLine(d, schema)
@@ -114,14 +114,16 @@ func hasColumn(cols []dataColumn, name string) bool {
 }
 
 // notAColumn says why name is not a column of fig's data (cols) and what
-// to write instead: the column of the plot quantity name is (the data
-// spells columns with their unit: goodput_mbps), a column within a typing
+// to write instead: the column of the plot quantity name is, by its spec
+// name or its dataset column (the data spells columns with their display
+// unit: goodput_mbps for goodput, queue_bdp_pct for queue_bdp_frac), a
+// column within a typing
 // mistake, or, for a parameter or metric of the model that fig does not
 // plot, that the data holds only its series, x and y.
 func notAColumn(name, fig string, cols []dataColumn, schema *vocab.Schema) string {
 	names := make([]string, len(cols))
 	for i, c := range cols {
-		if c.quantity == name {
+		if q := c.quantity; q.Name != "" && (q.Name == name || q.Column == name) {
 			return fmt.Sprintf("is %s's %s (its data names columns with their display unit)", fig, c.name)
 		}
 		names[i] = c.name

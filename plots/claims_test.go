@@ -195,6 +195,8 @@ func TestCheckClaims(t *testing.T) {
 			`y "goodput" is the figure's goodput_mbps (its data names columns with their display unit)`}}},
 		{"x without its display unit", "rate", "where: {distance: 1000}\ny: goodput_mbps", []want{{"distance",
 			`where "distance" is the figure's distance_km (its data names columns with their display unit)`}}},
+		{"x by its dataset column", "rate", "where: {distance_m: 1e6}\ny: goodput_mbps", []want{{"distance_m",
+			`where "distance_m" is the figure's distance_km (its data names columns with their display unit)`}}},
 		{"series without its unit", "fig", "relative_to: {mtu: 9000}\ny: per_worst", []want{{"mtu",
 			`relative_to "mtu" is the figure's mtu_bytes (its data names columns with their display unit)`}}},
 		{"a parameter the figure does not plot", "fig", "where: {distance: 1e6}\ny: per_worst", []want{{"distance",

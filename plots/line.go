@@ -670,9 +670,11 @@ func lineTable(d Def, ld *lineData) *Table {
 
 // dataColumn is a column of a line figure's tidy data: its name and, for
 // the column that shows a series, x or y quantity itself (not a y's
-// interval bounds or count), that quantity's spec name.
+// interval bounds or count), that quantity, whose spec name and dataset
+// column a claim may write by mistake for the figure's column.
 type dataColumn struct {
-	name, quantity string
+	name     string
+	quantity Quantity
 }
 
 // lineColumns is the header of lineTable: "curve", one column per series,
@@ -683,12 +685,12 @@ type dataColumn struct {
 func lineColumns(d Def, ld *lineData) []dataColumn {
 	cols := []dataColumn{{name: "curve"}}
 	for _, q := range ld.Series {
-		cols = append(cols, dataColumn{unitName(q.Name, string(q.Unit)), q.Name})
+		cols = append(cols, dataColumn{unitName(q.Name, string(q.Unit)), q})
 	}
-	cols = append(cols, dataColumn{axisColumn(d.XLabel, ld.X.Name, d.XUnit, ld.X.Unit), ld.X.Name})
+	cols = append(cols, dataColumn{axisColumn(d.XLabel, ld.X.Name, d.XUnit, ld.X.Unit), ld.X})
 	for _, q := range ld.Y {
 		c := axisColumn("", q.Name, d.YUnit, q.Unit)
-		cols = append(cols, dataColumn{c, q.Name}, dataColumn{name: c + "_lo"}, dataColumn{name: c + "_hi"}, dataColumn{name: q.Name + "_n"})
+		cols = append(cols, dataColumn{c, q}, dataColumn{name: c + "_lo"}, dataColumn{name: c + "_hi"}, dataColumn{name: q.Name + "_n"})
 	}
 	return append(cols, dataColumn{name: "interval"}, dataColumn{name: "note"})
 }
