@@ -286,17 +286,25 @@ func (p *parser) plotColumns(pl *Plot, what string, has map[string]entry) {
 	for _, s := range pl.Series {
 		lookup("series", s)
 	}
-	if xok && pl.XUnit != "" {
-		if _, err := units.Scale(pl.XUnit, xu); err != nil {
+	if pl.XUnit != "" {
+		// Against x's unit, or, with x unknown, against every unit.
+		err := units.Known(pl.XUnit)
+		if xok {
+			_, err = units.Scale(pl.XUnit, xu)
+		}
+		if err != nil {
 			p.errorf(p.pos(has["xunit"].value), "%s: xunit: %s", what, unitMsg(err))
 		}
 	}
 	if pl.YUnit != "" {
+		err := units.Known(pl.YUnit) // with no y known, against every unit
 		for _, u := range yu {
-			if _, err := units.Scale(pl.YUnit, u); err != nil {
-				p.errorf(p.pos(has["yunit"].value), "%s: yunit: %s", what, unitMsg(err))
+			if _, err = units.Scale(pl.YUnit, u); err != nil {
 				break
 			}
+		}
+		if err != nil {
+			p.errorf(p.pos(has["yunit"].value), "%s: yunit: %s", what, unitMsg(err))
 		}
 	}
 	if pl.XLabel == "" && xok {

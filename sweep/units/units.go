@@ -526,6 +526,25 @@ func Scale(display string, dim vocab.Unit) (float64, error) {
 	return math.Pow10(s.dec-w.dec) * s.mul / w.mul, nil
 }
 
+// Known checks that display is a unit crosslink knows, of any dimension,
+// for a display unit whose quantity is itself unknown (a plot's misspelt
+// x): so that its mistake is reported in the same round as the
+// quantity's, not once the quantity is right. Scale checks it against its
+// quantity.
+func Known(display string) error {
+	if _, ok := symbols[display]; ok || display == "" {
+		return nil
+	}
+	names := make([]string, 0, len(symbols))
+	for n := range symbols {
+		names = append(names, n)
+	}
+	if best := Nearest(display, names); best != "" {
+		return errorf(display, "unknown unit %q; did you mean %q?", display, best)
+	}
+	return errorf(display, "unknown unit %q", display)
+}
+
 // DidYouMean returns the suggestion a message appends for word, an
 // unknown name: "; did you mean "x"?" with the Nearest candidate, else
 // with the candidates word is a stem of (jain for jain_flows and

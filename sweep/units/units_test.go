@@ -305,3 +305,21 @@ func TestDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+// TestKnown: a display unit of any dimension is known, the empty one is
+// the base unit, and an unknown one is answered with the nearest known.
+func TestKnown(t *testing.T) {
+	for _, tt := range []struct{ display, want string }{
+		{"km", ""}, {"Mbps", ""}, {"dBm", ""}, {"%", ""}, {"", ""},
+		{"kmm", `units: unknown unit "kmm"; did you mean "km"?`},
+		{"Mbpss", `units: unknown unit "Mbpss"; did you mean "Mbps"?`},
+	} {
+		got := ""
+		if err := Known(tt.display); err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("Known(%q) = %q, want %q", tt.display, got, tt.want)
+		}
+	}
+}
