@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/crosslink-sim/crosslink/sweep"
@@ -24,12 +23,9 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 		profile = " (profile " + r.Profile + ")"
 	}
 	failed := 0
-	var kinds []string
-	for st, n := range r.Failed {
+	for _, n := range r.Failed {
 		failed += n
-		kinds = append(kinds, fmt.Sprintf("%d %s", n, st))
 	}
-	sort.Strings(kinds)
 	state := "complete"
 	if r.Refused != "" {
 		state = "refused"
@@ -38,12 +34,8 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 	} else if !r.Complete() {
 		state = "incomplete"
 	}
-	fmt.Fprintf(&w, "%s%s: %d scenarios: %d done, %d failed", r.Spec, profile, r.Total, r.OK, failed)
-	// The statuses, unless every one is "failed", which the count says.
-	if _, hasFailed := r.Failed[dataset.Failed]; failed > 0 && !(hasFailed && len(r.Failed) == 1) {
-		fmt.Fprintf(&w, " (%s)", strings.Join(kinds, ", "))
-	}
-	fmt.Fprintf(&w, ", %d missing: %s; dataset %s\n", r.Missing, state, r.Dir)
+	fmt.Fprintf(&w, "%s%s: %d scenarios: %d done, %d failed%s, %d missing: %s; dataset %s\n",
+		r.Spec, profile, r.Total, r.OK, failed, sweep.FailedKinds(r.Failed), r.Missing, state, r.Dir)
 	if r.Refused != "" {
 		fmt.Fprintf(&w, "  crosslink run refuses it: %s\n", r.Refused)
 	}

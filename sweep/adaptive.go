@@ -117,7 +117,9 @@ func Adaptive(ctx context.Context, j *Job, cfg Config, s Shard, warn io.Writer) 
 		rs, err := Resume(ctx, rc, warn)
 		sum.Total += rs.Total
 		sum.OK += rs.OK
-		sum.Failed += rs.Failed
+		for st, n := range rs.FailedBy {
+			sum.addFailed(st, n)
+		}
 		sum.Skipped += rs.Skipped
 		sum.SkippedFailed += rs.SkippedFailed
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -77,11 +78,15 @@ type Config struct {
 
 // Summary is the outcome of a sweep.
 type Summary struct {
-	Name    string
-	Total   int // scenarios in the source
-	OK      int // run now and ok, and stored
-	Failed  int // run now and failed, panicked or timed out, and stored
-	Skipped int // already in the dataset
+	Name   string
+	Total  int // scenarios in the source
+	OK     int // run now and ok, and stored
+	Failed int // run now and failed, panicked or timed out, and stored
+	// FailedBy splits Failed by the rows' status (failed, panic,
+	// timeout): a night whose scenarios timed out calls for a longer
+	// --timeout, not for a look at the models' errors.
+	FailedBy map[dataset.Status]int
+	Skipped  int // already in the dataset
 	// SkippedFailed counts the skipped scenarios whose row is failed,
 	// panic or timeout: what --retry-failed would run again.
 	SkippedFailed int
@@ -109,8 +114,37 @@ func (s Summary) String() string {
 	}
 	// Two significant digits, as in the progress lines: a sweep of slow
 	// scenarios runs well under one per second, which %.0f printed as 0.
-	return fmt.Sprintf("%s: %d scenarios: %d ok, %d failed, %d skipped%s in %s (%s/s) -> %s%s",
-		s.Name, s.Total, s.OK, s.Failed, s.Skipped, lost, s.Wall.Round(time.Millisecond), sig2(rate), s.Dir, retry)
+	return fmt.Sprintf("%s: %d scenarios: %d ok, %d failed%s, %d skipped%s in %s (%s/s) -> %s%s",
+		s.Name, s.Total, s.OK, s.Failed, FailedKinds(s.FailedBy), s.Skipped, lost, s.Wall.Round(time.Millisecond), sig2(rate), s.Dir, retry)
+}
+
+// FailedKinds describes counts of rows that are not ok by status, as
+// " (1 panic, 2 timeout)" after the count they add up to, or "" when
+// every one is failed, which the count already says.
+func FailedKinds(by map[dataset.Status]int) string {
+	if len(by) == 0 || len(by) == 1 && by[dataset.Failed] > 0 {
+		return ""
+	}
+	kinds := make([]string, 0, len(by))
+	for st, n := range by {
+		if n > 0 {
+			kinds = append(kinds, fmt.Sprintf("%d %s", n, st))
+		}
+	}
+	slices.Sort(kinds)
+	return " (" + strings.Join(kinds, ", ") + ")"
+}
+
+// addFailed counts n more rows of status st in sum's Failed.
+func (s *Summary) addFailed(st dataset.Status, n int) {
+	if n == 0 {
+		return
+	}
+	if s.FailedBy == nil {
+		s.FailedBy = map[dataset.Status]int{}
+	}
+	s.Failed += n
+	s.FailedBy[st] += n
 }
 
 // span is a run of scenario indices [lo, hi) handed to one worker.
@@ -373,7 +407,7 @@ func stored(sum *Summary, dir string, src plan.Source, before *dataset.Done) {
 	if err != nil {
 		return // the error of the run says why; the counts stay as run
 	}
-	ok, failed := 0, 0
+	ok, failed := 0, map[dataset.Status]int{}
 	for i := range src.Len() {
 		id := src.At(i).ID
 		st, in := after.Status(id)
@@ -385,11 +419,17 @@ func stored(sum *Summary, dir string, src plan.Source, before *dataset.Done) {
 		case st == dataset.OK && (!had || was != dataset.OK):
 			ok++
 		case st != dataset.OK && !had:
-			failed++
+			failed[st]++
 		}
 	}
 	run := sum.OK + sum.Failed
-	sum.OK, sum.Failed = min(ok, run), min(failed, run-min(ok, run))
+	sum.OK = min(ok, run)
+	sum.Failed, sum.FailedBy = 0, nil
+	// Clamped to what this run ran, as OK is, in a fixed order of
+	// statuses so that the split does not depend on map order.
+	for _, st := range []dataset.Status{dataset.Failed, dataset.Panic, dataset.Timeout, dataset.Canceled} {
+		sum.addFailed(st, min(failed[st], run-sum.OK-sum.Failed))
+	}
 	sum.Unstored = run - sum.OK - sum.Failed
 }
 
@@ -416,7 +456,7 @@ func consume(b *batch, w sink, sum *Summary) error {
 		if b.rows[i].Status == dataset.OK {
 			sum.OK++
 		} else {
-			sum.Failed++
+			sum.addFailed(b.rows[i].Status, 1)
 		}
 	}
 	if err != nil {

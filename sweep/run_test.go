@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -100,6 +101,12 @@ func TestPanicIsARow(t *testing.T) {
 	}
 	if sum.OK != 18 || sum.Failed != 2 {
 		t.Errorf("summary %+v, want 18 ok and 2 failed", sum)
+	}
+	if want := map[dataset.Status]int{dataset.Panic: 1, dataset.Failed: 1}; !maps.Equal(sum.FailedBy, want) {
+		t.Errorf("summary's failed by status = %v, want %v", sum.FailedBy, want)
+	}
+	if line := sum.String(); !strings.Contains(line, "18 ok, 2 failed (1 failed, 1 panic), 0 skipped") {
+		t.Errorf("summary line %q, want it to split the 2 failed into 1 failed and 1 panic", line)
 	}
 	byID := map[string][]any{}
 	for _, r := range rows(t, dir, true) {
@@ -283,9 +290,10 @@ func TestCancelLeavesWholeFiles(t *testing.T) {
 	}
 }
 
-// TestSummaryRate: the summary's rate has two significant digits, so a
-// sweep of slow scenarios does not read (0/s).
-func TestSummaryRate(t *testing.T) {
+// TestSummaryString: the summary's rate has two significant digits, so a
+// sweep of slow scenarios does not read (0/s), and its failed count is
+// split by status unless every one is failed.
+func TestSummaryString(t *testing.T) {
 	tests := []struct {
 		s    Summary
 		want string
@@ -300,6 +308,12 @@ func TestSummaryRate(t *testing.T) {
 			"none: 0 scenarios: 0 ok, 0 failed, 0 skipped in 0s (0/s) -> d"},
 		{Summary{Name: "again", Total: 8, Skipped: 8, SkippedFailed: 2, Wall: time.Millisecond, Dir: "d"},
 			"again: 8 scenarios: 0 ok, 0 failed, 8 skipped in 1ms (0/s) -> d; 2 of the skipped failed in an earlier run (--retry-failed runs them again)"},
+		{Summary{Name: "slow", Total: 3, OK: 1, Failed: 2, FailedBy: map[dataset.Status]int{dataset.Failed: 2}, Wall: time.Second, Dir: "d"},
+			"slow: 3 scenarios: 1 ok, 2 failed, 0 skipped in 1s (3.0/s) -> d"},
+		{Summary{Name: "night", Total: 9, OK: 5, Failed: 4, FailedBy: map[dataset.Status]int{dataset.Timeout: 2, dataset.Panic: 1, dataset.Failed: 1}, Wall: time.Second, Dir: "d"},
+			"night: 9 scenarios: 5 ok, 4 failed (1 failed, 1 panic, 2 timeout), 0 skipped in 1s (9.0/s) -> d"},
+		{Summary{Name: "limit", Total: 3, Failed: 3, FailedBy: map[dataset.Status]int{dataset.Timeout: 3}, Wall: time.Second, Dir: "d"},
+			"limit: 3 scenarios: 0 ok, 3 failed (3 timeout), 0 skipped in 1s (3.0/s) -> d"},
 	}
 	for _, tt := range tests {
 		if got := tt.s.String(); got != tt.want {
