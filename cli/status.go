@@ -42,6 +42,9 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 	if r.Extra > 0 {
 		fmt.Fprintf(&w, "  %d rows belong to no scenario of this profile\n", r.Extra)
 	}
+	if r.Repeated > 0 {
+		fmt.Fprintf(&w, "  %d superseded rows of retried scenarios are still on disk (a --retry-failed run cut short, or running): pandas, polars and DuckDB read them beside the rows that replace them until the next crosslink run or merge removes them\n", r.Repeated)
+	}
 	for _, c := range r.Corrupt {
 		fmt.Fprintf(&w, "  set aside (unreadable, a copy, or not a part): %s\n", c)
 	}
@@ -141,6 +144,7 @@ type reportJSON struct {
 	Failed     map[string]int   `json:"failed"`
 	Missing    int              `json:"missing"`
 	Extra      int              `json:"extra"`
+	Superseded int              `json:"superseded_rows"` // still on disk (sweep.Report.Repeated)
 	Complete   bool             `json:"complete"`
 	Corrupt    []string         `json:"set_aside"`
 	Damaged    []dataset.Damage `json:"damaged"`
@@ -173,7 +177,7 @@ type shardJSON struct {
 // toJSON is the JSON form of r.
 func toJSON(r *sweep.Report) reportJSON {
 	j := reportJSON{Spec: r.Spec, Profile: r.Profile, Dir: r.Dir, Total: r.Total, OK: r.OK,
-		Failed: map[string]int{}, Missing: r.Missing, Extra: r.Extra, Complete: r.Complete(),
+		Failed: map[string]int{}, Missing: r.Missing, Extra: r.Extra, Superseded: r.Repeated, Complete: r.Complete(),
 		Corrupt: append([]string{}, r.Corrupt...), Damaged: append([]dataset.Damage{}, r.Damaged...),
 		Leftovers: append([]string{}, r.Leftovers...),
 		Shards:    r.Shards, Incomplete: []shardJSON{}, Refused: r.Refused}

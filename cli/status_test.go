@@ -60,6 +60,26 @@ func TestFailedCounts(t *testing.T) {
 	}
 }
 
+// TestSupersededRows: status says when superseded rows of a cut-short
+// retry are still on disk, which readers other than crosslink's read, and
+// what removes them; the JSON form counts them.
+func TestSupersededRows(t *testing.T) {
+	for _, n := range []int{0, 3} {
+		r := &sweep.Report{Spec: "s", Dir: "out/s", Total: 2, OK: 2, Failed: map[dataset.Status]int{}, Repeated: n}
+		var out strings.Builder
+		if err := writeReport(&out, r); err != nil {
+			t.Fatal(err)
+		}
+		line := "3 superseded rows of retried scenarios are still on disk"
+		if got := strings.Contains(out.String(), line) && strings.Contains(out.String(), "the next crosslink run or merge removes them"); got != (n > 0) {
+			t.Errorf("%d superseded rows: status printed\n%s\nwant the line %q: %v", n, out.String(), line, n > 0)
+		}
+		if j := toJSON(r); j.Superseded != n {
+			t.Errorf("%d superseded rows: JSON superseded_rows = %d", n, j.Superseded)
+		}
+	}
+}
+
 // TestRerunHint checks the command status gives to rerun an incomplete
 // shard: it keeps the dataset's profile and output root, so that the
 // rerun adds to this dataset rather than another profile's or out/'s.

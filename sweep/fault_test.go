@@ -398,26 +398,161 @@ func TestRetryFailed(t *testing.T) {
 	if diff := cmp.Diff(rows(t, full, true), rows(t, dir, true)); diff != "" {
 		t.Errorf("after --retry-failed (-clean run +retried):\n%s", diff)
 	}
-	n := 0
-	parts, _ := dataset.Parts(dir)
-	if d, err := dataset.ReadIDs(dir); err != nil {
-		t.Fatal(err)
-	} else {
-		n = d.Len()
+	if raw, ids := diskRows(t, dir); raw != 50 || ids != 50 {
+		t.Errorf("part files hold %d rows (%d ids), want 50: superseded rows left on disk", raw, ids)
 	}
-	raw := 0
+}
+
+// diskRows counts the rows of the main table's part files in dir as they
+// are on disk, superseded ones included (as pandas or DuckDB read the
+// directory; ReadTable drops them), and the ids among them.
+func diskRows(t *testing.T, dir string) (raw, ids int) {
+	t.Helper()
+	raw, ids, err := diskRowsNow(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw, ids
+}
+
+// diskRowsNow is diskRows for a directory that a run may be changing: a
+// part removed between the listing and its reading (every row of it
+// superseded) is an error to retry on, as for any reader of the directory.
+func diskRowsNow(t *testing.T, dir string) (raw, ids int, err error) {
+	t.Helper()
+	parts, err := dataset.Parts(dir)
+	if err != nil {
+		return 0, 0, err
+	}
+	seen := map[string]bool{}
 	for _, p := range parts {
 		tmp := t.TempDir()
-		os.Mkdir(filepath.Join(tmp, dataset.MainTable), 0o755)
-		os.Link(p, filepath.Join(tmp, dataset.MainTable, filepath.Base(p)))
-		d, err := dataset.ReadIDs(tmp)
-		if err != nil {
+		if err := os.Mkdir(filepath.Join(tmp, dataset.MainTable), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		raw += d.Len()
+		// The link is the part as it was: later renames leave it whole.
+		if err := os.Link(p, filepath.Join(tmp, dataset.MainTable, filepath.Base(p))); err != nil {
+			return 0, 0, err
+		}
+		for _, r := range rows(t, tmp, true) {
+			raw++
+			seen[r[0].(string)] = true
+		}
 	}
-	if raw != 50 || n != 50 {
-		t.Errorf("part files hold %d rows (%d ids), want 50: superseded rows left on disk", raw, n)
+	return raw, len(seen), nil
+}
+
+// TestRetryCutShort: a retry killed before its end leaves the rows it
+// superseded on disk, beside the rows that replace them. The dataset's
+// ids count them (Repeated, which status reports), and the next run of
+// any kind removes them before it starts, so that other readers see one
+// row per scenario again.
+func TestRetryCutShort(t *testing.T) {
+	base := newInverseSquare(0)
+	src := scenarios(base, 20, nil)
+	broken := map[float64]bool{3: true, 8: true, 15: true}
+	dir := t.TempDir()
+	cfg := Config{Model: flaky{base, broken}, Source: src, Dir: dir, Meta: testMeta(), Workers: 2}
+	if sum, err := Resume(context.Background(), cfg, os.Stderr); err != nil || sum.Failed != 3 {
+		t.Fatalf("first run: %+v, %v; want 3 failed", sum, err)
+	}
+	// The retry's rows without its end: a Run of the failed scenarios
+	// that does not know them done and supersedes nothing (no Rerun).
+	fixed := cfg
+	fixed.Model = flaky{base, nil}
+	fixed.Source = plan.List{src[2], src[7], src[14]}
+	fixed.Done = dataset.NewDone()
+	if _, err := Run(context.Background(), fixed); err != nil {
+		t.Fatal(err)
+	}
+	if raw, ids := diskRows(t, dir); raw != 23 || ids != 20 {
+		t.Fatalf("after the cut-short retry: %d rows of %d ids on disk, want 23 of 20", raw, ids)
+	}
+	d, err := dataset.ReadIDs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Repeated() != 3 || d.Count(dataset.OK) != 20 {
+		t.Errorf("ids: %d repeated, %d ok; want 3 repeated and all 20 ok", d.Repeated(), d.Count(dataset.OK))
+	}
+	plain := cfg
+	plain.Model = flaky{base, nil}
+	sum, err := Resume(context.Background(), plain, os.Stderr)
+	if err != nil || sum.Skipped != 20 {
+		t.Fatalf("plain run after it: %+v, %v; want all 20 skipped", sum, err)
+	}
+	if raw, ids := diskRows(t, dir); raw != 20 || ids != 20 {
+		t.Errorf("after the next run: %d rows of %d ids on disk, want 20: superseded rows left for other readers", raw, ids)
+	}
+}
+
+// gated is the fixed model of a retry whose scenario at distance wait
+// runs only once release is closed (or its context ends).
+type gated struct {
+	*inverseSquare
+	wait    float64
+	release chan struct{}
+}
+
+func (m gated) Run(ctx context.Context, p vocab.Params, seed uint64) (vocab.Result, error) {
+	if p.Float("distance") == m.wait {
+		select {
+		case <-m.release:
+		case <-ctx.Done():
+			return vocab.Result{}, ctx.Err()
+		}
+	}
+	return m.inverseSquare.Run(ctx, p, seed)
+}
+
+// TestRetrySupersedesAsItGoes: while a retry runs, the parts it has
+// published have already displaced the rows they supersede, so a reader
+// of the directory mid-retry sees one row per scenario, not only once the
+// retry ends.
+func TestRetrySupersedesAsItGoes(t *testing.T) {
+	base := newInverseSquare(0)
+	src := scenarios(base, 6, nil)
+	broken := map[float64]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true}
+	dir := t.TempDir()
+	cfg := Config{Model: flaky{base, broken}, Source: src, Dir: dir, Meta: testMeta(), Workers: 1, PartRows: 1}
+	if sum, err := Resume(context.Background(), cfg, os.Stderr); err != nil || sum.Failed != 6 {
+		t.Fatalf("first run: %+v, %v; want 6 failed", sum, err)
+	}
+	release := make(chan struct{})
+	retry := cfg
+	retry.Model = gated{base, 6, release} // one worker: scenarios 1-5 first
+	retry.Rerun = func(s dataset.Status) bool { return s != dataset.OK }
+	done := make(chan error, 1)
+	go func() {
+		_, err := Resume(context.Background(), retry, os.Stderr)
+		done <- err
+	}()
+	// Scenarios 1-5 are rerun and published a part each; the consumer
+	// supersedes at its next tick (a second).
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		ok := 0
+		d, err := dataset.ReadIDs(dir)
+		if err == nil {
+			ok = d.Count(dataset.OK)
+		}
+		raw, _, rerr := diskRowsNow(t, dir)
+		if err == nil && rerr == nil && ok == 5 && raw == 6 {
+			break
+		}
+		if time.Now().After(deadline) {
+			close(release)
+			<-done
+			t.Fatalf("mid-retry: %d ok ids, %d rows on disk (%v, %v); want 5 ok and 6 rows (the retried scenarios' failed rows removed while the retry runs)", ok, raw, err, rerr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if raw, ids := diskRows(t, dir); raw != 6 || ids != 6 {
+		t.Errorf("after the retry: %d rows of %d ids on disk, want 6", raw, ids)
 	}
 }
 

@@ -87,8 +87,9 @@ func resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 		return sum, fmt.Errorf("sweep: checking %s: %w", cfg.Dir, err)
 	}
 	cfg.Done = done
-	if cfg.Rerun != nil {
-		// A retry killed before its end left superseded rows behind.
+	if cfg.Rerun != nil || done.Repeated() > 0 {
+		// A retry killed before its end left superseded rows behind:
+		// whatever this run is, other readers should not see them.
 		if _, err := dataset.Supersede(cfg.Dir, cfg.Mem); err != nil {
 			return sum, fmt.Errorf("sweep: %w", err)
 		}

@@ -22,8 +22,12 @@ type Report struct {
 	Failed  map[dataset.Status]int // with a row that is not ok, by status
 	Missing int                    // with no row
 	Extra   int                    // ids in the dataset that the plan lacks (another profile)
-	Corrupt []string               // parts moved aside to _corrupt/
-	Damaged []dataset.Damage       // parts failing verification, files that are no part
+	// Repeated counts the superseded rows still on disk (a --retry-failed
+	// run cut short, or still running): crosslink's readers skip them,
+	// other readers see them beside the rows that replace them.
+	Repeated int
+	Corrupt  []string         // parts moved aside to _corrupt/
+	Damaged  []dataset.Damage // parts failing verification, files that are no part
 	// Leftovers are the temporary files a killed run or merge left in the
 	// dataset (dataset.Leftovers): no table lists them, so the dataset can
 	// still be complete, and the next run or merge removes them.
@@ -121,6 +125,7 @@ func Check(j *Job, shards int, deep bool) (*Report, error) {
 		}
 	}
 	r.Extra = done.Len() - seen
+	r.Repeated = done.Repeated()
 	if shards == 0 {
 		shards, err = shardCount(j.Dir)
 		if err != nil {

@@ -79,6 +79,9 @@ func ownParts(dir string) ([]string, error) {
 type Done struct {
 	hex   map[[16]byte]Status
 	other map[string]Status
+	// repeated counts the ids added again: rows on disk that a rerun
+	// superseded and Supersede has not yet removed.
+	repeated int
 }
 
 // NewDone returns an empty set.
@@ -98,14 +101,33 @@ func hexKey(id string) (k [16]byte, ok bool) {
 // failed scenario rerun), ok wins.
 func (d *Done) Add(id string, st Status) {
 	if k, ok := hexKey(id); ok {
-		if d.hex[k] != OK {
+		was, seen := d.hex[k]
+		if seen {
+			d.repeated++
+		}
+		if was != OK {
 			d.hex[k] = st
 		}
 		return
 	}
-	if d.other[id] != OK {
+	was, seen := d.other[id]
+	if seen {
+		d.repeated++
+	}
+	if was != OK {
 		d.other[strings.Clone(id)] = st
 	}
+}
+
+// Repeated returns how many of the rows added repeat an id added before:
+// superseded rows of rerun scenarios (--retry-failed) still on disk,
+// which readers other than crosslink's see beside the rows that replace
+// them until Supersede removes them.
+func (d *Done) Repeated() int {
+	if d == nil {
+		return 0
+	}
+	return d.repeated
 }
 
 // Status returns the status of id and whether it is present.

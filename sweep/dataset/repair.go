@@ -279,15 +279,25 @@ func walkTables(dir string, fn func(rel string) error) error {
 	return nil
 }
 
-// merge adds the ids of o to d (ok wins, as in Add).
+// merge adds the ids of o to d (ok wins, and repeats are counted, as in
+// Add).
 func (d *Done) merge(o *Done) {
+	d.repeated += o.repeated
 	for k, st := range o.hex {
-		if d.hex[k] != OK {
+		was, seen := d.hex[k]
+		if seen {
+			d.repeated++
+		}
+		if was != OK {
 			d.hex[k] = st
 		}
 	}
 	for k, st := range o.other {
-		if d.other[k] != OK {
+		was, seen := d.other[k]
+		if seen {
+			d.repeated++
+		}
+		if was != OK {
 			d.other[k] = st
 		}
 	}
