@@ -97,7 +97,7 @@ func TestDryRunShardSpecsOfAnySize(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := crosslink(t, "run", "--dry-run", "--out", out, "--shard", "0/2", tiny, tiny2)
-	want := "shard 0/2: the largest of the 2 specs, tiny, has 1 scenarios, so they split into at most 1 shards"
+	want := "shard 0/2: the largest of the 2 specs, tiny, has 1 scenario, so they split into at most 1 shard"
 	if code != exitUsage || stdout != "" || !strings.Contains(stderr, want) {
 		t.Errorf("dry run of shard 0/2 of two one-scenario specs: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
 	}

@@ -95,7 +95,7 @@ func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error
 	var runShards []Shard // and their shards
 	for i, j := range jobs {
 		if !shards[i].Runs() {
-			fmt.Fprintf(o.Warn, "%s: shard %s has none of it: its %d %s split into at most %d shards\n", j.Spec.Name, o.Shard, j.shardUnits(), j.shardUnitName(), max(j.shardUnits(), 1))
+			fmt.Fprintf(o.Warn, "%s: shard %s has none of it (%s, so at most %s)\n", j.Spec.Name, o.Shard, count(j.shardUnits(), j.shardUnit()), count(max(j.shardUnits(), 1), "shard"))
 			continue
 		}
 		jo := o

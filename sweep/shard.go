@@ -40,7 +40,7 @@ func (s Shard) check() error {
 // Fits checks s against a plan of n scenarios: a shard count above n
 // would leave shards with nothing to run (and the cost-balanced split keeps
 // one load per shard, so 0/99999999999 would exhaust memory).
-func (s Shard) Fits(n int) error { return s.fits(n, "scenarios") }
+func (s Shard) Fits(n int) error { return s.fits(n, "scenario") }
 
 // fits is Fits for a plan of n units, scenarios or (adaptive replicates)
 // points.
@@ -49,7 +49,7 @@ func (s Shard) fits(n int, unit string) error {
 		return err
 	}
 	if s.N > max(n, 1) {
-		return fmt.Errorf("sweep: shard %s: the plan has %d %s, so it splits into at most %d shards", s, n, unit, max(n, 1))
+		return fmt.Errorf("sweep: shard %s: the plan has %s, so it splits into at most %s", s, count(n, unit), count(max(n, 1), "shard"))
 	}
 	return nil
 }
@@ -80,11 +80,11 @@ func TaskShards(jobs []*Job, s Shard) ([]Shard, error) {
 		}
 	}
 	if len(jobs) == 1 {
-		if err := s.fits(most, largest.shardUnitName()); err != nil {
+		if err := s.fits(most, largest.shardUnit()); err != nil {
 			return nil, err
 		}
 	} else if s.N > max(most, 1) {
-		return nil, fmt.Errorf("sweep: shard %s: the largest of the %d specs, %s, has %d %s, so they split into at most %d shards", s, len(jobs), largest.Spec.Name, most, largest.shardUnitName(), max(most, 1))
+		return nil, fmt.Errorf("sweep: shard %s: the largest of the %d specs, %s, has %s, so they split into at most %s", s, len(jobs), largest.Spec.Name, count(most, largest.shardUnit()), count(max(most, 1), "shard"))
 	}
 	shards := make([]Shard, len(jobs))
 	for i, j := range jobs {
@@ -112,12 +112,20 @@ func (j *Job) shardUnits() int {
 	return j.Plan.Len()
 }
 
-// shardUnitName names what shardUnits counts.
-func (j *Job) shardUnitName() string {
+// shardUnit names what shardUnits counts, in the singular.
+func (j *Job) shardUnit() string {
 	if j.Spec.Adaptive != nil {
-		return "points"
+		return "point"
 	}
-	return "scenarios"
+	return "scenario"
+}
+
+// count is n of unit, in the plural unless n is 1: "1 shard", "3 shards".
+func count(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
 }
 
 // String returns "i/n".

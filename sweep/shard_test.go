@@ -251,7 +251,7 @@ func TestShardedSpecsOfAnySize(t *testing.T) {
 		if _, err := RunJobs(context.Background(), []*Job{six, two}, Options{Workers: 1, Shard: Shard{i, 4}, Warn: &warn}); err != nil {
 			t.Fatalf("shard %d/4: %v", i, err)
 		}
-		if skipped := strings.Contains(warn.String(), fmt.Sprintf("two: shard %d/4 has none of it: its 2 scenarios split into at most 2 shards", i)); skipped != (i >= 2) {
+		if skipped := strings.Contains(warn.String(), fmt.Sprintf("two: shard %d/4 has none of it (2 scenarios, so at most 2 shards)", i)); skipped != (i >= 2) {
 			t.Errorf("shard %d/4 warned %q; want the skip of two noted exactly when i >= 2", i, warn.String())
 		}
 	}
