@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/crosslink-sim/crosslink/cli"
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 )
 
@@ -39,6 +40,18 @@ func buildBinary(t *testing.T) string {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// specIn writes text as the spec file name.yaml in a new temporary
+// directory and returns the directory and the file's path.
+func specIn(t *testing.T, name, text string) (root, path string) {
+	t.Helper()
+	root = t.TempDir()
+	path = filepath.Join(root, name+".yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root, path
 }
 
 func writeSpec(t *testing.T) string {
@@ -386,5 +399,36 @@ func TestSlurmArrayOverSpecs(t *testing.T) {
 		if want := fmt.Sprintf("cluster-small: shard %d/4 has none of it", i); err != nil || !strings.Contains(string(b), want) {
 			t.Errorf("task %d's log %q (%v); want %q", i, b, err, want)
 		}
+	}
+}
+
+// TestSlurmPassesRunLimits: the run flags a job array needs reach its
+// tasks' command line (--max-events, --partition-by as --timeout does),
+// and a partitioning run would refuse is refused before any script is
+// written.
+func TestSlurmPassesRunLimits(t *testing.T) {
+	root, spec := specIn(t, "status-advice", statusAdviceSpec)
+	out := filepath.Join(root, "out")
+	env := func(args ...string) (int, string) {
+		var o, e bytes.Buffer
+		code := cli.Run(context.Background(), args, &cli.Env{Stdout: &o, Stderr: &e, Executable: func() (string, error) { return "/opt/crosslink", nil }})
+		return code, e.String()
+	}
+	if code, stderr := env("slurm", spec, "--tasks", "2", "-o", out, "--max-events", "5000", "--partition-by", "ccas", "--timeout", "1m"); code != exitOK {
+		t.Fatalf("slurm: exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "slurm", "status-advice.sbatch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "--timeout 1m0s --max-events 5000 --partition-by ccas\n"; !strings.Contains(string(b), want) {
+		t.Errorf("script lacks %q:\n%s", want, b)
+	}
+	code, stderr := env("slurm", spec, "--tasks", "2", "-o", filepath.Join(root, "out2"), "--partition-by", "cca")
+	if code != exitUsage || !strings.Contains(stderr, "--partition-by cca: not a parameter of tcp-compete") {
+		t.Errorf("slurm --partition-by cca: exit %d\n%s\nwant 2 and the parameter named", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(root, "out2", "slurm")); err == nil {
+		t.Errorf("a refused slurm wrote its scripts")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -230,7 +231,7 @@ func TestStatusReadsTheLastRun(t *testing.T) {
 func TestStatusNothingToCheck(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	code, _, stderr := crosslink(t, "status", a, b)
-	if want := "none of the 2 directories holds a dataset"; code != exitUsage || !strings.Contains(stderr, want) {
+	if want := "none of the 2 paths is a dataset or a spec file"; code != exitUsage || !strings.Contains(stderr, want) {
 		t.Errorf("status of two empty directories: exit %d, stderr %q; want 2 and %q", code, stderr, want)
 	}
 	ds := filepath.Join(t.TempDir(), "g")
@@ -301,5 +302,131 @@ func TestStatusIgnoresAnUnusedOut(t *testing.T) {
 	}
 	if code, _, stderr := crosslink(t, "status", "g.yaml"); code != exitUsage || !strings.Contains(stderr, "-o out: that is a file") {
 		t.Errorf("status SPEC with out a file: exit %d, stderr %q; want 2 naming -o", code, stderr)
+	}
+}
+
+// statusAdviceSpec is two small tcp-compete scenarios: with --max-events
+// 1000 each times out.
+const statusAdviceSpec = `name: status-advice
+model: tcp-compete
+seed: 1
+params:
+  duration: 1s
+  flows: 2
+grid:
+  ccas: [cubic, newreno]
+`
+
+// TestStatusRerunAdvice: the commands status gives to finish a dataset
+// work as pasted. Given the spec file, they name it; failed rows get
+// --retry-failed, without which a run skips them; a whole run gets one as
+// a shard does. For a dataset directory they say SPEC and what it stands
+// for. A dataset not created yet (an array still queued) is incomplete,
+// not an error, and a file that is neither a dataset nor a spec is
+// skipped among others.
+func TestStatusRerunAdvice(t *testing.T) {
+	root, spec := specIn(t, "status-advice", statusAdviceSpec)
+	notes := filepath.Join(root, "README.md")
+	if err := os.WriteFile(notes, []byte("# notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rerun := regexp.MustCompile(`rerun: crosslink (.*?)\)?\n`)
+	// pasteAll runs every rerun command of status's output and returns
+	// how many there were.
+	pasteAll := func(out string) int {
+		t.Helper()
+		cmds := rerun.FindAllStringSubmatch(out, -1)
+		for _, m := range cmds {
+			if code, _, stderr := crosslink(t, strings.Fields(m[1])...); code != exitOK {
+				t.Errorf("pasted %q: exit %d\n%s", m[1], code, stderr)
+			}
+		}
+		return len(cmds)
+	}
+
+	sharded := filepath.Join(root, "sharded")
+	ds := filepath.Join(sharded, "status-advice")
+	code, _, stderr := crosslink(t, "status", ds, notes)
+	if code != exitFailed || !strings.Contains(stderr, ds+": no dataset yet, so incomplete") || !strings.Contains(stderr, notes+" is neither a dataset nor a spec file") {
+		t.Errorf("status of a dataset not created yet and a README: exit %d, stderr %q; want 1, the dataset incomplete and the README skipped", code, stderr)
+	}
+	if code, _, stderr := crosslink(t, "run", "-q", spec, "-o", sharded, "--shard", "0/2", "--max-events", "1000"); code != exitFailed {
+		t.Fatalf("run of shard 0/2 with --max-events 1000: exit %d, want 1 (a timeout)\n%s", code, stderr)
+	}
+	code, stdout, _ := crosslink(t, "status", ds)
+	if code != exitFailed || !strings.Contains(stdout, "(rerun: crosslink run SPEC -o "+sharded+" --shard 0/2 --retry-failed)") ||
+		!strings.Contains(stdout, "(SPEC: the spec file of status-advice;") {
+		t.Errorf("status of the dataset directory: exit %d\n%s\nwant shard 0/2's rerun with SPEC and --retry-failed, and what SPEC is", code, stdout)
+	}
+	code, stdout, _ = crosslink(t, "status", spec, "-o", sharded)
+	want := []string{
+		"shard 0/2 incomplete: 0 missing, 1 failed (rerun: crosslink run " + spec + " -o " + sharded + " --shard 0/2 --retry-failed)",
+		"shard 1/2 incomplete: 1 missing, 0 failed (rerun: crosslink run " + spec + " -o " + sharded + " --shard 1/2)",
+	}
+	for _, w := range want {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("status of the spec: exit %d\n%s\nwant the line %q", code, stdout, w)
+		}
+	}
+	if strings.Contains(stdout, "SPEC") {
+		t.Errorf("status of the spec file says SPEC:\n%s", stdout)
+	}
+	if n := pasteAll(stdout); n != 2 {
+		t.Errorf("%d rerun commands, want 2", n)
+	}
+	if code, stdout, _ := crosslink(t, "status", spec, "-o", sharded); code != exitOK {
+		t.Errorf("after the pasted reruns: exit %d\n%s\nwant complete", code, stdout)
+	}
+
+	whole := filepath.Join(root, "whole")
+	if code, _, stderr := crosslink(t, "run", "-q", spec, "-o", whole, "--max-events", "1000"); code != exitFailed {
+		t.Fatalf("whole run with --max-events 1000: exit %d, want 1\n%s", code, stderr)
+	}
+	code, stdout, _ = crosslink(t, "status", spec, "-o", whole)
+	if w := "  rerun: crosslink run " + spec + " -o " + whole + " --retry-failed\n"; code != exitFailed || !strings.Contains(stdout, w) {
+		t.Errorf("status of the whole run's dataset: exit %d\n%s\nwant the line %q", code, stdout, w)
+	}
+	if n := pasteAll(stdout); n != 1 {
+		t.Errorf("%d rerun commands, want 1", n)
+	}
+	if code, stdout, _ := crosslink(t, "status", spec, "-o", whole); code != exitOK {
+		t.Errorf("after the pasted rerun: exit %d\n%s\nwant complete", code, stdout)
+	}
+}
+
+// twoProfileSpec is a closed-form sweep with a smaller quick profile.
+const twoProfileSpec = `name: two-profiles
+model: ber-per
+seed: 3
+grid:
+  ber: [1e-9, 1e-7, 1e-5]
+  mtu: [1500B, 9000B]
+profiles:
+  quick:
+    grid:
+      ber: [1e-9, 1e-6]
+  full: {}
+`
+
+// TestStatusOtherProfiles: a dataset that runs of two profiles wrote (a
+// quick run, then a full one) is reported at the latest run's profile,
+// and the rows of the other are said to be that profile's, with the
+// status command that counts them.
+func TestStatusOtherProfiles(t *testing.T) {
+	root, spec := specIn(t, "two-profiles", twoProfileSpec)
+	out := filepath.Join(root, "out")
+	ds := filepath.Join(out, "two-profiles")
+	for _, p := range []string{"quick", "full"} {
+		if code, _, stderr := crosslink(t, "run", "-q", spec, "-p", p, "-o", out); code != exitOK {
+			t.Fatalf("run -p %s: exit %d\n%s", p, code, stderr)
+		}
+	}
+	code, stdout, _ := crosslink(t, "status", ds)
+	want := "2 rows belong to no scenario of this profile; parts of other profiles are here too (profile quick: crosslink status " + ds + " -p quick)"
+	if code != exitOK || !strings.Contains(stdout, "two-profiles (profile full): 6 scenarios: 6 done") || !strings.Contains(stdout, want) {
+		t.Errorf("status of the dataset: exit %d\n%s\nwant full complete and the line %q", code, stdout, want)
+	}
+	if code, stdout, _ := crosslink(t, "status", ds, "-p", "quick"); code != exitOK || !strings.Contains(stdout, "(profile quick): 4 scenarios: 4 done") || !strings.Contains(stdout, "profile full: crosslink status") {
+		t.Errorf("the status command it gives: exit %d\n%s\nwant quick complete, and full named as the other profile", code, stdout)
 	}
 }

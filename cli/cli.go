@@ -232,7 +232,7 @@ func (f *runFlags) registerShard(c *cobra.Command) {
 	c.Flags().IntVar(&f.shardCount, "shard-count", 0, "shard count for --shard auto in a Kubernetes Indexed Job (or set "+sweep.ShardCountEnv+")")
 	c.Flags().BoolVar(&f.retryFailed, "retry-failed", false, "run again the scenarios whose row is failed, panic or timeout; the new row replaces the old")
 	c.Flags().DurationVar(&f.timeout, "timeout", 0, "wall-clock limit of one scenario, e.g. 10m (status timeout); 0: none")
-	c.Flags().Uint64Var(&f.maxEvents, "max-events", 0, "simulated-event limit of one scenario (status timeout); 0: none")
+	c.Flags().Uint64Var(&f.maxEvents, "max-events", 0, "limit on the events the scheduler of one scenario runs (status timeout; the events column counts more, docs/cluster.md); 0: none")
 	c.Flags().StringVar(&f.cpuProfile, "cpu-profile", "", "write a CPU profile of the run to this file, for go tool pprof")
 	c.Flags().StringSliceVar(&f.partitionBy, "partition-by", nil, "split the dataset into hive partitions OUT/<spec>/<table>/<col>=<value>/... by these string, int or bool parameters, e.g. cca,orbit (a partitioned dataset keeps its layout on later runs)")
 }

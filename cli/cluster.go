@@ -2,10 +2,14 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,6 +27,8 @@ func slurmCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	var submit bool
 	var scripts string
 	var timeout time.Duration
+	var maxEvents uint64
+	var partitionBy []string
 	var retry bool
 	c := &cobra.Command{
 		Use:   "slurm SPEC",
@@ -64,6 +70,15 @@ func slurmCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			if timeout > 0 {
 				o.Run = append(o.Run, "--timeout", timeout.String())
 			}
+			if maxEvents > 0 {
+				o.Run = append(o.Run, "--max-events", strconv.FormatUint(maxEvents, 10))
+			}
+			if len(partitionBy) > 0 {
+				if _, _, err := sweep.Partitioning(j, partitionBy); err != nil {
+					return usageError{err}
+				}
+				o.Run = append(o.Run, "--partition-by", strings.Join(partitionBy, ","))
+			}
 			if retry {
 				o.Run = append(o.Run, "--retry-failed")
 			}
@@ -93,6 +108,8 @@ func slurmCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	f.IntVar(&o.MaxArraySize, "max-array-size", 0, "the cluster's MaxArraySize (default: from scontrol with --submit, else 1001)")
 	f.BoolVar(&submit, "submit", false, "submit the scripts with sbatch and print the job ids")
 	f.DurationVar(&timeout, "timeout", 0, "passed to run: wall-clock limit of one scenario")
+	f.Uint64Var(&maxEvents, "max-events", 0, "passed to run: limit on the events the scheduler of one scenario runs (status timeout)")
+	f.StringSliceVar(&partitionBy, "partition-by", nil, "passed to run: split the dataset into hive partitions by these parameters")
 	f.BoolVar(&retry, "retry-failed", false, "passed to run: rerun failed scenarios")
 	return c
 }
@@ -135,8 +152,10 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 		Long: "status compares each dataset with its plan: for a dataset directory, the spec and\n" +
 			"profile recorded in its parts; for a spec file, OUT/<spec> at --profile. It verifies\n" +
 			"every part against the dataset's manifest (SHA-256; --deep also decodes every page)\n" +
-			"and names damaged parts and files that are no part. Directories that hold no dataset\n" +
-			"(out/figures/) are skipped with a note when several are given.\n" +
+			"and names damaged parts and files that are no part, and gives the commands that finish\n" +
+			"each dataset (naming the spec file when given one). Directories that hold no dataset\n" +
+			"(out/figures/) and files that are no spec (.yaml) are skipped with a note when several\n" +
+			"are given; a path that does not exist yet (an array still queued) is incomplete.\n" +
 			"It exits 1 when a dataset is not complete or a file is damaged.",
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
@@ -152,6 +171,19 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			for _, p := range a {
 				var j *sweep.Job
 				var err error
+				if _, serr := os.Stat(p); errors.Is(serr, fs.ErrNotExist) && !isSpecName(p) {
+					// OUT/<spec> of an array still queued: its first
+					// task creates it.
+					fmt.Fprintf(e.Stderr, "crosslink: %s: %s\n", p, noDatasetNote)
+					reports = append(reports, noPartJSON(p, noDatasetNote))
+					incomplete++
+					continue
+				}
+				if !sweep.IsDir(p) && !isSpecName(p) && len(a) > 1 {
+					fmt.Fprintf(e.Stderr, "crosslink: %s is neither a dataset nor a spec file (.yaml); skipped\n", p)
+					skipped++
+					continue
+				}
 				if sweep.IsDir(p) {
 					if err := dataset.NotInside(p); err != nil {
 						return usageError{err}
@@ -168,7 +200,7 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 						// A run's first minute, or one killed in it: the
 						// spec is recorded only with the first part.
 						fmt.Fprintf(e.Stderr, "crosslink: %s: %s\n", p, noPartNote)
-						reports = append(reports, noPartJSON(p))
+						reports = append(reports, noPartJSON(p, noPartNote))
 						incomplete++
 						continue
 					}
@@ -186,6 +218,9 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if !sweep.IsDir(p) {
+					r.SpecFile = p
+				}
 				reports = append(reports, toJSON(r))
 				if !asJSON {
 					if err := writeReport(e.Stdout, r); err != nil {
@@ -197,7 +232,7 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				}
 			}
 			if skipped == len(a) {
-				return usageError{fmt.Errorf("none of the %d directories holds a dataset: give datasets, OUT/<spec>, or spec files", len(a))}
+				return usageError{fmt.Errorf("none of the %d paths is a dataset or a spec file: give datasets, OUT/<spec>, or spec files", len(a))}
 			}
 			if asJSON {
 				if err := writeReportsJSON(e.Stdout, reports); err != nil {
@@ -227,6 +262,14 @@ func loadDataset(dir string, reg *vocab.Registry, profile string, named bool) (*
 		return sweep.LoadDir(dir, reg)
 	}
 	return sweep.LoadDirAt(dir, reg, profile)
+}
+
+// isSpecName reports whether path is named as a spec file is (.yaml or
+// .yml), for status to tell a spec that does not exist (an error) from
+// a dataset not created yet, and a spec among datasets from another file.
+func isSpecName(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".yaml" || ext == ".yml"
 }
 
 // incompleteError is status's exit 1.

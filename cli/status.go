@@ -40,7 +40,7 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 		fmt.Fprintf(&w, "  crosslink run refuses it: %s\n", r.Refused)
 	}
 	if r.Extra > 0 {
-		fmt.Fprintf(&w, "  %d rows belong to no scenario of this profile\n", r.Extra)
+		fmt.Fprintf(&w, "  %d rows belong to no scenario of this profile%s\n", r.Extra, otherProfiles(r))
 	}
 	if r.Repeated > 0 {
 		fmt.Fprintf(&w, "  %d superseded rows of retried scenarios are still on disk (a --retry-failed run cut short, or running): pandas, polars and DuckDB read them beside the rows that replace them until the next crosslink run or merge removes them\n", r.Repeated)
@@ -57,16 +57,60 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 	if p := r.Points; p != nil && !p.Complete() {
 		writePointsState(&w, r, *p)
 	}
+	reran := r.Points != nil && !r.Points.Complete()
 	if r.Shards > 1 {
 		if len(r.Incomplete) == 0 {
 			fmt.Fprintf(&w, "  all %d shards complete\n", r.Shards)
 		}
 		for _, s := range r.Incomplete {
-			fmt.Fprintf(&w, "  shard %s incomplete: %d missing, %d failed (rerun: %s --shard %s)\n", s.Shard, s.Missing, s.Failed, rerunCommand(r), s.Shard)
+			if s.Writer != "" {
+				fmt.Fprintf(&w, "  shard %s running: %d missing, %d failed so far (%s)\n", s.Shard, s.Missing, s.Failed, s.Writer)
+				continue
+			}
+			fmt.Fprintf(&w, "  shard %s incomplete: %d missing, %d failed (rerun: %s --shard %s%s)\n", s.Shard, s.Missing, s.Failed, rerunCommand(r), s.Shard, retryFlag(s.Failed))
+			reran = true
 		}
+	} else if r.Refused == "" && r.Missing+failed > 0 {
+		if r.Writer != "" {
+			fmt.Fprintf(&w, "  being written now (%s)\n", r.Writer)
+		} else {
+			fmt.Fprintf(&w, "  rerun: %s%s\n", rerunCommand(r), retryFlag(failed))
+			reran = true
+		}
+	}
+	if reran && r.SpecFile == "" {
+		fmt.Fprintf(&w, "  (SPEC: the spec file of %s; the dataset records its text, not its path)\n", r.Spec)
 	}
 	_, err := io.WriteString(out, w.String())
 	return err
+}
+
+// otherProfiles names the other profiles a dataset's parts were written
+// at, and the status command of each, for the line on rows of no
+// scenario of the report's profile.
+func otherProfiles(r *sweep.Report) string {
+	var cmds []string
+	for _, p := range r.OtherProfiles {
+		name := "the base spec"
+		flag := " -p ''"
+		if p != "" {
+			name, flag = "profile "+p, " -p "+slurm.Quote(p)
+		}
+		cmds = append(cmds, fmt.Sprintf("%s: crosslink status %s%s", name, slurm.Quote(r.Dir), flag))
+	}
+	if len(cmds) == 0 {
+		return ""
+	}
+	return "; parts of other profiles are here too (" + strings.Join(cmds, "; ") + ")"
+}
+
+// retryFlag is the run flag that reruns failed rows, when there are any:
+// without it a run skips every scenario that has a row.
+func retryFlag(failed int) string {
+	if failed > 0 {
+		return " --retry-failed"
+	}
+	return ""
 }
 
 // writePointsState says what the points table of an adaptive dataset
@@ -118,6 +162,9 @@ func atProfile(r *sweep.Report) string {
 // the rerun adds to this dataset the scenarios it misses.
 func rerunCommand(r *sweep.Report) string {
 	cmd := "crosslink run SPEC"
+	if r.SpecFile != "" {
+		cmd = "crosslink run " + slurm.Quote(r.SpecFile)
+	}
 	if r.Profile != "" {
 		cmd += " -p " + slurm.Quote(r.Profile)
 	}
@@ -144,7 +191,8 @@ type reportJSON struct {
 	Failed     map[string]int   `json:"failed"`
 	Missing    int              `json:"missing"`
 	Extra      int              `json:"extra"`
-	Superseded int              `json:"superseded_rows"` // still on disk (sweep.Report.Repeated)
+	Superseded int              `json:"superseded_rows"`  // still on disk (sweep.Report.Repeated)
+	Writer     string           `json:"writer,omitempty"` // the unsharded run (or merge) writing it now
 	Complete   bool             `json:"complete"`
 	Corrupt    []string         `json:"set_aside"`
 	Damaged    []dataset.Damage `json:"damaged"`
@@ -172,12 +220,13 @@ type shardJSON struct {
 	Shard   string `json:"shard"`
 	Missing int    `json:"missing"`
 	Failed  int    `json:"failed"`
+	Writer  string `json:"writer,omitempty"` // the run writing it now
 }
 
 // toJSON is the JSON form of r.
 func toJSON(r *sweep.Report) reportJSON {
 	j := reportJSON{Spec: r.Spec, Profile: r.Profile, Dir: r.Dir, Total: r.Total, OK: r.OK,
-		Failed: map[string]int{}, Missing: r.Missing, Extra: r.Extra, Superseded: r.Repeated, Complete: r.Complete(),
+		Failed: map[string]int{}, Missing: r.Missing, Extra: r.Extra, Superseded: r.Repeated, Writer: r.Writer, Complete: r.Complete(),
 		Corrupt: append([]string{}, r.Corrupt...), Damaged: append([]dataset.Damage{}, r.Damaged...),
 		Leftovers: append([]string{}, r.Leftovers...),
 		Shards:    r.Shards, Incomplete: []shardJSON{}, Refused: r.Refused}
@@ -185,7 +234,7 @@ func toJSON(r *sweep.Report) reportJSON {
 		j.Failed[string(st)] = n
 	}
 	for _, s := range r.Incomplete {
-		j.Incomplete = append(j.Incomplete, shardJSON{Shard: s.Shard.String(), Missing: s.Missing, Failed: s.Failed})
+		j.Incomplete = append(j.Incomplete, shardJSON{Shard: s.Shard.String(), Missing: s.Missing, Failed: s.Failed, Writer: s.Writer})
 	}
 	if p := r.Points; p != nil {
 		j.Points = &pointsJSON{Complete: p.Complete(), Shards: p.N, Missing: append([]int{}, p.Missing...), Others: p.Others}
@@ -196,13 +245,17 @@ func toJSON(r *sweep.Report) reportJSON {
 // noPartJSON is the entry of a dataset whose run has written no part yet:
 // incomplete, with nothing counted or checked, so the lists are null
 // rather than empty.
-func noPartJSON(dir string) reportJSON {
-	return reportJSON{Dir: dir, Note: noPartNote}
+func noPartJSON(dir, note string) reportJSON {
+	return reportJSON{Dir: dir, Note: note}
 }
 
 // noPartNote says why a dataset with no part is incomplete and how to
-// count what it misses.
-const noPartNote = "no part written yet, so incomplete (a run writes its rows every minute; name the spec file, crosslink status -o OUT SPEC, to count what is missing)"
+// count what it misses; noDatasetNote the same of a dataset directory not
+// created yet (an array still queued).
+const (
+	noPartNote    = "no part written yet, so incomplete (a run writes its rows every minute; name the spec file and profile, crosslink status SPEC -p PROFILE -o OUT, to count what is missing)"
+	noDatasetNote = "no dataset yet, so incomplete (a run or array task creates it when it starts; name the spec file and profile, crosslink status SPEC -p PROFILE -o OUT, to count what is missing)"
+)
 
 // writeReportsJSON prints the entries as one JSON array.
 func writeReportsJSON(out io.Writer, js []reportJSON) error {

@@ -80,6 +80,39 @@ func TestSupersededRows(t *testing.T) {
 	}
 }
 
+// TestRunningShards: a shard or a whole run being written now gets its
+// writer named, not a rerun command that its lock would refuse.
+func TestRunningShards(t *testing.T) {
+	r := &sweep.Report{Spec: "s", Dir: "out/s", Total: 8, OK: 4, Missing: 4, Failed: map[dataset.Status]int{}, Shards: 2,
+		Incomplete: []sweep.ShardReport{
+			{Shard: sweep.Shard{I: 0, N: 2}, Missing: 2},
+			{Shard: sweep.Shard{I: 1, N: 2}, Missing: 2, Writer: "pid 7 on n1, shard 1/2, since 2025-01-02T03:04:05Z"},
+		}}
+	var out strings.Builder
+	if err := writeReport(&out, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"shard 0/2 incomplete: 2 missing, 0 failed (rerun: crosslink run SPEC --shard 0/2)",
+		"shard 1/2 running: 2 missing, 0 failed so far (pid 7 on n1, shard 1/2, since 2025-01-02T03:04:05Z)",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("status printed\n%s\nwant the line %q", out.String(), want)
+		}
+	}
+	if strings.Contains(out.String(), "--shard 1/2") {
+		t.Errorf("status advises rerunning the running shard:\n%s", out.String())
+	}
+	whole := &sweep.Report{Spec: "s", Dir: "out/s", Total: 8, OK: 4, Missing: 4, Failed: map[dataset.Status]int{}, Writer: "pid 9 on n2, the whole run, since 2025-01-02T03:04:05Z"}
+	out.Reset()
+	if err := writeReport(&out, whole); err != nil {
+		t.Fatal(err)
+	}
+	if want := "  being written now (pid 9 on n2"; !strings.Contains(out.String(), want) || strings.Contains(out.String(), "rerun:") {
+		t.Errorf("status of a running whole run printed\n%s\nwant %q and no rerun", out.String(), want)
+	}
+}
+
 // TestRerunHint checks the command status gives to rerun an incomplete
 // shard: it keeps the dataset's profile and output root, so that the
 // rerun adds to this dataset rather than another profile's or out/'s.

@@ -556,6 +556,44 @@ func TestRetrySupersedesAsItGoes(t *testing.T) {
 	}
 }
 
+// TestWriter: status names the run writing a shard, or an unsharded run
+// writing the dataset, from the lock it holds, and nobody once it has let
+// go; an array task (which holds .lock shared) is no unsharded writer.
+func TestWriter(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	sh := Shard{1, 4}
+	if w := Writer(dir, sh); w != "" {
+		t.Errorf("Writer of a dataset nobody locked = %q, want none", w)
+	}
+	l, err := LockDir(dir, sh.Infix(), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "pid " + strconv.Itoa(os.Getpid())
+	if w := Writer(dir, sh); !strings.Contains(w, want) || !strings.Contains(w, "shard 1/4") {
+		t.Errorf("Writer of the locked shard = %q, want its holder (%s, shard 1/4)", w, want)
+	}
+	if w := Writer(dir, Shard{2, 4}); w != "" {
+		t.Errorf("Writer of another shard = %q, want none", w)
+	}
+	if w := Writer(dir, Shard{}); w != "" {
+		t.Errorf("unsharded Writer beside an array task = %q, want none", w)
+	}
+	l.Unlock()
+	if w := Writer(dir, sh); w != "" {
+		t.Errorf("Writer after the unlock = %q, want none", w)
+	}
+	l, err = LockDir(dir, "", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := Writer(dir, Shard{}); !strings.Contains(w, want) {
+		t.Errorf("Writer of an unsharded run = %q, want its holder", w)
+	}
+	l.Unlock()
+}
+
 // TestLock checks who may write a dataset at once: the shards of one array
 // together, but never two processes of one shard, nor an unsharded run
 // beside a sharded one; and a lock is free again once released.
@@ -586,7 +624,7 @@ func TestLock(t *testing.T) {
 	if err != nil {
 		t.Fatalf("after release: %v", err)
 	}
-	if _, err := LockDir(dir, "2of4", now); err == nil || !strings.Contains(err.Error(), "shard 0of1") {
+	if _, err := LockDir(dir, "2of4", now); err == nil || !strings.Contains(err.Error(), "the whole run, since") {
 		t.Errorf("a shard beside an unsharded run: %v, want refused, naming the holder", err)
 	}
 	c.Unlock()

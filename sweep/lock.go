@@ -84,7 +84,7 @@ func LockDir(dir, infix string, now time.Time) (*Lock, error) {
 		if err != nil {
 			l.Unlock()
 			if errors.Is(err, syscall.EWOULDBLOCK) {
-				return nil, busyError{fmt.Sprintf("sweep: shard %s of dataset %s is being written by another run (%s)", infix, dir, holders(dir))}
+				return nil, busyError{fmt.Sprintf("sweep: %s of dataset %s is being written by another run (%s)", lockWhat(infix), dir, holders(dir))}
 			}
 			return nil, fmt.Errorf("sweep: locking %s: %w", dir, err)
 		}
@@ -92,7 +92,7 @@ func LockDir(dir, infix string, now time.Time) (*Lock, error) {
 		own = g
 	}
 	host, _ := os.Hostname()
-	info := fmt.Sprintf("pid %d on %s, shard %s, since %s\n", os.Getpid(), host, infixOr(infix), now.UTC().Format(time.RFC3339))
+	info := fmt.Sprintf("pid %d on %s, %s, since %s\n", os.Getpid(), host, lockWhat(infix), now.UTC().Format(time.RFC3339))
 	// Best effort: the lock works without the note.
 	if err := own.Truncate(0); err == nil {
 		own.WriteAt([]byte(info), 0)
@@ -100,11 +100,13 @@ func LockDir(dir, infix string, now time.Time) (*Lock, error) {
 	return l, nil
 }
 
-func infixOr(s string) string {
-	if s == "" {
-		return "0of1"
+// lockWhat names what a lock of shard infix covers, as the command line
+// writes shards: "shard 3/4", or "the whole run" for an unsharded one.
+func lockWhat(infix string) string {
+	if infix == "" || strings.HasSuffix(infix, "of1") {
+		return "the whole run"
 	}
-	return s
+	return "shard " + strings.Replace(infix, "of", "/", 1)
 }
 
 // lockProbeWait is how long lockFile retries a lock it finds taken: a
@@ -157,6 +159,33 @@ func holders(dir string) string {
 		return "holder unknown"
 	}
 	return strings.Join(out, "; ")
+}
+
+// Writer describes the run writing shard sh of dataset dir now, read from
+// its lock file's note ("pid 12 on node7, shard 3of4, since ..."), or ""
+// when none is: for a shard of an array (sh.N > 1) the holder of its
+// .lock-<i>of<n>, otherwise an unsharded run's (or a merge's) exclusive
+// .lock. The probe takes the lock shared for a moment, which a run
+// starting then waits out (lockProbeWait).
+func Writer(dir string, sh Shard) string {
+	name := filepath.Join(dir, lockName)
+	if sh.N > 1 {
+		name += "-" + sh.Infix()
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) == nil {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return ""
+	}
+	b, _ := os.ReadFile(name)
+	if note := strings.TrimSpace(string(b)); note != "" {
+		return note
+	}
+	return "holder unknown"
 }
 
 // Unlock releases the lock. The files stay: removing a lock file races with

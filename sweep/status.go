@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/crosslink-sim/crosslink/sweep/dataset"
 	"github.com/crosslink-sim/crosslink/sweep/plan"
@@ -22,6 +23,18 @@ type Report struct {
 	Failed  map[dataset.Status]int // with a row that is not ok, by status
 	Missing int                    // with no row
 	Extra   int                    // ids in the dataset that the plan lacks (another profile)
+	// OtherProfiles lists the profiles other parts of the dataset were
+	// written at ("" for the base spec), when there are rows of no
+	// scenario of this profile: a quick run's dataset that a full run
+	// then added to holds both.
+	OtherProfiles []string
+	// SpecFile is the path of the spec file the report was asked for,
+	// "" for a dataset directory (whose parts record the spec's text,
+	// not its path): the rerun commands name it.
+	SpecFile string
+	// Writer names the unsharded run (or merge) writing the dataset now
+	// (Writer), "" when none is.
+	Writer string
 	// Repeated counts the superseded rows still on disk (a --retry-failed
 	// run cut short, or still running): crosslink's readers skip them,
 	// other readers see them beside the rows that replace them.
@@ -51,6 +64,9 @@ type ShardReport struct {
 	Shard   Shard
 	Missing int
 	Failed  int
+	// Writer names the run writing the shard now (Writer), "" when none
+	// is: a shard still running needs no rerun.
+	Writer string
 }
 
 // Complete reports whether every scenario has an ok row, every file of
@@ -125,7 +141,15 @@ func Check(j *Job, shards int, deep bool) (*Report, error) {
 		}
 	}
 	r.Extra = done.Len() - seen
+	if r.Extra > 0 {
+		profiles, err := dataset.Profiles(j.Dir)
+		if err != nil {
+			return nil, err
+		}
+		r.OtherProfiles = slices.DeleteFunc(profiles, func(p string) bool { return p == j.Profile })
+	}
 	r.Repeated = done.Repeated()
+	r.Writer = Writer(j.Dir, Shard{})
 	if shards == 0 {
 		shards, err = shardCount(j.Dir)
 		if err != nil {
@@ -151,6 +175,7 @@ func Check(j *Job, shards int, deep bool) (*Report, error) {
 				}
 			}
 			if sr.Missing+sr.Failed > 0 {
+				sr.Writer = Writer(j.Dir, sh)
 				r.Incomplete = append(r.Incomplete, sr)
 			}
 		}

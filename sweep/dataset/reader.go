@@ -495,6 +495,36 @@ func ReadMeta(dir string) (map[string]string, error) {
 // latestMeta returns the metadata of the part of paths written by the
 // latest run (see ReadMeta), nil when none can be read, and the first
 // error met.
+// Profiles returns the profiles the main parts of dir record, sorted,
+// "" standing for the base spec; unreadable parts are left out (Verify
+// and Repair name them).
+func Profiles(dir string) ([]string, error) {
+	paths, err := Parts(dir)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, p := range paths {
+		kv, err := fileMeta(p)
+		if err != nil {
+			continue
+		}
+		profile := ""
+		for _, e := range kv {
+			if e[0] == KeyProfile {
+				profile = e[1]
+			}
+		}
+		seen[profile] = true
+	}
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
 func latestMeta(paths []string) (latest [][2]string, first error) {
 	var at time.Time
 	for _, p := range newestFirst(paths) {

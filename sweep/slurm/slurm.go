@@ -116,8 +116,7 @@ func Scripts(o Options) ([]Script, error) {
 		fmt.Fprintf(&b, "#\n# Shards %d..%d of %d of spec %s (%d scenarios): array task t runs\n",
 			off, off+count-1, n, o.Name, o.Scenarios)
 		fmt.Fprintf(&b, "# shard t+%d. A task rerun (sbatch --array=T %s) runs only what its\n", off, filepath.Base(s.Path))
-		fmt.Fprintf(&b, "# shard still misses; `crosslink status %s` lists the incomplete shards.\n",
-			Quote(filepath.Join(o.Out, o.Name)))
+		fmt.Fprintf(&b, "# shard still misses; `%s` lists the incomplete shards\n# and the commands that rerun them.\n", statusCommand(o))
 		fmt.Fprintf(&b, "set -euo pipefail\n")
 		fmt.Fprintf(&b, "export %s=%d %s=%d\n", sweep.ShardOffsetEnv, off, sweep.ShardCountEnv, n)
 		args := []string{Quote(o.Binary), "run", Quote(o.Spec), "--shard", "auto", "--out", Quote(o.Out),
@@ -133,6 +132,17 @@ func Scripts(o Options) ([]Script, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// statusCommand is the status command of o's dataset, named by its spec
+// file, profile and output root, so that the rerun commands it prints
+// name the spec file (a dataset records the spec's text, not its path).
+func statusCommand(o Options) string {
+	cmd := "crosslink status " + Quote(o.Spec)
+	if o.Profile != "" {
+		cmd += " -p " + Quote(o.Profile)
+	}
+	return cmd + " -o " + Quote(o.Out)
 }
 
 var (

@@ -31,6 +31,9 @@ func TestChunks(t *testing.T) {
 			"#SBATCH --partition=short\n", "#SBATCH --time=1:00:00\n",
 			"exec /opt/bin/crosslink run '/home/a b/specs/s.yaml' --shard auto --out /scratch/out",
 			"--profile quick",
+			// The status command names the spec file, so that the
+			// rerun commands it prints name it too.
+			"# shard still misses; `crosslink status '/home/a b/specs/s.yaml' -p quick -o /scratch/out` lists",
 		} {
 			if !strings.Contains(s.Text, want) {
 				t.Errorf("%s lacks %q:\n%s", s.Path, want, s.Text)
