@@ -456,10 +456,13 @@ type sink interface {
 
 // supersedeLanded removes, during a rerun of failed scenarios, the rows
 // that the parts published since the last call supersede: the parts
-// holding them are rewritten without them (dataset.Supersede), so that
-// readers of the directory other than crosslink's see one row per
+// holding them are rewritten without them (dataset.TrySupersede), so
+// that readers of the directory other than crosslink's see one row per
 // scenario while a long retry runs, not only once it ends. *done is the
-// writer's published count at the last call.
+// writer's published count at the last call that finished. It does not
+// wait for another task of the array superseding now (its workers would
+// wait behind the consumer): the next tick tries again, and Resume's
+// Supersede at the end waits.
 func supersedeLanded(cfg Config, w sink, done *int64) error {
 	if cfg.Rerun == nil {
 		return nil
@@ -468,9 +471,12 @@ func supersedeLanded(cfg Config, w sink, done *int64) error {
 	if n == *done {
 		return nil
 	}
-	*done = n
-	if _, err := dataset.Supersede(cfg.Dir, cfg.Mem); err != nil {
+	_, all, err := dataset.TrySupersede(cfg.Dir, cfg.Mem)
+	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
+	}
+	if all {
+		*done = n
 	}
 	return nil
 }
