@@ -43,7 +43,7 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 		fmt.Fprintf(&w, "  %d rows belong to no scenario of this profile%s\n", r.Extra, otherProfiles(r))
 	}
 	if r.Repeated > 0 {
-		fmt.Fprintf(&w, "  %d superseded rows of retried scenarios are still on disk (a --retry-failed run cut short, or running): pandas, polars and DuckDB read them beside the rows that replace them until the next crosslink run or merge removes them\n", r.Repeated)
+		fmt.Fprintf(&w, "  %d superseded rows of retried scenarios are still on disk (a --retry-failed run still running, or killed): pandas, polars and DuckDB read them beside the rows that replace them until the retry ends, or for a killed one until the next crosslink run or merge\n", r.Repeated)
 	}
 	for _, c := range r.Corrupt {
 		fmt.Fprintf(&w, "  set aside (unreadable, a copy, or not a part): %s\n", c)

@@ -71,7 +71,7 @@ func TestSupersededRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		line := "3 superseded rows of retried scenarios are still on disk"
-		if got := strings.Contains(out.String(), line) && strings.Contains(out.String(), "the next crosslink run or merge removes them"); got != (n > 0) {
+		if got := strings.Contains(out.String(), line) && strings.Contains(out.String(), "for a killed one until the next crosslink run or merge"); got != (n > 0) {
 			t.Errorf("%d superseded rows: status printed\n%s\nwant the line %q: %v", n, out.String(), line, n > 0)
 		}
 		if j := toJSON(r); j.Superseded != n {

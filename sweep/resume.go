@@ -95,9 +95,13 @@ func resume(ctx context.Context, cfg Config, warn io.Writer) (Summary, error) {
 		}
 	}
 	sum, err = Run(ctx, cfg)
-	if err == nil && cfg.Rerun != nil && sum.OK+sum.Failed > 0 {
-		if _, err := dataset.Supersede(cfg.Dir, cfg.Mem); err != nil {
-			return sum, fmt.Errorf("sweep: %w", err)
+	if cfg.Rerun != nil && sum.OK+sum.Failed > 0 {
+		// Also after an interrupt (Ctrl-C, or the SIGTERM Slurm sends at
+		// a task's time limit): the rows it wrote are on disk, beside
+		// those they supersede. Only a SIGKILL leaves them to the next
+		// run or merge.
+		if _, serr := dataset.Supersede(cfg.Dir, cfg.Mem); serr != nil && err == nil {
+			err = fmt.Errorf("sweep: %w", serr)
 		}
 	}
 	return sum, err

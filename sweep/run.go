@@ -290,7 +290,6 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		}()
 		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
-		var superseded int64 // w.Published() at the last supersedeLanded
 		for {
 			select {
 			case b, ok := <-out:
@@ -308,9 +307,6 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				pool.Put(b)
 			case <-tick.C:
 				if err := w.Tick(); err != nil {
-					return err
-				}
-				if err := supersedeLanded(cfg, w, &superseded); err != nil {
 					return err
 				}
 				prog.tick() // the heartbeat of a log while long scenarios run
@@ -450,35 +446,7 @@ func (b *batch) reset() {
 type sink interface {
 	AppendRows([]dataset.Row) (int, error)
 	Tick() error
-	Published() int64
 	Close() error
-}
-
-// supersedeLanded removes, during a rerun of failed scenarios, the rows
-// that the parts published since the last call supersede: the parts
-// holding them are rewritten without them (dataset.TrySupersede), so
-// that readers of the directory other than crosslink's see one row per
-// scenario while a long retry runs, not only once it ends. *done is the
-// writer's published count at the last call that finished. It does not
-// wait for another task of the array superseding now (its workers would
-// wait behind the consumer): the next tick tries again, and Resume's
-// Supersede at the end waits.
-func supersedeLanded(cfg Config, w sink, done *int64) error {
-	if cfg.Rerun == nil {
-		return nil
-	}
-	n := w.Published()
-	if n == *done {
-		return nil
-	}
-	_, all, err := dataset.TrySupersede(cfg.Dir, cfg.Mem)
-	if err != nil {
-		return fmt.Errorf("sweep: %w", err)
-	}
-	if all {
-		*done = n
-	}
-	return nil
 }
 
 // consume appends a batch's rows to the writers and counts them.

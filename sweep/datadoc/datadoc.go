@@ -43,8 +43,8 @@ func Write(w io.Writer, reg *vocab.Registry) error {
 Every spec writes one dataset: a directory with one subdirectory per table, each
 holding nothing but that table's Parquet files, so that pyarrow, pandas, polars and DuckDB
 read a table directory as exactly that table, with no options (one row per scenario but
-for a moment after a ` + "`--retry-failed`" + ` run publishes a part, or after one killed then:
-see [cluster.md](cluster.md), Retry). This page lists every
+while a ` + "`--retry-failed`" + ` run is running, or after one killed with SIGKILL: see
+[cluster.md](cluster.md), Retry). This page lists every
 column of every model, generated from the model registry. ` + "`crosslink describe MODEL`" + `
 prints the same for one model.
 

@@ -321,16 +321,6 @@ func (p *Partitioned) Tick() error {
 	return nil
 }
 
-// Published returns how many flushes of all partitions have published
-// their parts so far (see Writer.Published).
-func (p *Partitioned) Published() int64 {
-	var n int64
-	for _, path := range p.order {
-		n += p.writers[path].Published()
-	}
-	return n
-}
-
 // Close writes every partition's buffered rows; it closes them all even
 // when one fails and returns the first error.
 func (p *Partitioned) Close() error {

@@ -1,10 +1,7 @@
 package dataset
 
 import (
-	"os"
-	"path/filepath"
 	"sync/atomic"
-	"syscall"
 	"testing"
 )
 
@@ -73,43 +70,5 @@ func TestVerifyWhileSuperseding(t *testing.T) {
 		if d := <-bad; len(d) > 0 {
 			t.Fatalf("Verify during Supersede reported %+v", d)
 		}
-	}
-}
-
-// TestTrySupersedePassesOver: TrySupersede neither waits for another
-// process superseding the dataset now nor removes anything then, and says
-// so (done false); once the lock is free it removes the superseded rows.
-func TestTrySupersedePassesOver(t *testing.T) {
-	rows := testRows(6)
-	retried := []Row{rows[1], rows[4]}
-	for i := range retried {
-		retried[i].Status, retried[i].Error = OK, ""
-		retried[i].Metrics = rows[0].Metrics
-	}
-	dir := t.TempDir()
-	writeRows(t, dir, rows, Options{MaxRows: 2, Meta: testMeta()})
-	writeRows(t, dir, retried, Options{MaxRows: 2, Meta: testMeta()})
-	lf, err := os.OpenFile(filepath.Join(dir, ".lock-supersede"), os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lf.Close()
-	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
-	if n, done, err := TrySupersede(dir, nil); err != nil || done || n != 0 {
-		t.Errorf("TrySupersede with the lock taken = %d, %v, %v; want 0 removed, not done", n, done, err)
-	}
-	if d, _ := ReadIDs(dir); d.Repeated() != 2 {
-		t.Errorf("%d repeated ids after the pass, want the 2 still there", d.Repeated())
-	}
-	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_UN); err != nil {
-		t.Fatal(err)
-	}
-	if n, done, err := TrySupersede(dir, nil); err != nil || !done || n != 2 {
-		t.Errorf("TrySupersede with the lock free = %d, %v, %v; want 2 removed, done", n, done, err)
-	}
-	if d, _ := ReadIDs(dir); d.Repeated() != 0 || d.Count(OK) != 6 {
-		t.Errorf("after it: %d repeated, %d ok; want 0 and 6", d.Repeated(), d.Count(OK))
 	}
 }

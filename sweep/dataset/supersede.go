@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -144,77 +143,46 @@ func dedupe(tbl arrow.Table, mem memory.Allocator) (arrow.Table, error) {
 // A scenario's rows are all in one partition of a partitioned dataset, so
 // each partition is handled on its own.
 func Supersede(dir string, mem memory.Allocator) (int, error) {
-	n, _, err := supersede(dir, mem, true)
-	return n, err
-}
-
-// TrySupersede is Supersede that passes over the partitions another
-// process is superseding now rather than wait for it: for a run that
-// supersedes as it goes, whose workers would otherwise stall behind the
-// other tasks of its array. done is false when it passed over any; the
-// caller tries again later (and Supersede, at the end, waits).
-func TrySupersede(dir string, mem memory.Allocator) (removed int, done bool, err error) {
-	return supersede(dir, mem, false)
-}
-
-// supersede is Supersede, waiting for the lock of each partition or, with
-// wait false, passing over those it finds taken (done false).
-func supersede(dir string, mem memory.Allocator, wait bool) (removed int, done bool, err error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
 	ls, err := leaves(dir)
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
 	tables, err := tableDirs(dir)
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
-	done = true
+	removed := 0
 	for _, l := range ls {
-		n, took, err := supersedeLeaf(l, tables, mem, wait)
+		n, err := supersedeLeaf(l, tables, mem)
 		removed += n
-		done = done && took
 		if err != nil {
-			return removed, false, err
+			return removed, err
 		}
 	}
-	return removed, done, nil
+	return removed, nil
 }
 
-// supersedeLeaf is Supersede of the parts of one leaf; with wait false it
-// passes over a leaf whose lock another process holds (took false).
-func supersedeLeaf(l leaf, tables []string, mem memory.Allocator, wait bool) (removed int, took bool, err error) {
+// supersedeLeaf is Supersede of the parts of one leaf.
+func supersedeLeaf(l leaf, tables []string, mem memory.Allocator) (int, error) {
 	paths, err := ownParts(l.main())
 	if err != nil || len(paths) == 0 {
-		return 0, err == nil, err
+		return 0, err
 	}
 	lf, err := os.OpenFile(filepath.Join(l.root, ".lock-supersede"), os.O_RDWR|os.O_CREATE, fileMode)
 	if err != nil {
-		return 0, false, fmt.Errorf("dataset: %w", err)
+		return 0, fmt.Errorf("dataset: %w", err)
 	}
 	defer lf.Close()
-	mode := syscall.LOCK_EX
-	if !wait {
-		mode |= syscall.LOCK_NB
-	}
-	if err := syscall.Flock(int(lf.Fd()), mode); err != nil {
-		if !wait && errors.Is(err, syscall.EWOULDBLOCK) {
-			return 0, false, nil
-		}
-		return 0, false, fmt.Errorf("dataset: %w", err)
+	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+		return 0, fmt.Errorf("dataset: %w", err)
 	}
 	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
-	removed, err = supersedeLocked(l, tables, mem)
-	return removed, err == nil, err
-}
-
-// supersedeLocked is supersedeLeaf under the leaf's lock. It lists the
-// parts again: another process may have rewritten some.
-func supersedeLocked(l leaf, tables []string, mem memory.Allocator) (int, error) {
-	paths, err := ownParts(l.main())
-	if err != nil || len(paths) == 0 {
+	// Read the parts again under the lock: another process may have
+	// rewritten some.
+	if paths, err = ownParts(l.main()); err != nil {
 		return 0, err
 	}
 	// Most datasets have no superseded row: find out with a set of 16-byte

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -477,9 +476,6 @@ type Writer struct {
 	// while the next part is encoded.
 	last, prev *flight
 	err        error // the first error of a flush; no flush starts after it
-	// published counts the flushes whose parts have all landed, for
-	// Published: written by the flights, read by the writer's owner.
-	published atomic.Int64
 }
 
 // flight is one flush in the background.
@@ -789,18 +785,9 @@ func (w *Writer) Flush() error {
 			}
 			f.err = e.publish()
 		}
-		if f.err == nil {
-			w.published.Add(1)
-		}
 	}()
 	return nil
 }
-
-// Published returns how many flushes have published their parts so far
-// (the main part last, so every row of them is readable): a count that
-// changes when readers of the directory can see new rows. It is safe to
-// call while flushes run in the background.
-func (w *Writer) Published() int64 { return w.published.Load() }
 
 // wait waits for the encoding of the last flush and the publication of
 // the one before, or with all for the end of every flush, and returns the
