@@ -344,8 +344,15 @@ func TestStatusRerunAdvice(t *testing.T) {
 		return len(cmds)
 	}
 
+	// A path whose parent is missing too is mistyped, not queued.
+	if code, _, stderr := crosslink(t, "status", filepath.Join(root, "nowhere", "status-advice")); code != exitUsage || !strings.Contains(stderr, "no such file or directory") {
+		t.Errorf("status of a path under a missing directory: exit %d, stderr %q; want 2, no such file", code, stderr)
+	}
 	sharded := filepath.Join(root, "sharded")
 	ds := filepath.Join(sharded, "status-advice")
+	if err := os.MkdirAll(sharded, 0o755); err != nil { // the output root crosslink slurm writes its scripts in
+		t.Fatal(err)
+	}
 	code, _, stderr := crosslink(t, "status", ds, notes)
 	if code != exitFailed || !strings.Contains(stderr, ds+": no dataset yet, so incomplete") || !strings.Contains(stderr, notes+" is neither a dataset nor a spec file") {
 		t.Errorf("status of a dataset not created yet and a README: exit %d, stderr %q; want 1, the dataset incomplete and the README skipped", code, stderr)
@@ -374,6 +381,14 @@ func TestStatusRerunAdvice(t *testing.T) {
 	if n := pasteAll(stdout); n != 2 {
 		t.Errorf("%d rerun commands, want 2", n)
 	}
+	// A spec not named .yaml is one all the same, among other paths.
+	other := filepath.Join(root, "status-advice.spec")
+	if err := os.WriteFile(other, []byte(statusAdviceSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := crosslink(t, "status", other, notes, "-o", sharded); code != exitOK || !strings.Contains(stdout, "status-advice: 2 scenarios: 2 done") || !strings.Contains(stderr, notes+" is neither a dataset nor a spec file; skipped") {
+		t.Errorf("status of a .spec spec and a README: exit %d\n%s%s\nwant the spec's complete dataset, the README skipped", code, stdout, stderr)
+	}
 	if code, stdout, _ := crosslink(t, "status", spec, "-o", sharded); code != exitOK {
 		t.Errorf("after the pasted reruns: exit %d\n%s\nwant complete", code, stdout)
 	}
@@ -383,8 +398,8 @@ func TestStatusRerunAdvice(t *testing.T) {
 		t.Fatalf("whole run with --max-events 1000: exit %d, want 1\n%s", code, stderr)
 	}
 	code, stdout, _ = crosslink(t, "status", spec, "-o", whole)
-	if w := "  rerun: crosslink run " + spec + " -o " + whole + " --retry-failed\n"; code != exitFailed || !strings.Contains(stdout, w) {
-		t.Errorf("status of the whole run's dataset: exit %d\n%s\nwant the line %q", code, stdout, w)
+	if w := "  rerun: crosslink run " + spec + " -o " + whole + " --retry-failed\n"; code != exitFailed || !strings.Contains(stdout, w) || !strings.Contains(stdout, "(the timeout rows ran under --timeout or --max-events") {
+		t.Errorf("status of the whole run's dataset: exit %d\n%s\nwant the line %q, and that the timeouts ran under a limit", code, stdout, w)
 	}
 	if n := pasteAll(stdout); n != 1 {
 		t.Errorf("%d rerun commands, want 1", n)
@@ -428,5 +443,13 @@ func TestStatusOtherProfiles(t *testing.T) {
 	}
 	if code, stdout, _ := crosslink(t, "status", ds, "-p", "quick"); code != exitOK || !strings.Contains(stdout, "(profile quick): 4 scenarios: 4 done") || !strings.Contains(stdout, "profile full: crosslink status") {
 		t.Errorf("the status command it gives: exit %d\n%s\nwant quick complete, and full named as the other profile", code, stdout)
+	}
+	_, stdout, _ = crosslink(t, "status", "--json", spec, "-p", "full", "-o", out)
+	var js []struct {
+		SpecFile      string   `json:"spec_file"`
+		OtherProfiles []string `json:"other_profiles"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &js); err != nil || len(js) != 1 || js[0].SpecFile != spec || len(js[0].OtherProfiles) != 1 || js[0].OtherProfiles[0] != "quick" {
+		t.Errorf("status --json: %v, %+v; want spec_file %s and other_profiles [quick]", err, js, spec)
 	}
 }

@@ -57,6 +57,9 @@ func (e usageError) Unwrap() error { return e.err }
 type failedError struct{ n int }
 
 func (e failedError) Error() string {
+	if e.n == 1 {
+		return "1 scenario failed; its row holds the error"
+	}
 	return fmt.Sprintf("%d scenarios failed; their rows hold the errors", e.n)
 }
 

@@ -171,17 +171,12 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			for _, p := range a {
 				var j *sweep.Job
 				var err error
-				if _, serr := os.Stat(p); errors.Is(serr, fs.ErrNotExist) && !isSpecName(p) {
+				if notYet(p) {
 					// OUT/<spec> of an array still queued: its first
 					// task creates it.
 					fmt.Fprintf(e.Stderr, "crosslink: %s: %s\n", p, noDatasetNote)
 					reports = append(reports, noPartJSON(p, noDatasetNote))
 					incomplete++
-					continue
-				}
-				if !sweep.IsDir(p) && !isSpecName(p) && len(a) > 1 {
-					fmt.Fprintf(e.Stderr, "crosslink: %s is neither a dataset nor a spec file (.yaml); skipped\n", p)
-					skipped++
 					continue
 				}
 				if sweep.IsDir(p) {
@@ -210,6 +205,12 @@ func statusCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 					j, err = loadDataset(p, reg, profile, c.Flags().Changed("profile"))
 				} else if j, err = sweep.Load(p, reg, profile, false, out); err == nil {
 					err = withClaims([]*sweep.Job{j}, nil)
+				} else if len(a) > 1 && !isSpecName(p) {
+					// A README or a log among the paths (out/*): not
+					// named as a spec, and not one.
+					fmt.Fprintf(e.Stderr, "crosslink: %s is neither a dataset nor a spec file; skipped\n", p)
+					skipped++
+					continue
 				}
 				if err != nil {
 					return usageError{err}
@@ -262,6 +263,18 @@ func loadDataset(dir string, reg *vocab.Registry, profile string, named bool) (*
 		return sweep.LoadDir(dir, reg)
 	}
 	return sweep.LoadDirAt(dir, reg, profile)
+}
+
+// notYet reports whether path names a dataset directory not created yet:
+// it does not exist, is not named as a spec file is, and its parent (the
+// output root, where crosslink slurm wrote its scripts) does. A path
+// whose parent is missing too is more likely mistyped: status then says
+// it does not exist.
+func notYet(path string) bool {
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) || isSpecName(path) {
+		return false
+	}
+	return sweep.IsDir(filepath.Dir(filepath.Clean(path)))
 }
 
 // isSpecName reports whether path is named as a spec file is (.yaml or

@@ -58,25 +58,33 @@ func writeReport(out io.Writer, r *sweep.Report) error {
 		writePointsState(&w, r, *p)
 	}
 	reran := r.Points != nil && !r.Points.Complete()
+	// An unsharded run or a merge holding the whole dataset: the lock
+	// it holds would refuse any rerun now.
+	busy := r.Writer != ""
+	if busy {
+		fmt.Fprintf(&w, "  being written now (%s): no rerun until it ends\n", r.Writer)
+	}
 	if r.Shards > 1 {
 		if len(r.Incomplete) == 0 {
 			fmt.Fprintf(&w, "  all %d shards complete\n", r.Shards)
 		}
 		for _, s := range r.Incomplete {
-			if s.Writer != "" {
+			switch {
+			case s.Writer != "":
 				fmt.Fprintf(&w, "  shard %s running: %d missing, %d failed so far (%s)\n", s.Shard, s.Missing, s.Failed, s.Writer)
-				continue
+			case busy:
+				fmt.Fprintf(&w, "  shard %s incomplete: %d missing, %d failed\n", s.Shard, s.Missing, s.Failed)
+			default:
+				fmt.Fprintf(&w, "  shard %s incomplete: %d missing, %d failed (rerun: %s --shard %s%s)\n", s.Shard, s.Missing, s.Failed, rerunCommand(r), s.Shard, retryFlag(s.Failed))
+				reran = true
 			}
-			fmt.Fprintf(&w, "  shard %s incomplete: %d missing, %d failed (rerun: %s --shard %s%s)\n", s.Shard, s.Missing, s.Failed, rerunCommand(r), s.Shard, retryFlag(s.Failed))
-			reran = true
 		}
-	} else if r.Refused == "" && r.Missing+failed > 0 {
-		if r.Writer != "" {
-			fmt.Fprintf(&w, "  being written now (%s)\n", r.Writer)
-		} else {
-			fmt.Fprintf(&w, "  rerun: %s%s\n", rerunCommand(r), retryFlag(failed))
-			reran = true
-		}
+	} else if r.Refused == "" && r.Missing+failed > 0 && !busy {
+		fmt.Fprintf(&w, "  rerun: %s%s\n", rerunCommand(r), retryFlag(failed))
+		reran = true
+	}
+	if reran && r.Failed[dataset.Timeout] > 0 {
+		fmt.Fprintf(&w, "  (the timeout rows ran under --timeout or --max-events: give the rerun the limit it needs, or none)\n")
 	}
 	if reran && r.SpecFile == "" {
 		fmt.Fprintf(&w, "  (SPEC: the spec file of %s; the dataset records its text, not its path)\n", r.Spec)
@@ -183,23 +191,27 @@ func rerunCommand(r *sweep.Report) string {
 
 // reportJSON is the JSON form of a Report.
 type reportJSON struct {
-	Spec       string           `json:"spec"`
-	Profile    string           `json:"profile"`
-	Dir        string           `json:"dir"`
-	Total      int              `json:"total"`
-	OK         int              `json:"ok"`
-	Failed     map[string]int   `json:"failed"`
-	Missing    int              `json:"missing"`
-	Extra      int              `json:"extra"`
-	Superseded int              `json:"superseded_rows"`  // still on disk (sweep.Report.Repeated)
-	Writer     string           `json:"writer,omitempty"` // the unsharded run (or merge) writing it now
-	Complete   bool             `json:"complete"`
-	Corrupt    []string         `json:"set_aside"`
-	Damaged    []dataset.Damage `json:"damaged"`
-	Leftovers  []string         `json:"leftovers"`
-	Shards     int              `json:"shards"`
-	Incomplete []shardJSON      `json:"incomplete_shards"`
-	Points     *pointsJSON      `json:"points"` // null without adaptive replicates
+	Spec       string         `json:"spec"`
+	Profile    string         `json:"profile"`
+	Dir        string         `json:"dir"`
+	Total      int            `json:"total"`
+	OK         int            `json:"ok"`
+	Failed     map[string]int `json:"failed"`
+	Missing    int            `json:"missing"`
+	Extra      int            `json:"extra"`
+	Superseded int            `json:"superseded_rows"`     // still on disk (sweep.Report.Repeated)
+	Writer     string         `json:"writer,omitempty"`    // the unsharded run (or merge) writing it now
+	SpecFile   string         `json:"spec_file,omitempty"` // the spec file status was given, which the rerun commands name
+	// OtherProfiles lists the profiles other parts were written at, when
+	// rows of no scenario of this profile are there ("" the base spec).
+	OtherProfiles []string         `json:"other_profiles,omitempty"`
+	Complete      bool             `json:"complete"`
+	Corrupt       []string         `json:"set_aside"`
+	Damaged       []dataset.Damage `json:"damaged"`
+	Leftovers     []string         `json:"leftovers"`
+	Shards        int              `json:"shards"`
+	Incomplete    []shardJSON      `json:"incomplete_shards"`
+	Points        *pointsJSON      `json:"points"` // null without adaptive replicates
 	// Refused says why crosslink run refuses the dataset for the spec;
 	// omitted when it does not.
 	Refused string `json:"refused,omitempty"`
@@ -226,7 +238,7 @@ type shardJSON struct {
 // toJSON is the JSON form of r.
 func toJSON(r *sweep.Report) reportJSON {
 	j := reportJSON{Spec: r.Spec, Profile: r.Profile, Dir: r.Dir, Total: r.Total, OK: r.OK,
-		Failed: map[string]int{}, Missing: r.Missing, Extra: r.Extra, Superseded: r.Repeated, Writer: r.Writer, Complete: r.Complete(),
+		Failed: map[string]int{}, Missing: r.Missing, Extra: r.Extra, Superseded: r.Repeated, Writer: r.Writer, SpecFile: r.SpecFile, OtherProfiles: r.OtherProfiles, Complete: r.Complete(),
 		Corrupt: append([]string{}, r.Corrupt...), Damaged: append([]dataset.Damage{}, r.Damaged...),
 		Leftovers: append([]string{}, r.Leftovers...),
 		Shards:    r.Shards, Incomplete: []shardJSON{}, Refused: r.Refused}

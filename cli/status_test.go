@@ -103,6 +103,16 @@ func TestRunningShards(t *testing.T) {
 	if strings.Contains(out.String(), "--shard 1/2") {
 		t.Errorf("status advises rerunning the running shard:\n%s", out.String())
 	}
+	// A merge (or an unsharded run) holding the whole dataset refuses
+	// every shard's rerun.
+	r.Writer = "pid 3 on n0, a merge, since 2025-01-02T03:04:05Z"
+	out.Reset()
+	if err := writeReport(&out, r); err != nil {
+		t.Fatal(err)
+	}
+	if want := "  being written now (pid 3 on n0, a merge"; !strings.Contains(out.String(), want) || strings.Contains(out.String(), "rerun:") {
+		t.Errorf("status of a sharded dataset under a merge printed\n%s\nwant %q and no rerun", out.String(), want)
+	}
 	whole := &sweep.Report{Spec: "s", Dir: "out/s", Total: 8, OK: 4, Missing: 4, Failed: map[dataset.Status]int{}, Writer: "pid 9 on n2, the whole run, since 2025-01-02T03:04:05Z"}
 	out.Reset()
 	if err := writeReport(&out, whole); err != nil {

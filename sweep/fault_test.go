@@ -580,8 +580,16 @@ func TestWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := Writer(dir, Shard{}); !strings.Contains(w, want) {
+	if w := Writer(dir, Shard{}); !strings.Contains(w, want) || !strings.Contains(w, "the whole run") {
 		t.Errorf("Writer of an unsharded run = %q, want its holder", w)
+	}
+	l.Unlock()
+	l, err = lockDirAs(dir, "", "a merge", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := Writer(dir, Shard{}); !strings.Contains(w, "a merge") {
+		t.Errorf("Writer of a merge = %q, want it called a merge", w)
 	}
 	l.Unlock()
 }

@@ -60,6 +60,12 @@ const lockName = dataset.LockFile
 // or "" for an unsharded run). It creates dir if needed. The error names
 // the holder when the lock is taken.
 func LockDir(dir, infix string, now time.Time) (*Lock, error) {
+	return lockDirAs(dir, infix, lockWhat(infix), now)
+}
+
+// lockDirAs is LockDir whose note says the holder is what ("shard 3/4",
+// "the whole run", "a merge").
+func lockDirAs(dir, infix, what string, now time.Time) (*Lock, error) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, fmt.Errorf("sweep: %w", err)
 	}
@@ -92,7 +98,7 @@ func LockDir(dir, infix string, now time.Time) (*Lock, error) {
 		own = g
 	}
 	host, _ := os.Hostname()
-	info := fmt.Sprintf("pid %d on %s, %s, since %s\n", os.Getpid(), host, lockWhat(infix), now.UTC().Format(time.RFC3339))
+	info := fmt.Sprintf("pid %d on %s, %s, since %s\n", os.Getpid(), host, what, now.UTC().Format(time.RFC3339))
 	// Best effort: the lock works without the note.
 	if err := own.Truncate(0); err == nil {
 		own.WriteAt([]byte(info), 0)
@@ -162,7 +168,7 @@ func holders(dir string) string {
 }
 
 // Writer describes the run writing shard sh of dataset dir now, read from
-// its lock file's note ("pid 12 on node7, shard 3of4, since ..."), or ""
+// its lock file's note ("pid 12 on node7, shard 3/4, since ..."), or ""
 // when none is: for a shard of an array (sh.N > 1) the holder of its
 // .lock-<i>of<n>, otherwise an unsharded run's (or a merge's) exclusive
 // .lock. The probe takes the lock shared for a moment, which a run

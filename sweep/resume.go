@@ -115,7 +115,7 @@ func Merge(dir string) error {
 	if err := dataset.Holds(dir); err != nil {
 		return fmt.Errorf("sweep: merge: %w", err)
 	}
-	lock, err := LockDir(dir, "", time.Now())
+	lock, err := lockDirAs(dir, "", "a merge", time.Now())
 	if err != nil {
 		return openFiles(dir, err)
 	}

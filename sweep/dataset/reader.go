@@ -492,9 +492,6 @@ func ReadMeta(dir string) (map[string]string, error) {
 	return m, nil
 }
 
-// latestMeta returns the metadata of the part of paths written by the
-// latest run (see ReadMeta), nil when none can be read, and the first
-// error met.
 // Profiles returns the profiles the main parts of dir record, sorted,
 // "" standing for the base spec; unreadable parts are left out (Verify
 // and Repair name them).
@@ -525,6 +522,9 @@ func Profiles(dir string) ([]string, error) {
 	return out, nil
 }
 
+// latestMeta returns the metadata of the part of paths written by the
+// latest run (see ReadMeta), nil when none can be read, and the first
+// error met.
 func latestMeta(paths []string) (latest [][2]string, first error) {
 	var at time.Time
 	for _, p := range newestFirst(paths) {
