@@ -265,13 +265,17 @@ func loadDataset(dir string, reg *vocab.Registry, profile string, named bool) (*
 	return sweep.LoadDirAt(dir, reg, profile)
 }
 
-// notYet reports whether path names a dataset directory not created yet:
-// it does not exist, is not named as a spec file is, and its parent (the
-// output root, where crosslink slurm wrote its scripts) does. A path
-// whose parent is missing too is more likely mistyped: status then says
-// it does not exist.
+// notYet reports whether path names a dataset directory not created yet,
+// OUT/<spec>: it does not exist, is not named as a spec file is, and its
+// parent (the output root, where crosslink slurm wrote its scripts) is
+// named and exists. A path whose parent is missing too is more likely
+// mistyped, and a bare name ("-", "rc13-fig8") more likely meant as a
+// spec: status then says what is wrong with it as before.
 func notYet(path string) bool {
-	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) || isSpecName(path) {
+	if !strings.ContainsRune(path, filepath.Separator) || isSpecName(path) {
+		return false
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
 	return sweep.IsDir(filepath.Dir(filepath.Clean(path)))
