@@ -147,17 +147,7 @@ func holders(dir string) string {
 	sort.Strings(names)
 	var out []string
 	for _, n := range names {
-		f, err := os.Open(n)
-		if err != nil {
-			continue
-		}
-		held := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil
-		if !held {
-			syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		}
-		b, _ := os.ReadFile(n)
-		f.Close()
-		if note := strings.TrimSpace(string(b)); held && note != "" {
+		if note, held := heldNote(n); held && note != "" {
 			out = append(out, note)
 		}
 	}
@@ -171,27 +161,37 @@ func holders(dir string) string {
 // its lock file's note ("pid 12 on node7, shard 3/4, since ..."), or ""
 // when none is: for a shard of an array (sh.N > 1) the holder of its
 // .lock-<i>of<n>, otherwise an unsharded run's (or a merge's) exclusive
-// .lock. The probe takes the lock shared for a moment, which a run
-// starting then waits out (lockProbeWait).
+// .lock.
 func Writer(dir string, sh Shard) string {
 	name := filepath.Join(dir, lockName)
 	if sh.N > 1 {
 		name += "-" + sh.Infix()
 	}
-	f, err := os.Open(name)
-	if err != nil {
+	note, held := heldNote(name)
+	switch {
+	case !held:
 		return ""
+	case note == "":
+		return "holder unknown"
+	}
+	return note
+}
+
+// heldNote reports whether some process holds the lock file at path now,
+// and the note it wrote there. The probe takes the lock shared for a
+// moment, which a run starting then waits out (lockProbeWait).
+func heldNote(path string) (note string, held bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
 	}
 	defer f.Close()
 	if syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) == nil {
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		return ""
+		return "", false
 	}
-	b, _ := os.ReadFile(name)
-	if note := strings.TrimSpace(string(b)); note != "" {
-		return note
-	}
-	return "holder unknown"
+	b, _ := os.ReadFile(path)
+	return strings.TrimSpace(string(b)), true
 }
 
 // Unlock releases the lock. The files stay: removing a lock file races with

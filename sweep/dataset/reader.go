@@ -101,21 +101,21 @@ func hexKey(id string) (k [16]byte, ok bool) {
 // failed scenario rerun), ok wins.
 func (d *Done) Add(id string, st Status) {
 	if k, ok := hexKey(id); ok {
-		was, seen := d.hex[k]
-		if seen {
-			d.repeated++
-		}
-		if was != OK {
-			d.hex[k] = st
-		}
+		put(d, d.hex, k, st)
 		return
 	}
-	was, seen := d.other[id]
+	put(d, d.other, strings.Clone(id), st)
+}
+
+// put records k with status st in m, counting a repeat when k is there
+// already; a present ok stays, since ok wins.
+func put[K comparable](d *Done, m map[K]Status, k K, st Status) {
+	was, seen := m[k]
 	if seen {
 		d.repeated++
 	}
 	if was != OK {
-		d.other[strings.Clone(id)] = st
+		m[k] = st
 	}
 }
 

@@ -284,22 +284,10 @@ func walkTables(dir string, fn func(rel string) error) error {
 func (d *Done) merge(o *Done) {
 	d.repeated += o.repeated
 	for k, st := range o.hex {
-		was, seen := d.hex[k]
-		if seen {
-			d.repeated++
-		}
-		if was != OK {
-			d.hex[k] = st
-		}
+		put(d, d.hex, k, st)
 	}
 	for k, st := range o.other {
-		was, seen := d.other[k]
-		if seen {
-			d.repeated++
-		}
-		if was != OK {
-			d.other[k] = st
-		}
+		put(d, d.other, k, st)
 	}
 }
 
