@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -117,5 +118,48 @@ func TestRemoveTemporary(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, readValues(t, dir, nil)); diff != "" {
 		t.Errorf("rows after the clean-up and merge (-before +after):\n%s", diff)
+	}
+}
+
+// TestShardCleanupWaitsForSupersede: a task of a job array removing its
+// own shard's temporary files waits while another task's Supersede holds
+// the turn, since Supersede writes a rewritten part of that shard under
+// .tmp/ by the part's name (the cleanup would take it for its own killed
+// writer's, and the Supersede's rename would fail); once the turn is
+// released, the cleanup goes on.
+func TestShardCleanupWaitsForSupersede(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		cleanup func(dir string) error
+	}{
+		{"RemoveTemporary", func(dir string) error { return RemoveTemporary(dir, "0of2") }},
+		{"NewWriter's cleanTmp", func(dir string) error { return cleanTmp(dir, "0of2") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			leave(t, dir, shard0Tmp)
+			turn, err := supersedeTurn(dir, syscall.LOCK_EX)
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- tc.cleanup(dir) }()
+			select {
+			case err := <-done:
+				turn()
+				t.Fatalf("cleanup returned (%v) while a Supersede held the turn", err)
+			case <-time.After(200 * time.Millisecond):
+			}
+			if _, err := os.Stat(filepath.Join(dir, shard0Tmp)); err != nil {
+				t.Errorf("the Supersede's temporary file went while it held the turn: %v", err)
+			}
+			turn()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, shard0Tmp)); !os.IsNotExist(err) {
+				t.Errorf("after the turn: %s still there (%v), want it removed as a killed writer's", shard0Tmp, err)
+			}
+		})
 	}
 }

@@ -397,8 +397,16 @@ func recordEntryAs(root, from, rel string, rows int64) error {
 // cleanTmp removes the temporary files a killed writer of shard left in
 // dir/.tmp: a part being written (part-<shard>-*) and manifest entries
 // being written (harmless either way, but they take space). Other shards'
-// files are left alone: their writers may be running.
+// files are left alone: their writers may be running. A shard of a job
+// array waits for a Supersede that rewrites one of its parts under .tmp/.
 func cleanTmp(dir, shard string) error {
+	if shard != DefaultShard {
+		release, err := supersedeTurn(dir, syscall.LOCK_SH)
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
 	ents, err := readDir(filepath.Join(dir, tmpDir))
 	if err != nil {
 		return err

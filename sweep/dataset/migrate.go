@@ -137,7 +137,7 @@ func Migrate(dir string) (int, error) {
 				continue // the dataset's own lock files and the new tables
 			case rel == "" && (n == CorruptDir || n == StaleDir || n == ManifestDir):
 				continue // the same place in both layouts
-			case n == ".lock-supersede":
+			case n == supersedeTurnFile:
 				os.Remove(p)
 			case e.IsDir() && isPartition(n):
 				// handled on its own (deeper first)

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -138,7 +139,7 @@ func dedupe(tbl arrow.Table, mem memory.Allocator) (arrow.Table, error) {
 // superseded row is rewritten without it (temporary file, rename), its
 // second-table parts first, so a crash leaves either the old or the new
 // file, never half of one. Concurrent Supersede calls on one dataset (the
-// tasks of a job array) take turns on dir/.lock-supersede.
+// tasks of a job array) take turns on dir/.lock-supersede (supersedeTurn).
 //
 // A scenario's rows are all in one partition of a partitioned dataset, so
 // each partition is handled on its own.
@@ -171,15 +172,11 @@ func supersedeLeaf(l leaf, tables []string, mem memory.Allocator) (int, error) {
 	if err != nil || len(paths) == 0 {
 		return 0, err
 	}
-	lf, err := os.OpenFile(filepath.Join(l.root, ".lock-supersede"), os.O_RDWR|os.O_CREATE, fileMode)
+	release, err := supersedeTurn(l.root, syscall.LOCK_EX)
 	if err != nil {
-		return 0, fmt.Errorf("dataset: %w", err)
+		return 0, err
 	}
-	defer lf.Close()
-	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
-		return 0, fmt.Errorf("dataset: %w", err)
-	}
-	defer syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
+	defer release()
 	// Read the parts again under the lock: another process may have
 	// rewritten some.
 	if paths, err = ownParts(l.main()); err != nil {
@@ -247,6 +244,34 @@ func supersedeLeaf(l leaf, tables []string, mem memory.Allocator) (int, error) {
 		start = end
 	}
 	return removed, nil
+}
+
+// supersedeTurnFile is the lock of dir on which the tasks of a job array
+// take turns at removing superseded rows (LOCK_EX), and on which a task
+// removing its own shard's temporary files holds LOCK_SH: a Supersede
+// writes the rewritten part of any shard under .tmp/ by that part's name,
+// which the shard's cleanup would take for its own killed writer's.
+const supersedeTurnFile = ".lock-supersede"
+
+// supersedeTurn waits for and takes dir's supersede turn in mode
+// (syscall.LOCK_EX or LOCK_SH), and returns its release. A dir not
+// created yet has no Supersede to wait for.
+func supersedeTurn(dir string, mode int) (release func(), err error) {
+	f, err := os.OpenFile(filepath.Join(dir, supersedeTurnFile), os.O_RDWR|os.O_CREATE, fileMode)
+	if errors.Is(err, os.ErrNotExist) && mode == syscall.LOCK_SH {
+		return func() {}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), mode); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
 }
 
 // hasDuplicates reports whether an id appears twice in the main parts

@@ -52,8 +52,8 @@ const LockFile = ".lock"
 // everything goes, .merge/ too (after putting back a table a killed swap
 // left there, see restoreSwapped); shared when shard names the caller's
 // shard of a job array, and then only that shard's files go (as NewWriter
-// removes them): the other tasks are running, and a task's Supersede
-// rewrites parts of any shard, a merged part included.
+// removes them), once no other task's Supersede is rewriting a part (of
+// any shard, a merged part included) under .tmp/.
 func RemoveTemporary(dir, shard string) error {
 	if shard == "" {
 		if err := restoreSwapped(dir); err != nil {
@@ -62,6 +62,14 @@ func RemoveTemporary(dir, shard string) error {
 		if err := os.RemoveAll(filepath.Join(dir, mergeDir)); err != nil {
 			return fmt.Errorf("dataset: removing a killed merge's files: %w", err)
 		}
+	}
+	if shard != "" {
+		// A running Supersede may be rewriting a part of this shard.
+		release, err := supersedeTurn(dir, syscall.LOCK_SH)
+		if err != nil {
+			return err
+		}
+		defer release()
 	}
 	ents, err := readDir(filepath.Join(dir, tmpDir))
 	if err != nil {
@@ -129,7 +137,7 @@ func Leftovers(dir string) ([]string, error) {
 		return nil, nil
 	}
 	main := probeLock(filepath.Join(dir, LockFile))
-	if main == heldExclusive || (main == heldShared && probeLock(filepath.Join(dir, ".lock-supersede")) != free) {
+	if main == heldExclusive || (main == heldShared && probeLock(filepath.Join(dir, supersedeTurnFile)) != free) {
 		return nil, nil
 	}
 	live := map[string]bool{}
