@@ -53,7 +53,7 @@ func leoPathSchema() *vocab.Schema {
 	}
 	params := []vocab.Param{
 		{Name: "shell", Kind: vocab.String, Default: vocab.S("kuiper-k1"), Choices: []string{"starlink-s1", "kuiper-k1", "telesat-t1"},
-			Doc: "Hypatia's shells: starlink-s1 72x22 at 550 km, 53 deg; kuiper-k1 34x34 at 630 km, 51.9 deg; telesat-t1 27x13 at 1015 km, 98.98 deg"},
+			Doc: "Hypatia's shells, flown at the radius their mean motion gives (as in its TLEs): starlink-s1 72x22, 53 deg, 15.19 rev/day, so 509 km up (Hypatia's nominal 550 km sets only its ground-link cone); kuiper-k1 34x34, 51.9 deg, 14.80 rev/day, 629 km (nominal 630); telesat-t1 27x13, 98.98 deg, 13.66 rev/day, 1014 km (nominal 1015)"},
 		{Name: "motion", Kind: vocab.String, Default: vocab.S("sgp4"), Choices: []string{"kepler", "j2", "sgp4", "pyephem"},
 			Doc: "how satellites move: kepler, circles fixed in inertial space; j2, with the secular J2 drift of node and argument of latitude; sgp4, the near-Earth SGP4 model without drag from the shell's mean elements, as Hypatia propagates them; pyephem, SGP4 with PyEphem's element rounding, constants and sidereal time, the positions Hypatia measures its links on (with earth pyephem)"},
 		{Name: "src", Kind: vocab.String, Default: vocab.S("manila"), Syntax: checkStation,

@@ -118,6 +118,11 @@ func (s Shell) Validate() error {
 // those of its paper/satellite_networks_state/main_*.py): planes,
 // satellites per plane, altitude, inclination, mean motion, the minimum
 // elevation of the operators' filings and Hypatia's ground cone radius.
+// The mean motion sets the orbit, as in the TLEs Hypatia generates, and
+// it is not the nominal altitude's: Starlink's 15.19 rev/day is an orbit
+// 509 km up, not 550 km (Kuiper's 629 km, Telesat's 1014 km are within
+// 1.1 km of theirs). The nominal altitude sets only the ground cone's
+// range (MaxGroundRange), as in satgenpy.
 func ShellPresets() []Shell {
 	return []Shell{
 		{Name: "starlink-s1", Altitude: 550e3, Inclination: Radians(53), Planes: 72, PerPlane: 22,

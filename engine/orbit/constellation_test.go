@@ -232,3 +232,30 @@ func TestShellValidate(t *testing.T) {
 		t.Error("City(atlantis): no error")
 	}
 }
+
+// TestPresetRadii: the presets fly where their mean motion puts them
+// (Kepler's third law with WGS-72's mu, worked by hand to the metre), not
+// at Hypatia's nominal altitudes; the leo-path shell parameter's doc
+// quotes these heights (509, 629 and 1014 km).
+func TestPresetRadii(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		heightKm  float64 // above the WGS-84 equatorial radius
+		nominalKm float64
+	}{
+		{"starlink-s1", 508.864, 550},
+		{"kuiper-k1", 629.326, 630},
+		{"telesat-t1", 1013.969, 1015},
+	} {
+		s, err := ShellNamed(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := (s.Radius() - EarthRadius) / 1e3; math.Abs(got-tc.heightKm) > 0.001 {
+			t.Errorf("%s: orbit %.3f km up, want %.3f km (mean motion %.2f rev/day)", tc.name, got, tc.heightKm, s.MeanMotion)
+		}
+		if s.Altitude != tc.nominalKm*1e3 {
+			t.Errorf("%s: nominal altitude %.0f m, want %.0f km", tc.name, s.Altitude, tc.nominalKm)
+		}
+	}
+}

@@ -207,11 +207,17 @@ func (p *parser) matches(e entry, what string) []ClaimMatch {
 }
 
 // claimNumber reads a finite plain number.
+// A relative tolerance is a fraction (0.1 for 10 %); every other number is
+// in the unit of the compared column.
 func (p *parser) claimNumber(n ast.Node, what string) (float64, bool) {
 	t, ok := p.scalar(n)
 	x, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
 	if !ok || err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-		p.errorf(p.pos(n), "%s must be a plain number (in the unit of the compared column), not %s", what, quoteNode(p, n))
+		unit := "in the unit of the compared column"
+		if strings.HasSuffix(what, "tol rel") {
+			unit = "a fraction, 0.1 for 10 %"
+		}
+		p.errorf(p.pos(n), "%s must be a plain number (%s), not %s", what, unit, quoteNode(p, n))
 		return 0, false
 	}
 	return x, true

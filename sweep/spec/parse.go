@@ -114,6 +114,9 @@ func (p *parser) generate(axes []Axis) {
 // yamlHint adds what the YAML parser's messages about context leave
 // out: in a spec they almost always come of a line indented wrong.
 func yamlHint(msg string) string {
+	if strings.Contains(msg, "found character '\t'") {
+		return " (a tab: YAML indents with spaces only, so replace it with spaces)"
+	}
 	if strings.Contains(msg, "not allowed in this context") {
 		return " (check the indentation here and on the next line: the keys of one mapping line up, and a line indented deeper than the key above it continues that key's value)"
 	}
@@ -366,7 +369,19 @@ func (p *parser) entries(n ast.Node, what, noun string, allowed []string) []entr
 				p.errorf(kpos, "%s is a metric of %s, a result each scenario gives, not a parameter to set in %s (crosslink describe %s lists both)", key, p.schema.Name, what, p.schema.Name)
 				continue
 			}
-			p.errorf(kpos, "unknown %s %q in %s%s", noun, key, what, suggest(key, allowed))
+			if noun == "parameter" && contains(topKeys, key) {
+				fix := ""
+				if strings.HasSuffix(what, "params") {
+					fix = ": unindent it to line up with params"
+				}
+				p.errorf(kpos, "%s is a key of the spec, not a parameter to set in %s%s", key, what, fix)
+				continue
+			}
+			hint := suggest(key, allowed)
+			if to, ok := keySynonyms[key]; ok && contains(allowed, to) {
+				hint = fmt.Sprintf("; did you mean %q?", to)
+			}
+			p.errorf(kpos, "unknown %s %q in %s%s", noun, key, what, hint)
 			continue
 		}
 		out = append(out, entry{key: key, pos: kpos, value: mv.Value})
@@ -376,6 +391,11 @@ func (p *parser) entries(n ast.Node, what, noun string, allowed []string) []entr
 
 // suggest returns "; did you mean "x"?" for the nearest of names, or a
 // list of the names when there are few and none is near.
+// keySynonyms are the words a spec's author may reach for in place of a
+// key, which are not near it in spelling: a claim's published number is
+// its document, its tolerance tol.
+var keySynonyms = map[string]string{"value": "document", "expected": "document", "published": "document", "tolerance": "tol"}
+
 func suggest(word string, names []string) string {
 	if hint := units.DidYouMean(word, names); hint != "" {
 		return hint
@@ -578,6 +598,10 @@ func (p *parser) settings(n ast.Node, what string) []Setting {
 	for _, e := range p.entries(n, what, "parameter", p.paramNames()) {
 		prm, ok := p.param(e.key)
 		if !ok {
+			continue
+		}
+		if _, isList := p.unwrap(e.value).(*ast.SequenceNode); isList && strings.HasSuffix(what, "params") {
+			p.errorf(p.pos(e.value), "%s takes one value in %s, not a list; to run each value, make %s a grid axis (grid: {%s: [...]})", e.key, what, e.key, e.key)
 			continue
 		}
 		if v, ok := p.value(prm, e.value); ok {

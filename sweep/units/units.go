@@ -222,7 +222,7 @@ func Parse(text string, want vocab.Unit) (float64, error) {
 	name := strings.TrimSpace(rest)
 	if name == "" {
 		if want == vocab.Fraction {
-			return 0, errorf(text, "needs a percent sign, e.g. %s", w.example)
+			return 0, percentNeeded(text, s, w)
 		}
 		if w.dim != plain {
 			return 0, errorf(text, "needs a unit of %s, e.g. %s", w.dim, w.example)
@@ -256,6 +256,10 @@ func Parse(text string, want vocab.Unit) (float64, error) {
 	}
 	if w.dim == plain {
 		return 0, errorf(text, "%q is a %s, but a plain number is wanted, e.g. %s", text, sym.dim, w.example)
+	}
+	if name == "K" && w.dim == dataSize {
+		// 64K meant as kilobytes: kelvins are no size.
+		return 0, errorf(text, "%q is a temperature (K is kelvin), but a data size is wanted: write the unit after the prefix, e.g. %skB or %sKiB", text, strings.TrimSuffix(strings.TrimSpace(text), "K"), strings.TrimSuffix(strings.TrimSpace(text), "K"))
 	}
 	return 0, errorf(text, "%q is a %s, but a %s is wanted, e.g. %s", text, sym.dim, w.dim, w.example)
 }
@@ -334,10 +338,24 @@ func splitNumber(s string) (mant string, exp int, rest string, ok bool) {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
+// percentNeeded explains a fraction written as a bare number, which could
+// be meant either way: "1.5" as the fraction 1.5 (150%) or as 1.5%.
+func percentNeeded(text, number string, w info) error {
+	x, err := strconv.ParseFloat(number, 64)
+	if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+		return errorf(text, "needs a percent sign, e.g. %s", w.example)
+	}
+	pct := strconv.FormatFloat(x*100, 'g', 12, 64)
+	return errorf(text, "needs a percent sign: write %s%% if %s is a fraction, or %s%% if it is in percent", pct, number, number)
+}
+
 // unknown explains an unknown unit name and suggests a known one.
 func unknown(text, name string, w info) error {
 	if hint := ambiguous(name, w.dim); hint != "" {
 		return errorf(text, "unit %q is ambiguous: %s", name, hint)
+	}
+	if _, si := siPrefixes[name]; (si || binPrefix[name] != 0 || name == "K") && w.dim != plain {
+		return errorf(text, "%q is a prefix without a unit; a %s takes %s, e.g. %s", name, w.dim, strings.Join(w.display, ", "), w.example)
 	}
 	var cands []string
 	for n, s := range symbols {

@@ -107,7 +107,15 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"16000", vocab.Meter, "needs a unit of length, e.g. 16000km"},
 		{"9000", vocab.Byte, "needs a unit of data size, e.g. 1500B"},
-		{"0.5", vocab.Fraction, "needs a percent sign, e.g. 0.5%"},
+		// A bare number for a fraction reads either way: both are offered.
+		{"0.5", vocab.Fraction, "needs a percent sign: write 50% if 0.5 is a fraction, or 0.5% if it is in percent"},
+		{"1.5", vocab.Fraction, "needs a percent sign: write 150% if 1.5 is a fraction, or 1.5% if it is in percent"},
+		{"0.07", vocab.Fraction, "needs a percent sign: write 7% if 0.07 is a fraction, or 0.07% if it is in percent"},
+		// A prefix alone, or K (kelvin) for kilo: not steered to bytes.
+		{"64k", vocab.Byte, `"k" is a prefix without a unit; a data size takes B, kB, MB, GB, TB, e.g. 1500B`},
+		{"2G", vocab.BitPerSecond, `"G" is a prefix without a unit; a bit rate takes bps, kbps, Mbps, Gbps, Tbps, e.g. 1Gbps`},
+		{"64Ki", vocab.Byte, `"Ki" is a prefix without a unit; a data size takes B, kB, MB, GB, TB, e.g. 1500B`},
+		{"64K", vocab.Byte, `"64K" is a temperature (K is kelvin), but a data size is wanted: write the unit after the prefix, e.g. 64kB or 64KiB`},
 		{"16000kn", vocab.Meter, `unknown unit "kn"; did you mean "km"?`},
 		{"4Gbs", vocab.BitPerSecond, `unit "Gbs" is ambiguous: write "Gbps" or "Gbit/s" for bits per second, "GB/s" for bytes per second`},
 		{"4Gpbs", vocab.BitPerSecond, `unknown unit "Gpbs"; did you mean "Gbps"?`},

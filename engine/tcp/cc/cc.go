@@ -3,6 +3,7 @@ package cc
 import (
 	"github.com/crosslink-sim/crosslink/engine/unit"
 	"math"
+	"strings"
 
 	"fmt"
 
@@ -379,5 +380,5 @@ func New(name string, o Options) (Controller, error) {
 	case "bbr2":
 		return NewBBR2(o.Seed), nil
 	}
-	return nil, fmt.Errorf("cc: unknown congestion control %q (want one of %q)", name, Names())
+	return nil, fmt.Errorf("cc: unknown congestion control %q (want one of %s)", name, strings.Join(Names(), ", "))
 }
