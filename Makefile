@@ -69,8 +69,9 @@ testdeps:
 ## missing from out/), draw every figure into out/figures/, then write the
 ## reproduction report (out/figures/index.html, REPORT.md), also when some
 ## scenarios failed; the exit status is that of the figures command.
+## JOBS=N sets the worker count (default: one per core).
 figures: build
-	./$(BIN) figures --profile $(PROFILE); status=$$?; \
+	./$(BIN) figures --profile $(PROFILE) $(if $(JOBS),-j $(JOBS)); status=$$?; \
 	./$(BIN) report --profile $(PROFILE) && exit $$status
 
 ## bench: the performance benchmarks (scenarios/s, events/s, packets/s, allocs).

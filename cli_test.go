@@ -349,6 +349,38 @@ func TestPlotDrawsHeldProfile(t *testing.T) {
 	}
 }
 
+// TestPlotNamesTheProfilesOfWhatItDraws: plot FIGURE names the profile of
+// the spec that declares FIGURE only, not of every spec beside it (which a
+// user would take for a problem with their figure); plot with no figure
+// names them all.
+func TestPlotNamesTheProfilesOfWhatItDraws(t *testing.T) {
+	dir := t.TempDir()
+	specs, out := filepath.Join(dir, "specs"), filepath.Join(dir, "out")
+	if err := os.MkdirAll(specs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"rc13-fig6.yaml", "rc13-fig5.yaml"} {
+		data, err := os.ReadFile(filepath.Join("specs", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(specs, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, stderr := crosslink(t, "run", "-q", "-p", "quick", "-o", out, filepath.Join(specs, "rc13-fig6.yaml")); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	code, _, stderr := crosslink(t, "plot", "rc13-fig6", "--specs", specs, "-o", out)
+	if want := "profile quick (as in the dataset): rc13-fig6\n"; code != exitOK || !strings.HasPrefix(stderr, want) || strings.Contains(stderr, "rc13-fig5") {
+		t.Errorf("plot rc13-fig6: exit %d, stderr %q; want it to start %q and not name rc13-fig5", code, stderr, want)
+	}
+	_, _, stderr = crosslink(t, "plot", "--specs", specs, "-o", out)
+	if want := "profile base (no data yet): rc13-fig5\n"; !strings.Contains(stderr, want) {
+		t.Errorf("plot of every figure: stderr %q; want %q among the profiles", stderr, want)
+	}
+}
+
 // TestPlotRefusesTwoSpecsOfOneName: two spec files of one name in the
 // specs directory are refused by plot with or without -p, naming both
 // files, as run refuses them (their rows would share one dataset).

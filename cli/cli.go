@@ -512,6 +512,9 @@ func loadFigures(c *cobra.Command, paths []string, reg *vocab.Registry, profile,
 		}
 		names[j.Spec.Name] = p
 		jobs = append(jobs, j)
+		if !declaresAny(j, ids) {
+			continue // the profiles of the specs drawn, not of every spec
+		}
 		name := j.Profile
 		if name == "" {
 			name = "base"
@@ -589,6 +592,20 @@ func checkFigureIDs(ids []string, jobs []*sweep.Job, specs string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// declaresAny reports whether job j declares one of the figures ids, or
+// ids is empty (every figure is drawn).
+func declaresAny(j *sweep.Job, ids []string) bool {
+	if len(ids) == 0 {
+		return true
+	}
+	for _, p := range j.Spec.Plots {
+		if slices.Contains(ids, p.ID) {
+			return true
+		}
+	}
+	return false
 }
 
 // nearestIDs says which of ids are nearest to id, for checkFigureIDs.

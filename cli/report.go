@@ -62,15 +62,7 @@ func reportCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 					return err
 				}
 			}
-			drawn, total := r.Count()
-			if r.Figures == nil { // own specs: count theirs
-				for _, f := range r.Extra {
-					if f.Drawn {
-						drawn++
-					}
-				}
-				total = len(r.Extra)
-			}
+			drawn, total := r.Count() // an own study's: its specs' figures
 			fmt.Fprintf(e.Stderr, "report written to %s and %s: %d of %d figures drawn (%s; %s)\n",
 				filepath.Join(dir, "index.html"), filepath.Join(dir, "REPORT.md"), drawn, total, r.Tally(), r.ClaimTally())
 			if miss := r.Missing(); len(miss) > 0 {

@@ -2,7 +2,10 @@ package plots
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
+	"math"
 	"regexp"
 
 	"gonum.org/v1/plot/vg"
@@ -62,8 +65,33 @@ func Render(d Drawer, w, h vg.Length, format string, th Theme) ([]byte, error) {
 		if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
 			return nil, fmt.Errorf("plots: png: %w", err)
 		}
+		return withResolution(buf.Bytes(), float64(th.DPI))
 	default:
 		return nil, fmt.Errorf("plots: unknown format %q (want png, svg or pdf)", format)
 	}
 	return buf.Bytes(), nil
+}
+
+// withResolution adds to a PNG the pHYs chunk that gives its resolution
+// (PNG specification, 3rd edition, section 11.3.5.3: pixels per metre,
+// unit 1), right after IHDR, as the chunk must come before IDAT. Without
+// it, word processors and pdfLaTeX take 72 or 96 dpi and place a 16-cm
+// figure drawn at 150 dpi some 25 to 33 cm wide.
+func withResolution(png []byte, dpi float64) ([]byte, error) {
+	const ihdrEnd = 8 + 4 + 4 + 13 + 4 // signature, IHDR's length, type, data, CRC
+	if len(png) < ihdrEnd || string(png[12:16]) != "IHDR" {
+		return nil, fmt.Errorf("plots: png: no IHDR chunk where the encoder puts it")
+	}
+	ppm := uint32(math.Round(dpi / 0.0254))
+	chunk := make([]byte, 0, 4+4+9+4)
+	chunk = binary.BigEndian.AppendUint32(chunk, 9)
+	chunk = append(chunk, "pHYs"...)
+	chunk = binary.BigEndian.AppendUint32(chunk, ppm)
+	chunk = binary.BigEndian.AppendUint32(chunk, ppm)
+	chunk = append(chunk, 1) // the unit is the metre
+	chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(chunk[4:]))
+	out := make([]byte, 0, len(png)+len(chunk))
+	out = append(out, png[:ihdrEnd]...)
+	out = append(out, chunk...)
+	return append(out, png[ihdrEnd:]...), nil
 }

@@ -346,6 +346,51 @@ func TestTally(t *testing.T) {
 	}
 }
 
+// TestOwnStudyReport: a report of specs that declare none of the source
+// documents' figures counts their own figures, is titled as theirs, and
+// lists no source documents or empty table of them, in both formats.
+func TestOwnStudyReport(t *testing.T) {
+	own := &Report{
+		Documents: []Document{{Number: "000", Title: "a source document"}},
+		Extra: []*Figure{
+			{Entry: Entry{ID: "mine-a"}, Drawn: true, Run: &Run{}, Verdict: Verdict{Verdict: Reproduced}},
+			{Entry: Entry{ID: "mine-b"}, Verdict: Verdict{Verdict: NotDrawn}},
+		},
+	}
+	if d, n := own.Count(); d != 1 || n != 2 {
+		t.Errorf("Count() = %d, %d; want 1 of 2 (the specs' figures)", d, n)
+	}
+	var md, html, verdicts bytes.Buffer
+	if err := own.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if err := own.WriteHTML(&html); err != nil {
+		t.Fatal(err)
+	}
+	if err := own.WriteVerdictsMarkdown(&verdicts, Provenance{Commit: "c", Command: "crosslink report"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"REPORT.md", md.String(), []string{"# crosslink report\n", "1 of the 2 figures of the specs are drawn", "## Figures", `<a id="mine-a"></a>`}},
+		{"index.html", html.String(), []string{"<title>crosslink report</title>", "1 of the 2 figures of the specs are drawn", `<h2 id="figures">`, `id="mine-b"`}},
+		{"verdicts", verdicts.String(), []string{"1 of the 2 figures of the specs are drawn"}},
+	} {
+		for _, w := range c.want {
+			if !strings.Contains(c.text, w) {
+				t.Errorf("%s lacks %q", c.name, w)
+			}
+		}
+		for _, no := range []string{"Source documents", "source-documents", "a source document", "reproduction report", "0 of the 0", "other figures"} {
+			if strings.Contains(c.text, no) {
+				t.Errorf("%s of an own study says %q", c.name, no)
+			}
+		}
+	}
+}
+
 func TestCPUSeconds(t *testing.T) {
 	for _, tt := range []struct {
 		wall float64
@@ -386,7 +431,7 @@ func TestNavigationAndVerdicts(t *testing.T) {
 			`<a id="top"></a>`, "| CPU time (s) |", "CPU time of the scenarios (sum of wall_s): ",
 		}, "[back to top](#top)"},
 		{"index.html", html.String(), []string{
-			"1 of the " + fmt.Sprint(len(r.Figures)) + " figures and tables of the documents are drawn: 1 no published value",
+			"1 of the " + fmt.Sprint(len(r.Figures)) + " figures and tables of the source documents are drawn: 1 no published value",
 			`<h1 id="top">`, `<nav class="toc">`, `<a href="#rc13-tab2">rc13-tab2</a>`, `<h2 id="datasets">`,
 			`<span class="verdict-badge v-none">no published value</span>`, "<th>CPU time (s)</th>",
 		}, `href="#top">back to top</a>`},

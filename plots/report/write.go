@@ -151,56 +151,56 @@ func (r *Report) DrawnOf() string {
 	return fmt.Sprintf("%d of the %d", drawn, total)
 }
 
-// Count returns how many catalog figures are drawn, and how many there are.
+// Own reports whether this is the report of a study of one's own: specs
+// that declare none of the source documents' figures, only their own.
+func (r *Report) Own() bool { return r.Figures == nil }
+
+// Count returns how many catalog figures are drawn, and how many there
+// are; for a study of one's own (Own), its specs' figures.
 func (r *Report) Count() (drawn, total int) {
-	for _, f := range r.Figures {
+	figs := r.Figures
+	if r.Own() {
+		figs = r.Extra
+	}
+	for _, f := range figs {
 		if f.Drawn {
 			drawn++
 		}
 	}
-	return drawn, len(r.Figures)
+	return drawn, len(figs)
+}
+
+// Title is the report's heading.
+func (r *Report) Title() string {
+	if r.Own() {
+		return "crosslink report"
+	}
+	return "crosslink reproduction report"
+}
+
+// Whose says whose figures Count counts.
+func (r *Report) Whose() string {
+	if r.Own() {
+		return "figures of the specs"
+	}
+	return "figures and tables of the source documents"
 }
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	drawn, total := r.Count()
-	fmt.Fprintf(&b, "<a id=\"top\"></a>\n\n# crosslink reproduction report\n\n")
-	fmt.Fprintf(&b, "Profile %s. %d of the %d figures and tables of the source documents are drawn: %s", r.profileName(), drawn, total, r.Tally())
+	fmt.Fprintf(&b, "<a id=\"top\"></a>\n\n# %s\n\n", r.Title())
+	fmt.Fprintf(&b, "Profile %s. %d of the %d %s are drawn: %s", r.profileName(), drawn, total, r.Whose(), r.Tally())
 	if miss := r.Missing(); len(miss) > 0 {
 		fmt.Fprintf(&b, "; missing: %s", strings.Join(miss, ", "))
 	}
 	fmt.Fprintf(&b, "; %s", r.ClaimTally())
 	b.WriteString(".\nThe gallery (index.html) shows the same with the images.\n\n")
-	b.WriteString("Contents: [source documents](#source-documents) · [figures](#figures)")
-	if len(r.Extra) > 0 {
-		b.WriteString(" · [other figures](#other-figures)")
-	}
-	b.WriteString(" · [datasets](#datasets)\n\n")
-	b.WriteString("## Source documents\n\n| document | title |\n| --- | --- |\n")
-	for _, d := range r.Documents {
-		fmt.Fprintf(&b, "| %s | %s |\n", d.Number, mdCell(d.Title))
-	}
-	b.WriteString("\n## Figures\n\n| id | source | verdict | claims holding | spec | profile | scenarios | CPU time (s) |\n| --- | --- | --- | ---: | --- | --- | ---: | ---: |\n")
-	for _, f := range r.Figures {
-		spec, prof, n, rt := "-", "-", "-", "-"
-		if f.Run != nil {
-			spec, prof, n, rt = f.Run.Spec, f.Run.ProfileName(), fmt.Sprint(f.Run.Scenarios), f.Run.CPUSeconds()
-		}
-		status := f.Verdict.Verdict
-		if !f.Drawn {
-			status = "**missing**"
-		}
-		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s | %s | %s | %s | %s |\n", f.ID, f.ID, f.Source(), status, f.Verdict.Holding(), spec, prof, n, rt)
-	}
-	for _, f := range r.Figures {
-		writeFigureMD(&b, f)
-	}
-	if len(r.Extra) > 0 {
-		b.WriteString("\n## Other figures\n\nDeclared by specs, not figures of the source documents.\n")
-		for _, f := range r.Extra {
-			writeFigureMD(&b, f)
-		}
+	if r.Own() {
+		writeOwnMD(&b, r)
+	} else {
+		writeCatalogMD(&b, r)
 	}
 	b.WriteString("\n## Datasets\n\n| spec | file | model | profile | scenarios | rows | ok | CPU time (s) |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n")
 	var sum float64
@@ -215,6 +215,50 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
+}
+
+// writeOwnMD writes the figures of a study of one's own (Report.Own):
+// there are no source documents to list.
+func writeOwnMD(b *strings.Builder, r *Report) {
+	b.WriteString("Contents: [figures](#figures) · [datasets](#datasets)\n\n## Figures\n")
+	for _, f := range r.Extra {
+		writeFigureMD(b, f)
+	}
+}
+
+// writeCatalogMD writes the source documents, their figures and the
+// other figures the specs declare.
+func writeCatalogMD(b *strings.Builder, r *Report) {
+	b.WriteString("Contents: [source documents](#source-documents) · [figures](#figures)")
+	if len(r.Extra) > 0 {
+		b.WriteString(" · [other figures](#other-figures)")
+	}
+	b.WriteString(" · [datasets](#datasets)\n\n")
+	b.WriteString("## Source documents\n\n| document | title |\n| --- | --- |\n")
+	for _, d := range r.Documents {
+		fmt.Fprintf(b, "| %s | %s |\n", d.Number, mdCell(d.Title))
+	}
+	b.WriteString("\n## Figures\n\n| id | source | verdict | claims holding | spec | profile | scenarios | CPU time (s) |\n| --- | --- | --- | ---: | --- | --- | ---: | ---: |\n")
+	for _, f := range r.Figures {
+		spec, prof, n, rt := "-", "-", "-", "-"
+		if f.Run != nil {
+			spec, prof, n, rt = f.Run.Spec, f.Run.ProfileName(), fmt.Sprint(f.Run.Scenarios), f.Run.CPUSeconds()
+		}
+		status := f.Verdict.Verdict
+		if !f.Drawn {
+			status = "**missing**"
+		}
+		fmt.Fprintf(b, "| [%s](#%s) | %s | %s | %s | %s | %s | %s | %s |\n", f.ID, f.ID, f.Source(), status, f.Verdict.Holding(), spec, prof, n, rt)
+	}
+	for _, f := range r.Figures {
+		writeFigureMD(b, f)
+	}
+	if len(r.Extra) > 0 {
+		b.WriteString("\n## Other figures\n\nDeclared by specs, not figures of the source documents.\n")
+		for _, f := range r.Extra {
+			writeFigureMD(b, f)
+		}
+	}
 }
 
 func (r *Report) profileName() string {
@@ -358,7 +402,7 @@ var galleryTmpl = template.Must(template.New("gallery").Funcs(template.FuncMap{
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>crosslink: figures of the source documents</title>
+<title>{{.Title}}</title>
 <style>
 body { font-family: "Liberation Serif", "Times New Roman", serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #111; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.3em; margin-top: 2em; } h3 { font-size: 1.1em; margin: 0 0 .4em; }
@@ -387,11 +431,15 @@ a.top { font-size: .85em; float: right; }
 </style>
 </head>
 <body>
-<h1 id="top">crosslink: figures of the source documents</h1>
+<h1 id="top">{{.Title}}</h1>
 {{with .}}<p>Profile <b>{{if .Profile}}{{.Profile}}{{else}}base{{end}}</b>.
-{{.DrawnOf}} figures and tables of the documents are drawn: {{.Tally}}; {{.ClaimTally}}; {{$m := .Missing}}{{if $m}}missing: {{range $i, $id := $m}}{{if $i}}, {{end}}<a href="#{{$id}}">{{$id}}</a>{{end}}.{{else}}none missing.{{end}}
+{{.DrawnOf}} {{.Whose}} are drawn: {{.Tally}}; {{.ClaimTally}}; {{$m := .Missing}}{{if $m}}missing: {{range $i, $id := $m}}{{if $i}}, {{end}}<a href="#{{$id}}">{{$id}}</a>{{end}}.{{else}}none missing.{{end}}
 The same report as text: <a href="REPORT.md">REPORT.md</a>.</p>{{end}}
-<nav class="toc"><b>Contents:</b> <a href="#source-documents">source documents</a> · <a href="#figures">figures</a>{{if .Extra}} · <a href="#other-figures">other figures</a>{{end}} · <a href="#datasets">datasets</a><br>
+{{if .Own}}<nav class="toc"><b>Contents:</b> <a href="#figures">figures</a> · <a href="#datasets">datasets</a><br>
+<b>Figures:</b> {{range $i, $f := .Extra}}{{if $i}} · {{end}}<a href="#{{$f.ID}}">{{$f.ID}}</a>{{end}}</nav>
+<h2 id="figures">Figures</h2>
+{{range .Extra}}{{template "card" .}}{{end}}
+{{else}}<nav class="toc"><b>Contents:</b> <a href="#source-documents">source documents</a> · <a href="#figures">figures</a>{{if .Extra}} · <a href="#other-figures">other figures</a>{{end}} · <a href="#datasets">datasets</a><br>
 <b>Figures:</b> {{range $i, $f := .Figures}}{{if $i}} · {{end}}<a href="#{{$f.ID}}">{{$f.ID}}</a>{{end}}{{if .Extra}}<br><b>Other figures:</b> {{range $i, $f := .Extra}}{{if $i}} · {{end}}<a href="#{{$f.ID}}">{{$f.ID}}</a>{{end}}{{end}}</nav>
 <h2 id="source-documents">Source documents</h2>
 <table class="summary"><tr><th>document</th><th>title</th></tr>
@@ -403,7 +451,7 @@ The same report as text: <a href="REPORT.md">REPORT.md</a>.</p>{{end}}
 {{end}}</table>
 {{range .Figures}}{{template "card" .}}{{end}}
 {{if .Extra}}<h2 id="other-figures">Other figures</h2><p>Declared by specs, not figures of the source documents.</p>
-{{range .Extra}}{{template "card" .}}{{end}}{{end}}
+{{range .Extra}}{{template "card" .}}{{end}}{{end}}{{end}}
 <h2 id="datasets">Datasets</h2>
 <table class="summary"><tr><th>spec</th><th>file</th><th>model</th><th>profile</th><th>scenarios</th><th>rows</th><th>ok</th><th>CPU time (s)</th></tr>
 {{range .Runs}}<tr><td>{{.Spec}}</td><td>{{.File}}</td><td>{{.Model}} v{{.ModelVersion}}</td><td>{{.ProfileName}}</td><td>{{.Scenarios}}</td><td>{{.Rows}}</td><td>{{.OK}}</td><td>{{.CPUSeconds}}</td></tr>
@@ -462,7 +510,7 @@ func (r *Report) WriteVerdictsMarkdown(w io.Writer, pv Provenance) error {
 	fmt.Fprintf(&b, "# Verdicts at the %s profile\n\n", r.profileName())
 	fmt.Fprintf(&b, "Computed by crosslink at commit %s from the datasets of profile %s. ", pv.Commit, r.profileName())
 	drawn, total := r.Count()
-	fmt.Fprintf(&b, "%d of the %d figures and tables of the source documents are drawn: %s; %s.\n\n", drawn, total, r.Tally(), r.ClaimTally())
+	fmt.Fprintf(&b, "%d of the %d %s are drawn: %s; %s.\n\n", drawn, total, r.Whose(), r.Tally(), r.ClaimTally())
 	b.WriteString("| id | source | verdict | hold | fail | not computed | spec | profile |\n| --- | --- | --- | ---: | ---: | ---: | --- | --- |\n")
 	figs := append(append([]*Figure(nil), r.Figures...), r.Extra...)
 	for _, f := range figs {
