@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -178,21 +179,28 @@ func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
 // older crosslink) is not checked. out is the output root, which the
 // advice names unless it is the default, as it names the directory of
 // the specs that declare the stale figures unless that is specs/ (plot's
-// --specs).
+// --specs). Specs whose datasets hold no row of the profile at all (a
+// report at a profile not run yet) come first, with the command that runs
+// them: drawing again would not help them.
 func staleFigures(figs []*Figure, profile, out string) error {
-	var stale []string
-	unrun := false
+	var stale, unrun []string
 	specDir := ""
 	for _, f := range figs {
-		if f.Drawn && f.drawnFrom != "" && f.Run.Dataset != "" && f.drawnFrom != f.Run.Dataset {
-			stale = append(stale, f.ID+" ("+filepath.Join(out, f.Run.Spec)+")")
-			unrun = unrun || f.Run.Rows == 0
-			if f.Run.File != "" {
-				specDir = filepath.Dir(f.Run.File)
-			}
+		if !f.Drawn || f.drawnFrom == "" || f.Run.Dataset == "" || f.drawnFrom == f.Run.Dataset {
+			continue
 		}
+		if f.Run.File != "" {
+			specDir = filepath.Dir(f.Run.File)
+		}
+		if f.Run.Rows == 0 {
+			if !slices.Contains(unrun, f.Run.Spec) {
+				unrun = append(unrun, f.Run.Spec)
+			}
+			continue
+		}
+		stale = append(stale, f.ID+" ("+filepath.Join(out, f.Run.Spec)+")")
 	}
-	if len(stale) == 0 {
+	if len(stale)+len(unrun) == 0 {
 		return nil
 	}
 	flag := ""
@@ -206,12 +214,53 @@ func staleFigures(figs []*Figure, profile, out string) error {
 	if specDir != "" && specDir != "specs" {
 		plotFlag += " --specs " + slurm.Quote(specDir)
 	}
-	hint := ""
-	if unrun {
-		hint = "run the specs whose datasets hold no row of this profile (crosslink run" + flag + "), "
+	var says []string
+	if len(unrun) > 0 {
+		how := fmt.Sprintf("crosslink run%s SPEC..., then crosslink plot%s", flag, plotFlag)
+		if profile != "" { // make figures runs a profile, quick unless told
+			how = "make figures PROFILE=" + profile + " runs, draws and reports, or " + how
+		}
+		whose := "the datasets of " + count(len(unrun), "spec") + " hold"
+		them := "them"
+		if len(unrun) == 1 {
+			whose, them = "the dataset of 1 spec holds", "it"
+		}
+		says = append(says, fmt.Sprintf("%s no row of profile %s: %s; run %s first (%s)",
+			whose, profileWord(profile), strings.Join(unrun, ", "), them, how))
 	}
-	return fmt.Errorf("report: %d figures were drawn from other rows than their datasets hold now: %s; %sdraw them again with crosslink plot%s (make figures runs, draws and reports) and run report again",
-		len(stale), strings.Join(stale, ", "), hint, plotFlag)
+	if len(stale) > 0 {
+		theirs, them := "their datasets hold", "them"
+		if len(stale) == 1 {
+			theirs, them = "its dataset holds", "it"
+		}
+		says = append(says, fmt.Sprintf("%s drawn from other rows than %s now: %s; draw %s again with crosslink plot%s (make figures runs, draws and reports) and run report again",
+			countWere(len(stale), "figure"), theirs, strings.Join(stale, ", "), them, plotFlag))
+	}
+	return fmt.Errorf("report: %s", strings.Join(says, "; besides, "))
+}
+
+// profileWord names a profile as the report does: "base" for none.
+func profileWord(profile string) string {
+	if profile == "" {
+		return "base"
+	}
+	return profile
+}
+
+// count is "1 spec" or "3 specs".
+func count(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}
+
+// countWere is "1 figure was" or "3 figures were".
+func countWere(n int, unit string) string {
+	if n == 1 {
+		return count(n, unit) + " was"
+	}
+	return count(n, unit) + " were"
 }
 
 func figureOf(e Entry, cataloged bool, declared map[string]*Run, captions map[string]string, dir string) (*Figure, error) {
