@@ -51,6 +51,7 @@ func reportCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				return err
 			}
 			ownSpecs(r)
+			r.Revision = dataset.ReadBuild().Revision
 			if !c.Flags().Changed("profile") {
 				r.Profile = heldProfile(jobs)
 			}

@@ -91,6 +91,9 @@ type Report struct {
 	Figures   []*Figure // catalog order
 	Extra     []*Figure // declared by specs but not in the catalog (examples, extensions)
 	Runs      []*Run
+	// Revision is the version control revision of the crosslink that
+	// wrote the report, which both formats name; "" names none.
+	Revision string
 }
 
 // Verdicts returns the verdict of every figure: the documents' in catalog

@@ -537,3 +537,28 @@ func TestControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestReportNamesRevision: both formats name the revision of the crosslink
+// that wrote them, so a report attached to a paper says which code made
+// it; a binary without one (a test build) names none.
+func TestReportNamesRevision(t *testing.T) {
+	for _, rev := range []string{"0123abcd+dirty", ""} {
+		r := &Report{Revision: rev, Extra: []*Figure{{Entry: Entry{ID: "mine"}}}}
+		var md, html bytes.Buffer
+		if err := r.WriteMarkdown(&md); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.WriteHTML(&html); err != nil {
+			t.Fatal(err)
+		}
+		for name, text := range map[string]string{"REPORT.md": md.String(), "index.html": html.String()} {
+			text = strings.ReplaceAll(text, "&#43;", "+")
+			if got := strings.Contains(text, "Written by crosslink at revision "+rev+"."); rev != "" && !got {
+				t.Errorf("%s does not name revision %s", name, rev)
+			}
+			if rev == "" && strings.Contains(text, "Written by") {
+				t.Errorf("%s names a revision it was not given", name)
+			}
+		}
+	}
+}

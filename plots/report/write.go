@@ -196,7 +196,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "; missing: %s", strings.Join(miss, ", "))
 	}
 	fmt.Fprintf(&b, "; %s", r.ClaimTally())
-	b.WriteString(".\nThe gallery (index.html) shows the same with the images.\n\n")
+	b.WriteString(".\nThe gallery (index.html) shows the same with the images.")
+	if r.Revision != "" {
+		fmt.Fprintf(&b, " Written by crosslink at revision %s.", r.Revision)
+	}
+	b.WriteString("\n\n")
 	if r.Own() {
 		writeOwnMD(&b, r)
 	} else {
@@ -434,7 +438,7 @@ a.top { font-size: .85em; float: right; }
 <h1 id="top">{{.Title}}</h1>
 {{with .}}<p>Profile <b>{{if .Profile}}{{.Profile}}{{else}}base{{end}}</b>.
 {{.DrawnOf}} {{.Whose}} are drawn: {{.Tally}}; {{.ClaimTally}}; {{$m := .Missing}}{{if $m}}missing: {{range $i, $id := $m}}{{if $i}}, {{end}}<a href="#{{$id}}">{{$id}}</a>{{end}}.{{else}}none missing.{{end}}
-The same report as text: <a href="REPORT.md">REPORT.md</a>.</p>{{end}}
+The same report as text: <a href="REPORT.md">REPORT.md</a>.{{with .Revision}} Written by crosslink at revision {{.}}.{{end}}</p>{{end}}
 {{if .Own}}<nav class="toc"><b>Contents:</b> <a href="#figures">figures</a> · <a href="#datasets">datasets</a><br>
 <b>Figures:</b> {{range $i, $f := .Extra}}{{if $i}} · {{end}}<a href="#{{$f.ID}}">{{$f.ID}}</a>{{end}}</nav>
 <h2 id="figures">Figures</h2>
