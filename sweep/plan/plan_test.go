@@ -461,7 +461,7 @@ replicates: 2
 grid:
   distance: {from: 1km, to: 100000km, points: %d}
   bit_rate: {from: 1Mbps, to: 10Gbps, points: 7, scale: log}
-  mtu: {from: 64B, to: 9000B, step: 1000B} # 9 values
+  mtu: {from: 64B, to: 8064B, step: 1000B} # 9 values
   detection: [direct, coherent]
 `, maxPrecomputed+3)
 	reg, err := vocab.NewRegistry(model)
