@@ -106,10 +106,11 @@ func (r *Report) Verdicts() []Verdict {
 	return vs
 }
 
-// Missing returns the ids of the catalog's figures that are missing.
+// Missing returns the ids of the catalog's figures that are missing (an
+// own study's, see Own).
 func (r *Report) Missing() []string {
 	var ids []string
-	for _, f := range r.Figures {
+	for _, f := range r.counted() {
 		if f.Missing() != "" {
 			ids = append(ids, f.ID)
 		}
@@ -186,7 +187,7 @@ func Build(jobs []*sweep.Job, profile, figDir string) (*Report, error) {
 // report at a profile not run yet) come first, with the command that runs
 // them: drawing again would not help them.
 func staleFigures(figs []*Figure, profile, out string) error {
-	var stale, unrun []string
+	var stale, unrun, unrunFiles []string
 	specDir := ""
 	for _, f := range figs {
 		if !f.Drawn || f.drawnFrom == "" || f.Run.Dataset == "" || f.drawnFrom == f.Run.Dataset {
@@ -198,6 +199,7 @@ func staleFigures(figs []*Figure, profile, out string) error {
 		if f.Run.Rows == 0 {
 			if !slices.Contains(unrun, f.Run.Spec) {
 				unrun = append(unrun, f.Run.Spec)
+				unrunFiles = append(unrunFiles, slurm.Quote(f.Run.File))
 			}
 			continue
 		}
@@ -219,8 +221,10 @@ func staleFigures(figs []*Figure, profile, out string) error {
 	}
 	var says []string
 	if len(unrun) > 0 {
-		how := fmt.Sprintf("crosslink run%s SPEC..., then crosslink plot%s", flag, plotFlag)
-		if profile != "" { // make figures runs a profile, quick unless told
+		how := fmt.Sprintf("crosslink run%s %s, then crosslink plot%s", flag, strings.Join(unrunFiles, " "), plotFlag)
+		// make figures runs the specs of specs/ into out/, at a profile
+		// (quick unless told): the repository's layout only.
+		if profile != "" && filepath.Clean(out) == "out" && (specDir == "" || specDir == "specs") {
 			how = "make figures PROFILE=" + profile + " runs, draws and reports, or " + how
 		}
 		whose := "the datasets of " + count(len(unrun), "spec") + " hold"

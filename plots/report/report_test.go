@@ -353,12 +353,19 @@ func TestOwnStudyReport(t *testing.T) {
 	own := &Report{
 		Documents: []Document{{Number: "000", Title: "a source document"}},
 		Extra: []*Figure{
-			{Entry: Entry{ID: "mine-a"}, Drawn: true, Run: &Run{}, Verdict: Verdict{Verdict: Reproduced}},
-			{Entry: Entry{ID: "mine-b"}, Verdict: Verdict{Verdict: NotDrawn}},
+			{Entry: Entry{ID: "mine-a"}, Declared: true, Drawn: true, Run: &Run{}, Verdict: Verdict{Verdict: Reproduced}},
+			{Entry: Entry{ID: "mine-b"}, Declared: true, Run: &Run{Spec: "mine"}, Verdict: Verdict{Verdict: NotDrawn}},
 		},
 	}
 	if d, n := own.Count(); d != 1 || n != 2 {
 		t.Errorf("Count() = %d, %d; want 1 of 2 (the specs' figures)", d, n)
+	}
+	if got := own.Missing(); len(got) != 1 || got[0] != "mine-b" {
+		t.Errorf("Missing() = %v, want [mine-b], the figure not drawn", got)
+	}
+	// An empty list of catalog figures is an own study as nil is.
+	if empty := (&Report{Figures: []*Figure{}, Extra: own.Extra}); !empty.Own() || empty.Tally() != own.Tally() {
+		t.Errorf("a report with an empty, non-nil catalog: Own %v, Tally %q; want an own study's, %q", empty.Own(), empty.Tally(), own.Tally())
 	}
 	var md, html, verdicts bytes.Buffer
 	if err := own.WriteMarkdown(&md); err != nil {
@@ -375,7 +382,7 @@ func TestOwnStudyReport(t *testing.T) {
 		want       []string
 	}{
 		{"REPORT.md", md.String(), []string{"# crosslink report\n", "1 of the 2 figures of the specs are drawn", "## Figures", `<a id="mine-a"></a>`}},
-		{"index.html", html.String(), []string{"<title>crosslink report</title>", "1 of the 2 figures of the specs are drawn", `<h2 id="figures">`, `id="mine-b"`}},
+		{"index.html", html.String(), []string{"<title>crosslink report</title>", "1 of the 2 figures of the specs are drawn", `<h2 id="figures">`, `id="mine-b"`, `missing: <a href="#mine-b">mine-b</a>`}},
 		{"verdicts", verdicts.String(), []string{"1 of the 2 figures of the specs are drawn"}},
 	} {
 		for _, w := range c.want {
@@ -383,7 +390,7 @@ func TestOwnStudyReport(t *testing.T) {
 				t.Errorf("%s lacks %q", c.name, w)
 			}
 		}
-		for _, no := range []string{"Source documents", "source-documents", "a source document", "reproduction report", "0 of the 0", "other figures"} {
+		for _, no := range []string{"Source documents", "source-documents", "a source document", "reproduction report", "0 of the 0", "other figures", "none missing"} {
 			if strings.Contains(c.text, no) {
 				t.Errorf("%s of an own study says %q", c.name, no)
 			}

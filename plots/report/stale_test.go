@@ -45,12 +45,21 @@ func TestStaleFiguresLeadsWithSpecsNotRun(t *testing.T) {
 		want    string
 	}{
 		{"two specs not run", []*Figure{unrun("a-fig1", "a"), unrun("a-fig2", "a"), unrun("b-fig", "b")}, "full",
-			"report: the datasets of 2 specs hold no row of profile full: a, b; run them first (make figures PROFILE=full runs, draws and reports, or crosslink run -p full SPEC..., then crosslink plot -p full)"},
+			"report: the datasets of 2 specs hold no row of profile full: a, b; run them first (make figures PROFILE=full runs, draws and reports, or crosslink run -p full specs/a.yaml specs/b.yaml, then crosslink plot -p full)"},
 		{"one not run, one redrawn", []*Figure{redrawn, unrun("a-fig1", "a")}, "full",
-			"report: the dataset of 1 spec holds no row of profile full: a; run it first (make figures PROFILE=full runs, draws and reports, or crosslink run -p full SPEC..., then crosslink plot -p full); besides, 1 figure was drawn from other rows than its dataset holds now: c-fig (out/c); draw it again with crosslink plot -p full (make figures runs, draws and reports) and run report again"},
+			"report: the dataset of 1 spec holds no row of profile full: a; run it first (make figures PROFILE=full runs, draws and reports, or crosslink run -p full specs/a.yaml, then crosslink plot -p full); besides, 1 figure was drawn from other rows than its dataset holds now: c-fig (out/c); draw it again with crosslink plot -p full (make figures runs, draws and reports) and run report again"},
 		{"the base profile has no make target", []*Figure{unrun("a-fig1", "a")}, "",
-			"report: the dataset of 1 spec holds no row of profile base: a; run it first (crosslink run SPEC..., then crosslink plot)"},
+			"report: the dataset of 1 spec holds no row of profile base: a; run it first (crosslink run specs/a.yaml, then crosslink plot)"},
 	}
+	mine := unrun("m-fig", "m")
+	mine.Run.File = "study/m.yaml"
+	tests = append(tests, struct {
+		name    string
+		figs    []*Figure
+		profile string
+		want    string
+	}{"a study of one's own, whose specs make figures does not run", []*Figure{mine}, "full",
+		"report: the dataset of 1 spec holds no row of profile full: m; run it first (crosslink run -p full study/m.yaml, then crosslink plot -p full --specs study)"})
 	for _, tt := range tests {
 		err := staleFigures(tt.figs, tt.profile, "out")
 		if err == nil || err.Error() != tt.want {

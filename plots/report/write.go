@@ -100,10 +100,7 @@ func (f *Figure) NoComparison() bool { return f.Printed && f.Drawn && len(f.Tabl
 // the report has no catalog figures, the others): "11 reproduced, 15
 // partly, 2 not reproduced", leaving out verdicts no figure has.
 func (r *Report) Tally() string {
-	figs := r.Figures
-	if len(figs) == 0 {
-		figs = r.Extra
-	}
+	figs := r.counted()
 	n := map[string]int{}
 	for _, f := range figs {
 		if f.Drawn {
@@ -126,10 +123,7 @@ func (r *Report) Tally() string {
 // them): "412 hold, 170 fail, 6 not computed", the last left out when
 // none is.
 func (r *Report) ClaimTally() string {
-	figs := r.Figures
-	if len(figs) == 0 {
-		figs = r.Extra
-	}
+	figs := r.counted()
 	var hold, fail, skip int
 	for _, f := range figs {
 		if !f.Drawn {
@@ -153,15 +147,21 @@ func (r *Report) DrawnOf() string {
 
 // Own reports whether this is the report of a study of one's own: specs
 // that declare none of the source documents' figures, only their own.
-func (r *Report) Own() bool { return r.Figures == nil }
+func (r *Report) Own() bool { return len(r.Figures) == 0 }
+
+// counted returns the figures the headlines count (Count, Tally,
+// ClaimTally, Missing): the catalog's, or an own study's (Own).
+func (r *Report) counted() []*Figure {
+	if r.Own() {
+		return r.Extra
+	}
+	return r.Figures
+}
 
 // Count returns how many catalog figures are drawn, and how many there
 // are; for a study of one's own (Own), its specs' figures.
 func (r *Report) Count() (drawn, total int) {
-	figs := r.Figures
-	if r.Own() {
-		figs = r.Extra
-	}
+	figs := r.counted()
 	for _, f := range figs {
 		if f.Drawn {
 			drawn++

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -257,9 +256,16 @@ const supersedeTurnFile = ".lock-supersede"
 // (syscall.LOCK_EX or LOCK_SH), and returns its release. A dir not
 // created yet has no Supersede to wait for.
 func supersedeTurn(dir string, mode int) (release func(), err error) {
-	f, err := os.OpenFile(filepath.Join(dir, supersedeTurnFile), os.O_RDWR|os.O_CREATE, fileMode)
-	if errors.Is(err, os.ErrNotExist) && mode == syscall.LOCK_SH {
-		return func() {}, nil
+	path := filepath.Join(dir, supersedeTurnFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, fileMode)
+	if err != nil && mode == syscall.LOCK_SH {
+		// Waiting needs no write: a dataset others may only read has
+		// its lock file opened read-only, and one without it (or a dir
+		// not created yet, or not a directory, which the caller's
+		// listing reports) has no Supersede to wait for.
+		if f, err = os.Open(path); err != nil {
+			return func() {}, nil
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)

@@ -39,7 +39,10 @@
 //     values and the same scenarios; a log range over whole decades
 //     puts its points a whole number of decades from from at from
 //     shifted by them, exactly ({from: 1e-9, to: 1e-3, points: 4,
-//     scale: log} is [1e-9, 1e-7, 1e-5, 1e-3]).
+//     scale: log} is [1e-9, 1e-7, 1e-5, 1e-3]). A step must land on to:
+//     {from: 1W, to: 2W, step: 0.3W} is an error naming 1.9W, the last
+//     value it reaches, rather than an axis that stops short of what
+//     the spec says.
 //   - A profile's params and grid axes replace the base ones of the same
 //     name (or add new ones); its cases, when given, replace the base
 //     cases. Every profile is validated by Parse, so Resolve cannot fail

@@ -370,8 +370,11 @@ func (p *parser) entries(n ast.Node, what, noun string, allowed []string) []entr
 				continue
 			}
 			if noun == "parameter" && contains(topKeys, key) {
+				// Unindenting helps where the key belongs one level up:
+				// any spec key beside the spec's params, a profile's
+				// keys beside a profile's params.
 				fix := ""
-				if strings.HasSuffix(what, "params") {
+				if key != "params" && (what == "params" || (strings.HasSuffix(what, " params") && contains(profileKeys, key))) {
 					fix = ": unindent it to line up with params"
 				}
 				p.errorf(kpos, "%s is a key of the spec, not a parameter to set in %s%s", key, what, fix)
@@ -389,13 +392,13 @@ func (p *parser) entries(n ast.Node, what, noun string, allowed []string) []entr
 	return out
 }
 
-// suggest returns "; did you mean "x"?" for the nearest of names, or a
-// list of the names when there are few and none is near.
 // keySynonyms are the words a spec's author may reach for in place of a
 // key, which are not near it in spelling: a claim's published number is
 // its document, its tolerance tol.
 var keySynonyms = map[string]string{"value": "document", "expected": "document", "published": "document", "tolerance": "tol"}
 
+// suggest returns "; did you mean "x"?" for the nearest of names, or a
+// list of the names when there are few and none is near.
 func suggest(word string, names []string) string {
 	if hint := units.DidYouMean(word, names); hint != "" {
 		return hint

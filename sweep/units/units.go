@@ -259,7 +259,8 @@ func Parse(text string, want vocab.Unit) (float64, error) {
 	}
 	if name == "K" && w.dim == dataSize {
 		// 64K meant as kilobytes: kelvins are no size.
-		return 0, errorf(text, "%q is a temperature (K is kelvin), but a data size is wanted: write the unit after the prefix, e.g. %skB or %sKiB", text, strings.TrimSuffix(strings.TrimSpace(text), "K"), strings.TrimSuffix(strings.TrimSpace(text), "K"))
+		n := strings.TrimSuffix(strings.TrimSpace(text), "K")
+		return 0, errorf(text, "%q is a temperature (K is kelvin), but a data size is wanted: write the unit after the prefix, e.g. %skB or %sKiB", text, n, n)
 	}
 	return 0, errorf(text, "%q is a %s, but a %s is wanted, e.g. %s", text, sym.dim, w.dim, w.example)
 }
@@ -342,7 +343,7 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // be meant either way: "1.5" as the fraction 1.5 (150%) or as 1.5%.
 func percentNeeded(text, number string, w info) error {
 	x, err := strconv.ParseFloat(number, 64)
-	if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+	if err != nil || math.IsInf(x*100, 0) || math.IsNaN(x) {
 		return errorf(text, "needs a percent sign, e.g. %s", w.example)
 	}
 	pct := strconv.FormatFloat(x*100, 'g', 12, 64)
@@ -354,7 +355,7 @@ func unknown(text, name string, w info) error {
 	if hint := ambiguous(name, w.dim); hint != "" {
 		return errorf(text, "unit %q is ambiguous: %s", name, hint)
 	}
-	if _, si := siPrefixes[name]; (si || binPrefix[name] != 0 || name == "K") && w.dim != plain {
+	if _, si := siPrefixes[name]; (si || binPrefix[name] != 0) && w.dim != plain {
 		return errorf(text, "%q is a prefix without a unit; a %s takes %s, e.g. %s", name, w.dim, strings.Join(w.display, ", "), w.example)
 	}
 	var cands []string

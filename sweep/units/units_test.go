@@ -111,6 +111,7 @@ func TestParseErrors(t *testing.T) {
 		{"0.5", vocab.Fraction, "needs a percent sign: write 50% if 0.5 is a fraction, or 0.5% if it is in percent"},
 		{"1.5", vocab.Fraction, "needs a percent sign: write 150% if 1.5 is a fraction, or 1.5% if it is in percent"},
 		{"0.07", vocab.Fraction, "needs a percent sign: write 7% if 0.07 is a fraction, or 0.07% if it is in percent"},
+		{"1e308", vocab.Fraction, "needs a percent sign, e.g. 0.5%"}, // 100 times it is no number
 		// A prefix alone, or K (kelvin) for kilo: not steered to bytes.
 		{"64k", vocab.Byte, `"k" is a prefix without a unit; a data size takes B, kB, MB, GB, TB, e.g. 1500B`},
 		{"2G", vocab.BitPerSecond, `"G" is a prefix without a unit; a bit rate takes bps, kbps, Mbps, Gbps, Tbps, e.g. 1Gbps`},
