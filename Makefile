@@ -69,9 +69,11 @@ testdeps:
 ## missing from out/), draw every figure into out/figures/, then write the
 ## reproduction report (out/figures/index.html, REPORT.md), also when some
 ## scenarios failed; the exit status is that of the figures command.
-## JOBS=N sets the worker count (default: one per core).
+## JOBS=N sets the worker count (default: one per core); FIGFLAGS passes
+## the figures' size, font size and resolution (FIGFLAGS='--width 8.5cm
+## --font-size 8'); every figure is drawn again at them on each run.
 figures: build
-	./$(BIN) figures --profile $(PROFILE) $(if $(JOBS),-j $(JOBS)); status=$$?; \
+	./$(BIN) figures --profile $(PROFILE) $(if $(JOBS),-j $(JOBS)) $(FIGFLAGS); status=$$?; \
 	./$(BIN) report --profile $(PROFILE) && exit $$status
 
 ## bench: the performance benchmarks (scenarios/s, events/s, packets/s, allocs).

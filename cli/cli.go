@@ -407,9 +407,12 @@ func expandCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 // plotFlags are shared by plot and figures.
 type plotFlags struct {
 	specs string
+	look  lookFlags
 }
 
-func drawFigures(ctx context.Context, jobs []*sweep.Job, ids []string, out string) error {
+// drawFigures draws the figures ids (all when empty) that jobs declare,
+// from their datasets under out, in theme th.
+func drawFigures(ctx context.Context, jobs []*sweep.Job, ids []string, out string, th plots.Theme) error {
 	dir, err := figuresDir(out)
 	if err != nil {
 		return err
@@ -418,7 +421,9 @@ func drawFigures(ctx context.Context, jobs []*sweep.Job, ids []string, out strin
 	for i, j := range jobs {
 		sources[i] = plots.DatasetSource(j.Spec.Name, j.Dir, j.Plan.Schema(), plots.DefsOf(j.Spec.Plots), j.Plan)
 	}
-	return plots.Draw(ctx, plots.NewRegistry(), dir, ids, sources)
+	reg := plots.NewRegistry()
+	reg.Theme = th
+	return plots.Draw(ctx, reg, dir, ids, sources)
 }
 
 // warnPartial notes on stderr each spec whose figures (those of ids, or
@@ -662,6 +667,10 @@ func plotCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 		Long: "plot draws the figures the specs in --specs declare from the datasets in OUT. Each spec is\n" +
 			"drawn at the profile its dataset holds (what run or figures made), unless --profile names one.",
 		RunE: func(c *cobra.Command, ids []string) error {
+			th, err := pf.look.theme()
+			if err != nil {
+				return usageError{err}
+			}
 			if err := checkOutRoot(out); err != nil {
 				return err
 			}
@@ -674,7 +683,7 @@ func plotCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 				return usageError{err}
 			}
 			warnPartial(jobs, ids, e)
-			if err := drawFigures(c.Context(), jobs, ids, out); err != nil {
+			if err := drawFigures(c.Context(), jobs, ids, out, th); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.Stderr, "figures written to %s\n", filepath.Join(out, "figures"))
@@ -684,6 +693,7 @@ func plotCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	c.Flags().StringVar(&pf.specs, "specs", "specs", "directory of the specs that declare the figures")
 	c.Flags().StringVarP(&profile, "profile", "p", "", "profile whose scenarios are drawn (specs without it: their base); default: the one each dataset holds")
 	c.Flags().StringVarP(&out, "out", "o", "out", "output root: datasets in OUT/<spec>/, figures in OUT/figures/")
+	pf.look.register(c)
 	return c
 }
 
@@ -697,6 +707,10 @@ func figuresCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			if _, err := f.check(e); err != nil {
 				return err
+			}
+			th, err := pf.look.theme() // before hours of running, not after
+			if err != nil {
+				return usageError{err}
 			}
 			if _, err := figuresDir(f.out); err != nil { // before hours of running, not after
 				return err
@@ -719,7 +733,7 @@ func figuresCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			if runErr != nil && !errors.As(runErr, &failed) {
 				return runErr
 			}
-			if err := drawFigures(c.Context(), jobs, nil, f.out); err != nil {
+			if err := drawFigures(c.Context(), jobs, nil, f.out, th); err != nil {
 				return err
 			}
 			if !f.quiet {
@@ -730,6 +744,7 @@ func figuresCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	}
 	f.register(c, "quick")
 	c.Flags().StringVar(&pf.specs, "specs", "specs", "directory of specs to run and draw")
+	pf.look.register(c)
 	return c
 }
 

@@ -87,10 +87,7 @@ func Draw(ctx context.Context, reg *Registry, outDir string, ids []string, sourc
 			failed = append(failed, fmt.Errorf("plots: figure %s (spec %s): %w", id, j.src.Name, err))
 			continue
 		}
-		w, h := out.Width, out.Height
-		if w == 0 || h == 0 {
-			w, h = reg.Theme.Width, reg.Theme.Height
-		}
+		w, h := reg.Theme.page(out)
 		out.Problems = append(out.Problems, drawingProblems(out.Art, w, h)...)
 		if err := Write(outDir, id, out, reg.Theme); err != nil {
 			return errors.Join(append(failed, err)...)
@@ -121,10 +118,7 @@ func sourceDigest(ctx context.Context, src *Source) string {
 // <id>.csv and, for tables, <id>.md. Each file is written to a temporary
 // name and renamed, so an interrupted run leaves no half file.
 func Write(dir, id string, out *Output, th Theme) error {
-	w, h := out.Width, out.Height
-	if w == 0 || h == 0 {
-		w, h = th.Width, th.Height
-	}
+	w, h := th.page(out)
 	for _, f := range formats {
 		b, err := Render(out.Art, w, h, f, th)
 		if err != nil {

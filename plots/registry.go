@@ -50,11 +50,15 @@ func (in Input) Frame(ctx context.Context) (*Frame, error) {
 
 // Output is a drawn figure.
 type Output struct {
-	Art           Drawer    // drawn to <id>.png, .svg and .pdf
-	Width, Height vg.Length // page size; zero takes the theme's
-	Data          *Table    // the plotted numbers, written to <id>.csv
-	Markdown      bool      // also write Data to <id>.md (table figures)
-	Notes         []string  // what was left out and why
+	Art Drawer // drawn to <id>.png, .svg and .pdf
+	// Width and Height are the page of a figure that needs another than
+	// the theme's (several panels), set for the default theme's 16 x 10
+	// cm: a theme of another size scales them in proportion. Zero takes
+	// the theme's page.
+	Width, Height vg.Length
+	Data          *Table   // the plotted numbers, written to <id>.csv
+	Markdown      bool     // also write Data to <id>.md (table figures)
+	Notes         []string // what was left out and why
 	// Problems are what a reader of the figure would trip over: an axis
 	// without enough labelled ticks, data outside the axes. Draw adds the
 	// axis checks; the figure's sidecar lists them and the figure tests

@@ -13,8 +13,11 @@ import (
 // Theme is the look every figure shares: size, font, colours, markers and
 // dashes. One theme for all figures keeps them consistent side by side.
 type Theme struct {
-	Width, Height vg.Length // page size of a figure
-	DPI           int       // PNG resolution
+	// Width and Height are the page of a figure; figures that set their
+	// own page (Output.Width, Height) scale it by these against the
+	// default 16 x 10 cm (Resized sets both at once).
+	Width, Height vg.Length
+	DPI           int // PNG resolution, recorded in its pHYs chunk
 
 	// Font is the one typeface of every text. It must stay a single face:
 	// vgpdf writes font objects in map order, so two faces would make PDF
@@ -64,8 +67,8 @@ func OkabeIto() []color.Color {
 // curves stay apart in grey-scale print too.
 func DefaultTheme() Theme {
 	return Theme{
-		Width:     16 * vg.Centimeter,
-		Height:    10 * vg.Centimeter,
+		Width:     defaultWidth,
+		Height:    defaultHeight,
 		DPI:       150,
 		Font:      plot.DefaultFont,
 		FontSize:  9,
