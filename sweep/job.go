@@ -241,7 +241,8 @@ func profilePlans(j *Job) ([]plan.Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sweep: %w", err)
 	}
-	s, err := spec.Parse(j.Spec.File, j.Spec.Text, reg)
+	// The text parsed as it was run: a dataset's recorded spec too.
+	s, err := spec.ParseLimited(j.Spec.File, j.Spec.Text, reg, spec.Limits{Recorded: true})
 	if err != nil {
 		return []plan.Source{j.Plan}, nil // a job built from no file: its own plan
 	}

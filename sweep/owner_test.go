@@ -265,3 +265,40 @@ func TestEditedSeedDamagedPart(t *testing.T) {
 		t.Errorf("the new seed beside a damaged part: %v, want refused by the readable part's row", err)
 	}
 }
+
+// TestRecordedSpecKeepsOldRanges: a dataset run before a range's step had
+// to land on to (its recorded spec has {from: 1m, to: 4m, step: 2m}, whose
+// axis stopped at 3m) is still read by status, with the plan it was run
+// with, while the same spec in a file is refused.
+func TestRecordedSpecKeepsOldRanges(t *testing.T) {
+	m := newInverseSquare(0)
+	out := t.TempDir()
+	text := "name: old\nmodel: inverse-square\ngrid:\n  distance: {from: 1m, to: 4m, step: 2m}\n"
+	reg, err := vocab.NewRegistry(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := spec.Parse("old.yaml", []byte(text), reg); err == nil || !strings.Contains(err.Error(), "does not reach 4m") {
+		t.Fatalf("the spec in a file: %v, want the step refused", err)
+	}
+	s, err := spec.ParseLimited("old.yaml", []byte(text), reg, spec.Limits{Recorded: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.New(s, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := &Job{Spec: s, Model: m, Plan: p, Dir: filepath.Join(out, s.Name)}
+	if _, err := RunJobs(context.Background(), []*Job{j}, Options{Workers: 1, Warn: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadDir(j.Dir, reg)
+	if err != nil {
+		t.Fatalf("status of the dataset: %v", err)
+	}
+	r, err := Check(loaded, 0, false)
+	if err != nil || loaded.Plan.Len() != 2 || r.Total != 2 || r.OK != 2 || r.Missing != 0 || r.Extra != 0 || r.Refused != "" {
+		t.Errorf("status: %d scenarios planned, report %+v, %v; want the 2 it was run with (1m, 3m), done", loaded.Plan.Len(), r, err)
+	}
+}

@@ -240,7 +240,7 @@ func loadDir(dir string, reg *vocab.Registry, at *string) (*Job, error) {
 	if !ok {
 		return nil, fmt.Errorf("sweep: %s records no spec", dir)
 	}
-	s, err := spec.Parse(filepath.Join(dir, recordedSpec), []byte(text), reg)
+	s, err := spec.ParseLimited(filepath.Join(dir, recordedSpec), []byte(text), reg, spec.Limits{Recorded: true})
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,11 @@ type Limits struct {
 	// Stdin is what the spec path "-" reads (crosslink run -); nil
 	// refuses that path.
 	Stdin io.Reader
+	// Recorded reads the spec text a dataset recorded when it was run,
+	// without the checks added since that only refuse (a range whose
+	// step misses to), so that the plan is the one the dataset was run
+	// with and crosslink status still reads it.
+	Recorded bool
 }
 
 // Defaults of Limits. 128 KiB is 25 times the largest spec shipped; the

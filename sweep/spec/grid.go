@@ -188,7 +188,7 @@ func (p *parser) rangeAxis(prm vocab.Param, e entry) (*Range, bool) {
 		}
 		// A step that overshoots to would end the axis short of it
 		// without a word: {from: 1W, to: 2W, step: 0.3W} stops at 1.9W.
-		if rest := (to-from)/st - (c - 1); rest > 1e-6 {
+		if rest := (to-from)/st - (c - 1); rest > 1e-6 && !p.lim.Recorded {
 			last := round15(from + (c-1)*st)
 			p.errorf(p.pos(step.value), "%s: step %s from %s does not reach %s (the last value would be %s); set to: %s, or a step that divides the range, or give points",
 				what, units.Format(st, prm.Unit), units.Format(from, prm.Unit), units.Format(to, prm.Unit), units.Format(last, prm.Unit), units.Format(last, prm.Unit))
