@@ -401,11 +401,13 @@ func TestPlotRefusesTwoSpecsOfOneName(t *testing.T) {
 	}
 }
 
-// TestReportOwnSpecs: a report on a user's own specs lists their figures,
-// not the documents' as missing.
-func TestReportOwnSpecs(t *testing.T) {
-	dir := t.TempDir()
-	specs, out := filepath.Join(dir, "specs"), filepath.Join(dir, "out")
+// ownStudy makes a study of one's own in a temporary directory, as the
+// README starts one: the fso-ber starter spec in specs/ ("first"), run and
+// drawn into out/. It returns the directory and the two under it.
+func ownStudy(t *testing.T) (dir, specs, out string) {
+	t.Helper()
+	dir = t.TempDir()
+	specs, out = filepath.Join(dir, "specs"), filepath.Join(dir, "out")
 	for _, args := range [][]string{
 		{"init", "fso-ber", "-o", specs, "--name", "first"},
 		{"run", "-q", "-o", out, filepath.Join(specs, "first.yaml")},
@@ -415,6 +417,13 @@ func TestReportOwnSpecs(t *testing.T) {
 			t.Fatalf("crosslink %q: exit %d: %s", args, code, stderr)
 		}
 	}
+	return dir, specs, out
+}
+
+// TestReportOwnSpecs: a report on a user's own specs lists their figures,
+// not the documents' as missing.
+func TestReportOwnSpecs(t *testing.T) {
+	dir, specs, out := ownStudy(t)
 	vmd := filepath.Join(dir, "verdicts.md")
 	code, _, stderr := crosslink(t, "report", "--specs", specs, "-o", out, "--strict", "--verdicts-md", vmd)
 	if code != exitOK || strings.Contains(stderr, "missing") || !strings.Contains(stderr, "1 of 1 figures drawn (1 no published value; claims: 0 hold, 0 fail)") {

@@ -28,18 +28,8 @@ import (
 //   - plot without flags draws the default bytes again: nothing of a
 //     size is kept between runs.
 func TestPlotSize(t *testing.T) {
-	dir := t.TempDir()
-	specs, out := filepath.Join(dir, "specs"), filepath.Join(dir, "out")
+	_, specs, out := ownStudy(t)
 	figs := filepath.Join(out, "figures")
-	for _, args := range [][]string{
-		{"init", "fso-ber", "-o", specs, "--name", "first"},
-		{"run", "-q", "-o", out, filepath.Join(specs, "first.yaml")},
-		{"plot", "--specs", specs, "-o", out},
-	} {
-		if code, _, stderr := crosslink(t, args...); code != exitOK {
-			t.Fatalf("crosslink %q: exit %d: %s", args, code, stderr)
-		}
-	}
 	base := readFigures(t, figs)
 	column := []string{"--width", "8.5cm", "--font-size", "7", "--dpi", "300"}
 	for _, tt := range []struct {

@@ -95,7 +95,7 @@ func RunJobs(ctx context.Context, jobs []*Job, o Options) (failed int, err error
 	var runShards []Shard // and their shards
 	for i, j := range jobs {
 		if !shards[i].Runs() {
-			fmt.Fprintf(o.Warn, "%s: shard %s has none of it (%s, so at most %s)\n", j.Spec.Name, o.Shard, count(j.shardUnits(), j.shardUnit()), count(max(j.shardUnits(), 1), "shard"))
+			fmt.Fprintf(o.Warn, "%s: shard %s has none of it (%s, so at most %s)\n", j.Spec.Name, o.Shard, Count(j.shardUnits(), j.shardUnit()), Count(max(j.shardUnits(), 1), "shard"))
 			continue
 		}
 		jo := o

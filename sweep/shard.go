@@ -49,7 +49,7 @@ func (s Shard) fits(n int, unit string) error {
 		return err
 	}
 	if s.N > max(n, 1) {
-		return fmt.Errorf("sweep: shard %s: the plan has %s, so it splits into at most %s", s, count(n, unit), count(max(n, 1), "shard"))
+		return fmt.Errorf("sweep: shard %s: the plan has %s, so it splits into at most %s", s, Count(n, unit), Count(max(n, 1), "shard"))
 	}
 	return nil
 }
@@ -84,7 +84,7 @@ func TaskShards(jobs []*Job, s Shard) ([]Shard, error) {
 			return nil, err
 		}
 	} else if s.N > max(most, 1) {
-		return nil, fmt.Errorf("sweep: shard %s: the largest of the %d specs, %s, has %s, so they split into at most %s", s, len(jobs), largest.Spec.Name, count(most, largest.shardUnit()), count(max(most, 1), "shard"))
+		return nil, fmt.Errorf("sweep: shard %s: the largest of the %d specs, %s, has %s, so they split into at most %s", s, len(jobs), largest.Spec.Name, Count(most, largest.shardUnit()), Count(max(most, 1), "shard"))
 	}
 	shards := make([]Shard, len(jobs))
 	for i, j := range jobs {
@@ -120,8 +120,8 @@ func (j *Job) shardUnit() string {
 	return "scenario"
 }
 
-// count is n of unit, in the plural unless n is 1: "1 shard", "3 shards".
-func count(n int, unit string) string {
+// Count is n of unit, in the plural unless n is 1: "1 shard", "3 shards".
+func Count(n int, unit string) string {
 	if n == 1 {
 		return "1 " + unit
 	}

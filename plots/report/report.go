@@ -227,7 +227,7 @@ func staleFigures(figs []*Figure, profile, out string) error {
 		if profile != "" && filepath.Clean(out) == "out" && (specDir == "" || specDir == "specs") {
 			how = "make figures PROFILE=" + profile + " runs, draws and reports, or " + how
 		}
-		whose := "the datasets of " + count(len(unrun), "spec") + " hold"
+		whose := "the datasets of " + sweep.Count(len(unrun), "spec") + " hold"
 		them := "them"
 		if len(unrun) == 1 {
 			whose, them = "the dataset of 1 spec holds", "it"
@@ -254,20 +254,12 @@ func profileWord(profile string) string {
 	return profile
 }
 
-// count is "1 spec" or "3 specs".
-func count(n int, unit string) string {
-	if n == 1 {
-		return "1 " + unit
-	}
-	return fmt.Sprintf("%d %ss", n, unit)
-}
-
 // countWere is "1 figure was" or "3 figures were".
 func countWere(n int, unit string) string {
 	if n == 1 {
-		return count(n, unit) + " was"
+		return sweep.Count(n, unit) + " was"
 	}
-	return count(n, unit) + " were"
+	return sweep.Count(n, unit) + " were"
 }
 
 func figureOf(e Entry, cataloged bool, declared map[string]*Run, captions map[string]string, dir string) (*Figure, error) {

@@ -265,12 +265,7 @@ func writeCatalogMD(b *strings.Builder, r *Report) {
 	}
 }
 
-func (r *Report) profileName() string {
-	if r.Profile == "" {
-		return "base"
-	}
-	return r.Profile
-}
+func (r *Report) profileName() string { return profileWord(r.Profile) }
 
 func writeFigureMD(b *strings.Builder, f *Figure) {
 	writeFigureBody(b, f)
