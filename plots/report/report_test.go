@@ -381,16 +381,16 @@ func TestOwnStudyReport(t *testing.T) {
 		name, text string
 		want       []string
 	}{
-		{"REPORT.md", md.String(), []string{"# crosslink report\n", "1 of the 2 figures of the specs are drawn", "## Figures", `<a id="mine-a"></a>`}},
-		{"index.html", html.String(), []string{"<title>crosslink report</title>", "1 of the 2 figures of the specs are drawn", `<h2 id="figures">`, `id="mine-b"`, `missing: <a href="#mine-b">mine-b</a>`}},
-		{"verdicts", verdicts.String(), []string{"1 of the 2 figures of the specs are drawn"}},
+		{"REPORT.md", md.String(), []string{"# crosslink report\n", "1 of the 2 figures of the specs are drawn", "## Figures", `<a id="mine-a"></a>`, "\n### mine-a\n"}},
+		{"index.html", html.String(), []string{"<title>crosslink report</title>", "1 of the 2 figures of the specs are drawn", `<h2 id="figures">`, `id="mine-b"`, `missing: <a href="#mine-b">mine-b</a>`, "<h3>mine-a</h3>"}},
+		{"verdicts", verdicts.String(), []string{"1 of the 2 figures of the specs are drawn", "| mine-a | - | reproduced |"}},
 	} {
 		for _, w := range c.want {
 			if !strings.Contains(c.text, w) {
 				t.Errorf("%s lacks %q", c.name, w)
 			}
 		}
-		for _, no := range []string{"Source documents", "source-documents", "a source document", "reproduction report", "0 of the 0", "other figures", "none missing"} {
+		for _, no := range []string{"Source documents", "source-documents", "a source document", "reproduction report", "0 of the 0", "other figures", "none missing", "source documents"} {
 			if strings.Contains(c.text, no) {
 				t.Errorf("%s of an own study says %q", c.name, no)
 			}

@@ -42,6 +42,17 @@ func (f *Figure) Source() string {
 	return "document " + f.Document + ", " + f.Figure
 }
 
+// Heading is the title of the figure's card: "fig6: document 000,
+// Table 2", or the id alone for a figure of no source document, which the
+// section it stands in (other figures, or a study of one's own) already
+// says.
+func (f *Figure) Heading() string {
+	if f.Document == "" {
+		return f.ID
+	}
+	return f.ID + ": " + f.Source()
+}
+
 // ProfileName is the profile name to print: "base" when the spec had none.
 func (r *Run) ProfileName() string {
 	if r.Profile == "" {
@@ -273,7 +284,7 @@ func writeFigureMD(b *strings.Builder, f *Figure) {
 }
 
 func writeFigureBody(b *strings.Builder, f *Figure) {
-	fmt.Fprintf(b, "\n<a id=\"%s\"></a>\n### %s: %s\n\n", f.ID, f.ID, f.Source())
+	fmt.Fprintf(b, "\n<a id=\"%s\"></a>\n### %s\n\n", f.ID, f.Heading())
 	if f.Content != "" {
 		fmt.Fprintf(b, "%s.\n\n", capital(f.Content))
 	}
@@ -461,7 +472,7 @@ The same report as text: <a href="REPORT.md">REPORT.md</a>.{{with .Revision}} Wr
 </html>
 {{define "card"}}<div class="card{{if not .Drawn}} missing{{end}}" id="{{.ID}}">
 <a class="top" href="#top">back to top</a>
-<h3>{{.ID}}: {{.Source}}</h3>
+<h3>{{.Heading}}</h3>
 {{if .Content}}<p>{{capital .Content}}.</p>{{end}}
 {{if .Drawn}}<a href="{{.ID}}.svg"><img src="{{.ID}}.png" alt="{{.ID}}: {{.Caption}}"></a>
 {{if .Caption}}<p><i>{{.Caption}}</i></p>{{end}}
@@ -526,13 +537,17 @@ func (r *Report) WriteVerdictsMarkdown(w io.Writer, pv Provenance) error {
 		if hasSection(f) {
 			id = fmt.Sprintf("[%s](#%s)", f.ID, f.ID)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %s | %s |\n", id, mdCell(f.Source()), verdict, hold, fail, skip, spec, prof)
+		source := f.Source()
+		if r.Own() {
+			source = "-" // no figure of an own study is a document's
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %s | %s |\n", id, mdCell(source), verdict, hold, fail, skip, spec, prof)
 	}
 	for _, f := range figs {
 		if !hasSection(f) {
 			continue
 		}
-		fmt.Fprintf(&b, "\n<a id=\"%s\"></a>\n## %s: %s\n\n", f.ID, f.ID, f.Source())
+		fmt.Fprintf(&b, "\n<a id=\"%s\"></a>\n## %s\n\n", f.ID, f.Heading())
 		writeVerdictMD(&b, f.Verdict)
 	}
 	if _, err := io.WriteString(w, printable(b.String())); err != nil {
