@@ -231,6 +231,9 @@ func Parse(text string, want vocab.Unit) (float64, error) {
 	}
 	sym, ok := symbols[name]
 	if !ok {
+		if len(name) > 1 && name[0] == ',' && isDigit(name[1]) {
+			return 0, errorf(text, "%q has a thousands separator; write it without commas, e.g. %s", s, strings.ReplaceAll(s, ",", ""))
+		}
 		return 0, unknown(text, name, w)
 	}
 	switch {

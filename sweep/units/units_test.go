@@ -118,6 +118,7 @@ func TestParseErrors(t *testing.T) {
 		{"64Ki", vocab.Byte, `"Ki" is a prefix without a unit; a data size takes B, kB, MB, GB, TB, e.g. 1500B`},
 		{"64K", vocab.Byte, `"64K" is a temperature (K is kelvin), but a data size is wanted: write the unit after the prefix, e.g. 64kB or 64KiB`},
 		{"16000kn", vocab.Meter, `unknown unit "kn"; did you mean "km"?`},
+		{"16,000km", vocab.Meter, `"16,000km" has a thousands separator; write it without commas, e.g. 16000km`},
 		{"4Gbs", vocab.BitPerSecond, `unit "Gbs" is ambiguous: write "Gbps" or "Gbit/s" for bits per second, "GB/s" for bytes per second`},
 		{"4Gpbs", vocab.BitPerSecond, `unknown unit "Gpbs"; did you mean "Gbps"?`},
 		{"1Gb", vocab.BitPerSecond, `unit "Gb" is ambiguous: write "Gbps" or "Gbit/s" for bits per second, "GB/s" for bytes per second`},
