@@ -156,8 +156,10 @@ func TestJudge(t *testing.T) {
 // drawn figure with our value or why there is none.
 func TestWriteVerdictsMarkdown(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "fig.csv"), []byte(figCSV), 0o644); err != nil {
-		t.Fatal(err)
+	for _, id := range []string{"fig", "mine"} {
+		if err := os.WriteFile(filepath.Join(dir, id+".csv"), []byte(figCSV), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	f := func(x float64) *float64 { return &x }
 	claims := []spec.Claim{
@@ -169,6 +171,8 @@ func TestWriteVerdictsMarkdown(t *testing.T) {
 	r := &Report{Profile: "full", Figures: []*Figure{
 		{Entry: Entry{ID: "fig", Document: "000", Figure: "Fig. 8"}, Declared: true, Drawn: true, Run: run, Verdict: VerdictOf("fig", "000", claims, dir, true)},
 		{Entry: Entry{ID: "gone", Document: "000", Figure: "Fig. 9"}, Declared: true, Run: run, Verdict: VerdictOf("gone", "000", claims, dir, false)},
+	}, Extra: []*Figure{
+		{Entry: Entry{ID: "mine"}, Declared: true, Drawn: true, Run: run, Verdict: VerdictOf("mine", "", claims[:1], dir, true)},
 	}}
 	if v := r.Figures[0].Verdict; v.Hold != 1 || v.Fail != 1 || v.NotComputed != 1 {
 		t.Errorf("verdicts.json counts: %d hold, %d fail, %d not computed; want 1, 1, 1", v.Hold, v.Fail, v.NotComputed)
@@ -188,6 +192,10 @@ func TestWriteVerdictsMarkdown(t *testing.T) {
 		"**Verdict: partly.** 1 of 2 claims fails: fails (ours 5.8, document <= 1). 1 of 3 claims not computed",
 		"| a point the profile skips | Document 000, Fig. 8 | goodput_mbps where distance_km=50000 | 1 within 10 % | not computed: ",
 		"| not computed |\n",
+		// A figure of no document says so in its row and in its section's
+		// heading, which a link from elsewhere lands on.
+		"| [mine](#mine) | not a figure of the source documents | reproduced | 1 | 0 | 0 | figspec | full |",
+		"\n## mine: not a figure of the source documents\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("verdicts file lacks %q:\n%s", want, md)

@@ -42,10 +42,10 @@ func (f *Figure) Source() string {
 	return "document " + f.Document + ", " + f.Figure
 }
 
-// Heading is the title of the figure's card: "fig6: document 000,
-// Table 2", or the id alone for a figure of no source document, which the
-// section it stands in (other figures, or a study of one's own) already
-// says.
+// Heading is the title of the figure's card in REPORT.md and index.html:
+// "fig6: document 000, Table 2", or the id alone for a figure of no source
+// document, which the section the card stands in (other figures, or a
+// study of one's own) already says.
 func (f *Figure) Heading() string {
 	if f.Document == "" {
 		return f.ID
@@ -547,7 +547,14 @@ func (r *Report) WriteVerdictsMarkdown(w io.Writer, pv Provenance) error {
 		if !hasSection(f) {
 			continue
 		}
-		fmt.Fprintf(&b, "\n<a id=\"%s\"></a>\n## %s\n\n", f.ID, f.Heading())
+		// The verdicts page has no section of other figures to say
+		// what a figure of no document is: its heading says it, but
+		// in an own study, whose figures are none of the documents'.
+		heading := f.ID + ": " + f.Source()
+		if r.Own() {
+			heading = f.Heading()
+		}
+		fmt.Fprintf(&b, "\n<a id=\"%s\"></a>\n## %s\n\n", f.ID, heading)
 		writeVerdictMD(&b, f.Verdict)
 	}
 	if _, err := io.WriteString(w, printable(b.String())); err != nil {

@@ -93,7 +93,7 @@ func parse(file string, data []byte, size int64, reg *vocab.Registry, lim Limits
 		}
 	}
 	if len(p.errs) > 0 {
-		return nil, thousands(text, p.errs.sort())
+		return nil, thousands(p.file, text, p.errs.sort())
 	}
 	return s, nil
 }

@@ -3,66 +3,89 @@ package spec
 import (
 	"bytes"
 	"regexp"
-	"slices"
 	"strings"
 )
 
 // grouped is a number written with thousands separators and the unit
 // after it: "16,000km", "2,500.5 MHz", "1,000,000 pkt". The unit tells it
-// from a flow list written without spaces, such as "[64,128,256]".
+// from a flow list of plain numbers written without spaces, such as
+// "[64,128,256]".
 var grouped = regexp.MustCompile(`^[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?[ \t]*[A-Za-z%/]+`)
 
-// thousands replaces the errors that a number with thousands separators
-// ("16,000km") set off by one message that names it and its fix. A value
-// in a flow collection ("[1,000km, 16,000km]" or "{from: 1,000km}") is
-// split by YAML at each comma into a number without its unit and a
-// "000km" of no size, a key of no value or a duplicate key; a block value
-// is one unknown unit ",000km". Each error that falls within such a
-// number's text is dropped but the first, which names the number; the
-// other errors are kept as they are.
-func thousands(text []byte, errs ErrorList) ErrorList {
+// thousands explains the errors of a number with thousands separators in
+// a flow collection. YAML ends an item of [ ] or { } at each comma, so
+// "[1,000km]" is the two items "1" and "000km", and "{from: 1,000km}" a
+// "from: 1" and a key "000km": the errors name the pieces ("needs a
+// unit", "0m is out of range", "unknown key"), not the number. The first
+// error within such a number's text in file gets the hint, and the others
+// within it are dropped as its consequences. The hint is conditional, for
+// "[256,512B]" may be a list that lacks a unit. An error that already
+// speaks of the comma (a block value, which units.Parse reads whole) is
+// kept as it is, as are the errors of other files (claims tables, value
+// files) and those outside such a number.
+func thousands(file string, text []byte, errs ErrorList) ErrorList {
 	lines := bytes.Split(text, []byte{'\n'})
-	type span struct{ line, from, to int }
-	var seen []span
+	type span struct{ line, from int }
+	seen := map[span]bool{}
 	out := errs[:0]
 	for _, e := range errs {
-		if e.Pos.Line < 1 || e.Pos.Line > len(lines) {
+		if e.Pos.File != file || e.Pos.Line < 1 || e.Pos.Line > len(lines) {
 			out = append(out, e)
 			continue
 		}
 		line := []rune(string(lines[e.Pos.Line-1]))
-		from, to := groupedAt(line, e.Pos.Column-1)
+		from, to := groupedAt(line, runeIndex(line, e.Pos.Column))
 		if from < 0 {
 			out = append(out, e)
 			continue
 		}
-		s := span{e.Pos.Line, from, to}
-		if slices.Contains(seen, s) {
+		s := span{e.Pos.Line, from}
+		if seen[s] {
 			continue
 		}
-		seen = append(seen, s)
+		seen[s] = true
+		if strings.Contains(e.Msg, "comma") {
+			out = append(out, e)
+			continue
+		}
 		number := strings.TrimRight(string(line[from:to]), " \t")
-		fixed := strings.ReplaceAll(number, ",", "")
-		pos := e.Pos
-		pos.Column = from + 1
-		out = append(out, &Error{Pos: pos, Msg: "\"" + number + "\" has thousands separators, which a spec does not take; write " + fixed +
-			" (YAML reads a comma inside [ ] or { } as the end of an item)"})
+		out = append(out, &Error{Pos: e.Pos, Msg: e.Msg + "; if \"" + number + "\" is one number, write " +
+			strings.ReplaceAll(number, ",", "") + " (YAML ends an item of [ ] or { } at each comma)"})
 	}
-	return out.sort()
+	return out
+}
+
+// runeIndex returns the index in line of the rune at the parser's column
+// col (1-based), which counts a tab between tokens as no width.
+func runeIndex(line []rune, col int) int {
+	before := 0 // runes other than tabs before i
+	for i, r := range line {
+		if r == '\t' {
+			continue
+		}
+		if before == col-1 {
+			return i
+		}
+		before++
+	}
+	return -1
 }
 
 // groupedAt returns the span [from, to) of line holding a number with
-// thousands separators that covers column col (0-based), or -1, -1.
-func groupedAt(line []rune, col int) (from, to int) {
-	if col < 0 || col >= len(line) || !isDigitOrComma(line[col]) {
+// thousands separators that covers index i, or -1, -1.
+func groupedAt(line []rune, i int) (from, to int) {
+	if i < 0 || i >= len(line) || !isDigitOrComma(line[i]) {
 		return -1, -1
 	}
-	from = col
+	from = i
 	for from > 0 && isDigitOrComma(line[from-1]) {
 		from--
 	}
+	for from < i && line[from] == ',' {
+		from++ // the comma that ends the item before: "[1,000km,2,000km]"
+	}
 	if from > 0 && (line[from-1] == '.' || isLetter(line[from-1])) {
-		return -1, -1 // part of a word or a decimal's fraction
+		return -1, -1 // part of a word or of a decimal's fraction
 	}
 	m := grouped.FindString(string(line[from:]))
 	if m == "" {

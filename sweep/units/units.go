@@ -3,6 +3,7 @@ package units
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -231,8 +232,8 @@ func Parse(text string, want vocab.Unit) (float64, error) {
 	}
 	sym, ok := symbols[name]
 	if !ok {
-		if len(name) > 1 && name[0] == ',' && isDigit(name[1]) {
-			return 0, errorf(text, "%q has a thousands separator; write it without commas, e.g. %s", s, strings.ReplaceAll(s, ",", ""))
+		if len(rest) > 1 && rest[0] == ',' && isDigit(rest[1]) && !strings.ContainsAny(mant, ".eE") {
+			return 0, comma(text, s, mant, rest)
 		}
 		return 0, unknown(text, name, w)
 	}
@@ -341,6 +342,25 @@ func splitNumber(s string) (mant string, exp int, rest string, ok bool) {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// groups is what follows the first digits of a number written with
+// thousands separators: ",000" or ",000,000.5".
+var groups = regexp.MustCompile(`^(,[0-9]{3})+(\.[0-9]+)?`)
+
+// comma explains a number written with a comma, s = mant + rest: thousands
+// separators ("1,000,000pkt", "2,500.5 MHz"), a decimal comma ("0,5%",
+// "1,25W") or, for one group of three digits ("16,000km"), either.
+func comma(text, s, mant, rest string) error {
+	decimal := mant + "." + rest[1:]
+	g := groups.FindString(rest)
+	switch {
+	case g == "":
+		return errorf(text, "%q has a decimal comma; write %s", s, decimal)
+	case len(g) == 4:
+		return errorf(text, "%q has a comma: write %s, or %s if the comma is a decimal comma", s, strings.ReplaceAll(s, ",", ""), decimal)
+	}
+	return errorf(text, "%q has thousands separators; write %s", s, strings.ReplaceAll(s, ",", ""))
+}
 
 // percentNeeded explains a fraction written as a bare number, which could
 // be meant either way: "1.5" as the fraction 1.5 (150%) or as 1.5%.

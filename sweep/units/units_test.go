@@ -118,7 +118,13 @@ func TestParseErrors(t *testing.T) {
 		{"64Ki", vocab.Byte, `"Ki" is a prefix without a unit; a data size takes B, kB, MB, GB, TB, e.g. 1500B`},
 		{"64K", vocab.Byte, `"64K" is a temperature (K is kelvin), but a data size is wanted: write the unit after the prefix, e.g. 64kB or 64KiB`},
 		{"16000kn", vocab.Meter, `unknown unit "kn"; did you mean "km"?`},
-		{"16,000km", vocab.Meter, `"16,000km" has a thousands separator; write it without commas, e.g. 16000km`},
+		// A comma: thousands separators, a decimal comma, or one group of
+		// three digits that reads either way.
+		{"16,000km", vocab.Meter, `"16,000km" has a comma: write 16000km, or 16.000km if the comma is a decimal comma`},
+		{"1,000,000 km", vocab.Meter, `"1,000,000 km" has thousands separators; write 1000000 km`},
+		{"2,500.5 MHz", vocab.Hertz, `"2,500.5 MHz" has thousands separators; write 2500.5 MHz`},
+		{"0,5%", vocab.Fraction, `"0,5%" has a decimal comma; write 0.5%`},
+		{"1,25W", vocab.Watt, `"1,25W" has a decimal comma; write 1.25W`},
 		{"4Gbs", vocab.BitPerSecond, `unit "Gbs" is ambiguous: write "Gbps" or "Gbit/s" for bits per second, "GB/s" for bytes per second`},
 		{"4Gpbs", vocab.BitPerSecond, `unknown unit "Gpbs"; did you mean "Gbps"?`},
 		{"1Gb", vocab.BitPerSecond, `unit "Gb" is ambiguous: write "Gbps" or "Gbit/s" for bits per second, "GB/s" for bytes per second`},
