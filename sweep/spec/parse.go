@@ -46,6 +46,7 @@ type parser struct {
 	// combination calls none of them a repeat, for two cases the user
 	// wrote apart can look alike once a setting is gone.
 	lossy map[Position]bool
+	lines [][]byte // of the text, for column (the parser's columns skip tabs)
 }
 
 // entry is one key: value of a YAML mapping.
@@ -79,7 +80,7 @@ func parse(file string, data []byte, size int64, reg *vocab.Registry, lim Limits
 	if perr != nil {
 		return nil, ErrorList{perr}
 	}
-	p := &parser{file: file, lim: lim, anchors: map[string]ast.Node{}, lossy: map[Position]bool{}}
+	p := &parser{file: file, lim: lim, anchors: map[string]ast.Node{}, lossy: map[Position]bool{}, lines: bytes.Split(text, []byte{'\n'})}
 	s := &Spec{File: file, Text: bytes.Clone(text), Seed: DefaultSeed, Replicates: 1}
 	root, ok := p.yaml(text)
 	if !ok {
@@ -146,9 +147,13 @@ func (p *parser) yaml(data []byte) (body ast.Node, ok bool) {
 			if seq {
 				b, end = "[", "]"
 			}
+			open.Column, pos.Column = p.column(open.Line, open.Column), p.column(pos.Line, pos.Column)
 			p.errorf(open, "invalid YAML: this %s is never closed: end it with %s after its last value (the parser stopped at %d:%d: %s)",
 				b, end, pos.Line, pos.Column, msg)
 			return nil, false
+		}
+		if !strings.Contains(msg, "character '\t'") { // the token is the tab, which has its width
+			pos.Column = p.column(pos.Line, pos.Column)
 		}
 		p.errorf(pos, "invalid YAML: %s%s", msg, yamlHint(msg))
 		return nil, false
@@ -258,9 +263,22 @@ func (p *parser) pos(n ast.Node) Position {
 		return p.pos(m.Key)
 	}
 	if t := n.GetToken(); t != nil && t.Position != nil && t.Position.Line > 0 {
-		pos.Line, pos.Column = t.Position.Line, max(t.Position.Column, 1)
+		pos.Line, pos.Column = t.Position.Line, p.column(t.Position.Line, max(t.Position.Column, 1))
 	}
 	return pos
+}
+
+// column turns the YAML parser's column on line into the text's: the
+// parser gives a tab between tokens no width, so that each tab before a
+// token on its line would put an error one column to the left of it.
+func (p *parser) column(line, col int) int {
+	if line < 1 || line > len(p.lines) || !bytes.ContainsRune(p.lines[line-1], '\t') {
+		return col
+	}
+	if i := runeIndex([]rune(string(p.lines[line-1])), col); i >= 0 {
+		return i + 1
+	}
+	return col
 }
 
 // unwrap looks through tags, anchors and aliases to the node they mark.

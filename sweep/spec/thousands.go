@@ -34,7 +34,7 @@ func thousands(file string, text []byte, errs ErrorList) ErrorList {
 			continue
 		}
 		line := []rune(string(lines[e.Pos.Line-1]))
-		from, to := groupedAt(line, runeIndex(line, e.Pos.Column))
+		from, to := groupedAt(line, e.Pos.Column-1)
 		if from < 0 {
 			out = append(out, e)
 			continue
@@ -55,8 +55,8 @@ func thousands(file string, text []byte, errs ErrorList) ErrorList {
 	return out
 }
 
-// runeIndex returns the index in line of the rune at the parser's column
-// col (1-based), which counts a tab between tokens as no width.
+// runeIndex returns the index in line of the rune at the YAML parser's
+// column col (1-based), which counts a tab between tokens as no width.
 func runeIndex(line []rune, col int) int {
 	before := 0 // runes other than tabs before i
 	for i, r := range line {

@@ -25,8 +25,8 @@ func TestThousands(t *testing.T) {
 			[]string{"s.yaml:3:25: distance = 2km is out of range"}},
 		{"a message that speaks of the comma already", ErrorList{at("s.yaml", 1, 16, `"16,000km" has a comma`)},
 			[]string{`s.yaml:1:16: "16,000km" has a comma`}},
-		{"a tab before the number, which the parser's column does not count", ErrorList{at("s.yaml", 4, 8, "mtu: needs a unit")},
-			[]string{`s.yaml:4:8: mtu: needs a unit; if "1,500B" is one number, write 1500B (YAML ends an item of [ ] or { } at each comma)`}},
+		{"a tab before the number", ErrorList{at("s.yaml", 4, 9, "mtu: needs a unit")},
+			[]string{`s.yaml:4:9: mtu: needs a unit; if "1,500B" is one number, write 1500B (YAML ends an item of [ ] or { } at each comma)`}},
 		{"a column past the end of the line", ErrorList{at("s.yaml", 2, 40, "x")}, []string{"s.yaml:2:40: x"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
