@@ -547,9 +547,9 @@ func (r *Report) WriteVerdictsMarkdown(w io.Writer, pv Provenance) error {
 		if !hasSection(f) {
 			continue
 		}
-		// The verdicts page has no section of other figures to say
-		// what a figure of no document is: its heading says it, but
-		// in an own study, whose figures are none of the documents'.
+		// The verdicts page has no section of other figures, so the
+		// heading of a figure of no document says what it is; in an
+		// own study no figure is a document's, and its id heads it.
 		heading := f.ID + ": " + f.Source()
 		if r.Own() {
 			heading = f.Heading()

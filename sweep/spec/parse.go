@@ -281,6 +281,22 @@ func (p *parser) column(line, col int) int {
 	return col
 }
 
+// runeIndex returns the index in line of the rune at the YAML parser's
+// column col (1-based), which counts a tab between tokens as no width.
+func runeIndex(line []rune, col int) int {
+	before := 0 // runes other than tabs before i
+	for i, r := range line {
+		if r == '\t' {
+			continue
+		}
+		if before == col-1 {
+			return i
+		}
+		before++
+	}
+	return -1
+}
+
 // unwrap looks through tags, anchors and aliases to the node they mark.
 func (p *parser) unwrap(n ast.Node) ast.Node {
 	for range 16 {

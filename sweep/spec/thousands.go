@@ -55,22 +55,6 @@ func thousands(file string, text []byte, errs ErrorList) ErrorList {
 	return out
 }
 
-// runeIndex returns the index in line of the rune at the YAML parser's
-// column col (1-based), which counts a tab between tokens as no width.
-func runeIndex(line []rune, col int) int {
-	before := 0 // runes other than tabs before i
-	for i, r := range line {
-		if r == '\t' {
-			continue
-		}
-		if before == col-1 {
-			return i
-		}
-		before++
-	}
-	return -1
-}
-
 // groupedAt returns the span [from, to) of line holding a number with
 // thousands separators that covers index i, or -1, -1.
 func groupedAt(line []rune, i int) (from, to int) {
