@@ -127,7 +127,13 @@ Rows of one point (the same parameters, replicates 0..n-1) share a ` + "`point_i
 replicates on it. The ids leave out the spec's seed: two specs that share a scenario but not
 their seed give it one id and two different runs, so rows gathered from several datasets
 are told apart by ` + "`scenario_id`" + ` and ` + "`seed`" + ` together. Second tables start with ` + "`scenario_id`" + ` and
-` + "`replicate`" + ` (join them to the main table of the same dataset on ` + "`scenario_id`" + `), then the table's own columns.
+` + "`replicate`" + ` (join them to the main table of the same dataset on ` + "`scenario_id`" + `), then the table's own columns;
+they carry no ` + "`seed`" + `, so before pooling the second tables of several datasets add a column naming each
+dataset (its directory, or its parts' ` + "`crosslink.spec_name`" + `) and join on it and ` + "`scenario_id`" + `. A scenario
+that is not ok has no rows in the second tables. A second table can hold rows whose scenario the
+main table does not (yet) have: its parts are renamed into place before the main part that commits
+them, so a reader can see them for a moment during a run, and after a run killed in between until the
+next run of that shard removes them (` + "`crosslink merge`" + ` leaves them out). Join with an inner join to the main table.
 A few of these have a main-table column's name for their own quantity (tcp-bulk's series
 ` + "`ssthresh_bytes`" + ` is the state over time, the main table's the setting; leo-network's flows
 ` + "`packets_sent_pkts`" + ` counts one flow's data packets), so after ` + "`JOIN ... USING (scenario_id)`" + ` qualify
@@ -143,7 +149,7 @@ can exceed 1 where it scales a quantity, as ` + "`queue_bdp_frac`" + `, up to 10
 ` + "`utilisation`" + `, multicast-video's ` + "`loss`" + ` and its series' ` + "`loss_rate`" + `, tcp-compete's ` + "`loss_data`" + ` and
 leo-path's parameter ` + "`gsl_loss`" + ` (written in percent or as a number), as their docs below say. The unit and doc of
 every column are also stored in the file's Arrow field metadata (keys ` + "`unit`" + ` and
-` + "`doc`" + `); a column without a unit, ` + "`-`" + ` in the tables below, has an empty ` + "`unit`" + `. Metrics are null in the rows of failed scenarios (status other than ` + "`ok`" + `).
+` + "`doc`" + `); a column without a unit, ` + "`-`" + ` in the tables below, has an empty ` + "`unit`" + `. Metrics are null in every row of a scenario that is not ok (status other than ` + "`ok`" + `), and in ok rows where the metric does not apply, as its doc below says (a response time of a transfer that did not finish, tcp-compete's columns of a controller no flow ran).
 
 ## Hive partitions
 
@@ -167,8 +173,9 @@ refused. ` + "`crosslink merge`" + ` compacts each partition on its own.
 pd.read_parquet("out/sp-fig1/scenarios")                                        # with cca, orbit
 duckdb.sql("SELECT * FROM read_parquet('out/sp-fig1/timeseries/**/*.parquet')") # a second table
 # typed keys, here an int and a bool key (--partition-by mss,sack of a tcp-transfer spec):
-pd.read_parquet("out/mine/scenarios", partitioning=pyarrow.dataset.partitioning(
-    pyarrow.schema([("mss_bytes", pyarrow.int64()), ("sack", pyarrow.bool_())]), flavor="hive"))
+import pyarrow as pa
+pd.read_parquet("out/mine/scenarios", partitioning=ds.partitioning(
+    pa.schema([("mss_bytes", pa.int64()), ("sack", pa.bool_())]), flavor="hive"))
 duckdb.sql("""SELECT * FROM read_parquet('out/mine/scenarios/**/*.parquet',
     hive_partitioning = true, hive_types = {'mss_bytes': BIGINT, 'sack': BOOLEAN})""")
 ` + "```" + `

@@ -20,10 +20,10 @@ import (
 // out/<spec>/scenarios/cca=cubic/orbit=geo/part-*.parquet, and the second
 // tables the same way (out/<spec>/flows/cca=cubic/orbit=geo/part-*.parquet),
 // so that a main part and the second-table parts it commits have the same
-// partition path and name. The partition columns stay in the files too: a reader that
-// ignores the directory names loses nothing, and one that reads them
-// (DuckDB's hive_partitioning, pyarrow's partitioning="hive") finds the
-// same values. Keys are the parameters' column names.
+// partition path and name. The main parts leave the key columns out, as
+// every Hive-style writer does, and record them in their metadata (see
+// partKey): readers take them from the directory names. Keys are the
+// parameters' column names.
 
 // Partitions returns the directories of the main table of the dataset dir
 // that may hold main parts: MainDir(dir) and every hive partition

@@ -60,8 +60,8 @@ func PointsSchema(s *vocab.Schema) *arrow.Schema {
 	fs = append(fs,
 		field(ColMetric, arrow.BinaryTypes.String, false, vocab.Dimensionless, "column of the metric whose confidence interval decides"),
 		field(ColReplicatesNeeded, arrow.PrimitiveTypes.Int64, false, vocab.Dimensionless, "replicates run for this point: 0..replicates_needed-1"),
-		field(ColReplicatesOK, arrow.PrimitiveTypes.Int64, false, vocab.Dimensionless, "of those, replicates with status ok (the interval uses these)"),
-		field(ColMean, arrow.PrimitiveTypes.Float64, true, vocab.Dimensionless, "mean of the metric over the ok replicates, in the unit of the column metric names (its suffix: goodput_bps is in bit/s); the column carries no unit metadata, since a profile may watch another metric than the base spec"),
+		field(ColReplicatesOK, arrow.PrimitiveTypes.Int64, false, vocab.Dimensionless, "of those, the replicates with status ok whose metric is not null (the interval and the mean use these; a metric null in an ok row, such as the response time of a transfer that did not finish, leaves that row out)"),
+		field(ColMean, arrow.PrimitiveTypes.Float64, true, vocab.Dimensionless, "mean of the metric over the replicates replicates_ok counts, in the unit of the column metric names (its suffix: goodput_bps is in bit/s); the column carries no unit metadata, since a profile may watch another metric than the base spec"),
 		field(ColCI95Rel, arrow.PrimitiveTypes.Float64, true, vocab.Dimensionless, "half-width of the Student-t 95 % interval divided by |mean|; null with fewer than two ok replicates or a zero mean"),
 		field(ColTargetMet, arrow.FixedWidthTypes.Boolean, false, vocab.Dimensionless, "ci95_rel reached the spec's target; false: the maximum count stopped it"))
 	return arrow.NewSchema(fs, nil)
