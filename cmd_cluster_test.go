@@ -432,3 +432,35 @@ func TestSlurmPassesRunLimits(t *testing.T) {
 		t.Errorf("a refused slurm wrote its scripts")
 	}
 }
+
+// TestSlurmAdaptiveSplitsPoints: a spec with adaptive replicates shards
+// by point, so its array has at most one task per point, not one per
+// scenario at max replicates (3 points x 10 = 30 here): a task past the
+// points would exit 2 ("splits into at most 3 shards").
+func TestSlurmAdaptiveSplitsPoints(t *testing.T) {
+	_, spec := specIn(t, "adaptive-array", `name: adaptive-array
+model: fso-ber
+seed: 1
+replicates: {min: 2, max: 10, until: {metric: ber, ci95_rel: 0.05}}
+grid:
+  distance: [1000km, 2000km, 3000km]
+`)
+	out := filepath.Join(filepath.Dir(spec), "out")
+	for _, args := range [][]string{{}, {"--per-task", "2"}, {"--tasks", "64"}} {
+		var o, e bytes.Buffer
+		argv := append([]string{"slurm", spec, "-o", out}, args...)
+		if code := cli.Run(context.Background(), argv, &cli.Env{Stdout: &o, Stderr: &e, Executable: func() (string, error) { return "/opt/crosslink", nil }}); code != exitOK {
+			t.Fatalf("%v: exit %d\n%s", argv, code, e.String())
+		}
+		b, err := os.ReadFile(filepath.Join(out, "slurm", "adaptive-array.sbatch"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"": "--array=0-2\n", "2": "--array=0-1\n", "64": "--array=0-2\n"}[strings.Join(args[min(len(args), 1):], "")]
+		for _, w := range []string{want, "(3 points)"} {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%v: script lacks %q:\n%s", argv, w, b)
+			}
+		}
+	}
+}

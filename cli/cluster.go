@@ -66,7 +66,8 @@ func slurmCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 			if o.Dir, err = filepath.Abs(scripts); err != nil {
 				return err
 			}
-			o.Name, o.Scenarios = j.Spec.Name, j.Plan.Len()
+			o.Name = j.Spec.Name
+			o.Units, o.Unit = j.ShardUnits()
 			if timeout > 0 {
 				o.Run = append(o.Run, "--timeout", timeout.String())
 			}
@@ -95,7 +96,7 @@ func slurmCmd(reg *vocab.Registry, e *Env) *cobra.Command {
 	}
 	f := c.Flags()
 	f.IntVar(&o.Tasks, "tasks", 0, fmt.Sprintf("array tasks (shards); default from --per-task, else %d", slurm.DefaultTasks))
-	f.IntVar(&o.PerTask, "per-task", 0, "scenarios per task, when --tasks is not given")
+	f.IntVar(&o.PerTask, "per-task", 0, "scenarios per task (points, for a spec with adaptive replicates), when --tasks is not given")
 	f.StringVar(&o.Partition, "partition", "", "Slurm partition (default: the cluster's)")
 	f.StringVar(&o.Time, "time", "", "time limit of each task, as sbatch --time takes it (e.g. 2:00:00)")
 	f.IntVar(&o.CPUs, "cpus", 1, "CPUs per task (and scenarios each task runs at once)")

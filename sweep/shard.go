@@ -99,6 +99,12 @@ func TaskShards(jobs []*Job, s Shard) ([]Shard, error) {
 	return shards, nil
 }
 
+// ShardUnits returns what a shard of the job splits, and its name in the
+// singular: its scenarios ("scenario"), or its points ("point") when it
+// has adaptive replicates, whose count per point the run decides. A job
+// splits into at most that many shards.
+func (j *Job) ShardUnits() (n int, unit string) { return j.shardUnits(), j.shardUnit() }
+
 // Runs reports whether the shard runs a share of its job: false for the
 // shard TaskShards gives a job that a task runs none of.
 func (s Shard) Runs() bool { return s.N > 0 }

@@ -87,7 +87,7 @@ func TestScriptUnderBash(t *testing.T) {
 		if err := os.WriteFile(bin, []byte("#!/bin/sh\nfor a in \"$@\"; do printf '<%s>\\n' \"$a\"; done\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		o := Options{Binary: bin, Spec: filepath.Join(dir, "spec "+v+".yaml"), Name: "s", Scenarios: 10,
+		o := Options{Binary: bin, Spec: filepath.Join(dir, "spec "+v+".yaml"), Name: "s", Units: 10,
 			Out: filepath.Join(dir, "out "+v), Dir: filepath.Join(dir, "scripts"), Profile: "quick", Tasks: 2,
 			Run: []string{"--timeout", v}}
 		list, err := Scripts(o)

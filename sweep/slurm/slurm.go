@@ -27,12 +27,16 @@ type Options struct {
 	Binary    string // absolute path of the crosslink binary the tasks run
 	Spec      string // absolute path of the spec file
 	Name      string // spec name: job name and script names
-	Scenarios int    // scenarios in the plan at Profile
+	// Units is what the shards split: the plan's scenarios at Profile,
+	// or its points for a spec with adaptive replicates (Unit "point"),
+	// as sweep.Job.ShardUnits gives them; never more shards than Units.
+	Units     int
+	Unit      string // "scenario" when ""
 	Profile   string // spec profile, "" for the base spec
 	Out       string // absolute output root (datasets in Out/<spec>)
 	Dir       string // directory for the scripts and the task logs
 	Tasks     int    // shards; 0 derives it from PerTask or DefaultTasks
-	PerTask   int    // scenarios per task when Tasks is 0
+	PerTask   int    // units (scenarios or points) per task when Tasks is 0
 	Partition string // sbatch --partition, "" for the default
 	Time      string // sbatch --time, "" for the partition's limit
 	CPUs      int    // sbatch --cpus-per-task (and run --workers); 1 when 0
@@ -58,18 +62,25 @@ type Script struct {
 	Text          string
 }
 
-// shards returns the number of shards of o: Tasks, or the scenarios split
-// into PerTask-sized shares, or DefaultTasks; never more than the
-// scenarios, never less than one.
+// shards returns the number of shards of o: Tasks, or the units split
+// into PerTask-sized shares, or DefaultTasks; never more than the units,
+// never less than one.
 func (o *Options) shards() int {
 	n := o.Tasks
 	if n <= 0 && o.PerTask > 0 {
-		n = (o.Scenarios + o.PerTask - 1) / o.PerTask
+		n = (o.Units + o.PerTask - 1) / o.PerTask
 	}
 	if n <= 0 {
 		n = DefaultTasks
 	}
-	return max(1, min(n, o.Scenarios))
+	return max(1, min(n, o.Units))
+}
+
+func (o *Options) unit() string {
+	if o.Unit == "" {
+		return "scenario"
+	}
+	return o.Unit
 }
 
 // Scripts returns the scripts of o, one per chunk of at most MaxArraySize
@@ -113,8 +124,8 @@ func Scripts(o Options) ([]Script, error) {
 			}
 		}
 		fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n", filepath.Join(o.Dir, name+"-%A_%a.log"))
-		fmt.Fprintf(&b, "#\n# Shards %d..%d of %d of spec %s (%d scenarios): array task t runs\n",
-			off, off+count-1, n, o.Name, o.Scenarios)
+		fmt.Fprintf(&b, "#\n# Shards %d..%d of %d of spec %s (%s): array task t runs\n",
+			off, off+count-1, n, o.Name, sweep.Count(o.Units, o.unit()))
 		fmt.Fprintf(&b, "# shard t+%d. A task rerun (sbatch --array=T %s) runs only what its\n", off, filepath.Base(s.Path))
 		fmt.Fprintf(&b, "# shard still misses; `%s` lists the incomplete shards\n# and the commands that rerun them.\n", statusCommand(o))
 		fmt.Fprintf(&b, "set -euo pipefail\n")

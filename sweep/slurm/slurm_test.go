@@ -9,7 +9,7 @@ import (
 )
 
 func opts() Options {
-	return Options{Binary: "/opt/bin/crosslink", Spec: "/home/a b/specs/s.yaml", Name: "s", Scenarios: 1000,
+	return Options{Binary: "/opt/bin/crosslink", Spec: "/home/a b/specs/s.yaml", Name: "s", Units: 1000,
 		Out: "/scratch/out", Dir: "/scratch/out/slurm", Profile: "quick", Partition: "short", Time: "1:00:00"}
 }
 
@@ -92,7 +92,7 @@ func TestTaskCount(t *testing.T) {
 		{0, 0, 0, 1},
 	}
 	for _, tt := range tests {
-		o := Options{Scenarios: tt.scenarios, Tasks: tt.tasks, PerTask: tt.perTask}
+		o := Options{Units: tt.scenarios, Tasks: tt.tasks, PerTask: tt.perTask}
 		if got := o.shards(); got != tt.want {
 			t.Errorf("shards(%d scenarios, --tasks %d, --per-task %d) = %d, want %d", tt.scenarios, tt.tasks, tt.perTask, got, tt.want)
 		}
