@@ -24,9 +24,9 @@ const DefaultTasks = 100
 
 // Options describe the job arrays of one spec.
 type Options struct {
-	Binary    string // absolute path of the crosslink binary the tasks run
-	Spec      string // absolute path of the spec file
-	Name      string // spec name: job name and script names
+	Binary string // absolute path of the crosslink binary the tasks run
+	Spec   string // absolute path of the spec file
+	Name   string // spec name: job name and script names
 	// Units is what the shards split: the plan's scenarios at Profile,
 	// or its points for a spec with adaptive replicates (Unit "point"),
 	// as sweep.Job.ShardUnits gives them; never more shards than Units.
